@@ -1,0 +1,122 @@
+// gpuplan-cli run / validate.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "cli_common.hpp"
+#include "gpuplan/results_io.hpp"
+#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/simulate.hpp"
+#include "gpuplan/topology.hpp"
+
+namespace gpuplan::cli {
+
+const char* const kRunUsage =
+    "usage: gpuplan-cli run SCENARIO [--seed N] [--out results.json] [--csv DIR]\n"
+    "\n"
+    "Simulates SCENARIO and prints a KPI table.\n"
+    "  --seed N         use seed N instead of the scenario's\n"
+    "  --out FILE       write {\"kpis\", \"series\", \"fingerprint\"} as JSON\n"
+    "  --csv DIR        write one CSV per series, series.csv and jobs.csv into DIR\n"
+    "  --data-dir DIR   also look for trace files in DIR (repeatable)\n"
+    "  --presets DIR    presets folder (default: installed or the checkout's presets/)\n"
+    "  --catalog FILE   hardware catalog (default: PRESETS/catalog/catalog.json)\n";
+
+const char* const kValidateUsage =
+    "usage: gpuplan-cli validate SCENARIO [--data-dir DIR] [--presets DIR] [--catalog FILE]\n"
+    "\n"
+    "Checks SCENARIO: exit 0 and a one-line summary if it is good; exit 2 and the error\n"
+    "(file, JSON pointer or line, what is wrong) on stderr if not.\n";
+
+namespace {
+
+std::string formatKpi(const Kpi& k) {
+    char buf[96];
+    if (!std::isfinite(k.value)) return "-";
+    if (k.unit == "fraction") {
+        std::snprintf(buf, sizeof buf, "%.2f %%", 100 * k.value);
+    } else if (k.unit == "s") {
+        if (k.value < 120)
+            std::snprintf(buf, sizeof buf, "%.1f s", k.value);
+        else if (k.value < 7200)
+            std::snprintf(buf, sizeof buf, "%.1f min", k.value / 60);
+        else
+            std::snprintf(buf, sizeof buf, "%.2f h", k.value / 3600);
+    } else if (k.unit == "jobs" && k.value == std::floor(k.value)) {
+        std::snprintf(buf, sizeof buf, "%.0f", k.value);
+    } else {
+        std::snprintf(buf, sizeof buf, "%.3f %s", k.value, k.unit.c_str());
+    }
+    return buf;
+}
+
+}  // namespace
+
+int runCommand(Args& args) {
+    CommonOptions common;
+    std::optional<std::filesystem::path> scenarioFile, outFile, csvDir;
+    RunOptions options;
+    while (!args.done()) {
+        if (args.common(common)) continue;
+        const std::string& a = args.peek();
+        if (a.rfind("--seed", 0) == 0) {
+            const std::string v = args.value("--seed");
+            try {
+                std::size_t used = 0;
+                options.seed = std::stoull(v, &used);
+                if (used != v.size()) throw std::invalid_argument(v);
+            } catch (const std::exception&) {
+                throw UsageError{"--seed needs a non-negative integer, got \"" + v + "\""};
+            }
+        } else if (a.rfind("--out", 0) == 0) {
+            outFile = args.value("--out");
+        } else if (a.rfind("--csv", 0) == 0) {
+            csvDir = args.value("--csv");
+        } else if (a.rfind("--", 0) == 0) {
+            throw UsageError{"unknown option " + a};
+        } else if (!scenarioFile) {
+            scenarioFile = args.take();
+        } else {
+            throw UsageError{"more than one scenario given"};
+        }
+    }
+    if (!scenarioFile) throw UsageError{"no scenario given"};
+    const Scenario scenario = loadScenarioFor(*scenarioFile, common);
+
+    const auto start = std::chrono::steady_clock::now();
+    const Results results = simulate(scenario, options);
+    const double wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    std::printf("%s — %d nodes, %d GPUs, %zu jobs, %.1f days simulated in %.3f s (%llu events)\n",
+                scenario.name.empty() ? scenarioFile->filename().c_str() : scenario.name.c_str(),
+                static_cast<int>(results.fleet.nodes.size()), results.fleet.totalGpus,
+                results.jobs.size(), scenario.horizonS / 86400, wallS,
+                static_cast<unsigned long long>(results.eventCount));
+    std::printf("%-24s %s\n", "kpi", "value");
+    for (const Kpi& k : results.kpis) std::printf("%-24s %s\n", k.name.c_str(), formatKpi(k).c_str());
+    std::printf("%-24s %s\n", "fingerprint", results.fingerprintHex().c_str());
+    if (outFile) writeFileAtomic(*outFile, resultsToJson(results));
+    if (csvDir) writeResultsCsv(results, *csvDir);
+    return kOk;
+}
+
+int validateCommand(Args& args) {
+    CommonOptions common;
+    std::optional<std::filesystem::path> scenarioFile;
+    while (!args.done()) {
+        if (args.common(common)) continue;
+        if (args.peek().rfind("--", 0) == 0) throw UsageError{"unknown option " + args.peek()};
+        if (scenarioFile) throw UsageError{"more than one scenario given"};
+        scenarioFile = args.take();
+    }
+    if (!scenarioFile) throw UsageError{"no scenario given"};
+    const Scenario scenario = loadScenarioFor(*scenarioFile, common);
+    const Fleet fleet = Fleet::build(scenario);
+    std::printf("ok: %s — %zu pods, %zu racks, %zu nodes, %d GPUs, %zu job classes, %zu jobs, %zu traces\n",
+                scenarioFile->string().c_str(), fleet.pods.size(), fleet.racks.size(),
+                fleet.nodes.size(), fleet.totalGpus, scenario.jobClasses.size(), scenario.jobs.size(),
+                scenario.traces.size());
+    return kOk;
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,70 @@
+// gpuplan-cli: the engine, headless. Exit codes: 0 ok, 2 bad input, 1 internal error.
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "cli_common.hpp"
+#include "gpuplan/scenario_io.hpp"
+
+namespace {
+
+const char* const kUsage =
+    "usage: gpuplan-cli <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run SCENARIO       simulate a scenario and print its KPIs\n"
+    "  validate SCENARIO  check a scenario file; exit 0 if good, 2 with the error if not\n"
+    "  bench              run the engine benchmarks\n"
+    "\n"
+    "options:\n"
+    "  --help             help (also after a command: gpuplan-cli run --help)\n"
+    "  --version          print the version\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace gpuplan::cli;
+    if (argc < 2) {
+        std::fputs(kUsage, stderr);
+        return kBadInput;
+    }
+    const std::string command = argv[1];
+    if (command == "--help" || command == "-h" || command == "help") {
+        std::fputs(kUsage, stdout);
+        return kOk;
+    }
+    if (command == "--version") {
+        std::printf("gpuplan-cli %s\n", GPUPLAN_VERSION);
+        return kOk;
+    }
+    const char* usage = command == "run"        ? kRunUsage
+                        : command == "validate" ? kValidateUsage
+                        : command == "bench"    ? kBenchUsage
+                                                : nullptr;
+    if (!usage) {
+        std::fprintf(stderr, "gpuplan-cli: unknown command \"%s\"\n\n%s", command.c_str(), kUsage);
+        return kBadInput;
+    }
+    Args args(argc, argv, 2);
+    try {
+        for (int i = 2; i < argc; ++i) {
+            const std::string a = argv[i];
+            if (a == "--help" || a == "-h") {
+                std::fputs(usage, stdout);
+                return kOk;
+            }
+        }
+        if (command == "run") return runCommand(args);
+        if (command == "validate") return validateCommand(args);
+        return benchCommand(args);
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "gpuplan-cli %s: %s\n\n%s", command.c_str(), e.message.c_str(), usage);
+        return kBadInput;
+    } catch (const gpuplan::InputError& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return kBadInput;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "internal error: %s\n", e.what());
+        return kInternalError;
+    }
+}

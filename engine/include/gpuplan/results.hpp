@@ -1,0 +1,134 @@
+// Immutable results of one run, shared as std::shared_ptr<const Results>: column-wise time
+// series, per-job records, KPIs, the pending diagnosis at every sample, what is needed to
+// draw the cluster at any time t, and a fingerprint of the event sequence.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuplan/topology.hpp"
+#include "gpuplan/workload.hpp"
+
+namespace gpuplan {
+
+/// The four layers of the AI-compute stack; every Pending job is blamed on exactly one.
+enum class Layer : std::uint8_t { Reservation, Provisioning, Scheduling, Workload };
+inline constexpr int kLayerCount = 4;
+const char* toString(Layer);
+
+enum class JobStatus : std::uint8_t {
+    Pending,    ///< never bound before the horizon
+    Running,    ///< bound at the horizon
+    Completed,
+    Failed,     ///< crash-looped until its restart budget ran out
+};
+const char* toString(JobStatus);
+
+/// GPU slots one pod holds on one node.
+struct PodPlacement {
+    std::uint32_t node = 0;
+    std::uint64_t gpuMask = 0;
+};
+
+enum class SegmentEnd : std::uint8_t { Completed, Failed, Evicted, Horizon };
+
+/// One binding of a job to GPUs, from bind to release (a job evicted by a node failure and
+/// started again has several).
+struct RunSegment {
+    std::uint32_t job = 0;
+    double startS = 0;
+    double endS = 0;
+    std::uint32_t placementBegin = 0;  ///< into Results::placements
+    std::uint32_t placementCount = 0;
+    float slowdown = 1;
+    FabricTier tier = FabricTier::Nvlink;
+    SegmentEnd end = SegmentEnd::Completed;
+    bool crashLoop = false;  ///< memory need above the GPU's HBM: bound, never progressing
+};
+
+struct JobRecord {
+    JobSpec spec;
+    double firstStartS = -1;  ///< −1 = never bound
+    double endS = -1;         ///< completion or failure; −1 = not ended by the horizon
+    std::uint32_t lastSegment = 0xFFFFFFFFu;
+    std::uint32_t segmentCount = 0;
+    float slowdown = 1;  ///< of the last binding
+    JobStatus status = JobStatus::Pending;
+
+    double waitS() const { return firstStartS - spec.submitS; }
+    double jctS() const { return endS - spec.submitS; }
+};
+
+/// A pending (or placed-but-stuck) job at one sample, with its layer and reason.
+struct PendingEntry {
+    std::uint32_t job = 0;
+    Layer layer = Layer::Scheduling;
+    std::uint32_t reason = 0;  ///< into Results::reasons
+};
+
+struct Series {
+    std::string name;  ///< DESIGN.md metric name, e.g. "allocation", "pending_gpus{workload}"
+    std::string unit;  ///< "fraction", "gpus", "jobs", "s"
+    std::vector<double> values;
+};
+
+struct Kpi {
+    std::string name;  ///< e.g. "allocation_mean", "wait_s_p95"
+    double value = 0;
+    std::string unit;
+};
+
+struct NodeStateChange {
+    double timeS = 0;
+    std::uint32_t node = 0;
+    NodeState state = NodeState::Ready;
+};
+
+/// The cluster at one instant, for the topology view and its time scrubber.
+struct ClusterSnapshot {
+    double timeS = 0;
+    std::vector<NodeState> nodeStates;
+    std::vector<std::int32_t> gpuJob;  ///< per GPU (Fleet node order, slot order), −1 = free
+    std::vector<std::uint32_t> runningJobs;
+    std::span<const PendingEntry> pending;  ///< from the last sample at or before timeS
+    double pendingSampleS = 0;
+};
+
+struct Results {
+    Fleet fleet;
+    std::vector<int> firstGpuOfNode;  ///< prefix sums of Fleet::nodes[i].gpus
+    std::vector<std::string> teams;
+    std::vector<std::string> classNames, explicitNames, traceNames;
+    double horizonS = 0;
+    double sampleIntervalS = 0;
+
+    std::vector<JobRecord> jobs;  ///< in submit order
+    std::vector<RunSegment> segments;
+    std::vector<PodPlacement> placements;
+    std::vector<NodeStateChange> nodeChanges;  ///< after t = 0, in time order
+
+    std::vector<double> sampleTimesS;
+    std::vector<Series> series;
+    std::vector<std::uint32_t> pendingBegin;  ///< per sample + 1, into `pending`
+    std::vector<PendingEntry> pending;
+    std::vector<std::string> reasons;
+
+    std::vector<Kpi> kpis;
+    std::uint64_t fingerprint = 0;
+    std::uint64_t eventCount = 0;
+    bool stopped = false;  ///< a stop request ended the run early; results are partial
+
+    const Series* findSeries(std::string_view name) const;
+    const Kpi* findKpi(std::string_view name) const;
+    double kpi(std::string_view name) const;  ///< NaN when absent
+    std::string fingerprintHex() const;
+    std::string jobName(std::uint32_t job) const;
+    std::span<const PendingEntry> pendingAtSample(std::size_t sample) const;
+    std::span<const PodPlacement> placementOf(const RunSegment& segment) const;
+    ClusterSnapshot stateAt(double timeS) const;
+};
+
+}  // namespace gpuplan

@@ -1,0 +1,22 @@
+// Results → JSON and CSV (for gpuplan-cli --out/--csv and the application's exports).
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "gpuplan/results.hpp"
+
+namespace gpuplan {
+
+/// {"kpis": {...}, "series": {"time_s": [...], "<metric>": [...]}, "fingerprint": "..."};
+/// NaN (e.g. no job started in an interval) is written as null.
+std::string resultsToJson(const Results& results);
+
+/// One CSV per series ("time_s,<metric>"), all series in series.csv, and jobs.csv with the
+/// per-job records. File names replace "{layer}" by "_layer". Writes atomically.
+void writeResultsCsv(const Results& results, const std::filesystem::path& folder);
+
+/// "pending_gpus{workload}" → "pending_gpus_workload".
+std::string seriesFileStem(const std::string& metric);
+
+}  // namespace gpuplan

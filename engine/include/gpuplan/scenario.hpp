@@ -1,0 +1,231 @@
+// A scenario is everything a run needs, as plain values with defaults and units in the names.
+// JSON lives at the edge (scenario_io.hpp); the core only ever sees these types.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuplan/catalog.hpp"
+
+namespace gpuplan {
+
+inline constexpr int kScenarioFormatVersion = 1;
+
+/// How a node's capacity was bought. Costs arrive in a later issue; the class is kept now.
+enum class BuyingClass { Reserved, OnDemand, Spot, CapacityBlock };
+
+/// Node lifecycle (the provisioning layer). Only Ready nodes take new pods.
+/// Cordoned nodes keep their pods and still count as provisioned; Failed and Provisioning
+/// nodes are not provisioned and hold no pods.
+enum class NodeState { Provisioning, Ready, Cordoned, Failed };
+
+/// `count` copies of one node type inside a rack.
+struct NodeGroupDef {
+    std::string name = "node";  ///< node names are "<rack>-<name><i>" (no index when count 1)
+    int count = 1;
+    std::string nodeType;  ///< NodeType::id from the catalog
+    BuyingClass buyingClass = BuyingClass::Reserved;
+    NodeState state = NodeState::Ready;  ///< state at t = 0
+    double readyAtS = 0;  ///< a Provisioning group turns Ready at this time (0 = never by itself)
+    bool operator==(const NodeGroupDef&) const = default;
+};
+
+struct RackDef {
+    std::string name = "rack";
+    int count = 1;
+    std::vector<NodeGroupDef> nodes;
+    bool operator==(const RackDef&) const = default;
+};
+
+struct PodDef {
+    std::string name = "pod";
+    int count = 1;
+    std::vector<RackDef> racks;
+    bool operator==(const PodDef&) const = default;
+};
+
+/// Fabric above the NVLink domain. Per-GPU bandwidth of each tier is derived from the node
+/// type's NICs divided by the oversubscription of the uplinks crossed (see topology.hpp).
+struct FabricDef {
+    double rackUplinkOversubscription = 1.0;  ///< leaf → spine, 1 = full bisection
+    double podUplinkOversubscription = 1.0;   ///< spine → core (Llama 3's fabric: 7)
+    double fallbackFabricGBpsPerGpu = 50;  ///< for node types whose NICs the catalog lacks
+    bool operator==(const FabricDef&) const = default;
+};
+
+struct TeamDef {
+    std::string name;
+    std::string color;  ///< "#rrggbb" for the UI; empty = automatic
+    bool operator==(const TeamDef&) const = default;
+};
+
+enum class PinLevel { None, Node, Rack, Pod };
+
+/// A placement constraint: fixed to a node (what a drag in the application creates), or
+/// affinity to a rack or pod. Targets are the generated names ("pod0-rack1-node2").
+struct PinDef {
+    PinLevel level = PinLevel::None;
+    std::string target;
+    bool operator==(const PinDef&) const = default;
+};
+
+/// What every job carries, whether it comes from a class, an explicit list or a trace.
+struct JobTraitsDef {
+    std::string team;
+    int priority = 0;  ///< higher runs first
+    std::optional<std::string> gpuModel;  ///< restrict to one GpuModel::id
+    int gpusPerPod = 0;  ///< 0 = automatic: the largest divisor of the job's GPUs ≤ GPUs per node
+    double memoryGbPerGpu = 0;  ///< more than the GPU's HBM ⇒ the job crash-loops (workload layer)
+    double smActivity = 0.8;    ///< DCGM SM_ACTIVE while running at full speed, 0..1
+    double mfu = 0.35;          ///< model FLOPs utilisation while running at full speed, 0..1
+    double topologySensitivity = 0;  ///< share of step time in exposed communication, 0..1
+    double startupS = 0;  ///< bound but not progressing (image pull, model load)
+    PinDef pin;
+    bool operator==(const JobTraitsDef&) const = default;
+};
+
+enum class ArrivalProcess { Poisson, Diurnal, List };
+
+struct ArrivalDef {
+    ArrivalProcess process = ArrivalProcess::Poisson;
+    double ratePerHour = 0;     ///< Poisson rate; for Diurnal the daily mean rate
+    double amplitude = 0;       ///< Diurnal: rate(t) = mean·(1 + amplitude·cos(2π(h − peak)/24))
+    double peakHourOfDay = 14;  ///< Diurnal
+    std::vector<double> timesS;  ///< List
+    bool operator==(const ArrivalDef&) const = default;
+};
+
+enum class DistKind { Fixed, Exponential, Lognormal, Uniform, Empirical };
+
+/// A sampled quantity. Values are clamped to [min, max] when given.
+struct DistributionDef {
+    DistKind kind = DistKind::Fixed;
+    double value = 0;   ///< Fixed
+    double mean = 0;    ///< Exponential
+    double median = 0;  ///< Lognormal (median = e^µ)
+    double sigma = 0;   ///< Lognormal σ of the underlying normal
+    double low = 0, high = 0;      ///< Uniform
+    std::vector<double> values;    ///< Empirical
+    std::vector<double> weights;   ///< Empirical, same length, any positive scale
+    std::optional<double> min, max;
+    bool operator==(const DistributionDef&) const = default;
+};
+
+/// A stream of similar jobs (pre-training gangs, fine-tunes, serving replicas, notebooks).
+struct JobClassDef {
+    std::string name;
+    JobTraitsDef traits;
+    ArrivalDef arrival;
+    DistributionDef gpus;       ///< total GPUs of a job; rounded to an integer ≥ 1
+    DistributionDef durationS;  ///< run time at ideal placement
+    std::optional<int> maxJobs;
+    bool operator==(const JobClassDef&) const = default;
+};
+
+/// One explicit job; a drop in the application adds one of these, pinned.
+struct JobDef {
+    std::string name;
+    JobTraitsDef traits;
+    double submitS = 0;
+    int gpus = 1;
+    double durationS = 3600;
+    bool operator==(const JobDef&) const = default;
+};
+
+enum class TraceFormat { Philly };
+
+/// Loaded rows of a trace: immutable and shared, so copying a Scenario stays cheap.
+struct TraceJob {
+    double submitS = 0;  ///< relative to the earliest submit in the file
+    double durationS = 0;
+    int gpus = 1;
+    int team = 0;  ///< index into TraceData::teams
+};
+struct TraceData {
+    std::string resolvedPath;
+    std::vector<std::string> teams;  ///< distinct team ids in order of first appearance
+    std::vector<TraceJob> jobs;      ///< sorted by submitS, then file order
+};
+
+/// Replay of a job trace. `file` is resolved against the scenario's folder, then the data
+/// folders (see scenario_io.hpp). Teams come from the trace ("cluster" column for Philly).
+struct TraceDef {
+    TraceFormat format = TraceFormat::Philly;
+    std::string file;
+    std::string teamPrefix;      ///< prepended to the trace's team ids
+    double timeScale = 1.0;      ///< multiplies inter-arrival times (< 1 compresses)
+    double durationScale = 1.0;  ///< multiplies run times
+    double offsetS = 0;          ///< shifts every submit time
+    int maxJobs = 0;             ///< 0 = all rows
+    JobTraitsDef traits;         ///< traits.team is ignored: the trace names the team
+    std::shared_ptr<const TraceData> data;  ///< filled by the loader; not part of equality
+
+    bool operator==(const TraceDef& o) const {
+        return format == o.format && file == o.file && teamPrefix == o.teamPrefix &&
+               timeScale == o.timeScale && durationScale == o.durationScale &&
+               offsetS == o.offsetS && maxJobs == o.maxJobs && traits == o.traits;
+    }
+};
+
+/// A scheduled change of node state (cordon, failure, repair, late delivery).
+struct NodeEventDef {
+    double timeS = 0;
+    std::string node;  ///< a node name, or a rack or pod name for all of its nodes
+    NodeState state = NodeState::Ready;
+    bool operator==(const NodeEventDef&) const = default;
+};
+
+enum class QueueOrder { PriorityFifo, PrioritySmallestFirst };
+enum class PlacementPolicy { Pack, Spread, TopologyAware };
+/// Easy: a blocked head gets a reservation; later jobs start only if they cannot delay it.
+/// None: strict FIFO, nothing passes a blocked head. Greedy: anything that fits starts now.
+enum class BackfillMode { Easy, None, Greedy };
+
+struct SchedulerDef {
+    QueueOrder queueOrder = QueueOrder::PriorityFifo;
+    PlacementPolicy placement = PlacementPolicy::Pack;
+    BackfillMode backfill = BackfillMode::Easy;
+    bool operator==(const SchedulerDef&) const = default;
+};
+
+struct Scenario {
+    std::string name;
+    std::string description;
+    std::uint64_t seed = 1;
+    double horizonS = 7 * 86400.0;
+    double sampleIntervalS = 600;
+
+    /// Hardware used by the topology, resolved from the catalog when the scenario is read.
+    std::vector<GpuModel> gpuModels;
+    std::vector<NodeType> nodeTypes;
+
+    std::vector<PodDef> pods;
+    FabricDef fabric;
+    std::vector<TeamDef> teams;
+    SchedulerDef scheduler;
+    std::vector<JobClassDef> jobClasses;
+    std::vector<JobDef> jobs;
+    std::vector<TraceDef> traces;
+    std::vector<NodeEventDef> nodeEvents;
+
+    const GpuModel* findGpu(std::string_view id) const;
+    const NodeType* findNodeType(std::string_view id) const;
+
+    bool operator==(const Scenario&) const = default;
+};
+
+const char* toString(BuyingClass);
+const char* toString(NodeState);
+const char* toString(PinLevel);
+const char* toString(ArrivalProcess);
+const char* toString(DistKind);
+const char* toString(QueueOrder);
+const char* toString(PlacementPolicy);
+const char* toString(BackfillMode);
+const char* toString(TraceFormat);
+const char* toString(NvlinkDomain);
+
+}  // namespace gpuplan

@@ -1,0 +1,77 @@
+// Scenario, catalog and trace files: strict reading with errors that name the file, the
+// place (JSON pointer, or line for CSV) and what is wrong; canonical, atomic writing.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuplan/catalog.hpp"
+#include "gpuplan/scenario.hpp"
+
+namespace gpuplan {
+
+/// A rejected input. what() reads "file: /json/pointer: message" (or "file:line: message").
+class InputError : public std::runtime_error {
+public:
+    InputError(std::string file, std::string place, std::string message);
+    const std::string& file() const { return m_file; }
+    const std::string& place() const { return m_place; }
+    const std::string& message() const { return m_message; }
+
+private:
+    std::string m_file, m_place, m_message;
+};
+
+/// Bounds that keep a hostile file from exhausting memory or time.
+struct InputLimits {
+    static constexpr std::uintmax_t maxFileBytes = 64ull << 20;
+    static constexpr int maxJsonDepth = 64;
+    static constexpr long long maxNodes = 200'000;
+    static constexpr long long maxGpus = 1'000'000;
+    static constexpr long long maxJobsPerClass = 5'000'000;
+    static constexpr long long maxJobs = 10'000'000;
+    static constexpr double maxHorizonS = 3 * 366 * 86400.0;
+    static constexpr long long maxSamples = 1'000'000;
+};
+
+struct LoadOptions {
+    /// Folders searched, after the scenario's own folder, for relative trace files.
+    std::vector<std::filesystem::path> dataDirs;
+    /// Read trace files (off: keep only their specs, e.g. for a quick validation).
+    bool loadTraces = true;
+};
+
+Catalog loadCatalog(const std::filesystem::path& file);
+Catalog parseCatalog(std::string_view text, const std::string& sourceName);
+
+Scenario loadScenario(const std::filesystem::path& file, const Catalog& catalog,
+                      const LoadOptions& options = {});
+/// `baseDir` resolves relative trace files; `sourceName` appears in error messages.
+Scenario parseScenario(std::string_view text, const std::string& sourceName,
+                       const Catalog& catalog, const LoadOptions& options = {},
+                       const std::filesystem::path& baseDir = {});
+
+/// Checks a scenario built in code (or edited in the app) by the same rules the reader uses,
+/// by writing and re-reading it. Throws InputError.
+void validateScenario(const Scenario& scenario, const Catalog& catalog);
+
+/// Canonical JSON: every field that differs from its default, stable key order.
+std::string scenarioToJson(const Scenario& scenario);
+/// Writes to a temporary file in the same folder, flushes it to disk and renames it over
+/// `file`, so a crash never leaves a half-written scenario. Throws std::runtime_error.
+void saveScenarioAtomic(const Scenario& scenario, const std::filesystem::path& file);
+/// The same for any text (used for results and exports).
+void writeFileAtomic(const std::filesystem::path& file, std::string_view text);
+
+/// Reads a Philly-format CSV (timestamp,duration,num_gpus,gpu_time,cluster).
+std::shared_ptr<const TraceData> readPhillyTrace(const std::filesystem::path& file);
+std::shared_ptr<const TraceData> parsePhillyTrace(std::string_view text,
+                                                  const std::string& sourceName);
+
+/// Reads a whole file, refusing anything over InputLimits::maxFileBytes. Throws InputError.
+std::string readTextFile(const std::filesystem::path& file);
+
+}  // namespace gpuplan

@@ -1,0 +1,39 @@
+// The engine's entry point: one pure function from a scenario to immutable results.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stop_token>
+
+#include "gpuplan/results.hpp"
+#include "gpuplan/scenario.hpp"
+
+namespace gpuplan {
+
+struct RunOptions {
+    std::optional<std::uint64_t> seed;  ///< overrides Scenario::seed
+#ifdef NDEBUG
+    bool checkInvariants = false;
+#else
+    bool checkInvariants = true;  ///< after every event: no GPU slot given twice, counters agree
+#endif
+    bool diagnosePending = true;  ///< pending diagnosis at every sample
+};
+
+/// Called with the fraction of simulated time done, at most every few thousand events.
+using ProgressFn = std::function<void(double fraction)>;
+
+/// Crash-loop model (workload layer): a job whose memory need exceeds its GPU's HBM is bound,
+/// runs each attempt for max(startupS, 30 s) before it runs out of memory, and is restarted
+/// with kubelet's back-off (10 s doubling, capped at 300 s) up to the Job default
+/// backoffLimit of 6 restarts; then it fails and frees its GPUs.
+double crashLoopHoldS(double startupS);
+
+/// Runs the scenario. A stop request ends the run within milliseconds; the results are then
+/// marked `stopped` and cover only the simulated part. Throws std::invalid_argument when the
+/// scenario references something that does not exist (validate first to get a good message).
+Results simulate(const Scenario& scenario, const RunOptions& options = {},
+                 const ProgressFn& progress = {}, std::stop_token stop = {});
+
+}  // namespace gpuplan

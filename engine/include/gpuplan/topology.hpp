@@ -1,0 +1,104 @@
+// The built fleet: pods ⊃ racks ⊃ nodes ⊃ GPUs, NVLink domains and fabric tiers.
+//
+// Slowdown model (documented here because the UI explains it):
+//   A job's pods talk over the slowest tier their placement spans. Tier bandwidth per GPU,
+//   one direction: NVLink domain = nvlinkGBps / 2 of the GPU model; rack = the node's
+//   compute-fabric bandwidth per GPU; pod = rack ÷ rackUplinkOversubscription;
+//   fleet = pod ÷ podUplinkOversubscription. (A GPU without NVLink uses the rack figure.)
+//   The job needs the smallest tier whose largest unit of its GPU model could hold it.
+//   With s = the job's topologySensitivity (share of step time in exposed communication
+//   at the needed tier), run time is multiplied by
+//       slowdown = 1 + s · (bandwidth(needed) / bandwidth(actual) − 1)      (≥ 1).
+//   Example: 8 × H100 that fit one node (450 GB/s) but land on two racks (50 GB/s) with
+//   s = 0.1 run 1 + 0.1 · (9 − 1) = 1.8 × longer.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "gpuplan/scenario.hpp"
+
+namespace gpuplan {
+
+/// Fabric tiers from the fastest to the slowest.
+enum class FabricTier : std::uint8_t { Nvlink = 0, Rack = 1, Pod = 2, Fleet = 3 };
+const char* toString(FabricTier);
+
+struct FleetNode {
+    std::string name;
+    int pod = 0;
+    int rack = 0;
+    int nodeType = 0;  ///< index into Fleet::nodeTypes
+    int gpuModel = 0;  ///< index into Fleet::gpuModels
+    int gpus = 0;
+    int nvlinkDomain = 0;
+    BuyingClass buyingClass = BuyingClass::Reserved;
+    NodeState initialState = NodeState::Ready;
+    double readyAtS = 0;
+};
+
+struct FleetRack {
+    std::string name;
+    int pod = 0;
+    int firstNode = 0;
+    int nodeCount = 0;
+};
+
+struct FleetPod {
+    std::string name;
+    int firstRack = 0;
+    int rackCount = 0;
+    int firstNode = 0;
+    int nodeCount = 0;
+};
+
+/// Largest units of one GPU model, for the "needed tier" of a job.
+struct ModelExtent {
+    int totalGpus = 0;
+    int maxGpusPerNode = 0;
+    int maxDomainGpus = 0;
+    int maxRackGpus = 0;
+    int maxPodGpus = 0;
+};
+
+class Fleet {
+public:
+    /// Builds the fleet; throws std::invalid_argument on a topology the validator let through
+    /// (unknown node type, duplicate names).
+    static Fleet build(const Scenario& scenario);
+
+    std::vector<GpuModel> gpuModels;
+    std::vector<NodeType> nodeTypes;
+    FabricDef fabric;
+    std::vector<FleetNode> nodes;
+    std::vector<FleetRack> racks;
+    std::vector<FleetPod> pods;
+    std::vector<ModelExtent> extents;  ///< per GPU model
+    int totalGpus = 0;
+    int maxGpusPerNode = 0;
+    int nvlinkDomainCount = 0;
+
+    std::optional<int> findNode(std::string_view name) const;
+    std::optional<int> findRack(std::string_view name) const;
+    std::optional<int> findPod(std::string_view name) const;
+    std::optional<int> findGpuModel(std::string_view id) const;
+
+    /// Slowest tier spanned by a set of nodes (one node or one NVLink domain = Nvlink).
+    FabricTier tierOf(std::span<const std::uint32_t> nodeIndices) const;
+    /// Smallest tier whose largest unit of `gpuModel` holds `gpus` GPUs.
+    FabricTier neededTier(int gpus, int gpuModel) const;
+    /// Per-GPU one-direction bandwidth of a tier for a node type, GB/s.
+    double tierBandwidthGBps(FabricTier tier, int nodeType) const;
+    /// Run-time multiplier (≥ 1) of the slowdown model above.
+    double slowdown(FabricTier needed, FabricTier actual, double sensitivity, int nodeType) const;
+
+private:
+    std::unordered_map<std::string, int> m_nodeByName, m_rackByName, m_podByName;
+};
+
+}  // namespace gpuplan

@@ -1,0 +1,58 @@
+// Workload generation: job classes, explicit jobs and traces become one list of concrete
+// jobs, sorted by submit time. Each class draws from its own random streams, seeded by the
+// scenario seed and the class name, so adding a class leaves the others' jobs unchanged.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpuplan/scenario.hpp"
+#include "gpuplan/topology.hpp"
+
+namespace gpuplan {
+
+enum class JobSource : std::uint8_t { Class, Explicit, Trace };
+
+/// One concrete job, with every name resolved to an index.
+struct JobSpec {
+    double submitS = 0;
+    double durationS = 0;  ///< run time at ideal placement, after startup
+    float memoryGbPerGpu = 0;
+    float smActivity = 0;
+    float mfu = 0;
+    float topologySensitivity = 0;
+    float startupS = 0;
+    std::int32_t gpus = 1;
+    std::int32_t gpusPerPod = 1;
+    std::int32_t priority = 0;
+    std::int32_t team = 0;
+    std::int32_t gpuModel = -1;  ///< index into Fleet::gpuModels, −1 = any
+    std::int32_t pinIndex = -1;  ///< node, rack or pod index by pinLevel
+    std::uint32_t sourceIndex = 0;  ///< class, explicit job or trace index
+    std::uint32_t sequence = 0;     ///< n-th job of its source
+    PinLevel pinLevel = PinLevel::None;
+    JobSource source = JobSource::Class;
+
+    int pods() const { return gpus / gpusPerPod; }
+};
+
+struct Workload {
+    std::vector<JobSpec> jobs;             ///< sorted by submitS, then source order
+    std::vector<std::string> teams;        ///< scenario teams, then trace teams
+    std::vector<std::string> classNames;   ///< per JobSource::Class source index
+    std::vector<std::string> explicitNames;
+    std::vector<std::string> traceNames;   ///< "philly", per trace
+};
+
+/// Generates every job submitted before the horizon. Throws std::invalid_argument when a
+/// reference does not resolve (the scenario validator normally catches these first).
+Workload generateWorkload(const Scenario& scenario, const Fleet& fleet);
+
+/// Pod size for a job of `gpus` GPUs: the largest divisor of gpus that is ≤ maxPerNode.
+int automaticGpusPerPod(int gpus, int maxPerNode);
+
+/// Stable 64-bit hash (FNV-1a) used to derive per-class random streams.
+std::uint64_t stableHash(std::string_view text);
+
+}  // namespace gpuplan

@@ -1,0 +1,104 @@
+// Mutable GPU state of the fleet during a run: which GPU slots are free on each node, node
+// lifecycle states, and the indexes that make filter/score cheap: per (GPU model, free GPUs)
+// bucket of Ready nodes, and histograms of Ready nodes by free GPUs per fleet, pod and rack.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "gpuplan/topology.hpp"
+#include "index_set.hpp"
+
+namespace gpuplan::detail {
+
+/// Per (unit, GPU model) histograms of nodes by a small count (free GPUs or size).
+class UnitHistograms {
+public:
+    UnitHistograms() = default;
+    UnitHistograms(int units, int models, int maxCount)
+        : m_models(models), m_width(maxCount + 1),
+          m_counts(static_cast<std::size_t>(units) * models * (maxCount + 1), 0) {}
+
+    const int* at(int unit, int model) const { return &m_counts[offset(unit, model)]; }
+    void add(int unit, int model, int count, int delta) {
+        m_counts[offset(unit, model) + count] += delta;
+    }
+    int width() const { return m_width; }
+
+private:
+    std::size_t offset(int unit, int model) const {
+        return (static_cast<std::size_t>(unit) * m_models + model) * m_width;
+    }
+    int m_models = 0;
+    int m_width = 1;
+    std::vector<int> m_counts;
+};
+
+/// How many pods of `gpusPerPod` fit on the nodes a histogram (by free GPUs) describes.
+inline long long podCapacity(const int* hist, int width, int gpusPerPod) {
+    long long pods = 0;
+    for (int f = gpusPerPod; f < width; ++f) pods += static_cast<long long>(hist[f]) * (f / gpusPerPod);
+    return pods;
+}
+
+enum class Scope { Fleet, Pod, Rack };
+
+class ClusterState {
+public:
+    explicit ClusterState(const Fleet& fleet);
+
+    const Fleet& fleet() const { return *m_fleet; }
+    int nodeCount() const { return static_cast<int>(m_free.size()); }
+
+    std::uint64_t freeMask(int node) const { return m_free[node]; }
+    int freeGpus(int node) const { return std::popcount(m_free[node]); }
+    NodeState state(int node) const { return m_state[node]; }
+    bool schedulable(int node) const { return m_state[node] == NodeState::Ready; }
+
+    /// Binds GPU slots; every slot in `mask` must be free.
+    void occupy(int node, std::uint64_t mask);
+    /// Frees GPU slots; every slot in `mask` must be taken.
+    void release(int node, std::uint64_t mask);
+    void setState(int node, NodeState state);
+
+    /// Ready nodes of `model` with exactly `free` free GPUs.
+    const IndexSet& bucket(int model, int free) const { return m_buckets[model * m_width + free]; }
+    /// Histogram (index = free GPUs) of Ready nodes of `model` in a unit.
+    const int* freeHist(Scope scope, int unit, int model) const;
+    /// Histogram (index = GPUs per node) of Ready nodes of `model` in a unit, as if empty.
+    const int* readySizeHist(Scope scope, int unit, int model) const;
+    /// Histogram (index = GPUs per node) of all nodes of `model` in a unit, whatever their state.
+    const int* fleetSizeHist(Scope scope, int unit, int model) const;
+    int histWidth() const { return m_width; }
+
+    int provisionedGpus() const { return m_provisionedGpus; }  ///< Ready + Cordoned
+    int allocatedGpus() const { return m_allocatedGpus; }
+    int readyFreeGpus() const { return m_readyFreeGpus; }
+    int nodesInState(int model, NodeState s) const {
+        return m_nodesByState[model * 4 + static_cast<int>(s)];
+    }
+
+private:
+    void indexNode(int node, int sign);  // add (+1) or remove (−1) a Ready node from indexes
+
+    const Fleet* m_fleet;
+    int m_models;
+    int m_width;
+    std::vector<std::uint64_t> m_free;
+    std::vector<NodeState> m_state;
+    std::vector<IndexSet> m_buckets;
+    UnitHistograms m_freeFleet, m_freePod, m_freeRack;
+    UnitHistograms m_sizeFleet, m_sizePod, m_sizeRack;
+    UnitHistograms m_allFleet, m_allPod, m_allRack;
+    std::vector<int> m_nodesByState;
+    int m_provisionedGpus = 0;
+    int m_allocatedGpus = 0;
+    int m_readyFreeGpus = 0;
+};
+
+inline std::uint64_t fullMask(int gpus) {
+    return gpus >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << gpus) - 1;
+}
+
+}  // namespace gpuplan::detail

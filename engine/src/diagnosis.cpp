@@ -1,0 +1,276 @@
+#include "diagnosis.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+namespace gpuplan::detail {
+
+namespace {
+
+template <class... Args>
+std::string format(const char* fmt, Args... args) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, fmt, args...);
+    return buf;
+}
+
+Scope scopeOf(PinLevel level) {
+    switch (level) {
+        case PinLevel::Pod: return Scope::Pod;
+        case PinLevel::Rack: return Scope::Rack;
+        default: return Scope::Fleet;
+    }
+}
+
+}  // namespace
+
+std::string humanDuration(double s) {
+    if (s < 120) return format("%.0f s", s);
+    if (s < 2 * 3600) return format("%.0f min", s / 60);
+    if (s < 2 * 86400) return format("%.1f h", s / 3600);
+    return format("%.1f d", s / 86400);
+}
+
+long long Diagnoser::capacity(const JobSpec& job, int which) const {
+    const ClusterState& c = m_sim.cluster;
+    const Fleet& f = m_sim.fleet;
+    long long best = 0;
+    for (int m = 0; m < static_cast<int>(f.gpuModels.size()); ++m) {
+        if (job.gpuModel >= 0 && job.gpuModel != m) continue;
+        long long cap = 0;
+        if (job.pinLevel == PinLevel::Node) {
+            const FleetNode& node = f.nodes[job.pinIndex];
+            if (node.gpuModel != m) continue;
+            if (which == 0) cap = node.gpus / job.gpusPerPod;
+            if (which == 1 && c.schedulable(job.pinIndex)) cap = node.gpus / job.gpusPerPod;
+            if (which == 2 && c.schedulable(job.pinIndex))
+                cap = c.freeGpus(job.pinIndex) / job.gpusPerPod;
+        } else {
+            const Scope scope = scopeOf(job.pinLevel);
+            const int unit = job.pinLevel == PinLevel::None ? 0 : job.pinIndex;
+            const int* hist = which == 0   ? c.fleetSizeHist(scope, unit, m)
+                              : which == 1 ? c.readySizeHist(scope, unit, m)
+                                           : c.freeHist(scope, unit, m);
+            cap = podCapacity(hist, c.histWidth(), job.gpusPerPod);
+        }
+        best = std::max(best, cap);
+    }
+    return best;
+}
+
+Diagnoser::NodeCounts Diagnoser::countNodes(const JobSpec& job) const {
+    const ClusterState& c = m_sim.cluster;
+    const Fleet& f = m_sim.fleet;
+    NodeCounts n;
+    n.total = static_cast<int>(f.nodes.size());
+    auto eligible = [&](int model) { return job.gpuModel < 0 || job.gpuModel == model; };
+    if (job.pinLevel == PinLevel::None) {
+        int matching = 0;
+        for (int m = 0; m < static_cast<int>(f.gpuModels.size()); ++m) {
+            if (!eligible(m)) continue;
+            n.notReady += c.nodesInState(m, NodeState::Provisioning);
+            n.unreachable += c.nodesInState(m, NodeState::Failed);
+            n.cordoned += c.nodesInState(m, NodeState::Cordoned);
+            const int* hist = c.freeHist(Scope::Fleet, 0, m);
+            for (int free = 0; free < c.histWidth(); ++free)
+                (free >= job.gpusPerPod ? n.available : n.insufficient) += hist[free];
+            for (int s = 0; s < 4; ++s) matching += c.nodesInState(m, static_cast<NodeState>(s));
+        }
+        n.mismatch = n.total - matching;
+        return n;
+    }
+    const NodeRange range = nodeRangeOf(f, job.pinLevel, job.pinIndex);
+    n.mismatch = n.total - (range.end - range.begin);
+    for (int i = range.begin; i < range.end; ++i) {
+        if (!eligible(f.nodes[i].gpuModel)) {
+            ++n.mismatch;
+            continue;
+        }
+        switch (c.state(i)) {
+            case NodeState::Provisioning: ++n.notReady; break;
+            case NodeState::Failed: ++n.unreachable; break;
+            case NodeState::Cordoned: ++n.cordoned; break;
+            case NodeState::Ready:
+                (c.freeGpus(i) >= job.gpusPerPod ? n.available : n.insufficient) += 1;
+                break;
+        }
+    }
+    return n;
+}
+
+std::string Diagnoser::fitError(const JobSpec& job, const NodeCounts& n) const {
+    std::vector<std::string> items;
+    if (n.insufficient) items.push_back(format("%d Insufficient nvidia.com/gpu", n.insufficient));
+    if (n.mismatch)
+        items.push_back(format("%d node(s) didn't match Pod's node affinity/selector", n.mismatch));
+    if (n.notReady)
+        items.push_back(format(
+            "%d node(s) had untolerated taint {node.kubernetes.io/not-ready: }", n.notReady));
+    if (n.unreachable)
+        items.push_back(format(
+            "%d node(s) had untolerated taint {node.kubernetes.io/unreachable: }", n.unreachable));
+    if (n.cordoned) items.push_back(format("%d node(s) were unschedulable", n.cordoned));
+    if (items.empty()) return {};
+    std::sort(items.begin(), items.end());  // kube-scheduler sorts its histogram the same way
+    std::string text = format("%d/%d nodes are available: ", n.available, n.total);
+    for (std::size_t i = 0; i < items.size(); ++i) text += (i ? ", " : "") + items[i];
+    (void)job;
+    return text + ".";
+}
+
+std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const NodeCounts& n,
+                                     double nowS) const {
+    const JobSpec& job = m_sim.spec(jobIndex);
+    const Fleet& f = m_sim.fleet;
+    const ClusterState& c = m_sim.cluster;
+    const int k = job.pods();
+    const int p = job.gpusPerPod;
+    std::string where = "the fleet";
+    if (job.pinLevel == PinLevel::Node) where = "node " + f.nodes[job.pinIndex].name;
+    if (job.pinLevel == PinLevel::Rack) where = "rack " + f.racks[job.pinIndex].name;
+    if (job.pinLevel == PinLevel::Pod) where = "pod " + f.pods[job.pinIndex].name;
+    const std::string model = job.gpuModel >= 0 ? f.gpuModels[job.gpuModel].id + " " : "";
+    const std::string shape = k > 1 ? format("a gang of %d pods × %d GPUs", k, p)
+                                    : format("%d GPU%s", p, p > 1 ? "s" : "");
+
+    // GPUs of the eligible models in the job's scope: bought, Ready, free.
+    int bought = 0, ready = 0, free = 0;
+    const NodeRange range = nodeRangeOf(f, job.pinLevel, job.pinIndex);
+    const Scope scope = scopeOf(job.pinLevel);
+    const int unit = job.pinLevel == PinLevel::None ? 0 : job.pinIndex;
+    for (int m = 0; m < static_cast<int>(f.gpuModels.size()); ++m) {
+        if (job.gpuModel >= 0 && job.gpuModel != m) continue;
+        if (job.pinLevel == PinLevel::Node) {
+            if (f.nodes[job.pinIndex].gpuModel != m) continue;
+            bought += f.nodes[job.pinIndex].gpus;
+            if (c.schedulable(job.pinIndex)) {
+                ready += f.nodes[job.pinIndex].gpus;
+                free += c.freeGpus(job.pinIndex);
+            }
+            continue;
+        }
+        const int* all = c.fleetSizeHist(scope, unit, m);
+        const int* rdy = c.readySizeHist(scope, unit, m);
+        const int* fr = c.freeHist(scope, unit, m);
+        for (int g = 1; g < c.histWidth(); ++g) {
+            bought += g * all[g];
+            ready += g * rdy[g];
+            free += g * fr[g];
+        }
+    }
+    (void)range;
+
+    switch (layer) {
+        case Layer::Reservation:
+            if (job.gpuModel >= 0 && f.extents[job.gpuModel].totalGpus == 0)
+                return format("Reservation: no node in the fleet has %sGPUs; none were bought.",
+                              model.c_str());
+            return format(
+                "Reservation: even empty and healthy, %s holds %lld of the %d pods of %d %sGPUs "
+                "this job needs (%d GPUs asked, %d bought there).",
+                where.c_str(), capacity(job, 0), k, p, model.c_str(), k * p, bought);
+        case Layer::Provisioning:
+            return format(
+                "Provisioning: %d of %d bought %sGPUs in %s are Ready; empty Ready nodes would "
+                "hold %lld of the %d pods it needs.",
+                ready, bought, model.c_str(), where.c_str(), capacity(job, 1), k);
+        case Layer::Scheduling: {
+            if (capacity(job, 2) >= k) {
+                const std::uint32_t head = m_scheduler.blockedHead();
+                if (head != Scheduler::npos && head != jobIndex) {
+                    const std::string headName = m_sim.results.jobName(head);
+                    if (m_scheduler.mode() == BackfillMode::Easy &&
+                        m_scheduler.reservation().active)
+                        return format(
+                            "Scheduling (queue order): fits now, but starting it would delay %s "
+                            "(priority %d), which holds a backfill reservation to start in %s.",
+                            headName.c_str(), m_sim.spec(head).priority,
+                            humanDuration(m_scheduler.reservation().startS - nowS).c_str());
+                    return format(
+                        "Scheduling (queue order): fits now, but waits behind %s at the head of "
+                        "the queue (strict FIFO).",
+                        headName.c_str());
+                }
+                return "Scheduling: fits now; it binds at the next scheduling pass.";
+            }
+            if (free >= k * p)
+                return format(
+                    "Scheduling (fragmentation): %d %sGPUs are free in %s, but only %lld "
+                    "node slots fit a pod of %d; %s needs %d.",
+                    free, model.c_str(), where.c_str(), capacity(job, 2), p, shape.c_str(), k);
+            return format(
+                "Scheduling: %d of %d Ready %sGPUs in %s are free; %s needs %d; running jobs "
+                "hold the rest.",
+                free, ready, model.c_str(), where.c_str(), shape.c_str(), k * p);
+        }
+        case Layer::Workload: break;
+    }
+    (void)n;
+    return {};
+}
+
+Layer Diagnoser::layerOf(std::uint32_t jobIndex) const {
+    const JobSpec& job = m_sim.spec(jobIndex);
+    const Phase phase = m_sim.runtime[jobIndex].phase;
+    if (phase == Phase::Starting || phase == Phase::CrashLoop) return Layer::Workload;
+    if (capacity(job, 0) < job.pods()) return Layer::Reservation;
+    if (capacity(job, 1) < job.pods()) return Layer::Provisioning;
+    return Layer::Scheduling;
+}
+
+PendingEntry Diagnoser::diagnoseQueued(std::uint32_t jobIndex, double nowS) {
+    const JobSpec& job = m_sim.spec(jobIndex);
+    // Jobs of one shape and constraint share a diagnosis within a sample; the blocked head
+    // is described on its own.
+    const bool isHead = jobIndex == m_scheduler.blockedHead();
+    const std::uint64_t key = (static_cast<std::uint64_t>(job.pinLevel) << 60) ^
+                              (static_cast<std::uint64_t>(job.pinIndex + 1) << 36) ^
+                              (static_cast<std::uint64_t>(job.gpuModel + 1) << 28) ^
+                              (static_cast<std::uint64_t>(job.gpusPerPod) << 20) ^
+                              static_cast<std::uint64_t>(job.pods()) ^
+                              (isHead ? (std::uint64_t{1} << 59) : 0);
+    if (auto it = m_memo.find(key); it != m_memo.end() && !isHead)
+        return PendingEntry{jobIndex, it->second.layer, it->second.reason};
+
+    const Layer layer = layerOf(jobIndex);
+    const NodeCounts counts = countNodes(job);
+    std::string text = fitError(job, counts);
+    const std::string sentence = layerSentence(jobIndex, layer, counts, nowS);
+    text = text.empty() ? sentence : text + " " + sentence;
+    const PendingEntry entry{jobIndex, layer, intern(text)};
+    if (!isHead) m_memo.emplace(key, entry);
+    return entry;
+}
+
+PendingEntry Diagnoser::diagnoseStuck(std::uint32_t jobIndex, double nowS) {
+    const JobSpec& job = m_sim.spec(jobIndex);
+    const JobRuntime& rt = m_sim.runtime[jobIndex];
+    std::string text;
+    if (rt.phase == Phase::CrashLoop) {
+        const auto pods = m_sim.placementOf(jobIndex);
+        const FleetNode& node = m_sim.fleet.nodes[pods.empty() ? 0 : pods[0].node];
+        const GpuModel& gpu = m_sim.fleet.gpuModels[node.gpuModel];
+        text = format(
+            "Workload: CrashLoopBackOff: back-off restarting failed container: CUDA out of "
+            "memory: needs %.0f GB per GPU, %s has %.0f GB. It holds %d GPUs and makes no "
+            "progress.",
+            static_cast<double>(job.memoryGbPerGpu), gpu.id.c_str(), gpu.hbmGb, job.gpus);
+    } else {
+        text = format(
+            "Workload: ContainerCreating: bound, starting up (image pull, model load) for %s; "
+            "no useful progress yet.",
+            humanDuration(job.startupS).c_str());
+    }
+    (void)nowS;
+    return PendingEntry{jobIndex, Layer::Workload, intern(text)};
+}
+
+std::uint32_t Diagnoser::intern(const std::string& text) {
+    auto [it, inserted] =
+        m_reasonIds.emplace(text, static_cast<std::uint32_t>(m_sim.results.reasons.size()));
+    if (inserted) m_sim.results.reasons.push_back(text);
+    return it->second;
+}
+
+}  // namespace gpuplan::detail

@@ -1,0 +1,62 @@
+// Pending diagnosis: blames every waiting job on the lowest of the four layers that explains
+// it, with a reason in kube-scheduler's words.
+//   Reservation   the fleet, even empty and healthy, cannot hold the job.
+//   Provisioning  it would fit if the bought capacity were Ready, but not enough of it is.
+//   Scheduling    Ready capacity exists, but running jobs, fragmentation, gang, topology or
+//                 queue order keep it out.
+//   Workload      bound but not progressing: starting up, or crash-looping (out of memory).
+// The reason starts with the FitError histogram kube-scheduler prints
+// ("0/32 nodes are available: 20 Insufficient nvidia.com/gpu, 12 node(s) were unschedulable.")
+// and adds one sentence that names the layer's cause.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
+#include "scheduler.hpp"
+#include "sim_state.hpp"
+
+namespace gpuplan::detail {
+
+class Diagnoser {
+public:
+    Diagnoser(SimState& sim, const Scheduler& scheduler) : m_sim(sim), m_scheduler(scheduler) {}
+
+    /// Forgets per-sample memo (cluster state has moved on).
+    void beginSample() { m_memo.clear(); }
+    /// A queued job.
+    PendingEntry diagnoseQueued(std::uint32_t job, double nowS);
+    /// A bound job that is starting or crash-looping.
+    PendingEntry diagnoseStuck(std::uint32_t job, double nowS);
+
+    /// The layer alone, for callers that do not need the text.
+    Layer layerOf(std::uint32_t job) const;
+
+private:
+    struct NodeCounts {
+        int total = 0;        // all nodes in the fleet
+        int mismatch = 0;     // outside the job's pin or of another GPU model
+        int notReady = 0;     // Provisioning
+        int unreachable = 0;  // Failed
+        int cordoned = 0;
+        int insufficient = 0;  // Ready, fewer free GPUs than one pod needs
+        int available = 0;     // Ready, a pod fits now
+    };
+    NodeCounts countNodes(const JobSpec& job) const;
+    std::string fitError(const JobSpec& job, const NodeCounts& counts) const;
+    std::string layerSentence(std::uint32_t job, Layer layer, const NodeCounts& counts,
+                              double nowS) const;
+    long long capacity(const JobSpec& job, int which) const;  // 0 static, 1 ready-empty, 2 now
+    std::uint32_t intern(const std::string& text);
+
+    SimState& m_sim;
+    const Scheduler& m_scheduler;
+    std::unordered_map<std::uint64_t, PendingEntry> m_memo;
+    std::unordered_map<std::string, std::uint32_t> m_reasonIds;
+};
+
+/// "12.5 h", "3.0 d", "45 s": for reason texts.
+std::string humanDuration(double seconds);
+
+}  // namespace gpuplan::detail

@@ -1,0 +1,92 @@
+// Time integrals and sampled series. Rates (allocated GPUs, occupancy, achieved FLOP/s, ...)
+// are piecewise constant between events, so their integrals are exact. Series index k
+// stands for time k·Δ: averaged metrics cover [kΔ, (k+1)Δ) (the last interval ends at the
+// horizon), gauges are read at kΔ after that instant's events and scheduling pass.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "gpuplan/results.hpp"
+
+namespace gpuplan::detail {
+
+/// Piecewise-constant quantities the kernel keeps current.
+struct Rates {
+    double allocatedGpus = 0;
+    double provisionedGpus = 0;
+    double occupiedGpus = 0;    ///< Σ GPUs × SM activity ÷ slowdown of progressing jobs
+    double achievedTflops = 0;  ///< Σ GPUs × MFU × peak ÷ slowdown of progressing jobs
+    double provisionedPeakTflops = 0;
+    double usefulGpus = 0;  ///< Σ GPUs ÷ slowdown of progressing jobs
+    double queuedJobs = 0;
+};
+
+/// Instant values at a sample.
+struct Gauges {
+    double provisionedGpus = 0;
+    double allocatedGpus = 0;
+    double strandedGpus = 0;
+    double queueLength = 0;
+    double runningJobs = 0;
+    std::array<double, kLayerCount> pendingGpus{};
+};
+
+enum SeriesColumn {
+    kAllocation,
+    kOccupancy,
+    kMfu,
+    kProvisionedGpus,
+    kAllocatedGpus,
+    kStrandedGpus,
+    kQueueLength,
+    kRunningJobs,
+    kPendingReservation,
+    kPendingProvisioning,
+    kPendingScheduling,
+    kPendingWorkload,
+    kWaitP50,
+    kWaitP95,
+    kSeriesCount
+};
+
+class MetricsRecorder {
+public:
+    MetricsRecorder(Results& results, double horizonS, double intervalS);
+
+    /// Integrates the current rates up to `timeS` (splitting at interval boundaries).
+    void advanceTo(double timeS, const Rates& rates);
+    /// Records the gauges of sample k (its interval's averages are closed later).
+    void sample(std::size_t k, const Gauges& gauges);
+    /// A job started at the current time after waiting `waitS`.
+    void jobStarted(double waitS) { m_intervalWaits.push_back(waitS); }
+    /// Useful work discarded (an evicted job restarts from scratch).
+    void discardUseful(double gpuSeconds) { m_total.useful -= gpuSeconds; }
+    /// Closes the last interval at the horizon and writes the KPIs.
+    void finish(double endS, const Rates& rates);
+
+    std::size_t sampleCount() const { return m_sampleTimes.size(); }
+    double sampleTime(std::size_t k) const { return m_sampleTimes[k]; }
+
+private:
+    struct Integrals {
+        double allocated = 0, provisioned = 0, occupied = 0, achieved = 0, peak = 0, useful = 0,
+               queued = 0;
+    };
+    void closeInterval(std::size_t k);
+    void writeKpis(double endS);
+
+    Results& m_results;
+    double m_horizonS;
+    double m_intervalS;
+    std::vector<double> m_sampleTimes;
+    double m_lastS = 0;
+    std::size_t m_openInterval = 0;
+    Integrals m_interval, m_total;
+    std::vector<double> m_intervalWaits;
+    double m_strandedSum = 0;
+    double m_pendingSum = 0;
+    std::size_t m_samplesTaken = 0;
+};
+
+}  // namespace gpuplan::detail

@@ -1,0 +1,290 @@
+#include "placement.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace gpuplan::detail {
+
+PlacementRequest requestOf(const JobSpec& job) {
+    return PlacementRequest{job.gpusPerPod, job.pods(), job.gpuModel, job.pinLevel, job.pinIndex};
+}
+
+NodeRange nodeRangeOf(const Fleet& fleet, PinLevel level, int index) {
+    switch (level) {
+        case PinLevel::None: break;
+        case PinLevel::Node: return {index, index + 1};
+        case PinLevel::Rack: {
+            const FleetRack& r = fleet.racks[index];
+            return {r.firstNode, r.firstNode + r.nodeCount};
+        }
+        case PinLevel::Pod: {
+            const FleetPod& p = fleet.pods[index];
+            return {p.firstNode, p.firstNode + p.nodeCount};
+        }
+    }
+    return {0, static_cast<int>(fleet.nodes.size())};
+}
+
+long long podCapacityForModel(const PlacementRequest& request, const ClusterState& state,
+                              int model) {
+    const Fleet& fleet = state.fleet();
+    const int w = state.histWidth();
+    switch (request.pinLevel) {
+        case PinLevel::None:
+            return podCapacity(state.freeHist(Scope::Fleet, 0, model), w, request.gpusPerPod);
+        case PinLevel::Pod:
+            return podCapacity(state.freeHist(Scope::Pod, request.pinIndex, model), w,
+                               request.gpusPerPod);
+        case PinLevel::Rack:
+            return podCapacity(state.freeHist(Scope::Rack, request.pinIndex, model), w,
+                               request.gpusPerPod);
+        case PinLevel::Node:
+            if (fleet.nodes[request.pinIndex].gpuModel == model &&
+                state.schedulable(request.pinIndex))
+                return state.freeGpus(request.pinIndex) / request.gpusPerPod;
+            return 0;
+    }
+    return 0;
+}
+
+namespace {
+
+std::uint64_t lowestFreeSlots(std::uint64_t freeMask, int count) {
+    std::uint64_t taken = 0;
+    for (int i = 0; i < count; ++i) {
+        const std::uint64_t bit = freeMask & (~freeMask + 1);  // lowest set bit
+        taken |= bit;
+        freeMask &= ~bit;
+    }
+    return taken;
+}
+
+/// Node for one pod of `gpus` GPUs of `model` inside `range`, or −1.
+int chooseNode(const ClusterState& state, int model, int gpus, NodeRange range, bool mostFree) {
+    const int width = state.histWidth();
+    auto lookup = [&](int f) -> int {
+        const std::uint32_t n = state.bucket(model, f).next(static_cast<std::uint32_t>(range.begin));
+        return n != IndexSet::npos && static_cast<int>(n) < range.end ? static_cast<int>(n) : -1;
+    };
+    if (mostFree) {
+        for (int f = width - 1; f >= gpus; --f)
+            if (int n = lookup(f); n >= 0) return n;
+    } else {
+        for (int f = gpus; f < width; ++f)
+            if (int n = lookup(f); n >= 0) return n;
+    }
+    return -1;
+}
+
+class Placer {
+public:
+    Placer(const PlacementRequest& r, ClusterState& s, std::vector<PodPlacement>& out)
+        : m_req(r), m_state(s), m_fleet(s.fleet()), m_out(out) {}
+
+    bool run(PlacementPolicy policy) {
+        m_out.clear();
+        const NodeRange range = nodeRangeOf(m_fleet, m_req.pinLevel, m_req.pinIndex);
+        if (policy == PlacementPolicy::TopologyAware && m_req.pods > 1) return topology(range);
+        const bool spread = policy == PlacementPolicy::Spread;
+        // Per pod, the best node over all allowed models; a gang keeps to its first pod's model.
+        int model = m_req.gpuModel;
+        for (int pod = 0; pod < m_req.pods; ++pod) {
+            int node = -1;
+            if (model >= 0) {
+                node = chooseNode(m_state, model, m_req.gpusPerPod, range, spread);
+            } else {
+                node = bestOverModels(range, spread, model);
+            }
+            if (node < 0) return rollback();
+            bind(node, m_req.gpusPerPod);
+        }
+        return true;
+    }
+
+private:
+    int bestOverModels(NodeRange range, bool spread, int& modelOut) {
+        int bestNode = -1, bestFree = 0, bestModel = -1;
+        for (int m = 0; m < static_cast<int>(m_fleet.gpuModels.size()); ++m) {
+            // A gang stays on one model: only models that can hold all of it compete.
+            if (podCapacityForModel(m_req, m_state, m) < m_req.pods) continue;
+            const int node = chooseNode(m_state, m, m_req.gpusPerPod, range, spread);
+            if (node < 0) continue;
+            const int free = m_state.freeGpus(node);
+            if (bestNode < 0 || (spread ? free > bestFree : free < bestFree)) {
+                bestNode = node;
+                bestFree = free;
+                bestModel = m;
+            }
+        }
+        modelOut = bestModel;
+        return bestNode;
+    }
+
+    void bind(int node, int gpus) {
+        const std::uint64_t mask = lowestFreeSlots(m_state.freeMask(node), gpus);
+        m_state.occupy(node, mask);
+        m_out.push_back(PodPlacement{static_cast<std::uint32_t>(node), mask});
+    }
+
+    bool rollback() {
+        unplace(m_state, m_out);
+        m_out.clear();
+        return false;
+    }
+
+    long long capacity(Scope scope, int unit, int model) const {
+        return podCapacity(m_state.freeHist(scope, unit, model), m_state.histWidth(),
+                           m_req.gpusPerPod);
+    }
+    int freeGpusIn(Scope scope, int unit, int model) const {
+        const int* h = m_state.freeHist(scope, unit, model);
+        int free = 0;
+        for (int f = 1; f < m_state.histWidth(); ++f) free += f * h[f];
+        return free;
+    }
+
+    /// Packs `count` pods of `model` into `range`; false if they do not all fit.
+    bool packInto(NodeRange range, int model, int count) {
+        for (int i = 0; i < count; ++i) {
+            const int node = chooseNode(m_state, model, m_req.gpusPerPod, range, false);
+            if (node < 0) return false;
+            bind(node, m_req.gpusPerPod);
+        }
+        return true;
+    }
+
+    NodeRange rackRange(int rack) const {
+        const FleetRack& r = m_fleet.racks[rack];
+        return {r.firstNode, r.firstNode + r.nodeCount};
+    }
+
+    /// Fills the racks of a pod, fullest-capacity first, with `count` pods.
+    bool fillPod(int pod, int model, int count) {
+        const FleetPod& p = m_fleet.pods[pod];
+        std::vector<std::pair<long long, int>> racks;
+        for (int r = p.firstRack; r < p.firstRack + p.rackCount; ++r)
+            if (long long c = capacity(Scope::Rack, r, model); c > 0) racks.push_back({-c, r});
+        std::sort(racks.begin(), racks.end());
+        for (auto [negCap, r] : racks) {
+            const int take = static_cast<int>(std::min<long long>(-negCap, count));
+            if (!packInto(rackRange(r), model, take)) return false;
+            count -= take;
+            if (count == 0) return true;
+        }
+        return count == 0;
+    }
+
+    bool topology(NodeRange range) {
+        const int k = m_req.pods;
+        const int p = m_req.gpusPerPod;
+        const int models = static_cast<int>(m_fleet.gpuModels.size());
+        auto eligible = [&](int m) { return m_req.gpuModel < 0 || m_req.gpuModel == m; };
+        // Racks and pods the pin allows.
+        int rackBegin = 0, rackEnd = static_cast<int>(m_fleet.racks.size());
+        int podBegin = 0, podEnd = static_cast<int>(m_fleet.pods.size());
+        if (m_req.pinLevel == PinLevel::Node) {
+            for (int m = 0; m < models; ++m)
+                if (eligible(m) && packInto(range, m, k)) return true;
+            return rollback();
+        }
+        if (m_req.pinLevel == PinLevel::Rack) {
+            rackBegin = m_req.pinIndex;
+            rackEnd = rackBegin + 1;
+            podBegin = m_fleet.racks[rackBegin].pod;
+            podEnd = podBegin + 1;
+        } else if (m_req.pinLevel == PinLevel::Pod) {
+            podBegin = m_req.pinIndex;
+            podEnd = podBegin + 1;
+            rackBegin = m_fleet.pods[podBegin].firstRack;
+            rackEnd = rackBegin + m_fleet.pods[podBegin].rackCount;
+        }
+
+        // Tier 0: the whole gang on one node.
+        for (int m = 0; m < models; ++m) {
+            if (!eligible(m)) continue;
+            const int node = chooseNode(m_state, m, k * p, range, false);
+            if (node >= 0) {
+                for (int i = 0; i < k; ++i) bind(node, p);
+                return true;
+            }
+        }
+        // Tier 1: the best-fitting rack that holds the gang.
+        int bestRack = -1, bestModel = -1, bestFree = 0;
+        for (int m = 0; m < models; ++m) {
+            if (!eligible(m)) continue;
+            for (int r = rackBegin; r < rackEnd; ++r) {
+                if (capacity(Scope::Rack, r, m) < k) continue;
+                const int free = freeGpusIn(Scope::Rack, r, m);
+                if (bestRack < 0 || free < bestFree) {
+                    bestRack = r;
+                    bestModel = m;
+                    bestFree = free;
+                }
+            }
+        }
+        if (bestRack >= 0) return packInto(rackRange(bestRack), bestModel, k) || rollback();
+        if (m_req.pinLevel == PinLevel::Rack) return rollback();
+
+        // Tier 2: the best-fitting pod, its fullest racks first.
+        int bestPod = -1;
+        for (int m = 0; m < models; ++m) {
+            if (!eligible(m)) continue;
+            for (int pd = podBegin; pd < podEnd; ++pd) {
+                if (capacity(Scope::Pod, pd, m) < k) continue;
+                const int free = freeGpusIn(Scope::Pod, pd, m);
+                if (bestPod < 0 || free < bestFree) {
+                    bestPod = pd;
+                    bestModel = m;
+                    bestFree = free;
+                }
+            }
+        }
+        if (bestPod >= 0) return fillPod(bestPod, bestModel, k) || rollback();
+        if (m_req.pinLevel == PinLevel::Pod) return rollback();
+
+        // Tier 3: as few pods as possible, largest capacity first, for the model that fits.
+        for (int m = 0; m < models; ++m) {
+            if (!eligible(m) || capacity(Scope::Fleet, 0, m) < k) continue;
+            std::vector<std::pair<long long, int>> pods;
+            for (int pd = 0; pd < static_cast<int>(m_fleet.pods.size()); ++pd)
+                if (long long c = capacity(Scope::Pod, pd, m); c > 0) pods.push_back({-c, pd});
+            std::sort(pods.begin(), pods.end());
+            int remaining = k;
+            for (auto [negCap, pd] : pods) {
+                const int take = static_cast<int>(std::min<long long>(-negCap, remaining));
+                if (!fillPod(pd, m, take)) return rollback();
+                remaining -= take;
+                if (remaining == 0) return true;
+            }
+            return rollback();
+        }
+        return rollback();
+    }
+
+    const PlacementRequest& m_req;
+    ClusterState& m_state;
+    const Fleet& m_fleet;
+    std::vector<PodPlacement>& m_out;
+};
+
+}  // namespace
+
+bool tryPlace(const PlacementRequest& request, PlacementPolicy policy, ClusterState& state,
+              std::vector<PodPlacement>& out) {
+    return Placer(request, state, out).run(policy);
+}
+
+void unplace(ClusterState& state, const std::vector<PodPlacement>& pods) {
+    for (auto it = pods.rbegin(); it != pods.rend(); ++it)
+        state.release(static_cast<int>(it->node), it->gpuMask);
+}
+
+long long podCapacityNow(const PlacementRequest& request, const ClusterState& state) {
+    long long best = 0;
+    for (int m = 0; m < static_cast<int>(state.fleet().gpuModels.size()); ++m)
+        if (request.gpuModel < 0 || request.gpuModel == m)
+            best = std::max(best, podCapacityForModel(request, state, m));
+    return best;
+}
+
+}  // namespace gpuplan::detail

@@ -1,0 +1,103 @@
+#include "gpuplan/results.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace gpuplan {
+
+const char* toString(Layer l) {
+    switch (l) {
+        case Layer::Reservation: return "reservation";
+        case Layer::Provisioning: return "provisioning";
+        case Layer::Scheduling: return "scheduling";
+        case Layer::Workload: return "workload";
+    }
+    return "?";
+}
+
+const char* toString(JobStatus s) {
+    switch (s) {
+        case JobStatus::Pending: return "pending";
+        case JobStatus::Running: return "running";
+        case JobStatus::Completed: return "completed";
+        case JobStatus::Failed: return "failed";
+    }
+    return "?";
+}
+
+const Series* Results::findSeries(std::string_view name) const {
+    for (const Series& s : series)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+const Kpi* Results::findKpi(std::string_view name) const {
+    for (const Kpi& k : kpis)
+        if (k.name == name) return &k;
+    return nullptr;
+}
+
+double Results::kpi(std::string_view name) const {
+    const Kpi* k = findKpi(name);
+    return k ? k->value : std::numeric_limits<double>::quiet_NaN();
+}
+
+std::string Results::fingerprintHex() const {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fingerprint));
+    return buf;
+}
+
+std::string Results::jobName(std::uint32_t job) const {
+    const JobSpec& s = jobs[job].spec;
+    switch (s.source) {
+        case JobSource::Class:
+            return classNames[s.sourceIndex] + "-" + std::to_string(s.sequence);
+        case JobSource::Explicit: return explicitNames[s.sourceIndex];
+        case JobSource::Trace: return traceNames[s.sourceIndex] + "-" + std::to_string(s.sequence);
+    }
+    return "job-" + std::to_string(job);
+}
+
+std::span<const PendingEntry> Results::pendingAtSample(std::size_t sample) const {
+    if (sample + 1 >= pendingBegin.size()) return {};
+    return {pending.data() + pendingBegin[sample], pending.data() + pendingBegin[sample + 1]};
+}
+
+std::span<const PodPlacement> Results::placementOf(const RunSegment& segment) const {
+    return {placements.data() + segment.placementBegin, segment.placementCount};
+}
+
+ClusterSnapshot Results::stateAt(double timeS) const {
+    ClusterSnapshot snap;
+    snap.timeS = timeS;
+    snap.nodeStates.reserve(fleet.nodes.size());
+    for (const FleetNode& n : fleet.nodes) snap.nodeStates.push_back(n.initialState);
+    for (const NodeStateChange& c : nodeChanges) {
+        if (c.timeS > timeS) break;
+        snap.nodeStates[c.node] = c.state;
+    }
+    snap.gpuJob.assign(static_cast<std::size_t>(firstGpuOfNode.empty() ? 0 : firstGpuOfNode.back()),
+                       -1);
+    for (const RunSegment& seg : segments) {
+        if (seg.startS > timeS || seg.endS <= timeS) continue;
+        snap.runningJobs.push_back(seg.job);
+        for (const PodPlacement& pod : placementOf(seg)) {
+            for (int slot = 0; slot < 64; ++slot)
+                if (pod.gpuMask >> slot & 1u)
+                    snap.gpuJob[firstGpuOfNode[pod.node] + slot] = static_cast<std::int32_t>(seg.job);
+        }
+    }
+    std::sort(snap.runningJobs.begin(), snap.runningJobs.end());
+    if (!sampleTimesS.empty() && sampleIntervalS > 0 && timeS >= 0) {
+        const std::size_t k = std::min(sampleTimesS.size() - 1,
+                                       static_cast<std::size_t>(std::floor(timeS / sampleIntervalS)));
+        snap.pending = pendingAtSample(k);
+        snap.pendingSampleS = sampleTimesS[k];
+    }
+    return snap;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,95 @@
+#include "gpuplan/results_io.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/scenario_io.hpp"
+
+namespace gpuplan {
+
+namespace {
+
+using OJson = nlohmann::ordered_json;
+
+OJson number(double v) { return std::isfinite(v) ? OJson(v) : OJson(nullptr); }
+
+std::string csvNumber(double v) {
+    if (!std::isfinite(v)) return "";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+    return buf;
+}
+
+}  // namespace
+
+std::string seriesFileStem(const std::string& metric) {
+    std::string out;
+    for (char c : metric) {
+        if (c == '{') out += '_';
+        else if (c != '}') out += c;
+    }
+    return out;
+}
+
+std::string resultsToJson(const Results& r) {
+    OJson root;
+    OJson kpis = OJson::object();
+    for (const Kpi& k : r.kpis) kpis[k.name] = number(k.value);
+    root["kpis"] = kpis;
+    OJson series = OJson::object();
+    OJson times = OJson::array();
+    for (double t : r.sampleTimesS) times.push_back(t);
+    series["time_s"] = times;
+    for (const Series& s : r.series) {
+        OJson values = OJson::array();
+        for (double v : s.values) values.push_back(number(v));
+        series[s.name] = values;
+    }
+    root["series"] = series;
+    root["fingerprint"] = r.fingerprintHex();
+    root["events"] = r.eventCount;
+    root["stopped"] = r.stopped;
+    return root.dump(1) + "\n";
+}
+
+void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
+    std::filesystem::create_directories(folder);
+    std::string all = "time_s";
+    for (const Series& s : r.series) all += "," + s.name;
+    all += "\n";
+    for (std::size_t k = 0; k < r.sampleTimesS.size(); ++k) {
+        all += csvNumber(r.sampleTimesS[k]);
+        for (const Series& s : r.series) all += "," + csvNumber(s.values[k]);
+        all += "\n";
+    }
+    writeFileAtomic(folder / "series.csv", all);
+    for (const Series& s : r.series) {
+        std::string text = "time_s," + s.name + "\n";
+        for (std::size_t k = 0; k < s.values.size(); ++k)
+            text += csvNumber(r.sampleTimesS[k]) + "," + csvNumber(s.values[k]) + "\n";
+        writeFileAtomic(folder / (seriesFileStem(s.name) + ".csv"), text);
+    }
+    std::string jobs =
+        "job,name,team,gpus,gpus_per_pod,priority,submit_s,start_s,end_s,wait_s,status,slowdown,"
+        "nodes\n";
+    for (std::uint32_t i = 0; i < r.jobs.size(); ++i) {
+        const JobRecord& j = r.jobs[i];
+        std::string nodes;
+        if (j.segmentCount > 0) {
+            for (const PodPlacement& p : r.placementOf(r.segments[j.lastSegment]))
+                nodes += (nodes.empty() ? "" : " ") + r.fleet.nodes[p.node].name;
+        }
+        const bool started = j.firstStartS >= 0;
+        jobs += std::to_string(i) + "," + r.jobName(i) + "," + r.teams[j.spec.team] + "," +
+                std::to_string(j.spec.gpus) + "," + std::to_string(j.spec.gpusPerPod) + "," +
+                std::to_string(j.spec.priority) + "," + csvNumber(j.spec.submitS) + "," +
+                (started ? csvNumber(j.firstStartS) : "") + "," +
+                (j.endS >= 0 ? csvNumber(j.endS) : "") + "," +
+                (started ? csvNumber(j.waitS()) : "") + "," + toString(j.status) + "," +
+                csvNumber(j.slowdown) + "," + nodes + "\n";
+    }
+    writeFileAtomic(folder / "jobs.csv", jobs);
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,476 @@
+// Scenario JSON → Scenario, strictly: structure first (types, ranges, unknown keys), then
+// references (node types, teams, GPU models, pin targets) and size bounds.
+#include <algorithm>
+#include <cmath>
+#include <unordered_set>
+
+#include "gpuplan/topology.hpp"
+#include "json_reader.hpp"
+#include "random.hpp"
+
+namespace gpuplan {
+
+using detail::JsonNode;
+using detail::JsonObject;
+
+namespace {
+
+constexpr double kMaxTimeS = 1e10;  // ~317 years: any time field beyond is nonsense
+
+/// Keeps the pointer of every reference so semantic errors can point at the right place.
+struct Reader {
+    const Catalog& catalog;
+    const std::string& file;
+    const LoadOptions& options;
+    std::filesystem::path baseDir;
+    Scenario s;
+    std::vector<std::pair<std::string, std::string>> teamRefs;       // pointer, team
+    std::vector<std::pair<std::string, std::string>> gpuModelRefs;   // pointer, model id
+    std::vector<std::pair<std::string, PinDef>> pinRefs;             // pointer, pin
+    std::vector<std::pair<std::string, std::string>> nodeEventRefs;  // pointer, node name
+    std::vector<std::pair<std::string, long long>> classJobEstimates;
+
+    [[noreturn]] void fail(const std::string& pointer, const std::string& message) const {
+        throw InputError(file, pointer.empty() ? "/" : pointer, message);
+    }
+
+    // ---- structure ----------------------------------------------------------------------
+
+    DistributionDef distribution(const JsonNode& node, double min, double max) {
+        JsonObject o = node.object();
+        DistributionDef d;
+        d.kind = o.required("dist").enumeration<DistKind>({{"fixed", DistKind::Fixed},
+                                                           {"exponential", DistKind::Exponential},
+                                                           {"lognormal", DistKind::Lognormal},
+                                                           {"uniform", DistKind::Uniform},
+                                                           {"empirical", DistKind::Empirical}});
+        switch (d.kind) {
+            case DistKind::Fixed: d.value = o.required("value").number(min, max); break;
+            case DistKind::Exponential: d.mean = o.required("mean").number(min, max); break;
+            case DistKind::Lognormal:
+                d.median = o.required("median").number(min, max);
+                d.sigma = o.required("sigma").number(0, 5);
+                break;
+            case DistKind::Uniform: {
+                d.low = o.required("low").number(min, max);
+                JsonNode high = o.required("high");
+                d.high = high.number(min, max);
+                if (d.high < d.low) high.fail("\"high\" must not be below \"low\"");
+                break;
+            }
+            case DistKind::Empirical: {
+                JsonNode valuesNode = o.required("values");
+                for (const JsonNode& v : valuesNode.array(100000)) d.values.push_back(v.number(min, max));
+                JsonNode weightsNode = o.required("weights");
+                double total = 0;
+                for (const JsonNode& w : weightsNode.array(100000)) {
+                    d.weights.push_back(w.number(0, 1e12));
+                    total += d.weights.back();
+                }
+                if (d.values.empty()) valuesNode.fail("needs at least one value");
+                if (d.weights.size() != d.values.size())
+                    weightsNode.fail("needs one weight per value (" + std::to_string(d.values.size()) +
+                                     " values, " + std::to_string(d.weights.size()) + " weights)");
+                if (total <= 0) weightsNode.fail("weights must not all be zero");
+                break;
+            }
+        }
+        if (auto v = o.optional("min")) d.min = v->number(min, max);
+        if (auto v = o.optional("max")) {
+            d.max = v->number(min, max);
+            if (d.min && *d.max < *d.min) v->fail("\"max\" must not be below \"min\"");
+        }
+        o.finish();
+        return d;
+    }
+
+    PinDef pin(const JsonNode& node) {
+        JsonObject o = node.object();
+        PinDef p;
+        int given = 0;
+        for (auto [key, level] : {std::pair{"node", PinLevel::Node}, std::pair{"rack", PinLevel::Rack},
+                                  std::pair{"pod", PinLevel::Pod}}) {
+            if (auto v = o.optional(key)) {
+                p.level = level;
+                p.target = v->name();
+                ++given;
+            }
+        }
+        if (given != 1) o.fail("a pin names exactly one of \"node\", \"rack\" or \"pod\"");
+        o.finish();
+        pinRefs.push_back({node.pointer(), p});
+        return p;
+    }
+
+    /// Reads the trait keys of a job class, explicit job or trace (team only where asked).
+    JobTraitsDef traits(JsonObject& o, bool withTeam) {
+        JobTraitsDef t;
+        if (withTeam) {
+            JsonNode team = o.required("team");
+            t.team = team.name();
+            teamRefs.push_back({team.pointer(), t.team});
+        }
+        if (auto v = o.optional("priority")) t.priority = static_cast<int>(v->integer(-1'000'000'000, 1'000'000'000));
+        if (auto v = o.optional("gpuModel")) {
+            t.gpuModel = v->name();
+            gpuModelRefs.push_back({v->pointer(), *t.gpuModel});
+        }
+        if (auto v = o.optional("gpusPerPod")) t.gpusPerPod = static_cast<int>(v->integer(1, 64));
+        if (auto v = o.optional("memoryGbPerGpu")) t.memoryGbPerGpu = v->number(0, 1e5);
+        if (auto v = o.optional("smActivity")) t.smActivity = v->number(0, 1);
+        if (auto v = o.optional("mfu")) t.mfu = v->number(0, 1);
+        if (auto v = o.optional("topologySensitivity")) t.topologySensitivity = v->number(0, 1);
+        if (auto v = o.optional("startupS")) t.startupS = v->number(0, 1e7);
+        if (auto v = o.optional("pin")) t.pin = pin(*v);
+        return t;
+    }
+
+    ArrivalDef arrival(const JsonNode& node) {
+        JsonObject o = node.object();
+        ArrivalDef a;
+        a.process = o.required("process").enumeration<ArrivalProcess>(
+            {{"poisson", ArrivalProcess::Poisson},
+             {"diurnal", ArrivalProcess::Diurnal},
+             {"list", ArrivalProcess::List}});
+        switch (a.process) {
+            case ArrivalProcess::Poisson: a.ratePerHour = o.required("ratePerHour").number(0, 1e7); break;
+            case ArrivalProcess::Diurnal:
+                a.ratePerHour = o.required("ratePerHour").number(0, 1e7);
+                a.amplitude = o.required("amplitude").number(0, 1);
+                if (auto v = o.optional("peakHourOfDay")) a.peakHourOfDay = v->number(0, 24);
+                break;
+            case ArrivalProcess::List:
+                for (const JsonNode& t : o.required("timesS").array(InputLimits::maxJobsPerClass))
+                    a.timesS.push_back(t.number(0, kMaxTimeS));
+                break;
+        }
+        o.finish();
+        return a;
+    }
+
+    void topology(JsonObject& root) {
+        JsonObject topo = root.required("topology").object();
+        JsonNode podsNode = topo.required("pods");
+        const auto pods = podsNode.array(10000);
+        if (pods.empty()) podsNode.fail("a fleet needs at least one pod");
+        long long nodes = 0, gpus = 0;
+        for (const JsonNode& podNode : pods) {
+            JsonObject po = podNode.object();
+            PodDef pod;
+            if (auto v = po.optional("name")) pod.name = v->name();
+            if (auto v = po.optional("count")) pod.count = static_cast<int>(v->integer(1, 100000));
+            JsonNode racksNode = po.required("racks");
+            const auto racks = racksNode.array(10000);
+            if (racks.empty()) racksNode.fail("a pod needs at least one rack");
+            for (const JsonNode& rackNode : racks) {
+                JsonObject ro = rackNode.object();
+                RackDef rack;
+                if (auto v = ro.optional("name")) rack.name = v->name();
+                if (auto v = ro.optional("count")) rack.count = static_cast<int>(v->integer(1, 100000));
+                JsonNode groupsNode = ro.required("nodes");
+                const auto groups = groupsNode.array(1000);
+                if (groups.empty()) groupsNode.fail("a rack needs at least one node group");
+                for (const JsonNode& groupNode : groups) {
+                    JsonObject go = groupNode.object();
+                    NodeGroupDef g;
+                    if (auto v = go.optional("name")) g.name = v->name();
+                    if (auto v = go.optional("count")) g.count = static_cast<int>(v->integer(1, 200000));
+                    JsonNode typeNode = go.required("nodeType");
+                    g.nodeType = typeNode.name();
+                    const NodeType* type = catalog.findNodeType(g.nodeType);
+                    if (!type) typeNode.fail("unknown node type \"" + g.nodeType + "\" (not in the catalog)");
+                    if (auto v = go.optional("buyingClass"))
+                        g.buyingClass = v->enumeration<BuyingClass>(
+                            {{"reserved", BuyingClass::Reserved},
+                             {"on-demand", BuyingClass::OnDemand},
+                             {"spot", BuyingClass::Spot},
+                             {"capacity-block", BuyingClass::CapacityBlock}});
+                    if (auto v = go.optional("state"))
+                        g.state = v->enumeration<NodeState>({{"provisioning", NodeState::Provisioning},
+                                                             {"ready", NodeState::Ready},
+                                                             {"cordoned", NodeState::Cordoned},
+                                                             {"failed", NodeState::Failed}});
+                    if (auto v = go.optional("readyAtS")) {
+                        g.readyAtS = v->number(0, kMaxTimeS);
+                        if (g.state != NodeState::Provisioning)
+                            v->fail("\"readyAtS\" only applies to \"state\": \"provisioning\"");
+                    }
+                    go.finish();
+                    const long long copies = static_cast<long long>(pod.count) * rack.count * g.count;
+                    nodes += copies;
+                    gpus += copies * type->gpusPerNode;
+                    if (nodes > InputLimits::maxNodes)
+                        groupNode.fail("the fleet has more than " + std::to_string(InputLimits::maxNodes) +
+                                       " nodes");
+                    if (gpus > InputLimits::maxGpus)
+                        groupNode.fail("the fleet has more than " + std::to_string(InputLimits::maxGpus) +
+                                       " GPUs");
+                    addHardware(*type);
+                    rack.nodes.push_back(std::move(g));
+                }
+                ro.finish();
+                pod.racks.push_back(std::move(rack));
+            }
+            po.finish();
+            s.pods.push_back(std::move(pod));
+        }
+        topo.finish();
+    }
+
+    void addHardware(const NodeType& type) {
+        if (!s.findNodeType(type.id)) s.nodeTypes.push_back(type);
+        if (!s.findGpu(type.gpuModel)) s.gpuModels.push_back(*catalog.findGpu(type.gpuModel));
+    }
+
+    void jobClasses(JsonObject& root) {
+        auto node = root.optional("jobClasses");
+        if (!node) return;
+        std::unordered_set<std::string> names;
+        for (const JsonNode& item : node->array(1000)) {
+            JsonObject o = item.object();
+            JobClassDef c;
+            JsonNode nameNode = o.required("name");
+            c.name = nameNode.name();
+            if (!names.insert(c.name).second) nameNode.fail("duplicate job class name \"" + c.name + "\"");
+            c.traits = traits(o, true);
+            c.arrival = arrival(o.required("arrival"));
+            c.gpus = distribution(o.required("gpus"), 1, 100000);
+            c.durationS = distribution(o.required("durationS"), 1, kMaxTimeS);
+            if (auto v = o.optional("maxJobs")) c.maxJobs = static_cast<int>(v->integer(0, InputLimits::maxJobsPerClass));
+            o.finish();
+            classJobEstimates.push_back({item.pointer(), expectedJobs(c)});
+            s.jobClasses.push_back(std::move(c));
+        }
+    }
+
+    long long expectedJobs(const JobClassDef& c) const {
+        double n = c.arrival.process == ArrivalProcess::List
+                       ? static_cast<double>(c.arrival.timesS.size())
+                       : c.arrival.ratePerHour * s.horizonS / 3600.0;
+        if (c.maxJobs) n = std::min(n, static_cast<double>(*c.maxJobs));
+        return static_cast<long long>(std::ceil(n));
+    }
+
+    void jobs(JsonObject& root) {
+        auto node = root.optional("jobs");
+        if (!node) return;
+        std::unordered_set<std::string> names;
+        for (const JsonNode& item : node->array(InputLimits::maxJobsPerClass)) {
+            JsonObject o = item.object();
+            JobDef j;
+            JsonNode nameNode = o.required("name");
+            j.name = nameNode.name();
+            if (!names.insert(j.name).second) nameNode.fail("duplicate job name \"" + j.name + "\"");
+            j.traits = traits(o, true);
+            j.submitS = o.required("submitS").number(0, kMaxTimeS);
+            JsonNode gpusNode = o.required("gpus");
+            j.gpus = static_cast<int>(gpusNode.integer(1, 100000));
+            if (j.traits.gpusPerPod > 0 && j.gpus % j.traits.gpusPerPod != 0)
+                gpusNode.fail("must be a multiple of gpusPerPod (" + std::to_string(j.traits.gpusPerPod) + ")");
+            j.durationS = o.required("durationS").number(1, kMaxTimeS);
+            o.finish();
+            s.jobs.push_back(std::move(j));
+        }
+    }
+
+    void traces(JsonObject& root) {
+        auto node = root.optional("traces");
+        if (!node) return;
+        for (const JsonNode& item : node->array(16)) {
+            JsonObject o = item.object();
+            TraceDef t;
+            t.format = o.required("format").enumeration<TraceFormat>({{"philly", TraceFormat::Philly}});
+            JsonNode fileNode = o.required("file");
+            t.file = fileNode.string(4096);
+            if (t.file.empty()) fileNode.fail("file must not be empty");
+            if (auto v = o.optional("teamPrefix")) t.teamPrefix = v->string(32);
+            if (auto v = o.optional("timeScale")) t.timeScale = v->number(1e-6, 1e6);
+            if (auto v = o.optional("durationScale")) t.durationScale = v->number(1e-6, 1e6);
+            if (auto v = o.optional("offsetS")) t.offsetS = v->number(0, kMaxTimeS);
+            if (auto v = o.optional("maxJobs")) t.maxJobs = static_cast<int>(v->integer(0, InputLimits::maxJobsPerClass));
+            t.traits = traits(o, false);
+            o.finish();
+            if (options.loadTraces) t.data = loadTrace(t, fileNode);
+            s.traces.push_back(std::move(t));
+        }
+    }
+
+    std::shared_ptr<const TraceData> loadTrace(const TraceDef& t, const JsonNode& fileNode) const {
+        namespace fs = std::filesystem;
+        std::vector<fs::path> candidates;
+        const fs::path given(t.file);
+        if (given.is_absolute()) {
+            candidates.push_back(given);
+        } else {
+            if (!baseDir.empty()) candidates.push_back(baseDir / given);
+            for (const fs::path& d : options.dataDirs) candidates.push_back(d / given);
+        }
+        std::string looked;
+        for (const fs::path& c : candidates) {
+            std::error_code ec;
+            if (fs::is_regular_file(c, ec)) return readPhillyTrace(c);
+            looked += (looked.empty() ? "" : ", ") + c.string();
+        }
+        fileNode.fail("trace file \"" + t.file + "\" not found (looked in: " +
+                      (looked.empty() ? std::string("nowhere") : looked) +
+                      "); set GPUPLAN_DATA_DIR or pass --data-dir to the folder holding it");
+    }
+
+    void nodeEvents(JsonObject& root) {
+        auto node = root.optional("nodeEvents");
+        if (!node) return;
+        for (const JsonNode& item : node->array(1'000'000)) {
+            JsonObject o = item.object();
+            NodeEventDef e;
+            e.timeS = o.required("timeS").number(0, kMaxTimeS);
+            JsonNode target = o.required("node");
+            e.node = target.name();
+            nodeEventRefs.push_back({target.pointer(), e.node});
+            e.state = o.required("state").enumeration<NodeState>({{"provisioning", NodeState::Provisioning},
+                                                                  {"ready", NodeState::Ready},
+                                                                  {"cordoned", NodeState::Cordoned},
+                                                                  {"failed", NodeState::Failed}});
+            o.finish();
+            s.nodeEvents.push_back(std::move(e));
+        }
+    }
+
+    // ---- references ---------------------------------------------------------------------
+
+    void resolve() {
+        for (const auto& [pointer, team] : teamRefs) {
+            const bool known = std::any_of(s.teams.begin(), s.teams.end(),
+                                           [&](const TeamDef& t) { return t.name == team; });
+            if (!known) fail(pointer, "unknown team \"" + team + "\" (add it to \"teams\")");
+        }
+        for (const auto& [pointer, id] : gpuModelRefs) {
+            const GpuModel* g = catalog.findGpu(id);
+            if (!g) fail(pointer, "unknown GPU model \"" + id + "\" (not in the catalog)");
+            // A model no node has is allowed: such a job pends on the reservation layer.
+            if (!s.findGpu(id)) s.gpuModels.push_back(*g);
+        }
+        Fleet fleet;
+        try {
+            fleet = Fleet::build(s);
+        } catch (const std::invalid_argument& e) {
+            fail("/topology", e.what());
+        }
+        for (const auto& [pointer, pin] : pinRefs) {
+            const bool found = (pin.level == PinLevel::Node && fleet.findNode(pin.target)) ||
+                               (pin.level == PinLevel::Rack && fleet.findRack(pin.target)) ||
+                               (pin.level == PinLevel::Pod && fleet.findPod(pin.target));
+            if (!found)
+                fail(pointer, std::string("no ") + toString(pin.level) + " named \"" + pin.target +
+                                  "\" in the topology");
+        }
+        for (const auto& [pointer, name] : nodeEventRefs)
+            if (!fleet.findNode(name) && !fleet.findRack(name) && !fleet.findPod(name))
+                fail(pointer, "no node, rack or pod named \"" + name + "\" in the topology");
+        long long total = static_cast<long long>(s.jobs.size());
+        for (const auto& [pointer, n] : classJobEstimates) {
+            if (n > InputLimits::maxJobsPerClass)
+                fail(pointer, "would submit about " + std::to_string(n) + " jobs in the horizon (limit " +
+                                  std::to_string(InputLimits::maxJobsPerClass) + "); lower the rate or set maxJobs");
+            total += n;
+        }
+        for (const TraceDef& t : s.traces)
+            if (t.data) total += t.maxJobs > 0 ? std::min<long long>(t.maxJobs, t.data->jobs.size())
+                                               : static_cast<long long>(t.data->jobs.size());
+        if (total > InputLimits::maxJobs)
+            fail("/", "would submit about " + std::to_string(total) + " jobs (limit " +
+                          std::to_string(InputLimits::maxJobs) + ")");
+    }
+
+    void read(const detail::Json& doc) {
+        JsonObject root = JsonNode(doc, "", file).object();
+        JsonNode format = root.required("format");
+        if (format.string(64) != "gpuplan-scenario") format.fail("expected \"gpuplan-scenario\"");
+        JsonNode version = root.required("formatVersion");
+        const long long v = version.integer(0, 1'000'000);
+        if (v != kScenarioFormatVersion)
+            version.fail("format version " + std::to_string(v) + " is not supported (this build reads " +
+                         std::to_string(kScenarioFormatVersion) + ")");
+        if (auto n = root.optional("name")) s.name = n->string(256);
+        if (auto n = root.optional("description")) s.description = n->string(16384);
+        if (auto n = root.optional("seed")) s.seed = n->unsignedInteger();
+        if (auto n = root.optional("horizonS")) s.horizonS = n->number(1, InputLimits::maxHorizonS);
+        if (auto n = root.optional("sampleIntervalS")) {
+            s.sampleIntervalS = n->number(1, InputLimits::maxHorizonS);
+            if (s.horizonS / s.sampleIntervalS > InputLimits::maxSamples)
+                n->fail("gives more than " + std::to_string(InputLimits::maxSamples) +
+                        " samples over the horizon; use a longer interval");
+        }
+        if (auto n = root.optional("fabric")) {
+            JsonObject f = n->object();
+            if (auto v = f.optional("rackUplinkOversubscription")) s.fabric.rackUplinkOversubscription = v->number(1, 1000);
+            if (auto v = f.optional("podUplinkOversubscription")) s.fabric.podUplinkOversubscription = v->number(1, 1000);
+            if (auto v = f.optional("fallbackFabricGBpsPerGpu")) s.fabric.fallbackFabricGBpsPerGpu = v->number(0.001, 1e5);
+            f.finish();
+        }
+        topology(root);
+        if (auto n = root.optional("teams")) {
+            for (const JsonNode& item : n->array(1000)) {
+                JsonObject o = item.object();
+                TeamDef t;
+                JsonNode nameNode = o.required("name");
+                t.name = nameNode.name();
+                for (const TeamDef& other : s.teams)
+                    if (other.name == t.name) nameNode.fail("duplicate team \"" + t.name + "\"");
+                if (auto c = o.optional("color")) {
+                    t.color = c->string(7);
+                    const bool ok = t.color.size() == 7 && t.color[0] == '#' &&
+                                    std::all_of(t.color.begin() + 1, t.color.end(), ::isxdigit);
+                    if (!ok) c->fail("expected a colour like \"#1f77b4\"");
+                }
+                o.finish();
+                s.teams.push_back(std::move(t));
+            }
+        }
+        if (auto n = root.optional("scheduler")) {
+            JsonObject o = n->object();
+            if (auto v = o.optional("queueOrder"))
+                s.scheduler.queueOrder = v->enumeration<QueueOrder>(
+                    {{"priority-fifo", QueueOrder::PriorityFifo},
+                     {"priority-smallest-first", QueueOrder::PrioritySmallestFirst}});
+            if (auto v = o.optional("placement"))
+                s.scheduler.placement = v->enumeration<PlacementPolicy>(
+                    {{"pack", PlacementPolicy::Pack},
+                     {"spread", PlacementPolicy::Spread},
+                     {"topology", PlacementPolicy::TopologyAware}});
+            if (auto v = o.optional("backfill"))
+                s.scheduler.backfill = v->enumeration<BackfillMode>(
+                    {{"easy", BackfillMode::Easy}, {"none", BackfillMode::None}, {"greedy", BackfillMode::Greedy}});
+            o.finish();
+        }
+        jobClasses(root);
+        jobs(root);
+        traces(root);
+        nodeEvents(root);
+        root.finish();
+        resolve();
+    }
+};
+
+}  // namespace
+
+Scenario parseScenario(std::string_view text, const std::string& sourceName, const Catalog& catalog,
+                       const LoadOptions& options, const std::filesystem::path& baseDir) {
+    const detail::Json doc = detail::parseStrict(text, sourceName);
+    Reader reader{catalog, sourceName, options, baseDir, {}, {}, {}, {}, {}, {}};
+    reader.read(doc);
+    return std::move(reader.s);
+}
+
+Scenario loadScenario(const std::filesystem::path& file, const Catalog& catalog,
+                      const LoadOptions& options) {
+    return parseScenario(readTextFile(file), file.string(), catalog, options, file.parent_path());
+}
+
+void validateScenario(const Scenario& scenario, const Catalog& catalog) {
+    LoadOptions options;
+    options.loadTraces = false;
+    parseScenario(scenarioToJson(scenario), scenario.name.empty() ? "scenario" : scenario.name,
+                  catalog, options);
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,182 @@
+// Scenario → canonical JSON: stable key order, only fields that differ from their defaults.
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/scenario_io.hpp"
+
+namespace gpuplan {
+
+namespace {
+
+using OJson = nlohmann::ordered_json;
+
+template <class T>
+void putIf(OJson& o, const char* key, const T& value, const T& defaultValue) {
+    if (!(value == defaultValue)) o[key] = value;
+}
+
+OJson distribution(const DistributionDef& d) {
+    OJson o;
+    o["dist"] = toString(d.kind);
+    switch (d.kind) {
+        case DistKind::Fixed: o["value"] = d.value; break;
+        case DistKind::Exponential: o["mean"] = d.mean; break;
+        case DistKind::Lognormal:
+            o["median"] = d.median;
+            o["sigma"] = d.sigma;
+            break;
+        case DistKind::Uniform:
+            o["low"] = d.low;
+            o["high"] = d.high;
+            break;
+        case DistKind::Empirical:
+            o["values"] = d.values;
+            o["weights"] = d.weights;
+            break;
+    }
+    if (d.min) o["min"] = *d.min;
+    if (d.max) o["max"] = *d.max;
+    return o;
+}
+
+void traits(OJson& o, const JobTraitsDef& t, bool withTeam) {
+    const JobTraitsDef d;
+    if (withTeam) o["team"] = t.team;
+    putIf(o, "priority", t.priority, d.priority);
+    if (t.gpuModel) o["gpuModel"] = *t.gpuModel;
+    putIf(o, "gpusPerPod", t.gpusPerPod, d.gpusPerPod);
+    putIf(o, "memoryGbPerGpu", t.memoryGbPerGpu, d.memoryGbPerGpu);
+    putIf(o, "smActivity", t.smActivity, d.smActivity);
+    putIf(o, "mfu", t.mfu, d.mfu);
+    putIf(o, "topologySensitivity", t.topologySensitivity, d.topologySensitivity);
+    putIf(o, "startupS", t.startupS, d.startupS);
+    if (t.pin.level != PinLevel::None) o["pin"] = OJson{{toString(t.pin.level), t.pin.target}};
+}
+
+}  // namespace
+
+std::string scenarioToJson(const Scenario& s) {
+    const Scenario d;
+    OJson root;
+    root["format"] = "gpuplan-scenario";
+    root["formatVersion"] = kScenarioFormatVersion;
+    if (!s.name.empty()) root["name"] = s.name;
+    if (!s.description.empty()) root["description"] = s.description;
+    root["seed"] = s.seed;
+    root["horizonS"] = s.horizonS;
+    root["sampleIntervalS"] = s.sampleIntervalS;
+
+    OJson fabric = OJson::object();
+    putIf(fabric, "rackUplinkOversubscription", s.fabric.rackUplinkOversubscription,
+          d.fabric.rackUplinkOversubscription);
+    putIf(fabric, "podUplinkOversubscription", s.fabric.podUplinkOversubscription,
+          d.fabric.podUplinkOversubscription);
+    putIf(fabric, "fallbackFabricGBpsPerGpu", s.fabric.fallbackFabricGBpsPerGpu,
+          d.fabric.fallbackFabricGBpsPerGpu);
+    if (!fabric.empty()) root["fabric"] = fabric;
+
+    OJson pods = OJson::array();
+    for (const PodDef& pod : s.pods) {
+        OJson po;
+        po["name"] = pod.name;
+        po["count"] = pod.count;
+        OJson racks = OJson::array();
+        for (const RackDef& rack : pod.racks) {
+            OJson ro;
+            ro["name"] = rack.name;
+            ro["count"] = rack.count;
+            OJson groups = OJson::array();
+            for (const NodeGroupDef& g : rack.nodes) {
+                const NodeGroupDef dg;
+                OJson go;
+                go["name"] = g.name;
+                go["count"] = g.count;
+                go["nodeType"] = g.nodeType;
+                if (g.buyingClass != dg.buyingClass) go["buyingClass"] = toString(g.buyingClass);
+                if (g.state != dg.state) go["state"] = toString(g.state);
+                putIf(go, "readyAtS", g.readyAtS, dg.readyAtS);
+                groups.push_back(go);
+            }
+            ro["nodes"] = groups;
+            racks.push_back(ro);
+        }
+        po["racks"] = racks;
+        pods.push_back(po);
+    }
+    root["topology"] = OJson{{"pods", pods}};
+
+    OJson teams = OJson::array();
+    for (const TeamDef& t : s.teams) {
+        OJson o{{"name", t.name}};
+        if (!t.color.empty()) o["color"] = t.color;
+        teams.push_back(o);
+    }
+    root["teams"] = teams;
+
+    root["scheduler"] = OJson{{"queueOrder", toString(s.scheduler.queueOrder)},
+                              {"placement", toString(s.scheduler.placement)},
+                              {"backfill", toString(s.scheduler.backfill)}};
+
+    if (!s.jobClasses.empty()) {
+        OJson classes = OJson::array();
+        for (const JobClassDef& c : s.jobClasses) {
+            OJson o{{"name", c.name}};
+            traits(o, c.traits, true);
+            OJson a{{"process", toString(c.arrival.process)}};
+            switch (c.arrival.process) {
+                case ArrivalProcess::Poisson: a["ratePerHour"] = c.arrival.ratePerHour; break;
+                case ArrivalProcess::Diurnal:
+                    a["ratePerHour"] = c.arrival.ratePerHour;
+                    a["amplitude"] = c.arrival.amplitude;
+                    a["peakHourOfDay"] = c.arrival.peakHourOfDay;
+                    break;
+                case ArrivalProcess::List: a["timesS"] = c.arrival.timesS; break;
+            }
+            o["arrival"] = a;
+            o["gpus"] = distribution(c.gpus);
+            o["durationS"] = distribution(c.durationS);
+            if (c.maxJobs) o["maxJobs"] = *c.maxJobs;
+            classes.push_back(o);
+        }
+        root["jobClasses"] = classes;
+    }
+    if (!s.jobs.empty()) {
+        OJson jobs = OJson::array();
+        for (const JobDef& j : s.jobs) {
+            OJson o{{"name", j.name}};
+            traits(o, j.traits, true);
+            o["submitS"] = j.submitS;
+            o["gpus"] = j.gpus;
+            o["durationS"] = j.durationS;
+            jobs.push_back(o);
+        }
+        root["jobs"] = jobs;
+    }
+    if (!s.traces.empty()) {
+        OJson traces = OJson::array();
+        for (const TraceDef& t : s.traces) {
+            const TraceDef dt;
+            OJson o{{"format", toString(t.format)}, {"file", t.file}};
+            putIf(o, "teamPrefix", t.teamPrefix, dt.teamPrefix);
+            putIf(o, "timeScale", t.timeScale, dt.timeScale);
+            putIf(o, "durationScale", t.durationScale, dt.durationScale);
+            putIf(o, "offsetS", t.offsetS, dt.offsetS);
+            putIf(o, "maxJobs", t.maxJobs, dt.maxJobs);
+            traits(o, t.traits, false);
+            traces.push_back(o);
+        }
+        root["traces"] = traces;
+    }
+    if (!s.nodeEvents.empty()) {
+        OJson events = OJson::array();
+        for (const NodeEventDef& e : s.nodeEvents)
+            events.push_back(OJson{{"timeS", e.timeS}, {"node", e.node}, {"state", toString(e.state)}});
+        root["nodeEvents"] = events;
+    }
+    return root.dump(2) + "\n";
+}
+
+void saveScenarioAtomic(const Scenario& scenario, const std::filesystem::path& file) {
+    writeFileAtomic(file, scenarioToJson(scenario));
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,264 @@
+#include "scheduler.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gpuplan::detail {
+
+Scheduler::Scheduler(const SchedulerDef& def, SimState& sim, PlannedEndFn plannedEnd, BindFn bind)
+    : m_def(def), m_sim(sim), m_plannedEnd(std::move(plannedEnd)), m_bind(std::move(bind)) {}
+
+bool Scheduler::before(std::uint32_t a, std::uint32_t b) const {
+    const JobSpec& x = m_sim.spec(a);
+    const JobSpec& y = m_sim.spec(b);
+    if (x.priority != y.priority) return x.priority > y.priority;
+    if (m_def.queueOrder == QueueOrder::PrioritySmallestFirst && x.gpus != y.gpus)
+        return x.gpus < y.gpus;
+    return a < b;  // jobs are numbered in submit order
+}
+
+void Scheduler::enqueue(std::uint32_t job) {
+    auto pos = std::upper_bound(m_queue.begin(), m_queue.end(), job,
+                                [this](std::uint32_t a, std::uint32_t b) { return before(a, b); });
+    m_queue.insert(pos, job);
+    m_sim.runtime[job].phase = Phase::Queued;
+    m_newArrivals.push_back(job);
+}
+
+bool Scheduler::fitsEmptyReady(std::uint32_t job) const {
+    const JobSpec& s = m_sim.spec(job);
+    const ClusterState& c = m_sim.cluster;
+    const Fleet& f = m_sim.fleet;
+    for (int m = 0; m < static_cast<int>(f.gpuModels.size()); ++m) {
+        if (s.gpuModel >= 0 && s.gpuModel != m) continue;
+        long long cap = 0;
+        switch (s.pinLevel) {
+            case PinLevel::None:
+                cap = podCapacity(c.readySizeHist(Scope::Fleet, 0, m), c.histWidth(), s.gpusPerPod);
+                break;
+            case PinLevel::Pod:
+                cap = podCapacity(c.readySizeHist(Scope::Pod, s.pinIndex, m), c.histWidth(),
+                                  s.gpusPerPod);
+                break;
+            case PinLevel::Rack:
+                cap = podCapacity(c.readySizeHist(Scope::Rack, s.pinIndex, m), c.histWidth(),
+                                  s.gpusPerPod);
+                break;
+            case PinLevel::Node:
+                if (f.nodes[s.pinIndex].gpuModel == m && c.schedulable(s.pinIndex))
+                    cap = f.nodes[s.pinIndex].gpus / s.gpusPerPod;
+                break;
+        }
+        if (cap >= s.pods()) return true;
+    }
+    return false;
+}
+
+void Scheduler::pass(double nowS) {
+    if (m_queue.empty()) {
+        m_newArrivals.clear();
+        m_capacityGrew = false;
+        return;
+    }
+    // Capacity only shrank since the last pass unless it grew: jobs that did not fit then
+    // still do not, so only arrivals need a look — unless one sorts ahead of the head.
+    bool full = m_capacityGrew;
+    if (!full && m_def.backfill != BackfillMode::Greedy) {
+        full = m_head == npos;
+        for (std::uint32_t j : m_newArrivals)
+            if (!full && before(j, m_head)) full = true;
+    }
+    m_capacityGrew = false;
+    if (full)
+        fullScan(nowS);
+    else
+        arrivalsOnly(nowS);
+    m_newArrivals.clear();
+    compact();
+}
+
+bool Scheduler::tryBind(std::uint32_t job, double nowS, bool mustEndBeforeReservation) {
+    const JobSpec& s = m_sim.spec(job);
+    const PlacementRequest req = requestOf(s);
+    if (podCapacityNow(req, m_sim.cluster) < req.pods) return false;
+    if (!tryPlace(req, m_def.placement, m_sim.cluster, m_scratch)) return false;
+    if (mustEndBeforeReservation && m_plannedEnd(job, m_scratch, nowS) > m_reservation.startS) {
+        unplace(m_sim.cluster, m_scratch);
+        return false;
+    }
+    // The bind hook records the binding; the slots are already occupied by tryPlace.
+    m_bind(job, m_scratch);
+    m_needsCompaction = true;
+    return true;
+}
+
+void Scheduler::fullScan(double nowS) {
+    m_head = npos;
+    m_failedAlways.clear();
+    m_failedWithPhantom.clear();
+    for (std::size_t i = 0; i < m_queue.size(); ++i) {
+        const std::uint32_t job = m_queue[i];
+        if (m_sim.runtime[job].phase != Phase::Queued) continue;
+        if (m_head == npos) {
+            if (m_def.backfill == BackfillMode::Greedy) {
+                if (realFreeGpus() == 0) break;
+                if (!dominated(job, true) && !tryBind(job, nowS, false)) recordFailure(job, true);
+                continue;
+            }
+            // With no free GPU the head cannot start, but it is still found so that its
+            // reservation (computed once) stays cached.
+            if (realFreeGpus() > 0 && tryBind(job, nowS, false)) {
+                // Capacity went to a job ahead of the old head: its reservation is stale.
+                m_reservation.active = false;
+                continue;
+            }
+            if (!fitsEmptyReady(job)) continue;  // waits for capacity, does not block
+            m_head = job;
+            if (m_def.backfill == BackfillMode::None) break;
+            if (!m_reservation.active || m_reservation.job != job) computeReservation(job, nowS);
+            if (!m_reservation.active) {
+                m_head = npos;  // cannot plan a start: let it not block the queue
+                continue;
+            }
+            applyPhantom();
+            continue;
+        }
+        if (realFreeGpus() == 0) break;
+        backfill(job, nowS);
+    }
+    removePhantom();
+    if (m_head == npos) m_reservation.active = false;
+}
+
+void Scheduler::arrivalsOnly(double nowS) {
+    // Capacity did not grow and every arrival sorts behind the blocked head: only the arrivals
+    // can newly start, and only as backfill (or as anything that fits, in Greedy mode).
+    if (m_def.backfill == BackfillMode::None || realFreeGpus() == 0) return;
+    std::sort(m_newArrivals.begin(), m_newArrivals.end(),
+              [this](std::uint32_t a, std::uint32_t b) { return before(a, b); });
+    if (m_def.backfill == BackfillMode::Greedy) {
+        for (std::uint32_t job : m_newArrivals)
+            if (m_sim.runtime[job].phase == Phase::Queued) tryBind(job, nowS, false);
+        return;
+    }
+    if (!m_reservation.active) return;
+    m_failedAlways.clear();
+    m_failedWithPhantom.clear();
+    applyPhantom();
+    for (std::uint32_t job : m_newArrivals)
+        if (m_sim.runtime[job].phase == Phase::Queued) backfill(job, nowS);
+    removePhantom();
+}
+
+bool Scheduler::canEndBeforeReservation(std::uint32_t job, double nowS) const {
+    const JobSpec& s = m_sim.spec(job);
+    // Slowdown is ≥ 1, so startup + ideal duration is the earliest possible end.
+    return nowS + s.startupS + s.durationS <= m_reservation.startS;
+}
+
+void Scheduler::backfill(std::uint32_t job, double nowS) {
+    const bool canBeShort = canEndBeforeReservation(job, nowS);
+    if (dominated(job, canBeShort)) return;
+    // With the head's GPUs held by phantom occupancy, anything that fits cannot delay it.
+    if (tryBind(job, nowS, false)) return;
+    if (canBeShort) {
+        removePhantom();
+        const bool bound = tryBind(job, nowS, true);
+        applyPhantom();
+        if (bound) return;
+    }
+    recordFailure(job, canBeShort);
+}
+
+void Scheduler::computeReservation(std::uint32_t job, double nowS) {
+    // Release bound jobs in the order they end until the head fits, note where, then put
+    // everything back. Placement is the same policy the head will use when it starts.
+    m_reservation.active = false;
+    const PlacementRequest req = requestOf(m_sim.spec(job));
+    std::vector<std::uint32_t> released;
+    auto& bound = m_sim.boundByEnd;
+    for (auto it = bound.begin(); it != bound.end();) {
+        const double endS = it->first;
+        for (; it != bound.end() && it->first == endS; ++it) {
+            for (const PodPlacement& p : m_sim.placementOf(it->second))
+                m_sim.cluster.release(static_cast<int>(p.node), p.gpuMask);
+            released.push_back(it->second);
+        }
+        if (podCapacityNow(req, m_sim.cluster) < req.pods) continue;
+        if (!tryPlace(req, m_def.placement, m_sim.cluster, m_scratch)) continue;
+        m_reservation.active = true;
+        m_reservation.job = job;
+        m_reservation.startS = std::max(endS, nowS);
+        m_reservation.gpusByNode.clear();
+        for (const PodPlacement& p : m_scratch) {
+            auto at = std::find_if(m_reservation.gpusByNode.begin(), m_reservation.gpusByNode.end(),
+                                   [&](const auto& e) { return e.first == p.node; });
+            if (at == m_reservation.gpusByNode.end())
+                m_reservation.gpusByNode.push_back({p.node, std::popcount(p.gpuMask)});
+            else
+                at->second += std::popcount(p.gpuMask);
+        }
+        unplace(m_sim.cluster, m_scratch);
+        break;
+    }
+    for (auto it = released.rbegin(); it != released.rend(); ++it)
+        for (const PodPlacement& p : m_sim.placementOf(*it))
+            m_sim.cluster.occupy(static_cast<int>(p.node), p.gpuMask);
+}
+
+void Scheduler::applyPhantom() {
+    if (!m_reservation.active) return;
+    for (const auto& [node, need] : m_reservation.gpusByNode) {
+        // GPUs on this node that bound jobs hand back by the reserved start.
+        int returning = 0;
+        for (std::uint32_t j : m_sim.nodeJobs[node])
+            if (m_sim.runtime[j].plannedEndS <= m_reservation.startS)
+                returning += m_sim.spec(j).gpusPerPod;
+        const int free = m_sim.cluster.freeGpus(static_cast<int>(node));
+        if (need - returning > free) ++m_reservationViolations;  // a backfill took its GPUs
+        const int hold = std::min(need - returning, free);
+        if (hold <= 0) continue;
+        std::uint64_t freeMask = m_sim.cluster.freeMask(static_cast<int>(node));
+        std::uint64_t mask = 0;
+        for (int i = 0; i < hold; ++i) {
+            const std::uint64_t bit = freeMask & (~freeMask + 1);
+            mask |= bit;
+            freeMask &= ~bit;
+        }
+        m_sim.cluster.occupy(static_cast<int>(node), mask);
+        m_phantom.push_back({node, mask});
+        m_phantomGpus += hold;
+    }
+}
+
+void Scheduler::removePhantom() {
+    unplace(m_sim.cluster, m_phantom);
+    m_phantom.clear();
+    m_phantomGpus = 0;
+}
+
+bool Scheduler::dominated(std::uint32_t job, bool canBeShort) const {
+    const JobSpec& s = m_sim.spec(job);
+    if (s.pinLevel != PinLevel::None) return false;
+    auto covers = [&](const Shape& f) {
+        return f.model == s.gpuModel && s.gpusPerPod >= f.gpusPerPod && s.pods() >= f.pods;
+    };
+    if (std::any_of(m_failedAlways.begin(), m_failedAlways.end(), covers)) return true;
+    return !canBeShort &&
+           std::any_of(m_failedWithPhantom.begin(), m_failedWithPhantom.end(), covers);
+}
+
+void Scheduler::recordFailure(std::uint32_t job, bool triedShort) {
+    const JobSpec& s = m_sim.spec(job);
+    if (s.pinLevel != PinLevel::None) return;
+    const Shape shape{s.gpuModel, s.gpusPerPod, s.pods()};
+    (triedShort ? m_failedAlways : m_failedWithPhantom).push_back(shape);
+}
+
+void Scheduler::compact() {
+    if (!m_needsCompaction) return;
+    std::erase_if(m_queue, [this](std::uint32_t j) { return m_sim.runtime[j].phase != Phase::Queued; });
+    m_needsCompaction = false;
+}
+
+}  // namespace gpuplan::detail

@@ -1,0 +1,100 @@
+// The queue and the scheduling pass (watch → filter → score → bind).
+//
+// Queue order: priority (high first), then — with PrioritySmallestFirst — fewer GPUs first,
+// then submit order. A pass walks the queue and binds every job that fits, until the first
+// job that does not fit but could once running jobs end (the head). Then, by mode:
+//   None    (strict FIFO) nothing behind the head starts.
+//   Easy    the head gets a reservation: the earliest time its placement frees up, assuming
+//           bound jobs release at their planned ends, and the GPUs it needs on each node.
+//           A later job starts now only if it cannot delay that: it either ends before the
+//           reserved start, or it leaves the reserved GPUs alone (they are held by "phantom"
+//           occupancy while later jobs are tried).
+//   Greedy  every job that fits starts; big jobs can starve.
+// Jobs that could not fit even if every bound job ended (not enough Ready capacity) never
+// become the head, so they do not block the queue.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "placement.hpp"
+#include "sim_state.hpp"
+
+namespace gpuplan::detail {
+
+struct Reservation {
+    bool active = false;
+    std::uint32_t job = 0;
+    double startS = 0;
+    std::vector<std::pair<std::uint32_t, int>> gpusByNode;  ///< node → GPUs the head needs
+};
+
+class Scheduler {
+public:
+    using PlannedEndFn =
+        std::function<double(std::uint32_t job, const std::vector<PodPlacement>&, double nowS)>;
+    using BindFn = std::function<void(std::uint32_t job, const std::vector<PodPlacement>&)>;
+
+    Scheduler(const SchedulerDef& def, SimState& sim, PlannedEndFn plannedEnd, BindFn bind);
+
+    void enqueue(std::uint32_t job);
+    /// GPUs were freed or nodes became Ready: every queued job deserves another look.
+    void capacityGrew() { m_capacityGrew = true; }
+    /// Something the reservation assumed changed (a node failed, a job was evicted).
+    void invalidateReservation() {
+        m_reservation.active = false;
+        m_capacityGrew = true;
+    }
+    /// Runs one pass at `nowS`; binds through the BindFn given at construction.
+    void pass(double nowS);
+
+    /// Queued jobs in queue order (may contain jobs bound in the current pass until compaction).
+    const std::vector<std::uint32_t>& queue() const { return m_queue; }
+    std::uint32_t blockedHead() const { return m_head; }  ///< npos when none
+    const Reservation& reservation() const { return m_reservation; }
+    BackfillMode mode() const { return m_def.backfill; }
+    /// Times a reserved head found fewer GPUs coming back than planned (must stay 0).
+    std::uint64_t reservationViolations() const { return m_reservationViolations; }
+    static constexpr std::uint32_t npos = 0xFFFFFFFFu;
+
+    /// Could the job fit if every bound job ended now (Ready nodes only)?
+    bool fitsEmptyReady(std::uint32_t job) const;
+
+private:
+    bool before(std::uint32_t a, std::uint32_t b) const;
+    void fullScan(double nowS);
+    void arrivalsOnly(double nowS);
+    bool tryBind(std::uint32_t job, double nowS, bool mustEndBeforeReservation);
+    void backfill(std::uint32_t job, double nowS);
+    void computeReservation(std::uint32_t job, double nowS);
+    void applyPhantom();
+    void removePhantom();
+    bool dominated(std::uint32_t job, bool canBeShort) const;
+    void recordFailure(std::uint32_t job, bool triedShort);
+    bool canEndBeforeReservation(std::uint32_t job, double nowS) const;
+    int realFreeGpus() const { return m_sim.cluster.readyFreeGpus() + m_phantomGpus; }
+    void compact();
+
+    struct Shape {
+        int model, gpusPerPod, pods;
+    };
+
+    SchedulerDef m_def;
+    SimState& m_sim;
+    PlannedEndFn m_plannedEnd;
+    BindFn m_bind;
+    std::vector<std::uint32_t> m_queue;
+    std::vector<std::uint32_t> m_newArrivals;
+    bool m_capacityGrew = true;
+    bool m_needsCompaction = false;
+    std::uint32_t m_head = npos;
+    Reservation m_reservation;
+    std::vector<PodPlacement> m_phantom;
+    int m_phantomGpus = 0;
+    std::vector<Shape> m_failedAlways, m_failedWithPhantom;
+    std::vector<PodPlacement> m_scratch;
+    std::uint64_t m_reservationViolations = 0;
+};
+
+}  // namespace gpuplan::detail

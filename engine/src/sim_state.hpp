@@ -1,0 +1,52 @@
+// The mutable state of one run, shared by the kernel, the scheduler and the diagnoser.
+// One instance per simulate() call: nothing here is global.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "cluster_state.hpp"
+#include "gpuplan/results.hpp"
+
+namespace gpuplan::detail {
+
+enum class Phase : std::uint8_t {
+    NotArrived,
+    Queued,
+    Starting,   ///< bound, startup not yet over (workload layer)
+    Running,    ///< bound and progressing
+    CrashLoop,  ///< bound, never progressing (workload layer)
+    Done,
+};
+
+struct JobRuntime {
+    double plannedEndS = 0;     ///< when the current binding releases its GPUs
+    double progressStartS = 0;  ///< when useful progress began (after startup)
+    std::uint32_t segment = 0xFFFFFFFFu;
+    Phase phase = Phase::NotArrived;
+};
+
+struct SimState {
+    SimState(Results& r, const Fleet& f) : results(r), fleet(f), cluster(f) {
+        runtime.resize(r.jobs.size());
+        nodeJobs.resize(f.nodes.size());
+    }
+
+    const JobSpec& spec(std::uint32_t job) const { return results.jobs[job].spec; }
+    std::span<const PodPlacement> placementOf(std::uint32_t job) const {
+        return results.placementOf(results.segments[runtime[job].segment]);
+    }
+
+    Results& results;
+    const Fleet& fleet;
+    ClusterState cluster;
+    std::vector<JobRuntime> runtime;
+    /// Bound jobs by planned release time: what a backfill reservation looks ahead through.
+    std::set<std::pair<double, std::uint32_t>> boundByEnd;
+    /// Bound jobs per node (a gang appears on each of its nodes once per pod).
+    std::vector<std::vector<std::uint32_t>> nodeJobs;
+};
+
+}  // namespace gpuplan::detail

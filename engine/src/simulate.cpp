@@ -1,0 +1,486 @@
+// The discrete-event kernel: arrivals, releases, startup ends and node changes in time order;
+// one scheduling pass per instant at which something happened; samples at fixed intervals.
+#include "gpuplan/simulate.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <queue>
+#include <stdexcept>
+
+#include "diagnosis.hpp"
+#include "metrics_recorder.hpp"
+#include "random.hpp"
+#include "scheduler.hpp"
+#include "sim_state.hpp"
+
+namespace gpuplan {
+
+double crashLoopHoldS(double startupS) {
+    constexpr int kAttempts = 7;  // the first run and backoffLimit = 6 restarts
+    const double attemptS = std::max(startupS, 30.0);
+    double holdS = kAttempts * attemptS;
+    for (int i = 0; i < kAttempts - 1; ++i) holdS += std::min(10.0 * (1 << i), 300.0);
+    return holdS;
+}
+
+namespace detail {
+namespace {
+
+enum class EventType : std::uint8_t { NodeChange, Release, StartupDone };
+
+struct Event {
+    double timeS;
+    std::uint64_t seq;  // ties break in insertion order, which is deterministic
+    EventType type;
+    std::uint32_t a;  // job, or node-event index
+    std::uint32_t b;  // segment
+    bool operator>(const Event& o) const {
+        return timeS != o.timeS ? timeS > o.timeS : seq > o.seq;
+    }
+};
+
+struct NodeChangeEvent {
+    double timeS;
+    std::vector<std::uint32_t> nodes;
+    NodeState state;
+};
+
+/// What binding a job to some pods would mean.
+struct BindingPlan {
+    double slowdown = 1;
+    FabricTier tier = FabricTier::Nvlink;
+    bool crashLoop = false;
+    double endS = 0;
+};
+
+class Simulation {
+public:
+    Simulation(const Scenario& scenario, const RunOptions& options, Results& results)
+        : m_scenario(scenario),
+          m_options(options),
+          m_results(results),
+          m_sim(results, prepare(scenario, results)),
+          m_scheduler(
+              scenario.scheduler, m_sim,
+              [this](std::uint32_t job, const std::vector<PodPlacement>& pods, double nowS) {
+                  return plan(job, pods, nowS).endS;
+              },
+              [this](std::uint32_t job, const std::vector<PodPlacement>& pods) {
+                  bind(job, pods);
+              }),
+          m_diagnoser(m_sim, m_scheduler),
+          m_metrics(results, scenario.horizonS, scenario.sampleIntervalS) {
+        m_fingerprint = 0x6a09e667f3bcc908ull ^ options.seed.value_or(scenario.seed);
+        buildNodeEvents();
+        m_rates.provisionedGpus = m_sim.cluster.provisionedGpus();
+        m_rates.provisionedPeakTflops = provisionedPeak();
+    }
+
+    void run(const ProgressFn& progress, std::stop_token stop) {
+        const double horizonS = m_scenario.horizonS;
+        const auto& jobs = m_results.jobs;
+        std::size_t nextArrival = 0, nextSample = 0;
+        constexpr double kInf = std::numeric_limits<double>::infinity();
+        std::uint64_t iterations = 0;
+        while (true) {
+            const double tEvent = m_events.empty() ? kInf : m_events.top().timeS;
+            const double tArrival = nextArrival < jobs.size() ? jobs[nextArrival].spec.submitS : kInf;
+            const double tSample =
+                nextSample < m_metrics.sampleCount() ? m_metrics.sampleTime(nextSample) : kInf;
+            const double now = std::min({tEvent, tArrival, tSample});
+            if (now >= horizonS) break;
+            if ((++iterations & 255) == 0) {
+                if (stop.stop_requested()) {
+                    m_results.stopped = true;
+                    break;
+                }
+                if (progress && (iterations & 4095) == 0) progress(now / horizonS);
+            }
+            m_metrics.advanceTo(now, m_rates);
+            m_nowS = now;
+            bool changed = false;
+            while (!m_events.empty() && m_events.top().timeS == now) {
+                const Event e = m_events.top();
+                m_events.pop();
+                handle(e);
+                changed = true;
+            }
+            while (nextArrival < jobs.size() && jobs[nextArrival].spec.submitS == now) {
+                arrive(static_cast<std::uint32_t>(nextArrival++));
+                changed = true;
+            }
+            if (changed) {
+                m_scheduler.pass(now);
+                m_rates.queuedJobs = static_cast<double>(m_scheduler.queue().size());
+                check();
+            }
+            if (tSample == now) {
+                takeSample(nextSample++);
+                count(0xA5, static_cast<std::uint32_t>(nextSample));
+            }
+        }
+        const double endS = m_results.stopped ? m_nowS : horizonS;
+        m_nowS = endS;
+        closeOpenSegments(endS);
+        m_metrics.finish(endS, m_rates);
+        m_results.fingerprint = m_fingerprint;
+        m_results.eventCount = m_eventCount;
+        if (progress) progress(1.0);
+    }
+
+private:
+    static const Fleet& prepare(const Scenario& scenario, Results& results) {
+        results.fleet = Fleet::build(scenario);
+        Workload w = generateWorkload(scenario, results.fleet);
+        results.teams = std::move(w.teams);
+        results.classNames = std::move(w.classNames);
+        results.explicitNames = std::move(w.explicitNames);
+        results.traceNames = std::move(w.traceNames);
+        results.horizonS = scenario.horizonS;
+        results.sampleIntervalS = scenario.sampleIntervalS;
+        results.jobs.resize(w.jobs.size());
+        for (std::size_t i = 0; i < w.jobs.size(); ++i) results.jobs[i].spec = w.jobs[i];
+        results.pendingBegin.assign(1, 0);
+        results.firstGpuOfNode.resize(results.fleet.nodes.size() + 1, 0);
+        for (std::size_t i = 0; i < results.fleet.nodes.size(); ++i)
+            results.firstGpuOfNode[i + 1] = results.firstGpuOfNode[i] + results.fleet.nodes[i].gpus;
+        return results.fleet;
+    }
+
+    void buildNodeEvents() {
+        const Fleet& fleet = m_results.fleet;
+        for (std::uint32_t n = 0; n < fleet.nodes.size(); ++n) {
+            const FleetNode& node = fleet.nodes[n];
+            if (node.initialState == NodeState::Provisioning && node.readyAtS > 0)
+                m_nodeEvents.push_back({node.readyAtS, {n}, NodeState::Ready});
+        }
+        for (const NodeEventDef& def : m_scenario.nodeEvents) {
+            NodeChangeEvent e{def.timeS, {}, def.state};
+            if (auto n = fleet.findNode(def.node)) {
+                e.nodes.push_back(static_cast<std::uint32_t>(*n));
+            } else if (auto r = fleet.findRack(def.node)) {
+                const FleetRack& rack = fleet.racks[*r];
+                for (int i = 0; i < rack.nodeCount; ++i) e.nodes.push_back(rack.firstNode + i);
+            } else if (auto p = fleet.findPod(def.node)) {
+                const FleetPod& pod = fleet.pods[*p];
+                for (int i = 0; i < pod.nodeCount; ++i) e.nodes.push_back(pod.firstNode + i);
+            } else {
+                throw std::invalid_argument("node event for unknown node " + def.node);
+            }
+            m_nodeEvents.push_back(std::move(e));
+        }
+        std::stable_sort(m_nodeEvents.begin(), m_nodeEvents.end(),
+                         [](const auto& a, const auto& b) { return a.timeS < b.timeS; });
+        for (std::uint32_t i = 0; i < m_nodeEvents.size(); ++i)
+            push(m_nodeEvents[i].timeS, EventType::NodeChange, i, 0);
+    }
+
+    void push(double timeS, EventType type, std::uint32_t a, std::uint32_t b) {
+        m_events.push(Event{timeS, m_seq++, type, a, b});
+    }
+
+    /// Folds one event into the fingerprint.
+    void count(std::uint32_t type, std::uint32_t id) {
+        ++m_eventCount;
+        std::uint64_t bits;
+        static_assert(sizeof bits == sizeof m_nowS);
+        std::memcpy(&bits, &m_nowS, sizeof bits);
+        std::uint64_t x = bits ^ (std::uint64_t{type} << 56) ^ (std::uint64_t{id} << 8);
+        m_fingerprint = (m_fingerprint ^ splitmix64(x)) * 0x100000001b3ull;
+    }
+
+    double provisionedPeak() const {
+        double tflops = 0;
+        const Fleet& fleet = m_results.fleet;
+        for (std::size_t n = 0; n < fleet.nodes.size(); ++n) {
+            const NodeState s = m_sim.cluster.state(static_cast<int>(n));
+            if (s == NodeState::Ready || s == NodeState::Cordoned)
+                tflops += fleet.nodes[n].gpus * fleet.gpuModels[fleet.nodes[n].gpuModel].bf16DenseTflops;
+        }
+        return tflops;
+    }
+
+    BindingPlan plan(std::uint32_t job, const std::vector<PodPlacement>& pods, double nowS) const {
+        const JobSpec& s = m_sim.spec(job);
+        const Fleet& fleet = m_results.fleet;
+        BindingPlan p;
+        m_nodeScratch.clear();
+        for (const PodPlacement& pod : pods) m_nodeScratch.push_back(pod.node);
+        const FleetNode& first = fleet.nodes[pods.front().node];
+        p.tier = fleet.tierOf(m_nodeScratch);
+        p.slowdown = fleet.slowdown(fleet.neededTier(s.gpus, first.gpuModel), p.tier,
+                                    s.topologySensitivity, first.nodeType);
+        p.crashLoop = s.memoryGbPerGpu > fleet.gpuModels[first.gpuModel].hbmGb;
+        p.endS = p.crashLoop ? nowS + crashLoopHoldS(s.startupS)
+                             : nowS + s.startupS + s.durationS * p.slowdown;
+        return p;
+    }
+
+    void arrive(std::uint32_t job) {
+        count(1, job);
+        m_scheduler.enqueue(job);
+    }
+
+    void bind(std::uint32_t job, const std::vector<PodPlacement>& pods) {
+        const BindingPlan p = plan(job, pods, m_nowS);
+        JobRecord& rec = m_results.jobs[job];
+        JobRuntime& rt = m_sim.runtime[job];
+        const JobSpec& s = rec.spec;
+        RunSegment seg;
+        seg.job = job;
+        seg.startS = m_nowS;
+        seg.endS = p.endS;
+        seg.placementBegin = static_cast<std::uint32_t>(m_results.placements.size());
+        seg.placementCount = static_cast<std::uint32_t>(pods.size());
+        seg.slowdown = static_cast<float>(p.slowdown);
+        seg.tier = p.tier;
+        seg.crashLoop = p.crashLoop;
+        m_results.placements.insert(m_results.placements.end(), pods.begin(), pods.end());
+        rt.segment = static_cast<std::uint32_t>(m_results.segments.size());
+        m_results.segments.push_back(seg);
+        rt.plannedEndS = p.endS;
+        rt.progressStartS = m_nowS + s.startupS;
+        rt.phase = p.crashLoop ? Phase::CrashLoop
+                   : s.startupS > 0 ? Phase::Starting
+                                    : Phase::Running;
+        if (rec.firstStartS < 0) {
+            rec.firstStartS = m_nowS;
+            m_metrics.jobStarted(m_nowS - s.submitS);
+        }
+        rec.slowdown = static_cast<float>(p.slowdown);
+        rec.lastSegment = rt.segment;
+        ++rec.segmentCount;
+        rec.status = JobStatus::Running;
+        m_sim.boundByEnd.insert({p.endS, job});
+        for (const PodPlacement& pod : pods) m_sim.nodeJobs[pod.node].push_back(job);
+        m_rates.allocatedGpus = m_sim.cluster.allocatedGpus();
+        if (rt.phase == Phase::Running) addProgress(job, +1);
+        if (rt.phase == Phase::Starting) push(rt.progressStartS, EventType::StartupDone, job, rt.segment);
+        push(p.endS, EventType::Release, job, rt.segment);
+        ++m_running;
+        count(2, job);
+    }
+
+    void addProgress(std::uint32_t job, int sign) {
+        const JobSpec& s = m_sim.spec(job);
+        const RunSegment& seg = m_results.segments[m_sim.runtime[job].segment];
+        const Fleet& fleet = m_results.fleet;
+        const double peak =
+            fleet.gpuModels[fleet.nodes[m_results.placements[seg.placementBegin].node].gpuModel]
+                .bf16DenseTflops;
+        const double rate = s.gpus / static_cast<double>(seg.slowdown);
+        m_rates.usefulGpus += sign * rate;
+        m_rates.occupiedGpus += sign * rate * s.smActivity;
+        m_rates.achievedTflops += sign * rate * s.mfu * peak;
+    }
+
+    /// Ends the job's current binding: completion, failure or eviction.
+    void unbind(std::uint32_t job, SegmentEnd end) {
+        JobRuntime& rt = m_sim.runtime[job];
+        RunSegment& seg = m_results.segments[rt.segment];
+        if (rt.phase == Phase::Running) addProgress(job, -1);
+        for (const PodPlacement& pod : m_results.placementOf(seg)) {
+            m_sim.cluster.release(static_cast<int>(pod.node), pod.gpuMask);
+            auto& list = m_sim.nodeJobs[pod.node];
+            list.erase(std::find(list.begin(), list.end(), job));
+        }
+        m_sim.boundByEnd.erase({rt.plannedEndS, job});
+        seg.endS = m_nowS;
+        seg.end = end;
+        m_rates.allocatedGpus = m_sim.cluster.allocatedGpus();
+        --m_running;
+        m_scheduler.capacityGrew();
+    }
+
+    void handle(const Event& e) {
+        switch (e.type) {
+            case EventType::NodeChange: nodeChange(e.a); break;
+            case EventType::StartupDone: {
+                JobRuntime& rt = m_sim.runtime[e.a];
+                if (rt.segment != e.b || rt.phase != Phase::Starting) return;  // stale
+                rt.phase = Phase::Running;
+                addProgress(e.a, +1);
+                count(3, e.a);
+                break;
+            }
+            case EventType::Release: {
+                JobRuntime& rt = m_sim.runtime[e.a];
+                if (rt.segment != e.b || rt.phase == Phase::Queued || rt.phase == Phase::Done)
+                    return;  // stale: the binding was evicted earlier
+                const bool crashed = rt.phase == Phase::CrashLoop;
+                unbind(e.a, crashed ? SegmentEnd::Failed : SegmentEnd::Completed);
+                rt.phase = Phase::Done;
+                JobRecord& rec = m_results.jobs[e.a];
+                rec.endS = m_nowS;
+                rec.status = crashed ? JobStatus::Failed : JobStatus::Completed;
+                count(4, e.a);
+                break;
+            }
+        }
+    }
+
+    void nodeChange(std::uint32_t index) {
+        const NodeChangeEvent& e = m_nodeEvents[index];
+        for (std::uint32_t node : e.nodes) {
+            const NodeState before = m_sim.cluster.state(static_cast<int>(node));
+            if (before == e.state) continue;
+            // A node that goes down takes its pods with it; they queue again from scratch.
+            if (e.state == NodeState::Failed || e.state == NodeState::Provisioning) {
+                std::vector<std::uint32_t> victims = m_sim.nodeJobs[node];
+                std::sort(victims.begin(), victims.end());
+                victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
+                for (std::uint32_t job : victims) evict(job);
+            }
+            m_sim.cluster.setState(static_cast<int>(node), e.state);
+            m_results.nodeChanges.push_back({m_nowS, node, e.state});
+            count(5, node);
+        }
+        m_rates.provisionedGpus = m_sim.cluster.provisionedGpus();
+        m_rates.provisionedPeakTflops = provisionedPeak();
+        // Any state change can move the head's planned start; Ready adds capacity.
+        m_scheduler.invalidateReservation();
+    }
+
+    void evict(std::uint32_t job) {
+        JobRuntime& rt = m_sim.runtime[job];
+        const JobSpec& s = m_sim.spec(job);
+        const RunSegment& seg = m_results.segments[rt.segment];
+        if (rt.phase == Phase::Running)
+            m_metrics.discardUseful(s.gpus * (m_nowS - rt.progressStartS) / seg.slowdown);
+        unbind(job, SegmentEnd::Evicted);
+        m_scheduler.enqueue(job);
+        count(6, job);
+    }
+
+    void closeOpenSegments(double endS) {
+        for (std::uint32_t job = 0; job < m_sim.runtime.size(); ++job) {
+            const JobRuntime& rt = m_sim.runtime[job];
+            if (rt.segment == 0xFFFFFFFFu || rt.phase == Phase::Done || rt.phase == Phase::Queued)
+                continue;
+            RunSegment& seg = m_results.segments[rt.segment];
+            seg.endS = endS;
+            seg.end = SegmentEnd::Horizon;
+        }
+    }
+
+    void takeSample(std::size_t k) {
+        Gauges g;
+        g.provisionedGpus = m_sim.cluster.provisionedGpus();
+        g.allocatedGpus = m_sim.cluster.allocatedGpus();
+        g.runningJobs = m_running;
+        const auto& queue = m_scheduler.queue();
+        g.queueLength = static_cast<double>(queue.size());
+        int smallestPod = std::numeric_limits<int>::max();
+        if (m_options.diagnosePending) m_diagnoser.beginSample();
+        for (std::uint32_t job : queue) {
+            const JobSpec& s = m_sim.spec(job);
+            smallestPod = std::min(smallestPod, s.gpusPerPod);
+            if (!m_options.diagnosePending) continue;
+            const PendingEntry entry = m_diagnoser.diagnoseQueued(job, m_nowS);
+            g.pendingGpus[static_cast<int>(entry.layer)] += s.gpus;
+            m_results.pending.push_back(entry);
+        }
+        if (m_options.diagnosePending) {
+            // Bound but stuck jobs (starting, crash-looping) are the workload layer.
+            for (std::uint32_t job : stuckJobs()) {
+                const PendingEntry entry = m_diagnoser.diagnoseStuck(job, m_nowS);
+                g.pendingGpus[static_cast<int>(Layer::Workload)] += m_sim.spec(job).gpus;
+                m_results.pending.push_back(entry);
+            }
+        }
+        m_results.pendingBegin.push_back(static_cast<std::uint32_t>(
+            m_results.pending.size()));  // end of sample k (begin of k+1)
+        g.strandedGpus = strandedGpus(queue.empty() ? 0 : smallestPod);
+        m_metrics.sample(k, g);
+    }
+
+    /// Bound jobs that are starting or crash-looping, in job order.
+    std::vector<std::uint32_t> stuckJobs() const {
+        std::vector<std::uint32_t> stuck;
+        for (const auto& [endS, job] : m_sim.boundByEnd) {
+            const Phase ph = m_sim.runtime[job].phase;
+            if (ph == Phase::Starting || ph == Phase::CrashLoop) stuck.push_back(job);
+        }
+        std::sort(stuck.begin(), stuck.end());
+        return stuck;
+    }
+
+    /// Free GPUs on Ready nodes that cannot take even the smallest waiting pod.
+    double strandedGpus(int smallestPod) const {
+        if (smallestPod <= 0) return 0;
+        const ClusterState& c = m_sim.cluster;
+        double stranded = 0;
+        for (int m = 0; m < static_cast<int>(m_results.fleet.gpuModels.size()); ++m) {
+            const int* hist = c.freeHist(Scope::Fleet, 0, m);
+            for (int f = 1; f < std::min(smallestPod, c.histWidth()); ++f) stranded += f * hist[f];
+        }
+        return stranded;
+    }
+
+    /// Test and debug builds: the GPU books balance after every instant.
+    void check() {
+        if (!m_options.checkInvariants) return;
+        const Fleet& fleet = m_results.fleet;
+        std::vector<std::uint64_t> used(fleet.nodes.size(), 0);
+        int allocated = 0;
+        for (const auto& [endS, job] : m_sim.boundByEnd) {
+            for (const PodPlacement& pod : m_sim.placementOf(job)) {
+                if (used[pod.node] & pod.gpuMask)
+                    throw std::logic_error("invariant: a GPU slot is bound to two pods on " +
+                                           fleet.nodes[pod.node].name);
+                used[pod.node] |= pod.gpuMask;
+                allocated += std::popcount(pod.gpuMask);
+            }
+        }
+        for (std::size_t n = 0; n < fleet.nodes.size(); ++n) {
+            const std::uint64_t free = m_sim.cluster.freeMask(static_cast<int>(n));
+            if ((used[n] & free) || ((used[n] | free) != fullMask(fleet.nodes[n].gpus)))
+                throw std::logic_error("invariant: free and bound GPU slots disagree on " +
+                                       fleet.nodes[n].name);
+        }
+        if (allocated != m_sim.cluster.allocatedGpus())
+            throw std::logic_error("invariant: allocated GPU counter drifted");
+        if (m_scheduler.reservationViolations() != 0)
+            throw std::logic_error("invariant: a backfill took GPUs reserved for the queue head");
+    }
+
+    const Scenario& m_scenario;
+    RunOptions m_options;
+    Results& m_results;
+    SimState m_sim;
+    Scheduler m_scheduler;
+    Diagnoser m_diagnoser;
+    MetricsRecorder m_metrics;
+    std::priority_queue<Event, std::vector<Event>, std::greater<>> m_events;
+    std::vector<NodeChangeEvent> m_nodeEvents;
+    Rates m_rates;
+    double m_nowS = 0;
+    std::uint64_t m_seq = 0;
+    std::uint64_t m_eventCount = 0;
+    std::uint64_t m_fingerprint = 0;
+    int m_running = 0;
+    mutable std::vector<std::uint32_t> m_nodeScratch;
+};
+
+}  // namespace
+}  // namespace detail
+
+Results simulate(const Scenario& scenario, const RunOptions& options, const ProgressFn& progress,
+                 std::stop_token stop) {
+    Results results;
+    if (options.seed && *options.seed != scenario.seed) {
+        Scenario reseeded = scenario;
+        reseeded.seed = *options.seed;
+        detail::Simulation sim(reseeded, options, results);
+        sim.run(progress, stop);
+        return results;
+    }
+    detail::Simulation sim(scenario, options, results);
+    sim.run(progress, stop);
+    return results;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,183 @@
+#include "gpuplan/topology.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gpuplan {
+
+const char* toString(FabricTier t) {
+    switch (t) {
+        case FabricTier::Nvlink: return "nvlink";
+        case FabricTier::Rack: return "rack";
+        case FabricTier::Pod: return "pod";
+        case FabricTier::Fleet: return "fleet";
+    }
+    return "?";
+}
+
+namespace {
+
+std::string indexedName(const std::string& base, int count, int i) {
+    return count > 1 ? base + std::to_string(i) : base;
+}
+
+template <class T>
+int indexOf(const std::vector<T>& items, std::string_view id) {
+    for (std::size_t i = 0; i < items.size(); ++i)
+        if (items[i].id == id) return static_cast<int>(i);
+    return -1;
+}
+
+}  // namespace
+
+Fleet Fleet::build(const Scenario& scenario) {
+    Fleet f;
+    f.gpuModels = scenario.gpuModels;
+    f.nodeTypes = scenario.nodeTypes;
+    f.fabric = scenario.fabric;
+    f.extents.assign(f.gpuModels.size(), ModelExtent{});
+
+    for (const PodDef& podDef : scenario.pods) {
+        for (int pi = 0; pi < podDef.count; ++pi) {
+            FleetPod pod;
+            pod.name = indexedName(podDef.name, podDef.count, pi);
+            pod.firstRack = static_cast<int>(f.racks.size());
+            pod.firstNode = static_cast<int>(f.nodes.size());
+            const int podIndex = static_cast<int>(f.pods.size());
+            std::vector<int> podGpusByModel(f.gpuModels.size(), 0);
+            for (const RackDef& rackDef : podDef.racks) {
+                for (int ri = 0; ri < rackDef.count; ++ri) {
+                    FleetRack rack;
+                    rack.name = pod.name + "-" + indexedName(rackDef.name, rackDef.count, ri);
+                    rack.pod = podIndex;
+                    rack.firstNode = static_cast<int>(f.nodes.size());
+                    const int rackIndex = static_cast<int>(f.racks.size());
+                    std::vector<int> rackGpusByModel(f.gpuModels.size(), 0);
+                    for (const NodeGroupDef& group : rackDef.nodes) {
+                        const int typeIndex = indexOf(f.nodeTypes, group.nodeType);
+                        if (typeIndex < 0)
+                            throw std::invalid_argument("unknown node type " + group.nodeType);
+                        const NodeType& type = f.nodeTypes[typeIndex];
+                        const int modelIndex = indexOf(f.gpuModels, type.gpuModel);
+                        if (modelIndex < 0)
+                            throw std::invalid_argument("unknown GPU model " + type.gpuModel);
+                        const int perDomain =
+                            type.nvlinkDomain == NvlinkDomain::Rack ? type.nodesPerNvlinkDomain : 1;
+                        for (int ni = 0; ni < group.count; ++ni) {
+                            FleetNode node;
+                            node.name = rack.name + "-" + indexedName(group.name, group.count, ni);
+                            node.pod = podIndex;
+                            node.rack = rackIndex;
+                            node.nodeType = typeIndex;
+                            node.gpuModel = modelIndex;
+                            node.gpus = type.gpusPerNode;
+                            // Rack-wide NVLink (NVL72): consecutive trays of the group share one
+                            // domain of nodesPerNvlinkDomain trays.
+                            if (ni % std::max(1, perDomain) == 0) ++f.nvlinkDomainCount;
+                            node.nvlinkDomain = f.nvlinkDomainCount - 1;
+                            node.buyingClass = group.buyingClass;
+                            node.initialState = group.state;
+                            node.readyAtS = group.readyAtS;
+                            rackGpusByModel[modelIndex] += node.gpus;
+                            podGpusByModel[modelIndex] += node.gpus;
+                            ModelExtent& ext = f.extents[modelIndex];
+                            ext.totalGpus += node.gpus;
+                            ext.maxGpusPerNode = std::max(ext.maxGpusPerNode, node.gpus);
+                            f.totalGpus += node.gpus;
+                            f.maxGpusPerNode = std::max(f.maxGpusPerNode, node.gpus);
+                            if (!f.m_nodeByName.emplace(node.name, f.nodes.size()).second)
+                                throw std::invalid_argument("duplicate node name " + node.name);
+                            f.nodes.push_back(std::move(node));
+                        }
+                        const int domainGpus =
+                            std::min(group.count, std::max(1, perDomain)) * type.gpusPerNode;
+                        ModelExtent& ext = f.extents[modelIndex];
+                        ext.maxDomainGpus = std::max(ext.maxDomainGpus, domainGpus);
+                    }
+                    rack.nodeCount = static_cast<int>(f.nodes.size()) - rack.firstNode;
+                    for (std::size_t m = 0; m < rackGpusByModel.size(); ++m)
+                        f.extents[m].maxRackGpus =
+                            std::max(f.extents[m].maxRackGpus, rackGpusByModel[m]);
+                    if (!f.m_rackByName.emplace(rack.name, rackIndex).second)
+                        throw std::invalid_argument("duplicate rack name " + rack.name);
+                    f.racks.push_back(std::move(rack));
+                }
+            }
+            pod.rackCount = static_cast<int>(f.racks.size()) - pod.firstRack;
+            pod.nodeCount = static_cast<int>(f.nodes.size()) - pod.firstNode;
+            for (std::size_t m = 0; m < podGpusByModel.size(); ++m)
+                f.extents[m].maxPodGpus = std::max(f.extents[m].maxPodGpus, podGpusByModel[m]);
+            if (!f.m_podByName.emplace(pod.name, podIndex).second)
+                throw std::invalid_argument("duplicate pod name " + pod.name);
+            f.pods.push_back(std::move(pod));
+        }
+    }
+    return f;
+}
+
+std::optional<int> Fleet::findNode(std::string_view name) const {
+    auto it = m_nodeByName.find(std::string(name));
+    return it == m_nodeByName.end() ? std::nullopt : std::optional<int>(it->second);
+}
+std::optional<int> Fleet::findRack(std::string_view name) const {
+    auto it = m_rackByName.find(std::string(name));
+    return it == m_rackByName.end() ? std::nullopt : std::optional<int>(it->second);
+}
+std::optional<int> Fleet::findPod(std::string_view name) const {
+    auto it = m_podByName.find(std::string(name));
+    return it == m_podByName.end() ? std::nullopt : std::optional<int>(it->second);
+}
+std::optional<int> Fleet::findGpuModel(std::string_view id) const {
+    const int i = indexOf(gpuModels, id);
+    return i < 0 ? std::nullopt : std::optional<int>(i);
+}
+
+FabricTier Fleet::tierOf(std::span<const std::uint32_t> nodeIndices) const {
+    if (nodeIndices.empty()) return FabricTier::Nvlink;
+    const FleetNode& first = nodes[nodeIndices[0]];
+    bool sameDomain = true, sameRack = true, samePod = true;
+    for (std::uint32_t n : nodeIndices) {
+        const FleetNode& node = nodes[n];
+        sameDomain = sameDomain && node.nvlinkDomain == first.nvlinkDomain;
+        sameRack = sameRack && node.rack == first.rack;
+        samePod = samePod && node.pod == first.pod;
+    }
+    if (sameDomain) return FabricTier::Nvlink;
+    if (sameRack) return FabricTier::Rack;
+    if (samePod) return FabricTier::Pod;
+    return FabricTier::Fleet;
+}
+
+FabricTier Fleet::neededTier(int gpus, int gpuModel) const {
+    const ModelExtent& ext = extents[gpuModel];
+    if (gpus <= ext.maxDomainGpus) return FabricTier::Nvlink;
+    if (gpus <= ext.maxRackGpus) return FabricTier::Rack;
+    if (gpus <= ext.maxPodGpus) return FabricTier::Pod;
+    return FabricTier::Fleet;
+}
+
+double Fleet::tierBandwidthGBps(FabricTier tier, int nodeType) const {
+    const NodeType& type = nodeTypes[nodeType];
+    const double rackBw = type.fabricGBpsPerGpu().value_or(fabric.fallbackFabricGBpsPerGpu);
+    const GpuModel* model = nullptr;
+    for (const GpuModel& m : gpuModels)
+        if (m.id == type.gpuModel) model = &m;
+    switch (tier) {
+        case FabricTier::Nvlink:
+            return model && model->nvlinkGBps > 0 ? model->nvlinkGBps / 2.0 : rackBw;
+        case FabricTier::Rack: return rackBw;
+        case FabricTier::Pod: return rackBw / fabric.rackUplinkOversubscription;
+        case FabricTier::Fleet:
+            return rackBw / (fabric.rackUplinkOversubscription * fabric.podUplinkOversubscription);
+    }
+    return rackBw;
+}
+
+double Fleet::slowdown(FabricTier needed, FabricTier actual, double sensitivity,
+                       int nodeType) const {
+    if (actual <= needed || sensitivity <= 0) return 1.0;
+    const double ratio = tierBandwidthGBps(needed, nodeType) / tierBandwidthGBps(actual, nodeType);
+    return std::max(1.0, 1.0 + sensitivity * (ratio - 1.0));
+}
+
+}  // namespace gpuplan

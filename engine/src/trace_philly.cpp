@@ -1,0 +1,141 @@
+// Philly trace CSV (timestamp,duration,num_gpus,gpu_time,cluster) → TraceData.
+// Hand-rolled for speed: the 82k-row file parses in a few milliseconds.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <numeric>
+#include <unordered_map>
+
+#include "gpuplan/scenario_io.hpp"
+
+namespace gpuplan {
+
+namespace {
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+long long daysFromCivil(int y, unsigned m, unsigned d) {
+    y -= m <= 2;
+    const long long era = (y >= 0 ? y : y - 399) / 400;
+    const unsigned yoe = static_cast<unsigned>(y - era * 400);
+    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + static_cast<long long>(doe) - 719468;
+}
+
+class Rows {
+public:
+    Rows(std::string_view text, const std::string& file) : m_text(text), m_file(file) {}
+
+    bool next(std::string_view& line) {
+        if (m_pos >= m_text.size()) return false;
+        std::size_t end = m_text.find('\n', m_pos);
+        if (end == std::string_view::npos) end = m_text.size();
+        line = m_text.substr(m_pos, end - m_pos);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        m_pos = end + 1;
+        ++m_line;
+        return true;
+    }
+    [[noreturn]] void fail(const std::string& message) const {
+        throw InputError(m_file, "line " + std::to_string(m_line), message);
+    }
+
+private:
+    std::string_view m_text;
+    const std::string& m_file;
+    std::size_t m_pos = 0;
+    std::size_t m_line = 0;
+};
+
+template <class T>
+T parseNumber(std::string_view field, const Rows& rows, const char* what) {
+    T value{};
+    const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+    if (ec != std::errc() || end != field.data() + field.size())
+        rows.fail(std::string("bad ") + what + " \"" + std::string(field) + "\"");
+    return value;
+}
+
+int twoDigits(std::string_view s, std::size_t at, const Rows& rows) {
+    if (at + 2 > s.size() || !std::isdigit(static_cast<unsigned char>(s[at])) ||
+        !std::isdigit(static_cast<unsigned char>(s[at + 1])))
+        rows.fail("bad timestamp \"" + std::string(s) + "\" (expected YYYY-MM-DD HH:MM:SS)");
+    return (s[at] - '0') * 10 + (s[at + 1] - '0');
+}
+
+double parseTimestamp(std::string_view s, const Rows& rows) {
+    if (s.size() != 19 || s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' || s[16] != ':')
+        rows.fail("bad timestamp \"" + std::string(s) + "\" (expected YYYY-MM-DD HH:MM:SS)");
+    const int year = twoDigits(s, 0, rows) * 100 + twoDigits(s, 2, rows);
+    const int month = twoDigits(s, 5, rows), day = twoDigits(s, 8, rows);
+    const int hour = twoDigits(s, 11, rows), minute = twoDigits(s, 14, rows),
+              second = twoDigits(s, 17, rows);
+    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+        rows.fail("bad timestamp \"" + std::string(s) + "\"");
+    return static_cast<double>(daysFromCivil(year, month, day)) * 86400.0 + hour * 3600.0 +
+           minute * 60.0 + second;
+}
+
+}  // namespace
+
+std::shared_ptr<const TraceData> parsePhillyTrace(std::string_view text, const std::string& sourceName) {
+    auto data = std::make_shared<TraceData>();
+    data->resolvedPath = sourceName;
+    Rows rows(text, sourceName);
+    std::string_view line;
+    if (!rows.next(line)) rows.fail("empty file (expected a header line)");
+    if (line != "timestamp,duration,num_gpus,gpu_time,cluster")
+        rows.fail("unexpected header \"" + std::string(line.substr(0, 80)) +
+                  "\" (expected timestamp,duration,num_gpus,gpu_time,cluster)");
+    std::unordered_map<std::string, int> teams;
+    std::vector<double> absolute;
+    std::string_view fields[5];
+    while (rows.next(line)) {
+        if (line.empty()) continue;
+        std::size_t count = 0, start = 0;
+        for (std::size_t i = 0; i <= line.size(); ++i) {
+            if (i == line.size() || line[i] == ',') {
+                if (count == 5) rows.fail("more than 5 fields");
+                fields[count++] = line.substr(start, i - start);
+                start = i + 1;
+            }
+        }
+        if (count != 5) rows.fail("expected 5 fields, got " + std::to_string(count));
+        TraceJob job;
+        absolute.push_back(parseTimestamp(fields[0], rows));
+        job.durationS = parseNumber<double>(fields[1], rows, "duration");
+        if (!std::isfinite(job.durationS) || job.durationS < 0 || job.durationS > 1e9)
+            rows.fail("duration out of range: " + std::string(fields[1]));
+        const long long gpus = parseNumber<long long>(fields[2], rows, "num_gpus");
+        if (gpus < 1 || gpus > 100000) rows.fail("num_gpus out of range: " + std::string(fields[2]));
+        job.gpus = static_cast<int>(gpus);
+        parseNumber<double>(fields[3], rows, "gpu_time");
+        if (fields[4].empty() || fields[4].size() > 64) rows.fail("bad cluster id");
+        auto [it, inserted] = teams.emplace(std::string(fields[4]), static_cast<int>(teams.size()));
+        if (inserted) data->teams.emplace_back(fields[4]);
+        job.team = it->second;
+        data->jobs.push_back(job);
+    }
+    if (data->jobs.empty()) rows.fail("no jobs in the file");
+    // Submit times relative to the earliest; rows sorted by time, file order among equals.
+    const double first = *std::min_element(absolute.begin(), absolute.end());
+    std::vector<std::size_t> order(data->jobs.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return absolute[a] < absolute[b]; });
+    std::vector<TraceJob> sorted;
+    sorted.reserve(order.size());
+    for (std::size_t i : order) {
+        sorted.push_back(data->jobs[i]);
+        sorted.back().submitS = absolute[i] - first;
+    }
+    data->jobs = std::move(sorted);
+    return data;
+}
+
+std::shared_ptr<const TraceData> readPhillyTrace(const std::filesystem::path& file) {
+    auto data = parsePhillyTrace(readTextFile(file), file.string());
+    return data;
+}
+
+}  // namespace gpuplan

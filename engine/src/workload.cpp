@@ -1,0 +1,255 @@
+#include "gpuplan/workload.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <numeric>
+#include <stdexcept>
+
+#include "random.hpp"
+
+namespace gpuplan {
+
+namespace detail {
+
+double sample(const DistributionDef& d, Rng& rng) {
+    double v = 0;
+    switch (d.kind) {
+        case DistKind::Fixed: v = d.value; break;
+        case DistKind::Exponential: v = rng.exponential(d.mean); break;
+        case DistKind::Lognormal: v = d.median * std::exp(d.sigma * rng.normal()); break;
+        case DistKind::Uniform: v = d.low + (d.high - d.low) * rng.uniform(); break;
+        case DistKind::Empirical: {
+            const double total = std::accumulate(d.weights.begin(), d.weights.end(), 0.0);
+            double u = rng.uniform() * total;
+            std::size_t i = 0;
+            for (; i + 1 < d.values.size(); ++i) {
+                if (u < d.weights[i]) break;
+                u -= d.weights[i];
+            }
+            v = d.values.empty() ? 0 : d.values[i];
+            break;
+        }
+    }
+    if (d.min) v = std::max(v, *d.min);
+    if (d.max) v = std::min(v, *d.max);
+    return v;
+}
+
+double meanOf(const DistributionDef& d) {
+    switch (d.kind) {
+        case DistKind::Fixed: return d.value;
+        case DistKind::Exponential: return d.mean;
+        case DistKind::Lognormal: return d.median * std::exp(d.sigma * d.sigma / 2);
+        case DistKind::Uniform: return (d.low + d.high) / 2;
+        case DistKind::Empirical: {
+            const double total = std::accumulate(d.weights.begin(), d.weights.end(), 0.0);
+            double m = 0;
+            for (std::size_t i = 0; i < d.values.size(); ++i) m += d.values[i] * d.weights[i];
+            return total > 0 ? m / total : 0;
+        }
+    }
+    return 0;
+}
+
+}  // namespace detail
+
+using detail::Rng;
+
+std::uint64_t stableHash(std::string_view text) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : text) {
+        h ^= c;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+int automaticGpusPerPod(int gpus, int maxPerNode) {
+    for (int d = std::min(gpus, maxPerNode); d > 1; --d)
+        if (gpus % d == 0) return d;
+    return 1;
+}
+
+namespace {
+
+struct Resolver {
+    const Fleet& fleet;
+    const Workload& workload;
+
+    int team(const std::string& name) const {
+        for (std::size_t i = 0; i < workload.teams.size(); ++i)
+            if (workload.teams[i] == name) return static_cast<int>(i);
+        throw std::invalid_argument("unknown team " + name);
+    }
+
+    void traits(const JobTraitsDef& t, JobSpec& job) const {
+        job.priority = t.priority;
+        job.memoryGbPerGpu = static_cast<float>(t.memoryGbPerGpu);
+        job.smActivity = static_cast<float>(t.smActivity);
+        job.mfu = static_cast<float>(t.mfu);
+        job.topologySensitivity = static_cast<float>(t.topologySensitivity);
+        job.startupS = static_cast<float>(t.startupS);
+        job.gpuModel = -1;
+        if (t.gpuModel) {
+            auto m = fleet.findGpuModel(*t.gpuModel);
+            if (!m) throw std::invalid_argument("no node of GPU model " + *t.gpuModel);
+            job.gpuModel = *m;
+        }
+        job.pinLevel = t.pin.level;
+        job.pinIndex = -1;
+        std::optional<int> target;
+        switch (t.pin.level) {
+            case PinLevel::None: break;
+            case PinLevel::Node: target = fleet.findNode(t.pin.target); break;
+            case PinLevel::Rack: target = fleet.findRack(t.pin.target); break;
+            case PinLevel::Pod: target = fleet.findPod(t.pin.target); break;
+        }
+        if (t.pin.level != PinLevel::None) {
+            if (!target) throw std::invalid_argument("unknown pin target " + t.pin.target);
+            job.pinIndex = *target;
+        }
+    }
+
+    /// Sets gpus and gpusPerPod; an explicit pod size rounds the GPU count up to a multiple.
+    void size(int gpus, int gpusPerPodDef, JobSpec& job) const {
+        int maxPerNode = fleet.maxGpusPerNode;
+        if (job.gpuModel >= 0) maxPerNode = fleet.extents[job.gpuModel].maxGpusPerNode;
+        if (job.pinLevel == PinLevel::Node) maxPerNode = fleet.nodes[job.pinIndex].gpus;
+        gpus = std::max(1, gpus);
+        if (gpusPerPodDef > 0) {
+            job.gpusPerPod = gpusPerPodDef;
+            job.gpus = (gpus + gpusPerPodDef - 1) / gpusPerPodDef * gpusPerPodDef;
+        } else {
+            job.gpus = gpus;
+            job.gpusPerPod = automaticGpusPerPod(gpus, std::max(1, maxPerNode));
+        }
+    }
+};
+
+/// Arrival times of a class before the horizon.
+std::vector<double> arrivals(const ArrivalDef& a, double horizonS, std::size_t maxJobs, Rng& rng) {
+    std::vector<double> times;
+    switch (a.process) {
+        case ArrivalProcess::List:
+            for (double t : a.timesS)
+                if (t < horizonS && times.size() < maxJobs) times.push_back(t);
+            std::sort(times.begin(), times.end());
+            break;
+        case ArrivalProcess::Poisson: {
+            if (a.ratePerHour <= 0) break;
+            const double meanGapS = 3600.0 / a.ratePerHour;
+            for (double t = rng.exponential(meanGapS); t < horizonS && times.size() < maxJobs;
+                 t += rng.exponential(meanGapS))
+                times.push_back(t);
+            break;
+        }
+        case ArrivalProcess::Diurnal: {
+            // Thinning (Lewis & Shedler): candidates at the peak rate, each kept with
+            // probability rate(t) / peak rate.
+            if (a.ratePerHour <= 0) break;
+            const double peakPerS = a.ratePerHour * (1 + a.amplitude) / 3600.0;
+            const double meanGapS = 1.0 / peakPerS;
+            for (double t = rng.exponential(meanGapS); t < horizonS && times.size() < maxJobs;
+                 t += rng.exponential(meanGapS)) {
+                const double hours = std::fmod(t / 3600.0, 24.0);
+                const double rateS = a.ratePerHour / 3600.0 *
+                                     (1 + a.amplitude * std::cos(2 * std::numbers::pi *
+                                                                 (hours - a.peakHourOfDay) / 24));
+                if (rng.uniform() * peakPerS < rateS) times.push_back(t);
+            }
+            break;
+        }
+    }
+    return times;
+}
+
+}  // namespace
+
+Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
+    Workload w;
+    for (const TeamDef& t : scenario.teams) w.teams.push_back(t.name);
+    const Resolver resolve{fleet, w};
+
+    for (std::size_t ci = 0; ci < scenario.jobClasses.size(); ++ci) {
+        const JobClassDef& cls = scenario.jobClasses[ci];
+        w.classNames.push_back(cls.name);
+        const std::uint64_t base = scenario.seed ^ stableHash(cls.name);
+        Rng arrivalRng(base);
+        Rng sizeRng(base ^ 0x5157A11C0FFEEull);
+        JobSpec proto;
+        proto.source = JobSource::Class;
+        proto.sourceIndex = static_cast<std::uint32_t>(ci);
+        proto.team = resolve.team(cls.traits.team);
+        resolve.traits(cls.traits, proto);
+        const std::size_t maxJobs = cls.maxJobs ? static_cast<std::size_t>(*cls.maxJobs)
+                                                : std::numeric_limits<std::size_t>::max();
+        std::uint32_t seq = 0;
+        for (double t : arrivals(cls.arrival, scenario.horizonS, maxJobs, arrivalRng)) {
+            JobSpec job = proto;
+            job.submitS = t;
+            job.sequence = seq++;
+            const double gpus = detail::sample(cls.gpus, sizeRng);
+            resolve.size(static_cast<int>(std::lround(gpus)), cls.traits.gpusPerPod, job);
+            job.durationS = std::max(1.0, detail::sample(cls.durationS, sizeRng));
+            w.jobs.push_back(job);
+        }
+    }
+
+    for (std::size_t ji = 0; ji < scenario.jobs.size(); ++ji) {
+        const JobDef& def = scenario.jobs[ji];
+        w.explicitNames.push_back(def.name);
+        if (def.submitS >= scenario.horizonS) continue;
+        JobSpec job;
+        job.source = JobSource::Explicit;
+        job.sourceIndex = static_cast<std::uint32_t>(ji);
+        job.team = resolve.team(def.traits.team);
+        resolve.traits(def.traits, job);
+        resolve.size(def.gpus, def.traits.gpusPerPod, job);
+        job.submitS = def.submitS;
+        job.durationS = def.durationS;
+        w.jobs.push_back(job);
+    }
+
+    for (std::size_t ti = 0; ti < scenario.traces.size(); ++ti) {
+        const TraceDef& trace = scenario.traces[ti];
+        if (!trace.data) throw std::invalid_argument("trace " + trace.file + " was not loaded");
+        w.traceNames.push_back(toString(trace.format));
+        std::vector<int> teamIndex;
+        for (const std::string& t : trace.data->teams) {
+            const std::string name = trace.teamPrefix + t;
+            auto it = std::find(w.teams.begin(), w.teams.end(), name);
+            if (it == w.teams.end()) {
+                w.teams.push_back(name);
+                teamIndex.push_back(static_cast<int>(w.teams.size()) - 1);
+            } else {
+                teamIndex.push_back(static_cast<int>(it - w.teams.begin()));
+            }
+        }
+        JobSpec proto;
+        proto.source = JobSource::Trace;
+        proto.sourceIndex = static_cast<std::uint32_t>(ti);
+        resolve.traits(trace.traits, proto);
+        std::uint32_t seq = 0;
+        for (const TraceJob& row : trace.data->jobs) {
+            if (trace.maxJobs > 0 && seq >= static_cast<std::uint32_t>(trace.maxJobs)) break;
+            const double submitS = trace.offsetS + row.submitS * trace.timeScale;
+            if (submitS >= scenario.horizonS) break;  // rows are sorted by submit time
+            JobSpec job = proto;
+            job.sequence = seq++;
+            job.team = teamIndex[row.team];
+            job.submitS = submitS;
+            job.durationS = std::max(1.0, row.durationS * trace.durationScale);
+            resolve.size(row.gpus, trace.traits.gpusPerPod, job);
+            w.jobs.push_back(job);
+        }
+    }
+
+    // Stable sort keeps source order (classes, explicit, traces) and sequence among equal times.
+    std::stable_sort(w.jobs.begin(), w.jobs.end(),
+                     [](const JobSpec& a, const JobSpec& b) { return a.submitS < b.submitS; });
+    return w;
+}
+
+}  // namespace gpuplan
