@@ -1,26 +1,20 @@
 #include "scheduler.hpp"
 
 #include <algorithm>
+#include <queue>
 #include <stdexcept>
 
 namespace gpuplan::detail {
 
 Scheduler::Scheduler(const SchedulerDef& def, SimState& sim, PlannedEndFn plannedEnd, BindFn bind)
-    : m_def(def), m_sim(sim), m_plannedEnd(std::move(plannedEnd)), m_bind(std::move(bind)) {}
-
-bool Scheduler::before(std::uint32_t a, std::uint32_t b) const {
-    const JobSpec& x = m_sim.spec(a);
-    const JobSpec& y = m_sim.spec(b);
-    if (x.priority != y.priority) return x.priority > y.priority;
-    if (m_def.queueOrder == QueueOrder::PrioritySmallestFirst && x.gpus != y.gpus)
-        return x.gpus < y.gpus;
-    return a < b;  // jobs are numbered in submit order
-}
+    : m_def(def),
+      m_sim(sim),
+      m_plannedEnd(std::move(plannedEnd)),
+      m_bind(std::move(bind)),
+      m_queue(&sim.results.jobs, def.queueOrder) {}
 
 void Scheduler::enqueue(std::uint32_t job) {
-    auto pos = std::upper_bound(m_queue.begin(), m_queue.end(), job,
-                                [this](std::uint32_t a, std::uint32_t b) { return before(a, b); });
-    m_queue.insert(pos, job);
+    m_queue.insert(job);
     m_sim.runtime[job].phase = Phase::Queued;
     m_newArrivals.push_back(job);
 }
@@ -66,51 +60,83 @@ void Scheduler::pass(double nowS) {
     if (!full && m_def.backfill != BackfillMode::Greedy) {
         full = m_head == npos;
         for (std::uint32_t j : m_newArrivals)
-            if (!full && before(j, m_head)) full = true;
+            if (!full && m_queue.contains(j) && m_queue.before(j, m_head)) full = true;
     }
     m_capacityGrew = false;
+    m_failedAlways.clear();
+    m_failedWithPhantom.clear();
     if (full)
         fullScan(nowS);
     else
         arrivalsOnly(nowS);
     m_newArrivals.clear();
-    compact();
+    m_queue.compact();
 }
 
-bool Scheduler::tryBind(std::uint32_t job, double nowS, bool mustEndBeforeReservation) {
+Scheduler::Outcome Scheduler::tryBind(std::uint32_t job, double nowS, bool mustEndBeforeReservation) {
     const JobSpec& s = m_sim.spec(job);
     const PlacementRequest req = requestOf(s);
-    if (podCapacityNow(req, m_sim.cluster) < req.pods) return false;
-    if (!tryPlace(req, m_def.placement, m_sim.cluster, m_scratch)) return false;
+    if (podCapacityNow(req, m_sim.cluster) < req.pods) return Outcome::NoFit;
+    if (!tryPlace(req, m_def.placement, m_sim.cluster, m_scratch)) return Outcome::NoFit;
     if (mustEndBeforeReservation && m_plannedEnd(job, m_scratch, nowS) > m_reservation.startS) {
         unplace(m_sim.cluster, m_scratch);
-        return false;
+        return Outcome::TooLong;
     }
-    // The bind hook records the binding; the slots are already occupied by tryPlace.
+    // The slots are already occupied by tryPlace; the hook records the binding.
+    m_queue.remove(job);
     m_bind(job, m_scratch);
-    m_needsCompaction = true;
-    return true;
+    return Outcome::Bound;
+}
+
+bool Scheduler::coveredByFailure(const ShapeKey& key, bool canBeShort) const {
+    auto covers = [&](const ShapeKey& f) { return key.coveredBy(f); };
+    if (std::any_of(m_failedAlways.begin(), m_failedAlways.end(), covers)) return true;
+    return !canBeShort && std::any_of(m_failedWithPhantom.begin(), m_failedWithPhantom.end(), covers);
+}
+
+bool Scheduler::shapeExhausted(const JobQueue::Group& group, double nowS) const {
+    if (group.key.constrained || group.live == 0) return group.live == 0;
+    // Jobs of this shape could still start only as short backfills, if any is short enough.
+    const bool anyShort = m_reservation.active && !group.minRunS.empty() &&
+                          nowS + *group.minRunS.begin() <= m_reservation.startS;
+    return coveredByFailure(group.key, anyShort);
 }
 
 void Scheduler::fullScan(double nowS) {
     m_head = npos;
-    m_failedAlways.clear();
-    m_failedWithPhantom.clear();
-    for (std::size_t i = 0; i < m_queue.size(); ++i) {
-        const std::uint32_t job = m_queue[i];
-        if (m_sim.runtime[job].phase != Phase::Queued) continue;
-        if (m_head == npos) {
-            if (m_def.backfill == BackfillMode::Greedy) {
-                if (realFreeGpus() == 0) break;
-                if (!dominated(job, true) && !tryBind(job, nowS, false)) recordFailure(job, true);
-                continue;
-            }
-            // With no free GPU the head cannot start, but it is still found so that its
-            // reservation (computed once) stays cached.
-            if (realFreeGpus() > 0 && tryBind(job, nowS, false)) {
-                // Capacity went to a job ahead of the old head: its reservation is stale.
-                m_reservation.active = false;
-                continue;
+    auto& groups = m_queue.groups();
+    struct Cursor {
+        std::uint32_t job;
+        int group;
+        std::size_t pos;
+    };
+    auto later = [this](const Cursor& a, const Cursor& b) { return m_queue.before(b.job, a.job); };
+    std::priority_queue<Cursor, std::vector<Cursor>, decltype(later)> heap(later);
+    auto pushNext = [&](int g, std::size_t pos) {
+        const auto& jobs = groups[g].jobs;
+        while (pos < jobs.size() && !m_queue.contains(jobs[pos])) ++pos;
+        if (pos < jobs.size()) heap.push(Cursor{jobs[pos], g, pos});
+    };
+    for (int g = 0; g < static_cast<int>(groups.size()); ++g)
+        if (groups[g].live > 0) pushNext(g, 0);
+
+    while (!heap.empty()) {
+        const Cursor c = heap.top();
+        heap.pop();
+        const std::uint32_t job = c.job;
+        const ShapeKey key = groups[c.group].key;
+        if (m_head == npos && m_def.backfill != BackfillMode::Greedy) {
+            // Before the head: every job that fits starts; the first that does not (and could
+            // once running jobs end) becomes the head.
+            pushNext(c.group, c.pos + 1);
+            if (realFreeGpus() > 0 && !coveredByFailure(key, false)) {
+                const Outcome o = tryBind(job, nowS, false);
+                if (o == Outcome::Bound) {
+                    // Capacity went to a job ahead of the old head: its reservation is stale.
+                    m_reservation.active = false;
+                    continue;
+                }
+                if (!key.constrained) m_failedAlways.push_back(key);
             }
             if (!fitsEmptyReady(job)) continue;  // waits for capacity, does not block
             m_head = job;
@@ -124,6 +150,14 @@ void Scheduler::fullScan(double nowS) {
             continue;
         }
         if (realFreeGpus() == 0) break;
+        // Whole shapes drop out once a smaller one of the same model failed.
+        if (shapeExhausted(groups[c.group], nowS)) continue;
+        pushNext(c.group, c.pos + 1);
+        if (m_def.backfill == BackfillMode::Greedy) {
+            if (tryBind(job, nowS, false) == Outcome::NoFit && !key.constrained)
+                m_failedAlways.push_back(key);
+            continue;
+        }
         backfill(job, nowS);
     }
     removePhantom();
@@ -135,18 +169,16 @@ void Scheduler::arrivalsOnly(double nowS) {
     // can newly start, and only as backfill (or as anything that fits, in Greedy mode).
     if (m_def.backfill == BackfillMode::None || realFreeGpus() == 0) return;
     std::sort(m_newArrivals.begin(), m_newArrivals.end(),
-              [this](std::uint32_t a, std::uint32_t b) { return before(a, b); });
+              [this](std::uint32_t a, std::uint32_t b) { return m_queue.before(a, b); });
     if (m_def.backfill == BackfillMode::Greedy) {
         for (std::uint32_t job : m_newArrivals)
-            if (m_sim.runtime[job].phase == Phase::Queued) tryBind(job, nowS, false);
+            if (m_queue.contains(job)) tryBind(job, nowS, false);
         return;
     }
     if (!m_reservation.active) return;
-    m_failedAlways.clear();
-    m_failedWithPhantom.clear();
     applyPhantom();
     for (std::uint32_t job : m_newArrivals)
-        if (m_sim.runtime[job].phase == Phase::Queued) backfill(job, nowS);
+        if (m_queue.contains(job)) backfill(job, nowS);
     removePhantom();
 }
 
@@ -157,17 +189,20 @@ bool Scheduler::canEndBeforeReservation(std::uint32_t job, double nowS) const {
 }
 
 void Scheduler::backfill(std::uint32_t job, double nowS) {
+    const ShapeKey key = JobQueue::shapeOf(m_sim.spec(job));
     const bool canBeShort = canEndBeforeReservation(job, nowS);
-    if (dominated(job, canBeShort)) return;
+    if (coveredByFailure(key, canBeShort)) return;
     // With the head's GPUs held by phantom occupancy, anything that fits cannot delay it.
-    if (tryBind(job, nowS, false)) return;
-    if (canBeShort) {
-        removePhantom();
-        const bool bound = tryBind(job, nowS, true);
-        applyPhantom();
-        if (bound) return;
+    if (tryBind(job, nowS, false) == Outcome::Bound) return;
+    if (!canBeShort) {
+        if (!key.constrained) m_failedWithPhantom.push_back(key);
+        return;
     }
-    recordFailure(job, canBeShort);
+    // A job that ends before the head starts may use the held GPUs too.
+    removePhantom();
+    const Outcome o = tryBind(job, nowS, true);
+    applyPhantom();
+    if (o == Outcome::NoFit && !key.constrained) m_failedAlways.push_back(key);
 }
 
 void Scheduler::computeReservation(std::uint32_t job, double nowS) {
@@ -235,30 +270,6 @@ void Scheduler::removePhantom() {
     unplace(m_sim.cluster, m_phantom);
     m_phantom.clear();
     m_phantomGpus = 0;
-}
-
-bool Scheduler::dominated(std::uint32_t job, bool canBeShort) const {
-    const JobSpec& s = m_sim.spec(job);
-    if (s.pinLevel != PinLevel::None) return false;
-    auto covers = [&](const Shape& f) {
-        return f.model == s.gpuModel && s.gpusPerPod >= f.gpusPerPod && s.pods() >= f.pods;
-    };
-    if (std::any_of(m_failedAlways.begin(), m_failedAlways.end(), covers)) return true;
-    return !canBeShort &&
-           std::any_of(m_failedWithPhantom.begin(), m_failedWithPhantom.end(), covers);
-}
-
-void Scheduler::recordFailure(std::uint32_t job, bool triedShort) {
-    const JobSpec& s = m_sim.spec(job);
-    if (s.pinLevel != PinLevel::None) return;
-    const Shape shape{s.gpuModel, s.gpusPerPod, s.pods()};
-    (triedShort ? m_failedAlways : m_failedWithPhantom).push_back(shape);
-}
-
-void Scheduler::compact() {
-    if (!m_needsCompaction) return;
-    std::erase_if(m_queue, [this](std::uint32_t j) { return m_sim.runtime[j].phase != Phase::Queued; });
-    m_needsCompaction = false;
 }
 
 }  // namespace gpuplan::detail

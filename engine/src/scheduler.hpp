@@ -18,6 +18,7 @@
 #include <functional>
 #include <vector>
 
+#include "job_queue.hpp"
 #include "placement.hpp"
 #include "sim_state.hpp"
 
@@ -49,8 +50,7 @@ public:
     /// Runs one pass at `nowS`; binds through the BindFn given at construction.
     void pass(double nowS);
 
-    /// Queued jobs in queue order (may contain jobs bound in the current pass until compaction).
-    const std::vector<std::uint32_t>& queue() const { return m_queue; }
+    const JobQueue& queue() const { return m_queue; }
     std::uint32_t blockedHead() const { return m_head; }  ///< npos when none
     const Reservation& reservation() const { return m_reservation; }
     BackfillMode mode() const { return m_def.backfill; }
@@ -62,37 +62,34 @@ public:
     bool fitsEmptyReady(std::uint32_t job) const;
 
 private:
-    bool before(std::uint32_t a, std::uint32_t b) const;
+    enum class Outcome { Bound, NoFit, TooLong };
+
     void fullScan(double nowS);
     void arrivalsOnly(double nowS);
-    bool tryBind(std::uint32_t job, double nowS, bool mustEndBeforeReservation);
+    Outcome tryBind(std::uint32_t job, double nowS, bool mustEndBeforeReservation);
     void backfill(std::uint32_t job, double nowS);
     void computeReservation(std::uint32_t job, double nowS);
     void applyPhantom();
     void removePhantom();
-    bool dominated(std::uint32_t job, bool canBeShort) const;
-    void recordFailure(std::uint32_t job, bool triedShort);
+    /// Nothing of this shape can start in the rest of this pass.
+    bool shapeExhausted(const JobQueue::Group& group, double nowS) const;
+    bool coveredByFailure(const ShapeKey& key, bool canBeShort) const;
     bool canEndBeforeReservation(std::uint32_t job, double nowS) const;
     int realFreeGpus() const { return m_sim.cluster.readyFreeGpus() + m_phantomGpus; }
-    void compact();
-
-    struct Shape {
-        int model, gpusPerPod, pods;
-    };
 
     SchedulerDef m_def;
     SimState& m_sim;
     PlannedEndFn m_plannedEnd;
     BindFn m_bind;
-    std::vector<std::uint32_t> m_queue;
+    JobQueue m_queue;
     std::vector<std::uint32_t> m_newArrivals;
     bool m_capacityGrew = true;
-    bool m_needsCompaction = false;
     std::uint32_t m_head = npos;
     Reservation m_reservation;
     std::vector<PodPlacement> m_phantom;
     int m_phantomGpus = 0;
-    std::vector<Shape> m_failedAlways, m_failedWithPhantom;
+    /// Shapes that found no room this pass: always, or only beside the head's reservation.
+    std::vector<ShapeKey> m_failedAlways, m_failedWithPhantom;
     std::vector<PodPlacement> m_scratch;
     std::uint64_t m_reservationViolations = 0;
 };

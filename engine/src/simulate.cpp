@@ -371,14 +371,11 @@ private:
         g.provisionedGpus = m_sim.cluster.provisionedGpus();
         g.allocatedGpus = m_sim.cluster.allocatedGpus();
         g.runningJobs = m_running;
-        const auto& queue = m_scheduler.queue();
+        const JobQueue& queue = m_scheduler.queue();
         g.queueLength = static_cast<double>(queue.size());
-        int smallestPod = std::numeric_limits<int>::max();
         if (m_options.diagnosePending) m_diagnoser.beginSample();
-        for (std::uint32_t job : queue) {
+        for (std::uint32_t job : m_options.diagnosePending ? queue.ordered() : std::vector<std::uint32_t>{}) {
             const JobSpec& s = m_sim.spec(job);
-            smallestPod = std::min(smallestPod, s.gpusPerPod);
-            if (!m_options.diagnosePending) continue;
             const PendingEntry entry = m_diagnoser.diagnoseQueued(job, m_nowS);
             g.pendingGpus[static_cast<int>(entry.layer)] += s.gpus;
             m_results.pending.push_back(entry);
@@ -393,7 +390,7 @@ private:
         }
         m_results.pendingBegin.push_back(static_cast<std::uint32_t>(
             m_results.pending.size()));  // end of sample k (begin of k+1)
-        g.strandedGpus = strandedGpus(queue.empty() ? 0 : smallestPod);
+        g.strandedGpus = strandedGpus(queue.smallestPod());
         m_metrics.sample(k, g);
     }
 

@@ -1,0 +1,92 @@
+#include "job_queue.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <queue>
+
+namespace gpuplan::detail {
+
+const JobSpec& JobQueue::spec(std::uint32_t job) const { return (*m_jobs)[job].spec; }
+
+bool JobQueue::before(std::uint32_t a, std::uint32_t b) const {
+    const JobSpec& x = spec(a);
+    const JobSpec& y = spec(b);
+    if (x.priority != y.priority) return x.priority > y.priority;
+    if (m_order == QueueOrder::PrioritySmallestFirst && x.gpus != y.gpus) return x.gpus < y.gpus;
+    return a < b;  // jobs are numbered in submit order
+}
+
+ShapeKey JobQueue::shapeOf(const JobSpec& job) {
+    if (job.pinLevel != PinLevel::None) return ShapeKey{-1, 0, 0, true};
+    return ShapeKey{job.gpuModel, job.gpusPerPod, job.pods(), false};
+}
+
+namespace {
+std::uint64_t encode(const ShapeKey& k) {
+    if (k.constrained) return ~std::uint64_t{0};
+    return (static_cast<std::uint64_t>(k.model + 1) << 48) ^
+           (static_cast<std::uint64_t>(k.gpusPerPod) << 32) ^ static_cast<std::uint64_t>(k.pods);
+}
+}  // namespace
+
+void JobQueue::insert(std::uint32_t job) {
+    const JobSpec& s = spec(job);
+    const ShapeKey key = shapeOf(s);
+    auto [it, added] = m_groupByKey.emplace(encode(key), static_cast<int>(m_groups.size()));
+    if (added) m_groups.push_back(Group{key, {}, {}, 0});
+    Group& g = m_groups[it->second];
+    // Arrivals almost always go to the end; requeued jobs find their place again.
+    auto pos = std::upper_bound(g.jobs.begin(), g.jobs.end(), job,
+                                [this](std::uint32_t a, std::uint32_t b) { return before(a, b); });
+    g.jobs.insert(pos, job);
+    g.minRunS.insert(static_cast<double>(s.startupS) + s.durationS);
+    ++g.live;
+    ++m_size;
+    m_groupOf[job] = it->second;
+}
+
+void JobQueue::remove(std::uint32_t job) {
+    if (m_groupOf[job] < 0) return;
+    Group& g = m_groups[m_groupOf[job]];
+    const JobSpec& s = spec(job);
+    g.minRunS.erase(g.minRunS.find(static_cast<double>(s.startupS) + s.durationS));
+    --g.live;
+    --m_size;
+    m_groupOf[job] = -1;
+    m_dirty = true;
+}
+
+void JobQueue::compact() {
+    if (!m_dirty) return;
+    for (Group& g : m_groups) {
+        if (g.jobs.size() == g.live) continue;
+        std::erase_if(g.jobs, [this](std::uint32_t j) { return !contains(j); });
+    }
+    m_dirty = false;
+}
+
+std::vector<std::uint32_t> JobQueue::ordered() const {
+    std::vector<std::uint32_t> all;
+    all.reserve(m_size);
+    for (const Group& g : m_groups)
+        for (std::uint32_t j : g.jobs)
+            if (contains(j)) all.push_back(j);
+    std::sort(all.begin(), all.end(), [this](std::uint32_t a, std::uint32_t b) { return before(a, b); });
+    return all;
+}
+
+int JobQueue::smallestPod() const {
+    int smallest = std::numeric_limits<int>::max();
+    for (const Group& g : m_groups) {
+        if (g.live == 0) continue;
+        if (!g.key.constrained) {
+            smallest = std::min(smallest, g.key.gpusPerPod);
+            continue;
+        }
+        for (std::uint32_t j : g.jobs)
+            if (contains(j)) smallest = std::min(smallest, spec(j).gpusPerPod);
+    }
+    return smallest == std::numeric_limits<int>::max() ? 0 : smallest;
+}
+
+}  // namespace gpuplan::detail
