@@ -55,7 +55,7 @@ double seconds(Clock::time_point a, Clock::time_point b) {
 }
 
 /// Runs in the child: loads, simulates `repeat` times, returns a JSON report.
-nlohmann::json runOne(const Benchmark& b, int repeat, const CommonOptions& common) {
+nlohmann::ordered_json runOne(const Benchmark& b, int repeat, const CommonOptions& common) {
     const auto t0 = Clock::now();
     const Scenario scenario = loadScenarioFor(presetsDirFor(common) / "scenarios" / b.preset, common);
     const double loadS = seconds(t0, Clock::now());
@@ -83,7 +83,7 @@ nlohmann::json runOne(const Benchmark& b, int repeat, const CommonOptions& commo
             {"fingerprint", last.fingerprintHex()}};
 }
 
-nlohmann::json runInChild(const Benchmark& b, int repeat, const CommonOptions& common) {
+nlohmann::ordered_json runInChild(const Benchmark& b, int repeat, const CommonOptions& common) {
     int fds[2];
     if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
     std::fflush(stdout);
@@ -95,7 +95,7 @@ nlohmann::json runInChild(const Benchmark& b, int repeat, const CommonOptions& c
         try {
             text = runOne(b, repeat, common).dump();
         } catch (const std::exception& e) {
-            text = nlohmann::json{{"name", b.name}, {"ok", false}, {"error", e.what()}}.dump();
+            text = nlohmann::ordered_json{{"name", b.name}, {"ok", false}, {"error", e.what()}}.dump();
         }
         ssize_t written = 0;
         while (written < static_cast<ssize_t>(text.size())) {
@@ -114,14 +114,14 @@ nlohmann::json runInChild(const Benchmark& b, int repeat, const CommonOptions& c
     int status = 0;
     rusage usage{};
     wait4(pid, &status, 0, &usage);
-    nlohmann::json report =
-        text.empty() ? nlohmann::json{{"name", b.name}, {"ok", false}, {"error", "child crashed"}}
-                     : nlohmann::json::parse(text);
+    nlohmann::ordered_json report =
+        text.empty() ? nlohmann::ordered_json{{"name", b.name}, {"ok", false}, {"error", "child crashed"}}
+                     : nlohmann::ordered_json::parse(text);
     report["peak_rss_mb"] = static_cast<double>(usage.ru_maxrss) / 1024.0;
     return report;
 }
 
-std::string verdict(const Benchmark& b, const nlohmann::json& r) {
+std::string verdict(const Benchmark& b, const nlohmann::ordered_json& r) {
     if (!r.value("ok", false)) return "ERROR";
     bool pass = r["wall_s"].get<double>() < b.targetWallS;
     if (b.targetEventsPerS > 0) pass = pass && r["events_per_s"].get<double>() >= b.targetEventsPerS;
@@ -163,10 +163,10 @@ int benchCommand(Args& args) {
     int failures = 0;
     for (const Benchmark& b : kBenchmarks) {
         if (!only.empty() && std::find(only.begin(), only.end(), b.name) == only.end()) continue;
-        const nlohmann::json r = runInChild(b, repeat > 0 ? repeat : b.repeat, common);
+        const nlohmann::ordered_json r = runInChild(b, repeat > 0 ? repeat : b.repeat, common);
         if (!r.value("ok", false)) ++failures;
         if (json) {
-            nlohmann::json out = r;
+            nlohmann::ordered_json out = r;
             out["verdict"] = verdict(b, r);
             std::printf("%s\n", out.dump().c_str());
         } else if (!r.value("ok", false)) {

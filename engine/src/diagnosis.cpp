@@ -111,12 +111,13 @@ std::string Diagnoser::fitError(const JobSpec& job, const NodeCounts& n) const {
         items.push_back(format(
             "%d node(s) had untolerated taint {node.kubernetes.io/unreachable: }", n.unreachable));
     if (n.cordoned) items.push_back(format("%d node(s) were unschedulable", n.cordoned));
-    if (items.empty()) return {};
     std::sort(items.begin(), items.end());  // kube-scheduler sorts its histogram the same way
-    std::string text = format("%d/%d nodes are available: ", n.available, n.total);
-    for (std::size_t i = 0; i < items.size(); ++i) text += (i ? ", " : "") + items[i];
-    (void)job;
-    return text + ".";
+    std::string text = format("%d/%d nodes are available", n.available, n.total);
+    for (std::size_t i = 0; i < items.size(); ++i) text += (i ? ", " : ": ") + items[i];
+    text += ".";
+    // Each available node takes one pod; a gang needs that many at once.
+    if (job.pods() > 1) text += format(" The gang needs %d pods of %d GPUs.", job.pods(), job.gpusPerPod);
+    return text;
 }
 
 std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const NodeCounts& n,
@@ -196,13 +197,13 @@ std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const 
             }
             if (free >= k * p)
                 return format(
-                    "Scheduling (fragmentation): %d %sGPUs are free in %s, but only %lld "
-                    "node slots fit a pod of %d; %s needs %d.",
-                    free, model.c_str(), where.c_str(), capacity(job, 2), p, shape.c_str(), k);
+                    "Scheduling (fragmentation): %d %sGPUs are free in %s, enough in total, but "
+                    "only %lld of the %d pods of %d GPUs fit on them.",
+                    free, model.c_str(), where.c_str(), capacity(job, 2), k, p);
             return format(
-                "Scheduling: %d of %d Ready %sGPUs in %s are free; %s needs %d; running jobs "
-                "hold the rest.",
-                free, ready, model.c_str(), where.c_str(), shape.c_str(), k * p);
+                "Scheduling: %d of %d Ready %sGPUs in %s are free and the job asks %d (%s); "
+                "running jobs hold the rest.",
+                free, ready, model.c_str(), where.c_str(), k * p, shape.c_str());
         }
         case Layer::Workload: break;
     }
@@ -237,7 +238,7 @@ PendingEntry Diagnoser::diagnoseQueued(std::uint32_t jobIndex, double nowS) {
     const NodeCounts counts = countNodes(job);
     std::string text = fitError(job, counts);
     const std::string sentence = layerSentence(jobIndex, layer, counts, nowS);
-    text = text.empty() ? sentence : text + " " + sentence;
+    text += " " + sentence;
     const PendingEntry entry{jobIndex, layer, intern(text)};
     if (!isHead) m_memo.emplace(key, entry);
     return entry;

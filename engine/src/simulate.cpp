@@ -256,7 +256,8 @@ private:
         rec.status = JobStatus::Running;
         m_sim.boundByEnd.insert({p.endS, job});
         for (const PodPlacement& pod : pods) m_sim.nodeJobs[pod.node].push_back(job);
-        m_rates.allocatedGpus = m_sim.cluster.allocatedGpus();
+        // Not read from the cluster: during a pass it also holds the head's phantom GPUs.
+        m_rates.allocatedGpus += s.gpus;
         if (rt.phase == Phase::Running) addProgress(job, +1);
         if (rt.phase == Phase::Starting) push(rt.progressStartS, EventType::StartupDone, job, rt.segment);
         push(p.endS, EventType::Release, job, rt.segment);
@@ -290,7 +291,7 @@ private:
         m_sim.boundByEnd.erase({rt.plannedEndS, job});
         seg.endS = m_nowS;
         seg.end = end;
-        m_rates.allocatedGpus = m_sim.cluster.allocatedGpus();
+        m_rates.allocatedGpus -= m_sim.spec(job).gpus;
         --m_running;
         m_scheduler.capacityGrew();
     }
@@ -438,7 +439,7 @@ private:
                 throw std::logic_error("invariant: free and bound GPU slots disagree on " +
                                        fleet.nodes[n].name);
         }
-        if (allocated != m_sim.cluster.allocatedGpus())
+        if (allocated != m_sim.cluster.allocatedGpus() || allocated != m_rates.allocatedGpus)
             throw std::logic_error("invariant: allocated GPU counter drifted");
         if (m_scheduler.reservationViolations() != 0)
             throw std::logic_error("invariant: a backfill took GPUs reserved for the queue head");

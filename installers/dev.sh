@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# gpuplan developer setup on Debian 12: installs what is missing (apt), configures, builds,
+# then runs the main program or every test.
+#
+#   installers/dev.sh run    build (release) and start gpuplan on the default scenario
+#   installers/dev.sh test   build (release and sanitizer) and run every test
+#
+# Until the desktop application lands, "run" runs gpuplan-cli on the default scenario.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+# Debian packages (see ../shared/reference/toolchain.md). Never vendored, never downloaded
+# at build or run time.
+packages=(
+    g++ make cmake ninja-build pkg-config
+    nlohmann-json3-dev catch2
+    qt6-base-dev qt6-charts-dev libimgui-dev libstb-dev
+    xvfb xauth libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core imagemagick
+)
+
+install_missing() {
+    local missing=()
+    for p in "${packages[@]}"; do
+        if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$p")
+        fi
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "dev.sh: installing ${missing[*]}"
+    local sudo=()
+    [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+build() {  # build PRESET
+    cmake --preset "$1" >/dev/null
+    cmake --build --preset "$1"
+}
+
+case "${1:-}" in
+    run)
+        install_missing
+        build release
+        exec build/release/app/cli/gpuplan-cli run presets/scenarios/default.json
+        ;;
+    test)
+        install_missing
+        build release
+        ctest --preset release
+        # The engine and the CLI again under AddressSanitizer + UndefinedBehaviorSanitizer.
+        build asan
+        ctest --preset asan
+        ;;
+    *)
+        echo "usage: installers/dev.sh run|test" >&2
+        exit 2
+        ;;
+esac

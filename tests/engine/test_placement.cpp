@@ -1,0 +1,130 @@
+#include <catch2/catch.hpp>
+
+#include "cluster_state.hpp"
+#include "placement.hpp"
+#include "test_support.hpp"
+
+using namespace gpuplan;
+using namespace gpuplan::detail;
+
+namespace {
+
+/// One pod, racks R0 = {A, B} and R1 = {C, D}, 4 GPUs per node (indices 0..3).
+struct FourNodes {
+    Scenario scenario = test::smallFleet(2, 2, "n4");
+    Fleet fleet = Fleet::build(scenario);
+    ClusterState state{fleet};
+    std::vector<PodPlacement> out;
+
+    std::vector<std::uint32_t> nodesOf() const {
+        std::vector<std::uint32_t> nodes;
+        for (const PodPlacement& p : out) nodes.push_back(p.node);
+        return nodes;
+    }
+};
+
+PlacementRequest request(int gpusPerPod, int pods) {
+    PlacementRequest r;
+    r.gpusPerPod = gpusPerPod;
+    r.pods = pods;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("pack takes the fullest node that fits, spread the emptiest") {
+    FourNodes f;
+    // Free GPUs: A 4, B 2, C 1, D 4.
+    f.state.occupy(1, 0b0011);
+    f.state.occupy(2, 0b0111);
+
+    SECTION("pack, one pod of 2: B has exactly 2 free") {
+        REQUIRE(tryPlace(request(2, 1), PlacementPolicy::Pack, f.state, f.out));
+        CHECK(f.nodesOf() == std::vector<std::uint32_t>{1});
+        CHECK(f.out[0].gpuMask == 0b1100);  // the lowest free slots of B
+        CHECK(f.state.freeGpus(1) == 0);
+    }
+    SECTION("pack, one pod of 1: C has exactly 1 free") {
+        REQUIRE(tryPlace(request(1, 1), PlacementPolicy::Pack, f.state, f.out));
+        CHECK(f.nodesOf() == std::vector<std::uint32_t>{2});
+    }
+    SECTION("pack, two pods of 2: B first, then A (lowest index with 4 free; C has too few)") {
+        REQUIRE(tryPlace(request(2, 2), PlacementPolicy::Pack, f.state, f.out));
+        CHECK(f.nodesOf() == std::vector<std::uint32_t>{1, 0});
+    }
+    SECTION("spread, one pod of 2: A, the lowest-indexed node with the most free") {
+        REQUIRE(tryPlace(request(2, 1), PlacementPolicy::Spread, f.state, f.out));
+        CHECK(f.nodesOf() == std::vector<std::uint32_t>{0});
+    }
+    SECTION("spread, two pods of 1: A then D (A has 3 left, D still 4)") {
+        REQUIRE(tryPlace(request(1, 2), PlacementPolicy::Spread, f.state, f.out));
+        CHECK(f.nodesOf() == std::vector<std::uint32_t>{0, 3});
+    }
+}
+
+TEST_CASE("a gang is all or nothing") {
+    FourNodes f;
+    // Free: A 4, B 2, C 1, D 4 → only two nodes can take a pod of 4.
+    f.state.occupy(1, 0b0011);
+    f.state.occupy(2, 0b0111);
+    const int allocatedBefore = f.state.allocatedGpus();
+    CHECK_FALSE(tryPlace(request(4, 3), PlacementPolicy::Pack, f.state, f.out));
+    CHECK(f.out.empty());
+    CHECK(f.state.allocatedGpus() == allocatedBefore);
+    CHECK(f.state.freeGpus(0) == 4);
+    CHECK(f.state.freeGpus(3) == 4);
+    CHECK(podCapacityNow(request(4, 3), f.state) == 2);
+}
+
+TEST_CASE("topology-aware placement keeps a gang in one rack where pack splits it") {
+    FourNodes f;
+    // Free: A 4, B 2 (rack R0), C 4, D 4 (rack R1). A gang of 2 pods × 4 GPUs.
+    f.state.occupy(1, 0b0011);
+    SECTION("pack: A then C, two racks") {
+        REQUIRE(tryPlace(request(4, 2), PlacementPolicy::Pack, f.state, f.out));
+        CHECK(f.nodesOf() == std::vector<std::uint32_t>{0, 2});
+        CHECK(f.fleet.tierOf(f.nodesOf()) == FabricTier::Pod);
+    }
+    SECTION("topology: R1 is the only rack with room for both pods") {
+        REQUIRE(tryPlace(request(4, 2), PlacementPolicy::TopologyAware, f.state, f.out));
+        CHECK(f.nodesOf() == std::vector<std::uint32_t>{2, 3});
+        CHECK(f.fleet.tierOf(f.nodesOf()) == FabricTier::Rack);
+    }
+    SECTION("topology: two pods of 2 share one node when one has room for both") {
+        REQUIRE(tryPlace(request(2, 2), PlacementPolicy::TopologyAware, f.state, f.out));
+        CHECK(f.nodesOf() == std::vector<std::uint32_t>{0, 0});
+        CHECK(f.out[0].gpuMask == 0b0011);
+        CHECK(f.out[1].gpuMask == 0b1100);
+    }
+}
+
+TEST_CASE("pins restrict placement to a node, rack or pod") {
+    FourNodes f;
+    PlacementRequest r = request(2, 1);
+    r.pinLevel = PinLevel::Node;
+    r.pinIndex = 3;
+    REQUIRE(tryPlace(r, PlacementPolicy::Pack, f.state, f.out));
+    CHECK(f.nodesOf() == std::vector<std::uint32_t>{3});
+
+    r.pinLevel = PinLevel::Rack;
+    r.pinIndex = 1;  // R1 = {C, D}; pack prefers D now (2 free left)
+    REQUIRE(tryPlace(r, PlacementPolicy::Pack, f.state, f.out));
+    CHECK(f.nodesOf() == std::vector<std::uint32_t>{3});
+
+    r.gpusPerPod = 4;
+    r.pinLevel = PinLevel::Node;
+    r.pinIndex = 3;  // D has 0 free now
+    CHECK_FALSE(tryPlace(r, PlacementPolicy::Pack, f.state, f.out));
+}
+
+TEST_CASE("a node that is not Ready takes no pods") {
+    FourNodes f;
+    for (int n : {0, 1, 2}) f.state.setState(n, NodeState::Cordoned);
+    CHECK(f.state.readyFreeGpus() == 4);
+    CHECK(f.state.provisionedGpus() == 16);  // cordoned nodes are still provisioned
+    REQUIRE(tryPlace(request(4, 1), PlacementPolicy::Pack, f.state, f.out));
+    CHECK(f.nodesOf() == std::vector<std::uint32_t>{3});
+    CHECK_FALSE(tryPlace(request(1, 1), PlacementPolicy::Pack, f.state, f.out));
+    f.state.setState(0, NodeState::Failed);
+    CHECK(f.state.provisionedGpus() == 12);
+}

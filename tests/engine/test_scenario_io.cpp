@@ -1,0 +1,145 @@
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "gpuplan/scenario_io.hpp"
+#include "test_support.hpp"
+
+using namespace gpuplan;
+namespace fs = std::filesystem;
+
+namespace {
+
+const Catalog& catalog() {
+    static const Catalog c = loadCatalog(test::presetsDir() / "catalog" / "catalog.json");
+    return c;
+}
+
+struct Malformed {
+    const char* file;
+    const char* place;    // JSON pointer, or a prefix of "line L, column C"
+    const char* message;  // a part of the message
+};
+
+// Every file is a small edit of ../valid-minimal.json (which must load) that breaks one rule.
+const Malformed kMalformed[] = {
+    {"truncated", "line ", "the file ends too early (truncated?)"},
+    {"empty", "line 1, column 1", "the file ends too early (truncated?)"},
+    {"not-json", "line 1, column 1", "invalid JSON"},
+    {"nan-value", "line ", "invalid JSON"},
+    {"deep-nesting", "/x/0/0/0", "nested deeper than 64 levels"},
+    {"duplicate-key", "/", "duplicate key \"seed\""},
+    {"top-level-array", "/", "expected an object, got an array"},
+    {"unknown-key", "/topolgy", "unknown key \"topolgy\""},
+    {"wrong-type", "/horizonS", "expected a number, got a string"},
+    {"missing-topology", "/", "missing required key \"topology\""},
+    {"negative-count", "/topology/pods/0/racks/0/nodes/0/count", "must be between 1 and 200000, got -4"},
+    {"fractional-count", "/topology/pods/0/racks/0/count", "expected an integer, got 2.5"},
+    {"absurd-fleet", "/topology/pods/0/racks/0/nodes/0", "the fleet has more than 200000 nodes"},
+    {"empty-pods", "/topology/pods", "a fleet needs at least one pod"},
+    {"unknown-node-type", "/topology/pods/0/racks/0/nodes/0/nodeType", "unknown node type \"dgx-h900\""},
+    {"duplicate-node-names", "/topology", "duplicate node name pod-rack0-node0"},
+    {"ready-at-without-provisioning", "/topology/pods/0/racks/0/nodes/0/readyAtS",
+     "\"readyAtS\" only applies to \"state\": \"provisioning\""},
+    {"unknown-gpu-model", "/jobClasses/0/gpuModel", "unknown GPU model \"h900\""},
+    {"unknown-team", "/jobs/0/team", "unknown team \"ghost\""},
+    {"duplicate-team", "/teams/1/name", "duplicate team \"t\""},
+    {"bad-name", "/teams/0/name", "may only use letters, digits"},
+    {"format-version-2", "/formatVersion", "format version 2 is not supported"},
+    {"wrong-format", "/format", "expected \"gpuplan-scenario\""},
+    {"bad-enum", "/scheduler/placement", "unknown value \"random\" (expected one of \"pack\", \"spread\", \"topology\")"},
+    {"empirical-mismatch", "/jobClasses/0/gpus/weights", "needs one weight per value (3 values, 2 weights)"},
+    {"min-above-max", "/jobClasses/0/durationS/max", "\"max\" must not be below \"min\""},
+    {"sm-activity-above-one", "/jobClasses/0/smActivity", "must be between 0 and 1, got 1.5"},
+    {"arrival-wrong-field", "/jobClasses/0/arrival/amplitude", "unknown key \"amplitude\""},
+    {"rate-too-high", "/jobClasses/0", "jobs in the horizon (limit 5000000)"},
+    {"too-many-samples", "/sampleIntervalS", "more than 1000000 samples"},
+    {"pin-unknown-node", "/jobs/0/pin", "no node named \"nowhere\" in the topology"},
+    {"pin-two-targets", "/jobs/0/pin", "a pin names exactly one of"},
+    {"gpus-not-multiple", "/jobs/0/gpus", "must be a multiple of gpusPerPod (8)"},
+    {"negative-duration", "/jobs/0/durationS", "must be between 1 and"},
+    {"negative-seed", "/seed", "expected a non-negative integer"},
+    {"missing-trace", "/traces/0/file", "trace file \"nope/missing.csv\" not found"},
+};
+
+}  // namespace
+
+TEST_CASE("the minimal valid scenario loads") {
+    const Scenario s = loadScenario(test::testDataDir() / "valid-minimal.json", catalog());
+    CHECK(s.name == "base");
+    CHECK(s.nodeTypes.size() == 1);
+    CHECK(s.gpuModels.at(0).id == "h100-sxm");
+}
+
+TEST_CASE("malformed scenarios are rejected with file, place and reason") {
+    CHECK(std::size(kMalformed) >= 20);
+    for (const Malformed& m : kMalformed) {
+        const fs::path file = test::testDataDir() / "malformed" / (std::string(m.file) + ".json");
+        INFO("file: " << file.string());
+        REQUIRE(fs::exists(file));
+        try {
+            loadScenario(file, catalog());
+            FAIL("accepted a malformed scenario");
+        } catch (const InputError& e) {
+            CHECK(e.file() == file.string());
+            CHECK(std::string(e.place()).rfind(m.place, 0) == 0);
+            CHECK_THAT(e.message(), Catch::Contains(m.message));
+            CHECK_THAT(std::string(e.what()), Catch::StartsWith(file.string() + ": "));
+        }
+    }
+}
+
+TEST_CASE("a missing scenario file is reported, not thrown as something else") {
+    CHECK_THROWS_MATCHES(loadScenario("/nonexistent/scenario.json", catalog()), InputError,
+                         Catch::Matchers::Message("/nonexistent/scenario.json: file not found"));
+}
+
+TEST_CASE("save → open round-trips to an equal scenario") {
+    const Scenario original = loadScenario(test::presetsDir() / "scenarios" / "default.json", catalog());
+    const fs::path dir = fs::temp_directory_path() / "gpuplan-io-test";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path file = dir / "copy.json";
+    saveScenarioAtomic(original, file);
+    const Scenario reread = loadScenario(file, catalog());
+    CHECK(reread == original);
+    // The canonical text is stable: writing the re-read scenario gives the same bytes.
+    CHECK(scenarioToJson(reread) == scenarioToJson(original));
+    // The atomic save leaves no temporary file behind, and overwriting works.
+    saveScenarioAtomic(reread, file);
+    int entries = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
+    CHECK(entries == 1);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a scenario built in code is validated by the same rules") {
+    Scenario s = test::smallFleet(1, 1, "n4");
+    s.pods[0].racks[0].nodes[0].nodeType = "dgx-h100";
+    test::resolveHardware(s, catalog());
+    CHECK_NOTHROW(validateScenario(s, catalog()));
+    s.pods[0].racks[0].nodes[0].count = -1;
+    CHECK_THROWS_AS(validateScenario(s, catalog()), InputError);
+}
+
+TEST_CASE("the catalog holds the reference GPUs and node types with their sources") {
+    const Catalog& c = catalog();
+    const GpuModel* h100 = c.findGpu("h100-sxm");
+    REQUIRE(h100);
+    CHECK(h100->bf16DenseTflops == Approx(989.4));  // dense, not the 2:4-sparse headline
+    CHECK(h100->hbmGb == 80);
+    CHECK_FALSE(h100->sources.empty());
+    const NodeType* dgx = c.findNodeType("dgx-h100");
+    REQUIRE(dgx);
+    CHECK(dgx->gpusPerNode == 8);
+    CHECK(dgx->fabricGBpsPerGpu() == Approx(50));  // 8 × 400 Gb/s ÷ 8 bit ÷ 8 GPUs
+    const NodeType* tray = c.findNodeType("gb200-nvl72-tray");
+    REQUIRE(tray);
+    CHECK(tray->nvlinkDomain == NvlinkDomain::Rack);
+    CHECK(tray->nodesPerNvlinkDomain * tray->gpusPerNode == 72);
+}
+
+TEST_CASE("a malformed catalog is rejected with its place") {
+    CHECK_THROWS_WITH(parseCatalog(R"({"format": "gpuplan-catalog", "formatVersion": 1,
+        "asOf": "x", "sources": {}, "gpuModels": [{"id": "g"}], "nodeTypes": []})", "cat.json"),
+                      Catch::Contains("cat.json: /gpuModels/0: missing required key \"name\""));
+}

@@ -1,0 +1,107 @@
+#include "test_support.hpp"
+
+#include <stdexcept>
+
+namespace gpuplan::test {
+
+Catalog testCatalog() {
+    Catalog c;
+    c.asOf = "test";
+    GpuModel tg;
+    tg.id = "tg";
+    tg.name = "test GPU";
+    tg.bf16DenseTflops = 1000;
+    tg.hbmGb = 80;
+    tg.nvlinkGBps = 900;
+    GpuModel big = tg;
+    big.id = "tg-big";
+    big.bf16DenseTflops = 2000;
+    big.hbmGb = 160;
+    c.gpuModels = {tg, big};
+    auto node = [](const char* id, const char* gpu, int gpus, double fabricGbps) {
+        NodeType t;
+        t.id = id;
+        t.name = id;
+        t.gpuModel = gpu;
+        t.gpusPerNode = gpus;
+        t.fabricGbpsPerNode = fabricGbps;
+        return t;
+    };
+    NodeType tray = node("tray4", "tg", 4, 1600);
+    tray.nvlinkDomain = NvlinkDomain::Rack;
+    tray.nodesPerNvlinkDomain = 18;
+    c.nodeTypes = {node("n8", "tg", 8, 3200), node("n4", "tg", 4, 1600), node("n1", "tg", 1, 400),
+                   node("big8", "tg-big", 8, 3200), tray};
+    return c;
+}
+
+void resolveHardware(Scenario& s, const Catalog& catalog) {
+    s.gpuModels.clear();
+    s.nodeTypes.clear();
+    auto addModel = [&](const std::string& id) {
+        if (s.findGpu(id)) return;
+        const GpuModel* g = catalog.findGpu(id);
+        if (!g) throw std::invalid_argument("test catalog has no GPU " + id);
+        s.gpuModels.push_back(*g);
+    };
+    for (const PodDef& p : s.pods)
+        for (const RackDef& r : p.racks)
+            for (const NodeGroupDef& g : r.nodes) {
+                const NodeType* t = catalog.findNodeType(g.nodeType);
+                if (!t) throw std::invalid_argument("test catalog has no node type " + g.nodeType);
+                if (!s.findNodeType(t->id)) s.nodeTypes.push_back(*t);
+                addModel(t->gpuModel);
+            }
+    for (const JobClassDef& c : s.jobClasses)
+        if (c.traits.gpuModel) addModel(*c.traits.gpuModel);
+    for (const JobDef& j : s.jobs)
+        if (j.traits.gpuModel) addModel(*j.traits.gpuModel);
+}
+
+Scenario smallFleet(int racks, int nodesPerRack, const std::string& nodeType) {
+    Scenario s;
+    s.name = "test";
+    s.horizonS = 86400;
+    s.sampleIntervalS = 60;
+    NodeGroupDef g;
+    g.count = nodesPerRack;
+    g.nodeType = nodeType;
+    RackDef r;
+    r.count = racks;
+    r.nodes = {g};
+    PodDef p;
+    p.racks = {r};
+    s.pods = {p};
+    s.teams = {TeamDef{"t", ""}};
+    resolveHardware(s);
+    return s;
+}
+
+JobDef job(const std::string& name, int gpus, double durationS, double submitS, int gpusPerPod) {
+    JobDef j;
+    j.name = name;
+    j.traits.team = "t";
+    j.traits.gpusPerPod = gpusPerPod;
+    j.gpus = gpus;
+    j.durationS = durationS;
+    j.submitS = submitS;
+    return j;
+}
+
+Results run(const Scenario& s) {
+    RunOptions o;
+    o.checkInvariants = true;
+    return simulate(s, o);
+}
+
+std::uint32_t jobIndex(const Results& r, const std::string& name) {
+    for (std::uint32_t i = 0; i < r.jobs.size(); ++i)
+        if (r.jobs[i].spec.source == JobSource::Explicit && r.jobName(i) == name) return i;
+    throw std::invalid_argument("no job named " + name);
+}
+
+std::filesystem::path presetsDir() { return GPUPLAN_TEST_PRESETS_DIR; }
+std::filesystem::path sharedDataDir() { return GPUPLAN_TEST_SHARED_DATA_DIR; }
+std::filesystem::path testDataDir() { return GPUPLAN_TEST_DATA_DIR; }
+
+}  // namespace gpuplan::test

@@ -1,0 +1,43 @@
+// Scenarios built in code for engine tests, on a small test catalog whose numbers are easy
+// to work with by hand:
+//   GPU "tg":        1000 TFLOP/s BF16 dense, 80 GB HBM, NVLink 900 GB/s (450 one way)
+//   GPU "tg-big":    2000 TFLOP/s, 160 GB, NVLink 900
+//   node "n8":       8 × tg, 3200 Gb/s fabric → 3200 / 8 / 8 = 50 GB/s per GPU one way
+//   node "n4":       4 × tg, 1600 Gb/s → 50 GB/s per GPU
+//   node "n1":       1 × tg
+//   node "big8":     8 × tg-big
+//   node "tray4":    4 × tg, NVLink across 18 trays of a rack (NVL72-style)
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "gpuplan/scenario.hpp"
+#include "gpuplan/simulate.hpp"
+
+namespace gpuplan::test {
+
+Catalog testCatalog();
+
+/// One pod of `racks` racks of `nodesPerRack` nodes of `nodeType`, team "t", horizon 1 day,
+/// samples every 60 s, FIFO + pack + EASY backfill.
+Scenario smallFleet(int racks, int nodesPerRack, const std::string& nodeType = "n4");
+
+/// Copies the catalog entries a hand-built scenario uses into it (what the loader does).
+void resolveHardware(Scenario& s, const Catalog& catalog = testCatalog());
+
+/// An explicit job of team "t".
+JobDef job(const std::string& name, int gpus, double durationS, double submitS = 0,
+           int gpusPerPod = 0);
+
+/// Runs with invariant checks after every event.
+Results run(const Scenario& s);
+
+/// Index of the job with this explicit name.
+std::uint32_t jobIndex(const Results& r, const std::string& name);
+
+std::filesystem::path presetsDir();
+std::filesystem::path sharedDataDir();
+std::filesystem::path testDataDir();
+
+}  // namespace gpuplan::test
