@@ -27,7 +27,9 @@ fs::path presetsDir() {
     return GPUPLAN_INSTALL_PRESETS_DIR;
 }
 
-fs::path catalogFile() { return presetsDir() / "catalog" / "catalog.json"; }
+fs::path catalogFile() {
+    return presetsDir() / "catalog" / "catalog.json";
+}
 
 std::vector<fs::path> dataDirs() {
     std::vector<fs::path> dirs;
@@ -40,7 +42,8 @@ std::vector<fs::path> dataDirs() {
             start = end + 1;
         }
     }
-    for (const fs::path& p : {fs::path(GPUPLAN_SHARED_DATA_DIR), fs::current_path() / ".." / "shared" / "data"})
+    for (const fs::path& p :
+         {fs::path(GPUPLAN_SHARED_DATA_DIR), fs::current_path() / ".." / "shared" / "data"})
         if (isDir(p)) dirs.push_back(p);
     return dirs;
 }

@@ -57,7 +57,8 @@ double seconds(Clock::time_point a, Clock::time_point b) {
 /// Runs in the child: loads, simulates `repeat` times, returns a JSON report.
 nlohmann::ordered_json runOne(const Benchmark& b, int repeat, const CommonOptions& common) {
     const auto t0 = Clock::now();
-    const Scenario scenario = loadScenarioFor(presetsDirFor(common) / "scenarios" / b.preset, common);
+    const Scenario scenario =
+        loadScenarioFor(presetsDirFor(common) / "scenarios" / b.preset, common);
     const double loadS = seconds(t0, Clock::now());
     std::vector<double> walls;
     Results last;
@@ -95,7 +96,8 @@ nlohmann::ordered_json runInChild(const Benchmark& b, int repeat, const CommonOp
         try {
             text = runOne(b, repeat, common).dump();
         } catch (const std::exception& e) {
-            text = nlohmann::ordered_json{{"name", b.name}, {"ok", false}, {"error", e.what()}}.dump();
+            text =
+                nlohmann::ordered_json{{"name", b.name}, {"ok", false}, {"error", e.what()}}.dump();
         }
         ssize_t written = 0;
         while (written < static_cast<ssize_t>(text.size())) {
@@ -109,14 +111,16 @@ nlohmann::ordered_json runInChild(const Benchmark& b, int repeat, const CommonOp
     close(fds[1]);
     std::string text;
     char buf[4096];
-    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;)
+        text.append(buf, static_cast<std::size_t>(n));
     close(fds[0]);
     int status = 0;
     rusage usage{};
     wait4(pid, &status, 0, &usage);
     nlohmann::ordered_json report =
-        text.empty() ? nlohmann::ordered_json{{"name", b.name}, {"ok", false}, {"error", "child crashed"}}
-                     : nlohmann::ordered_json::parse(text);
+        text.empty()
+            ? nlohmann::ordered_json{{"name", b.name}, {"ok", false}, {"error", "child crashed"}}
+            : nlohmann::ordered_json::parse(text);
     report["peak_rss_mb"] = static_cast<double>(usage.ru_maxrss) / 1024.0;
     return report;
 }
@@ -124,7 +128,8 @@ nlohmann::ordered_json runInChild(const Benchmark& b, int repeat, const CommonOp
 std::string verdict(const Benchmark& b, const nlohmann::ordered_json& r) {
     if (!r.value("ok", false)) return "ERROR";
     bool pass = r["wall_s"].get<double>() < b.targetWallS;
-    if (b.targetEventsPerS > 0) pass = pass && r["events_per_s"].get<double>() >= b.targetEventsPerS;
+    if (b.targetEventsPerS > 0)
+        pass = pass && r["events_per_s"].get<double>() >= b.targetEventsPerS;
     if (b.targetRssMb > 0) pass = pass && r["peak_rss_mb"].get<double>() < b.targetRssMb;
     return pass ? "meets target" : "MISSES target";
 }

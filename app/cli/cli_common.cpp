@@ -6,7 +6,8 @@
 namespace gpuplan::cli {
 
 Args::Args(int argc, char** argv, int first) {
-    for (int i = first; i < argc; ++i) m_args.emplace_back(argv[i]);
+    for (int i = first; i < argc; ++i)
+        m_args.emplace_back(argv[i]);
 }
 
 std::string Args::value(const std::string& flag) {
@@ -50,7 +51,8 @@ Scenario loadScenarioFor(const std::filesystem::path& file, const CommonOptions&
     const Catalog catalog = loadCatalogFor(c);
     LoadOptions options;
     options.dataDirs = c.dataDirs;
-    for (const auto& d : paths::dataDirs()) options.dataDirs.push_back(d);
+    for (const auto& d : paths::dataDirs())
+        options.dataDirs.push_back(d);
     return loadScenario(file, catalog, options);
 }
 

@@ -85,7 +85,8 @@ int runCommand(Args& args) {
 
     const auto start = std::chrono::steady_clock::now();
     const Results results = simulate(scenario, options);
-    const double wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double wallS =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     std::printf("%s — %d nodes, %d GPUs, %zu jobs, %.1f days simulated in %.3f s (%llu events)\n",
                 scenario.name.empty() ? scenarioFile->filename().c_str() : scenario.name.c_str(),
@@ -93,7 +94,8 @@ int runCommand(Args& args) {
                 results.jobs.size(), scenario.horizonS / 86400, wallS,
                 static_cast<unsigned long long>(results.eventCount));
     std::printf("%-24s %s\n", "kpi", "value");
-    for (const Kpi& k : results.kpis) std::printf("%-24s %s\n", k.name.c_str(), formatKpi(k).c_str());
+    for (const Kpi& k : results.kpis)
+        std::printf("%-24s %s\n", k.name.c_str(), formatKpi(k).c_str());
     std::printf("%-24s %s\n", "fingerprint", results.fingerprintHex().c_str());
     if (outFile) writeFileAtomic(*outFile, resultsToJson(results));
     if (csvDir) writeResultsCsv(results, *csvDir);
@@ -112,10 +114,10 @@ int validateCommand(Args& args) {
     if (!scenarioFile) throw UsageError{"no scenario given"};
     const Scenario scenario = loadScenarioFor(*scenarioFile, common);
     const Fleet fleet = Fleet::build(scenario);
-    std::printf("ok: %s — %zu pods, %zu racks, %zu nodes, %d GPUs, %zu job classes, %zu jobs, %zu traces\n",
-                scenarioFile->string().c_str(), fleet.pods.size(), fleet.racks.size(),
-                fleet.nodes.size(), fleet.totalGpus, scenario.jobClasses.size(), scenario.jobs.size(),
-                scenario.traces.size());
+    std::printf(
+        "ok: %s — %zu pods, %zu racks, %zu nodes, %d GPUs, %zu job classes, %zu jobs, %zu traces\n",
+        scenarioFile->string().c_str(), fleet.pods.size(), fleet.racks.size(), fleet.nodes.size(),
+        fleet.totalGpus, scenario.jobClasses.size(), scenario.jobs.size(), scenario.traces.size());
     return kOk;
 }
 

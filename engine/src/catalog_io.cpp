@@ -14,7 +14,8 @@ std::vector<std::string> sourceKeys(JsonObject& o, const Catalog& catalog) {
         for (const JsonNode& item : node->array(64)) {
             std::string key = item.string(128);
             bool known = false;
-            for (const CatalogSource& s : catalog.sources) known = known || s.key == key;
+            for (const CatalogSource& s : catalog.sources)
+                known = known || s.key == key;
             if (!known) item.fail("source \"" + key + "\" is not in the top-level \"sources\" map");
             keys.push_back(std::move(key));
         }
@@ -43,8 +44,7 @@ Catalog parseCatalog(std::string_view text, const std::string& sourceName) {
     JsonObject sources = root.required("sources").object();
     for (const auto& [key, value] : sources.node().raw().items()) {
         JsonObject s = sources.required(key).object();
-        catalog.sources.push_back(
-            {key, s.required("title").string(), s.required("url").string()});
+        catalog.sources.push_back({key, s.required("title").string(), s.required("url").string()});
         s.finish();
     }
     sources.finish();
@@ -73,7 +73,8 @@ Catalog parseCatalog(std::string_view text, const std::string& sourceName) {
         JsonObject o = item.object();
         NodeType t;
         t.id = o.required("id").name();
-        if (catalog.findNodeType(t.id)) o.required("id").fail("duplicate node type id \"" + t.id + "\"");
+        if (catalog.findNodeType(t.id))
+            o.required("id").fail("duplicate node type id \"" + t.id + "\"");
         t.name = o.required("name").string(256);
         t.gpuModel = o.required("gpuModel").string(64);
         if (!catalog.findGpu(t.gpuModel))
@@ -88,7 +89,8 @@ Catalog parseCatalog(std::string_view text, const std::string& sourceName) {
         t.nvlinkDomain = o.required("nvlinkDomain")
                              .enumeration<NvlinkDomain>(
                                  {{"node", NvlinkDomain::Node}, {"rack", NvlinkDomain::Rack}});
-        t.nodesPerNvlinkDomain = static_cast<int>(o.required("nodesPerNvlinkDomain").integer(1, 1024));
+        t.nodesPerNvlinkDomain =
+            static_cast<int>(o.required("nodesPerNvlinkDomain").integer(1, 1024));
         t.sources = sourceKeys(o, catalog);
         if (auto n = o.optional("notes")) t.notes = n->string();
         o.finish();

@@ -6,7 +6,9 @@
 namespace gpuplan::detail {
 
 namespace {
-bool isProvisioned(NodeState s) { return s == NodeState::Ready || s == NodeState::Cordoned; }
+bool isProvisioned(NodeState s) {
+    return s == NodeState::Ready || s == NodeState::Cordoned;
+}
 }  // namespace
 
 ClusterState::ClusterState(const Fleet& fleet)
@@ -100,27 +102,36 @@ void ClusterState::setState(int node, NodeState next) {
 
 const int* ClusterState::freeHist(Scope scope, int unit, int model) const {
     switch (scope) {
-        case Scope::Fleet: return m_freeFleet.at(0, model);
-        case Scope::Pod: return m_freePod.at(unit, model);
-        case Scope::Rack: return m_freeRack.at(unit, model);
+        case Scope::Fleet:
+            return m_freeFleet.at(0, model);
+        case Scope::Pod:
+            return m_freePod.at(unit, model);
+        case Scope::Rack:
+            return m_freeRack.at(unit, model);
     }
     return nullptr;
 }
 
 const int* ClusterState::readySizeHist(Scope scope, int unit, int model) const {
     switch (scope) {
-        case Scope::Fleet: return m_sizeFleet.at(0, model);
-        case Scope::Pod: return m_sizePod.at(unit, model);
-        case Scope::Rack: return m_sizeRack.at(unit, model);
+        case Scope::Fleet:
+            return m_sizeFleet.at(0, model);
+        case Scope::Pod:
+            return m_sizePod.at(unit, model);
+        case Scope::Rack:
+            return m_sizeRack.at(unit, model);
     }
     return nullptr;
 }
 
 const int* ClusterState::fleetSizeHist(Scope scope, int unit, int model) const {
     switch (scope) {
-        case Scope::Fleet: return m_allFleet.at(0, model);
-        case Scope::Pod: return m_allPod.at(unit, model);
-        case Scope::Rack: return m_allRack.at(unit, model);
+        case Scope::Fleet:
+            return m_allFleet.at(0, model);
+        case Scope::Pod:
+            return m_allPod.at(unit, model);
+        case Scope::Rack:
+            return m_allRack.at(unit, model);
     }
     return nullptr;
 }

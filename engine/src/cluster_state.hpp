@@ -17,7 +17,8 @@ class UnitHistograms {
 public:
     UnitHistograms() = default;
     UnitHistograms(int units, int models, int maxCount)
-        : m_models(models), m_width(maxCount + 1),
+        : m_models(models),
+          m_width(maxCount + 1),
           m_counts(static_cast<std::size_t>(units) * models * (maxCount + 1), 0) {}
 
     const int* at(int unit, int model) const { return &m_counts[offset(unit, model)]; }
@@ -38,7 +39,8 @@ private:
 /// How many pods of `gpusPerPod` fit on the nodes a histogram (by free GPUs) describes.
 inline long long podCapacity(const int* hist, int width, int gpusPerPod) {
     long long pods = 0;
-    for (int f = gpusPerPod; f < width; ++f) pods += static_cast<long long>(hist[f]) * (f / gpusPerPod);
+    for (int f = gpusPerPod; f < width; ++f)
+        pods += static_cast<long long>(hist[f]) * (f / gpusPerPod);
     return pods;
 }
 

@@ -17,9 +17,12 @@ std::string format(const char* fmt, Args... args) {
 
 Scope scopeOf(PinLevel level) {
     switch (level) {
-        case PinLevel::Pod: return Scope::Pod;
-        case PinLevel::Rack: return Scope::Rack;
-        default: return Scope::Fleet;
+        case PinLevel::Pod:
+            return Scope::Pod;
+        case PinLevel::Rack:
+            return Scope::Rack;
+        default:
+            return Scope::Fleet;
     }
 }
 
@@ -75,7 +78,8 @@ Diagnoser::NodeCounts Diagnoser::countNodes(const JobSpec& job) const {
             const int* hist = c.freeHist(Scope::Fleet, 0, m);
             for (int free = 0; free < c.histWidth(); ++free)
                 (free >= job.gpusPerPod ? n.available : n.insufficient) += hist[free];
-            for (int s = 0; s < 4; ++s) matching += c.nodesInState(m, static_cast<NodeState>(s));
+            for (int s = 0; s < 4; ++s)
+                matching += c.nodesInState(m, static_cast<NodeState>(s));
         }
         n.mismatch = n.total - matching;
         return n;
@@ -88,9 +92,15 @@ Diagnoser::NodeCounts Diagnoser::countNodes(const JobSpec& job) const {
             continue;
         }
         switch (c.state(i)) {
-            case NodeState::Provisioning: ++n.notReady; break;
-            case NodeState::Failed: ++n.unreachable; break;
-            case NodeState::Cordoned: ++n.cordoned; break;
+            case NodeState::Provisioning:
+                ++n.notReady;
+                break;
+            case NodeState::Failed:
+                ++n.unreachable;
+                break;
+            case NodeState::Cordoned:
+                ++n.cordoned;
+                break;
             case NodeState::Ready:
                 (c.freeGpus(i) >= job.gpusPerPod ? n.available : n.insufficient) += 1;
                 break;
@@ -105,18 +115,20 @@ std::string Diagnoser::fitError(const JobSpec& job, const NodeCounts& n) const {
     if (n.mismatch)
         items.push_back(format("%d node(s) didn't match Pod's node affinity/selector", n.mismatch));
     if (n.notReady)
-        items.push_back(format(
-            "%d node(s) had untolerated taint {node.kubernetes.io/not-ready: }", n.notReady));
+        items.push_back(format("%d node(s) had untolerated taint {node.kubernetes.io/not-ready: }",
+                               n.notReady));
     if (n.unreachable)
         items.push_back(format(
             "%d node(s) had untolerated taint {node.kubernetes.io/unreachable: }", n.unreachable));
     if (n.cordoned) items.push_back(format("%d node(s) were unschedulable", n.cordoned));
     std::sort(items.begin(), items.end());  // kube-scheduler sorts its histogram the same way
     std::string text = format("%d/%d nodes are available", n.available, n.total);
-    for (std::size_t i = 0; i < items.size(); ++i) text += (i ? ", " : ": ") + items[i];
+    for (std::size_t i = 0; i < items.size(); ++i)
+        text += (i ? ", " : ": ") + items[i];
     text += ".";
     // Each available node takes one pod; a gang needs that many at once.
-    if (job.pods() > 1) text += format(" The gang needs %d pods of %d GPUs.", job.pods(), job.gpusPerPod);
+    if (job.pods() > 1)
+        text += format(" The gang needs %d pods of %d GPUs.", job.pods(), job.gpusPerPod);
     return text;
 }
 
@@ -205,7 +217,8 @@ std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const 
                 "running jobs hold the rest.",
                 free, ready, model.c_str(), where.c_str(), k * p, shape.c_str());
         }
-        case Layer::Workload: break;
+        case Layer::Workload:
+            break;
     }
     (void)n;
     return {};

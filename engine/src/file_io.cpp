@@ -21,11 +21,12 @@ std::string readTextFile(const fs::path& file) {
     if (fs::is_directory(status)) throw InputError(file.string(), "", "is a folder, not a file");
     const auto size = fs::file_size(file, ec);
     if (!ec && size > InputLimits::maxFileBytes)
-        throw InputError(file.string(), "",
-                         "file is larger than " + std::to_string(InputLimits::maxFileBytes >> 20) +
-                             " MB");
+        throw InputError(
+            file.string(), "",
+            "file is larger than " + std::to_string(InputLimits::maxFileBytes >> 20) + " MB");
     std::ifstream in(file, std::ios::binary);
-    if (!in) throw InputError(file.string(), "", std::string("cannot open: ") + std::strerror(errno));
+    if (!in)
+        throw InputError(file.string(), "", std::string("cannot open: ") + std::strerror(errno));
     std::string text;
     text.resize(static_cast<std::size_t>(ec ? 0 : size));
     in.read(text.data(), static_cast<std::streamsize>(text.size()));

@@ -6,7 +6,9 @@
 
 namespace gpuplan::detail {
 
-const JobSpec& JobQueue::spec(std::uint32_t job) const { return (*m_jobs)[job].spec; }
+const JobSpec& JobQueue::spec(std::uint32_t job) const {
+    return (*m_jobs)[job].spec;
+}
 
 bool JobQueue::before(std::uint32_t a, std::uint32_t b) const {
     const JobSpec& x = spec(a);
@@ -71,7 +73,8 @@ std::vector<std::uint32_t> JobQueue::ordered() const {
     for (const Group& g : m_groups)
         for (std::uint32_t j : g.jobs)
             if (contains(j)) all.push_back(j);
-    std::sort(all.begin(), all.end(), [this](std::uint32_t a, std::uint32_t b) { return before(a, b); });
+    std::sort(all.begin(), all.end(),
+              [this](std::uint32_t a, std::uint32_t b) { return before(a, b); });
     return all;
 }
 

@@ -14,7 +14,7 @@
 namespace gpuplan::detail {
 
 struct ShapeKey {
-    int model = -1;       ///< −1 = any model
+    int model = -1;  ///< −1 = any model
     int gpusPerPod = 1;
     int pods = 1;
     bool constrained = false;  ///< pinned jobs: one group, never compared by shape

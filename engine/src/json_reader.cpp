@@ -83,7 +83,8 @@ public:
         m_stack.pop_back();
         return value();
     }
-    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) {
+    bool parse_error(std::size_t position, const std::string&,
+                     const nlohmann::detail::exception& ex) {
         // nlohmann's message starts with "[json.exception.parse_error.101] parse error at line
         // L, column C: "; keep only the reason and give our own place.
         std::string what = ex.what();
@@ -103,9 +104,9 @@ private:
 
     void open(bool isObject) {
         if (static_cast<int>(m_stack.size()) >= InputLimits::maxJsonDepth)
-            throw InputError(m_file, pointer(),
-                             "nested deeper than " + std::to_string(InputLimits::maxJsonDepth) +
-                                 " levels");
+            throw InputError(
+                m_file, pointer(),
+                "nested deeper than " + std::to_string(InputLimits::maxJsonDepth) + " levels");
         m_stack.push_back(Frame{isObject, {}, {}, 0});
     }
     bool value() {
@@ -194,7 +195,8 @@ long long JsonNode::integer(long long min, long long max) const {
 }
 
 std::uint64_t JsonNode::unsignedInteger() const {
-    if (!m_value->is_number_integer() || (!m_value->is_number_unsigned() && m_value->get<long long>() < 0))
+    if (!m_value->is_number_integer() ||
+        (!m_value->is_number_unsigned() && m_value->get<long long>() < 0))
         fail("expected a non-negative integer");
     return m_value->get<std::uint64_t>();
 }
@@ -210,23 +212,24 @@ std::string JsonNode::name() const {
     const std::string s = string(64);
     if (s.empty()) fail("name must not be empty");
     for (char c : s) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                        c == '.' || c == '_' || c == '-';
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
         if (!ok) fail("name \"" + s + "\" may only use letters, digits, '.', '_' and '-'");
     }
     return s;
 }
 
 bool JsonNode::boolean() const {
-    if (!m_value->is_boolean()) fail(std::string("expected true or false, got ") + typeName(*m_value));
+    if (!m_value->is_boolean())
+        fail(std::string("expected true or false, got ") + typeName(*m_value));
     return m_value->get<bool>();
 }
 
 std::vector<JsonNode> JsonNode::array(std::size_t maxItems) const {
     if (!m_value->is_array()) fail(std::string("expected an array, got ") + typeName(*m_value));
     if (m_value->size() > maxItems)
-        fail("more than " + std::to_string(maxItems) + " items (" + std::to_string(m_value->size()) +
-             ")");
+        fail("more than " + std::to_string(maxItems) + " items (" +
+             std::to_string(m_value->size()) + ")");
     std::vector<JsonNode> items;
     items.reserve(m_value->size());
     for (std::size_t i = 0; i < m_value->size(); ++i)
@@ -234,14 +237,18 @@ std::vector<JsonNode> JsonNode::array(std::size_t maxItems) const {
     return items;
 }
 
-JsonObject JsonNode::object() const { return JsonObject(*this); }
+JsonObject JsonNode::object() const {
+    return JsonObject(*this);
+}
 
 JsonObject::JsonObject(const JsonNode& node) : m_node(node) {
     if (!node.raw().is_object())
         node.fail(std::string("expected an object, got ") + typeName(node.raw()));
 }
 
-bool JsonObject::has(std::string_view key) const { return m_node.raw().contains(key); }
+bool JsonObject::has(std::string_view key) const {
+    return m_node.raw().contains(key);
+}
 
 JsonNode JsonObject::required(std::string_view key) {
     m_used.insert(std::string(key));
@@ -261,7 +268,8 @@ void JsonObject::finish() const {
     for (const auto& [key, value] : m_node.raw().items()) {
         if (m_used.count(key)) continue;
         std::string known;
-        for (const std::string& k : m_used) known += (known.empty() ? "" : ", ") + k;
+        for (const std::string& k : m_used)
+            known += (known.empty() ? "" : ", ") + k;
         JsonNode(value, childPointer(m_node.pointer(), key), m_node.file())
             .fail("unknown key \"" + key + "\" (known here: " + known + ")");
     }

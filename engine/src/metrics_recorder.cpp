@@ -13,15 +13,17 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// Nearest-rank percentile of an unsorted sample (reorders it).
 double percentile(std::vector<double>& values, double q) {
     if (values.empty()) return kNaN;
-    const std::size_t rank = static_cast<std::size_t>(
-        std::ceil(q * static_cast<double>(values.size())));
+    const std::size_t rank =
+        static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
     const std::size_t index = std::clamp<std::size_t>(rank, 1, values.size()) - 1;
     std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(index),
                      values.end());
     return values[index];
 }
 
-double ratio(double num, double den) { return den > 0 ? num / den : 0.0; }
+double ratio(double num, double den) {
+    return den > 0 ? num / den : 0.0;
+}
 
 }  // namespace
 
@@ -110,7 +112,8 @@ void MetricsRecorder::finish(double endS, const Rates& rates) {
     // A stopped run leaves later samples unwritten: drop them.
     std::size_t used = std::min(m_sampleTimes.size(), m_samplesTaken);
     m_results.sampleTimesS.resize(used);
-    for (Series& s : m_results.series) s.values.resize(used);
+    for (Series& s : m_results.series)
+        s.values.resize(used);
     writeKpis(endS);
 }
 
@@ -135,9 +138,11 @@ void MetricsRecorder::writeKpis(double endS) {
         if (j.status == JobStatus::Failed) ++failed;
     }
     double waitSum = 0;
-    for (double w : waits) waitSum += w;
+    for (double w : waits)
+        waitSum += w;
     double jctSum = 0;
-    for (double v : jcts) jctSum += v;
+    for (double v : jcts)
+        jctSum += v;
 
     auto& k = m_results.kpis;
     k.clear();

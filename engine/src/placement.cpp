@@ -11,8 +11,10 @@ PlacementRequest requestOf(const JobSpec& job) {
 
 NodeRange nodeRangeOf(const Fleet& fleet, PinLevel level, int index) {
     switch (level) {
-        case PinLevel::None: break;
-        case PinLevel::Node: return {index, index + 1};
+        case PinLevel::None:
+            break;
+        case PinLevel::Node:
+            return {index, index + 1};
         case PinLevel::Rack: {
             const FleetRack& r = fleet.racks[index];
             return {r.firstNode, r.firstNode + r.nodeCount};
@@ -63,7 +65,8 @@ std::uint64_t lowestFreeSlots(std::uint64_t freeMask, int count) {
 int chooseNode(const ClusterState& state, int model, int gpus, NodeRange range, bool mostFree) {
     const int width = state.histWidth();
     auto lookup = [&](int f) -> int {
-        const std::uint32_t n = state.bucket(model, f).next(static_cast<std::uint32_t>(range.begin));
+        const std::uint32_t n =
+            state.bucket(model, f).next(static_cast<std::uint32_t>(range.begin));
         return n != IndexSet::npos && static_cast<int>(n) < range.end ? static_cast<int>(n) : -1;
     };
     if (mostFree) {
@@ -139,7 +142,8 @@ private:
     int freeGpusIn(Scope scope, int unit, int model) const {
         const int* h = m_state.freeHist(scope, unit, model);
         int free = 0;
-        for (int f = 1; f < m_state.histWidth(); ++f) free += f * h[f];
+        for (int f = 1; f < m_state.histWidth(); ++f)
+            free += f * h[f];
         return free;
     }
 
@@ -204,7 +208,8 @@ private:
             if (!eligible(m)) continue;
             const int node = chooseNode(m_state, m, k * p, range, false);
             if (node >= 0) {
-                for (int i = 0; i < k; ++i) bind(node, p);
+                for (int i = 0; i < k; ++i)
+                    bind(node, p);
                 return true;
             }
         }

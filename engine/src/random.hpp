@@ -22,7 +22,8 @@ class Rng {
 public:
     explicit Rng(std::uint64_t seed) {
         std::uint64_t sm = seed;
-        for (auto& word : m_s) word = splitmix64(sm);
+        for (auto& word : m_s)
+            word = splitmix64(sm);
     }
 
     std::uint64_t next() {

@@ -9,20 +9,28 @@ namespace gpuplan {
 
 const char* toString(Layer l) {
     switch (l) {
-        case Layer::Reservation: return "reservation";
-        case Layer::Provisioning: return "provisioning";
-        case Layer::Scheduling: return "scheduling";
-        case Layer::Workload: return "workload";
+        case Layer::Reservation:
+            return "reservation";
+        case Layer::Provisioning:
+            return "provisioning";
+        case Layer::Scheduling:
+            return "scheduling";
+        case Layer::Workload:
+            return "workload";
     }
     return "?";
 }
 
 const char* toString(JobStatus s) {
     switch (s) {
-        case JobStatus::Pending: return "pending";
-        case JobStatus::Running: return "running";
-        case JobStatus::Completed: return "completed";
-        case JobStatus::Failed: return "failed";
+        case JobStatus::Pending:
+            return "pending";
+        case JobStatus::Running:
+            return "running";
+        case JobStatus::Completed:
+            return "completed";
+        case JobStatus::Failed:
+            return "failed";
     }
     return "?";
 }
@@ -55,8 +63,10 @@ std::string Results::jobName(std::uint32_t job) const {
     switch (s.source) {
         case JobSource::Class:
             return classNames[s.sourceIndex] + "-" + std::to_string(s.sequence);
-        case JobSource::Explicit: return explicitNames[s.sourceIndex];
-        case JobSource::Trace: return traceNames[s.sourceIndex] + "-" + std::to_string(s.sequence);
+        case JobSource::Explicit:
+            return explicitNames[s.sourceIndex];
+        case JobSource::Trace:
+            return traceNames[s.sourceIndex] + "-" + std::to_string(s.sequence);
     }
     return "job-" + std::to_string(job);
 }
@@ -74,7 +84,8 @@ ClusterSnapshot Results::stateAt(double timeS) const {
     ClusterSnapshot snap;
     snap.timeS = timeS;
     snap.nodeStates.reserve(fleet.nodes.size());
-    for (const FleetNode& n : fleet.nodes) snap.nodeStates.push_back(n.initialState);
+    for (const FleetNode& n : fleet.nodes)
+        snap.nodeStates.push_back(n.initialState);
     for (const NodeStateChange& c : nodeChanges) {
         if (c.timeS > timeS) break;
         snap.nodeStates[c.node] = c.state;
@@ -87,13 +98,14 @@ ClusterSnapshot Results::stateAt(double timeS) const {
         for (const PodPlacement& pod : placementOf(seg)) {
             for (int slot = 0; slot < 64; ++slot)
                 if (pod.gpuMask >> slot & 1u)
-                    snap.gpuJob[firstGpuOfNode[pod.node] + slot] = static_cast<std::int32_t>(seg.job);
+                    snap.gpuJob[firstGpuOfNode[pod.node] + slot] =
+                        static_cast<std::int32_t>(seg.job);
         }
     }
     std::sort(snap.runningJobs.begin(), snap.runningJobs.end());
     if (!sampleTimesS.empty() && sampleIntervalS > 0 && timeS >= 0) {
-        const std::size_t k = std::min(sampleTimesS.size() - 1,
-                                       static_cast<std::size_t>(std::floor(timeS / sampleIntervalS)));
+        const std::size_t k = std::min(
+            sampleTimesS.size() - 1, static_cast<std::size_t>(std::floor(timeS / sampleIntervalS)));
         snap.pending = pendingAtSample(k);
         snap.pendingSampleS = sampleTimesS[k];
     }

@@ -12,7 +12,9 @@ namespace {
 
 using OJson = nlohmann::ordered_json;
 
-OJson number(double v) { return std::isfinite(v) ? OJson(v) : OJson(nullptr); }
+OJson number(double v) {
+    return std::isfinite(v) ? OJson(v) : OJson(nullptr);
+}
 
 std::string csvNumber(double v) {
     if (!std::isfinite(v)) return "";
@@ -26,8 +28,10 @@ std::string csvNumber(double v) {
 std::string seriesFileStem(const std::string& metric) {
     std::string out;
     for (char c : metric) {
-        if (c == '{') out += '_';
-        else if (c != '}') out += c;
+        if (c == '{')
+            out += '_';
+        else if (c != '}')
+            out += c;
     }
     return out;
 }
@@ -35,15 +39,18 @@ std::string seriesFileStem(const std::string& metric) {
 std::string resultsToJson(const Results& r) {
     OJson root;
     OJson kpis = OJson::object();
-    for (const Kpi& k : r.kpis) kpis[k.name] = number(k.value);
+    for (const Kpi& k : r.kpis)
+        kpis[k.name] = number(k.value);
     root["kpis"] = kpis;
     OJson series = OJson::object();
     OJson times = OJson::array();
-    for (double t : r.sampleTimesS) times.push_back(t);
+    for (double t : r.sampleTimesS)
+        times.push_back(t);
     series["time_s"] = times;
     for (const Series& s : r.series) {
         OJson values = OJson::array();
-        for (double v : s.values) values.push_back(number(v));
+        for (double v : s.values)
+            values.push_back(number(v));
         series[s.name] = values;
     }
     root["series"] = series;
@@ -56,11 +63,13 @@ std::string resultsToJson(const Results& r) {
 void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
     std::filesystem::create_directories(folder);
     std::string all = "time_s";
-    for (const Series& s : r.series) all += "," + s.name;
+    for (const Series& s : r.series)
+        all += "," + s.name;
     all += "\n";
     for (std::size_t k = 0; k < r.sampleTimesS.size(); ++k) {
         all += csvNumber(r.sampleTimesS[k]);
-        for (const Series& s : r.series) all += "," + csvNumber(s.values[k]);
+        for (const Series& s : r.series)
+            all += "," + csvNumber(s.values[k]);
         all += "\n";
     }
     writeFileAtomic(folder / "series.csv", all);

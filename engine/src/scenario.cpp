@@ -11,93 +11,128 @@ const T* findById(const std::vector<T>& items, std::string_view id) {
 }
 }  // namespace
 
-const GpuModel* Catalog::findGpu(std::string_view id) const { return findById(gpuModels, id); }
+const GpuModel* Catalog::findGpu(std::string_view id) const {
+    return findById(gpuModels, id);
+}
 const NodeType* Catalog::findNodeType(std::string_view id) const {
     return findById(nodeTypes, id);
 }
-const GpuModel* Scenario::findGpu(std::string_view id) const { return findById(gpuModels, id); }
+const GpuModel* Scenario::findGpu(std::string_view id) const {
+    return findById(gpuModels, id);
+}
 const NodeType* Scenario::findNodeType(std::string_view id) const {
     return findById(nodeTypes, id);
 }
 
 const char* toString(BuyingClass v) {
     switch (v) {
-        case BuyingClass::Reserved: return "reserved";
-        case BuyingClass::OnDemand: return "on-demand";
-        case BuyingClass::Spot: return "spot";
-        case BuyingClass::CapacityBlock: return "capacity-block";
+        case BuyingClass::Reserved:
+            return "reserved";
+        case BuyingClass::OnDemand:
+            return "on-demand";
+        case BuyingClass::Spot:
+            return "spot";
+        case BuyingClass::CapacityBlock:
+            return "capacity-block";
     }
     return "?";
 }
 const char* toString(NodeState v) {
     switch (v) {
-        case NodeState::Provisioning: return "provisioning";
-        case NodeState::Ready: return "ready";
-        case NodeState::Cordoned: return "cordoned";
-        case NodeState::Failed: return "failed";
+        case NodeState::Provisioning:
+            return "provisioning";
+        case NodeState::Ready:
+            return "ready";
+        case NodeState::Cordoned:
+            return "cordoned";
+        case NodeState::Failed:
+            return "failed";
     }
     return "?";
 }
 const char* toString(PinLevel v) {
     switch (v) {
-        case PinLevel::None: return "none";
-        case PinLevel::Node: return "node";
-        case PinLevel::Rack: return "rack";
-        case PinLevel::Pod: return "pod";
+        case PinLevel::None:
+            return "none";
+        case PinLevel::Node:
+            return "node";
+        case PinLevel::Rack:
+            return "rack";
+        case PinLevel::Pod:
+            return "pod";
     }
     return "?";
 }
 const char* toString(ArrivalProcess v) {
     switch (v) {
-        case ArrivalProcess::Poisson: return "poisson";
-        case ArrivalProcess::Diurnal: return "diurnal";
-        case ArrivalProcess::List: return "list";
+        case ArrivalProcess::Poisson:
+            return "poisson";
+        case ArrivalProcess::Diurnal:
+            return "diurnal";
+        case ArrivalProcess::List:
+            return "list";
     }
     return "?";
 }
 const char* toString(DistKind v) {
     switch (v) {
-        case DistKind::Fixed: return "fixed";
-        case DistKind::Exponential: return "exponential";
-        case DistKind::Lognormal: return "lognormal";
-        case DistKind::Uniform: return "uniform";
-        case DistKind::Empirical: return "empirical";
+        case DistKind::Fixed:
+            return "fixed";
+        case DistKind::Exponential:
+            return "exponential";
+        case DistKind::Lognormal:
+            return "lognormal";
+        case DistKind::Uniform:
+            return "uniform";
+        case DistKind::Empirical:
+            return "empirical";
     }
     return "?";
 }
 const char* toString(QueueOrder v) {
     switch (v) {
-        case QueueOrder::PriorityFifo: return "priority-fifo";
-        case QueueOrder::PrioritySmallestFirst: return "priority-smallest-first";
+        case QueueOrder::PriorityFifo:
+            return "priority-fifo";
+        case QueueOrder::PrioritySmallestFirst:
+            return "priority-smallest-first";
     }
     return "?";
 }
 const char* toString(PlacementPolicy v) {
     switch (v) {
-        case PlacementPolicy::Pack: return "pack";
-        case PlacementPolicy::Spread: return "spread";
-        case PlacementPolicy::TopologyAware: return "topology";
+        case PlacementPolicy::Pack:
+            return "pack";
+        case PlacementPolicy::Spread:
+            return "spread";
+        case PlacementPolicy::TopologyAware:
+            return "topology";
     }
     return "?";
 }
 const char* toString(BackfillMode v) {
     switch (v) {
-        case BackfillMode::Easy: return "easy";
-        case BackfillMode::None: return "none";
-        case BackfillMode::Greedy: return "greedy";
+        case BackfillMode::Easy:
+            return "easy";
+        case BackfillMode::None:
+            return "none";
+        case BackfillMode::Greedy:
+            return "greedy";
     }
     return "?";
 }
 const char* toString(TraceFormat v) {
     switch (v) {
-        case TraceFormat::Philly: return "philly";
+        case TraceFormat::Philly:
+            return "philly";
     }
     return "?";
 }
 const char* toString(NvlinkDomain v) {
     switch (v) {
-        case NvlinkDomain::Node: return "node";
-        case NvlinkDomain::Rack: return "rack";
+        case NvlinkDomain::Node:
+            return "node";
+        case NvlinkDomain::Rack:
+            return "rack";
     }
     return "?";
 }

@@ -45,8 +45,12 @@ struct Reader {
                                                            {"uniform", DistKind::Uniform},
                                                            {"empirical", DistKind::Empirical}});
         switch (d.kind) {
-            case DistKind::Fixed: d.value = o.required("value").number(min, max); break;
-            case DistKind::Exponential: d.mean = o.required("mean").number(min, max); break;
+            case DistKind::Fixed:
+                d.value = o.required("value").number(min, max);
+                break;
+            case DistKind::Exponential:
+                d.mean = o.required("mean").number(min, max);
+                break;
             case DistKind::Lognormal:
                 d.median = o.required("median").number(min, max);
                 d.sigma = o.required("sigma").number(0, 5);
@@ -60,7 +64,8 @@ struct Reader {
             }
             case DistKind::Empirical: {
                 JsonNode valuesNode = o.required("values");
-                for (const JsonNode& v : valuesNode.array(100000)) d.values.push_back(v.number(min, max));
+                for (const JsonNode& v : valuesNode.array(100000))
+                    d.values.push_back(v.number(min, max));
                 JsonNode weightsNode = o.required("weights");
                 double total = 0;
                 for (const JsonNode& w : weightsNode.array(100000)) {
@@ -69,8 +74,9 @@ struct Reader {
                 }
                 if (d.values.empty()) valuesNode.fail("needs at least one value");
                 if (d.weights.size() != d.values.size())
-                    weightsNode.fail("needs one weight per value (" + std::to_string(d.values.size()) +
-                                     " values, " + std::to_string(d.weights.size()) + " weights)");
+                    weightsNode.fail("needs one weight per value (" +
+                                     std::to_string(d.values.size()) + " values, " +
+                                     std::to_string(d.weights.size()) + " weights)");
                 if (total <= 0) weightsNode.fail("weights must not all be zero");
                 break;
             }
@@ -88,8 +94,9 @@ struct Reader {
         JsonObject o = node.object();
         PinDef p;
         int given = 0;
-        for (auto [key, level] : {std::pair{"node", PinLevel::Node}, std::pair{"rack", PinLevel::Rack},
-                                  std::pair{"pod", PinLevel::Pod}}) {
+        for (auto [key, level] :
+             {std::pair{"node", PinLevel::Node}, std::pair{"rack", PinLevel::Rack},
+              std::pair{"pod", PinLevel::Pod}}) {
             if (auto v = o.optional(key)) {
                 p.level = level;
                 p.target = v->name();
@@ -110,7 +117,8 @@ struct Reader {
             t.team = team.name();
             teamRefs.push_back({team.pointer(), t.team});
         }
-        if (auto v = o.optional("priority")) t.priority = static_cast<int>(v->integer(-1'000'000'000, 1'000'000'000));
+        if (auto v = o.optional("priority"))
+            t.priority = static_cast<int>(v->integer(-1'000'000'000, 1'000'000'000));
         if (auto v = o.optional("gpuModel")) {
             t.gpuModel = v->name();
             gpuModelRefs.push_back({v->pointer(), *t.gpuModel});
@@ -128,12 +136,14 @@ struct Reader {
     ArrivalDef arrival(const JsonNode& node) {
         JsonObject o = node.object();
         ArrivalDef a;
-        a.process = o.required("process").enumeration<ArrivalProcess>(
-            {{"poisson", ArrivalProcess::Poisson},
-             {"diurnal", ArrivalProcess::Diurnal},
-             {"list", ArrivalProcess::List}});
+        a.process =
+            o.required("process").enumeration<ArrivalProcess>({{"poisson", ArrivalProcess::Poisson},
+                                                               {"diurnal", ArrivalProcess::Diurnal},
+                                                               {"list", ArrivalProcess::List}});
         switch (a.process) {
-            case ArrivalProcess::Poisson: a.ratePerHour = o.required("ratePerHour").number(0, 1e7); break;
+            case ArrivalProcess::Poisson:
+                a.ratePerHour = o.required("ratePerHour").number(0, 1e7);
+                break;
             case ArrivalProcess::Diurnal:
                 a.ratePerHour = o.required("ratePerHour").number(0, 1e7);
                 a.amplitude = o.required("amplitude").number(0, 1);
@@ -166,7 +176,8 @@ struct Reader {
                 JsonObject ro = rackNode.object();
                 RackDef rack;
                 if (auto v = ro.optional("name")) rack.name = v->name();
-                if (auto v = ro.optional("count")) rack.count = static_cast<int>(v->integer(1, 100000));
+                if (auto v = ro.optional("count"))
+                    rack.count = static_cast<int>(v->integer(1, 100000));
                 JsonNode groupsNode = ro.required("nodes");
                 const auto groups = groupsNode.array(1000);
                 if (groups.empty()) groupsNode.fail("a rack needs at least one node group");
@@ -174,11 +185,14 @@ struct Reader {
                     JsonObject go = groupNode.object();
                     NodeGroupDef g;
                     if (auto v = go.optional("name")) g.name = v->name();
-                    if (auto v = go.optional("count")) g.count = static_cast<int>(v->integer(1, 200000));
+                    if (auto v = go.optional("count"))
+                        g.count = static_cast<int>(v->integer(1, 200000));
                     JsonNode typeNode = go.required("nodeType");
                     g.nodeType = typeNode.name();
                     const NodeType* type = catalog.findNodeType(g.nodeType);
-                    if (!type) typeNode.fail("unknown node type \"" + g.nodeType + "\" (not in the catalog)");
+                    if (!type)
+                        typeNode.fail("unknown node type \"" + g.nodeType +
+                                      "\" (not in the catalog)");
                     if (auto v = go.optional("buyingClass"))
                         g.buyingClass = v->enumeration<BuyingClass>(
                             {{"reserved", BuyingClass::Reserved},
@@ -186,25 +200,27 @@ struct Reader {
                              {"spot", BuyingClass::Spot},
                              {"capacity-block", BuyingClass::CapacityBlock}});
                     if (auto v = go.optional("state"))
-                        g.state = v->enumeration<NodeState>({{"provisioning", NodeState::Provisioning},
-                                                             {"ready", NodeState::Ready},
-                                                             {"cordoned", NodeState::Cordoned},
-                                                             {"failed", NodeState::Failed}});
+                        g.state =
+                            v->enumeration<NodeState>({{"provisioning", NodeState::Provisioning},
+                                                       {"ready", NodeState::Ready},
+                                                       {"cordoned", NodeState::Cordoned},
+                                                       {"failed", NodeState::Failed}});
                     if (auto v = go.optional("readyAtS")) {
                         g.readyAtS = v->number(0, kMaxTimeS);
                         if (g.state != NodeState::Provisioning)
                             v->fail("\"readyAtS\" only applies to \"state\": \"provisioning\"");
                     }
                     go.finish();
-                    const long long copies = static_cast<long long>(pod.count) * rack.count * g.count;
+                    const long long copies =
+                        static_cast<long long>(pod.count) * rack.count * g.count;
                     nodes += copies;
                     gpus += copies * type->gpusPerNode;
                     if (nodes > InputLimits::maxNodes)
-                        groupNode.fail("the fleet has more than " + std::to_string(InputLimits::maxNodes) +
-                                       " nodes");
+                        groupNode.fail("the fleet has more than " +
+                                       std::to_string(InputLimits::maxNodes) + " nodes");
                     if (gpus > InputLimits::maxGpus)
-                        groupNode.fail("the fleet has more than " + std::to_string(InputLimits::maxGpus) +
-                                       " GPUs");
+                        groupNode.fail("the fleet has more than " +
+                                       std::to_string(InputLimits::maxGpus) + " GPUs");
                     addHardware(*type);
                     rack.nodes.push_back(std::move(g));
                 }
@@ -231,12 +247,14 @@ struct Reader {
             JobClassDef c;
             JsonNode nameNode = o.required("name");
             c.name = nameNode.name();
-            if (!names.insert(c.name).second) nameNode.fail("duplicate job class name \"" + c.name + "\"");
+            if (!names.insert(c.name).second)
+                nameNode.fail("duplicate job class name \"" + c.name + "\"");
             c.traits = traits(o, true);
             c.arrival = arrival(o.required("arrival"));
             c.gpus = distribution(o.required("gpus"), 1, 100000);
             c.durationS = distribution(o.required("durationS"), 1, kMaxTimeS);
-            if (auto v = o.optional("maxJobs")) c.maxJobs = static_cast<int>(v->integer(0, InputLimits::maxJobsPerClass));
+            if (auto v = o.optional("maxJobs"))
+                c.maxJobs = static_cast<int>(v->integer(0, InputLimits::maxJobsPerClass));
             o.finish();
             classJobEstimates.push_back({item.pointer(), expectedJobs(c)});
             s.jobClasses.push_back(std::move(c));
@@ -260,13 +278,15 @@ struct Reader {
             JobDef j;
             JsonNode nameNode = o.required("name");
             j.name = nameNode.name();
-            if (!names.insert(j.name).second) nameNode.fail("duplicate job name \"" + j.name + "\"");
+            if (!names.insert(j.name).second)
+                nameNode.fail("duplicate job name \"" + j.name + "\"");
             j.traits = traits(o, true);
             j.submitS = o.required("submitS").number(0, kMaxTimeS);
             JsonNode gpusNode = o.required("gpus");
             j.gpus = static_cast<int>(gpusNode.integer(1, 100000));
             if (j.traits.gpusPerPod > 0 && j.gpus % j.traits.gpusPerPod != 0)
-                gpusNode.fail("must be a multiple of gpusPerPod (" + std::to_string(j.traits.gpusPerPod) + ")");
+                gpusNode.fail("must be a multiple of gpusPerPod (" +
+                              std::to_string(j.traits.gpusPerPod) + ")");
             j.durationS = o.required("durationS").number(1, kMaxTimeS);
             o.finish();
             s.jobs.push_back(std::move(j));
@@ -279,7 +299,8 @@ struct Reader {
         for (const JsonNode& item : node->array(16)) {
             JsonObject o = item.object();
             TraceDef t;
-            t.format = o.required("format").enumeration<TraceFormat>({{"philly", TraceFormat::Philly}});
+            t.format =
+                o.required("format").enumeration<TraceFormat>({{"philly", TraceFormat::Philly}});
             JsonNode fileNode = o.required("file");
             t.file = fileNode.string(4096);
             if (t.file.empty()) fileNode.fail("file must not be empty");
@@ -287,7 +308,8 @@ struct Reader {
             if (auto v = o.optional("timeScale")) t.timeScale = v->number(1e-6, 1e6);
             if (auto v = o.optional("durationScale")) t.durationScale = v->number(1e-6, 1e6);
             if (auto v = o.optional("offsetS")) t.offsetS = v->number(0, kMaxTimeS);
-            if (auto v = o.optional("maxJobs")) t.maxJobs = static_cast<int>(v->integer(0, InputLimits::maxJobsPerClass));
+            if (auto v = o.optional("maxJobs"))
+                t.maxJobs = static_cast<int>(v->integer(0, InputLimits::maxJobsPerClass));
             t.traits = traits(o, false);
             o.finish();
             if (options.loadTraces) t.data = loadTrace(t, fileNode);
@@ -303,7 +325,8 @@ struct Reader {
             candidates.push_back(given);
         } else {
             if (!baseDir.empty()) candidates.push_back(baseDir / given);
-            for (const fs::path& d : options.dataDirs) candidates.push_back(d / given);
+            for (const fs::path& d : options.dataDirs)
+                candidates.push_back(d / given);
         }
         std::string looked;
         for (const fs::path& c : candidates) {
@@ -326,10 +349,11 @@ struct Reader {
             JsonNode target = o.required("node");
             e.node = target.name();
             nodeEventRefs.push_back({target.pointer(), e.node});
-            e.state = o.required("state").enumeration<NodeState>({{"provisioning", NodeState::Provisioning},
-                                                                  {"ready", NodeState::Ready},
-                                                                  {"cordoned", NodeState::Cordoned},
-                                                                  {"failed", NodeState::Failed}});
+            e.state = o.required("state").enumeration<NodeState>(
+                {{"provisioning", NodeState::Provisioning},
+                 {"ready", NodeState::Ready},
+                 {"cordoned", NodeState::Cordoned},
+                 {"failed", NodeState::Failed}});
             o.finish();
             s.nodeEvents.push_back(std::move(e));
         }
@@ -369,13 +393,16 @@ struct Reader {
         long long total = static_cast<long long>(s.jobs.size());
         for (const auto& [pointer, n] : classJobEstimates) {
             if (n > InputLimits::maxJobsPerClass)
-                fail(pointer, "would submit about " + std::to_string(n) + " jobs in the horizon (limit " +
-                                  std::to_string(InputLimits::maxJobsPerClass) + "); lower the rate or set maxJobs");
+                fail(pointer, "would submit about " + std::to_string(n) +
+                                  " jobs in the horizon (limit " +
+                                  std::to_string(InputLimits::maxJobsPerClass) +
+                                  "); lower the rate or set maxJobs");
             total += n;
         }
         for (const TraceDef& t : s.traces)
-            if (t.data) total += t.maxJobs > 0 ? std::min<long long>(t.maxJobs, t.data->jobs.size())
-                                               : static_cast<long long>(t.data->jobs.size());
+            if (t.data)
+                total += t.maxJobs > 0 ? std::min<long long>(t.maxJobs, t.data->jobs.size())
+                                       : static_cast<long long>(t.data->jobs.size());
         if (total > InputLimits::maxJobs)
             fail("/", "would submit about " + std::to_string(total) + " jobs (limit " +
                           std::to_string(InputLimits::maxJobs) + ")");
@@ -388,7 +415,8 @@ struct Reader {
         JsonNode version = root.required("formatVersion");
         const long long v = version.integer(0, 1'000'000);
         if (v != kScenarioFormatVersion)
-            version.fail("format version " + std::to_string(v) + " is not supported (this build reads " +
+            version.fail("format version " + std::to_string(v) +
+                         " is not supported (this build reads " +
                          std::to_string(kScenarioFormatVersion) + ")");
         if (auto n = root.optional("name")) s.name = n->string(256);
         if (auto n = root.optional("description")) s.description = n->string(16384);
@@ -402,9 +430,12 @@ struct Reader {
         }
         if (auto n = root.optional("fabric")) {
             JsonObject f = n->object();
-            if (auto v = f.optional("rackUplinkOversubscription")) s.fabric.rackUplinkOversubscription = v->number(1, 1000);
-            if (auto v = f.optional("podUplinkOversubscription")) s.fabric.podUplinkOversubscription = v->number(1, 1000);
-            if (auto v = f.optional("fallbackFabricGBpsPerGpu")) s.fabric.fallbackFabricGBpsPerGpu = v->number(0.001, 1e5);
+            if (auto v = f.optional("rackUplinkOversubscription"))
+                s.fabric.rackUplinkOversubscription = v->number(1, 1000);
+            if (auto v = f.optional("podUplinkOversubscription"))
+                s.fabric.podUplinkOversubscription = v->number(1, 1000);
+            if (auto v = f.optional("fallbackFabricGBpsPerGpu"))
+                s.fabric.fallbackFabricGBpsPerGpu = v->number(0.001, 1e5);
             f.finish();
         }
         topology(root);
@@ -433,13 +464,15 @@ struct Reader {
                     {{"priority-fifo", QueueOrder::PriorityFifo},
                      {"priority-smallest-first", QueueOrder::PrioritySmallestFirst}});
             if (auto v = o.optional("placement"))
-                s.scheduler.placement = v->enumeration<PlacementPolicy>(
-                    {{"pack", PlacementPolicy::Pack},
-                     {"spread", PlacementPolicy::Spread},
-                     {"topology", PlacementPolicy::TopologyAware}});
+                s.scheduler.placement =
+                    v->enumeration<PlacementPolicy>({{"pack", PlacementPolicy::Pack},
+                                                     {"spread", PlacementPolicy::Spread},
+                                                     {"topology", PlacementPolicy::TopologyAware}});
             if (auto v = o.optional("backfill"))
-                s.scheduler.backfill = v->enumeration<BackfillMode>(
-                    {{"easy", BackfillMode::Easy}, {"none", BackfillMode::None}, {"greedy", BackfillMode::Greedy}});
+                s.scheduler.backfill =
+                    v->enumeration<BackfillMode>({{"easy", BackfillMode::Easy},
+                                                  {"none", BackfillMode::None},
+                                                  {"greedy", BackfillMode::Greedy}});
             o.finish();
         }
         jobClasses(root);

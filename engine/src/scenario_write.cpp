@@ -18,8 +18,12 @@ OJson distribution(const DistributionDef& d) {
     OJson o;
     o["dist"] = toString(d.kind);
     switch (d.kind) {
-        case DistKind::Fixed: o["value"] = d.value; break;
-        case DistKind::Exponential: o["mean"] = d.mean; break;
+        case DistKind::Fixed:
+            o["value"] = d.value;
+            break;
+        case DistKind::Exponential:
+            o["mean"] = d.mean;
+            break;
         case DistKind::Lognormal:
             o["median"] = d.median;
             o["sigma"] = d.sigma;
@@ -123,13 +127,17 @@ std::string scenarioToJson(const Scenario& s) {
             traits(o, c.traits, true);
             OJson a{{"process", toString(c.arrival.process)}};
             switch (c.arrival.process) {
-                case ArrivalProcess::Poisson: a["ratePerHour"] = c.arrival.ratePerHour; break;
+                case ArrivalProcess::Poisson:
+                    a["ratePerHour"] = c.arrival.ratePerHour;
+                    break;
                 case ArrivalProcess::Diurnal:
                     a["ratePerHour"] = c.arrival.ratePerHour;
                     a["amplitude"] = c.arrival.amplitude;
                     a["peakHourOfDay"] = c.arrival.peakHourOfDay;
                     break;
-                case ArrivalProcess::List: a["timesS"] = c.arrival.timesS; break;
+                case ArrivalProcess::List:
+                    a["timesS"] = c.arrival.timesS;
+                    break;
             }
             o["arrival"] = a;
             o["gpus"] = distribution(c.gpus);
@@ -169,7 +177,8 @@ std::string scenarioToJson(const Scenario& s) {
     if (!s.nodeEvents.empty()) {
         OJson events = OJson::array();
         for (const NodeEventDef& e : s.nodeEvents)
-            events.push_back(OJson{{"timeS", e.timeS}, {"node", e.node}, {"state", toString(e.state)}});
+            events.push_back(
+                OJson{{"timeS", e.timeS}, {"node", e.node}, {"state", toString(e.state)}});
         root["nodeEvents"] = events;
     }
     return root.dump(2) + "\n";

@@ -73,7 +73,8 @@ void Scheduler::pass(double nowS) {
     m_queue.compact();
 }
 
-Scheduler::Outcome Scheduler::tryBind(std::uint32_t job, double nowS, bool mustEndBeforeReservation) {
+Scheduler::Outcome Scheduler::tryBind(std::uint32_t job, double nowS,
+                                      bool mustEndBeforeReservation) {
     const JobSpec& s = m_sim.spec(job);
     const PlacementRequest req = requestOf(s);
     if (podCapacityNow(req, m_sim.cluster) < req.pods) return Outcome::NoFit;
@@ -91,7 +92,8 @@ Scheduler::Outcome Scheduler::tryBind(std::uint32_t job, double nowS, bool mustE
 bool Scheduler::coveredByFailure(const ShapeKey& key, bool canBeShort) const {
     auto covers = [&](const ShapeKey& f) { return key.coveredBy(f); };
     if (std::any_of(m_failedAlways.begin(), m_failedAlways.end(), covers)) return true;
-    return !canBeShort && std::any_of(m_failedWithPhantom.begin(), m_failedWithPhantom.end(), covers);
+    return !canBeShort &&
+           std::any_of(m_failedWithPhantom.begin(), m_failedWithPhantom.end(), covers);
 }
 
 bool Scheduler::shapeExhausted(const JobQueue::Group& group, double nowS) const {
@@ -114,7 +116,8 @@ void Scheduler::fullScan(double nowS) {
     std::priority_queue<Cursor, std::vector<Cursor>, decltype(later)> heap(later);
     auto pushNext = [&](int g, std::size_t pos) {
         const auto& jobs = groups[g].jobs;
-        while (pos < jobs.size() && !m_queue.contains(jobs[pos])) ++pos;
+        while (pos < jobs.size() && !m_queue.contains(jobs[pos]))
+            ++pos;
         if (pos < jobs.size()) heap.push(Cursor{jobs[pos], g, pos});
     };
     for (int g = 0; g < static_cast<int>(groups.size()); ++g)

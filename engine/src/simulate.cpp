@@ -22,7 +22,8 @@ double crashLoopHoldS(double startupS) {
     constexpr int kAttempts = 7;  // the first run and backoffLimit = 6 restarts
     const double attemptS = std::max(startupS, 30.0);
     double holdS = kAttempts * attemptS;
-    for (int i = 0; i < kAttempts - 1; ++i) holdS += std::min(10.0 * (1 << i), 300.0);
+    for (int i = 0; i < kAttempts - 1; ++i)
+        holdS += std::min(10.0 * (1 << i), 300.0);
     return holdS;
 }
 
@@ -87,7 +88,8 @@ public:
         std::uint64_t iterations = 0;
         while (true) {
             const double tEvent = m_events.empty() ? kInf : m_events.top().timeS;
-            const double tArrival = nextArrival < jobs.size() ? jobs[nextArrival].spec.submitS : kInf;
+            const double tArrival =
+                nextArrival < jobs.size() ? jobs[nextArrival].spec.submitS : kInf;
             const double tSample =
                 nextSample < m_metrics.sampleCount() ? m_metrics.sampleTime(nextSample) : kInf;
             const double now = std::min({tEvent, tArrival, tSample});
@@ -106,6 +108,7 @@ public:
                 const Event e = m_events.top();
                 m_events.pop();
                 handle(e);
+                check();
                 changed = true;
             }
             while (nextArrival < jobs.size() && jobs[nextArrival].spec.submitS == now) {
@@ -141,8 +144,11 @@ private:
         results.traceNames = std::move(w.traceNames);
         results.horizonS = scenario.horizonS;
         results.sampleIntervalS = scenario.sampleIntervalS;
-        results.jobs.resize(w.jobs.size());
-        for (std::size_t i = 0; i < w.jobs.size(); ++i) results.jobs[i].spec = w.jobs[i];
+        results.jobs.reserve(w.jobs.size());
+        for (const JobSpec& spec : w.jobs)
+            results.jobs.push_back(JobRecord{.spec = spec});
+        results.segments.reserve(w.jobs.size());
+        results.placements.reserve(w.jobs.size());
         results.pendingBegin.assign(1, 0);
         results.firstGpuOfNode.resize(results.fleet.nodes.size() + 1, 0);
         for (std::size_t i = 0; i < results.fleet.nodes.size(); ++i)
@@ -163,10 +169,12 @@ private:
                 e.nodes.push_back(static_cast<std::uint32_t>(*n));
             } else if (auto r = fleet.findRack(def.node)) {
                 const FleetRack& rack = fleet.racks[*r];
-                for (int i = 0; i < rack.nodeCount; ++i) e.nodes.push_back(rack.firstNode + i);
+                for (int i = 0; i < rack.nodeCount; ++i)
+                    e.nodes.push_back(rack.firstNode + i);
             } else if (auto p = fleet.findPod(def.node)) {
                 const FleetPod& pod = fleet.pods[*p];
-                for (int i = 0; i < pod.nodeCount; ++i) e.nodes.push_back(pod.firstNode + i);
+                for (int i = 0; i < pod.nodeCount; ++i)
+                    e.nodes.push_back(pod.firstNode + i);
             } else {
                 throw std::invalid_argument("node event for unknown node " + def.node);
             }
@@ -198,7 +206,8 @@ private:
         for (std::size_t n = 0; n < fleet.nodes.size(); ++n) {
             const NodeState s = m_sim.cluster.state(static_cast<int>(n));
             if (s == NodeState::Ready || s == NodeState::Cordoned)
-                tflops += fleet.nodes[n].gpus * fleet.gpuModels[fleet.nodes[n].gpuModel].bf16DenseTflops;
+                tflops +=
+                    fleet.nodes[n].gpus * fleet.gpuModels[fleet.nodes[n].gpuModel].bf16DenseTflops;
         }
         return tflops;
     }
@@ -208,7 +217,8 @@ private:
         const Fleet& fleet = m_results.fleet;
         BindingPlan p;
         m_nodeScratch.clear();
-        for (const PodPlacement& pod : pods) m_nodeScratch.push_back(pod.node);
+        for (const PodPlacement& pod : pods)
+            m_nodeScratch.push_back(pod.node);
         const FleetNode& first = fleet.nodes[pods.front().node];
         p.tier = fleet.tierOf(m_nodeScratch);
         p.slowdown = fleet.slowdown(fleet.neededTier(s.gpus, first.gpuModel), p.tier,
@@ -243,7 +253,7 @@ private:
         m_results.segments.push_back(seg);
         rt.plannedEndS = p.endS;
         rt.progressStartS = m_nowS + s.startupS;
-        rt.phase = p.crashLoop ? Phase::CrashLoop
+        rt.phase = p.crashLoop      ? Phase::CrashLoop
                    : s.startupS > 0 ? Phase::Starting
                                     : Phase::Running;
         if (rec.firstStartS < 0) {
@@ -255,11 +265,13 @@ private:
         ++rec.segmentCount;
         rec.status = JobStatus::Running;
         m_sim.boundByEnd.insert({p.endS, job});
-        for (const PodPlacement& pod : pods) m_sim.nodeJobs[pod.node].push_back(job);
+        for (const PodPlacement& pod : pods)
+            m_sim.nodeJobs[pod.node].push_back(job);
         // Not read from the cluster: during a pass it also holds the head's phantom GPUs.
         m_rates.allocatedGpus += s.gpus;
         if (rt.phase == Phase::Running) addProgress(job, +1);
-        if (rt.phase == Phase::Starting) push(rt.progressStartS, EventType::StartupDone, job, rt.segment);
+        if (rt.phase == Phase::Starting)
+            push(rt.progressStartS, EventType::StartupDone, job, rt.segment);
         push(p.endS, EventType::Release, job, rt.segment);
         ++m_running;
         count(2, job);
@@ -298,7 +310,9 @@ private:
 
     void handle(const Event& e) {
         switch (e.type) {
-            case EventType::NodeChange: nodeChange(e.a); break;
+            case EventType::NodeChange:
+                nodeChange(e.a);
+                break;
             case EventType::StartupDone: {
                 JobRuntime& rt = m_sim.runtime[e.a];
                 if (rt.segment != e.b || rt.phase != Phase::Starting) return;  // stale
@@ -333,7 +347,8 @@ private:
                 std::vector<std::uint32_t> victims = m_sim.nodeJobs[node];
                 std::sort(victims.begin(), victims.end());
                 victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
-                for (std::uint32_t job : victims) evict(job);
+                for (std::uint32_t job : victims)
+                    evict(job);
             }
             m_sim.cluster.setState(static_cast<int>(node), e.state);
             m_results.nodeChanges.push_back({m_nowS, node, e.state});
@@ -375,7 +390,8 @@ private:
         const JobQueue& queue = m_scheduler.queue();
         g.queueLength = static_cast<double>(queue.size());
         if (m_options.diagnosePending) m_diagnoser.beginSample();
-        for (std::uint32_t job : m_options.diagnosePending ? queue.ordered() : std::vector<std::uint32_t>{}) {
+        for (std::uint32_t job :
+             m_options.diagnosePending ? queue.ordered() : std::vector<std::uint32_t>{}) {
             const JobSpec& s = m_sim.spec(job);
             const PendingEntry entry = m_diagnoser.diagnoseQueued(job, m_nowS);
             g.pendingGpus[static_cast<int>(entry.layer)] += s.gpus;
@@ -413,12 +429,13 @@ private:
         double stranded = 0;
         for (int m = 0; m < static_cast<int>(m_results.fleet.gpuModels.size()); ++m) {
             const int* hist = c.freeHist(Scope::Fleet, 0, m);
-            for (int f = 1; f < std::min(smallestPod, c.histWidth()); ++f) stranded += f * hist[f];
+            for (int f = 1; f < std::min(smallestPod, c.histWidth()); ++f)
+                stranded += f * hist[f];
         }
         return stranded;
     }
 
-    /// Test and debug builds: the GPU books balance after every instant.
+    /// Test and debug builds: the GPU books balance after every event and every pass.
     void check() {
         if (!m_options.checkInvariants) return;
         const Fleet& fleet = m_results.fleet;

@@ -7,10 +7,14 @@ namespace gpuplan {
 
 const char* toString(FabricTier t) {
     switch (t) {
-        case FabricTier::Nvlink: return "nvlink";
-        case FabricTier::Rack: return "rack";
-        case FabricTier::Pod: return "pod";
-        case FabricTier::Fleet: return "fleet";
+        case FabricTier::Nvlink:
+            return "nvlink";
+        case FabricTier::Rack:
+            return "rack";
+        case FabricTier::Pod:
+            return "pod";
+        case FabricTier::Fleet:
+            return "fleet";
     }
     return "?";
 }
@@ -165,8 +169,10 @@ double Fleet::tierBandwidthGBps(FabricTier tier, int nodeType) const {
     switch (tier) {
         case FabricTier::Nvlink:
             return model && model->nvlinkGBps > 0 ? model->nvlinkGBps / 2.0 : rackBw;
-        case FabricTier::Rack: return rackBw;
-        case FabricTier::Pod: return rackBw / fabric.rackUplinkOversubscription;
+        case FabricTier::Rack:
+            return rackBw;
+        case FabricTier::Pod:
+            return rackBw / fabric.rackUplinkOversubscription;
         case FabricTier::Fleet:
             return rackBw / (fabric.rackUplinkOversubscription * fabric.podUplinkOversubscription);
     }

@@ -64,7 +64,8 @@ int twoDigits(std::string_view s, std::size_t at, const Rows& rows) {
 }
 
 double parseTimestamp(std::string_view s, const Rows& rows) {
-    if (s.size() != 19 || s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' || s[16] != ':')
+    if (s.size() != 19 || s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' ||
+        s[16] != ':')
         rows.fail("bad timestamp \"" + std::string(s) + "\" (expected YYYY-MM-DD HH:MM:SS)");
     const int year = twoDigits(s, 0, rows) * 100 + twoDigits(s, 2, rows);
     const int month = twoDigits(s, 5, rows), day = twoDigits(s, 8, rows);
@@ -78,7 +79,8 @@ double parseTimestamp(std::string_view s, const Rows& rows) {
 
 }  // namespace
 
-std::shared_ptr<const TraceData> parsePhillyTrace(std::string_view text, const std::string& sourceName) {
+std::shared_ptr<const TraceData> parsePhillyTrace(std::string_view text,
+                                                  const std::string& sourceName) {
     auto data = std::make_shared<TraceData>();
     data->resolvedPath = sourceName;
     Rows rows(text, sourceName);
@@ -89,6 +91,9 @@ std::shared_ptr<const TraceData> parsePhillyTrace(std::string_view text, const s
                   "\" (expected timestamp,duration,num_gpus,gpu_time,cluster)");
     std::unordered_map<std::string, int> teams;
     std::vector<double> absolute;
+    const auto rowsGuess = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+    absolute.reserve(rowsGuess);
+    data->jobs.reserve(rowsGuess);
     std::string_view fields[5];
     while (rows.next(line)) {
         if (line.empty()) continue;
@@ -107,7 +112,8 @@ std::shared_ptr<const TraceData> parsePhillyTrace(std::string_view text, const s
         if (!std::isfinite(job.durationS) || job.durationS < 0 || job.durationS > 1e9)
             rows.fail("duration out of range: " + std::string(fields[1]));
         const long long gpus = parseNumber<long long>(fields[2], rows, "num_gpus");
-        if (gpus < 1 || gpus > 100000) rows.fail("num_gpus out of range: " + std::string(fields[2]));
+        if (gpus < 1 || gpus > 100000)
+            rows.fail("num_gpus out of range: " + std::string(fields[2]));
         job.gpus = static_cast<int>(gpus);
         parseNumber<double>(fields[3], rows, "gpu_time");
         if (fields[4].empty() || fields[4].size() > 64) rows.fail("bad cluster id");

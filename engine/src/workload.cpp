@@ -16,10 +16,18 @@ namespace detail {
 double sample(const DistributionDef& d, Rng& rng) {
     double v = 0;
     switch (d.kind) {
-        case DistKind::Fixed: v = d.value; break;
-        case DistKind::Exponential: v = rng.exponential(d.mean); break;
-        case DistKind::Lognormal: v = d.median * std::exp(d.sigma * rng.normal()); break;
-        case DistKind::Uniform: v = d.low + (d.high - d.low) * rng.uniform(); break;
+        case DistKind::Fixed:
+            v = d.value;
+            break;
+        case DistKind::Exponential:
+            v = rng.exponential(d.mean);
+            break;
+        case DistKind::Lognormal:
+            v = d.median * std::exp(d.sigma * rng.normal());
+            break;
+        case DistKind::Uniform:
+            v = d.low + (d.high - d.low) * rng.uniform();
+            break;
         case DistKind::Empirical: {
             const double total = std::accumulate(d.weights.begin(), d.weights.end(), 0.0);
             double u = rng.uniform() * total;
@@ -39,14 +47,19 @@ double sample(const DistributionDef& d, Rng& rng) {
 
 double meanOf(const DistributionDef& d) {
     switch (d.kind) {
-        case DistKind::Fixed: return d.value;
-        case DistKind::Exponential: return d.mean;
-        case DistKind::Lognormal: return d.median * std::exp(d.sigma * d.sigma / 2);
-        case DistKind::Uniform: return (d.low + d.high) / 2;
+        case DistKind::Fixed:
+            return d.value;
+        case DistKind::Exponential:
+            return d.mean;
+        case DistKind::Lognormal:
+            return d.median * std::exp(d.sigma * d.sigma / 2);
+        case DistKind::Uniform:
+            return (d.low + d.high) / 2;
         case DistKind::Empirical: {
             const double total = std::accumulate(d.weights.begin(), d.weights.end(), 0.0);
             double m = 0;
-            for (std::size_t i = 0; i < d.values.size(); ++i) m += d.values[i] * d.weights[i];
+            for (std::size_t i = 0; i < d.values.size(); ++i)
+                m += d.values[i] * d.weights[i];
             return total > 0 ? m / total : 0;
         }
     }
@@ -101,10 +114,17 @@ struct Resolver {
         job.pinIndex = -1;
         std::optional<int> target;
         switch (t.pin.level) {
-            case PinLevel::None: break;
-            case PinLevel::Node: target = fleet.findNode(t.pin.target); break;
-            case PinLevel::Rack: target = fleet.findRack(t.pin.target); break;
-            case PinLevel::Pod: target = fleet.findPod(t.pin.target); break;
+            case PinLevel::None:
+                break;
+            case PinLevel::Node:
+                target = fleet.findNode(t.pin.target);
+                break;
+            case PinLevel::Rack:
+                target = fleet.findRack(t.pin.target);
+                break;
+            case PinLevel::Pod:
+                target = fleet.findPod(t.pin.target);
+                break;
         }
         if (t.pin.level != PinLevel::None) {
             if (!target) throw std::invalid_argument("unknown pin target " + t.pin.target);
@@ -169,7 +189,18 @@ std::vector<double> arrivals(const ArrivalDef& a, double horizonS, std::size_t m
 
 Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
     Workload w;
-    for (const TeamDef& t : scenario.teams) w.teams.push_back(t.name);
+    for (const TeamDef& t : scenario.teams)
+        w.teams.push_back(t.name);
+    std::size_t expected = scenario.jobs.size();
+    for (const TraceDef& t : scenario.traces)
+        if (t.data) expected += t.data->jobs.size();
+    for (const JobClassDef& c : scenario.jobClasses) {
+        const double n = c.arrival.process == ArrivalProcess::List
+                             ? static_cast<double>(c.arrival.timesS.size())
+                             : c.arrival.ratePerHour * scenario.horizonS / 3600 * 1.01;
+        expected += static_cast<std::size_t>(std::min(n, c.maxJobs ? *c.maxJobs : n));
+    }
+    w.jobs.reserve(expected);
     const Resolver resolve{fleet, w};
 
     for (std::size_t ci = 0; ci < scenario.jobClasses.size(); ++ci) {

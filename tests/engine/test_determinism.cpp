@@ -56,9 +56,35 @@ TEST_CASE("adding a job class leaves the other classes' jobs unchanged") {
     s.jobClasses.insert(s.jobClasses.begin(), extra);
     const Workload after = generateWorkload(s, fleet);
     std::vector<std::pair<double, int>> a, b;
-    for (const JobSpec& j : before.jobs) a.push_back({j.submitS, j.gpus});
+    for (const JobSpec& j : before.jobs)
+        a.push_back({j.submitS, j.gpus});
     for (const JobSpec& j : after.jobs)
         if (after.classNames[j.sourceIndex] == "a") b.push_back({j.submitS, j.gpus});
     CHECK(a == b);
     CHECK(after.jobs.size() > before.jobs.size());
+}
+
+TEST_CASE("the cluster at time t: who runs where, what waits") {
+    // One node of 4 GPUs: "a" (3 GPUs, 0–100), "b" (2 GPUs) waits until 100, runs 100–200.
+    Scenario s = test::smallFleet(1, 1, "n4");
+    s.sampleIntervalS = 50;
+    s.jobs = {test::job("a", 3, 100), test::job("b", 2, 100, 10)};
+    const Results r = test::run(s);
+    const std::uint32_t a = test::jobIndex(r, "a"), b = test::jobIndex(r, "b");
+
+    const ClusterSnapshot at60 = r.stateAt(60);
+    CHECK(at60.runningJobs == std::vector<std::uint32_t>{a});
+    // Pack takes the lowest free slots: GPUs 0, 1, 2 hold "a", GPU 3 is free.
+    CHECK(at60.gpuJob ==
+          std::vector<std::int32_t>{std::int32_t(a), std::int32_t(a), std::int32_t(a), -1});
+    CHECK(at60.nodeStates == std::vector<NodeState>{NodeState::Ready});
+    REQUIRE(at60.pending.size() == 1);  // from the sample at 50
+    CHECK(at60.pendingSampleS == 50);
+    CHECK(at60.pending[0].job == b);
+    CHECK(at60.pending[0].layer == Layer::Scheduling);
+
+    const ClusterSnapshot at150 = r.stateAt(150);
+    CHECK(at150.runningJobs == std::vector<std::uint32_t>{b});
+    CHECK(at150.gpuJob == std::vector<std::int32_t>{std::int32_t(b), std::int32_t(b), -1, -1});
+    CHECK(at150.pending.empty());
 }

@@ -15,7 +15,9 @@ const PendingEntry* diagnosis(const Results& r, const std::string& name, double 
     return nullptr;
 }
 
-std::string reason(const Results& r, const PendingEntry* e) { return e ? r.reasons[e->reason] : "<not pending>"; }
+std::string reason(const Results& r, const PendingEntry* e) {
+    return e ? r.reasons[e->reason] : "<not pending>";
+}
 
 }  // namespace
 

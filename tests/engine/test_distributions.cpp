@@ -25,7 +25,8 @@ TEST_CASE("distributions have the moments they promise") {
         d.kind = DistKind::Exponential;
         d.mean = 50;
         double sum = 0;
-        for (int i = 0; i < n; ++i) sum += detail::sample(d, rng);
+        for (int i = 0; i < n; ++i)
+            sum += detail::sample(d, rng);
         CHECK(sum / n == Approx(50).epsilon(0.01));
     }
     SECTION("lognormal: median 100, σ 0.5, so mean 100·e^(σ²/2) = 113.3") {
@@ -47,7 +48,8 @@ TEST_CASE("distributions have the moments they promise") {
         d.values = {2, 8};
         d.weights = {1, 3};
         int eights = 0;
-        for (int i = 0; i < n; ++i) eights += detail::sample(d, rng) == 8;
+        for (int i = 0; i < n; ++i)
+            eights += detail::sample(d, rng) == 8;
         CHECK(eights / double(n) == Approx(0.75).epsilon(0.01));
         CHECK(detail::meanOf(d) == Approx(6.5));  // (2·1 + 8·3) / 4
     }

@@ -10,7 +10,8 @@ TEST_CASE("IndexSet finds the next member across word and summary boundaries") {
     IndexSet s(10000);
     CHECK(s.first() == IndexSet::npos);
     // 63/64 straddle a word, 4095/4096 straddle a summary word (64 words × 64 bits).
-    for (std::uint32_t i : {3u, 63u, 64u, 4095u, 4096u, 9999u}) s.insert(i);
+    for (std::uint32_t i : {3u, 63u, 64u, 4095u, 4096u, 9999u})
+        s.insert(i);
     CHECK(s.size() == 6);
     CHECK(s.first() == 3);
     CHECK(s.next(4) == 63);

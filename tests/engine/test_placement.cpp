@@ -18,7 +18,8 @@ struct FourNodes {
 
     std::vector<std::uint32_t> nodesOf() const {
         std::vector<std::uint32_t> nodes;
-        for (const PodPlacement& p : out) nodes.push_back(p.node);
+        for (const PodPlacement& p : out)
+            nodes.push_back(p.node);
         return nodes;
     }
 };
@@ -119,7 +120,8 @@ TEST_CASE("pins restrict placement to a node, rack or pod") {
 
 TEST_CASE("a node that is not Ready takes no pods") {
     FourNodes f;
-    for (int n : {0, 1, 2}) f.state.setState(n, NodeState::Cordoned);
+    for (int n : {0, 1, 2})
+        f.state.setState(n, NodeState::Cordoned);
     CHECK(f.state.readyFreeGpus() == 4);
     CHECK(f.state.provisionedGpus() == 16);  // cordoned nodes are still provisioned
     REQUIRE(tryPlace(request(4, 1), PlacementPolicy::Pack, f.state, f.out));

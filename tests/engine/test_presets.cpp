@@ -29,7 +29,9 @@ TEST_CASE("the default preset: 256 H100 for a week, every GPU accounted for") {
     const JobRecord& oom = r.jobs[test::jobIndex(r, "llama-70b-full-ft")];
     CHECK(oom.status == JobStatus::Failed);
     bool blamedOnWorkload = false;
-    for (const PendingEntry& e : r.pending) blamedOnWorkload |= e.job == test::jobIndex(r, "llama-70b-full-ft") && e.layer == Layer::Workload;
+    for (const PendingEntry& e : r.pending)
+        blamedOnWorkload |=
+            e.job == test::jobIndex(r, "llama-70b-full-ft") && e.layer == Layer::Workload;
     CHECK(blamedOnWorkload);
     // Rack pod-b-rack3 arrives on day 2: provisioned GPUs step from 224 to 256.
     const Series* provisioned = r.findSeries("provisioned_gpus");
@@ -71,7 +73,8 @@ TEST_CASE("Philly replay on 2,048 GPUs allocates exactly the trace's GPU time") 
     REQUIRE(r.kpi("wait_s_p99") == 0);
     double gpuSeconds = 0;
     for (const TraceJob& j : s.traces[0].data->jobs)
-        gpuSeconds += j.gpus * (std::min(j.submitS + std::max(1.0, j.durationS), s.horizonS) - j.submitS);
+        gpuSeconds +=
+            j.gpus * (std::min(j.submitS + std::max(1.0, j.durationS), s.horizonS) - j.submitS);
     CHECK(r.kpi("gpu_hours_allocated") == Approx(gpuSeconds / 3600).epsilon(1e-9));
     CHECK(r.teams.size() == 15);
     CHECK(r.teams[0].rfind("vc-", 0) == 0);

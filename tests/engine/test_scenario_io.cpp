@@ -32,11 +32,13 @@ const Malformed kMalformed[] = {
     {"unknown-key", "/topolgy", "unknown key \"topolgy\""},
     {"wrong-type", "/horizonS", "expected a number, got a string"},
     {"missing-topology", "/", "missing required key \"topology\""},
-    {"negative-count", "/topology/pods/0/racks/0/nodes/0/count", "must be between 1 and 200000, got -4"},
+    {"negative-count", "/topology/pods/0/racks/0/nodes/0/count",
+     "must be between 1 and 200000, got -4"},
     {"fractional-count", "/topology/pods/0/racks/0/count", "expected an integer, got 2.5"},
     {"absurd-fleet", "/topology/pods/0/racks/0/nodes/0", "the fleet has more than 200000 nodes"},
     {"empty-pods", "/topology/pods", "a fleet needs at least one pod"},
-    {"unknown-node-type", "/topology/pods/0/racks/0/nodes/0/nodeType", "unknown node type \"dgx-h900\""},
+    {"unknown-node-type", "/topology/pods/0/racks/0/nodes/0/nodeType",
+     "unknown node type \"dgx-h900\""},
     {"duplicate-node-names", "/topology", "duplicate node name pod-rack0-node0"},
     {"ready-at-without-provisioning", "/topology/pods/0/racks/0/nodes/0/readyAtS",
      "\"readyAtS\" only applies to \"state\": \"provisioning\""},
@@ -46,8 +48,10 @@ const Malformed kMalformed[] = {
     {"bad-name", "/teams/0/name", "may only use letters, digits"},
     {"format-version-2", "/formatVersion", "format version 2 is not supported"},
     {"wrong-format", "/format", "expected \"gpuplan-scenario\""},
-    {"bad-enum", "/scheduler/placement", "unknown value \"random\" (expected one of \"pack\", \"spread\", \"topology\")"},
-    {"empirical-mismatch", "/jobClasses/0/gpus/weights", "needs one weight per value (3 values, 2 weights)"},
+    {"bad-enum", "/scheduler/placement",
+     "unknown value \"random\" (expected one of \"pack\", \"spread\", \"topology\")"},
+    {"empirical-mismatch", "/jobClasses/0/gpus/weights",
+     "needs one weight per value (3 values, 2 weights)"},
     {"min-above-max", "/jobClasses/0/durationS/max", "\"max\" must not be below \"min\""},
     {"sm-activity-above-one", "/jobClasses/0/smActivity", "must be between 0 and 1, got 1.5"},
     {"arrival-wrong-field", "/jobClasses/0/arrival/amplitude", "unknown key \"amplitude\""},
@@ -94,7 +98,8 @@ TEST_CASE("a missing scenario file is reported, not thrown as something else") {
 }
 
 TEST_CASE("save → open round-trips to an equal scenario") {
-    const Scenario original = loadScenario(test::presetsDir() / "scenarios" / "default.json", catalog());
+    const Scenario original =
+        loadScenario(test::presetsDir() / "scenarios" / "default.json", catalog());
     const fs::path dir = fs::temp_directory_path() / "gpuplan-io-test";
     fs::remove_all(dir);
     fs::create_directories(dir);
@@ -107,7 +112,8 @@ TEST_CASE("save → open round-trips to an equal scenario") {
     // The atomic save leaves no temporary file behind, and overwriting works.
     saveScenarioAtomic(reread, file);
     int entries = 0;
-    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir))
+        ++entries;
     CHECK(entries == 1);
     fs::remove_all(dir);
 }
@@ -140,6 +146,53 @@ TEST_CASE("the catalog holds the reference GPUs and node types with their source
 
 TEST_CASE("a malformed catalog is rejected with its place") {
     CHECK_THROWS_WITH(parseCatalog(R"({"format": "gpuplan-catalog", "formatVersion": 1,
-        "asOf": "x", "sources": {}, "gpuModels": [{"id": "g"}], "nodeTypes": []})", "cat.json"),
+        "asOf": "x", "sources": {}, "gpuModels": [{"id": "g"}], "nodeTypes": []})",
+                                   "cat.json"),
                       Catch::Contains("cat.json: /gpuModels/0: missing required key \"name\""));
+}
+
+TEST_CASE("randomly damaged scenarios are rejected cleanly, never crash") {
+    // Byte-level damage to the default preset (flips, deletions, duplications, digits in
+    // odd places): every variant either loads or is rejected with an InputError; no other
+    // exception escapes and nothing crashes (CI also runs this under ASan and UBSan).
+    const std::string original = readTextFile(test::presetsDir() / "scenarios" / "default.json");
+    std::uint64_t state = 12345;
+    auto next = [&] {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return state >> 33;
+    };
+    int rejected = 0, loaded = 0;
+    for (int round = 0; round < 600; ++round) {
+        std::string text = original;
+        const int edits = 1 + static_cast<int>(next() % 4);
+        for (int e = 0; e < edits && !text.empty(); ++e) {
+            const std::size_t at = next() % text.size();
+            switch (next() % 4) {
+                case 0:
+                    text[at] = static_cast<char>(next() % 128);
+                    break;
+                case 1:
+                    text.erase(at, 1 + next() % 8);
+                    break;
+                case 2:
+                    text.insert(at, text.substr(at, 1 + next() % 16));
+                    break;
+                case 3:
+                    text.insert(at, std::to_string(next() % 100000));
+                    break;
+            }
+        }
+        try {
+            const Scenario s = parseScenario(text, "damaged.json", catalog());
+            ++loaded;
+            RunOptions o;
+            o.diagnosePending = false;
+            o.checkInvariants = true;
+            simulate(s, o);  // whatever loads must also run
+        } catch (const InputError& e) {
+            ++rejected;
+            CHECK_THAT(std::string(e.what()), Catch::StartsWith("damaged.json: "));
+        }
+    }
+    CHECK(rejected > 300);
 }

@@ -120,7 +120,8 @@ TEST_CASE("backfill never delays the reserved head in a busy random workload") {
         c.durationS.mean = mean;
         s.jobClasses.push_back(c);
     }
-    for (PlacementPolicy p : {PlacementPolicy::Pack, PlacementPolicy::Spread, PlacementPolicy::TopologyAware}) {
+    for (PlacementPolicy p :
+         {PlacementPolicy::Pack, PlacementPolicy::Spread, PlacementPolicy::TopologyAware}) {
         s.scheduler.placement = p;
         Results r;
         REQUIRE_NOTHROW(r = test::run(s));

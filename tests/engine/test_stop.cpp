@@ -20,10 +20,13 @@ TEST_CASE("a stop request ends the run early with partial, marked results") {
     double firstProgress = -1;
     // The engine reports progress every few thousand events; the first report asks it to
     // stop, and it must stop at its next stop check (within 256 loop steps).
-    const Results r = simulate(s, RunOptions{}, [&](double fraction) {
-        if (firstProgress < 0) firstProgress = fraction;
-        source.request_stop();
-    }, source.get_token());
+    const Results r = simulate(
+        s, RunOptions{},
+        [&](double fraction) {
+            if (firstProgress < 0) firstProgress = fraction;
+            source.request_stop();
+        },
+        source.get_token());
     CHECK(r.stopped);
     REQUIRE(firstProgress > 0);
     REQUIRE(firstProgress < 0.5);

@@ -100,8 +100,14 @@ std::uint32_t jobIndex(const Results& r, const std::string& name) {
     throw std::invalid_argument("no job named " + name);
 }
 
-std::filesystem::path presetsDir() { return GPUPLAN_TEST_PRESETS_DIR; }
-std::filesystem::path sharedDataDir() { return GPUPLAN_TEST_SHARED_DATA_DIR; }
-std::filesystem::path testDataDir() { return GPUPLAN_TEST_DATA_DIR; }
+std::filesystem::path presetsDir() {
+    return GPUPLAN_TEST_PRESETS_DIR;
+}
+std::filesystem::path sharedDataDir() {
+    return GPUPLAN_TEST_SHARED_DATA_DIR;
+}
+std::filesystem::path testDataDir() {
+    return GPUPLAN_TEST_DATA_DIR;
+}
 
 }  // namespace gpuplan::test

@@ -35,12 +35,15 @@ TEST_CASE("a malformed trace names the line") {
                                                              "2017-13-09 07:01:55,66.0,1,66.0,aa\n",
                                        "t.csv"),
                       "t.csv: line 3: bad timestamp \"2017-13-09 07:01:55\"");
-    CHECK_THROWS_WITH(parsePhillyTrace(std::string(header) + "2017-10-09 07:01:55,66.0,0,66.0,aa\n", "t.csv"),
-                      "t.csv: line 2: num_gpus out of range: 0");
-    CHECK_THROWS_WITH(parsePhillyTrace(std::string(header) + "2017-10-09 07:01:55,66.0,1\n", "t.csv"),
-                      "t.csv: line 2: expected 5 fields, got 3");
-    CHECK_THROWS_WITH(parsePhillyTrace(std::string(header) + "2017-10-09 07:01:55,abc,1,1,aa\n", "t.csv"),
-                      "t.csv: line 2: bad duration \"abc\"");
+    CHECK_THROWS_WITH(
+        parsePhillyTrace(std::string(header) + "2017-10-09 07:01:55,66.0,0,66.0,aa\n", "t.csv"),
+        "t.csv: line 2: num_gpus out of range: 0");
+    CHECK_THROWS_WITH(
+        parsePhillyTrace(std::string(header) + "2017-10-09 07:01:55,66.0,1\n", "t.csv"),
+        "t.csv: line 2: expected 5 fields, got 3");
+    CHECK_THROWS_WITH(
+        parsePhillyTrace(std::string(header) + "2017-10-09 07:01:55,abc,1,1,aa\n", "t.csv"),
+        "t.csv: line 2: bad duration \"abc\"");
     CHECK_THROWS_WITH(parsePhillyTrace(header, "t.csv"), "t.csv: line 1: no jobs in the file");
 }
 
@@ -54,6 +57,7 @@ TEST_CASE("the real Philly trace from ../shared/data") {
     CHECK(t->jobs.size() == 82247);
     CHECK(t->teams.size() == 15);
     CHECK(t->jobs.front().submitS == 0);
-    CHECK(std::is_sorted(t->jobs.begin(), t->jobs.end(),
-                         [](const TraceJob& a, const TraceJob& b) { return a.submitS < b.submitS; }));
+    CHECK(std::is_sorted(t->jobs.begin(), t->jobs.end(), [](const TraceJob& a, const TraceJob& b) {
+        return a.submitS < b.submitS;
+    }));
 }

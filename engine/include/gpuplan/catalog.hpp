@@ -37,8 +37,8 @@ struct NodeType {
     int gpusPerNode = 8;
     std::optional<int> cpuCores;
     std::optional<double> ramGb;
-    std::optional<int> nicCount;      ///< compute-fabric NICs
-    std::optional<double> nicGbps;    ///< per NIC, gigabit/s
+    std::optional<int> nicCount;              ///< compute-fabric NICs
+    std::optional<double> nicGbps;            ///< per NIC, gigabit/s
     std::optional<double> fabricGbpsPerNode;  ///< total compute-fabric bandwidth, gigabit/s
     std::optional<double> maxPowerKw;
     NvlinkDomain nvlinkDomain = NvlinkDomain::Node;

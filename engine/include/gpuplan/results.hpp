@@ -20,10 +20,10 @@ inline constexpr int kLayerCount = 4;
 const char* toString(Layer);
 
 enum class JobStatus : std::uint8_t {
-    Pending,    ///< never bound before the horizon
-    Running,    ///< bound at the horizon
+    Pending,  ///< never bound before the horizon
+    Running,  ///< bound at the horizon
     Completed,
-    Failed,     ///< crash-looped until its restart budget ran out
+    Failed,  ///< crash-looped until its restart budget ran out
 };
 const char* toString(JobStatus);
 

@@ -52,7 +52,7 @@ struct PodDef {
 struct FabricDef {
     double rackUplinkOversubscription = 1.0;  ///< leaf → spine, 1 = full bisection
     double podUplinkOversubscription = 1.0;   ///< spine → core (Llama 3's fabric: 7)
-    double fallbackFabricGBpsPerGpu = 50;  ///< for node types whose NICs the catalog lacks
+    double fallbackFabricGBpsPerGpu = 50;     ///< for node types whose NICs the catalog lacks
     bool operator==(const FabricDef&) const = default;
 };
 
@@ -75,14 +75,14 @@ struct PinDef {
 /// What every job carries, whether it comes from a class, an explicit list or a trace.
 struct JobTraitsDef {
     std::string team;
-    int priority = 0;  ///< higher runs first
+    int priority = 0;                     ///< higher runs first
     std::optional<std::string> gpuModel;  ///< restrict to one GpuModel::id
     int gpusPerPod = 0;  ///< 0 = automatic: the largest divisor of the job's GPUs ≤ GPUs per node
     double memoryGbPerGpu = 0;  ///< more than the GPU's HBM ⇒ the job crash-loops (workload layer)
     double smActivity = 0.8;    ///< DCGM SM_ACTIVE while running at full speed, 0..1
     double mfu = 0.35;          ///< model FLOPs utilisation while running at full speed, 0..1
     double topologySensitivity = 0;  ///< share of step time in exposed communication, 0..1
-    double startupS = 0;  ///< bound but not progressing (image pull, model load)
+    double startupS = 0;             ///< bound but not progressing (image pull, model load)
     PinDef pin;
     bool operator==(const JobTraitsDef&) const = default;
 };
@@ -91,9 +91,9 @@ enum class ArrivalProcess { Poisson, Diurnal, List };
 
 struct ArrivalDef {
     ArrivalProcess process = ArrivalProcess::Poisson;
-    double ratePerHour = 0;     ///< Poisson rate; for Diurnal the daily mean rate
-    double amplitude = 0;       ///< Diurnal: rate(t) = mean·(1 + amplitude·cos(2π(h − peak)/24))
-    double peakHourOfDay = 14;  ///< Diurnal
+    double ratePerHour = 0;  ///< Poisson rate; for Diurnal the daily mean rate
+    double amplitude = 0;    ///< Diurnal: rate(t) = mean·(1 + amplitude·cos(2π(h − peak)/24))
+    double peakHourOfDay = 14;   ///< Diurnal
     std::vector<double> timesS;  ///< List
     bool operator==(const ArrivalDef&) const = default;
 };
@@ -103,13 +103,13 @@ enum class DistKind { Fixed, Exponential, Lognormal, Uniform, Empirical };
 /// A sampled quantity. Values are clamped to [min, max] when given.
 struct DistributionDef {
     DistKind kind = DistKind::Fixed;
-    double value = 0;   ///< Fixed
-    double mean = 0;    ///< Exponential
-    double median = 0;  ///< Lognormal (median = e^µ)
-    double sigma = 0;   ///< Lognormal σ of the underlying normal
-    double low = 0, high = 0;      ///< Uniform
-    std::vector<double> values;    ///< Empirical
-    std::vector<double> weights;   ///< Empirical, same length, any positive scale
+    double value = 0;             ///< Fixed
+    double mean = 0;              ///< Exponential
+    double median = 0;            ///< Lognormal (median = e^µ)
+    double sigma = 0;             ///< Lognormal σ of the underlying normal
+    double low = 0, high = 0;     ///< Uniform
+    std::vector<double> values;   ///< Empirical
+    std::vector<double> weights;  ///< Empirical, same length, any positive scale
     std::optional<double> min, max;
     bool operator==(const DistributionDef&) const = default;
 };
@@ -155,12 +155,12 @@ struct TraceData {
 struct TraceDef {
     TraceFormat format = TraceFormat::Philly;
     std::string file;
-    std::string teamPrefix;      ///< prepended to the trace's team ids
-    double timeScale = 1.0;      ///< multiplies inter-arrival times (< 1 compresses)
-    double durationScale = 1.0;  ///< multiplies run times
-    double offsetS = 0;          ///< shifts every submit time
-    int maxJobs = 0;             ///< 0 = all rows
-    JobTraitsDef traits;         ///< traits.team is ignored: the trace names the team
+    std::string teamPrefix;                 ///< prepended to the trace's team ids
+    double timeScale = 1.0;                 ///< multiplies inter-arrival times (< 1 compresses)
+    double durationScale = 1.0;             ///< multiplies run times
+    double offsetS = 0;                     ///< shifts every submit time
+    int maxJobs = 0;                        ///< 0 = all rows
+    JobTraitsDef traits;                    ///< traits.team is ignored: the trace names the team
     std::shared_ptr<const TraceData> data;  ///< filled by the loader; not part of equality
 
     bool operator==(const TraceDef& o) const {

@@ -50,9 +50,8 @@ Catalog parseCatalog(std::string_view text, const std::string& sourceName);
 Scenario loadScenario(const std::filesystem::path& file, const Catalog& catalog,
                       const LoadOptions& options = {});
 /// `baseDir` resolves relative trace files; `sourceName` appears in error messages.
-Scenario parseScenario(std::string_view text, const std::string& sourceName,
-                       const Catalog& catalog, const LoadOptions& options = {},
-                       const std::filesystem::path& baseDir = {});
+Scenario parseScenario(std::string_view text, const std::string& sourceName, const Catalog& catalog,
+                       const LoadOptions& options = {}, const std::filesystem::path& baseDir = {});
 
 /// Checks a scenario built in code (or edited in the app) by the same rules the reader uses,
 /// by writing and re-reading it. Throws InputError.

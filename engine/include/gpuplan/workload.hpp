@@ -27,8 +27,8 @@ struct JobSpec {
     std::int32_t gpusPerPod = 1;
     std::int32_t priority = 0;
     std::int32_t team = 0;
-    std::int32_t gpuModel = -1;  ///< index into Fleet::gpuModels, −1 = any
-    std::int32_t pinIndex = -1;  ///< node, rack or pod index by pinLevel
+    std::int32_t gpuModel = -1;     ///< index into Fleet::gpuModels, −1 = any
+    std::int32_t pinIndex = -1;     ///< node, rack or pod index by pinLevel
     std::uint32_t sourceIndex = 0;  ///< class, explicit job or trace index
     std::uint32_t sequence = 0;     ///< n-th job of its source
     PinLevel pinLevel = PinLevel::None;
@@ -38,11 +38,11 @@ struct JobSpec {
 };
 
 struct Workload {
-    std::vector<JobSpec> jobs;             ///< sorted by submitS, then source order
-    std::vector<std::string> teams;        ///< scenario teams, then trace teams
-    std::vector<std::string> classNames;   ///< per JobSource::Class source index
+    std::vector<JobSpec> jobs;            ///< sorted by submitS, then source order
+    std::vector<std::string> teams;       ///< scenario teams, then trace teams
+    std::vector<std::string> classNames;  ///< per JobSource::Class source index
     std::vector<std::string> explicitNames;
-    std::vector<std::string> traceNames;   ///< "philly", per trace
+    std::vector<std::string> traceNames;  ///< "philly", per trace
 };
 
 /// Generates every job submitted before the horizon. Throws std::invalid_argument when a
