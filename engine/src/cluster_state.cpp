@@ -20,22 +20,18 @@ ClusterState::ClusterState(const Fleet& fleet)
     m_free.resize(n);
     m_state.assign(n, NodeState::Failed);
     m_buckets.assign(static_cast<std::size_t>(m_models) * m_width, IndexSet(n));
-    m_freeFleet = UnitHistograms(1, m_models, maxCount);
-    m_freePod = UnitHistograms(static_cast<int>(fleet.pods.size()), m_models, maxCount);
-    m_freeRack = UnitHistograms(static_cast<int>(fleet.racks.size()), m_models, maxCount);
-    m_sizeFleet = m_freeFleet;
-    m_sizePod = m_freePod;
-    m_sizeRack = m_freeRack;
-    m_allFleet = m_freeFleet;
-    m_allPod = m_freePod;
-    m_allRack = m_freeRack;
+    for (auto& byScope : m_hist) {
+        byScope[static_cast<int>(Scope::Fleet)] = UnitHistograms(1, m_models, maxCount);
+        byScope[static_cast<int>(Scope::Pod)] =
+            UnitHistograms(static_cast<int>(fleet.pods.size()), m_models, maxCount);
+        byScope[static_cast<int>(Scope::Rack)] =
+            UnitHistograms(static_cast<int>(fleet.racks.size()), m_models, maxCount);
+    }
     m_nodesByState.assign(static_cast<std::size_t>(m_models) * 4, 0);
     for (int i = 0; i < n; ++i) {
         const FleetNode& node = fleet.nodes[i];
         m_free[i] = fullMask(node.gpus);
-        m_allFleet.add(0, node.gpuModel, node.gpus, 1);
-        m_allPod.add(node.pod, node.gpuModel, node.gpus, 1);
-        m_allRack.add(node.rack, node.gpuModel, node.gpus, 1);
+        count(Basis::FleetEmpty, i, node.gpus, +1);
         // Start from Failed (not indexed) and move to the initial state through setState,
         // so all counters go through one path.
         m_nodesByState[node.gpuModel * 4 + static_cast<int>(NodeState::Failed)] += 1;
@@ -51,9 +47,7 @@ void ClusterState::indexNode(int node, int sign) {
         m_buckets[model * m_width + free].insert(static_cast<std::uint32_t>(node));
     else
         m_buckets[model * m_width + free].erase(static_cast<std::uint32_t>(node));
-    m_freeFleet.add(0, model, free, sign);
-    m_freePod.add(info.pod, model, free, sign);
-    m_freeRack.add(info.rack, model, free, sign);
+    count(Basis::FreeNow, node, free, sign);
     m_readyFreeGpus += sign * free;
 }
 
@@ -83,9 +77,7 @@ void ClusterState::setState(int node, NodeState next) {
     const FleetNode& info = m_fleet->nodes[node];
     if (prev == NodeState::Ready) {
         indexNode(node, -1);
-        m_sizeFleet.add(0, info.gpuModel, info.gpus, -1);
-        m_sizePod.add(info.pod, info.gpuModel, info.gpus, -1);
-        m_sizeRack.add(info.rack, info.gpuModel, info.gpus, -1);
+        count(Basis::ReadyEmpty, node, info.gpus, -1);
     }
     if (isProvisioned(prev)) m_provisionedGpus -= info.gpus;
     m_nodesByState[info.gpuModel * 4 + static_cast<int>(prev)] -= 1;
@@ -94,46 +86,16 @@ void ClusterState::setState(int node, NodeState next) {
     if (isProvisioned(next)) m_provisionedGpus += info.gpus;
     if (next == NodeState::Ready) {
         indexNode(node, +1);
-        m_sizeFleet.add(0, info.gpuModel, info.gpus, +1);
-        m_sizePod.add(info.pod, info.gpuModel, info.gpus, +1);
-        m_sizeRack.add(info.rack, info.gpuModel, info.gpus, +1);
+        count(Basis::ReadyEmpty, node, info.gpus, +1);
     }
 }
 
-const int* ClusterState::freeHist(Scope scope, int unit, int model) const {
-    switch (scope) {
-        case Scope::Fleet:
-            return m_freeFleet.at(0, model);
-        case Scope::Pod:
-            return m_freePod.at(unit, model);
-        case Scope::Rack:
-            return m_freeRack.at(unit, model);
-    }
-    return nullptr;
-}
-
-const int* ClusterState::readySizeHist(Scope scope, int unit, int model) const {
-    switch (scope) {
-        case Scope::Fleet:
-            return m_sizeFleet.at(0, model);
-        case Scope::Pod:
-            return m_sizePod.at(unit, model);
-        case Scope::Rack:
-            return m_sizeRack.at(unit, model);
-    }
-    return nullptr;
-}
-
-const int* ClusterState::fleetSizeHist(Scope scope, int unit, int model) const {
-    switch (scope) {
-        case Scope::Fleet:
-            return m_allFleet.at(0, model);
-        case Scope::Pod:
-            return m_allPod.at(unit, model);
-        case Scope::Rack:
-            return m_allRack.at(unit, model);
-    }
-    return nullptr;
+void ClusterState::count(Basis basis, int node, int count, int delta) {
+    const FleetNode& info = m_fleet->nodes[node];
+    auto& byScope = m_hist[static_cast<int>(basis)];
+    byScope[static_cast<int>(Scope::Fleet)].add(0, info.gpuModel, count, delta);
+    byScope[static_cast<int>(Scope::Pod)].add(info.pod, info.gpuModel, count, delta);
+    byScope[static_cast<int>(Scope::Rack)].add(info.rack, info.gpuModel, count, delta);
 }
 
 }  // namespace gpuplan::detail

@@ -46,6 +46,13 @@ inline long long podCapacity(const int* hist, int width, int gpusPerPod) {
 
 enum class Scope { Fleet, Pod, Rack };
 
+/// What a histogram counts nodes by.
+enum class Basis {
+    FreeNow,     ///< Ready nodes, by free GPUs now
+    ReadyEmpty,  ///< Ready nodes, by GPUs per node (as if every job ended)
+    FleetEmpty,  ///< every node whatever its state, by GPUs per node (as if bought and healthy)
+};
+
 class ClusterState {
 public:
     explicit ClusterState(const Fleet& fleet);
@@ -66,12 +73,13 @@ public:
 
     /// Ready nodes of `model` with exactly `free` free GPUs.
     const IndexSet& bucket(int model, int free) const { return m_buckets[model * m_width + free]; }
-    /// Histogram (index = free GPUs) of Ready nodes of `model` in a unit.
-    const int* freeHist(Scope scope, int unit, int model) const;
-    /// Histogram (index = GPUs per node) of Ready nodes of `model` in a unit, as if empty.
-    const int* readySizeHist(Scope scope, int unit, int model) const;
-    /// Histogram (index = GPUs per node) of all nodes of `model` in a unit, whatever their state.
-    const int* fleetSizeHist(Scope scope, int unit, int model) const;
+    /// Histogram of the nodes of `model` in a unit (fleet: unit 0), counted by `basis`.
+    const int* hist(Basis basis, Scope scope, int unit, int model) const {
+        return m_hist[static_cast<int>(basis)][static_cast<int>(scope)].at(unit, model);
+    }
+    const int* freeHist(Scope scope, int unit, int model) const {
+        return hist(Basis::FreeNow, scope, unit, model);
+    }
     int histWidth() const { return m_width; }
 
     int provisionedGpus() const { return m_provisionedGpus; }  ///< Ready + Cordoned
@@ -83,6 +91,8 @@ public:
 
 private:
     void indexNode(int node, int sign);  // add (+1) or remove (−1) a Ready node from indexes
+    /// Adds `delta` nodes with `count` to the fleet, pod and rack histograms of a basis.
+    void count(Basis basis, int node, int count, int delta);
 
     const Fleet* m_fleet;
     int m_models;
@@ -90,9 +100,8 @@ private:
     std::vector<std::uint64_t> m_free;
     std::vector<NodeState> m_state;
     std::vector<IndexSet> m_buckets;
-    UnitHistograms m_freeFleet, m_freePod, m_freeRack;
-    UnitHistograms m_sizeFleet, m_sizePod, m_sizeRack;
-    UnitHistograms m_allFleet, m_allPod, m_allRack;
+    /// [basis][scope]; a node counts in the fleet's, its pod's and its rack's histogram.
+    std::array<std::array<UnitHistograms, 3>, 3> m_hist;
     std::vector<int> m_nodesByState;
     int m_provisionedGpus = 0;
     int m_allocatedGpus = 0;

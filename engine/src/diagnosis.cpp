@@ -35,31 +35,8 @@ std::string humanDuration(double s) {
     return format("%.1f d", s / 86400);
 }
 
-long long Diagnoser::capacity(const JobSpec& job, int which) const {
-    const ClusterState& c = m_sim.cluster;
-    const Fleet& f = m_sim.fleet;
-    long long best = 0;
-    for (int m = 0; m < static_cast<int>(f.gpuModels.size()); ++m) {
-        if (job.gpuModel >= 0 && job.gpuModel != m) continue;
-        long long cap = 0;
-        if (job.pinLevel == PinLevel::Node) {
-            const FleetNode& node = f.nodes[job.pinIndex];
-            if (node.gpuModel != m) continue;
-            if (which == 0) cap = node.gpus / job.gpusPerPod;
-            if (which == 1 && c.schedulable(job.pinIndex)) cap = node.gpus / job.gpusPerPod;
-            if (which == 2 && c.schedulable(job.pinIndex))
-                cap = c.freeGpus(job.pinIndex) / job.gpusPerPod;
-        } else {
-            const Scope scope = scopeOf(job.pinLevel);
-            const int unit = job.pinLevel == PinLevel::None ? 0 : job.pinIndex;
-            const int* hist = which == 0   ? c.fleetSizeHist(scope, unit, m)
-                              : which == 1 ? c.readySizeHist(scope, unit, m)
-                                           : c.freeHist(scope, unit, m);
-            cap = podCapacity(hist, c.histWidth(), job.gpusPerPod);
-        }
-        best = std::max(best, cap);
-    }
-    return best;
+long long Diagnoser::capacity(const JobSpec& job, Basis basis) const {
+    return bestPodCapacity(requestOf(job), m_sim.cluster, basis);
 }
 
 Diagnoser::NodeCounts Diagnoser::countNodes(const JobSpec& job) const {
@@ -163,8 +140,8 @@ std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const 
             }
             continue;
         }
-        const int* all = c.fleetSizeHist(scope, unit, m);
-        const int* rdy = c.readySizeHist(scope, unit, m);
+        const int* all = c.hist(Basis::FleetEmpty, scope, unit, m);
+        const int* rdy = c.hist(Basis::ReadyEmpty, scope, unit, m);
         const int* fr = c.freeHist(scope, unit, m);
         for (int g = 1; g < c.histWidth(); ++g) {
             bought += g * all[g];
@@ -182,14 +159,15 @@ std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const 
             return format(
                 "Reservation: even empty and healthy, %s holds %lld of the %d pods of %d %sGPUs "
                 "this job needs (%d GPUs asked, %d bought there).",
-                where.c_str(), capacity(job, 0), k, p, model.c_str(), k * p, bought);
+                where.c_str(), capacity(job, Basis::FleetEmpty), k, p, model.c_str(), k * p,
+                bought);
         case Layer::Provisioning:
             return format(
                 "Provisioning: %d of %d bought %sGPUs in %s are Ready; empty Ready nodes would "
                 "hold %lld of the %d pods it needs.",
-                ready, bought, model.c_str(), where.c_str(), capacity(job, 1), k);
+                ready, bought, model.c_str(), where.c_str(), capacity(job, Basis::ReadyEmpty), k);
         case Layer::Scheduling: {
-            if (capacity(job, 2) >= k) {
+            if (capacity(job, Basis::FreeNow) >= k) {
                 const std::uint32_t head = m_scheduler.blockedHead();
                 if (head != Scheduler::npos && head != jobIndex) {
                     const std::string headName = m_sim.results.jobName(head);
@@ -211,7 +189,7 @@ std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const 
                 return format(
                     "Scheduling (fragmentation): %d %sGPUs are free in %s, enough in total, but "
                     "only %lld of the %d pods of %d GPUs fit on them.",
-                    free, model.c_str(), where.c_str(), capacity(job, 2), k, p);
+                    free, model.c_str(), where.c_str(), capacity(job, Basis::FreeNow), k, p);
             return format(
                 "Scheduling: %d of %d Ready %sGPUs in %s are free and the job asks %d (%s); "
                 "running jobs hold the rest.",
@@ -228,8 +206,8 @@ Layer Diagnoser::layerOf(std::uint32_t jobIndex) const {
     const JobSpec& job = m_sim.spec(jobIndex);
     const Phase phase = m_sim.runtime[jobIndex].phase;
     if (phase == Phase::Starting || phase == Phase::CrashLoop) return Layer::Workload;
-    if (capacity(job, 0) < job.pods()) return Layer::Reservation;
-    if (capacity(job, 1) < job.pods()) return Layer::Provisioning;
+    if (capacity(job, Basis::FleetEmpty) < job.pods()) return Layer::Reservation;
+    if (capacity(job, Basis::ReadyEmpty) < job.pods()) return Layer::Provisioning;
     return Layer::Scheduling;
 }
 

@@ -47,7 +47,7 @@ private:
     std::string fitError(const JobSpec& job, const NodeCounts& counts) const;
     std::string layerSentence(std::uint32_t job, Layer layer, const NodeCounts& counts,
                               double nowS) const;
-    long long capacity(const JobSpec& job, int which) const;  // 0 static, 1 ready-empty, 2 now
+    long long capacity(const JobSpec& job, Basis basis) const;
     std::uint32_t intern(const std::string& text);
 
     SimState& m_sim;

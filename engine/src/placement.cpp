@@ -27,26 +27,22 @@ NodeRange nodeRangeOf(const Fleet& fleet, PinLevel level, int index) {
     return {0, static_cast<int>(fleet.nodes.size())};
 }
 
-long long podCapacityForModel(const PlacementRequest& request, const ClusterState& state,
-                              int model) {
+long long podCapacityForModel(const PlacementRequest& request, const ClusterState& state, int model,
+                              Basis basis) {
     const Fleet& fleet = state.fleet();
-    const int w = state.histWidth();
-    switch (request.pinLevel) {
-        case PinLevel::None:
-            return podCapacity(state.freeHist(Scope::Fleet, 0, model), w, request.gpusPerPod);
-        case PinLevel::Pod:
-            return podCapacity(state.freeHist(Scope::Pod, request.pinIndex, model), w,
-                               request.gpusPerPod);
-        case PinLevel::Rack:
-            return podCapacity(state.freeHist(Scope::Rack, request.pinIndex, model), w,
-                               request.gpusPerPod);
-        case PinLevel::Node:
-            if (fleet.nodes[request.pinIndex].gpuModel == model &&
-                state.schedulable(request.pinIndex))
-                return state.freeGpus(request.pinIndex) / request.gpusPerPod;
-            return 0;
+    if (request.pinLevel == PinLevel::Node) {
+        const int node = request.pinIndex;
+        if (fleet.nodes[node].gpuModel != model) return 0;
+        if (basis != Basis::FleetEmpty && !state.schedulable(node)) return 0;
+        const int gpus = basis == Basis::FreeNow ? state.freeGpus(node) : fleet.nodes[node].gpus;
+        return gpus / request.gpusPerPod;
     }
-    return 0;
+    const Scope scope = request.pinLevel == PinLevel::Pod    ? Scope::Pod
+                        : request.pinLevel == PinLevel::Rack ? Scope::Rack
+                                                             : Scope::Fleet;
+    const int unit = request.pinLevel == PinLevel::None ? 0 : request.pinIndex;
+    return podCapacity(state.hist(basis, scope, unit, model), state.histWidth(),
+                       request.gpusPerPod);
 }
 
 namespace {
@@ -284,11 +280,11 @@ void unplace(ClusterState& state, const std::vector<PodPlacement>& pods) {
         state.release(static_cast<int>(it->node), it->gpuMask);
 }
 
-long long podCapacityNow(const PlacementRequest& request, const ClusterState& state) {
+long long bestPodCapacity(const PlacementRequest& request, const ClusterState& state, Basis basis) {
     long long best = 0;
     for (int m = 0; m < static_cast<int>(state.fleet().gpuModels.size()); ++m)
         if (request.gpuModel < 0 || request.gpuModel == m)
-            best = std::max(best, podCapacityForModel(request, state, m));
+            best = std::max(best, podCapacityForModel(request, state, m, basis));
     return best;
 }
 

@@ -44,8 +44,13 @@ void unplace(ClusterState& state, const std::vector<PodPlacement>& pods);
 
 /// Pods of the request that fit on Ready nodes right now, counting each node's free GPUs
 /// (an upper bound that is exact for whole-GPU pods), for the best model.
-long long podCapacityForModel(const PlacementRequest& request, const ClusterState& state,
-                              int model);
-long long podCapacityNow(const PlacementRequest& request, const ClusterState& state);
+/// Pods of the request that fit on nodes of one GPU model, counting each node's GPUs by
+/// `basis`: free now, as if every bound job ended, or as if every bought node were Ready and
+/// empty. Exact for whole-GPU pods; 0 for a model the pin excludes.
+long long podCapacityForModel(const PlacementRequest& request, const ClusterState& state, int model,
+                              Basis basis = Basis::FreeNow);
+/// The best of podCapacityForModel over the models the request allows.
+long long bestPodCapacity(const PlacementRequest& request, const ClusterState& state,
+                          Basis basis = Basis::FreeNow);
 
 }  // namespace gpuplan::detail

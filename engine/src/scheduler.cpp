@@ -20,32 +20,8 @@ void Scheduler::enqueue(std::uint32_t job) {
 }
 
 bool Scheduler::fitsEmptyReady(std::uint32_t job) const {
-    const JobSpec& s = m_sim.spec(job);
-    const ClusterState& c = m_sim.cluster;
-    const Fleet& f = m_sim.fleet;
-    for (int m = 0; m < static_cast<int>(f.gpuModels.size()); ++m) {
-        if (s.gpuModel >= 0 && s.gpuModel != m) continue;
-        long long cap = 0;
-        switch (s.pinLevel) {
-            case PinLevel::None:
-                cap = podCapacity(c.readySizeHist(Scope::Fleet, 0, m), c.histWidth(), s.gpusPerPod);
-                break;
-            case PinLevel::Pod:
-                cap = podCapacity(c.readySizeHist(Scope::Pod, s.pinIndex, m), c.histWidth(),
-                                  s.gpusPerPod);
-                break;
-            case PinLevel::Rack:
-                cap = podCapacity(c.readySizeHist(Scope::Rack, s.pinIndex, m), c.histWidth(),
-                                  s.gpusPerPod);
-                break;
-            case PinLevel::Node:
-                if (f.nodes[s.pinIndex].gpuModel == m && c.schedulable(s.pinIndex))
-                    cap = f.nodes[s.pinIndex].gpus / s.gpusPerPod;
-                break;
-        }
-        if (cap >= s.pods()) return true;
-    }
-    return false;
+    const PlacementRequest req = requestOf(m_sim.spec(job));
+    return bestPodCapacity(req, m_sim.cluster, Basis::ReadyEmpty) >= req.pods;
 }
 
 void Scheduler::pass(double nowS) {
@@ -77,7 +53,7 @@ Scheduler::Outcome Scheduler::tryBind(std::uint32_t job, double nowS,
                                       bool mustEndBeforeReservation) {
     const JobSpec& s = m_sim.spec(job);
     const PlacementRequest req = requestOf(s);
-    if (podCapacityNow(req, m_sim.cluster) < req.pods) return Outcome::NoFit;
+    if (bestPodCapacity(req, m_sim.cluster) < req.pods) return Outcome::NoFit;
     if (!tryPlace(req, m_def.placement, m_sim.cluster, m_scratch)) return Outcome::NoFit;
     if (mustEndBeforeReservation && m_plannedEnd(job, m_scratch, nowS) > m_reservation.startS) {
         unplace(m_sim.cluster, m_scratch);
@@ -222,7 +198,7 @@ void Scheduler::computeReservation(std::uint32_t job, double nowS) {
                 m_sim.cluster.release(static_cast<int>(p.node), p.gpuMask);
             released.push_back(it->second);
         }
-        if (podCapacityNow(req, m_sim.cluster) < req.pods) continue;
+        if (bestPodCapacity(req, m_sim.cluster) < req.pods) continue;
         if (!tryPlace(req, m_def.placement, m_sim.cluster, m_scratch)) continue;
         m_reservation.active = true;
         m_reservation.job = job;

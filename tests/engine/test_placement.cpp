@@ -74,7 +74,7 @@ TEST_CASE("a gang is all or nothing") {
     CHECK(f.state.allocatedGpus() == allocatedBefore);
     CHECK(f.state.freeGpus(0) == 4);
     CHECK(f.state.freeGpus(3) == 4);
-    CHECK(podCapacityNow(request(4, 3), f.state) == 2);
+    CHECK(bestPodCapacity(request(4, 3), f.state) == 2);
 }
 
 TEST_CASE("topology-aware placement keeps a gang in one rack where pack splits it") {
