@@ -121,8 +121,8 @@ std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const 
     if (job.pinLevel == PinLevel::Rack) where = "rack " + f.racks[job.pinIndex].name;
     if (job.pinLevel == PinLevel::Pod) where = "pod " + f.pods[job.pinIndex].name;
     const std::string model = job.gpuModel >= 0 ? f.gpuModels[job.gpuModel].id + " " : "";
-    const std::string shape = k > 1 ? format("a gang of %d pods × %d GPUs", k, p)
-                                    : format("%d GPU%s", p, p > 1 ? "s" : "");
+    const std::string asks = k > 1 ? format("%d GPUs (a gang of %d pods × %d)", k * p, k, p)
+                                   : format("%d GPU%s", p, p > 1 ? "s" : "");
 
     // GPUs of the eligible models in the job's scope: bought, Ready, free.
     int bought = 0, ready = 0, free = 0;
@@ -185,15 +185,20 @@ std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const 
                 }
                 return "Scheduling: fits now; it binds at the next scheduling pass.";
             }
+            if (free >= k * p && k == 1)
+                return format(
+                    "Scheduling (fragmentation): %d %sGPUs are free in %s, enough in total, but "
+                    "no node has %d of them free for the pod.",
+                    free, model.c_str(), where.c_str(), p);
             if (free >= k * p)
                 return format(
                     "Scheduling (fragmentation): %d %sGPUs are free in %s, enough in total, but "
-                    "only %lld of the %d pods of %d GPUs fit on them.",
+                    "only %lld of the gang's %d pods of %d GPUs fit on them.",
                     free, model.c_str(), where.c_str(), capacity(job, Basis::FreeNow), k, p);
             return format(
-                "Scheduling: %d of %d Ready %sGPUs in %s are free and the job asks %d (%s); "
-                "running jobs hold the rest.",
-                free, ready, model.c_str(), where.c_str(), k * p, shape.c_str());
+                "Scheduling: %d of %d Ready %sGPUs in %s are free and the job asks %s; running "
+                "jobs hold the rest.",
+                free, ready, model.c_str(), where.c_str(), asks.c_str());
         }
         case Layer::Workload:
             break;

@@ -85,8 +85,7 @@ TEST_CASE("scheduling layer: running jobs, fragmentation and queue order") {
         CHECK(e->layer == Layer::Scheduling);
         CHECK(reason(r, e) ==
               "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. Scheduling: 0 of 8 Ready "
-              "GPUs in the fleet are free and the job asks 2 (2 GPUs); running jobs hold the "
-              "rest.");
+              "GPUs in the fleet are free and the job asks 2 GPUs; running jobs hold the rest.");
     }
     SECTION("fragmentation: 4 GPUs free, but 2 on each node") {
         s.jobs = {job("a", 2, 7200), job("b", 2, 7200, 0), job("four", 4, 60, 10)};
@@ -97,8 +96,23 @@ TEST_CASE("scheduling layer: running jobs, fragmentation and queue order") {
         CHECK(e->layer == Layer::Scheduling);
         CHECK(reason(r, e) ==
               "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. Scheduling "
-              "(fragmentation): 4 GPUs are free in the fleet, enough in total, but only 0 of the "
-              "1 pods of 4 GPUs fit on them.");
+              "(fragmentation): 4 GPUs are free in the fleet, enough in total, but no node has 4 "
+              "of them free for the pod.");
+    }
+    SECTION("fragmentation of a gang: 6 GPUs free as 3 + 3, but only one pod of 2 per node") {
+        // "a" and "b" hold 1 GPU each (one per node): 3 + 3 free. A gang of 2 pods × 2 fits
+        // (one pod per node); a gang of 3 pods × 2 needs 6 GPUs and 6 are free, but each node
+        // takes only one pod of 2 (3 free → ⌊3/2⌋ = 1), so 2 of its 3 pods fit.
+        s.jobs = {job("a", 1, 7200), job("b", 1, 7200), job("gang", 6, 60, 10, 2)};
+        s.scheduler.placement = PlacementPolicy::Spread;
+        const Results r = test::run(s);
+        const PendingEntry* e = diagnosis(r, "gang", 60);
+        REQUIRE(e);
+        CHECK(e->layer == Layer::Scheduling);
+        CHECK(reason(r, e) ==
+              "2/2 nodes are available. The gang needs 3 pods of 2 GPUs. Scheduling "
+              "(fragmentation): 6 GPUs are free in the fleet, enough in total, but only 2 of the "
+              "gang's 3 pods of 2 GPUs fit on them.");
     }
     SECTION("queue order: fits now, but would delay the reserved head") {
         // "head" (8 GPUs) waits for "first" (4 GPUs, until 7200) and is reserved both nodes
