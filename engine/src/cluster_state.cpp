@@ -79,11 +79,18 @@ void ClusterState::setState(int node, NodeState next) {
         indexNode(node, -1);
         count(Basis::ReadyEmpty, node, info.gpus, -1);
     }
-    if (isProvisioned(prev)) m_provisionedGpus -= info.gpus;
+    const double peakTflops = info.gpus * m_fleet->gpuModels[info.gpuModel].bf16DenseTflops;
+    if (isProvisioned(prev)) {
+        m_provisionedGpus -= info.gpus;
+        m_provisionedPeakTflops -= peakTflops;
+    }
     m_nodesByState[info.gpuModel * 4 + static_cast<int>(prev)] -= 1;
     m_state[node] = next;
     m_nodesByState[info.gpuModel * 4 + static_cast<int>(next)] += 1;
-    if (isProvisioned(next)) m_provisionedGpus += info.gpus;
+    if (isProvisioned(next)) {
+        m_provisionedGpus += info.gpus;
+        m_provisionedPeakTflops += peakTflops;
+    }
     if (next == NodeState::Ready) {
         indexNode(node, +1);
         count(Basis::ReadyEmpty, node, info.gpus, +1);

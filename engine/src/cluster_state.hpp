@@ -83,6 +83,8 @@ public:
     int histWidth() const { return m_width; }
 
     int provisionedGpus() const { return m_provisionedGpus; }  ///< Ready + Cordoned
+    /// Peak dense BF16 TFLOP/s of the provisioned GPUs (the MFU denominator).
+    double provisionedPeakTflops() const { return m_provisionedPeakTflops; }
     int allocatedGpus() const { return m_allocatedGpus; }
     int readyFreeGpus() const { return m_readyFreeGpus; }
     int nodesInState(int model, NodeState s) const {
@@ -104,6 +106,7 @@ private:
     std::array<std::array<UnitHistograms, 3>, 3> m_hist;
     std::vector<int> m_nodesByState;
     int m_provisionedGpus = 0;
+    double m_provisionedPeakTflops = 0;
     int m_allocatedGpus = 0;
     int m_readyFreeGpus = 0;
 };

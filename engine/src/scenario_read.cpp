@@ -387,9 +387,21 @@ struct Reader {
                 fail(pointer, std::string("no ") + toString(pin.level) + " named \"" + pin.target +
                                   "\" in the topology");
         }
-        for (const auto& [pointer, name] : nodeEventRefs)
-            if (!fleet.findNode(name) && !fleet.findRack(name) && !fleet.findPod(name))
+        long long eventNodes = 0;
+        for (const auto& [pointer, name] : nodeEventRefs) {
+            if (fleet.findNode(name))
+                eventNodes += 1;
+            else if (auto r = fleet.findRack(name))
+                eventNodes += fleet.racks[*r].nodeCount;
+            else if (auto p = fleet.findPod(name))
+                eventNodes += fleet.pods[*p].nodeCount;
+            else
                 fail(pointer, "no node, rack or pod named \"" + name + "\" in the topology");
+            if (eventNodes > InputLimits::maxNodeEventNodes)
+                fail(pointer, "node events change more than " +
+                                  std::to_string(InputLimits::maxNodeEventNodes) +
+                                  " node states in all; use fewer or narrower events");
+        }
         long long total = static_cast<long long>(s.jobs.size());
         for (const auto& [pointer, n] : classJobEstimates) {
             if (n > InputLimits::maxJobsPerClass)

@@ -43,9 +43,12 @@ struct Event {
     }
 };
 
+/// A state change for the nodes [firstNode, endNode): one node, a rack, a pod, or a run of
+/// nodes that finish provisioning together.
 struct NodeChangeEvent {
     double timeS;
-    std::vector<std::uint32_t> nodes;
+    std::uint32_t firstNode;
+    std::uint32_t endNode;
     NodeState state;
 };
 
@@ -77,7 +80,7 @@ public:
         m_fingerprint = 0x6a09e667f3bcc908ull ^ options.seed.value_or(scenario.seed);
         buildNodeEvents();
         m_rates.provisionedGpus = m_sim.cluster.provisionedGpus();
-        m_rates.provisionedPeakTflops = provisionedPeak();
+        m_rates.provisionedPeakTflops = m_sim.cluster.provisionedPeakTflops();
     }
 
     void run(const ProgressFn& progress, std::stop_token stop) {
@@ -158,27 +161,34 @@ private:
 
     void buildNodeEvents() {
         const Fleet& fleet = m_results.fleet;
-        for (std::uint32_t n = 0; n < fleet.nodes.size(); ++n) {
+        // Consecutive nodes that turn Ready at the same time share one event.
+        for (std::uint32_t n = 0; n < fleet.nodes.size();) {
             const FleetNode& node = fleet.nodes[n];
-            if (node.initialState == NodeState::Provisioning && node.readyAtS > 0)
-                m_nodeEvents.push_back({node.readyAtS, {n}, NodeState::Ready});
+            std::uint32_t end = n + 1;
+            if (node.initialState == NodeState::Provisioning && node.readyAtS > 0) {
+                while (end < fleet.nodes.size() &&
+                       fleet.nodes[end].initialState == NodeState::Provisioning &&
+                       fleet.nodes[end].readyAtS == node.readyAtS)
+                    ++end;
+                m_nodeEvents.push_back({node.readyAtS, n, end, NodeState::Ready});
+            }
+            n = end;
         }
         for (const NodeEventDef& def : m_scenario.nodeEvents) {
-            NodeChangeEvent e{def.timeS, {}, def.state};
+            NodeChangeEvent e{def.timeS, 0, 0, def.state};
             if (auto n = fleet.findNode(def.node)) {
-                e.nodes.push_back(static_cast<std::uint32_t>(*n));
+                e.firstNode = static_cast<std::uint32_t>(*n);
+                e.endNode = e.firstNode + 1;
             } else if (auto r = fleet.findRack(def.node)) {
-                const FleetRack& rack = fleet.racks[*r];
-                for (int i = 0; i < rack.nodeCount; ++i)
-                    e.nodes.push_back(rack.firstNode + i);
+                e.firstNode = static_cast<std::uint32_t>(fleet.racks[*r].firstNode);
+                e.endNode = e.firstNode + static_cast<std::uint32_t>(fleet.racks[*r].nodeCount);
             } else if (auto p = fleet.findPod(def.node)) {
-                const FleetPod& pod = fleet.pods[*p];
-                for (int i = 0; i < pod.nodeCount; ++i)
-                    e.nodes.push_back(pod.firstNode + i);
+                e.firstNode = static_cast<std::uint32_t>(fleet.pods[*p].firstNode);
+                e.endNode = e.firstNode + static_cast<std::uint32_t>(fleet.pods[*p].nodeCount);
             } else {
                 throw std::invalid_argument("node event for unknown node " + def.node);
             }
-            m_nodeEvents.push_back(std::move(e));
+            m_nodeEvents.push_back(e);
         }
         std::stable_sort(m_nodeEvents.begin(), m_nodeEvents.end(),
                          [](const auto& a, const auto& b) { return a.timeS < b.timeS; });
@@ -198,18 +208,6 @@ private:
         std::memcpy(&bits, &m_nowS, sizeof bits);
         std::uint64_t x = bits ^ (std::uint64_t{type} << 56) ^ (std::uint64_t{id} << 8);
         m_fingerprint = (m_fingerprint ^ splitmix64(x)) * 0x100000001b3ull;
-    }
-
-    double provisionedPeak() const {
-        double tflops = 0;
-        const Fleet& fleet = m_results.fleet;
-        for (std::size_t n = 0; n < fleet.nodes.size(); ++n) {
-            const NodeState s = m_sim.cluster.state(static_cast<int>(n));
-            if (s == NodeState::Ready || s == NodeState::Cordoned)
-                tflops +=
-                    fleet.nodes[n].gpus * fleet.gpuModels[fleet.nodes[n].gpuModel].bf16DenseTflops;
-        }
-        return tflops;
     }
 
     BindingPlan plan(std::uint32_t job, const std::vector<PodPlacement>& pods, double nowS) const {
@@ -339,7 +337,7 @@ private:
 
     void nodeChange(std::uint32_t index) {
         const NodeChangeEvent& e = m_nodeEvents[index];
-        for (std::uint32_t node : e.nodes) {
+        for (std::uint32_t node = e.firstNode; node < e.endNode; ++node) {
             const NodeState before = m_sim.cluster.state(static_cast<int>(node));
             if (before == e.state) continue;
             // A node that goes down takes its pods with it; they queue again from scratch.
@@ -355,7 +353,7 @@ private:
             count(5, node);
         }
         m_rates.provisionedGpus = m_sim.cluster.provisionedGpus();
-        m_rates.provisionedPeakTflops = provisionedPeak();
+        m_rates.provisionedPeakTflops = m_sim.cluster.provisionedPeakTflops();
         // Any state change can move the head's planned start; Ready adds capacity.
         m_scheduler.invalidateReservation();
     }

@@ -63,6 +63,8 @@ const Malformed kMalformed[] = {
     {"negative-duration", "/jobs/0/durationS", "must be between 1 and"},
     {"negative-seed", "/seed", "expected a non-negative integer"},
     {"missing-trace", "/traces/0/file", "trace file \"nope/missing.csv\" not found"},
+    // 30 events on a pod of 100,000 nodes would change 3 M node states.
+    {"node-event-explosion", "/nodeEvents/20/node", "node events change more than 2000000 node states"},
 };
 
 }  // namespace

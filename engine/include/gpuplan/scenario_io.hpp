@@ -35,6 +35,8 @@ struct InputLimits {
     static constexpr long long maxJobs = 10'000'000;
     static constexpr double maxHorizonS = 3 * 366 * 86400.0;
     static constexpr long long maxSamples = 1'000'000;
+    /// Σ over node events of the nodes each one changes (a pod-wide event counts them all).
+    static constexpr long long maxNodeEventNodes = 2'000'000;
 };
 
 struct LoadOptions {
