@@ -16,7 +16,7 @@ cd "$root"
 packages=(
     g++ make cmake ninja-build pkg-config
     nlohmann-json3-dev catch2
-    qt6-base-dev qt6-charts-dev libimgui-dev libstb-dev
+    qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libimgui-dev libstb-dev
     xvfb xauth libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core imagemagick
 )
 

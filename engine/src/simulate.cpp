@@ -142,6 +142,9 @@ private:
         results.fleet = Fleet::build(scenario);
         Workload w = generateWorkload(scenario, results.fleet);
         results.teams = std::move(w.teams);
+        results.teamColors.assign(results.teams.size(), std::string());
+        for (std::size_t i = 0; i < scenario.teams.size(); ++i)
+            results.teamColors[i] = scenario.teams[i].color;
         results.classNames = std::move(w.classNames);
         results.explicitNames = std::move(w.explicitNames);
         results.traceNames = std::move(w.traceNames);

@@ -101,6 +101,7 @@ struct Results {
     Fleet fleet;
     std::vector<int> firstGpuOfNode;  ///< prefix sums of Fleet::nodes[i].gpus
     std::vector<std::string> teams;
+    std::vector<std::string> teamColors;  ///< "#rrggbb" per team, empty = let the UI choose
     std::vector<std::string> classNames, explicitNames, traceNames;
     double horizonS = 0;
     double sampleIntervalS = 0;

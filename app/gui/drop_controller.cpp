@@ -1,0 +1,167 @@
+#include "drop_controller.hpp"
+
+#include "gpuplan/fit_check.hpp"
+#include "gpuplan/topology.hpp"
+#include "job_templates.hpp"
+#include "topology_view.hpp"
+#include "ui_palette.hpp"
+
+namespace gpuplan::app {
+
+namespace {
+
+std::string uniqueJobName(const Scenario& s, const std::string& base) {
+    for (int i = 1;; ++i) {
+        const std::string name = base + "-" + std::to_string(i);
+        bool taken = false;
+        for (const JobDef& j : s.jobs)
+            taken = taken || j.name == name;
+        if (!taken) return name;
+    }
+}
+
+/// "ready:fine-tune" → "fine-tune"; "class:serving" → "serving".
+std::string baseName(const QString& templateId) {
+    return templateId.section(QLatin1Char(':'), 1).toStdString();
+}
+
+}  // namespace
+
+DropController::DropController(ScenarioDocument* document, QObject* parent)
+    : QObject(parent), m_doc(document) {
+    m_whatIf.setDebounceMs(100);
+    connect(&m_whatIf, &SimulationController::resultsReady, this,
+            [this](std::shared_ptr<const Results> r, quint64) { whatIfDone(std::move(r)); });
+}
+
+QString DropController::targetName(const ui::TopologyHit& t) const {
+    const Fleet fleet = Fleet::build(m_doc->scenario());
+    switch (t.kind) {
+        case ui::TopologyHit::Kind::Node:
+        case ui::TopologyHit::Kind::Gpu:
+            return QString::fromStdString(fleet.nodes.at(t.node).name);
+        case ui::TopologyHit::Kind::Rack:
+            return QString::fromStdString(fleet.racks.at(t.rack).name);
+        case ui::TopologyHit::Kind::Pod:
+            return QString::fromStdString(fleet.pods.at(t.pod).name);
+        case ui::TopologyHit::Kind::None:
+            break;
+    }
+    return {};
+}
+
+DropController::Plan DropController::plan(const DropRequest& r) const {
+    Plan p;
+    p.after = m_doc->scenario();
+    const QString target = targetName(r.target);
+    PinDef pin;
+    pin.target = target.toStdString();
+    pin.level = r.target.kind == ui::TopologyHit::Kind::Rack  ? PinLevel::Rack
+                : r.target.kind == ui::TopologyHit::Kind::Pod ? PinLevel::Pod
+                                                              : PinLevel::Node;
+    const QString where = QString::fromLatin1(toString(pin.level)) + QLatin1Char(' ') + target;
+    if (r.format == QLatin1String(ui::kTemplateMime)) {
+        const ui::JobTemplate* t = findTemplate(m_templates, QString::fromUtf8(r.payload));
+        if (!t) {
+            p.refusal = tr("Unknown job template %1").arg(QString::fromUtf8(r.payload));
+            return p;
+        }
+        p.job = t->job;
+        if (p.job.traits.team.empty() && !p.after.teams.empty())
+            p.job.traits.team = p.after.teams.front().name;
+        if (p.job.traits.team.empty()) {
+            p.refusal =
+                tr("Refused: the scenario has no team to run the job for; add a team first.");
+            return p;
+        }
+        p.job.name = uniqueJobName(p.after, baseName(t->id));
+        p.job.submitS = r.timeS;
+        p.job.traits.pin = pin;
+        p.after.jobs.push_back(p.job);
+        p.undoText = tr("Drop %1 on %2").arg(t->label, where);
+    } else if (r.format == QLatin1String(ui::kMoveJobMime)) {
+        const std::string name = r.payload.toStdString();
+        auto it = std::find_if(p.after.jobs.begin(), p.after.jobs.end(),
+                               [&](const JobDef& j) { return j.name == name; });
+        if (it == p.after.jobs.end()) {
+            p.refusal =
+                tr("Only jobs placed by hand can be moved; %1 comes from a job class or trace.")
+                    .arg(QString::fromStdString(name));
+            return p;
+        }
+        it->traits.pin = pin;
+        p.job = *it;
+        p.undoText = tr("Move %1 to %2").arg(QString::fromStdString(name), where);
+    } else {
+        p.refusal = tr("Cannot drop that here.");
+        return p;
+    }
+    const FitVerdict verdict = checkFit(p.after, p.job, r.timeS);
+    if (!verdict.canEverFit)
+        p.refusal = tr("Refused (%1 layer): %2")
+                        .arg(ui::layerName(verdict.layer), QString::fromStdString(verdict.reason));
+    return p;
+}
+
+DropOutcome DropController::drop(const DropRequest& request) {
+    hoverEnded();
+    Plan p;
+    try {
+        p = plan(request);
+    } catch (const std::exception& e) {
+        return {false, tr("Refused: %1").arg(QString::fromUtf8(e.what()))};
+    }
+    if (!p.refusal.isEmpty()) return {false, p.refusal};
+    m_doc->edit(p.after, p.undoText);
+    return {true, p.undoText};
+}
+
+void DropController::hover(const DropRequest& request) {
+    Plan p;
+    try {
+        p = plan(request);
+    } catch (const std::exception& e) {
+        emit feedback(request.target, false, QString::fromUtf8(e.what()));
+        return;
+    }
+    if (!p.refusal.isEmpty()) {
+        m_hover.reset();
+        m_whatIf.cancel();
+        emit feedback(request.target, false, p.refusal);
+        return;
+    }
+    m_hover = request;
+    m_hoverJob = p.job.name;
+    emit feedback(request.target, true,
+                  tr("%1\nfits here · working out when it would start…").arg(p.undoText));
+    m_whatIf.request(p.after);
+}
+
+void DropController::hoverEnded() {
+    m_hover.reset();
+    m_whatIf.cancel();
+}
+
+void DropController::whatIfDone(std::shared_ptr<const Results> results) {
+    if (!m_hover) return;
+    for (std::uint32_t j = 0; j < results->jobs.size(); ++j) {
+        const JobRecord& rec = results->jobs[j];
+        if (rec.spec.source != JobSource::Explicit || results->jobName(j) != m_hoverJob) continue;
+        QString text;
+        if (rec.firstStartS >= 0) {
+            text = tr("fits · would start %1 (waits %2)")
+                       .arg(ui::formatSimTime(rec.firstStartS), ui::formatDuration(rec.waitS()));
+        } else {
+            text = tr("fits the fleet, but would not start before the horizon");
+            const auto pending = results->pendingAtSample(results->sampleTimesS.size() - 1);
+            for (const PendingEntry& e : pending)
+                if (e.job == j)
+                    text += QStringLiteral(":\n") + ui::layerName(e.layer) + QStringLiteral(": ") +
+                            QString::fromStdString(results->reasons[e.reason]);
+        }
+        emit feedback(m_hover->target, true, text);
+        return;
+    }
+}
+
+}  // namespace gpuplan::app

@@ -1,0 +1,185 @@
+#include "file_controller.hpp"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStandardPaths>
+
+namespace gpuplan::app {
+
+namespace {
+constexpr int kMaxRecent = 8;
+const char* kRecentKey = "recentFiles";
+const QString kFilter = QObject::tr("gpuplan scenarios (*.json);;All files (*)");
+}  // namespace
+
+FileController::FileController(ScenarioDocument* document, QWidget* window, QString presetsDir)
+    : QObject(window), m_doc(document), m_window(window), m_presetsDir(std::move(presetsDir)) {
+    m_autosave.setInterval(30'000);
+    connect(&m_autosave, &QTimer::timeout, this, [this] {
+        if (!m_doc->isModified()) return;
+        try {
+            QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
+            writeFileAtomic(autosavePath().toStdString(), scenarioToJson(m_doc->scenario()));
+        } catch (const std::exception& e) {
+            emit message(tr("Autosave failed: %1").arg(QString::fromUtf8(e.what())));
+        }
+    });
+}
+
+QStringList FileController::presetFiles() const {
+    QStringList files;
+    for (const QFileInfo& f :
+         QDir(m_presetsDir + QStringLiteral("/scenarios"))
+             .entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+        files << f.absoluteFilePath();
+    return files;
+}
+
+void FileController::fillPresetsMenu(QMenu* menu) {
+    menu->clear();
+    for (const QString& path : presetFiles())
+        menu->addAction(QFileInfo(path).completeBaseName(), this,
+                        [this, path] { newFromPreset(path); });
+}
+
+void FileController::fillRecentMenu(QMenu* menu) {
+    menu->clear();
+    const QStringList recent = QSettings().value(kRecentKey).toStringList();
+    for (const QString& path : recent)
+        menu->addAction(QFileInfo(path).fileName(), this,
+                        [this, path] {
+                            if (maybeSave()) openFile(path);
+                        })
+            ->setToolTip(path);
+    menu->setEnabled(!recent.isEmpty());
+}
+
+void FileController::addRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value(kRecentKey).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(kRecentKey, recent);
+    emit recentChanged();
+}
+
+bool FileController::maybeSave() {
+    if (!m_doc->isModified()) return true;
+    const auto choice = QMessageBox::warning(
+        m_window, tr("Unsaved changes"),
+        tr("%1 has unsaved changes. Save them?").arg(m_doc->title()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (choice == QMessageBox::Save) return save();
+    return choice == QMessageBox::Discard;
+}
+
+void FileController::reportLoadError(const QString& path, const QString& what) {
+    QMessageBox::critical(
+        m_window, tr("Cannot open %1").arg(QFileInfo(path).fileName()),
+        tr("The scenario was not opened; your current work is unchanged.\n\n%1").arg(what));
+}
+
+bool FileController::newFromPreset(const QString& path) {
+    if (!maybeSave()) return false;
+    try {
+        m_doc->load(path);
+        // A preset is a template: the new document has no file yet.
+        m_doc->reset(m_doc->scenario(), QString());
+    } catch (const std::exception& e) {
+        reportLoadError(path, QString::fromUtf8(e.what()));
+        return false;
+    }
+    emit message(tr("New scenario from %1").arg(QFileInfo(path).completeBaseName()));
+    return true;
+}
+
+bool FileController::openFile(const QString& path) {
+    try {
+        m_doc->load(path);
+    } catch (const std::exception& e) {
+        reportLoadError(path, QString::fromUtf8(e.what()));
+        return false;
+    }
+    addRecent(path);
+    emit message(tr("Opened %1").arg(path));
+    return true;
+}
+
+void FileController::open() {
+    if (!maybeSave()) return;
+    const QString path =
+        QFileDialog::getOpenFileName(m_window, tr("Open scenario"), QString(), kFilter);
+    if (!path.isEmpty()) openFile(path);
+}
+
+bool FileController::save() {
+    if (m_doc->filePath().isEmpty()) return saveAs();
+    try {
+        m_doc->save(m_doc->filePath());
+    } catch (const std::exception& e) {
+        QMessageBox::critical(m_window, tr("Save failed"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    addRecent(m_doc->filePath());
+    emit message(tr("Saved %1").arg(m_doc->filePath()));
+    return true;
+}
+
+bool FileController::saveAs() {
+    QString path =
+        QFileDialog::getSaveFileName(m_window, tr("Save scenario as"), m_doc->title(), kFilter);
+    if (path.isEmpty()) return false;
+    if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".json");
+    try {
+        m_doc->save(path);
+    } catch (const std::exception& e) {
+        QMessageBox::critical(m_window, tr("Save failed"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    addRecent(path);
+    emit message(tr("Saved %1").arg(path));
+    return true;
+}
+
+QString FileController::autosavePath() const {
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+           QStringLiteral("/autosave.json");
+}
+
+void FileController::startAutosave() {
+    m_autosave.start();
+}
+
+void FileController::removeAutosave() {
+    QFile::remove(autosavePath());
+}
+
+void FileController::offerRecovery() {
+    const QFileInfo info(autosavePath());
+    if (!info.exists()) return;
+    const auto answer = QMessageBox::question(
+        m_window, tr("Recover unsaved work?"),
+        tr("gpuplan did not exit cleanly last time. Unsaved work from %1 was kept.\n\nRecover it?")
+            .arg(QLocale().toString(info.lastModified(), QLocale::ShortFormat)),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+    if (answer == QMessageBox::Yes) {
+        try {
+            m_doc->load(info.absoluteFilePath());
+            m_doc->reset(m_doc->scenario(), QString());
+            m_doc->markModified();
+            emit message(tr("Recovered unsaved work; save it to keep it."));
+        } catch (const std::exception& e) {
+            reportLoadError(info.absoluteFilePath(), QString::fromUtf8(e.what()));
+        }
+    }
+    removeAutosave();
+}
+
+}  // namespace gpuplan::app

@@ -1,0 +1,121 @@
+#include "job_templates.hpp"
+
+#include <QObject>
+#include <cmath>
+
+#include "ui_palette.hpp"
+
+namespace gpuplan::app {
+
+namespace {
+
+QString gpuLabel(const Scenario& s) {
+    if (s.gpuModels.empty()) return QStringLiteral("GPU");
+    QString id = QString::fromStdString(s.gpuModels.front().id).toUpper();
+    return id.section(QLatin1Char('-'), 0, 0);  // "H100-SXM" → "H100"
+}
+
+int gpusPerNode(const Scenario& s) {
+    return s.nodeTypes.empty() ? 8 : s.nodeTypes.front().gpusPerNode;
+}
+
+/// A typical value: the median where the distribution has one, else the mean.
+double typical(const DistributionDef& d) {
+    switch (d.kind) {
+        case DistKind::Fixed:
+            return d.value;
+        case DistKind::Exponential:
+            return d.mean * std::log(2.0);
+        case DistKind::Lognormal:
+            return d.median;
+        case DistKind::Uniform:
+            return (d.low + d.high) / 2;
+        case DistKind::Empirical: {
+            double best = 0, bestW = -1;
+            for (std::size_t i = 0; i < d.values.size(); ++i)
+                if (d.weights[i] > bestW) {
+                    best = d.values[i];
+                    bestW = d.weights[i];
+                }
+            return best;
+        }
+    }
+    return 1;
+}
+
+ui::JobTemplate ready(const QString& id, const QString& label, const QString& description,
+                      const std::string& team, int gpus, int gpusPerPod, double durationS,
+                      double sm, double mfu, double memoryGb, double sensitivity, double startupS) {
+    ui::JobTemplate t;
+    t.id = id;
+    t.label = label;
+    t.description = description;
+    t.job.traits.team = team;
+    t.job.traits.gpusPerPod = gpusPerPod;
+    t.job.traits.smActivity = sm;
+    t.job.traits.mfu = mfu;
+    t.job.traits.memoryGbPerGpu = memoryGb;
+    t.job.traits.topologySensitivity = sensitivity;
+    t.job.traits.startupS = startupS;
+    t.job.gpus = gpus;
+    t.job.durationS = durationS;
+    return t;
+}
+
+}  // namespace
+
+std::vector<ui::JobTemplate> jobTemplates(const Scenario& s) {
+    std::vector<ui::JobTemplate> out;
+    const QString gpu = gpuLabel(s);
+    const std::string team = s.teams.empty() ? std::string() : s.teams.front().name;
+    const int perNode = gpusPerNode(s);
+    const double hbm = s.gpuModels.empty() ? 80 : s.gpuModels.front().hbmGb;
+    out.push_back(ready(QStringLiteral("ready:fine-tune"),
+                        QObject::tr("%1×%2 fine-tune, 1 node, 6 h").arg(perNode).arg(gpu),
+                        QObject::tr("One node's GPUs for a six-hour fine-tune (MFU 35 %)."), team,
+                        perNode, perNode, 6 * 3600, 0.8, 0.35, 0.7 * hbm, 0.1, 300));
+    out.push_back(ready(
+        QStringLiteral("ready:pretrain"),
+        QObject::tr("%1×%2 pre-train gang, %3 nodes, 3 days").arg(8 * perNode).arg(gpu).arg(8),
+        QObject::tr("An all-or-nothing gang of 8 nodes for three days (MFU 42 %)."), team,
+        8 * perNode, perNode, 3 * 86400, 0.9, 0.42, 0.9 * hbm, 0.15, 600));
+    out.push_back(ready(QStringLiteral("ready:inference"),
+                        QObject::tr("1-%1 inference replica, 4 h").arg(gpu),
+                        QObject::tr("One serving replica on one GPU for four hours."), team, 1, 1,
+                        4 * 3600, 0.45, 0.12, 0.5 * hbm, 0, 180));
+    out.push_back(ready(QStringLiteral("ready:notebook"),
+                        QObject::tr("notebook, 1 %1, 2 h").arg(gpu),
+                        QObject::tr("An interactive notebook: one GPU, mostly idle."), team, 1, 1,
+                        2 * 3600, 0.15, 0.03, 0.25 * hbm, 0, 60));
+    for (const JobClassDef& c : s.jobClasses) {
+        ui::JobTemplate t;
+        t.id = QStringLiteral("class:") + QString::fromStdString(c.name);
+        const int gpus = std::max(1, static_cast<int>(std::lround(typical(c.gpus))));
+        const double durationS = std::max(60.0, typical(c.durationS));
+        t.label = QObject::tr("%1 (%2 GPU%3, %4)")
+                      .arg(QString::fromStdString(c.name))
+                      .arg(gpus)
+                      .arg(gpus > 1 ? "s" : "")
+                      .arg(ui::formatDuration(durationS));
+        t.description =
+            QObject::tr("A job like the scenario's \"%1\" class (team %2).")
+                .arg(QString::fromStdString(c.name), QString::fromStdString(c.traits.team));
+        t.job.traits = c.traits;
+        t.job.traits.pin = PinDef{};
+        t.job.gpus = gpus;
+        if (t.job.traits.gpusPerPod > 0 && gpus % t.job.traits.gpusPerPod != 0)
+            t.job.gpus = (gpus / t.job.traits.gpusPerPod + 1) * t.job.traits.gpusPerPod;
+        t.job.durationS = durationS;
+        out.push_back(t);
+    }
+    return out;
+}
+
+const ui::JobTemplate* findTemplate(const std::vector<ui::JobTemplate>& templates,
+                                    const QString& id) {
+    for (const ui::JobTemplate& t : templates)
+        if (t.id == id) return &t;
+    return nullptr;
+}
+
+}  // namespace gpuplan::app

@@ -1,0 +1,16 @@
+// The job palette's templates: a few ready ones sized to the fleet's GPUs, and one per job
+// class of the scenario (its typical size and median run time).
+#pragma once
+
+#include <vector>
+
+#include "gpuplan/scenario.hpp"
+#include "job_template.hpp"
+
+namespace gpuplan::app {
+
+std::vector<ui::JobTemplate> jobTemplates(const Scenario& scenario);
+const ui::JobTemplate* findTemplate(const std::vector<ui::JobTemplate>& templates,
+                                    const QString& id);
+
+}  // namespace gpuplan::app

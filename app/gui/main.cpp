@@ -1,0 +1,128 @@
+// gpuplan: the desktop application.
+//   gpuplan [SCENARIO | --scenario FILE] [--screenshot out.png] [--size 1600x1000]
+//           [--data-dir DIR] [--bench] [--version] [--help]
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QMessageBox>
+#include <QTimer>
+#include <algorithm>
+#include <cstdio>
+
+#include "gpu_bench.hpp"
+#include "main_window.hpp"
+#include "paths.hpp"
+#include "time_scrubber.hpp"
+#include "topology_view.hpp"
+
+using namespace gpuplan;
+
+int main(int argc, char** argv) {
+    QElapsedTimer sinceStart;
+    sinceStart.start();
+    QApplication qapp(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("gpuplan"));
+    QApplication::setOrganizationName(QStringLiteral("gpuplan"));
+    QApplication::setApplicationVersion(QStringLiteral(GPUPLAN_VERSION));
+
+    QCommandLineParser cli;
+    cli.setApplicationDescription(QStringLiteral("GPU-cluster what-if planner"));
+    cli.addHelpOption();
+    cli.addVersionOption();
+    cli.addPositionalArgument(QStringLiteral("scenario"),
+                              QStringLiteral("Scenario file (default: the default preset)"),
+                              QStringLiteral("[scenario]"));
+    QCommandLineOption scenarioOpt(QStringLiteral("scenario"),
+                                   QStringLiteral("Scenario file to open."),
+                                   QStringLiteral("file"));
+    QCommandLineOption shotOpt(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Open, wait for results, save the window to PNG and exit."),
+        QStringLiteral("png"));
+    QCommandLineOption sizeOpt(QStringLiteral("size"),
+                               QStringLiteral("Window size, e.g. 1600x1000."),
+                               QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    QCommandLineOption dataOpt(QStringLiteral("data-dir"),
+                               QStringLiteral("Also look for trace files here."),
+                               QStringLiteral("dir"));
+    QCommandLineOption benchOpt(QStringLiteral("bench"),
+                                QStringLiteral("Run the GUI benchmarks and print their figures."));
+    cli.addOptions({scenarioOpt, shotOpt, sizeOpt, dataOpt, benchOpt});
+    cli.process(qapp);
+
+    const QString presetsDir = QString::fromStdString(paths::presetsDir().string());
+    Catalog catalog;
+    try {
+        catalog = loadCatalog(paths::catalogFile());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "gpuplan: %s\n", e.what());
+        return 2;
+    }
+    LoadOptions loadOptions;
+    for (const QString& d : cli.values(dataOpt))
+        loadOptions.dataDirs.emplace_back(d.toStdString());
+    for (const auto& d : paths::dataDirs())
+        loadOptions.dataDirs.push_back(d);
+
+    QString scenarioPath = cli.value(scenarioOpt);
+    if (scenarioPath.isEmpty() && !cli.positionalArguments().isEmpty())
+        scenarioPath = cli.positionalArguments().first();
+    const bool fromPreset = scenarioPath.isEmpty();
+    if (fromPreset) scenarioPath = presetsDir + QStringLiteral("/scenarios/default.json");
+
+    if (cli.isSet(benchOpt))
+        return app::runGuiBenchmarks(catalog, loadOptions, presetsDir, sinceStart);
+
+    app::ScenarioDocument document(catalog, loadOptions);
+    try {
+        document.load(scenarioPath);
+        if (fromPreset) document.reset(document.scenario(), QString());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "gpuplan: %s\n", e.what());
+        if (cli.isSet(shotOpt)) return 2;
+        QMessageBox::critical(nullptr, QObject::tr("Cannot open scenario"),
+                              QString::fromUtf8(e.what()));
+        return 2;
+    }
+
+    app::MainWindow window(&document, presetsDir);
+    const QStringList wh = cli.value(sizeOpt).split(QLatin1Char('x'));
+    if (wh.size() == 2 && wh[0].toInt() > 0 && wh[1].toInt() > 0)
+        window.resize(wh[0].toInt(), wh[1].toInt());
+
+    if (cli.isSet(shotOpt)) {
+        const QString out = cli.value(shotOpt);
+        QObject::connect(
+            &window, &app::MainWindow::resultsApplied, &window,
+            [&window, out] {
+                // Let layouts settle and charts lay out at their final size, then grab.
+                QTimer::singleShot(400, &window, [&window, out] {
+                    // The moment with the longest queue shows the most: who waits and why.
+                    const auto& r = *window.results();
+                    double when = r.horizonS * 0.5;
+                    if (const Series* q = r.findSeries("queue_length"); q && !q->values.empty()) {
+                        const auto most = std::max_element(q->values.begin(), q->values.end()) -
+                                          q->values.begin();
+                        if (q->values[most] > 0) when = r.sampleTimesS[most] + 1;
+                    }
+                    window.scrubber()->setTime(when);
+                    QApplication::processEvents();
+                    const bool ok = window.grab().save(out);
+                    std::fprintf(ok ? stdout : stderr,
+                                 ok ? "screenshot: %s\n" : "cannot write %s\n", qPrintable(out));
+                    QApplication::exit(ok ? 0 : 1);
+                });
+            },
+            Qt::SingleShotConnection);
+        window.show();
+        window.simulation().runNow(document.scenario());
+        return qapp.exec();
+    }
+
+    window.show();
+    window.files().offerRecovery();
+    window.files().startAutosave();
+    window.simulation().runNow(document.scenario());
+    return qapp.exec();
+}

@@ -1,0 +1,385 @@
+#include "main_window.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QStatusBar>
+#include <QTableView>
+#include <QToolBar>
+#include <QToolButton>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include "chart_board.hpp"
+#include "compare_table_model.hpp"
+#include "export_controller.hpp"
+#include "inspector.hpp"
+#include "job_palette.hpp"
+#include "job_templates.hpp"
+#include "kpi_strip.hpp"
+#include "pending_table_model.hpp"
+#include "time_scrubber.hpp"
+#include "topology_view.hpp"
+#include "ui_palette.hpp"
+
+namespace gpuplan::app {
+
+MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QWidget* parent)
+    : QMainWindow(parent), m_doc(document) {
+    m_drops = new DropController(m_doc, this);
+    m_files = new FileController(m_doc, this, presetsDir);
+
+    // Centre: KPI strip, the fleet, the time scrubber.
+    auto* centre = new QWidget(this);
+    auto* column = new QVBoxLayout(centre);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    m_kpis = new ui::KpiStrip(centre);
+    m_topology = new ui::TopologyView(centre);
+    m_scrubber = new ui::TimeScrubber(centre);
+    column->addWidget(m_kpis);
+    column->addWidget(m_topology, 1);
+    column->addWidget(m_scrubber);
+    setCentralWidget(centre);
+
+    buildDocks();
+    buildActions();
+
+    m_statusText = new QLabel(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(220);
+    m_progress->setVisible(false);
+    m_cancel = new QToolButton(this);
+    m_cancel->setText(tr("Cancel run"));
+    m_cancel->setVisible(false);
+    statusBar()->addWidget(m_statusText, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+
+    // Document → simulation → widgets.
+    connect(m_doc, &ScenarioDocument::changed, this, [this] {
+        m_sim.request(m_doc->scenario());
+        documentChanged();
+    });
+    documentChanged();
+    connect(m_doc, &ScenarioDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_doc, &ScenarioDocument::pathChanged, this, &MainWindow::updateTitle);
+    connect(&m_sim, &SimulationController::resultsReady, this, &MainWindow::applyResults);
+    connect(&m_sim, &SimulationController::runFailed, this,
+            [this](const QString& message) { showStatus(tr("Run failed: %1").arg(message)); });
+    connect(&m_sim, &SimulationController::longRun, this, [this](bool active) {
+        m_progress->setVisible(active);
+        m_cancel->setVisible(active);
+        m_progress->setValue(0);
+    });
+    connect(&m_sim, &SimulationController::progress, this,
+            [this](double f) { m_progress->setValue(static_cast<int>(1000 * f)); });
+    connect(m_cancel, &QToolButton::clicked, this, [this] {
+        m_sim.cancel();
+        showStatus(tr("Run cancelled; the charts show the last finished run."));
+    });
+
+    // Time.
+    connect(m_scrubber, &ui::TimeScrubber::timeChanged, this, &MainWindow::setTime);
+
+    // Selection and drops on the fleet.
+    connect(m_topology, &ui::TopologyView::selectionChanged, this, &MainWindow::onSelection);
+    connect(
+        m_topology, &ui::TopologyView::dragHovered, this,
+        [this](const ui::TopologyHit& target, const QString& format, const QByteArray& payload) {
+            m_drops->hover(DropRequest{target, format, payload, m_scrubber->time()});
+        });
+    connect(m_topology, &ui::TopologyView::dragLeft, m_drops, &DropController::hoverEnded);
+    connect(m_drops, &DropController::feedback, m_topology, &ui::TopologyView::setDropFeedback);
+    connect(
+        m_topology, &ui::TopologyView::dropRequested, this,
+        [this](const ui::TopologyHit& target, const QString& format, const QByteArray& payload) {
+            const DropOutcome outcome =
+                m_drops->drop(DropRequest{target, format, payload, m_scrubber->time()});
+            showStatus(outcome.message);
+        });
+    connect(m_files, &FileController::message, this, &MainWindow::showStatus);
+
+    resize(1600, 1000);
+    updateTitle();
+}
+
+void MainWindow::buildDocks() {
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+    auto dock = [this](const QString& title, const char* name, QWidget* content,
+                       Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(QLatin1String(name));
+        d->setWidget(content);
+        addDockWidget(area, d);
+        return d;
+    };
+    m_palette = new ui::JobPalette(this);
+    m_palette->setMinimumWidth(230);
+    dock(tr("Job palette"), "palette", m_palette, Qt::LeftDockWidgetArea);
+    m_inspector = new ui::Inspector(this);
+    m_inspector->setMinimumWidth(230);
+    dock(tr("Inspector"), "inspector", m_inspector, Qt::LeftDockWidgetArea);
+
+    m_charts = new ui::ChartBoard(this);
+    m_charts->setMinimumWidth(560);
+    dock(tr("Charts"), "charts", m_charts, Qt::RightDockWidgetArea);
+
+    m_pending = new ui::PendingTableModel(this);
+    m_pendingSorted = new QSortFilterProxyModel(this);
+    m_pendingSorted->setSourceModel(m_pending);
+    m_pendingSorted->setSortRole(ui::PendingTableModel::SortRole);
+    auto* pendingView = new QTableView(this);
+    pendingView->setModel(m_pendingSorted);
+    pendingView->setSortingEnabled(true);
+    pendingView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    pendingView->setSelectionMode(QAbstractItemView::SingleSelection);
+    pendingView->horizontalHeader()->setStretchLastSection(true);
+    pendingView->verticalHeader()->hide();
+    pendingView->setWordWrap(false);
+    connect(pendingView, &QTableView::clicked, this, &MainWindow::onPendingClicked);
+    auto* pendingDock = dock(tr("Pending at t"), "pending", pendingView, Qt::BottomDockWidgetArea);
+
+    m_compare = new ui::CompareTableModel(this);
+    auto* compareView = new QTableView(this);
+    compareView->setModel(m_compare);
+    compareView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    compareView->verticalHeader()->hide();
+    auto* compareDock =
+        dock(tr("Compare with baseline"), "compare", compareView, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(pendingDock, compareDock);
+    pendingDock->raise();
+    resizeDocks({pendingDock}, {170}, Qt::Vertical);
+}
+
+void MainWindow::buildActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* presets = file->addMenu(tr("&New from preset"));
+    m_files->fillPresetsMenu(presets);
+    file->addAction(tr("&Open…"), QKeySequence::Open, m_files, &FileController::open);
+    QMenu* recent = file->addMenu(tr("Open &recent"));
+    m_files->fillRecentMenu(recent);
+    connect(m_files, &FileController::recentChanged, this,
+            [this, recent] { m_files->fillRecentMenu(recent); });
+    QAction* save =
+        file->addAction(tr("&Save"), QKeySequence::Save, m_files, &FileController::save);
+    file->addAction(tr("Save &as…"), QKeySequence::SaveAs, m_files, &FileController::saveAs);
+    file->addSeparator();
+    file->addAction(tr("Export &results (CSV, JSON)…"), this, [this] {
+        if (!m_results) return;
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export results into"));
+        if (dir.isEmpty()) return;
+        try {
+            exportResults(*m_results, dir);
+            showStatus(tr("Results exported to %1").arg(dir));
+        } catch (const std::exception& e) {
+            QMessageBox::critical(this, tr("Export failed"), QString::fromUtf8(e.what()));
+        }
+    });
+    for (const QString format : {QStringLiteral("png"), QStringLiteral("svg")})
+        file->addAction(tr("Export charts as %1…").arg(format.toUpper()), this, [this, format] {
+            const QString dir = QFileDialog::getExistingDirectory(this, tr("Export charts into"));
+            if (dir.isEmpty()) return;
+            try {
+                showStatus(tr("Wrote %1")
+                               .arg(exportCharts(m_charts->charts(), dir, format)
+                                        .join(QStringLiteral(", "))));
+            } catch (const std::exception& e) {
+                QMessageBox::critical(this, tr("Export failed"), QString::fromUtf8(e.what()));
+            }
+        });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_doc->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_doc->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    QAction* pin = run->addAction(tr("&Pin as baseline"), QKeySequence(Qt::CTRL | Qt::Key_B), this,
+                                  &MainWindow::pinBaseline);
+    pin->setToolTip(tr("Keep these results: charts draw them dashed, the KPI strip shows deltas"));
+    run->addAction(tr("&Clear baseline"), this, &MainWindow::clearBaseline);
+    run->addAction(tr("Re-run &now"), QKeySequence::Refresh, this,
+                   [this] { m_sim.runNow(m_doc->scenario()); });
+    run->addAction(tr("&Play / pause time"), QKeySequence(Qt::Key_Space), m_scrubber,
+                   &ui::TimeScrubber::togglePlay);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Fit the fleet"), QKeySequence(Qt::Key_F), m_topology,
+                    &ui::TopologyView::fitAll);
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        view->addAction(d->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About gpuplan"), this, [this] {
+        QMessageBox::about(
+            this, tr("About gpuplan"),
+            tr("<b>gpuplan %1</b><p>A what-if planner for GPU clusters: drag jobs onto the "
+               "fleet, watch utilization, fragmentation and pending demand, and ask why a job "
+               "is Pending — reservation, provisioning, scheduling or workload.</p>")
+                .arg(QStringLiteral(GPUPLAN_VERSION)));
+    });
+
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolbar"));
+    bar->addAction(save);
+    bar->addAction(undo);
+    bar->addAction(redo);
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" Placement: "), this));
+    m_placement = new QComboBox(this);
+    m_placement->addItem(tr("pack (best fit)"));
+    m_placement->addItem(tr("spread"));
+    m_placement->addItem(tr("topology-aware"));
+    m_placement->setToolTip(tr("How the scheduler picks nodes for a job's pods"));
+    connect(m_placement, &QComboBox::currentIndexChanged, this,
+            [this](int i) { setPlacementPolicy(static_cast<PlacementPolicy>(i)); });
+    bar->addWidget(m_placement);
+    bar->addSeparator();
+    bar->addAction(pin);
+    QToolButton* presetsButton = new QToolButton(this);
+    presetsButton->setText(tr("Presets"));
+    presetsButton->setMenu(presets);
+    presetsButton->setPopupMode(QToolButton::InstantPopup);
+    bar->addWidget(presetsButton);
+}
+
+void MainWindow::documentChanged() {
+    m_drops->setTemplates(jobTemplates(m_doc->scenario()));
+    m_palette->setTemplates(m_drops->templates());
+    const QSignalBlocker block(m_placement);
+    m_placement->setCurrentIndex(static_cast<int>(m_doc->scenario().scheduler.placement));
+}
+
+void MainWindow::setPlacementPolicy(PlacementPolicy policy) {
+    if (m_doc->scenario().scheduler.placement == policy) return;
+    Scenario after = m_doc->scenario();
+    after.scheduler.placement = policy;
+    m_doc->edit(after, tr("Placement: %1").arg(QString::fromLatin1(toString(policy))));
+}
+
+void MainWindow::applyResults(std::shared_ptr<const Results> results, quint64 generation) {
+    m_results = std::move(results);
+    m_appliedGeneration = generation;
+    m_scrubber->setHorizon(m_results->horizonS);
+    m_topology->setResults(m_results);
+    m_charts->setResults(m_results);
+    m_kpis->setResults(m_results);
+    m_compare->setResults(m_results);
+    m_pending->setResults(m_results);
+    m_inspector->setResults(m_results);
+    setTime(m_scrubber->time());
+    emit resultsApplied();
+}
+
+void MainWindow::setTime(double timeS) {
+    m_topology->setTime(timeS);
+    m_charts->setCursorTime(timeS);
+    m_pending->setTime(timeS);
+    m_inspector->setTime(timeS);
+}
+
+void MainWindow::onSelection(const ui::TopologyHit& hit) {
+    using K = ui::TopologyHit::Kind;
+    m_topology->setHighlightedJob(-1);
+    switch (hit.kind) {
+        case K::Gpu: {
+            m_inspector->showGpu(hit.node, hit.slot);
+            const int job =
+                m_topology->snapshot().gpuJob[m_results->firstGpuOfNode[hit.node] + hit.slot];
+            m_topology->setHighlightedJob(job);
+            break;
+        }
+        case K::Node:
+            m_inspector->showNode(hit.node);
+            break;
+        case K::Rack:
+            m_inspector->showRack(hit.rack);
+            break;
+        case K::Pod:
+            m_inspector->showPod(hit.pod);
+            break;
+        case K::None:
+            m_inspector->showNothing();
+            break;
+    }
+}
+
+void MainWindow::onPendingClicked(const QModelIndex& index) {
+    if (!m_results) return;
+    const int job = m_pendingSorted->data(index, ui::PendingTableModel::JobIndexRole).toInt();
+    if (index.column() == ui::PendingTableModel::TeamColumn) {
+        m_inspector->showTeam(m_results->jobs[job].spec.team);
+        return;
+    }
+    m_inspector->showJob(
+        QString::fromStdString(m_results->jobName(static_cast<std::uint32_t>(job))));
+    m_topology->setHighlightedJob(job);
+    // A pinned job: select where it waits to go.
+    const JobSpec& s = m_results->jobs[job].spec;
+    ui::TopologyHit hit;
+    if (s.pinLevel == PinLevel::Node) {
+        hit.kind = ui::TopologyHit::Kind::Node;
+        hit.node = s.pinIndex;
+    } else if (s.pinLevel == PinLevel::Rack) {
+        hit.kind = ui::TopologyHit::Kind::Rack;
+        hit.rack = s.pinIndex;
+    } else if (s.pinLevel == PinLevel::Pod) {
+        hit.kind = ui::TopologyHit::Kind::Pod;
+        hit.pod = s.pinIndex;
+    }
+    m_topology->setSelection(hit);
+}
+
+void MainWindow::pinBaseline() {
+    if (!m_results) return;
+    m_baseline = m_results;
+    m_charts->setBaseline(m_baseline);
+    m_kpis->setBaseline(m_baseline);
+    m_compare->setBaseline(m_baseline);
+    showStatus(tr("Pinned these results as the baseline; edits now show deltas against them."));
+}
+
+void MainWindow::clearBaseline() {
+    m_baseline.reset();
+    m_charts->setBaseline(nullptr);
+    m_kpis->setBaseline(nullptr);
+    m_compare->setBaseline(nullptr);
+}
+
+void MainWindow::updateTitle() {
+    setWindowTitle(QStringLiteral("%1[*] — gpuplan").arg(m_doc->title()));
+    setWindowModified(m_doc->isModified());
+}
+
+void MainWindow::showStatus(const QString& text) {
+    m_statusText->setText(text);
+    m_statusText->setToolTip(text);
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    if (!m_files->maybeSave()) {
+        e->ignore();
+        return;
+    }
+    m_files->removeAutosave();
+    e->accept();
+}
+
+}  // namespace gpuplan::app

@@ -1,0 +1,99 @@
+// The main window: the fleet in the middle with the time scrubber under it, the KPI strip on
+// top, and docks for the job palette, inspector, charts, pending list and compare table.
+// Thin by design: layout, actions and wiring; features live in their own classes.
+#pragma once
+
+#include <QMainWindow>
+#include <memory>
+
+#include "drop_controller.hpp"
+#include "file_controller.hpp"
+#include "scenario_document.hpp"
+#include "simulation_controller.hpp"
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QSortFilterProxyModel;
+class QTableView;
+class QToolButton;
+
+namespace gpuplan::ui {
+class ChartBoard;
+class CompareTableModel;
+class Inspector;
+class JobPalette;
+class KpiStrip;
+class PendingTableModel;
+class TimeScrubber;
+class TopologyView;
+struct TopologyHit;
+}  // namespace gpuplan::ui
+
+namespace gpuplan::app {
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    MainWindow(ScenarioDocument* document, const QString& presetsDir, QWidget* parent = nullptr);
+
+    ScenarioDocument* document() const { return m_doc; }
+    SimulationController& simulation() { return m_sim; }
+    DropController& drops() { return *m_drops; }
+    FileController& files() { return *m_files; }
+    ui::TopologyView* topology() const { return m_topology; }
+    ui::TimeScrubber* scrubber() const { return m_scrubber; }
+    ui::ChartBoard* charts() const { return m_charts; }
+    ui::KpiStrip* kpiStrip() const { return m_kpis; }
+    ui::PendingTableModel* pendingModel() const { return m_pending; }
+    std::shared_ptr<const Results> results() const { return m_results; }
+    std::shared_ptr<const Results> baseline() const { return m_baseline; }
+    /// Widgets refreshed with a result (for tests: stale results must never arrive).
+    quint64 appliedGeneration() const { return m_appliedGeneration; }
+
+public slots:
+    void pinBaseline();
+    void clearBaseline();
+    void setPlacementPolicy(PlacementPolicy policy);
+
+signals:
+    /// Results reached every widget (the screenshot mode waits for this).
+    void resultsApplied();
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+
+private:
+    void buildActions();
+    void buildDocks();
+    void documentChanged();  // templates and toolbar follow the scenario
+    void applyResults(std::shared_ptr<const Results> results, quint64 generation);
+    void setTime(double timeS);
+    void onSelection(const ui::TopologyHit& hit);
+    void onPendingClicked(const QModelIndex& index);
+    void updateTitle();
+    void showStatus(const QString& text);
+
+    ScenarioDocument* m_doc;
+    SimulationController m_sim;
+    DropController* m_drops;
+    FileController* m_files;
+    std::shared_ptr<const Results> m_results, m_baseline;
+    quint64 m_appliedGeneration = 0;
+
+    ui::TopologyView* m_topology;
+    ui::TimeScrubber* m_scrubber;
+    ui::KpiStrip* m_kpis;
+    ui::ChartBoard* m_charts;
+    ui::Inspector* m_inspector;
+    ui::JobPalette* m_palette;
+    ui::PendingTableModel* m_pending;
+    QSortFilterProxyModel* m_pendingSorted;
+    ui::CompareTableModel* m_compare;
+    QComboBox* m_placement;
+    QLabel* m_statusText;
+    QProgressBar* m_progress;
+    QToolButton* m_cancel;
+};
+
+}  // namespace gpuplan::app

@@ -1,0 +1,64 @@
+#include "scenario_document.hpp"
+
+#include <QFileInfo>
+#include <QUndoCommand>
+
+namespace gpuplan::app {
+
+/// Before and after as whole values: exact undo, no per-edit inverse logic to get wrong.
+class ScenarioEditCommand : public QUndoCommand {
+public:
+    ScenarioEditCommand(ScenarioDocument* doc, Scenario before, Scenario after, const QString& text)
+        : QUndoCommand(text), m_doc(doc), m_before(std::move(before)), m_after(std::move(after)) {}
+    void undo() override { m_doc->apply(m_before); }
+    void redo() override { m_doc->apply(m_after); }
+
+private:
+    ScenarioDocument* m_doc;
+    Scenario m_before, m_after;
+};
+
+ScenarioDocument::ScenarioDocument(Catalog catalog, LoadOptions loadOptions, QObject* parent)
+    : QObject(parent), m_catalog(std::move(catalog)), m_loadOptions(std::move(loadOptions)) {
+    connect(&m_undo, &QUndoStack::cleanChanged, this,
+            [this](bool clean) { emit modifiedChanged(!clean); });
+}
+
+QString ScenarioDocument::title() const {
+    if (!m_path.isEmpty()) return QFileInfo(m_path).fileName();
+    return m_scenario.name.empty() ? tr("Untitled") : QString::fromStdString(m_scenario.name);
+}
+
+void ScenarioDocument::reset(Scenario scenario, const QString& path) {
+    m_scenario = std::move(scenario);
+    m_path = path;
+    m_undo.clear();
+    m_undo.setClean();
+    emit pathChanged(m_path);
+    emit modifiedChanged(false);
+    emit changed();
+}
+
+void ScenarioDocument::load(const QString& path) {
+    // Parse completely first; only a good scenario replaces the current one.
+    Scenario loaded = loadScenario(path.toStdString(), m_catalog, m_loadOptions);
+    reset(std::move(loaded), path);
+}
+
+void ScenarioDocument::save(const QString& path) {
+    saveScenarioAtomic(m_scenario, path.toStdString());
+    m_path = path;
+    m_undo.setClean();
+    emit pathChanged(m_path);
+}
+
+void ScenarioDocument::edit(const Scenario& after, const QString& text) {
+    m_undo.push(new ScenarioEditCommand(this, m_scenario, after, text));  // push() calls redo()
+}
+
+void ScenarioDocument::apply(const Scenario& s) {
+    m_scenario = s;
+    emit changed();
+}
+
+}  // namespace gpuplan::app

@@ -1,0 +1,58 @@
+// The open scenario: its value, its file, its undo history. Every edit goes through an undo
+// command that stores the scenario before and after, so undo and redo restore it exactly.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+#include "gpuplan/scenario.hpp"
+#include "gpuplan/scenario_io.hpp"
+
+namespace gpuplan::app {
+
+class ScenarioDocument : public QObject {
+    Q_OBJECT
+public:
+    ScenarioDocument(Catalog catalog, LoadOptions loadOptions, QObject* parent = nullptr);
+
+    const Scenario& scenario() const { return m_scenario; }
+    const Catalog& catalog() const { return m_catalog; }
+    QUndoStack* undoStack() { return &m_undo; }
+    QString filePath() const { return m_path; }
+    /// Display name: the file name, or the scenario's name for an unsaved preset copy.
+    QString title() const;
+    bool isModified() const { return !m_undo.isClean(); }
+
+    /// Replaces the document (new from preset, open); clears the undo history.
+    void reset(Scenario scenario, const QString& path);
+    /// Reads a scenario file into the document. On any error (InputError with the place and
+    /// reason) the document stays exactly as it was.
+    void load(const QString& path);
+    /// Writes atomically and marks the document saved under `path`. Throws std::runtime_error.
+    void save(const QString& path);
+
+    /// Marks the document as holding unsaved work (e.g. after recovery).
+    void markModified() { m_undo.resetClean(); }
+
+    /// One undoable edit: `after` replaces the scenario, `text` names it in the Edit menu.
+    void edit(const Scenario& after, const QString& text);
+
+signals:
+    /// The scenario's content changed (edit, undo, redo, reset).
+    void changed();
+    void pathChanged(const QString& path);
+    void modifiedChanged(bool modified);
+
+private:
+    friend class ScenarioEditCommand;
+    void apply(const Scenario& s);
+
+    Catalog m_catalog;
+    LoadOptions m_loadOptions;
+    Scenario m_scenario;
+    QString m_path;
+    QUndoStack m_undo;
+};
+
+}  // namespace gpuplan::app

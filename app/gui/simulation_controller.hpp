@@ -1,0 +1,79 @@
+// Runs the engine off the GUI thread, latest request wins.
+//
+// An edit calls request(scenario). The first edit after a quiet spell runs at once (so a
+// single edit feels instant); edits that follow within the debounce window (150 ms) are
+// merged into one trailing run when the window closes. Each run gets a copy of the scenario
+// and a generation number; starting a run asks the previous one to stop; results of a stale
+// generation are dropped and never reach the widgets. The engine never calls into the UI:
+// results come back as an immutable snapshot through a queued call.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QThreadPool>
+#include <QTimer>
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <stop_token>
+
+#include "gpuplan/results.hpp"
+#include "gpuplan/scenario.hpp"
+
+namespace gpuplan::app {
+
+class SimulationController : public QObject {
+    Q_OBJECT
+public:
+    explicit SimulationController(QObject* parent = nullptr);
+    ~SimulationController() override;
+
+    void setDebounceMs(int ms) { m_debounce.setInterval(ms); }
+    /// Runs taking longer than this show progress (signal longRun).
+    void setLongRunMs(int ms) { m_longRunMs = ms; }
+
+    /// Something changed: simulate this scenario soon (see the class comment).
+    void request(const Scenario& scenario);
+    /// Simulate now, skipping the debounce.
+    void runNow(const Scenario& scenario);
+    /// Stops the current run; its results are dropped.
+    void cancel();
+
+    bool isRunning() const { return m_active != nullptr; }
+    quint64 generation() const { return m_generation; }
+    quint64 runsStarted() const { return m_runsStarted; }
+    std::shared_ptr<const Results> latest() const { return m_latest; }
+
+signals:
+    void runStarted(quint64 generation);
+    /// A run has gone on past the long-run threshold; progress follows until it ends.
+    void longRun(bool active);
+    void progress(double fraction);
+    void resultsReady(std::shared_ptr<const gpuplan::Results> results, quint64 generation);
+    void runFailed(const QString& message, quint64 generation);
+
+private:
+    struct Run {
+        quint64 generation = 0;
+        std::stop_source stop;
+        std::atomic<double> progress{0};
+        QElapsedTimer clock;
+    };
+
+    void start(const Scenario& scenario);
+    void finished(quint64 generation, std::shared_ptr<const Results> results, QString error);
+    void poll();
+
+    QThreadPool m_pool;
+    QTimer m_debounce;
+    QTimer m_poll;
+    std::optional<Scenario> m_pending;
+    std::shared_ptr<Run> m_active;
+    std::shared_ptr<const Results> m_latest;
+    quint64 m_generation = 0;
+    quint64 m_runsStarted = 0;
+    int m_longRunMs = 500;
+    bool m_longRunShown = false;
+};
+
+}  // namespace gpuplan::app

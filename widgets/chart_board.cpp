@@ -1,0 +1,64 @@
+#include "chart_board.hpp"
+
+#include <QGridLayout>
+
+#include "ui_palette.hpp"
+
+namespace gpuplan::ui {
+
+ChartBoard::ChartBoard(QWidget* parent) : QWidget(parent) {
+    using Mode = ChartPanel::Mode;
+    m_charts = {
+        new ChartPanel(tr("Utilization"), tr("% of provisioned GPUs"), Mode::Lines,
+                       {{"allocation", tr("allocation"), QColor("#1f4e79"), 100},
+                        {"occupancy", tr("occupancy (SM active)"), QColor("#2e86c1"), 100},
+                        {"mfu", tr("MFU"), QColor("#48c9b0"), 100}},
+                       this),
+        new ChartPanel(
+            tr("Pending GPUs by layer"), tr("GPUs"), Mode::StackedAreas,
+            {{"pending_gpus{reservation}", layerName(Layer::Reservation),
+              layerColor(Layer::Reservation)},
+             {"pending_gpus{provisioning}", layerName(Layer::Provisioning),
+              layerColor(Layer::Provisioning)},
+             {"pending_gpus{scheduling}", layerName(Layer::Scheduling),
+              layerColor(Layer::Scheduling)},
+             {"pending_gpus{workload}", layerName(Layer::Workload), layerColor(Layer::Workload)}},
+            this),
+        new ChartPanel(tr("Fragmentation"), tr("GPUs"), Mode::Lines,
+                       {{"stranded_gpus", tr("stranded GPUs (free, too small for any waiting pod)"),
+                         QColor("#a04000")}},
+                       this),
+        new ChartPanel(tr("Queue wait"), tr("minutes"), Mode::Lines,
+                       {{"wait_s_p50", tr("p50"), QColor("#7d3c98"), 1 / 60.0},
+                        {"wait_s_p95", tr("p95"), QColor("#c0392b"), 1 / 60.0}},
+                       this),
+        new ChartPanel(tr("Jobs"), tr("jobs"), Mode::Lines,
+                       {{"running_jobs", tr("running"), QColor("#27ae60")},
+                        {"queue_length", tr("queued"), QColor("#e67e22")}},
+                       this),
+    };
+    m_charts[0]->setFixedYRange(0, 100);
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(2, 2, 2, 2);
+    grid->setSpacing(4);
+    for (std::size_t i = 0; i < m_charts.size(); ++i)
+        grid->addWidget(m_charts[i], static_cast<int>(i / 2), static_cast<int>(i % 2), 1,
+                        i + 1 == m_charts.size() && i % 2 == 0 ? 2 : 1);
+}
+
+void ChartBoard::setResults(std::shared_ptr<const Results> results) {
+    for (ChartPanel* c : m_charts)
+        c->setResults(results);
+}
+
+void ChartBoard::setBaseline(std::shared_ptr<const Results> baseline) {
+    for (ChartPanel* c : m_charts)
+        c->setBaseline(baseline);
+}
+
+void ChartBoard::setCursorTime(double timeS) {
+    for (ChartPanel* c : m_charts)
+        c->setCursorTime(timeS);
+}
+
+}  // namespace gpuplan::ui

@@ -1,0 +1,27 @@
+// The charts dock: utilization (allocation, occupancy, MFU), fragmentation, pending GPUs
+// stacked by layer, queue wait p50/p95 and running jobs, all on one time axis with one
+// cursor, and the pinned baseline dashed beside each.
+#pragma once
+
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "chart_panel.hpp"
+
+namespace gpuplan::ui {
+
+class ChartBoard : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChartBoard(QWidget* parent = nullptr);
+    void setResults(std::shared_ptr<const Results> results);
+    void setBaseline(std::shared_ptr<const Results> baseline);
+    void setCursorTime(double timeS);
+    const std::vector<ChartPanel*>& charts() const { return m_charts; }
+
+private:
+    std::vector<ChartPanel*> m_charts;
+};
+
+}  // namespace gpuplan::ui

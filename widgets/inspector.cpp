@@ -1,0 +1,251 @@
+#include "inspector.hpp"
+
+#include <map>
+
+#include "ui_palette.hpp"
+
+namespace gpuplan::ui {
+
+namespace {
+QString esc(const std::string& s) {
+    return QString::fromStdString(s).toHtmlEscaped();
+}
+QString row(const QString& key, const QString& value) {
+    return QStringLiteral("<tr><td style='color:gray;padding-right:10px'>%1</td><td>%2</td></tr>")
+        .arg(key, value);
+}
+}  // namespace
+
+Inspector::Inspector(QWidget* parent) : QTextBrowser(parent) {
+    setOpenLinks(false);
+    showNothing();
+}
+
+void Inspector::setResults(std::shared_ptr<const Results> results) {
+    m_results = std::move(results);
+    if (m_results) m_snapshot = m_results->stateAt(m_timeS);
+    refresh();
+}
+
+void Inspector::setTime(double timeS) {
+    m_timeS = timeS;
+    if (m_results) m_snapshot = m_results->stateAt(m_timeS);
+    refresh();
+}
+
+void Inspector::showNothing() {
+    m_kind = Kind::Nothing;
+    refresh();
+}
+void Inspector::showNode(int node) {
+    m_kind = Kind::Node;
+    m_a = node;
+    refresh();
+}
+void Inspector::showGpu(int node, int slot) {
+    m_kind = Kind::Gpu;
+    m_a = node;
+    m_b = slot;
+    refresh();
+}
+void Inspector::showRack(int rack) {
+    m_kind = Kind::Rack;
+    m_a = rack;
+    refresh();
+}
+void Inspector::showPod(int pod) {
+    m_kind = Kind::Pod;
+    m_a = pod;
+    refresh();
+}
+void Inspector::showJob(const QString& jobName) {
+    m_kind = Kind::Job;
+    m_jobName = jobName;
+    refresh();
+}
+void Inspector::showTeam(int team) {
+    m_kind = Kind::Team;
+    m_a = team;
+    refresh();
+}
+
+const PendingEntry* Inspector::pendingEntry(std::uint32_t job) const {
+    for (const PendingEntry& e : m_snapshot.pending)
+        if (e.job == job) return &e;
+    return nullptr;
+}
+
+void Inspector::refresh() {
+    if (!m_results || m_kind == Kind::Nothing) {
+        setHtml(
+            tr("<p style='color:gray'>Click a GPU, node, rack or pod, or a job in the pending "
+               "list, to see it here.</p>"));
+        return;
+    }
+    const Fleet& f = m_results->fleet;
+    QString html;
+    switch (m_kind) {
+        case Kind::Node:
+            if (m_a < static_cast<int>(f.nodes.size())) html = nodeHtml(m_a, -1);
+            break;
+        case Kind::Gpu:
+            if (m_a < static_cast<int>(f.nodes.size())) html = nodeHtml(m_a, m_b);
+            break;
+        case Kind::Rack:
+            if (m_a < static_cast<int>(f.racks.size()))
+                html = unitHtml(tr("Rack %1").arg(esc(f.racks[m_a].name)), f.racks[m_a].firstNode,
+                                f.racks[m_a].nodeCount);
+            break;
+        case Kind::Pod:
+            if (m_a < static_cast<int>(f.pods.size()))
+                html = unitHtml(tr("Pod %1").arg(esc(f.pods[m_a].name)), f.pods[m_a].firstNode,
+                                f.pods[m_a].nodeCount);
+            break;
+        case Kind::Job:
+            for (std::uint32_t j = 0; j < m_results->jobs.size() && html.isEmpty(); ++j)
+                if (QString::fromStdString(m_results->jobName(j)) == m_jobName) html = jobHtml(j);
+            if (html.isEmpty())
+                html =
+                    tr("<p>Job %1 is not in the current run.</p>").arg(m_jobName.toHtmlEscaped());
+            break;
+        case Kind::Team:
+            if (m_a < static_cast<int>(m_results->teams.size())) html = teamHtml(m_a);
+            break;
+        case Kind::Nothing:
+            break;
+    }
+    setHtml(html);
+}
+
+QString Inspector::nodeHtml(int node, int slot) const {
+    const Fleet& f = m_results->fleet;
+    const FleetNode& n = f.nodes[node];
+    const GpuModel& gpu = f.gpuModels[n.gpuModel];
+    const int first = m_results->firstGpuOfNode[node];
+    std::map<int, int> jobs;  // job → GPUs on this node
+    int busy = 0;
+    for (int g = 0; g < n.gpus; ++g)
+        if (const int j = m_snapshot.gpuJob[first + g]; j >= 0) {
+            ++jobs[j];
+            ++busy;
+        }
+    QString html =
+        QStringLiteral("<h3>%1</h3><table>")
+            .arg(slot >= 0 ? tr("GPU %1 of %2").arg(slot).arg(esc(n.name)) : esc(n.name));
+    if (slot >= 0) {
+        const int j = m_snapshot.gpuJob[first + slot];
+        html += row(tr("sharing"), tr("whole GPU"));
+        html += row(tr("job"),
+                    j < 0 ? tr("free")
+                          : QStringLiteral("<b>%1</b>")
+                                .arg(esc(m_results->jobName(static_cast<std::uint32_t>(j)))));
+    }
+    html += row(tr("state at t"), QString::fromLatin1(toString(m_snapshot.nodeStates[node])));
+    html += row(tr("node type"), esc(f.nodeTypes[n.nodeType].name));
+    html += row(tr("GPU"), tr("%1 × %2 (%3 GB, %4 TFLOP/s BF16)")
+                               .arg(n.gpus)
+                               .arg(esc(gpu.name))
+                               .arg(gpu.hbmGb)
+                               .arg(gpu.bf16DenseTflops));
+    html += row(tr("rack / pod"),
+                QStringLiteral("%1 / %2").arg(esc(f.racks[n.rack].name), esc(f.pods[n.pod].name)));
+    html += row(tr("buying class"), QString::fromLatin1(toString(n.buyingClass)));
+    html += row(tr("GPUs busy"), QStringLiteral("%1 of %2").arg(busy).arg(n.gpus));
+    QString list;
+    for (const auto& [j, gpus] : jobs)
+        list += QStringLiteral("%1 (%2 GPU%3, %4)<br>")
+                    .arg(esc(m_results->jobName(static_cast<std::uint32_t>(j))))
+                    .arg(gpus)
+                    .arg(gpus > 1 ? "s" : "")
+                    .arg(esc(m_results->teams[m_results->jobs[j].spec.team]));
+    html += row(tr("jobs at t"), list.isEmpty() ? tr("none") : list);
+    return html + QStringLiteral("</table>");
+}
+
+QString Inspector::unitHtml(const QString& title, int firstNode, int nodeCount) const {
+    const Fleet& f = m_results->fleet;
+    int gpus = 0, busy = 0, ready = 0;
+    for (int n = firstNode; n < firstNode + nodeCount; ++n) {
+        gpus += f.nodes[n].gpus;
+        ready += m_snapshot.nodeStates[n] == NodeState::Ready;
+        for (int g = 0; g < f.nodes[n].gpus; ++g)
+            busy += m_snapshot.gpuJob[m_results->firstGpuOfNode[n] + g] >= 0;
+    }
+    return QStringLiteral("<h3>%1</h3><table>%2%3%4</table>")
+        .arg(title, row(tr("nodes"), tr("%1 (%2 Ready at t)").arg(nodeCount).arg(ready)),
+             row(tr("GPUs"), QString::number(gpus)),
+             row(tr("allocation at t"), QStringLiteral("%1 % (%2 busy)")
+                                            .arg(gpus ? 100.0 * busy / gpus : 0, 0, 'f', 1)
+                                            .arg(busy)));
+}
+
+QString Inspector::jobHtml(std::uint32_t job) const {
+    const JobRecord& j = m_results->jobs[job];
+    const JobSpec& s = j.spec;
+    QString html = QStringLiteral("<h3>%1</h3><table>").arg(esc(m_results->jobName(job)));
+    html += row(tr("team"), esc(m_results->teams[s.team]));
+    html +=
+        row(tr("size"),
+            s.pods() > 1
+                ? tr("%1 GPUs: a gang of %2 pods × %3").arg(s.gpus).arg(s.pods()).arg(s.gpusPerPod)
+                : tr("%1 GPU%2").arg(s.gpus).arg(s.gpus > 1 ? "s" : ""));
+    html += row(tr("priority"), QString::number(s.priority));
+    if (s.pinLevel != PinLevel::None) {
+        const Fleet& f = m_results->fleet;
+        const std::string target = s.pinLevel == PinLevel::Node   ? f.nodes[s.pinIndex].name
+                                   : s.pinLevel == PinLevel::Rack ? f.racks[s.pinIndex].name
+                                                                  : f.pods[s.pinIndex].name;
+        html +=
+            row(s.pinLevel == PinLevel::Node ? tr("pinned to") : tr("affinity to"), esc(target));
+    }
+    html += row(tr("submitted"), formatSimTime(s.submitS));
+    if (j.firstStartS >= 0) {
+        html +=
+            row(tr("started"),
+                tr("%1 (waited %2)").arg(formatSimTime(j.firstStartS), formatDuration(j.waitS())));
+        if (j.segmentCount > 0) {
+            const RunSegment& seg = m_results->segments[j.lastSegment];
+            QString nodes;
+            for (const PodPlacement& p : m_results->placementOf(seg))
+                nodes += esc(m_results->fleet.nodes[p.node].name) + QStringLiteral(" ");
+            html += row(tr("placement"), nodes);
+            html += row(tr("fabric tier"), QString::fromLatin1(toString(seg.tier)));
+            html += row(tr("slowdown"), QStringLiteral("%1×").arg(seg.slowdown, 0, 'f', 2));
+        }
+    }
+    if (j.endS >= 0)
+        html +=
+            row(j.status == JobStatus::Failed ? tr("failed") : tr("ended"), formatSimTime(j.endS));
+    html += row(tr("status at horizon"), QString::fromLatin1(toString(j.status)));
+    html += row(tr("run time (ideal)"), formatDuration(s.durationS));
+    html += row(tr("SM activity / MFU"),
+                QStringLiteral("%1 / %2").arg(s.smActivity, 0, 'f', 2).arg(s.mfu, 0, 'f', 2));
+    if (s.memoryGbPerGpu > 0)
+        html += row(tr("memory"), tr("%1 GB per GPU").arg(s.memoryGbPerGpu, 0, 'f', 0));
+    if (const PendingEntry* e = pendingEntry(job))
+        html +=
+            row(tr("why pending at t"), QStringLiteral("<b style='color:%1'>%2</b>: %3")
+                                            .arg(layerColor(e->layer).name(), layerName(e->layer),
+                                                 esc(m_results->reasons[e->reason])));
+    return html + QStringLiteral("</table>");
+}
+
+QString Inspector::teamHtml(int team) const {
+    int running = 0, gpus = 0, pending = 0, pendingGpus = 0;
+    for (std::uint32_t j : m_snapshot.runningJobs)
+        if (m_results->jobs[j].spec.team == team) {
+            ++running;
+            gpus += m_results->jobs[j].spec.gpus;
+        }
+    for (const PendingEntry& e : m_snapshot.pending)
+        if (m_results->jobs[e.job].spec.team == team && e.layer != Layer::Workload) {
+            ++pending;
+            pendingGpus += m_results->jobs[e.job].spec.gpus;
+        }
+    return QStringLiteral("<h3>Team %1</h3><table>%2%3</table>")
+        .arg(esc(m_results->teams[team]),
+             row(tr("running at t"), tr("%1 jobs on %2 GPUs").arg(running).arg(gpus)),
+             row(tr("pending at t"), tr("%1 jobs asking %2 GPUs").arg(pending).arg(pendingGpus)));
+}
+
+}  // namespace gpuplan::ui

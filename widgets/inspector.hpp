@@ -1,0 +1,44 @@
+// The inspector: what is selected — a node, a GPU, a job or a team — at time t.
+#pragma once
+
+#include <QTextBrowser>
+#include <memory>
+
+#include "gpuplan/results.hpp"
+
+namespace gpuplan::ui {
+
+class Inspector : public QTextBrowser {
+    Q_OBJECT
+public:
+    explicit Inspector(QWidget* parent = nullptr);
+    void setResults(std::shared_ptr<const Results> results);
+    void setTime(double timeS);
+
+    void showNothing();
+    void showNode(int node);
+    void showGpu(int node, int slot);
+    void showRack(int rack);
+    void showPod(int pod);
+    /// Jobs are kept by name, so the selection survives a re-run that renumbers jobs.
+    void showJob(const QString& jobName);
+    void showTeam(int team);
+
+private:
+    enum class Kind { Nothing, Node, Gpu, Rack, Pod, Job, Team };
+    void refresh();
+    QString nodeHtml(int node, int slot) const;
+    QString jobHtml(std::uint32_t job) const;
+    QString teamHtml(int team) const;
+    QString unitHtml(const QString& title, int firstNode, int nodeCount) const;
+    const PendingEntry* pendingEntry(std::uint32_t job) const;
+
+    std::shared_ptr<const Results> m_results;
+    ClusterSnapshot m_snapshot;
+    double m_timeS = 0;
+    Kind m_kind = Kind::Nothing;
+    int m_a = -1, m_b = -1;
+    QString m_jobName;
+};
+
+}  // namespace gpuplan::ui

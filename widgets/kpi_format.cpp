@@ -1,0 +1,59 @@
+#include "kpi_format.hpp"
+
+#include <QLocale>
+#include <cmath>
+
+#include "ui_palette.hpp"
+
+namespace gpuplan::ui {
+
+QString kpiLabel(const std::string& name) {
+    QString label = QString::fromStdString(name);
+    label.replace(QLatin1String("_mean"), QString());
+    label.replace(QLatin1String("wait_s_"), QLatin1String("wait "));
+    label.replace(QLatin1String("jct_s"), QLatin1String("job completion time"));
+    label.replace(QLatin1Char('_'), QLatin1Char(' '));
+    label.replace(QLatin1String("gpus"), QLatin1String("GPUs"));
+    label.replace(QLatin1String("mfu"), QLatin1String("MFU"));
+    return label;
+}
+
+QString formatKpiValue(const Kpi& k) {
+    if (!std::isfinite(k.value)) return QStringLiteral("–");
+    if (k.unit == "fraction") return QStringLiteral("%1 %").arg(100 * k.value, 0, 'f', 1);
+    if (k.unit == "s") return formatDuration(k.value);
+    if (k.unit == "jobs" && k.value == std::floor(k.value))
+        return QLocale().toString(static_cast<qlonglong>(k.value));
+    if (k.unit == "gpu_h") return QLocale().toString(k.value, 'f', 0) + QStringLiteral(" GPU-h");
+    if (k.unit == "x") return QStringLiteral("%1×").arg(k.value, 0, 'f', 3);
+    if (k.unit == "gpus") return QStringLiteral("%1 GPUs").arg(k.value, 0, 'f', 1);
+    return QStringLiteral("%1 %2").arg(k.value, 0, 'f', 1).arg(QString::fromStdString(k.unit));
+}
+
+QString formatKpiDelta(const Kpi& current, const Kpi& baseline) {
+    if (!std::isfinite(current.value) || !std::isfinite(baseline.value)) return {};
+    const double d = current.value - baseline.value;
+    if (current.unit == "fraction")
+        return QStringLiteral("%1%2").arg(d >= 0 ? "+" : "").arg(100 * d, 0, 'f', 1);
+    if (current.unit == "s")
+        return (d >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + formatDuration(std::fabs(d));
+    if (current.unit == "jobs" && d == std::floor(d))
+        return QStringLiteral("%1%2").arg(d >= 0 ? "+" : "").arg(static_cast<qlonglong>(d));
+    return QStringLiteral("%1%2")
+        .arg(d >= 0 ? "+" : "")
+        .arg(d, 0, 'f', current.unit == "x" ? 3 : 1);
+}
+
+int goodDirection(const std::string& name) {
+    if (name.rfind("wait_s", 0) == 0 || name == "jct_s_mean" || name == "queue_length_mean" ||
+        name == "stranded_gpus_mean" || name == "pending_gpus_mean" || name == "jobs_failed" ||
+        name == "jobs_pending_at_end" || name == "slowdown_mean")
+        return -1;
+    if (name == "allocation_mean" || name == "occupancy_mean" || name == "mfu_mean" ||
+        name == "goodput" || name == "jobs_completed" || name == "jobs_started" ||
+        name == "gpu_hours_useful")
+        return +1;
+    return 0;
+}
+
+}  // namespace gpuplan::ui

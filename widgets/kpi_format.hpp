@@ -1,0 +1,18 @@
+// How KPIs read: "71.2 %", "3.4 h", "2,718"; deltas against a baseline in the KPI's own unit
+// ("+4.3" points for fractions), and which direction is good.
+#pragma once
+
+#include <QString>
+
+#include "gpuplan/results.hpp"
+
+namespace gpuplan::ui {
+
+QString kpiLabel(const std::string& name);  ///< "allocation", "wait p95", …
+QString formatKpiValue(const Kpi& kpi);
+/// "+4.3" (percentage points for fractions, same unit otherwise); empty when not comparable.
+QString formatKpiDelta(const Kpi& current, const Kpi& baseline);
+/// +1 when more is better (allocation, goodput), −1 when less is (waits), 0 when neutral.
+int goodDirection(const std::string& name);
+
+}  // namespace gpuplan::ui

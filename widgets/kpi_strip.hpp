@@ -1,0 +1,31 @@
+// A row of the KPIs a meeting looks at first, each with its delta against the pinned
+// baseline: "allocation 71.2 % (+4.3)".
+#pragma once
+
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "gpuplan/results.hpp"
+
+class QLabel;
+
+namespace gpuplan::ui {
+
+class KpiStrip : public QWidget {
+    Q_OBJECT
+public:
+    explicit KpiStrip(QWidget* parent = nullptr);
+    void setResults(std::shared_ptr<const Results> results);
+    void setBaseline(std::shared_ptr<const Results> baseline);
+    /// The text of one KPI cell as shown ("allocation 71.2 % (+4.3)"), for tests.
+    QString text(const std::string& kpi) const;
+
+private:
+    void refresh();
+
+    std::shared_ptr<const Results> m_results, m_baseline;
+    std::vector<std::pair<std::string, QLabel*>> m_cells;
+};
+
+}  // namespace gpuplan::ui

@@ -1,0 +1,45 @@
+// The jobs waiting at time t, each with the layer it is blamed on and the reason in
+// kube-scheduler's words. Sort through a QSortFilterProxyModel (Qt::UserRole holds numbers).
+#pragma once
+
+#include <QAbstractTableModel>
+#include <memory>
+
+#include "gpuplan/results.hpp"
+
+namespace gpuplan::ui {
+
+class PendingTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        JobColumn,
+        TeamColumn,
+        GpusColumn,
+        LayerColumn,
+        WaitingColumn,
+        ReasonColumn,
+        ColumnCount
+    };
+    static constexpr int JobIndexRole = Qt::UserRole + 1;  ///< the job's index in Results::jobs
+    static constexpr int SortRole = Qt::UserRole;
+
+    using QAbstractTableModel::QAbstractTableModel;
+    void setResults(std::shared_ptr<const Results> results);
+    void setTime(double timeS);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role) const override;
+
+private:
+    void reload();
+
+    std::shared_ptr<const Results> m_results;
+    double m_timeS = 0;
+    std::size_t m_sample = static_cast<std::size_t>(-1);
+    std::vector<PendingEntry> m_rows;
+};
+
+}  // namespace gpuplan::ui

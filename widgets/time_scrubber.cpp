@@ -1,0 +1,90 @@
+#include "time_scrubber.hpp"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QStyle>
+#include <QToolButton>
+#include <algorithm>
+
+#include "ui_palette.hpp"
+
+namespace gpuplan::ui {
+
+namespace {
+constexpr int kSteps = 10000;
+constexpr int kFrameMs = 40;         // 25 frames a second
+constexpr double kPlayFrames = 600;  // the whole horizon plays in 24 s
+}  // namespace
+
+TimeScrubber::TimeScrubber(QWidget* parent) : QWidget(parent) {
+    m_play = new QToolButton(this);
+    m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    m_play->setToolTip(tr("Play / pause (Space)"));
+    m_slider = new QSlider(Qt::Horizontal, this);
+    m_slider->setRange(0, kSteps);
+    m_slider->setToolTip(
+        tr("Simulated time: the fleet, the pending list and the chart cursors follow"));
+    m_label = new QLabel(this);
+    m_label->setMinimumWidth(
+        m_label->fontMetrics().horizontalAdvance(QStringLiteral("day 30, 23:59 / 30.0 d")) + 8);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 2, 4, 2);
+    layout->addWidget(m_play);
+    layout->addWidget(m_slider, 1);
+    layout->addWidget(m_label);
+    connect(m_slider, &QSlider::valueChanged, this, [this](int v) {
+        const double t = m_horizonS * v / kSteps;
+        if (t == m_timeS) return;
+        m_timeS = t;
+        showTime();
+        emit timeChanged(m_timeS);
+    });
+    connect(m_play, &QToolButton::clicked, this, &TimeScrubber::togglePlay);
+    m_timer.setInterval(kFrameMs);
+    connect(&m_timer, &QTimer::timeout, this, [this] {
+        double next = m_timeS + m_horizonS / kPlayFrames;
+        if (next >= m_horizonS) {
+            next = m_horizonS;
+            togglePlay();
+        }
+        setTime(next);
+    });
+    showTime();
+}
+
+void TimeScrubber::setHorizon(double horizonS) {
+    m_horizonS = std::max(1.0, horizonS);
+    setTime(std::min(m_timeS, m_horizonS));
+    showTime();
+}
+
+void TimeScrubber::setTime(double timeS) {
+    timeS = std::clamp(timeS, 0.0, m_horizonS);
+    const int v = static_cast<int>(timeS / m_horizonS * kSteps + 0.5);
+    if (v != m_slider->value()) {
+        m_slider->setValue(v);  // emits through valueChanged
+    } else if (timeS != m_timeS) {
+        m_timeS = timeS;
+        showTime();
+        emit timeChanged(m_timeS);
+    }
+}
+
+void TimeScrubber::togglePlay() {
+    if (m_timer.isActive()) {
+        m_timer.stop();
+        m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    } else {
+        if (m_timeS >= m_horizonS) setTime(0);
+        m_timer.start();
+        m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
+    }
+}
+
+void TimeScrubber::showTime() {
+    m_label->setText(
+        QStringLiteral("%1 / %2").arg(formatSimTime(m_timeS), formatDuration(m_horizonS)));
+}
+
+}  // namespace gpuplan::ui

@@ -1,0 +1,40 @@
+// The time scrubber under the fleet: a slider over the simulated horizon, a play button that
+// animates, and the time as text.
+#pragma once
+
+#include <QTimer>
+#include <QWidget>
+
+class QSlider;
+class QLabel;
+class QToolButton;
+
+namespace gpuplan::ui {
+
+class TimeScrubber : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimeScrubber(QWidget* parent = nullptr);
+    void setHorizon(double horizonS);
+    double time() const { return m_timeS; }
+    void setTime(double timeS);
+    bool playing() const { return m_timer.isActive(); }
+
+public slots:
+    void togglePlay();
+
+signals:
+    void timeChanged(double timeS);
+
+private:
+    void showTime();
+
+    QSlider* m_slider;
+    QLabel* m_label;
+    QToolButton* m_play;
+    QTimer m_timer;
+    double m_horizonS = 1;
+    double m_timeS = 0;
+};
+
+}  // namespace gpuplan::ui

@@ -1,0 +1,105 @@
+// The fleet at time t: pods ⊃ racks ⊃ nodes ⊃ GPU cells coloured by the team whose job holds
+// them, nodes outlined by buying class and marked when not Ready. Wheel zooms at the pointer,
+// dragging the background pans, F fits. Zoomed out, racks turn into heat blocks of their
+// allocation. Job templates and pinned jobs can be dropped on nodes, racks and pods.
+#pragma once
+
+#include <QWidget>
+
+class QMimeData;
+#include <memory>
+
+#include "gpuplan/results.hpp"
+#include "topology_layout.hpp"
+
+namespace gpuplan::ui {
+
+inline constexpr const char* kTemplateMime = "application/x-gpuplan-job-template";
+inline constexpr const char* kMoveJobMime = "application/x-gpuplan-move-job";
+
+class TopologyView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TopologyView(QWidget* parent = nullptr);
+
+    void setResults(std::shared_ptr<const Results> results);
+    void setTime(double timeS);
+    double time() const { return m_timeS; }
+    const ClusterSnapshot& snapshot() const { return m_snapshot; }
+    const TopologyLayout& layout() const { return m_layout; }
+
+    void setSelection(const TopologyHit& hit);
+    const TopologyHit& selection() const { return m_selection; }
+    /// Outlines the GPUs of one job (−1: none).
+    void setHighlightedJob(int job);
+
+    /// While a drag hovers a target: whether the job fits there and what would happen.
+    void setDropFeedback(const TopologyHit& target, bool fits, const QString& text);
+    void clearDropFeedback();
+
+    void fitAll();
+    /// Pixels per world unit, and the world point at the widget's centre.
+    double zoom() const { return m_zoom; }
+    void setView(double zoom, QPointF worldCenter);
+    QPointF toWorld(QPointF widgetPos) const;
+    QPointF toWidget(QPointF worldPos) const;
+    /// Node, rack or pod a drop at this widget position would target.
+    TopologyHit dropTargetAt(QPointF widgetPos) const;
+
+signals:
+    void selectionChanged(const gpuplan::ui::TopologyHit& hit);
+    void dragHovered(const gpuplan::ui::TopologyHit& target, const QString& format,
+                     const QByteArray& payload);
+    void dragLeft();
+    void dropRequested(const gpuplan::ui::TopologyHit& target, const QString& format,
+                       const QByteArray& payload);
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void resizeEvent(QResizeEvent*) override;
+    void wheelEvent(QWheelEvent*) override;
+    void mousePressEvent(QMouseEvent*) override;
+    void mouseMoveEvent(QMouseEvent*) override;
+    void mouseReleaseEvent(QMouseEvent*) override;
+    void keyPressEvent(QKeyEvent*) override;
+    bool event(QEvent*) override;
+    void dragEnterEvent(QDragEnterEvent*) override;
+    void dragMoveEvent(QDragMoveEvent*) override;
+    void dragLeaveEvent(QDragLeaveEvent*) override;
+    void dropEvent(QDropEvent*) override;
+
+private:
+    void rebuildSnapshot();
+    void paintPods(QPainter& p, const QRectF& visible);
+    void paintRackHeat(QPainter& p, int rack);
+    void paintNode(QPainter& p, int node, bool detailed);
+    void paintOverlay(QPainter& p);
+    void paintLegend(QPainter& p);
+    QRectF toWidget(const QRectF& world) const;
+    QString tooltipAt(QPointF widgetPos) const;
+    int legendWidth() const;
+    static QString mimeFormat(const QMimeData* mime);
+
+    std::shared_ptr<const Results> m_results;
+    TopologyLayout m_layout;
+    ClusterSnapshot m_snapshot;
+    std::vector<int> m_rackBusyGpus;
+    std::vector<QColor> m_teamColors;
+    double m_timeS = 0;
+    double m_zoom = 1;
+    QPointF m_center;
+    bool m_fitted = false;
+    bool m_autoFit = true;  // follow resizes until the user zooms or pans
+    TopologyHit m_selection;
+    int m_highlightedJob = -1;
+    TopologyHit m_dropTarget;
+    bool m_dropFits = false;
+    QString m_dropText;
+    // Panning and dragging a pinned job.
+    QPoint m_pressPos;
+    QPointF m_pressCenter;
+    bool m_panning = false;
+    int m_pressJob = -1;
+};
+
+}  // namespace gpuplan::ui
