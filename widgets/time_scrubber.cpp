@@ -2,6 +2,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QStyle>
 #include <QToolButton>
@@ -60,15 +61,16 @@ void TimeScrubber::setHorizon(double horizonS) {
 }
 
 void TimeScrubber::setTime(double timeS) {
+    // Keep the exact time; the slider only shows where it is.
     timeS = std::clamp(timeS, 0.0, m_horizonS);
-    const int v = static_cast<int>(timeS / m_horizonS * kSteps + 0.5);
-    if (v != m_slider->value()) {
-        m_slider->setValue(v);  // emits through valueChanged
-    } else if (timeS != m_timeS) {
-        m_timeS = timeS;
-        showTime();
-        emit timeChanged(m_timeS);
+    {
+        const QSignalBlocker block(m_slider);
+        m_slider->setValue(static_cast<int>(timeS / m_horizonS * kSteps + 0.5));
     }
+    if (timeS == m_timeS) return;
+    m_timeS = timeS;
+    showTime();
+    emit timeChanged(m_timeS);
 }
 
 void TimeScrubber::togglePlay() {

@@ -187,7 +187,7 @@ void MainWindow::buildActions() {
             QMessageBox::critical(this, tr("Export failed"), QString::fromUtf8(e.what()));
         }
     });
-    for (const QString format : {QStringLiteral("png"), QStringLiteral("svg")})
+    for (const QString& format : {QStringLiteral("png"), QStringLiteral("svg")})
         file->addAction(tr("Export charts as %1…").arg(format.toUpper()), this, [this, format] {
             const QString dir = QFileDialog::getExistingDirectory(this, tr("Export charts into"));
             if (dir.isEmpty()) return;
@@ -366,6 +366,10 @@ void MainWindow::clearBaseline() {
 void MainWindow::updateTitle() {
     setWindowTitle(QStringLiteral("%1[*] — gpuplan").arg(m_doc->title()));
     setWindowModified(m_doc->isModified());
+}
+
+QString MainWindow::statusMessage() const {
+    return m_statusText->text();
 }
 
 void MainWindow::showStatus(const QString& text) {

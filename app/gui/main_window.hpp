@@ -50,6 +50,8 @@ public:
     std::shared_ptr<const Results> baseline() const { return m_baseline; }
     /// Widgets refreshed with a result (for tests: stale results must never arrive).
     quint64 appliedGeneration() const { return m_appliedGeneration; }
+    /// The status bar's message (a drop's outcome, a refusal's reason).
+    QString statusMessage() const;
 
 public slots:
     void pinBaseline();

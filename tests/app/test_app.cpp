@@ -1,0 +1,351 @@
+// QtTest, offscreen: the application's promises — drops, refusals, undo, the scrubber, the
+// debounce and latest-wins runs, a responsive event loop, safe files, baselines, exports.
+#include <QDropEvent>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "chart_board.hpp"
+#include "compare_table_model.hpp"
+#include "export_controller.hpp"
+#include "gpuplan/scenario_io.hpp"
+#include "kpi_strip.hpp"
+#include "main_window.hpp"
+#include "pending_table_model.hpp"
+#include "time_scrubber.hpp"
+#include "topology_view.hpp"
+
+using namespace gpuplan;
+using namespace gpuplan::app;
+
+namespace {
+
+const QString kPresets = QStringLiteral(GPUPLAN_TEST_PRESETS_DIR);
+const QString kMalformed = QStringLiteral(GPUPLAN_TEST_DATA_DIR "/malformed");
+
+Catalog catalog() {
+    return loadCatalog((kPresets + "/catalog/catalog.json").toStdString());
+}
+
+/// The job of that name in a run, or nullptr.
+const JobRecord* findJob(const Results& r, const std::string& name,
+                         std::uint32_t* index = nullptr) {
+    for (std::uint32_t j = 0; j < r.jobs.size(); ++j)
+        if (r.jobs[j].spec.source == JobSource::Explicit && r.jobName(j) == name) {
+            if (index) *index = j;
+            return &r.jobs[j];
+        }
+    return nullptr;
+}
+
+struct Fixture {
+    ScenarioDocument doc{catalog(), LoadOptions{}};
+    std::unique_ptr<MainWindow> window;
+
+    explicit Fixture(const QString& preset = QStringLiteral("default.json")) {
+        doc.load(kPresets + "/scenarios/" + preset);
+        doc.reset(doc.scenario(), QString());
+        window = std::make_unique<MainWindow>(&doc, kPresets);
+        window->resize(1400, 900);
+        window->show();
+        window->simulation().runNow(doc.scenario());
+        QVERIFY(waitForResults());
+    }
+    bool waitForResults(int ms = 15000) {
+        QSignalSpy spy(window.get(), &MainWindow::resultsApplied);
+        return spy.wait(ms);
+    }
+    /// Sends a real QDropEvent with the palette's MIME data to the topology at a node.
+    void dropOnNode(int node, const char* format, const QByteArray& payload) {
+        ui::TopologyView* view = window->topology();
+        const QPointF pos = view->toWidget(view->layout().nodeRect(node).center());
+        QMimeData mime;
+        mime.setData(QString::fromLatin1(format), payload);
+        QDragEnterEvent enter(pos.toPoint(), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(view, &enter);
+        QDropEvent drop(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(view, &drop);
+    }
+    int nodeIndex(const std::string& name) const {
+        return *window->results()->fleet.findNode(name);
+    }
+    QString status() const { return window->statusMessage(); }
+};
+
+}  // namespace
+
+class AppTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void templateDroppedOnNodeRunsThere() {
+        Fixture f;
+        const int node = f.nodeIndex("pod-a-rack2-node1");
+        f.window->scrubber()->setTime(4 * 3600);
+        const std::size_t jobsBefore = f.doc.scenario().jobs.size();
+        f.dropOnNode(node, ui::kTemplateMime, "ready:notebook");
+        // The scenario holds a new explicit job pinned to that node, submitted at t.
+        QCOMPARE(f.doc.scenario().jobs.size(), jobsBefore + 1);
+        const JobDef& added = f.doc.scenario().jobs.back();
+        QCOMPARE(added.name, std::string("notebook-1"));
+        QCOMPARE(added.traits.pin.level, PinLevel::Node);
+        QCOMPARE(added.traits.pin.target, std::string("pod-a-rack2-node1"));
+        QCOMPARE(added.submitS, 4 * 3600.0);
+        QCOMPARE(f.doc.undoStack()->count(), 1);
+        QVERIFY(f.doc.undoStack()->undoText().startsWith("Drop notebook"));
+        // The re-run contains it, running on that node.
+        QVERIFY(f.waitForResults());
+        std::uint32_t index = 0;
+        const JobRecord* job = findJob(*f.window->results(), "notebook-1", &index);
+        QVERIFY(job);
+        QVERIFY(job->firstStartS >= 4 * 3600.0);
+        const RunSegment& seg = f.window->results()->segments[job->lastSegment];
+        QCOMPARE(static_cast<int>(f.window->results()->placementOf(seg)[0].node), node);
+        // And the topology shows it there once the scrubber reaches its start.
+        f.window->scrubber()->setTime(job->firstStartS + 1);
+        const auto& snap = f.window->topology()->snapshot();
+        const int first = f.window->results()->firstGpuOfNode[node];
+        bool shown = false;
+        for (int g = 0; g < 8; ++g)
+            shown |= snap.gpuJob[first + g] == static_cast<int>(index);
+        QVERIFY(shown);
+    }
+
+    void dropThatCannotFitIsRefused() {
+        Fixture f;
+        const Scenario before = f.doc.scenario();
+        // 64 GPUs pinned to one 8-GPU node can never fit: the reservation layer.
+        f.dropOnNode(f.nodeIndex("pod-a-rack0-node0"), ui::kTemplateMime, "ready:pretrain");
+        QVERIFY(f.doc.scenario() == before);
+        QCOMPARE(f.doc.undoStack()->count(), 0);
+        QVERIFY(!f.doc.isModified());
+        QVERIFY2(f.status().contains("Refused (Reservation layer)"), qPrintable(f.status()));
+        QVERIFY2(f.status().contains("node pod-a-rack0-node0 holds 1 of the 8 pods"),
+                 qPrintable(f.status()));
+    }
+
+    void undoAndRedoRestoreExactly() {
+        Fixture f;
+        const Scenario s0 = f.doc.scenario();
+        f.dropOnNode(f.nodeIndex("pod-b-rack1-node2"), ui::kTemplateMime, "ready:fine-tune");
+        const Scenario s1 = f.doc.scenario();
+        f.window->setPlacementPolicy(PlacementPolicy::TopologyAware);
+        const Scenario s2 = f.doc.scenario();
+        QVERIFY(!(s1 == s0));
+        QVERIFY(!(s2 == s1));
+        QCOMPARE(f.doc.undoStack()->count(), 2);
+        f.doc.undoStack()->undo();
+        QVERIFY(f.doc.scenario() == s1);
+        f.doc.undoStack()->undo();
+        QVERIFY(f.doc.scenario() == s0);
+        QVERIFY(!f.doc.isModified());
+        f.doc.undoStack()->redo();
+        QVERIFY(f.doc.scenario() == s1);
+        f.doc.undoStack()->redo();
+        QVERIFY(f.doc.scenario() == s2);
+        QVERIFY(f.doc.isModified());
+    }
+
+    void movingAPinnedJobIsOneUndoStep() {
+        Fixture f;
+        f.dropOnNode(f.nodeIndex("pod-a-rack0-node0"), ui::kTemplateMime, "ready:inference");
+        const QByteArray name = QByteArray::fromStdString(f.doc.scenario().jobs.back().name);
+        f.dropOnNode(f.nodeIndex("pod-b-rack2-node3"), ui::kMoveJobMime, name);
+        QCOMPARE(f.doc.scenario().jobs.back().traits.pin.target, std::string("pod-b-rack2-node3"));
+        QVERIFY(f.doc.undoStack()->undoText().startsWith("Move " + QString::fromUtf8(name)));
+        f.doc.undoStack()->undo();
+        QCOMPARE(f.doc.scenario().jobs.back().traits.pin.target, std::string("pod-a-rack0-node0"));
+    }
+
+    void scrubberChangesWhatTheTopologyShows() {
+        Fixture f;
+        f.window->scrubber()->setTime(0);
+        const std::vector<std::int32_t> atStart = f.window->topology()->snapshot().gpuJob;
+        f.window->scrubber()->setTime(3 * 86400);
+        const ClusterSnapshot& later = f.window->topology()->snapshot();
+        QCOMPARE(later.timeS, 3 * 86400.0);
+        QVERIFY(later.gpuJob != atStart);
+        QVERIFY(!later.runningJobs.empty());
+        // Rack pod-b-rack3 is delivered on day 2: not Ready at 0, Ready at day 3.
+        const int late = f.nodeIndex("pod-b-rack3-node0");
+        QCOMPARE(later.nodeStates[late], NodeState::Ready);
+        f.window->scrubber()->setTime(0);
+        QCOMPARE(f.window->topology()->snapshot().nodeStates[late], NodeState::Provisioning);
+    }
+
+    void rapidEditsMergeAndStaleResultsNeverArrive() {
+        Fixture f;
+        SimulationController& sim = f.window->simulation();
+        const quint64 runsBefore = sim.runsStarted();
+        QList<quint64> applied;
+        connect(f.window.get(), &MainWindow::resultsApplied, this, [&] {
+            // Whatever reaches the widgets is the newest run started.
+            QCOMPARE(f.window->appliedGeneration(), sim.generation());
+            applied << f.window->appliedGeneration();
+        });
+        for (int i = 0; i < 20; ++i)
+            f.window->setPlacementPolicy(i % 2 ? PlacementPolicy::Pack : PlacementPolicy::Spread);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !sim.isRunning() && applied.size() >= 1 && applied.last() == sim.generation(), 10000);
+        QTest::qWait(400);  // past the debounce window: nothing more may start
+        QVERIFY2(sim.runsStarted() - runsBefore <= 2,
+                 qPrintable(QString::number(sim.runsStarted() - runsBefore)));
+        QVERIFY(applied.size() <= 2);
+        // The last results are of the last edit.
+        QCOMPARE(f.window->results()->kpis.size(), f.window->simulation().latest()->kpis.size());
+    }
+
+    void staleRunIsDropped() {
+        SimulationController sim;
+        QSignalSpy ready(&sim, &SimulationController::resultsReady);
+        ScenarioDocument doc(catalog(), LoadOptions{});
+        doc.load(kPresets + "/scenarios/synthetic-100k.json");
+        sim.runNow(doc.scenario());  // long
+        ScenarioDocument small(catalog(), LoadOptions{});
+        small.load(kPresets + "/scenarios/default.json");
+        sim.runNow(small.scenario());  // supersedes it at once
+        QVERIFY(ready.wait(15000));
+        QTest::qWait(300);
+        QCOMPARE(ready.count(), 1);
+        QCOMPARE(ready.at(0).at(1).value<quint64>(), quint64(2));
+        QCOMPARE(ready.at(0).at(0).value<std::shared_ptr<const Results>>()->fleet.totalGpus, 256);
+    }
+
+    void eventLoopTurnsDuringALongRun() {
+        SimulationController sim;
+        QSignalSpy longRun(&sim, &SimulationController::longRun);
+        QSignalSpy progress(&sim, &SimulationController::progress);
+        ScenarioDocument doc(catalog(), LoadOptions{});
+        doc.load(kPresets + "/scenarios/synthetic-100k.json");
+        int ticks = 0;
+        QTimer tick;
+        tick.setInterval(20);
+        connect(&tick, &QTimer::timeout, this, [&] { ++ticks; });
+        tick.start();
+        QElapsedTimer clock;
+        clock.start();
+        sim.runNow(doc.scenario());
+        QTest::qWait(1200);
+        QVERIFY(sim.isRunning());
+        // 1.2 s of 20 ms ticks while the engine works on another thread: the GUI never froze.
+        QVERIFY2(ticks >= 30, qPrintable(QString::number(ticks)));
+        QVERIFY(longRun.count() >= 1);   // past 0.5 s: progress is shown…
+        QVERIFY(progress.count() >= 3);  // …and moves
+        sim.cancel();
+        QVERIFY(!sim.isRunning());
+        QCOMPARE(longRun.last().at(0).toBool(), false);
+    }
+
+    void malformedFileLeavesTheDocumentUntouched() {
+        ScenarioDocument doc(catalog(), LoadOptions{});
+        doc.load(kPresets + "/scenarios/default.json");
+        Scenario edited = doc.scenario();
+        edited.seed = 99;
+        doc.edit(edited, "seed");
+        const Scenario before = doc.scenario();
+        const QString pathBefore = doc.filePath();
+        for (const char* bad :
+             {"truncated.json", "unknown-key.json", "negative-count.json", "deep-nesting.json"}) {
+            QVERIFY_THROWS_EXCEPTION(InputError, doc.load(kMalformed + "/" + bad));
+            QVERIFY(doc.scenario() == before);
+            QCOMPARE(doc.filePath(), pathBefore);
+            QCOMPARE(doc.undoStack()->count(), 1);
+            QVERIFY(doc.isModified());
+        }
+    }
+
+    void saveThenOpenRoundTrips() {
+        QTemporaryDir dir;
+        ScenarioDocument doc(catalog(), LoadOptions{});
+        doc.load(kPresets + "/scenarios/default.json");
+        Scenario edited = doc.scenario();
+        edited.scheduler.placement = PlacementPolicy::Spread;
+        doc.edit(edited, "placement");
+        const QString path = dir.filePath("saved.json");
+        doc.save(path);
+        QVERIFY(!doc.isModified());
+        QCOMPARE(doc.filePath(), path);
+        ScenarioDocument reopened(catalog(), LoadOptions{});
+        reopened.load(path);
+        QVERIFY(reopened.scenario() == doc.scenario());
+    }
+
+    void baselineGivesDeltasAndComparison() {
+        Fixture f;
+        f.window->pinBaseline();
+        f.window->setPlacementPolicy(PlacementPolicy::Spread);
+        QVERIFY(f.waitForResults());
+        const QString allocation = f.window->kpiStrip()->text("allocation_mean");
+        // "allocation 66.2 % (+0.4)": the value and a signed delta in points.
+        QVERIFY2(QRegularExpression(R"(^allocation \d+\.\d % \([+-]\d+\.\d\)$)")
+                     .match(allocation)
+                     .hasMatch(),
+                 qPrintable(allocation));
+        auto* compare = f.window->findChild<ui::CompareTableModel*>();
+        QVERIFY(compare->rowCount() > 10);
+        QVERIFY(
+            !compare
+                 ->data(compare->index(0, ui::CompareTableModel::BaselineColumn), Qt::DisplayRole)
+                 .toString()
+                 .isEmpty());
+        f.window->clearBaseline();
+        QVERIFY(!f.window->kpiStrip()->text("allocation_mean").contains('('));
+    }
+
+    void pendingListShowsLayersAndReasons() {
+        Fixture f;
+        // Day 1, 15:30 has a queue in the default preset (see the screenshot).
+        f.window->scrubber()->setTime(15.5 * 3600);
+        ui::PendingTableModel* pending = f.window->pendingModel();
+        QVERIFY(pending->rowCount() > 0);
+        const QString reason =
+            pending->data(pending->index(0, ui::PendingTableModel::ReasonColumn), Qt::DisplayRole)
+                .toString();
+        QVERIFY2(reason.contains("nodes are available") || reason.startsWith("Workload"),
+                 qPrintable(reason));
+        const QString layer =
+            pending->data(pending->index(0, ui::PendingTableModel::LayerColumn), Qt::DisplayRole)
+                .toString();
+        QVERIFY(
+            QStringList({"Reservation", "Provisioning", "Scheduling", "Workload"}).contains(layer));
+    }
+
+    void dragHoverTellsWhenTheJobWouldStart() {
+        Fixture f;
+        QSignalSpy feedback(&f.window->drops(), &DropController::feedback);
+        ui::TopologyHit target;
+        target.kind = ui::TopologyHit::Kind::Node;
+        target.node = f.nodeIndex("pod-a-rack1-node0");
+        f.window->drops().hover(DropRequest{target, ui::kTemplateMime, "ready:notebook", 2 * 3600});
+        QVERIFY(feedback.count() >= 1);
+        QVERIFY(feedback.last().at(1).toBool());  // fits
+        QTRY_VERIFY_WITH_TIMEOUT(feedback.last().at(2).toString().contains("would start"), 5000);
+        // Nothing was changed by looking.
+        QCOMPARE(f.doc.undoStack()->count(), 0);
+    }
+
+    void exportsWriteResultsAndCharts() {
+        Fixture f;
+        QTemporaryDir dir;
+        exportResults(*f.window->results(), dir.path());
+        for (const char* file : {"series.csv", "allocation.csv", "jobs.csv", "results.json"})
+            QVERIFY2(QFileInfo(dir.filePath(file)).size() > 100, file);
+        const QStringList png =
+            exportCharts(f.window->charts()->charts(), dir.filePath("png"), "png");
+        const QStringList svg =
+            exportCharts(f.window->charts()->charts(), dir.filePath("svg"), "svg");
+        QCOMPARE(png.size(), 5);
+        QCOMPARE(svg.size(), 5);
+        QImage image(png.first());
+        QCOMPARE(image.size(), QSize(1200, 600));
+        QFile svgFile(svg.first());
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        QVERIFY(svgFile.readAll().contains("<svg"));
+    }
+};
+
+QTEST_MAIN(AppTest)
+#include "test_app.moc"
