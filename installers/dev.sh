@@ -5,7 +5,8 @@
 #   installers/dev.sh run    build (release) and start gpuplan on the default scenario
 #   installers/dev.sh test   build (release and sanitizer) and run every test
 #
-# Until the desktop application lands, "run" runs gpuplan-cli on the default scenario.
+# Without a display (no $DISPLAY or $WAYLAND_DISPLAY), "run" starts gpuplan under Xvfb,
+# saves a screenshot to build/release/gpuplan.png and prints the engine's KPI table.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -18,6 +19,7 @@ packages=(
     nlohmann-json3-dev catch2
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libimgui-dev libstb-dev
     xvfb xauth libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core imagemagick
+    dpkg-dev file
 )
 
 install_missing() {
@@ -44,6 +46,11 @@ case "${1:-}" in
     run)
         install_missing
         build release
+        if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
+            exec build/release/app/gui/gpuplan
+        fi
+        echo "dev.sh: no display; running gpuplan under Xvfb for a screenshot instead"
+        xvfb-run -a -s "-screen 0 1600x1000x24" build/release/app/gui/gpuplan --screenshot build/release/gpuplan.png
         exec build/release/app/cli/gpuplan-cli run presets/scenarios/default.json
         ;;
     test)

@@ -5,6 +5,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QIcon>
 #include <QMessageBox>
 #include <QTimer>
 #include <algorithm>
@@ -25,6 +26,8 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName(QStringLiteral("gpuplan"));
     QApplication::setOrganizationName(QStringLiteral("gpuplan"));
     QApplication::setApplicationVersion(QStringLiteral(GPUPLAN_VERSION));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/gpuplan/gpuplan.svg")));
+    QApplication::setDesktopFileName(QStringLiteral("gpuplan"));
 
     QCommandLineParser cli;
     cli.setApplicationDescription(QStringLiteral("GPU-cluster what-if planner"));
