@@ -83,7 +83,7 @@ ChartPanel::ChartPanel(const QString& title, const QString& unit, Mode mode,
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
     m_cursor = new QLineSeries;
-    m_cursor->setPen(QPen(QColor(120, 120, 120), 1.2, Qt::SolidLine));
+    followPalette();
     m_view = new QChartView(m_chart, this);
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(150);
@@ -113,6 +113,27 @@ void ChartPanel::setFixedYRange(double, double max) {
 void ChartPanel::setCursorTime(double timeS) {
     m_cursorS = timeS;
     updateCursor();
+}
+
+void ChartPanel::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange) {
+        followPalette();
+        rebuild();
+    }
+}
+
+void ChartPanel::followPalette() {
+    const bool dark = palette().color(QPalette::Window).lightness() < 128;
+    m_chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    m_chart->setBackgroundBrush(palette().color(QPalette::Base));
+    m_chart->setTitleBrush(palette().color(QPalette::WindowText));
+    m_chart->legend()->setLabelColor(palette().color(QPalette::WindowText));
+    for (QValueAxis* axis : {m_x, m_y}) {
+        axis->setLabelsColor(palette().color(QPalette::WindowText));
+        axis->setTitleBrush(palette().color(QPalette::WindowText));
+    }
+    m_cursor->setPen(QPen(palette().color(QPalette::Mid), 1.2));
 }
 
 void ChartPanel::resizeEvent(QResizeEvent* e) {
@@ -178,7 +199,7 @@ void ChartPanel::rebuild() {
             m_current.push_back(addLine(points(*m_results, spec, nullptr), spec.label,
                                         QPen(spec.color, 1.6), true));
             if (m_baseline) {
-                QColor c = spec.color;
+                QColor c = shade(spec.color);
                 c.setAlpha(170);
                 addLine(points(*m_baseline, spec, nullptr), spec.label + tr(" (baseline)"),
                         QPen(c, 1.3, Qt::DashLine), false);

@@ -51,9 +51,11 @@ public:
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
+    void changeEvent(QEvent* e) override;
 
 private:
     void rebuild();
+    void followPalette();  // light or dark chart theme, as the application's palette
     void updateCursor();
     std::vector<QPointF> points(const Results& r, const ChartSeriesSpec& spec,
                                 const std::vector<double>* base) const;

@@ -1,6 +1,7 @@
 #include "ui_palette.hpp"
 
 #include <QPalette>
+#include <QStyle>
 #include <cmath>
 
 namespace gpuplan::ui {
@@ -67,6 +68,32 @@ QColor freeGpuColor(const QPalette& palette) {
 
 QColor notReadyColor() {
     return QColor(120, 120, 120, 170);
+}
+
+void applyPalette(QApplication& app, bool dark) {
+    app.setStyle(QStringLiteral("Fusion"));
+    if (!dark) {
+        app.setPalette(app.style()->standardPalette());
+        return;
+    }
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(37, 40, 45));
+    p.setColor(QPalette::WindowText, QColor(225, 228, 232));
+    p.setColor(QPalette::Base, QColor(28, 30, 34));
+    p.setColor(QPalette::AlternateBase, QColor(44, 48, 54));
+    p.setColor(QPalette::Text, QColor(225, 228, 232));
+    p.setColor(QPalette::Button, QColor(48, 52, 58));
+    p.setColor(QPalette::ButtonText, QColor(225, 228, 232));
+    p.setColor(QPalette::ToolTipBase, QColor(50, 54, 60));
+    p.setColor(QPalette::ToolTipText, QColor(235, 235, 235));
+    p.setColor(QPalette::Highlight, QColor(64, 156, 255));
+    p.setColor(QPalette::HighlightedText, Qt::black);
+    p.setColor(QPalette::Mid, QColor(95, 100, 108));
+    p.setColor(QPalette::PlaceholderText, QColor(140, 145, 150));
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(120, 120, 120));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(120, 120, 120));
+    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(120, 120, 120));
+    app.setPalette(p);
 }
 
 QString formatSimTime(double seconds) {

@@ -2,6 +2,7 @@
 // buying class. Readable on light and dark palettes.
 #pragma once
 
+#include <QApplication>
 #include <QColor>
 #include <QPalette>
 #include <QString>
@@ -18,6 +19,8 @@ QString layerName(Layer layer);  ///< "Reservation", …
 QColor buyingClassColor(BuyingClass c);
 QColor freeGpuColor(const QPalette& palette);
 QColor notReadyColor();
+/// Fusion style with a light or dark palette (for demos and checking both).
+void applyPalette(QApplication& app, bool dark);
 /// "2 d 03:15" style label of a simulated time.
 QString formatSimTime(double seconds);
 /// "3.2 h", "45 min", "12 s".

@@ -16,6 +16,7 @@
 #include "paths.hpp"
 #include "time_scrubber.hpp"
 #include "topology_view.hpp"
+#include "ui_palette.hpp"
 
 using namespace gpuplan;
 
@@ -51,9 +52,14 @@ int main(int argc, char** argv) {
                                QStringLiteral("dir"));
     QCommandLineOption benchOpt(QStringLiteral("bench"),
                                 QStringLiteral("Run the GUI benchmarks and print their figures."));
-    cli.addOptions({scenarioOpt, shotOpt, sizeOpt, dataOpt, benchOpt});
+    QCommandLineOption paletteOpt(QStringLiteral("palette"),
+                                  QStringLiteral("Force a light or dark palette (Fusion style)."),
+                                  QStringLiteral("light|dark"));
+    cli.addOptions({scenarioOpt, shotOpt, sizeOpt, dataOpt, benchOpt, paletteOpt});
     cli.process(qapp);
 
+    if (cli.isSet(paletteOpt))
+        ui::applyPalette(qapp, cli.value(paletteOpt) == QLatin1String("dark"));
     const QString presetsDir = QString::fromStdString(paths::presetsDir().string());
     Catalog catalog;
     try {

@@ -143,6 +143,7 @@ void MainWindow::buildDocks() {
     auto* pendingView = new QTableView(this);
     pendingView->setModel(m_pendingSorted);
     pendingView->setSortingEnabled(true);
+    pendingView->sortByColumn(ui::PendingTableModel::WaitingColumn, Qt::DescendingOrder);
     pendingView->setSelectionBehavior(QAbstractItemView::SelectRows);
     pendingView->setSelectionMode(QAbstractItemView::SingleSelection);
     pendingView->horizontalHeader()->setStretchLastSection(true);
