@@ -194,10 +194,13 @@ void ChartPanel::rebuild() {
         return line;
     };
 
+    // Dark series colours would vanish on a dark background.
+    const bool dark = palette().color(QPalette::Base).lightness() < 128;
+    auto shade = [dark](QColor c) { return dark && c.lightness() < 110 ? c.lighter(180) : c; };
     if (m_mode == Mode::Lines) {
         for (const ChartSeriesSpec& spec : m_specs) {
             m_current.push_back(addLine(points(*m_results, spec, nullptr), spec.label,
-                                        QPen(spec.color, 1.6), true));
+                                        QPen(shade(spec.color), 1.6), true));
             if (m_baseline) {
                 QColor c = shade(spec.color);
                 c.setAlpha(170);
