@@ -313,6 +313,7 @@ void TopologyView::paintOverlay(QPainter& p) {
         p.setBrush(fill);
         p.drawRect(r);
         if (!m_dropText.isEmpty()) {
+            p.setFont(font());  // painting nodes may have left a large bold font set
             const QFontMetrics fm(font());
             const QRect textRect =
                 fm.boundingRect(QRect(0, 0, 420, 200), Qt::TextWordWrap, m_dropText)

@@ -14,7 +14,7 @@ std::string Args::value(const std::string& flag) {
     const std::string arg = take();
     if (arg.size() > flag.size() && arg.compare(0, flag.size() + 1, flag + "=") == 0)
         return arg.substr(flag.size() + 1);
-    if (done()) throw UsageError{flag + " needs a value"};
+    if (done() || peek().rfind("--", 0) == 0) throw UsageError{flag + " needs a value"};
     return take();
 }
 

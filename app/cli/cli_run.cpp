@@ -82,6 +82,12 @@ int runCommand(Args& args) {
     }
     if (!scenarioFile) throw UsageError{"no scenario given"};
     const Scenario scenario = loadScenarioFor(*scenarioFile, common);
+    // Fail before a long run, not after it.
+    if (csvDir) {
+        std::error_code ec;
+        std::filesystem::create_directories(*csvDir, ec);
+        if (ec) throw UsageError{"--csv: cannot create " + csvDir->string() + ": " + ec.message()};
+    }
 
     const auto start = std::chrono::steady_clock::now();
     const Results results = simulate(scenario, options);

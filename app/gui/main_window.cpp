@@ -16,6 +16,7 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <QToolBar>
+#include <QStyle>
 #include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -56,6 +57,9 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
     buildActions();
 
     m_statusText = new QLabel(this);
+    // Long messages (a refusal's reason) must not widen the window: they are elided by the
+    // layout and readable in full as the tooltip.
+    m_statusText->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
     m_progress->setMaximumWidth(220);
@@ -240,8 +244,19 @@ void MainWindow::buildActions() {
     QToolBar* bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolbar"));
     bar->addAction(save);
-    bar->addAction(undo);
-    bar->addAction(redo);
+    // Short labels on the toolbar; what would be undone shows as the tooltip.
+    QUndoStack* stack = m_doc->undoStack();
+    QAction* undoShort = bar->addAction(style()->standardIcon(QStyle::SP_ArrowBack), tr("Undo"), stack, &QUndoStack::undo);
+    QAction* redoShort = bar->addAction(style()->standardIcon(QStyle::SP_ArrowForward), tr("Redo"), stack, &QUndoStack::redo);
+    auto syncUndo = [stack, undoShort, redoShort] {
+        undoShort->setEnabled(stack->canUndo());
+        redoShort->setEnabled(stack->canRedo());
+        undoShort->setToolTip(stack->canUndo() ? tr("Undo %1").arg(stack->undoText()) : tr("Nothing to undo"));
+        redoShort->setToolTip(stack->canRedo() ? tr("Redo %1").arg(stack->redoText()) : tr("Nothing to redo"));
+    };
+    connect(stack, &QUndoStack::indexChanged, this, syncUndo);
+    connect(stack, &QUndoStack::cleanChanged, this, syncUndo);
+    syncUndo();
     bar->addSeparator();
     bar->addWidget(new QLabel(tr(" Placement: "), this));
     m_placement = new QComboBox(this);

@@ -43,6 +43,7 @@ void JobQueue::insert(std::uint32_t job) {
     g.jobs.insert(pos, job);
     g.minRunS.insert(static_cast<double>(s.startupS) + s.durationS);
     ++g.live;
+    g.liveGpus += s.gpus;
     ++m_size;
     m_groupOf[job] = it->second;
 }
@@ -53,6 +54,7 @@ void JobQueue::remove(std::uint32_t job) {
     const JobSpec& s = spec(job);
     g.minRunS.erase(g.minRunS.find(static_cast<double>(s.startupS) + s.durationS));
     --g.live;
+    g.liveGpus -= s.gpus;
     --m_size;
     m_groupOf[job] = -1;
     m_dirty = true;
@@ -76,6 +78,32 @@ std::vector<std::uint32_t> JobQueue::ordered() const {
     std::sort(all.begin(), all.end(),
               [this](std::uint32_t a, std::uint32_t b) { return before(a, b); });
     return all;
+}
+
+std::vector<std::uint32_t> JobQueue::firstInOrder(std::size_t n) const {
+    struct Cursor {
+        std::uint32_t job;
+        std::size_t group, pos;
+    };
+    auto later = [this](const Cursor& a, const Cursor& b) { return before(b.job, a.job); };
+    std::priority_queue<Cursor, std::vector<Cursor>, decltype(later)> heap(later);
+    auto push = [&](std::size_t g, std::size_t pos) {
+        const auto& jobs = m_groups[g].jobs;
+        while (pos < jobs.size() && !contains(jobs[pos]))
+            ++pos;
+        if (pos < jobs.size()) heap.push(Cursor{jobs[pos], g, pos});
+    };
+    for (std::size_t g = 0; g < m_groups.size(); ++g)
+        if (m_groups[g].live > 0) push(g, 0);
+    std::vector<std::uint32_t> out;
+    out.reserve(std::min(n, m_size));
+    while (!heap.empty() && out.size() < n) {
+        const Cursor c = heap.top();
+        heap.pop();
+        out.push_back(c.job);
+        push(c.group, c.pos + 1);
+    }
+    return out;
 }
 
 int JobQueue::smallestPod() const {

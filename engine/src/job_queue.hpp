@@ -34,6 +34,7 @@ public:
         std::vector<std::uint32_t> jobs;  ///< queue order; may hold removed jobs until compaction
         std::multiset<double> minRunS;    ///< startup + ideal duration of the live jobs
         std::uint32_t live = 0;
+        long long liveGpus = 0;
     };
 
     JobQueue(const std::vector<JobRecord>* jobs, QueueOrder order)
@@ -54,6 +55,8 @@ public:
     const std::vector<Group>& groups() const { return m_groups; }
     /// Live jobs in queue order (for samples and diagnosis).
     std::vector<std::uint32_t> ordered() const;
+    /// The first `n` live jobs in queue order, merged from the shape lists: O(n log shapes).
+    std::vector<std::uint32_t> firstInOrder(std::size_t n) const;
     /// Smallest GPUs-per-pod among live jobs, 0 when empty.
     int smallestPod() const;
     /// Drops removed jobs from the group lists.

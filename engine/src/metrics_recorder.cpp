@@ -128,9 +128,8 @@ void MetricsRecorder::writeKpis(double endS) {
             ++started;
             waits.push_back(j.waitS());
             slowdownSum += j.slowdown;
-        } else {
-            ++pendingAtEnd;
         }
+        if (j.status == JobStatus::Pending) ++pendingAtEnd;  // never bound, or evicted and queued
         if (j.status == JobStatus::Completed) {
             ++completed;
             jcts.push_back(j.jctS());

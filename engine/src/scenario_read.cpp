@@ -207,6 +207,10 @@ struct Reader {
                                                        {"failed", NodeState::Failed}});
                     if (auto v = go.optional("readyAtS")) {
                         g.readyAtS = v->number(0, kMaxTimeS);
+                        if (g.readyAtS == 0)
+                            v->fail(
+                                "must be after 0 (omit \"readyAtS\" for nodes that stay "
+                                "provisioning)");
                         if (g.state != NodeState::Provisioning)
                             v->fail("\"readyAtS\" only applies to \"state\": \"provisioning\"");
                     }

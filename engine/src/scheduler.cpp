@@ -32,19 +32,31 @@ void Scheduler::pass(double nowS) {
     }
     // Capacity only shrank since the last pass unless it grew: jobs that did not fit then
     // still do not, so only arrivals need a look — unless one sorts ahead of the head.
-    bool full = m_capacityGrew;
+    bool full = m_capacityGrew || m_retryFull;
     if (!full && m_def.backfill != BackfillMode::Greedy) {
         full = m_head == npos;
         for (std::uint32_t j : m_newArrivals)
             if (!full && m_queue.contains(j) && m_queue.before(j, m_head)) full = true;
     }
     m_capacityGrew = false;
+    m_retryFull = false;
+    m_phantomShrank = false;
     m_failedAlways.clear();
     m_failedWithPhantom.clear();
+    m_neverFit.clear();
     if (full)
         fullScan(nowS);
     else
         arrivalsOnly(nowS);
+    // A short backfill on a reserved node shrank the head's hold: long jobs passed over
+    // earlier in this pass may fit now. Scan again (a few rounds at most).
+    for (int round = 0; m_phantomShrank && round < 4; ++round) {
+        m_phantomShrank = false;
+        m_failedAlways.clear();
+        m_failedWithPhantom.clear();
+        m_neverFit.clear();
+        fullScan(nowS);
+    }
     m_newArrivals.clear();
     m_queue.compact();
 }
@@ -57,6 +69,9 @@ Scheduler::Outcome Scheduler::tryBind(std::uint32_t job, double nowS,
     if (!tryPlace(req, m_def.placement, m_sim.cluster, m_scratch)) return Outcome::NoFit;
     if (mustEndBeforeReservation && m_plannedEnd(job, m_scratch, nowS) > m_reservation.startS) {
         unplace(m_sim.cluster, m_scratch);
+        // Its slowdown depends on where it lands; as the fleet fills, a later pass may place
+        // it on one node and in time. Make sure that pass looks at everything.
+        m_retryFull = true;
         return Outcome::TooLong;
     }
     // The slots are already occupied by tryPlace; the hook records the binding.
@@ -106,7 +121,12 @@ void Scheduler::fullScan(double nowS) {
         const ShapeKey key = groups[c.group].key;
         if (m_head == npos && m_def.backfill != BackfillMode::Greedy) {
             // Before the head: every job that fits starts; the first that does not (and could
-            // once running jobs end) becomes the head.
+            // once running jobs end) becomes the head. A shape that cannot fit even the empty
+            // Ready fleet drops out whole, so a backlog of such jobs costs one look per shape.
+            if (!key.constrained &&
+                std::any_of(m_neverFit.begin(), m_neverFit.end(),
+                            [&](const ShapeKey& f) { return key.coveredBy(f); }))
+                continue;
             pushNext(c.group, c.pos + 1);
             if (realFreeGpus() > 0 && !coveredByFailure(key, false)) {
                 const Outcome o = tryBind(job, nowS, false);
@@ -117,7 +137,10 @@ void Scheduler::fullScan(double nowS) {
                 }
                 if (!key.constrained) m_failedAlways.push_back(key);
             }
-            if (!fitsEmptyReady(job)) continue;  // waits for capacity, does not block
+            if (!fitsEmptyReady(job)) {  // waits for capacity, does not block
+                if (!key.constrained) m_neverFit.push_back(key);
+                continue;
+            }
             m_head = job;
             if (m_def.backfill == BackfillMode::None) break;
             if (!m_reservation.active || m_reservation.job != job) computeReservation(job, nowS);
@@ -172,7 +195,10 @@ void Scheduler::backfill(std::uint32_t job, double nowS) {
     const bool canBeShort = canEndBeforeReservation(job, nowS);
     if (coveredByFailure(key, canBeShort)) return;
     // With the head's GPUs held by phantom occupancy, anything that fits cannot delay it.
-    if (tryBind(job, nowS, false) == Outcome::Bound) return;
+    if (tryBind(job, nowS, false) == Outcome::Bound) {
+        if (canBeShort) refreshPhantom(job);
+        return;
+    }
     if (!canBeShort) {
         if (!key.constrained) m_failedWithPhantom.push_back(key);
         return;
@@ -181,7 +207,23 @@ void Scheduler::backfill(std::uint32_t job, double nowS) {
     removePhantom();
     const Outcome o = tryBind(job, nowS, true);
     applyPhantom();
+    if (o == Outcome::Bound) refreshPhantom(job);
     if (o == Outcome::NoFit && !key.constrained) m_failedAlways.push_back(key);
+}
+
+void Scheduler::refreshPhantom(std::uint32_t job) {
+    // A job that releases before the head starts, bound on one of the head's nodes, hands
+    // those GPUs back in time: the head needs fewer held now, and long jobs may use the rest.
+    if (!m_reservation.active || m_sim.runtime[job].plannedEndS > m_reservation.startS) return;
+    bool onReservedNode = false;
+    for (const PodPlacement& p : m_sim.placementOf(job))
+        for (const auto& [node, need] : m_reservation.gpusByNode)
+            onReservedNode |= node == p.node;
+    if (!onReservedNode) return;
+    removePhantom();
+    applyPhantom();
+    m_failedWithPhantom.clear();
+    m_phantomShrank = true;
 }
 
 void Scheduler::computeReservation(std::uint32_t job, double nowS) {

@@ -71,6 +71,7 @@ private:
     void computeReservation(std::uint32_t job, double nowS);
     void applyPhantom();
     void removePhantom();
+    void refreshPhantom(std::uint32_t boundJob);
     /// Nothing of this shape can start in the rest of this pass.
     bool shapeExhausted(const JobQueue::Group& group, double nowS) const;
     bool coveredByFailure(const ShapeKey& key, bool canBeShort) const;
@@ -90,6 +91,10 @@ private:
     int m_phantomGpus = 0;
     /// Shapes that found no room this pass: always, or only beside the head's reservation.
     std::vector<ShapeKey> m_failedAlways, m_failedWithPhantom;
+    /// Shapes that cannot fit even the empty Ready fleet this pass.
+    std::vector<ShapeKey> m_neverFit;
+    bool m_retryFull = false;      ///< a job was too long only because of where it landed
+    bool m_phantomShrank = false;  ///< a short backfill on a reserved node freed held GPUs
     std::vector<PodPlacement> m_scratch;
     std::uint64_t m_reservationViolations = 0;
 };

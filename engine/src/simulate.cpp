@@ -30,16 +30,20 @@ double crashLoopHoldS(double startupS) {
 namespace detail {
 namespace {
 
-enum class EventType : std::uint8_t { NodeChange, Release, StartupDone };
+/// At equal times: jobs finish first (a node failing at the instant a job completes does not
+/// take its work), then startups end, then nodes change state.
+enum class EventType : std::uint8_t { Release = 0, StartupDone = 1, NodeChange = 2 };
 
 struct Event {
     double timeS;
-    std::uint64_t seq;  // ties break in insertion order, which is deterministic
+    std::uint64_t seq;  // then insertion order, which is deterministic
     EventType type;
     std::uint32_t a;  // job, or node-event index
     std::uint32_t b;  // segment
     bool operator>(const Event& o) const {
-        return timeS != o.timeS ? timeS > o.timeS : seq > o.seq;
+        if (timeS != o.timeS) return timeS > o.timeS;
+        if (type != o.type) return type > o.type;
+        return seq > o.seq;
     }
 };
 
@@ -50,6 +54,7 @@ struct NodeChangeEvent {
     std::uint32_t firstNode;
     std::uint32_t endNode;
     NodeState state;
+    bool delivery = false;  ///< readyAtS: only nodes still Provisioning turn Ready
 };
 
 /// What binding a job to some pods would mean.
@@ -173,7 +178,7 @@ private:
                        fleet.nodes[end].initialState == NodeState::Provisioning &&
                        fleet.nodes[end].readyAtS == node.readyAtS)
                     ++end;
-                m_nodeEvents.push_back({node.readyAtS, n, end, NodeState::Ready});
+                m_nodeEvents.push_back({node.readyAtS, n, end, NodeState::Ready, true});
             }
             n = end;
         }
@@ -343,6 +348,7 @@ private:
         for (std::uint32_t node = e.firstNode; node < e.endNode; ++node) {
             const NodeState before = m_sim.cluster.state(static_cast<int>(node));
             if (before == e.state) continue;
+            if (e.delivery && before != NodeState::Provisioning) continue;  // failed meanwhile
             // A node that goes down takes its pods with it; they queue again from scratch.
             if (e.state == NodeState::Failed || e.state == NodeState::Provisioning) {
                 std::vector<std::uint32_t> victims = m_sim.nodeJobs[node];
@@ -368,6 +374,7 @@ private:
         if (rt.phase == Phase::Running)
             m_metrics.discardUseful(s.gpus * (m_nowS - rt.progressStartS) / seg.slowdown);
         unbind(job, SegmentEnd::Evicted);
+        m_results.jobs[job].status = JobStatus::Pending;  // queued again
         m_scheduler.enqueue(job);
         count(6, job);
     }
@@ -390,15 +397,32 @@ private:
         g.runningJobs = m_running;
         const JobQueue& queue = m_scheduler.queue();
         g.queueLength = static_cast<double>(queue.size());
-        if (m_options.diagnosePending) m_diagnoser.beginSample();
-        for (std::uint32_t job :
-             m_options.diagnosePending ? queue.ordered() : std::vector<std::uint32_t>{}) {
-            const JobSpec& s = m_sim.spec(job);
-            const PendingEntry entry = m_diagnoser.diagnoseQueued(job, m_nowS);
-            g.pendingGpus[static_cast<int>(entry.layer)] += s.gpus;
-            m_results.pending.push_back(entry);
-        }
+        std::uint32_t listed = 0;
         if (m_options.diagnosePending) {
+            m_diagnoser.beginSample();
+            // The list: the first jobs in queue order, each with its layer and reason.
+            for (std::uint32_t job : queue.firstInOrder(m_options.maxPendingEntriesPerSample)) {
+                m_results.pending.push_back(m_diagnoser.diagnoseQueued(job, m_nowS));
+                ++listed;
+            }
+            // The totals: every queued job. A job's layer depends only on its shape, so an
+            // unpinned shape group is diagnosed once; pinned jobs one by one.
+            for (const JobQueue::Group& group : queue.groups()) {
+                if (group.live == 0) continue;
+                if (!group.key.constrained) {
+                    for (std::uint32_t job : group.jobs)
+                        if (queue.contains(job)) {
+                            g.pendingGpus[static_cast<int>(m_diagnoser.layerOf(job))] +=
+                                group.liveGpus;
+                            break;
+                        }
+                    continue;
+                }
+                for (std::uint32_t job : group.jobs)
+                    if (queue.contains(job))
+                        g.pendingGpus[static_cast<int>(m_diagnoser.layerOf(job))] +=
+                            m_sim.spec(job).gpus;
+            }
             // Bound but stuck jobs (starting, crash-looping) are the workload layer.
             for (std::uint32_t job : stuckJobs()) {
                 const PendingEntry entry = m_diagnoser.diagnoseStuck(job, m_nowS);
@@ -406,8 +430,9 @@ private:
                 m_results.pending.push_back(entry);
             }
         }
-        m_results.pendingBegin.push_back(static_cast<std::uint32_t>(
-            m_results.pending.size()));  // end of sample k (begin of k+1)
+        m_results.pendingBegin.push_back(static_cast<std::uint32_t>(m_results.pending.size()));
+        m_results.pendingOmitted.push_back(
+            m_options.diagnosePending ? static_cast<std::uint32_t>(queue.size() - listed) : 0);
         g.strandedGpus = strandedGpus(queue.smallestPod());
         m_metrics.sample(k, g);
     }

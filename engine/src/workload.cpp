@@ -221,9 +221,11 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
             JobSpec job = proto;
             job.submitS = t;
             job.sequence = seq++;
-            const double gpus = detail::sample(cls.gpus, sizeRng);
+            // Samples stay inside the bounds the validator puts on the parameters: a wide
+            // lognormal must not produce a job of a billion GPUs or overflow an int.
+            const double gpus = std::clamp(detail::sample(cls.gpus, sizeRng), 1.0, 100000.0);
             resolve.size(static_cast<int>(std::lround(gpus)), cls.traits.gpusPerPod, job);
-            job.durationS = std::max(1.0, detail::sample(cls.durationS, sizeRng));
+            job.durationS = std::clamp(detail::sample(cls.durationS, sizeRng), 1.0, 1e10);
             w.jobs.push_back(job);
         }
     }

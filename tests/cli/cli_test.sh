@@ -31,6 +31,8 @@ expect 2 'unknown command "frobnicate"' -- "$cli" frobnicate
 expect 2 'no scenario given' -- "$cli" run
 expect 2 'unknown option --bogus' -- "$cli" run "$presets/scenarios/default.json" --bogus
 expect 2 '--seed needs a non-negative integer' -- "$cli" run "$presets/scenarios/default.json" --seed x
+expect 2 '--out needs a value' -- "$cli" run "$presets/scenarios/default.json" --out --csv x
+expect 2 '--csv: cannot create' -- "$cli" run "$presets/scenarios/default.json" --csv /proc/nope
 
 expect 0 '^ok: .*32 nodes, 256 GPUs' -- "$cli" validate "$presets/scenarios/default.json"
 expect 2 'negative-count.json: /topology/pods/0/racks/0/nodes/0/count: must be between 1 and 200000, got -4' \

@@ -42,6 +42,7 @@ const Malformed kMalformed[] = {
     {"duplicate-node-names", "/topology", "duplicate node name pod-rack0-node0"},
     {"ready-at-without-provisioning", "/topology/pods/0/racks/0/nodes/0/readyAtS",
      "\"readyAtS\" only applies to \"state\": \"provisioning\""},
+    {"ready-at-zero", "/topology/pods/0/racks/0/nodes/0/readyAtS", "must be after 0"},
     {"unknown-gpu-model", "/jobClasses/0/gpuModel", "unknown GPU model \"h900\""},
     {"unknown-team", "/jobs/0/team", "unknown team \"ghost\""},
     {"duplicate-team", "/teams/1/name", "duplicate team \"t\""},
@@ -64,7 +65,8 @@ const Malformed kMalformed[] = {
     {"negative-seed", "/seed", "expected a non-negative integer"},
     {"missing-trace", "/traces/0/file", "trace file \"nope/missing.csv\" not found"},
     // 30 events on a pod of 100,000 nodes would change 3 M node states.
-    {"node-event-explosion", "/nodeEvents/20/node", "node events change more than 2000000 node states"},
+    {"node-event-explosion", "/nodeEvents/20/node",
+     "node events change more than 2000000 node states"},
 };
 
 }  // namespace

@@ -114,6 +114,8 @@ struct Results {
     std::vector<double> sampleTimesS;
     std::vector<Series> series;
     std::vector<std::uint32_t> pendingBegin;  ///< per sample + 1, into `pending`
+    /// Per sample: queued jobs not listed in `pending` (beyond the per-sample cap).
+    std::vector<std::uint32_t> pendingOmitted;
     std::vector<PendingEntry> pending;
     std::vector<std::string> reasons;
 

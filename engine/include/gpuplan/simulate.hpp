@@ -19,6 +19,9 @@ struct RunOptions {
     bool checkInvariants = true;  ///< after every event: no GPU slot given twice, counters agree
 #endif
     bool diagnosePending = true;  ///< pending diagnosis at every sample
+    /// Pending entries kept per sample, the longest-waiting first in queue order; the
+    /// pending_gpus series still count every job. Bounds memory for huge backlogs.
+    std::size_t maxPendingEntriesPerSample = 10000;
 };
 
 /// Called with the fraction of simulated time done, at most every few thousand events.
