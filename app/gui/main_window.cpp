@@ -14,9 +14,9 @@
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTableView>
 #include <QToolBar>
-#include <QStyle>
 #include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -45,16 +45,23 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
     auto* column = new QVBoxLayout(centre);
     column->setContentsMargins(0, 0, 0, 0);
     column->setSpacing(0);
-    m_kpis = new ui::KpiStrip(centre);
     m_topology = new ui::TopologyView(centre);
     m_scrubber = new ui::TimeScrubber(centre);
-    column->addWidget(m_kpis);
     column->addWidget(m_topology, 1);
     column->addWidget(m_scrubber);
     setCentralWidget(centre);
 
     buildDocks();
     buildActions();
+    // The KPI strip spans the window under the toolbar; it must never widen the window.
+    m_kpis = new ui::KpiStrip(this);
+    m_kpis->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    auto* kpiBar = new QToolBar(tr("KPIs"), this);
+    kpiBar->setObjectName(QStringLiteral("kpiToolbar"));
+    kpiBar->setMovable(false);
+    kpiBar->addWidget(m_kpis);
+    addToolBarBreak();
+    addToolBar(Qt::TopToolBarArea, kpiBar);
 
     m_statusText = new QLabel(this);
     // Long messages (a refusal's reason) must not widen the window: they are elided by the
@@ -246,13 +253,17 @@ void MainWindow::buildActions() {
     bar->addAction(save);
     // Short labels on the toolbar; what would be undone shows as the tooltip.
     QUndoStack* stack = m_doc->undoStack();
-    QAction* undoShort = bar->addAction(style()->standardIcon(QStyle::SP_ArrowBack), tr("Undo"), stack, &QUndoStack::undo);
-    QAction* redoShort = bar->addAction(style()->standardIcon(QStyle::SP_ArrowForward), tr("Redo"), stack, &QUndoStack::redo);
+    QAction* undoShort = bar->addAction(style()->standardIcon(QStyle::SP_ArrowBack), tr("Undo"),
+                                        stack, &QUndoStack::undo);
+    QAction* redoShort = bar->addAction(style()->standardIcon(QStyle::SP_ArrowForward), tr("Redo"),
+                                        stack, &QUndoStack::redo);
     auto syncUndo = [stack, undoShort, redoShort] {
         undoShort->setEnabled(stack->canUndo());
         redoShort->setEnabled(stack->canRedo());
-        undoShort->setToolTip(stack->canUndo() ? tr("Undo %1").arg(stack->undoText()) : tr("Nothing to undo"));
-        redoShort->setToolTip(stack->canRedo() ? tr("Redo %1").arg(stack->redoText()) : tr("Nothing to redo"));
+        undoShort->setToolTip(stack->canUndo() ? tr("Undo %1").arg(stack->undoText())
+                                               : tr("Nothing to undo"));
+        redoShort->setToolTip(stack->canRedo() ? tr("Redo %1").arg(stack->redoText())
+                                               : tr("Nothing to redo"));
     };
     connect(stack, &QUndoStack::indexChanged, this, syncUndo);
     connect(stack, &QUndoStack::cleanChanged, this, syncUndo);
