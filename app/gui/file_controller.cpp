@@ -20,15 +20,7 @@ const QString kFilter = QObject::tr("gpuplan scenarios (*.json);;All files (*)")
 FileController::FileController(ScenarioDocument* document, QWidget* window, QString presetsDir)
     : QObject(window), m_doc(document), m_window(window), m_presetsDir(std::move(presetsDir)) {
     m_autosave.setInterval(30'000);
-    connect(&m_autosave, &QTimer::timeout, this, [this] {
-        if (!m_doc->isModified()) return;
-        try {
-            QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
-            writeFileAtomic(autosavePath().toStdString(), scenarioToJson(m_doc->scenario()));
-        } catch (const std::exception& e) {
-            emit message(tr("Autosave failed: %1").arg(QString::fromUtf8(e.what())));
-        }
-    });
+    connect(&m_autosave, &QTimer::timeout, this, &FileController::autosaveNow);
 }
 
 QStringList FileController::presetFiles() const {
@@ -157,6 +149,33 @@ void FileController::startAutosave() {
     m_autosave.start();
 }
 
+bool FileController::autosaveNow() {
+    if (!m_doc->isModified()) return false;
+    try {
+        QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
+        writeFileAtomic(autosavePath().toStdString(), scenarioToJson(m_doc->scenario()));
+        return true;
+    } catch (const std::exception& e) {
+        emit message(tr("Autosave failed: %1").arg(QString::fromUtf8(e.what())));
+        return false;
+    }
+}
+
+bool FileController::recover() {
+    try {
+        m_doc->load(autosavePath());
+    } catch (const std::exception& e) {
+        reportLoadError(autosavePath(), QString::fromUtf8(e.what()));
+        removeAutosave();
+        return false;
+    }
+    m_doc->reset(m_doc->scenario(), QString());
+    m_doc->markModified();
+    removeAutosave();
+    emit message(tr("Recovered unsaved work; save it to keep it."));
+    return true;
+}
+
 void FileController::removeAutosave() {
     QFile::remove(autosavePath());
 }
@@ -169,17 +188,10 @@ void FileController::offerRecovery() {
         tr("gpuplan did not exit cleanly last time. Unsaved work from %1 was kept.\n\nRecover it?")
             .arg(QLocale().toString(info.lastModified(), QLocale::ShortFormat)),
         QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
-    if (answer == QMessageBox::Yes) {
-        try {
-            m_doc->load(info.absoluteFilePath());
-            m_doc->reset(m_doc->scenario(), QString());
-            m_doc->markModified();
-            emit message(tr("Recovered unsaved work; save it to keep it."));
-        } catch (const std::exception& e) {
-            reportLoadError(info.absoluteFilePath(), QString::fromUtf8(e.what()));
-        }
-    }
-    removeAutosave();
+    if (answer == QMessageBox::Yes)
+        recover();
+    else
+        removeAutosave();
 }
 
 }  // namespace gpuplan::app

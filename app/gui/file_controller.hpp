@@ -34,10 +34,14 @@ public:
 
     /// Autosave every 30 s while modified; a clean exit removes the file.
     void startAutosave();
+    /// Writes the autosave file now if the document has unsaved changes; true if written.
+    bool autosaveNow();
     void removeAutosave();
     QString autosavePath() const;
     /// Offers the autosave file left by a session that did not exit cleanly.
     void offerRecovery();
+    /// Loads the autosave file as unsaved work (no file name) and removes it.
+    bool recover();
 
 signals:
     void message(const QString& text);

@@ -273,6 +273,27 @@ private slots:
         QVERIFY(reopened.scenario() == doc.scenario());
     }
 
+    void autosaveIsRecoveredAfterACrash() {
+        Fixture f;
+        FileController& files = f.window->files();
+        files.removeAutosave();
+        QVERIFY(!files.autosaveNow());  // nothing unsaved, nothing written
+        f.window->setPlacementPolicy(PlacementPolicy::Spread);
+        QVERIFY(files.autosaveNow());
+        QVERIFY(QFileInfo::exists(files.autosavePath()));
+        const Scenario edited = f.doc.scenario();
+        // A new session (the old one "crashed"): the recovered work is the edited scenario,
+        // unsaved, without a file name; the autosave file is gone.
+        ScenarioDocument fresh(catalog(), LoadOptions{});
+        fresh.load(kPresets + "/scenarios/default.json");
+        MainWindow second(&fresh, kPresets);
+        QVERIFY(second.files().recover());
+        QVERIFY(fresh.scenario() == edited);
+        QVERIFY(fresh.isModified());
+        QVERIFY(fresh.filePath().isEmpty());
+        QVERIFY(!QFileInfo::exists(files.autosavePath()));
+    }
+
     void baselineGivesDeltasAndComparison() {
         Fixture f;
         f.window->pinBaseline();
