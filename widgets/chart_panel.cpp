@@ -171,6 +171,15 @@ void ChartPanel::rebuild() {
     m_timeDivisor = horizon <= 3 * 86400 ? 3600.0 : 86400.0;
     m_x->setTitleText(m_timeDivisor == 3600 ? tr("hours") : tr("days"));
     m_x->setRange(0, horizon / m_timeDivisor);
+    // Round tick steps (1, 2 or 5 × 10^k) whatever the horizon: "day 0, 20, 40…".
+    const double span = horizon / m_timeDivisor;
+    const double raw = span / 6, magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    const double step = raw / magnitude < 1.5   ? magnitude
+                        : raw / magnitude < 3.5 ? 2 * magnitude
+                                                : 5 * magnitude;
+    m_x->setTickType(QValueAxis::TicksDynamic);
+    m_x->setTickAnchor(0);
+    m_x->setTickInterval(step);
     const int columns =
         std::max(50, static_cast<int>(m_chart->plotArea().width() > 10 ? m_chart->plotArea().width()
                                                                        : width() - 60));
