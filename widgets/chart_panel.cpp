@@ -3,6 +3,7 @@
 #include <QAreaSeries>
 #include <QChart>
 #include <QChartView>
+#include <QCoreApplication>
 #include <QGraphicsLayout>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -290,16 +291,32 @@ int ChartPanel::plottedPoints(int seriesIndex) const {
                : 0;
 }
 
+std::unique_ptr<ChartPanel> ChartPanel::laidOutCopy(QSize size) const {
+    // Exports get a chart laid out at their own size (fonts, margins, decimation), not a
+    // stretched copy of the on-screen one.
+    auto copy = std::make_unique<ChartPanel>(m_title, m_unit, m_mode, m_specs);
+    copy->setPalette(palette());
+    copy->m_fixedYMax = m_fixedYMax;
+    copy->setAttribute(Qt::WA_DontShowOnScreen);
+    copy->resize(size);
+    copy->show();  // offscreen: lays out the view and the chart at `size`
+    copy->m_results = m_results;
+    copy->m_baseline = m_baseline;
+    copy->m_cursorS = m_cursorS;
+    copy->rebuild();
+    // The legend and axes lay themselves out through posted events.
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+    return copy;
+}
+
 QImage ChartPanel::toImage(QSize size) const {
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    image.fill(palette().color(QPalette::Window));
-    QPainter p(&image);
-    p.setRenderHint(QPainter::Antialiasing);
-    m_view->render(&p, QRectF(QPointF(0, 0), size));
-    return image;
+    const auto copy = laidOutCopy(size);
+    return copy->grab().toImage();
 }
 
 bool ChartPanel::saveSvg(const QString& path, QSize size) const {
+    const auto copy = laidOutCopy(size);
     QSvgGenerator svg;
     svg.setFileName(path);
     svg.setSize(size);
@@ -307,7 +324,7 @@ bool ChartPanel::saveSvg(const QString& path, QSize size) const {
     svg.setTitle(m_title);
     QPainter p;
     if (!p.begin(&svg)) return false;
-    m_view->render(&p, QRectF(QPointF(0, 0), size));
+    copy->m_view->render(&p, QRectF(QPointF(0, 0), size));
     return p.end();
 }
 

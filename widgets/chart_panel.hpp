@@ -55,6 +55,7 @@ protected:
 
 private:
     void rebuild();
+    std::unique_ptr<ChartPanel> laidOutCopy(QSize size) const;
     void followPalette();  // light or dark chart theme, as the application's palette
     void updateCursor();
     std::vector<QPointF> points(const Results& r, const ChartSeriesSpec& spec,

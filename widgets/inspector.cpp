@@ -1,5 +1,6 @@
 #include "inspector.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "ui_palette.hpp"
@@ -22,6 +23,16 @@ Inspector::Inspector(QWidget* parent) : QTextBrowser(parent) {
 }
 
 void Inspector::setResults(std::shared_ptr<const Results> results) {
+    // Indices of nodes, racks, pods and teams mean something else in another fleet.
+    const bool sameFleet =
+        m_results && results && m_results->fleet.nodes.size() == results->fleet.nodes.size() &&
+        m_results->fleet.racks.size() == results->fleet.racks.size() &&
+        m_results->teams == results->teams &&
+        std::equal(m_results->fleet.nodes.begin(), m_results->fleet.nodes.end(),
+                   results->fleet.nodes.begin(), [](const FleetNode& a, const FleetNode& b) {
+                       return a.name == b.name && a.gpus == b.gpus;
+                   });
+    if (!sameFleet && m_kind != Kind::Job) m_kind = Kind::Nothing;
     m_results = std::move(results);
     if (m_results) m_snapshot = m_results->stateAt(m_timeS);
     refresh();
@@ -86,18 +97,20 @@ void Inspector::refresh() {
     QString html;
     switch (m_kind) {
         case Kind::Node:
-            if (m_a < static_cast<int>(f.nodes.size())) html = nodeHtml(m_a, -1);
+            if (m_a >= 0 && m_a < static_cast<int>(f.nodes.size())) html = nodeHtml(m_a, -1);
             break;
         case Kind::Gpu:
-            if (m_a < static_cast<int>(f.nodes.size())) html = nodeHtml(m_a, m_b);
+            if (m_a >= 0 && m_a < static_cast<int>(f.nodes.size()) && m_b >= 0 &&
+                m_b < f.nodes[m_a].gpus)
+                html = nodeHtml(m_a, m_b);
             break;
         case Kind::Rack:
-            if (m_a < static_cast<int>(f.racks.size()))
+            if (m_a >= 0 && m_a < static_cast<int>(f.racks.size()))
                 html = unitHtml(tr("Rack %1").arg(esc(f.racks[m_a].name)), f.racks[m_a].firstNode,
                                 f.racks[m_a].nodeCount);
             break;
         case Kind::Pod:
-            if (m_a < static_cast<int>(f.pods.size()))
+            if (m_a >= 0 && m_a < static_cast<int>(f.pods.size()))
                 html = unitHtml(tr("Pod %1").arg(esc(f.pods[m_a].name)), f.pods[m_a].firstNode,
                                 f.pods[m_a].nodeCount);
             break;
@@ -109,7 +122,7 @@ void Inspector::refresh() {
                     tr("<p>Job %1 is not in the current run.</p>").arg(m_jobName.toHtmlEscaped());
             break;
         case Kind::Team:
-            if (m_a < static_cast<int>(m_results->teams.size())) html = teamHtml(m_a);
+            if (m_a >= 0 && m_a < static_cast<int>(m_results->teams.size())) html = teamHtml(m_a);
             break;
         case Kind::Nothing:
             break;

@@ -29,11 +29,22 @@ TopologyView::TopologyView(QWidget* parent) : QWidget(parent) {
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
 
+namespace {
+/// Same nodes with the same GPUs in the same order: selections and the view carry over.
+bool sameFleet(const Fleet& a, const Fleet& b) {
+    if (a.nodes.size() != b.nodes.size() || a.racks.size() != b.racks.size() ||
+        a.pods.size() != b.pods.size())
+        return false;
+    for (std::size_t i = 0; i < a.nodes.size(); ++i)
+        if (a.nodes[i].gpus != b.nodes[i].gpus || a.nodes[i].name != b.nodes[i].name) return false;
+    return true;
+}
+}  // namespace
+
 void TopologyView::setResults(std::shared_ptr<const Results> results) {
-    const bool sameFleet = m_results && results &&
-                           m_results->fleet.nodes.size() == results->fleet.nodes.size() &&
-                           m_results->fleet.racks.size() == results->fleet.racks.size();
+    const bool keepView = m_results && results && sameFleet(m_results->fleet, results->fleet);
     m_results = std::move(results);
+    m_highlightedJob = -1;  // job numbers change between runs
     if (!m_results) {
         m_layout = TopologyLayout();
         update();
@@ -41,9 +52,11 @@ void TopologyView::setResults(std::shared_ptr<const Results> results) {
     }
     m_layout = TopologyLayout(m_results->fleet);
     m_teamColors = teamColors(*m_results);
-    if (!sameFleet) {
+    if (!keepView) {
         m_fitted = false;
+        m_autoFit = true;
         m_selection = TopologyHit();
+        m_dropTarget = TopologyHit();
     }
     m_timeS = std::clamp(m_timeS, 0.0, m_results->horizonS);
     rebuildSnapshot();
@@ -114,6 +127,11 @@ int TopologyView::legendWidth() const {
     for (const std::string& t : m_results->teams)
         w = std::max(w, fm.horizontalAdvance(QString::fromStdString(t)) + fm.height() + 16);
     return std::min(w, 220);
+}
+
+void TopologyView::fitAndFollow() {
+    m_autoFit = true;
+    fitAll();
 }
 
 void TopologyView::setView(double zoom, QPointF worldCenter) {
@@ -562,6 +580,7 @@ void TopologyView::dragMoveEvent(QDragMoveEvent* e) {
     if (!m_results || format.isEmpty()) return;
     const TopologyHit target = dropTargetAt(e->position());
     if (target.kind == TopologyHit::Kind::None) {
+        if (m_dropTarget.kind != TopologyHit::Kind::None) emit dragLeft();  // no late what-if
         clearDropFeedback();
         e->ignore();
         return;

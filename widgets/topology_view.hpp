@@ -38,6 +38,8 @@ public:
     void clearDropFeedback();
 
     void fitAll();
+    /// Fits, and keeps fitting as the widget resizes until the user zooms or pans.
+    void fitAndFollow();
     /// Pixels per world unit, and the world point at the widget's centre.
     double zoom() const { return m_zoom; }
     void setView(double zoom, QPointF worldCenter);

@@ -10,9 +10,10 @@ namespace gpuplan::app {
 
 namespace {
 
+/// "drop-notebook-1": the prefix keeps dropped jobs apart from generated "<class>-<n>" ones.
 std::string uniqueJobName(const Scenario& s, const std::string& base) {
     for (int i = 1;; ++i) {
-        const std::string name = base + "-" + std::to_string(i);
+        const std::string name = "drop-" + base + "-" + std::to_string(i);
         bool taken = false;
         for (const JobDef& j : s.jobs)
             taken = taken || j.name == name;
@@ -36,6 +37,12 @@ DropController::DropController(ScenarioDocument* document, QObject* parent)
 
 QString DropController::targetName(const ui::TopologyHit& t) const {
     const Fleet fleet = Fleet::build(m_doc->scenario());
+    auto inRange = [](int i, std::size_t n) { return i >= 0 && static_cast<std::size_t>(i) < n; };
+    if ((t.kind == ui::TopologyHit::Kind::Node || t.kind == ui::TopologyHit::Kind::Gpu) &&
+        !inRange(t.node, fleet.nodes.size()))
+        return {};
+    if (t.kind == ui::TopologyHit::Kind::Rack && !inRange(t.rack, fleet.racks.size())) return {};
+    if (t.kind == ui::TopologyHit::Kind::Pod && !inRange(t.pod, fleet.pods.size())) return {};
     switch (t.kind) {
         case ui::TopologyHit::Kind::Node:
         case ui::TopologyHit::Kind::Gpu:
@@ -53,7 +60,20 @@ QString DropController::targetName(const ui::TopologyHit& t) const {
 DropController::Plan DropController::plan(const DropRequest& r) const {
     Plan p;
     p.after = m_doc->scenario();
-    const QString target = targetName(r.target);
+    const QString target = r.targetName.isEmpty() ? targetName(r.target) : r.targetName;
+    const Fleet fleet = Fleet::build(p.after);
+    const bool known =
+        (r.target.kind == ui::TopologyHit::Kind::Rack && fleet.findRack(target.toStdString())) ||
+        (r.target.kind == ui::TopologyHit::Kind::Pod && fleet.findPod(target.toStdString())) ||
+        ((r.target.kind == ui::TopologyHit::Kind::Node ||
+          r.target.kind == ui::TopologyHit::Kind::Gpu) &&
+         fleet.findNode(target.toStdString()));
+    if (target.isEmpty() || !known) {
+        p.refusal =
+            tr("The fleet on screen is not the open scenario's yet; drop again once its run has "
+               "finished.");
+        return p;
+    }
     PinDef pin;
     pin.target = target.toStdString();
     pin.level = r.target.kind == ui::TopologyHit::Kind::Rack  ? PinLevel::Rack
@@ -87,6 +107,11 @@ DropController::Plan DropController::plan(const DropRequest& r) const {
             p.refusal =
                 tr("Only jobs placed by hand can be moved; %1 comes from a job class or trace.")
                     .arg(QString::fromStdString(name));
+            return p;
+        }
+        if (it->traits.pin == pin) {
+            p.refusal = tr("%1 is already on %2; nothing to move.")
+                            .arg(QString::fromStdString(name), where);
             return p;
         }
         it->traits.pin = pin;
@@ -140,6 +165,7 @@ void DropController::hover(const DropRequest& request) {
 void DropController::hoverEnded() {
     m_hover.reset();
     m_whatIf.cancel();
+    m_whatIf.clearLatest();  // a what-if run of a big scenario is large; do not keep it
 }
 
 void DropController::whatIfDone(std::shared_ptr<const Results> results) {

@@ -21,6 +21,10 @@ struct DropRequest {
     QString format;  ///< ui::kTemplateMime or ui::kMoveJobMime
     QByteArray payload;
     double timeS = 0;
+    /// The target's name in the fleet on screen. The window fills it from the results it
+    /// shows, so a drop never lands by index on a different fleet; empty = look it up in the
+    /// document's fleet.
+    QString targetName;
 };
 
 struct DropOutcome {

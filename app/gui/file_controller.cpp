@@ -1,5 +1,8 @@
 #include "file_controller.hpp"
 
+#include <signal.h>
+
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFileDialog>
@@ -120,6 +123,7 @@ bool FileController::save() {
         return false;
     }
     addRecent(m_doc->filePath());
+    removeAutosave();  // the saved file is newer than any autosave
     emit message(tr("Saved %1").arg(m_doc->filePath()));
     return true;
 }
@@ -136,13 +140,27 @@ bool FileController::saveAs() {
         return false;
     }
     addRecent(path);
+    removeAutosave();
     emit message(tr("Saved %1").arg(path));
     return true;
 }
 
 QString FileController::autosavePath() const {
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
-           QStringLiteral("/autosave.json");
+           QStringLiteral("/autosave-%1.json").arg(QCoreApplication::applicationPid());
+}
+
+QStringList FileController::orphanedAutosaves() const {
+    QStringList found;
+    const QDir dir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation));
+    for (const QFileInfo& f :
+         dir.entryInfoList({QStringLiteral("autosave-*.json")}, QDir::Files, QDir::Time)) {
+        bool ok = false;
+        const qint64 pid = f.completeBaseName().section(QLatin1Char('-'), 1).toLongLong(&ok);
+        const bool alive = ok && pid > 0 && ::kill(static_cast<pid_t>(pid), 0) == 0;
+        if (!alive && pid != QCoreApplication::applicationPid()) found << f.absoluteFilePath();
+    }
+    return found;
 }
 
 void FileController::startAutosave() {
@@ -152,8 +170,13 @@ void FileController::startAutosave() {
 bool FileController::autosaveNow() {
     if (!m_doc->isModified()) return false;
     try {
-        QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
-        writeFileAtomic(autosavePath().toStdString(), scenarioToJson(m_doc->scenario()));
+        const QString path = autosavePath();
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        // Trace paths relative to the autosave's folder, so the file opens from there.
+        const Scenario rebased =
+            rebaseTraces(m_doc->scenario(), QFileInfo(path).absolutePath().toStdString(),
+                         m_doc->loadOptions().dataDirs);
+        writeFileAtomic(path.toStdString(), scenarioToJson(rebased));
         return true;
     } catch (const std::exception& e) {
         emit message(tr("Autosave failed: %1").arg(QString::fromUtf8(e.what())));
@@ -161,17 +184,17 @@ bool FileController::autosaveNow() {
     }
 }
 
-bool FileController::recover() {
+bool FileController::recover(const QString& autosaveFile) {
     try {
-        m_doc->load(autosavePath());
+        m_doc->load(autosaveFile);
     } catch (const std::exception& e) {
-        reportLoadError(autosavePath(), QString::fromUtf8(e.what()));
-        removeAutosave();
+        reportLoadError(autosaveFile, tr("%1\n\nThe autosave file is kept at %2.")
+                                          .arg(QString::fromUtf8(e.what()), autosaveFile));
         return false;
     }
     m_doc->reset(m_doc->scenario(), QString());
     m_doc->markModified();
-    removeAutosave();
+    QFile::remove(autosaveFile);
     emit message(tr("Recovered unsaved work; save it to keep it."));
     return true;
 }
@@ -181,17 +204,18 @@ void FileController::removeAutosave() {
 }
 
 void FileController::offerRecovery() {
-    const QFileInfo info(autosavePath());
-    if (!info.exists()) return;
+    const QStringList orphans = orphanedAutosaves();
+    if (orphans.isEmpty()) return;
+    const QFileInfo info(orphans.first());
     const auto answer = QMessageBox::question(
         m_window, tr("Recover unsaved work?"),
         tr("gpuplan did not exit cleanly last time. Unsaved work from %1 was kept.\n\nRecover it?")
             .arg(QLocale().toString(info.lastModified(), QLocale::ShortFormat)),
         QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
     if (answer == QMessageBox::Yes)
-        recover();
+        recover(info.absoluteFilePath());
     else
-        removeAutosave();
+        QFile::remove(info.absoluteFilePath());
 }
 
 }  // namespace gpuplan::app

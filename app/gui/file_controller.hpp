@@ -37,11 +37,15 @@ public:
     /// Writes the autosave file now if the document has unsaved changes; true if written.
     bool autosaveNow();
     void removeAutosave();
+    /// This process's autosave file (one per running gpuplan, so two windows do not clash).
     QString autosavePath() const;
-    /// Offers the autosave file left by a session that did not exit cleanly.
+    /// Autosave files left by gpuplan processes that are no longer running, newest first.
+    QStringList orphanedAutosaves() const;
+    /// Offers the newest orphaned autosave for recovery.
     void offerRecovery();
-    /// Loads the autosave file as unsaved work (no file name) and removes it.
-    bool recover();
+    /// Loads an autosave file as unsaved work (no file name) and removes it. A file that does
+    /// not load is kept, and where it is is reported.
+    bool recover(const QString& autosaveFile);
 
 signals:
     void message(const QString& text);

@@ -109,15 +109,16 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
     connect(
         m_topology, &ui::TopologyView::dragHovered, this,
         [this](const ui::TopologyHit& target, const QString& format, const QByteArray& payload) {
-            m_drops->hover(DropRequest{target, format, payload, m_scrubber->time()});
+            m_drops->hover(
+                DropRequest{target, format, payload, m_scrubber->time(), shownName(target)});
         });
     connect(m_topology, &ui::TopologyView::dragLeft, m_drops, &DropController::hoverEnded);
     connect(m_drops, &DropController::feedback, m_topology, &ui::TopologyView::setDropFeedback);
     connect(
         m_topology, &ui::TopologyView::dropRequested, this,
         [this](const ui::TopologyHit& target, const QString& format, const QByteArray& payload) {
-            const DropOutcome outcome =
-                m_drops->drop(DropRequest{target, format, payload, m_scrubber->time()});
+            const DropOutcome outcome = m_drops->drop(
+                DropRequest{target, format, payload, m_scrubber->time(), shownName(target)});
             showStatus(outcome.message);
         });
     connect(m_files, &FileController::message, this, &MainWindow::showStatus);
@@ -393,6 +394,20 @@ void MainWindow::clearBaseline() {
 void MainWindow::updateTitle() {
     setWindowTitle(QStringLiteral("%1[*] — gpuplan").arg(m_doc->title()));
     setWindowModified(m_doc->isModified());
+}
+
+QString MainWindow::shownName(const ui::TopologyHit& hit) const {
+    if (!m_results) return {};
+    const Fleet& f = m_results->fleet;
+    using K = ui::TopologyHit::Kind;
+    if ((hit.kind == K::Node || hit.kind == K::Gpu) && hit.node >= 0 &&
+        hit.node < static_cast<int>(f.nodes.size()))
+        return QString::fromStdString(f.nodes[hit.node].name);
+    if (hit.kind == K::Rack && hit.rack >= 0 && hit.rack < static_cast<int>(f.racks.size()))
+        return QString::fromStdString(f.racks[hit.rack].name);
+    if (hit.kind == K::Pod && hit.pod >= 0 && hit.pod < static_cast<int>(f.pods.size()))
+        return QString::fromStdString(f.pods[hit.pod].name);
+    return {};
 }
 
 QString MainWindow::statusMessage() const {

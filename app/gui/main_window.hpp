@@ -75,6 +75,8 @@ private:
     void onPendingClicked(const QModelIndex& index);
     void updateTitle();
     void showStatus(const QString& text);
+    /// Name of a node, rack or pod in the fleet on screen (the displayed results').
+    QString shownName(const ui::TopologyHit& hit) const;
 
     ScenarioDocument* m_doc;
     SimulationController m_sim;

@@ -46,7 +46,10 @@ void ScenarioDocument::load(const QString& path) {
 }
 
 void ScenarioDocument::save(const QString& path) {
-    saveScenarioAtomic(m_scenario, path.toStdString());
+    const std::filesystem::path file = path.toStdString();
+    Scenario rebased = rebaseTraces(m_scenario, file.parent_path(), m_loadOptions.dataDirs);
+    saveScenarioAtomic(rebased, file);
+    m_scenario = std::move(rebased);  // the document now is that file
     m_path = path;
     m_undo.setClean();
     emit pathChanged(m_path);

@@ -18,6 +18,7 @@ public:
 
     const Scenario& scenario() const { return m_scenario; }
     const Catalog& catalog() const { return m_catalog; }
+    const LoadOptions& loadOptions() const { return m_loadOptions; }
     QUndoStack* undoStack() { return &m_undo; }
     QString filePath() const { return m_path; }
     /// Display name: the file name, or the scenario's name for an unsaved preset copy.
@@ -29,7 +30,8 @@ public:
     /// Reads a scenario file into the document. On any error (InputError with the place and
     /// reason) the document stays exactly as it was.
     void load(const QString& path);
-    /// Writes atomically and marks the document saved under `path`. Throws std::runtime_error.
+    /// Writes atomically and marks the document saved under `path`; trace files found next to
+    /// the old file are written relative to the new one. Throws std::runtime_error.
     void save(const QString& path);
 
     /// Marks the document as holding unsaved work (e.g. after recovery).

@@ -30,6 +30,7 @@ SimulationController::~SimulationController() {
 void SimulationController::request(const Scenario& scenario) {
     if (m_debounce.isActive()) {
         m_pending = scenario;  // merged into the trailing run
+        abandonActive();       // what is running now answers an older scenario
         m_debounce.start();
         return;
     }
@@ -46,6 +47,10 @@ void SimulationController::runNow(const Scenario& scenario) {
 void SimulationController::cancel() {
     m_pending.reset();
     m_debounce.stop();
+    abandonActive();
+}
+
+void SimulationController::abandonActive() {
     if (!m_active) return;
     m_active->stop.request_stop();
     ++m_generation;  // whatever it returns is now stale

@@ -43,6 +43,7 @@ public:
     quint64 generation() const { return m_generation; }
     quint64 runsStarted() const { return m_runsStarted; }
     std::shared_ptr<const Results> latest() const { return m_latest; }
+    void clearLatest() { m_latest.reset(); }
 
 signals:
     void runStarted(quint64 generation);
@@ -61,6 +62,8 @@ private:
     };
 
     void start(const Scenario& scenario);
+    /// The running run is out of date: stop it and drop whatever it returns.
+    void abandonActive();
     void finished(quint64 generation, std::shared_ptr<const Results> results, QString error);
     void poll();
 

@@ -391,6 +391,22 @@ struct Reader {
                 fail(pointer, std::string("no ") + toString(pin.level) + " named \"" + pin.target +
                                   "\" in the topology");
         }
+        // An explicit job may not take a name the generated jobs use ("<class>-<n>"): the UI
+        // and exports tell jobs apart by name.
+        for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+            const std::string& name = s.jobs[i].name;
+            const auto dash = name.rfind('-');
+            if (dash == std::string::npos || dash + 1 == name.size() ||
+                name.find_first_not_of("0123456789", dash + 1) != std::string::npos)
+                continue;
+            const std::string stem = name.substr(0, dash);
+            bool generated = stem == "philly" && !s.traces.empty();
+            for (const JobClassDef& c : s.jobClasses)
+                generated = generated || c.name == stem;
+            if (generated)
+                fail("/jobs/" + std::to_string(i) + "/name",
+                     "\"" + name + "\" is a name the scenario's generated jobs use; pick another");
+        }
         long long eventNodes = 0;
         for (const auto& [pointer, name] : nodeEventRefs) {
             if (fleet.findNode(name))

@@ -184,6 +184,25 @@ std::string scenarioToJson(const Scenario& s) {
     return root.dump(2) + "\n";
 }
 
+Scenario rebaseTraces(const Scenario& scenario, const std::filesystem::path& folder,
+                      const std::vector<std::filesystem::path>& dataDirs) {
+    namespace fs = std::filesystem;
+    Scenario out = scenario;
+    for (TraceDef& t : out.traces) {
+        if (!t.data || fs::path(t.file).is_absolute()) continue;
+        std::error_code ec;
+        bool viaDataDir = false;
+        for (const fs::path& d : dataDirs)
+            viaDataDir = viaDataDir || fs::is_regular_file(d / t.file, ec);
+        if (viaDataDir) continue;
+        const fs::path found = fs::absolute(t.data->resolvedPath, ec);
+        if (ec) continue;
+        const fs::path relative = found.lexically_relative(fs::absolute(folder, ec));
+        t.file = (!ec && !relative.empty()) ? relative.generic_string() : found.generic_string();
+    }
+    return out;
+}
+
 void saveScenarioAtomic(const Scenario& scenario, const std::filesystem::path& file) {
     writeFileAtomic(file, scenarioToJson(scenario));
 }

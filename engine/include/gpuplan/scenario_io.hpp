@@ -59,6 +59,12 @@ Scenario parseScenario(std::string_view text, const std::string& sourceName, con
 /// by writing and re-reading it. Throws InputError.
 void validateScenario(const Scenario& scenario, const Catalog& catalog);
 
+/// The scenario as it should be written into `folder`: trace files that were found next to
+/// the scenario's old file get a path relative to the new folder (or absolute), so the saved
+/// copy opens again. Traces found through the data folders keep their data-relative path.
+Scenario rebaseTraces(const Scenario& scenario, const std::filesystem::path& folder,
+                      const std::vector<std::filesystem::path>& dataDirs);
+
 /// Canonical JSON: every field that differs from its default, stable key order.
 std::string scenarioToJson(const Scenario& scenario);
 /// Writes to a temporary file in the same folder, flushes it to disk and renames it over
