@@ -24,14 +24,8 @@ Inspector::Inspector(QWidget* parent) : QTextBrowser(parent) {
 
 void Inspector::setResults(std::shared_ptr<const Results> results) {
     // Indices of nodes, racks, pods and teams mean something else in another fleet.
-    const bool sameFleet =
-        m_results && results && m_results->fleet.nodes.size() == results->fleet.nodes.size() &&
-        m_results->fleet.racks.size() == results->fleet.racks.size() &&
-        m_results->teams == results->teams &&
-        std::equal(m_results->fleet.nodes.begin(), m_results->fleet.nodes.end(),
-                   results->fleet.nodes.begin(), [](const FleetNode& a, const FleetNode& b) {
-                       return a.name == b.name && a.gpus == b.gpus;
-                   });
+    const bool sameFleet = m_results && results && m_results->fleet.sameNodes(results->fleet) &&
+                           m_results->teams == results->teams;
     if (!sameFleet && m_kind != Kind::Job) m_kind = Kind::Nothing;
     m_results = std::move(results);
     if (m_results) m_snapshot = m_results->stateAt(m_timeS);

@@ -65,6 +65,25 @@ TopologyLayout::TopologyLayout(const Fleet& fleet) : m_fleet(&fleet) {
     }
 }
 
+QString targetName(const Fleet& f, const TopologyHit& hit) {
+    auto in = [](int i, std::size_t n) { return i >= 0 && static_cast<std::size_t>(i) < n; };
+    switch (hit.kind) {
+        case TopologyHit::Kind::Node:
+        case TopologyHit::Kind::Gpu:
+            return in(hit.node, f.nodes.size()) ? QString::fromStdString(f.nodes[hit.node].name)
+                                                : QString();
+        case TopologyHit::Kind::Rack:
+            return in(hit.rack, f.racks.size()) ? QString::fromStdString(f.racks[hit.rack].name)
+                                                : QString();
+        case TopologyHit::Kind::Pod:
+            return in(hit.pod, f.pods.size()) ? QString::fromStdString(f.pods[hit.pod].name)
+                                              : QString();
+        case TopologyHit::Kind::None:
+            break;
+    }
+    return {};
+}
+
 QRectF TopologyLayout::gpuRect(int node, int slot) const {
     const QRectF& n = m_nodes[node];
     return QRectF(n.left() + kNodePad + slot * (kCell + kGap), n.top() + kNodePad, kCell, kCell);

@@ -4,6 +4,7 @@
 
 #include <QPointF>
 #include <QRectF>
+#include <QString>
 #include <optional>
 #include <vector>
 
@@ -17,6 +18,9 @@ struct TopologyHit {
     Kind kind = Kind::None;
     int pod = -1, rack = -1, node = -1, slot = -1;
 };
+
+/// The name of the node, rack or pod a hit points at in `fleet`; empty when out of range.
+QString targetName(const Fleet& fleet, const TopologyHit& hit);
 
 class TopologyLayout {
 public:

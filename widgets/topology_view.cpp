@@ -29,20 +29,8 @@ TopologyView::TopologyView(QWidget* parent) : QWidget(parent) {
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
 
-namespace {
-/// Same nodes with the same GPUs in the same order: selections and the view carry over.
-bool sameFleet(const Fleet& a, const Fleet& b) {
-    if (a.nodes.size() != b.nodes.size() || a.racks.size() != b.racks.size() ||
-        a.pods.size() != b.pods.size())
-        return false;
-    for (std::size_t i = 0; i < a.nodes.size(); ++i)
-        if (a.nodes[i].gpus != b.nodes[i].gpus || a.nodes[i].name != b.nodes[i].name) return false;
-    return true;
-}
-}  // namespace
-
 void TopologyView::setResults(std::shared_ptr<const Results> results) {
-    const bool keepView = m_results && results && sameFleet(m_results->fleet, results->fleet);
+    const bool keepView = m_results && results && m_results->fleet.sameNodes(results->fleet);
     m_results = std::move(results);
     m_highlightedJob = -1;  // job numbers change between runs
     if (!m_results) {

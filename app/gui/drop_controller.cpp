@@ -35,33 +35,11 @@ DropController::DropController(ScenarioDocument* document, QObject* parent)
             [this](std::shared_ptr<const Results> r, quint64) { whatIfDone(std::move(r)); });
 }
 
-QString DropController::targetName(const ui::TopologyHit& t) const {
-    const Fleet fleet = Fleet::build(m_doc->scenario());
-    auto inRange = [](int i, std::size_t n) { return i >= 0 && static_cast<std::size_t>(i) < n; };
-    if ((t.kind == ui::TopologyHit::Kind::Node || t.kind == ui::TopologyHit::Kind::Gpu) &&
-        !inRange(t.node, fleet.nodes.size()))
-        return {};
-    if (t.kind == ui::TopologyHit::Kind::Rack && !inRange(t.rack, fleet.racks.size())) return {};
-    if (t.kind == ui::TopologyHit::Kind::Pod && !inRange(t.pod, fleet.pods.size())) return {};
-    switch (t.kind) {
-        case ui::TopologyHit::Kind::Node:
-        case ui::TopologyHit::Kind::Gpu:
-            return QString::fromStdString(fleet.nodes.at(t.node).name);
-        case ui::TopologyHit::Kind::Rack:
-            return QString::fromStdString(fleet.racks.at(t.rack).name);
-        case ui::TopologyHit::Kind::Pod:
-            return QString::fromStdString(fleet.pods.at(t.pod).name);
-        case ui::TopologyHit::Kind::None:
-            break;
-    }
-    return {};
-}
-
 DropController::Plan DropController::plan(const DropRequest& r) const {
     Plan p;
     p.after = m_doc->scenario();
-    const QString target = r.targetName.isEmpty() ? targetName(r.target) : r.targetName;
     const Fleet fleet = Fleet::build(p.after);
+    const QString target = r.targetName.isEmpty() ? ui::targetName(fleet, r.target) : r.targetName;
     const bool known =
         (r.target.kind == ui::TopologyHit::Kind::Rack && fleet.findRack(target.toStdString())) ||
         (r.target.kind == ui::TopologyHit::Kind::Pod && fleet.findPod(target.toStdString())) ||

@@ -58,7 +58,6 @@ private:
         QString refusal;  ///< non-empty: the drop is refused
     };
     Plan plan(const DropRequest& request) const;
-    QString targetName(const ui::TopologyHit& target) const;
     void whatIfDone(std::shared_ptr<const Results> results);
 
     ScenarioDocument* m_doc;

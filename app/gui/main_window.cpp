@@ -397,17 +397,7 @@ void MainWindow::updateTitle() {
 }
 
 QString MainWindow::shownName(const ui::TopologyHit& hit) const {
-    if (!m_results) return {};
-    const Fleet& f = m_results->fleet;
-    using K = ui::TopologyHit::Kind;
-    if ((hit.kind == K::Node || hit.kind == K::Gpu) && hit.node >= 0 &&
-        hit.node < static_cast<int>(f.nodes.size()))
-        return QString::fromStdString(f.nodes[hit.node].name);
-    if (hit.kind == K::Rack && hit.rack >= 0 && hit.rack < static_cast<int>(f.racks.size()))
-        return QString::fromStdString(f.racks[hit.rack].name);
-    if (hit.kind == K::Pod && hit.pod >= 0 && hit.pod < static_cast<int>(f.pods.size()))
-        return QString::fromStdString(f.pods[hit.pod].name);
-    return {};
+    return m_results ? ui::targetName(m_results->fleet, hit) : QString();
 }
 
 QString MainWindow::statusMessage() const {

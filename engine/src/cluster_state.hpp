@@ -111,6 +111,17 @@ private:
     int m_readyFreeGpus = 0;
 };
 
+/// The `count` lowest set bits of a free-slot mask: which GPUs a pod (or a hold) takes.
+inline std::uint64_t lowestFreeSlots(std::uint64_t freeMask, int count) {
+    std::uint64_t taken = 0;
+    for (int i = 0; i < count; ++i) {
+        const std::uint64_t bit = freeMask & (~freeMask + 1);  // lowest set bit
+        taken |= bit;
+        freeMask &= ~bit;
+    }
+    return taken;
+}
+
 inline std::uint64_t fullMask(int gpus) {
     return gpus >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << gpus) - 1;
 }

@@ -47,16 +47,6 @@ long long podCapacityForModel(const PlacementRequest& request, const ClusterStat
 
 namespace {
 
-std::uint64_t lowestFreeSlots(std::uint64_t freeMask, int count) {
-    std::uint64_t taken = 0;
-    for (int i = 0; i < count; ++i) {
-        const std::uint64_t bit = freeMask & (~freeMask + 1);  // lowest set bit
-        taken |= bit;
-        freeMask &= ~bit;
-    }
-    return taken;
-}
-
 /// Node for one pod of `gpus` GPUs of `model` inside `range`, or −1.
 int chooseNode(const ClusterState& state, int model, int gpus, NodeRange range, bool mostFree) {
     const int width = state.histWidth();

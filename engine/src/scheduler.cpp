@@ -274,13 +274,8 @@ void Scheduler::applyPhantom() {
         if (need - returning > free) ++m_reservationViolations;  // a backfill took its GPUs
         const int hold = std::min(need - returning, free);
         if (hold <= 0) continue;
-        std::uint64_t freeMask = m_sim.cluster.freeMask(static_cast<int>(node));
-        std::uint64_t mask = 0;
-        for (int i = 0; i < hold; ++i) {
-            const std::uint64_t bit = freeMask & (~freeMask + 1);
-            mask |= bit;
-            freeMask &= ~bit;
-        }
+        const std::uint64_t mask =
+            lowestFreeSlots(m_sim.cluster.freeMask(static_cast<int>(node)), hold);
         m_sim.cluster.occupy(static_cast<int>(node), mask);
         m_phantom.push_back({node, mask});
         m_phantomGpus += hold;

@@ -119,6 +119,15 @@ Fleet Fleet::build(const Scenario& scenario) {
     return f;
 }
 
+bool Fleet::sameNodes(const Fleet& o) const {
+    if (nodes.size() != o.nodes.size() || racks.size() != o.racks.size() ||
+        pods.size() != o.pods.size())
+        return false;
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        if (nodes[i].gpus != o.nodes[i].gpus || nodes[i].name != o.nodes[i].name) return false;
+    return true;
+}
+
 std::optional<int> Fleet::findNode(std::string_view name) const {
     auto it = m_nodeByName.find(std::string(name));
     return it == m_nodeByName.end() ? std::nullopt : std::optional<int>(it->second);

@@ -372,7 +372,7 @@ private slots:
         target.kind = ui::TopologyHit::Kind::Node;
         target.node = f.nodeIndex("pod-a-rack1-node0");
         QSignalSpy ready(&f.window->drops().whatIf(), &SimulationController::resultsReady);
-        f.window->drops().hover(DropRequest{target, ui::kTemplateMime, "ready:notebook", 3600});
+        f.window->drops().hover(DropRequest{target, ui::kTemplateMime, "ready:notebook", 3600, {}});
         QVERIFY(ready.wait(5000));
         QVERIFY(f.window->drops().whatIf().latest());
         f.window->drops().hoverEnded();
@@ -384,7 +384,8 @@ private slots:
         QTemporaryDir here, there;
         QFile csv(here.filePath("mini.csv"));
         QVERIFY(csv.open(QIODevice::WriteOnly));
-        csv.write("timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,66.0,1,66.0,aa\n");
+        csv.write(
+            "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,66.0,1,66.0,aa\n");
         csv.close();
         ScenarioDocument doc(catalog(), LoadOptions{});
         doc.load(kPresets + "/scenarios/default.json");
@@ -458,7 +459,8 @@ private slots:
         ui::TopologyHit target;
         target.kind = ui::TopologyHit::Kind::Node;
         target.node = f.nodeIndex("pod-a-rack1-node0");
-        f.window->drops().hover(DropRequest{target, ui::kTemplateMime, "ready:notebook", 2 * 3600});
+        f.window->drops().hover(
+            DropRequest{target, ui::kTemplateMime, "ready:notebook", 2 * 3600, {}});
         QVERIFY(feedback.count() >= 1);
         QVERIFY(feedback.last().at(1).toBool());  // fits
         QTRY_VERIFY_WITH_TIMEOUT(feedback.last().at(2).toString().contains("would start"), 5000);

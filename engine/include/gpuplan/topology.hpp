@@ -83,6 +83,9 @@ public:
     int maxGpusPerNode = 0;
     int nvlinkDomainCount = 0;
 
+    /// Same nodes (names and GPU counts) in the same order: indices mean the same thing.
+    bool sameNodes(const Fleet& other) const;
+
     std::optional<int> findNode(std::string_view name) const;
     std::optional<int> findRack(std::string_view name) const;
     std::optional<int> findPod(std::string_view name) const;
