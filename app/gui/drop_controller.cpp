@@ -115,7 +115,8 @@ DropOutcome DropController::drop(const DropRequest& request) {
         return {false, tr("Refused: %1").arg(QString::fromUtf8(e.what()))};
     }
     if (!p.refusal.isEmpty()) return {false, p.refusal};
-    m_doc->edit(p.after, p.undoText);
+    if (const QString error = m_doc->edit(p.after, p.undoText); !error.isEmpty())
+        return {false, tr("Refused: %1").arg(error)};
     return {true, p.undoText};
 }
 

@@ -55,8 +55,25 @@ void ScenarioDocument::save(const QString& path) {
     emit pathChanged(m_path);
 }
 
-void ScenarioDocument::edit(const Scenario& after, const QString& text) {
+QString ScenarioDocument::validationError(const Scenario& candidate) const {
+    try {
+        validateScenario(candidate, m_catalog);
+    } catch (const InputError& e) {
+        // The file part is the scenario's name, which says nothing for an in-app edit.
+        const QString place = QString::fromStdString(e.place());
+        const QString message = QString::fromStdString(e.message());
+        return place.isEmpty() ? message : QStringLiteral("%1: %2").arg(place, message);
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+
+QString ScenarioDocument::edit(const Scenario& after, const QString& text) {
+    if (after == m_scenario) return {};
+    if (QString error = validationError(after); !error.isEmpty()) return error;
     m_undo.push(new ScenarioEditCommand(this, m_scenario, after, text));  // push() calls redo()
+    return {};
 }
 
 void ScenarioDocument::apply(const Scenario& s) {

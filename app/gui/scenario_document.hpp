@@ -38,7 +38,13 @@ public:
     void markModified() { m_undo.resetClean(); }
 
     /// One undoable edit: `after` replaces the scenario, `text` names it in the Edit menu.
-    void edit(const Scenario& after, const QString& text);
+    /// `after` is checked by the same rules as a file (validateScenario); a refused edit
+    /// returns the reason ("/pods/0/racks/1/count: must be at least 1") and leaves the
+    /// document and its history untouched. An edit that changes nothing is not recorded.
+    /// Returns an empty string when the edit was applied (or changed nothing).
+    QString edit(const Scenario& after, const QString& text);
+    /// The reason `candidate` would be refused, or an empty string when it is valid.
+    QString validationError(const Scenario& candidate) const;
 
 signals:
     /// The scenario's content changed (edit, undo, redo, reset).

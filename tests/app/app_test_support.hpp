@@ -1,0 +1,72 @@
+// Shared by the application's QtTest files: the catalog, a main window on a preset with its
+// first results in, real drops on the fleet.
+#pragma once
+
+#include <QApplication>
+#include <QDropEvent>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QtTest>
+#include <memory>
+
+#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/simulate.hpp"
+#include "main_window.hpp"
+#include "time_scrubber.hpp"
+#include "topology_view.hpp"
+
+namespace gpuplan::app::test {
+
+inline const QString kPresets = QStringLiteral(GPUPLAN_TEST_PRESETS_DIR);
+inline const QString kMalformed = QStringLiteral(GPUPLAN_TEST_DATA_DIR "/malformed");
+
+inline Catalog catalog() {
+    return loadCatalog((kPresets + "/catalog/catalog.json").toStdString());
+}
+
+/// The job of that name in a run, or nullptr.
+inline const JobRecord* findJob(const Results& r, const std::string& name,
+                                std::uint32_t* index = nullptr) {
+    for (std::uint32_t j = 0; j < r.jobs.size(); ++j)
+        if (r.jobs[j].spec.source == JobSource::Explicit && r.jobName(j) == name) {
+            if (index) *index = j;
+            return &r.jobs[j];
+        }
+    return nullptr;
+}
+
+struct Fixture {
+    ScenarioDocument doc{catalog(), LoadOptions{}};
+    std::unique_ptr<MainWindow> window;
+
+    explicit Fixture(const QString& preset = QStringLiteral("default.json")) {
+        doc.load(kPresets + "/scenarios/" + preset);
+        doc.reset(doc.scenario(), QString());
+        window = std::make_unique<MainWindow>(&doc, kPresets);
+        window->resize(1400, 900);
+        window->show();
+        window->simulation().runNow(doc.scenario());
+        QVERIFY(waitForResults());
+    }
+    bool waitForResults(int ms = 15000) {
+        QSignalSpy spy(window.get(), &MainWindow::resultsApplied);
+        return spy.wait(ms);
+    }
+    /// Sends a real QDropEvent with the palette's MIME data to the topology at a node.
+    void dropOnNode(int node, const char* format, const QByteArray& payload) {
+        ui::TopologyView* view = window->topology();
+        const QPointF pos = view->toWidget(view->layout().nodeRect(node).center());
+        QMimeData mime;
+        mime.setData(QString::fromLatin1(format), payload);
+        QDragEnterEvent enter(pos.toPoint(), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(view, &enter);
+        QDropEvent drop(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(view, &drop);
+    }
+    int nodeIndex(const std::string& name) const {
+        return *window->results()->fleet.findNode(name);
+    }
+    QString status() const { return window->statusMessage(); }
+};
+
+}  // namespace gpuplan::app::test
