@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "pending_index.hpp"
+
 namespace gpuplan::detail {
 
 namespace {
@@ -115,59 +117,159 @@ void MetricsRecorder::finish(double endS, const Rates& rates) {
     for (Series& s : m_results.series)
         s.values.resize(used);
     writeKpis(endS);
+    indexPending(m_results, endS);
 }
 
-void MetricsRecorder::writeKpis(double endS) {
-    std::vector<double> waits, jcts;
+namespace {
+
+/// One group's tallies (the fleet, a team or a job class), filled job by job.
+struct GroupTally {
+    std::vector<double> waits;  ///< censored: still waiting at the end counts end − submit
+    double allocatedGpuS = 0;
+    int submitted = 0, started = 0, completed = 0, failed = 0, waitingAtEnd = 0;
+    double gpusWaitingAtEnd = 0;
     double slowdownSum = 0;
-    int submitted = 0, started = 0, completed = 0, failed = 0, pendingAtEnd = 0;
-    for (const JobRecord& j : m_results.jobs) {
-        if (j.spec.submitS >= endS) continue;
+    std::vector<double> jcts;
+
+    void add(const JobRecord& j, double allocatedGpuS, double endS) {
         ++submitted;
+        this->allocatedGpuS += allocatedGpuS;
         if (j.firstStartS >= 0) {
             ++started;
             waits.push_back(j.waitS());
             slowdownSum += j.slowdown;
+        } else {
+            waits.push_back(endS - j.spec.submitS);  // a lower bound of its wait
         }
-        if (j.status == JobStatus::Pending) ++pendingAtEnd;  // never bound, or evicted and queued
+        if (j.status == JobStatus::Pending) {  // never bound, or evicted and queued again
+            ++waitingAtEnd;
+            gpusWaitingAtEnd += j.spec.gpus;
+        }
         if (j.status == JobStatus::Completed) {
             ++completed;
             jcts.push_back(j.jctS());
         }
         if (j.status == JobStatus::Failed) ++failed;
     }
-    double waitSum = 0;
-    for (double w : waits)
-        waitSum += w;
-    double jctSum = 0;
-    for (double v : jcts)
-        jctSum += v;
 
+    GroupKpis kpis(std::string name, double provisionedGpuS) {
+        GroupKpis g;
+        g.name = std::move(name);
+        g.allocationShare = ratio(allocatedGpuS, provisionedGpuS);
+        g.gpuHours = allocatedGpuS / 3600;
+        g.waitP50S = percentile(waits, 0.50);
+        g.waitP95S = percentile(waits, 0.95);
+        g.submitted = submitted;
+        g.completed = completed;
+        g.waitingAtEnd = waitingAtEnd;
+        g.gpusWaitingAtEnd = gpusWaitingAtEnd;
+        return g;
+    }
+};
+
+double mean(const std::vector<double>& values) {
+    if (values.empty()) return kNaN;
+    double sum = 0;
+    for (double v : values)
+        sum += v;
+    return sum / static_cast<double>(values.size());
+}
+
+}  // namespace
+
+void MetricsRecorder::writeKpis(double endS) {
+    const Results& r = m_results;
+    // GPU-seconds each job held, from its run segments (closed at the end of the run).
+    std::vector<double> allocatedGpuS(r.jobs.size(), 0.0);
+    for (const RunSegment& seg : r.segments)
+        allocatedGpuS[seg.job] += (seg.endS - seg.startS) * r.jobs[seg.job].spec.gpus;
+
+    // Class groups: classes, then explicit jobs, then each trace (Results::jobClassName).
+    const std::size_t explicitGroup = r.classNames.size();
+    auto classGroup = [&](const JobSpec& s) -> std::size_t {
+        switch (s.source) {
+            case JobSource::Class:
+                return s.sourceIndex;
+            case JobSource::Explicit:
+                return explicitGroup;
+            case JobSource::Trace:
+                return explicitGroup + 1 + s.sourceIndex;
+        }
+        return explicitGroup;
+    };
+    GroupTally fleet;
+    std::vector<GroupTally> teams(r.teams.size());
+    std::vector<GroupTally> classes(explicitGroup + 1 + r.traceNames.size());
+    std::vector<std::uint32_t> classExample(classes.size(), 0);
+    for (std::uint32_t i = 0; i < r.jobs.size(); ++i) {
+        const JobRecord& j = r.jobs[i];
+        if (j.spec.submitS >= endS) continue;
+        fleet.add(j, allocatedGpuS[i], endS);
+        teams[j.spec.team].add(j, allocatedGpuS[i], endS);
+        const std::size_t c = classGroup(j.spec);
+        classes[c].add(j, allocatedGpuS[i], endS);
+        classExample[c] = i;
+    }
+    m_results.teamKpis.clear();
+    for (std::size_t t = 0; t < teams.size(); ++t)
+        if (teams[t].submitted > 0)
+            m_results.teamKpis.push_back(teams[t].kpis(r.teams[t], m_total.provisioned));
+    m_results.classKpis.clear();
+    for (std::size_t c = 0; c < classes.size(); ++c)
+        if (classes[c].submitted > 0)
+            m_results.classKpis.push_back(
+                classes[c].kpis(r.jobClassName(classExample[c]), m_total.provisioned));
+
+    const char* censored =
+        " Jobs still waiting when the run ends count with their wait so far (end − submit), a "
+        "lower bound.";
     auto& k = m_results.kpis;
     k.clear();
-    k.push_back({"allocation_mean", ratio(m_total.allocated, m_total.provisioned), "fraction"});
-    k.push_back({"occupancy_mean", ratio(m_total.occupied, m_total.provisioned), "fraction"});
-    k.push_back({"mfu_mean", ratio(m_total.achieved, m_total.peak), "fraction"});
-    k.push_back({"goodput", ratio(m_total.useful, m_total.allocated), "fraction"});
-    k.push_back({"wait_s_mean", waits.empty() ? kNaN : waitSum / waits.size(), "s"});
-    k.push_back({"wait_s_p50", percentile(waits, 0.50), "s"});
-    k.push_back({"wait_s_p95", percentile(waits, 0.95), "s"});
-    k.push_back({"wait_s_p99", percentile(waits, 0.99), "s"});
-    k.push_back({"jct_s_mean", jcts.empty() ? kNaN : jctSum / jcts.size(), "s"});
-    k.push_back({"slowdown_mean", started ? slowdownSum / started : kNaN, "x"});
-    k.push_back({"queue_length_mean", ratio(m_total.queued, endS), "jobs"});
-    k.push_back({"stranded_gpus_mean",
-                 m_samplesTaken ? m_strandedSum / static_cast<double>(m_samplesTaken) : 0, "gpus"});
-    k.push_back({"pending_gpus_mean",
-                 m_samplesTaken ? m_pendingSum / static_cast<double>(m_samplesTaken) : 0, "gpus"});
-    k.push_back({"gpu_hours_provisioned", m_total.provisioned / 3600, "gpu_h"});
-    k.push_back({"gpu_hours_allocated", m_total.allocated / 3600, "gpu_h"});
-    k.push_back({"gpu_hours_useful", m_total.useful / 3600, "gpu_h"});
-    k.push_back({"jobs_submitted", static_cast<double>(submitted), "jobs"});
-    k.push_back({"jobs_started", static_cast<double>(started), "jobs"});
-    k.push_back({"jobs_completed", static_cast<double>(completed), "jobs"});
-    k.push_back({"jobs_failed", static_cast<double>(failed), "jobs"});
-    k.push_back({"jobs_pending_at_end", static_cast<double>(pendingAtEnd), "jobs"});
+    auto add = [&](const char* name, double value, const char* unit, std::string description) {
+        k.push_back({name, value, unit, std::move(description)});
+    };
+    add("allocation_mean", ratio(m_total.allocated, m_total.provisioned), "fraction",
+        "GPU-seconds bound to jobs ÷ provisioned GPU-seconds.");
+    add("occupancy_mean", ratio(m_total.occupied, m_total.provisioned), "fraction",
+        "Bound GPU-seconds × SM activity of progressing jobs ÷ provisioned GPU-seconds.");
+    add("mfu_mean", ratio(m_total.achieved, m_total.peak), "fraction",
+        "Achieved model FLOPs ÷ peak dense BF16 FLOPs of provisioned GPUs.");
+    add("goodput", ratio(m_total.useful, m_total.allocated), "fraction",
+        "Useful GPU-seconds ÷ allocated GPU-seconds (startup, crash loops, lost work excluded).");
+    add("wait_s_mean", mean(fleet.waits), "s",
+        std::string("Mean time from submit to first start.") + censored);
+    add("wait_s_p50", percentile(fleet.waits, 0.50), "s",
+        std::string("Median time from submit to first start.") + censored);
+    add("wait_s_p95", percentile(fleet.waits, 0.95), "s",
+        std::string("95th percentile of the time from submit to first start.") + censored);
+    add("wait_s_p99", percentile(fleet.waits, 0.99), "s",
+        std::string("99th percentile of the time from submit to first start.") + censored);
+    add("jct_s_mean", mean(fleet.jcts), "s",
+        "Mean time from submit to completion, of the jobs that completed.");
+    add("slowdown_mean", fleet.started ? fleet.slowdownSum / fleet.started : kNaN, "x",
+        "Mean placement slowdown of the jobs that started (1 = ideal placement).");
+    add("queue_length_mean", ratio(m_total.queued, endS), "jobs",
+        "Time-averaged number of queued jobs.");
+    add("stranded_gpus_mean",
+        m_samplesTaken ? m_strandedSum / static_cast<double>(m_samplesTaken) : 0, "gpus",
+        "Free GPUs no waiting pod can use, averaged over the samples.");
+    add("pending_gpus_mean",
+        m_samplesTaken ? m_pendingSum / static_cast<double>(m_samplesTaken) : 0, "gpus",
+        "GPUs asked by pending and stuck jobs, averaged over the samples.");
+    add("gpu_hours_provisioned", m_total.provisioned / 3600, "gpu_h",
+        "GPU-hours of Ready capacity.");
+    add("gpu_hours_allocated", m_total.allocated / 3600, "gpu_h", "GPU-hours bound to jobs.");
+    add("gpu_hours_useful", m_total.useful / 3600, "gpu_h",
+        "GPU-hours of useful progress (see goodput).");
+    add("jobs_submitted", fleet.submitted, "jobs", "Jobs submitted before the end of the run.");
+    add("jobs_started", fleet.started, "jobs", "Jobs bound at least once.");
+    add("jobs_completed", fleet.completed, "jobs", "Jobs that ran to completion.");
+    add("jobs_failed", fleet.failed, "jobs", "Jobs that crash-looped until their restart budget ran out.");
+    add("jobs_waiting_at_end", fleet.waitingAtEnd, "jobs",
+        "Jobs queued when the run ends (never started, or evicted and not restarted); their "
+        "waits enter the wait KPIs as lower bounds.");
+    add("gpus_waiting_at_end", fleet.gpusWaitingAtEnd, "gpus",
+        "GPUs asked by the jobs queued when the run ends.");
 }
 
 }  // namespace gpuplan::detail

@@ -62,7 +62,8 @@ public:
     void jobStarted(double waitS) { m_intervalWaits.push_back(waitS); }
     /// Useful work discarded (an evicted job restarts from scratch).
     void discardUseful(double gpuSeconds) { m_total.useful -= gpuSeconds; }
-    /// Closes the last interval at the horizon and writes the KPIs.
+    /// Closes the last interval at the horizon, writes the KPIs (fleet, per team, per class)
+    /// and indexes the pending list for Results::pendingAt.
     void finish(double endS, const Rates& rates);
 
     std::size_t sampleCount() const { return m_sampleTimes.size(); }

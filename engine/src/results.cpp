@@ -71,6 +71,23 @@ std::string Results::jobName(std::uint32_t job) const {
     return "job-" + std::to_string(job);
 }
 
+std::string Results::jobClassName(std::uint32_t job) const {
+    const JobSpec& s = jobs[job].spec;
+    switch (s.source) {
+        case JobSource::Class:
+            return classNames[s.sourceIndex];
+        case JobSource::Explicit:
+            return "(explicit jobs)";
+        case JobSource::Trace:
+            return "(trace " + traceNames[s.sourceIndex] + ")";
+    }
+    return "?";
+}
+
+std::string Results::reasonText(std::uint32_t reason) const {
+    return reason < reasons.size() ? reasons[reason] : "not diagnosed";
+}
+
 std::span<const PendingEntry> Results::pendingAtSample(std::size_t sample) const {
     if (sample + 1 >= pendingBegin.size()) return {};
     return {pending.data() + pendingBegin[sample], pending.data() + pendingBegin[sample + 1]};
@@ -103,12 +120,7 @@ ClusterSnapshot Results::stateAt(double timeS) const {
         }
     }
     std::sort(snap.runningJobs.begin(), snap.runningJobs.end());
-    if (!sampleTimesS.empty() && sampleIntervalS > 0 && timeS >= 0) {
-        const std::size_t k = std::min(
-            sampleTimesS.size() - 1, static_cast<std::size_t>(std::floor(timeS / sampleIntervalS)));
-        snap.pending = pendingAtSample(k);
-        snap.pendingSampleS = sampleTimesS[k];
-    }
+    snap.pending = pendingAt(timeS);
     return snap;
 }
 

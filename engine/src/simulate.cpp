@@ -127,6 +127,7 @@ public:
                 m_scheduler.pass(now);
                 m_rates.queuedJobs = static_cast<double>(m_scheduler.queue().size());
                 check();
+                diagnoseNewlyQueued();
             }
             if (tSample == now) {
                 takeSample(nextSample++);
@@ -238,6 +239,20 @@ private:
     void arrive(std::uint32_t job) {
         count(1, job);
         m_scheduler.enqueue(job);
+        m_queuedNow.push_back(job);
+    }
+
+    /// Jobs queued at this instant (arrived or evicted) that the pass could not start are
+    /// diagnosed now, so the pending list between samples has a reason for each.
+    void diagnoseNewlyQueued() {
+        if (m_options.diagnosePending && !m_queuedNow.empty()) {
+            m_diagnoser.beginSample();
+            for (std::uint32_t job : m_queuedNow)
+                if (m_sim.runtime[job].phase == Phase::Queued)
+                    m_results.jobDiagnoses.push_back(
+                        {m_nowS, m_diagnoser.diagnoseQueued(job, m_nowS)});
+        }
+        m_queuedNow.clear();
     }
 
     void bind(std::uint32_t job, const std::vector<PodPlacement>& pods) {
@@ -279,6 +294,8 @@ private:
         if (rt.phase == Phase::Starting)
             push(rt.progressStartS, EventType::StartupDone, job, rt.segment);
         push(p.endS, EventType::Release, job, rt.segment);
+        if (m_options.diagnosePending && rt.phase != Phase::Running)
+            m_results.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnoseStuck(job, m_nowS)});
         ++m_running;
         count(2, job);
     }
@@ -376,6 +393,7 @@ private:
         unbind(job, SegmentEnd::Evicted);
         m_results.jobs[job].status = JobStatus::Pending;  // queued again
         m_scheduler.enqueue(job);
+        m_queuedNow.push_back(job);
         count(6, job);
     }
 
@@ -504,6 +522,7 @@ private:
     std::uint64_t m_fingerprint = 0;
     int m_running = 0;
     mutable std::vector<std::uint32_t> m_nodeScratch;
+    std::vector<std::uint32_t> m_queuedNow;  ///< arrived or evicted at m_nowS
 };
 
 }  // namespace

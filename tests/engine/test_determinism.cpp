@@ -78,8 +78,9 @@ TEST_CASE("the cluster at time t: who runs where, what waits") {
     CHECK(at60.gpuJob ==
           std::vector<std::int32_t>{std::int32_t(a), std::int32_t(a), std::int32_t(a), -1});
     CHECK(at60.nodeStates == std::vector<NodeState>{NodeState::Ready});
-    REQUIRE(at60.pending.size() == 1);  // from the sample at 50
-    CHECK(at60.pendingSampleS == 50);
+    REQUIRE(at60.pending.size() == 1);  // diagnosed at the sample at 50
+    CHECK(at60.pending[0].diagnosedAtS == 50);
+    CHECK(at60.pending[0].waitingS == 50);  // 60 − 10
     CHECK(at60.pending[0].job == b);
     CHECK(at60.pending[0].layer == Layer::Scheduling);
 

@@ -45,7 +45,7 @@ TEST_CASE("an evicted job that cannot restart is pending, not running") {
     s.nodeEvents = {{1000, "pod-rack-node", NodeState::Failed}};
     const Results r = test::run(s);
     CHECK(r.jobs[0].status == JobStatus::Pending);
-    CHECK(r.kpi("jobs_pending_at_end") == 1);
+    CHECK(r.kpi("jobs_waiting_at_end") == 1);
     CHECK(r.kpi("jobs_started") == 1);  // it did start once
 }
 

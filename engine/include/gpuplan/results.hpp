@@ -1,9 +1,11 @@
 // Immutable results of one run, shared as std::shared_ptr<const Results>: column-wise time
-// series, per-job records, KPIs, the pending diagnosis at every sample, what is needed to
-// draw the cluster at any time t, and a fingerprint of the event sequence.
+// series, per-job records, KPIs (fleet-wide and per team / job class), the pending diagnosis
+// at every sample and between samples, what is needed to draw the cluster and list the
+// pending jobs at any exact time t, and a fingerprint of the event sequence.
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -69,6 +71,46 @@ struct PendingEntry {
     std::uint32_t reason = 0;  ///< into Results::reasons
 };
 
+/// A diagnosis recorded between samples: a job was queued (submitted, or evicted) and could
+/// not start at that instant, or it was bound into a startup or a crash loop.
+struct TimedDiagnosis {
+    double timeS = 0;
+    PendingEntry entry;
+};
+
+/// A job waiting in the queue, or bound but stuck (workload layer), at an exact time.
+struct PendingJob {
+    std::uint32_t job = 0;
+    Layer layer = Layer::Scheduling;
+    std::uint32_t reason = kNoReason;  ///< into Results::reasons; kNoReason = not diagnosed
+    double waitingS = 0;               ///< t − submit
+    double diagnosedAtS = 0;           ///< when the layer and reason were found (≤ t)
+    static constexpr std::uint32_t kNoReason = 0xFFFFFFFFu;
+};
+
+/// When a job waits in the queue or is bound but stuck: [startS, endS), endS = +inf when it
+/// still waits when the run ends.
+struct PendingSpan {
+    double startS = 0;
+    double endS = std::numeric_limits<double>::infinity();
+    std::uint32_t job = 0;
+    bool stuck = false;  ///< bound, starting up or crash-looping (workload layer)
+};
+
+/// KPIs of one team or one job class, from the job records and run segments at the end of
+/// the run, with the fleet-wide rules (censored waits, nearest-rank percentiles).
+struct GroupKpis {
+    std::string name;
+    double allocationShare = 0;  ///< its allocated GPU-s ÷ the fleet's provisioned GPU-s
+    double gpuHours = 0;         ///< allocated GPU-hours
+    double waitP50S = std::numeric_limits<double>::quiet_NaN();  ///< censored, see wait_s_p50
+    double waitP95S = std::numeric_limits<double>::quiet_NaN();
+    int submitted = 0;
+    int completed = 0;
+    int waitingAtEnd = 0;  ///< queued when the run ends
+    double gpusWaitingAtEnd = 0;
+};
+
 struct Series {
     std::string name;  ///< DESIGN.md metric name, e.g. "allocation", "pending_gpus{workload}"
     std::string unit;  ///< "fraction", "gpus", "jobs", "s"
@@ -79,6 +121,7 @@ struct Kpi {
     std::string name;  ///< e.g. "allocation_mean", "wait_s_p95"
     double value = 0;
     std::string unit;
+    std::string description;  ///< what it measures, in a sentence (for tables and tooltips)
 };
 
 struct NodeStateChange {
@@ -93,8 +136,7 @@ struct ClusterSnapshot {
     std::vector<NodeState> nodeStates;
     std::vector<std::int32_t> gpuJob;  ///< per GPU (Fleet node order, slot order), −1 = free
     std::vector<std::uint32_t> runningJobs;
-    std::span<const PendingEntry> pending;  ///< from the last sample at or before timeS
-    double pendingSampleS = 0;
+    std::vector<PendingJob> pending;  ///< Results::pendingAt(timeS)
 };
 
 struct Results {
@@ -118,8 +160,15 @@ struct Results {
     std::vector<std::uint32_t> pendingOmitted;
     std::vector<PendingEntry> pending;
     std::vector<std::string> reasons;
+    /// Diagnoses between samples, grouped by job (jobDiagnosisBegin, per job + 1), each
+    /// job's in time order.
+    std::vector<TimedDiagnosis> jobDiagnoses;
+    std::vector<std::uint32_t> jobDiagnosisBegin;
+    std::vector<PendingSpan> pendingSpans;  ///< by startS
 
     std::vector<Kpi> kpis;
+    std::vector<GroupKpis> teamKpis;   ///< per team with a job submitted before the end
+    std::vector<GroupKpis> classKpis;  ///< per job class (see jobClassName)
     std::uint64_t fingerprint = 0;
     std::uint64_t eventCount = 0;
     bool stopped = false;  ///< a stop request ended the run early; results are partial
@@ -129,9 +178,16 @@ struct Results {
     double kpi(std::string_view name) const;  ///< NaN when absent
     std::string fingerprintHex() const;
     std::string jobName(std::uint32_t job) const;
+    /// The job's class: its class name, "(explicit jobs)" or "(trace NAME)".
+    std::string jobClassName(std::uint32_t job) const;
+    /// The reason text, or "not diagnosed" (diagnosis off).
+    std::string reasonText(std::uint32_t reason) const;
     std::span<const PendingEntry> pendingAtSample(std::size_t sample) const;
     std::span<const PodPlacement> placementOf(const RunSegment& segment) const;
     ClusterSnapshot stateAt(double timeS) const;
+    /// The jobs waiting or stuck at exactly timeS (submitted ≤ t, not bound or bound but not
+    /// progressing, not ended), in job order, with the latest diagnosis at or before t.
+    std::vector<PendingJob> pendingAt(double timeS) const;
 };
 
 }  // namespace gpuplan
