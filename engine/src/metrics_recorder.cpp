@@ -264,7 +264,8 @@ void MetricsRecorder::writeKpis(double endS) {
     add("jobs_submitted", fleet.submitted, "jobs", "Jobs submitted before the end of the run.");
     add("jobs_started", fleet.started, "jobs", "Jobs bound at least once.");
     add("jobs_completed", fleet.completed, "jobs", "Jobs that ran to completion.");
-    add("jobs_failed", fleet.failed, "jobs", "Jobs that crash-looped until their restart budget ran out.");
+    add("jobs_failed", fleet.failed, "jobs",
+        "Jobs that crash-looped until their restart budget ran out.");
     add("jobs_waiting_at_end", fleet.waitingAtEnd, "jobs",
         "Jobs queued when the run ends (never started, or evicted and not restarted); their "
         "waits enter the wait KPIs as lower bounds.");

@@ -13,10 +13,9 @@ void indexPending(Results& r, double endS) {
     constexpr double kInf = std::numeric_limits<double>::infinity();
     const std::size_t jobCount = r.jobs.size();
     // Recorded in time order: group by job, keeping each job's in time order.
-    std::stable_sort(r.jobDiagnoses.begin(), r.jobDiagnoses.end(),
-                     [](const TimedDiagnosis& a, const TimedDiagnosis& b) {
-                         return a.entry.job < b.entry.job;
-                     });
+    std::stable_sort(
+        r.jobDiagnoses.begin(), r.jobDiagnoses.end(),
+        [](const TimedDiagnosis& a, const TimedDiagnosis& b) { return a.entry.job < b.entry.job; });
     r.jobDiagnosisBegin.assign(jobCount + 1, 0);
     for (const TimedDiagnosis& d : r.jobDiagnoses)
         ++r.jobDiagnosisBegin[d.entry.job + 1];
@@ -64,9 +63,9 @@ void indexPending(Results& r, double endS) {
 
 std::vector<PendingJob> Results::pendingAt(double timeS) const {
     std::vector<PendingJob> rows;
-    const auto spansEnd = std::upper_bound(
-        pendingSpans.begin(), pendingSpans.end(), timeS,
-        [](double t, const PendingSpan& s) { return t < s.startS; });
+    const auto spansEnd =
+        std::upper_bound(pendingSpans.begin(), pendingSpans.end(), timeS,
+                         [](double t, const PendingSpan& s) { return t < s.startS; });
     for (auto it = pendingSpans.begin(); it != spansEnd; ++it) {
         if (it->endS <= timeS) continue;
         PendingJob row;

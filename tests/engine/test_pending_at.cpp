@@ -1,0 +1,102 @@
+// Results::pendingAt: the jobs waiting at an exact time, not at the last sample before it.
+#include <catch2/catch.hpp>
+
+#include "test_support.hpp"
+
+using namespace gpuplan;
+using test::job;
+
+namespace {
+
+/// One node of 4 GPUs, samples every 600 s:
+///   a  4 GPUs 1,000 s  submit 0      runs 0–1,000
+///   b  4 GPUs   500 s  submit 100    waits 100–1,000, runs 1,000–1,500
+///   c  2 GPUs   300 s  submit 1,300  waits 1,300–1,500, runs 1,500–1,800 (submitted between
+///                                    the samples at 1,200 and 1,800, like a drop)
+Scenario betweenSamples() {
+    Scenario s = test::smallFleet(1, 1, "n4");
+    s.sampleIntervalS = 600;
+    s.horizonS = 3000;
+    s.jobs = {job("a", 4, 1000, 0), job("b", 4, 500, 100), job("c", 2, 300, 1300)};
+    return s;
+}
+
+std::vector<std::string> names(const Results& r, const std::vector<PendingJob>& rows) {
+    std::vector<std::string> out;
+    for (const PendingJob& p : rows)
+        out.push_back(r.jobName(p.job));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("pending at t: a job that started after the last sample is not listed") {
+    const Results r = test::run(betweenSamples());
+    // At 1,100 b runs (since 1,000); the sample at 600 still had it waiting.
+    CHECK(names(r, r.pendingAt(1100)).empty());
+    CHECK(r.pendingAtSample(1).size() == 1);
+    // At 1,000 exactly b binds: not waiting. Just before, it is.
+    CHECK(names(r, r.pendingAt(1000)).empty());
+    CHECK(names(r, r.pendingAt(999.5)) == std::vector<std::string>{"b"});
+}
+
+TEST_CASE("pending at t: waits are measured at t, not at the sample") {
+    const Results r = test::run(betweenSamples());
+    // At 900, b has waited 900 − 100 = 800 s (the sample at 600 would say 500 s).
+    const auto rows = r.pendingAt(900);
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].waitingS == 800);
+    CHECK(rows[0].layer == Layer::Scheduling);
+    CHECK(rows[0].diagnosedAtS == 600);  // the sample is the latest diagnosis
+}
+
+TEST_CASE("pending at t: a job submitted between samples has its own diagnosis") {
+    const Results r = test::run(betweenSamples());
+    // c arrives at 1,300 while b holds all 4 GPUs: diagnosed at 1,300, waiting 100 s at 1,400.
+    const auto rows = r.pendingAt(1400);
+    REQUIRE(names(r, rows) == std::vector<std::string>{"c"});
+    CHECK(rows[0].waitingS == 100);
+    CHECK(rows[0].diagnosedAtS == 1300);
+    CHECK(rows[0].layer == Layer::Scheduling);
+    CHECK(r.reasonText(rows[0].reason) ==
+          "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. Scheduling: 0 of 4 Ready GPUs "
+          "in the fleet are free and the job asks 2 GPUs; running jobs hold the rest.");
+    // The snapshot the fleet view draws uses the same list.
+    CHECK(r.stateAt(1400).pending.size() == 1);
+    CHECK(names(r, r.pendingAt(1500)).empty());  // c binds at 1,500
+}
+
+TEST_CASE("pending at t: a job starting up is listed in the workload layer until it runs") {
+    // One node of 4 GPUs; "s" binds at 100 and starts up for 120 s (workload layer) until 220.
+    Scenario s = test::smallFleet(1, 1, "n4");
+    s.sampleIntervalS = 600;
+    s.horizonS = 3000;
+    JobDef j = job("s", 4, 500, 100);
+    j.traits.startupS = 120;
+    s.jobs = {j};
+    const Results r = test::run(s);
+    const auto rows = r.pendingAt(150);
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].layer == Layer::Workload);
+    CHECK(rows[0].diagnosedAtS == 100);  // recorded at the bind, no sample between
+    CHECK_THAT(r.reasonText(rows[0].reason), Catch::StartsWith("Workload: ContainerCreating"));
+    CHECK(r.pendingAt(220).empty());
+}
+
+TEST_CASE("pending at t: an evicted job waits again from the eviction, diagnosed then") {
+    // One node of 4 GPUs fails at 1,000 under "a" (4 GPUs, 5,000 s from 0): "a" waits again
+    // from 1,000 to the end, in the provisioning layer (its node is not Ready).
+    Scenario s = test::smallFleet(1, 1, "n4");
+    s.sampleIntervalS = 600;
+    s.horizonS = 3000;
+    s.jobs = {job("a", 4, 5000)};
+    s.nodeEvents = {{1000, "pod-rack-node", NodeState::Failed}};
+    const Results r = test::run(s);
+    CHECK(r.pendingAt(999).empty());
+    const auto rows = r.pendingAt(1100);
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].diagnosedAtS == 1000);
+    CHECK(rows[0].layer == Layer::Provisioning);
+    CHECK(rows[0].waitingS == 1100);       // since its submit at 0
+    CHECK(r.pendingAt(3000).size() == 1);  // still waiting at the horizon
+}
