@@ -335,7 +335,7 @@ FleetEdit duplicateDef(const Scenario& s, FleetDefPath p) {
         defs.insert(defs.begin() + i + 1, def);
     });
     (p.level() == 0 ? copy.pod : p.level() == 1 ? copy.rack : copy.group) += 1;
-    if (!nameFreshly(after, copy, stemOf(name), siblingCopies(after, copy)))
+    if (!nameFreshly(after, copy, stemOf(name), siblingCopies(after, copy) - 1))
         return refuse(std::string("no free ") + levelName(p.level()) + " name");
     return finish(s, std::move(after), insertedDefs(copy, 1),
                   std::string("Duplicate ") + levelName(p.level()) + " " + name);
