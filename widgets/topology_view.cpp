@@ -1,6 +1,7 @@
 #include "topology_view.hpp"
 
 #include <QApplication>
+#include <QContextMenuEvent>
 #include <QDrag>
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -423,6 +424,12 @@ void TopologyView::wheelEvent(QWheelEvent* e) {
     m_center += before - toWorld(anchor);
     m_fitted = true;
     update();
+    e->accept();
+}
+
+void TopologyView::contextMenuEvent(QContextMenuEvent* e) {
+    if (!m_results) return;
+    emit contextMenuRequested(dropTargetAt(e->pos()), e->globalPos());
     e->accept();
 }
 

@@ -55,6 +55,8 @@ signals:
     void dragLeft();
     void dropRequested(const gpuplan::ui::TopologyHit& target, const QString& format,
                        const QByteArray& payload);
+    /// Right-click: what is under the pointer (a GPU reads as its node), where the menu opens.
+    void contextMenuRequested(const gpuplan::ui::TopologyHit& hit, const QPoint& globalPos);
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -64,6 +66,7 @@ protected:
     void mouseMoveEvent(QMouseEvent*) override;
     void mouseReleaseEvent(QMouseEvent*) override;
     void keyPressEvent(QKeyEvent*) override;
+    void contextMenuEvent(QContextMenuEvent*) override;
     bool event(QEvent*) override;
     void dragEnterEvent(QDragEnterEvent*) override;
     void dragMoveEvent(QDragMoveEvent*) override;

@@ -8,6 +8,7 @@
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -24,11 +25,13 @@
 #include "chart_board.hpp"
 #include "compare_table_model.hpp"
 #include "export_controller.hpp"
+#include "fleet_panel.hpp"
 #include "inspector.hpp"
 #include "job_palette.hpp"
 #include "job_templates.hpp"
 #include "kpi_strip.hpp"
 #include "pending_table_model.hpp"
+#include "scheduler_panel.hpp"
 #include "time_scrubber.hpp"
 #include "topology_view.hpp"
 #include "ui_palette.hpp"
@@ -52,6 +55,7 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
     setCentralWidget(centre);
 
     buildDocks();
+    buildFleetEditing();
     buildActions();
     // The KPI strip spans the window under the toolbar; it must never widen the window.
     m_kpis = new ui::KpiStrip(this);
@@ -174,6 +178,49 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(pendingDock, compareDock);
     pendingDock->raise();
     resizeDocks({pendingDock}, {170}, Qt::Vertical);
+}
+
+void MainWindow::buildFleetEditing() {
+    m_fleetPanel = new FleetPanel(m_doc, this);
+    auto* fleetDock = new QDockWidget(tr("Fleet"), this);
+    fleetDock->setObjectName(QStringLiteral("fleet"));
+    fleetDock->setWidget(m_fleetPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, fleetDock);
+    if (auto* pending = findChild<QDockWidget*>(QStringLiteral("pending")))
+        tabifyDockWidget(pending, fleetDock);
+
+    m_schedulerPanel = new SchedulerPanel(m_doc, this);
+    auto* schedulerDock = new QDockWidget(tr("Scheduler && run"), this);
+    schedulerDock->setObjectName(QStringLiteral("scheduler"));
+    schedulerDock->setWidget(m_schedulerPanel);
+    addDockWidget(Qt::LeftDockWidgetArea, schedulerDock);
+    if (auto* inspector = findChild<QDockWidget*>(QStringLiteral("inspector")))
+        tabifyDockWidget(inspector, schedulerDock);
+
+    m_fleetMenu = new FleetContextMenu(m_doc, this);
+    connect(m_fleetPanel, &FleetPanel::message, this, &MainWindow::showStatus);
+    connect(m_schedulerPanel, &SchedulerPanel::message, this, &MainWindow::showStatus);
+    connect(m_fleetMenu, &FleetContextMenu::message, this, &MainWindow::showStatus);
+    connect(m_topology, &ui::TopologyView::contextMenuRequested, this,
+            [this](const ui::TopologyHit& hit, const QPoint& globalPos) {
+                QMenu menu(this);
+                m_fleetMenu->fill(&menu, fleetTarget(hit), m_scrubber->time());
+                menu.exec(globalPos);
+            });
+}
+
+FleetTarget MainWindow::fleetTarget(const ui::TopologyHit& hit) const {
+    FleetTarget target;
+    if (!m_results) return target;
+    const Fleet& fleet = m_results->fleet;
+    auto name = [](const std::string& s) { return QString::fromStdString(s); };
+    if (hit.node >= 0 && hit.node < static_cast<int>(fleet.nodes.size()))
+        target.node = name(fleet.nodes[hit.node].name);
+    if (hit.rack >= 0 && hit.rack < static_cast<int>(fleet.racks.size()))
+        target.rack = name(fleet.racks[hit.rack].name);
+    if (hit.pod >= 0 && hit.pod < static_cast<int>(fleet.pods.size()))
+        target.pod = name(fleet.pods[hit.pod].name);
+    return target;
 }
 
 void MainWindow::buildActions() {

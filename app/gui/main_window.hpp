@@ -8,6 +8,7 @@
 
 #include "drop_controller.hpp"
 #include "file_controller.hpp"
+#include "fleet_context_menu.hpp"
 #include "scenario_document.hpp"
 #include "simulation_controller.hpp"
 
@@ -32,6 +33,9 @@ struct TopologyHit;
 
 namespace gpuplan::app {
 
+class FleetPanel;
+class SchedulerPanel;
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -46,6 +50,16 @@ public:
     ui::ChartBoard* charts() const { return m_charts; }
     ui::KpiStrip* kpiStrip() const { return m_kpis; }
     ui::PendingTableModel* pendingModel() const { return m_pending; }
+    FleetPanel* fleetPanel() const {
+        return m_fleetPanel;
+    }
+    SchedulerPanel* schedulerPanel() const {
+        return m_schedulerPanel;
+    }
+    FleetContextMenu* fleetMenu() const { return m_fleetMenu; }
+    /// Generated names of what a hit on the fleet on screen points at.
+    FleetTarget fleetTarget(const ui::TopologyHit& hit) const;
+    QComboBox* placementBox() const { return m_placement; }
     std::shared_ptr<const Results> results() const { return m_results; }
     std::shared_ptr<const Results> baseline() const { return m_baseline; }
     /// Widgets refreshed with a result (for tests: stale results must never arrive).
@@ -68,7 +82,8 @@ protected:
 private:
     void buildActions();
     void buildDocks();
-    void documentChanged();  // templates and toolbar follow the scenario
+    void buildFleetEditing();  // Fleet and Scheduler & run docks, the fleet's right-click
+    void documentChanged();    // templates and toolbar follow the scenario
     void applyResults(std::shared_ptr<const Results> results, quint64 generation);
     void setTime(double timeS);
     void onSelection(const ui::TopologyHit& hit);
@@ -95,6 +110,9 @@ private:
     QSortFilterProxyModel* m_pendingSorted;
     ui::CompareTableModel* m_compare;
     QComboBox* m_placement;
+    FleetPanel* m_fleetPanel;
+    SchedulerPanel* m_schedulerPanel;
+    FleetContextMenu* m_fleetMenu;
     QLabel* m_statusText;
     QProgressBar* m_progress;
     QToolButton* m_cancel;

@@ -1,0 +1,138 @@
+#include "fleet_panel.hpp"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QToolBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include "fleet_item_delegate.hpp"
+#include "fleet_tree_model.hpp"
+
+namespace gpuplan::app {
+
+QString applyFleetEdit(ScenarioDocument& doc, const FleetEdit& edit) {
+    if (!edit.ok()) return QString::fromStdString(edit.error);
+    return doc.edit(*edit.scenario, QString::fromStdString(edit.label));
+}
+
+FleetPanel::FleetPanel(ScenarioDocument* doc, QWidget* parent) : QWidget(parent), m_doc(doc) {
+    m_model = new ui::FleetTreeModel(this);
+    m_model->setNodeTypes(doc->catalog().nodeTypes);
+    m_model->setScenario(doc->scenario());
+    m_model->setCommit([this](const ui::FleetTreePath& p, int column, const QVariant& value) {
+        return commitCell(p, column, value);
+    });
+
+    auto* bar = new QToolBar(this);
+    bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    bar->addAction(tr("+ Pod"), this, &FleetPanel::addPod)->setToolTip(tr("Add a pod"));
+    bar->addAction(tr("+ Rack"), this, &FleetPanel::addRack)
+        ->setToolTip(tr("Add a rack to the selected pod"));
+    bar->addAction(tr("+ Nodes"), this, &FleetPanel::addNodeGroup)
+        ->setToolTip(tr("Add a node group to the selected rack"));
+    bar->addAction(tr("Duplicate"), this, &FleetPanel::duplicateSelected)
+        ->setToolTip(tr("Copy the selected pod, rack or node group under a fresh name"));
+    bar->addAction(tr("Remove"), this, &FleetPanel::removeSelected)
+        ->setToolTip(tr("Remove the selected pod, rack or node group"));
+
+    m_view = new QTreeView(this);
+    m_view->setModel(m_model);
+    m_view->setItemDelegate(new ui::FleetItemDelegate(m_view));
+    m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                            QAbstractItemView::SelectedClicked);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setAlternatingRowColors(true);
+    m_view->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_view->expandAll();
+
+    m_refusal = new QLabel(this);
+    m_refusal->setWordWrap(true);
+    m_refusal->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_refusal->setVisible(false);
+
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(2);
+    column->addWidget(bar);
+    column->addWidget(m_view, 1);
+    column->addWidget(m_refusal);
+
+    connect(m_doc, &ScenarioDocument::changed, this,
+            [this] { m_model->setScenario(m_doc->scenario()); });
+    connect(m_model, &QAbstractItemModel::modelReset, m_view, &QTreeView::expandAll);
+}
+
+QString FleetPanel::refusal() const {
+    return m_refusal->isVisible() ? m_refusal->text() : QString();
+}
+
+QString FleetPanel::run(const FleetEdit& edit) {
+    const QString reason = applyFleetEdit(*m_doc, edit);
+    m_refusal->setText(reason);
+    m_refusal->setVisible(!reason.isEmpty());
+    emit message(reason.isEmpty() ? QString::fromStdString(edit.label)
+                                  : tr("Fleet edit refused: %1").arg(reason));
+    return reason;
+}
+
+QString FleetPanel::commitCell(const ui::FleetTreePath& tp, int column, const QVariant& value) {
+    using M = ui::FleetTreeModel;
+    const Scenario& s = m_doc->scenario();
+    const FleetDefPath p{tp.pod, tp.rack, tp.group};
+    switch (column) {
+        case M::NameColumn:
+            return run(renameDef(s, p, value.toString().trimmed().toStdString()));
+        case M::CountColumn: {
+            bool isNumber = false;
+            const int count = value.toInt(&isNumber);
+            if (!isNumber) return run(FleetEdit{{}, "a count is a whole number", {}});
+            return run(setCount(s, p, count));
+        }
+        case M::NodeTypeColumn:
+            return run(setNodeType(s, p, value.toString().toStdString(), m_doc->catalog()));
+        case M::BuyingClassColumn:
+            for (BuyingClass b : {BuyingClass::Reserved, BuyingClass::OnDemand, BuyingClass::Spot,
+                                  BuyingClass::CapacityBlock})
+                if (value.toString() == QLatin1String(toString(b)))
+                    return run(setBuyingClass(s, p, b));
+            return run(FleetEdit{{}, "unknown buying class " + value.toString().toStdString(), {}});
+        case M::ReadyAtColumn:
+            return run(setReadyAt(s, p, value.toDouble() * 3600.0));
+    }
+    return tr("this column cannot be edited");
+}
+
+FleetDefPath FleetPanel::selectedPath() const {
+    const ui::FleetTreePath p = ui::FleetTreeModel::pathOf(m_view->currentIndex());
+    return {p.pod, p.rack, p.group};
+}
+
+void FleetPanel::addPod() {
+    run(gpuplan::app::addPod(m_doc->scenario()));
+}
+
+void FleetPanel::addRack() {
+    const FleetDefPath p = selectedPath();
+    const int pod = p.pod >= 0 ? p.pod : static_cast<int>(m_doc->scenario().pods.size()) - 1;
+    run(gpuplan::app::addRack(m_doc->scenario(), pod));
+}
+
+void FleetPanel::addNodeGroup() {
+    const FleetDefPath p = selectedPath();
+    if (p.rack < 0) {
+        run(FleetEdit{{}, "select the rack to add nodes to", {}});
+        return;
+    }
+    run(gpuplan::app::addNodeGroup(m_doc->scenario(), p.pod, p.rack));
+}
+
+void FleetPanel::duplicateSelected() {
+    run(duplicateDef(m_doc->scenario(), selectedPath()));
+}
+
+void FleetPanel::removeSelected() {
+    run(removeDef(m_doc->scenario(), selectedPath()));
+}
+
+}  // namespace gpuplan::app

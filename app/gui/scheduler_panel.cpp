@@ -1,0 +1,148 @@
+#include "scheduler_panel.hpp"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpressionValidator>
+#include <cmath>
+
+namespace gpuplan::app {
+
+namespace {
+constexpr double kHourS = 3600, kDayS = 86400;
+}
+
+SchedulerPanel::SchedulerPanel(ScenarioDocument* doc, QWidget* parent)
+    : QWidget(parent), m_doc(doc) {
+    // Item order = enum order: the index is the value.
+    m_queueOrder = new QComboBox(this);
+    m_queueOrder->addItems({tr("priority, then first come"), tr("priority, then smallest first")});
+    m_placement = new QComboBox(this);
+    m_placement->addItems({tr("pack (best fit)"), tr("spread"), tr("topology-aware")});
+    m_backfill = new QComboBox(this);
+    m_backfill->addItems({tr("EASY (the blocked head keeps a reservation)"),
+                          tr("none (strict FIFO)"), tr("greedy (whatever fits starts)")});
+    m_backfill->setToolTip(tr("What may start while the head of the queue is blocked"));
+
+    m_horizon = new QDoubleSpinBox(this);
+    m_horizon->setDecimals(1);
+    m_horizon->setRange(0, 3 * 366 * 24);
+    m_horizon->setKeyboardTracking(false);
+    m_horizonUnit = new QComboBox(this);
+    m_horizonUnit->addItems({tr("hours"), tr("days")});
+    auto* horizonRow = new QHBoxLayout;
+    horizonRow->addWidget(m_horizon, 1);
+    horizonRow->addWidget(m_horizonUnit);
+
+    m_sampleMinutes = new QDoubleSpinBox(this);
+    m_sampleMinutes->setDecimals(1);
+    m_sampleMinutes->setRange(0, 7 * 24 * 60);
+    m_sampleMinutes->setSuffix(tr(" min"));
+    m_sampleMinutes->setToolTip(tr("How often the charts sample the fleet"));
+    m_seed = new QLineEdit(this);
+    m_seed->setValidator(
+        new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,19}")), m_seed));
+    m_seed->setToolTip(tr("Random seed of arrivals and sizes: same seed, same run"));
+
+    m_refusal = new QLabel(this);
+    m_refusal->setWordWrap(true);
+    m_refusal->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_refusal->setVisible(false);
+
+    auto* form = new QFormLayout(this);
+    form->addRow(tr("Queue order"), m_queueOrder);
+    form->addRow(tr("Placement"), m_placement);
+    form->addRow(tr("Backfill"), m_backfill);
+    form->addRow(tr("Horizon"), horizonRow);
+    form->addRow(tr("Sample every"), m_sampleMinutes);
+    form->addRow(tr("Seed"), m_seed);
+    form->addRow(m_refusal);
+
+    connect(m_queueOrder, &QComboBox::activated, this, [this](int i) {
+        Scenario after = m_doc->scenario();
+        after.scheduler.queueOrder = static_cast<QueueOrder>(i);
+        commit(after,
+               tr("Queue order: %1").arg(QLatin1String(toString(after.scheduler.queueOrder))));
+    });
+    connect(m_placement, &QComboBox::activated, this, [this](int i) {
+        Scenario after = m_doc->scenario();
+        after.scheduler.placement = static_cast<PlacementPolicy>(i);
+        commit(after, tr("Placement: %1").arg(QLatin1String(toString(after.scheduler.placement))));
+    });
+    connect(m_backfill, &QComboBox::activated, this, [this](int i) {
+        Scenario after = m_doc->scenario();
+        after.scheduler.backfill = static_cast<BackfillMode>(i);
+        commit(after, tr("Backfill: %1").arg(QLatin1String(toString(after.scheduler.backfill))));
+    });
+    connect(m_horizon, &QDoubleSpinBox::editingFinished, this, [this] {
+        // Leaving the box unchanged must not round the horizon to what it shows.
+        if (m_horizon->value() != m_shownHorizon) setHorizonS(m_horizon->value() * unitS());
+    });
+    // The unit only changes how the horizon reads.
+    connect(m_horizonUnit, &QComboBox::currentIndexChanged, this, [this] { syncFromDocument(); });
+    connect(m_sampleMinutes, &QDoubleSpinBox::editingFinished, this, [this] {
+        if (m_sampleMinutes->value() != m_shownSampleMinutes)
+            setSampleIntervalS(m_sampleMinutes->value() * 60.0);
+    });
+    connect(m_seed, &QLineEdit::editingFinished, this, [this] {
+        bool ok = false;
+        const qulonglong seed = m_seed->text().toULongLong(&ok);
+        if (!ok) return;
+        Scenario after = m_doc->scenario();
+        after.seed = seed;
+        commit(after, tr("Seed %1").arg(seed));
+    });
+    connect(m_doc, &ScenarioDocument::changed, this, &SchedulerPanel::syncFromDocument);
+    m_horizonUnit->setCurrentIndex(
+        std::fmod(m_doc->scenario().horizonS, kDayS) == 0 ? 1 : 0);  // days when whole days
+    syncFromDocument();
+}
+
+double SchedulerPanel::unitS() const {
+    return m_horizonUnit->currentIndex() == 1 ? kDayS : kHourS;
+}
+
+QString SchedulerPanel::refusal() const {
+    return m_refusal->isVisible() ? m_refusal->text() : QString();
+}
+
+QString SchedulerPanel::setHorizonS(double horizonS) {
+    Scenario after = m_doc->scenario();
+    after.horizonS = horizonS;
+    return commit(after, tr("Horizon %1 h").arg(horizonS / kHourS));
+}
+
+QString SchedulerPanel::setSampleIntervalS(double intervalS) {
+    Scenario after = m_doc->scenario();
+    after.sampleIntervalS = intervalS;
+    return commit(after, tr("Sample every %1 min").arg(intervalS / 60.0));
+}
+
+QString SchedulerPanel::commit(const Scenario& after, const QString& label) {
+    const QString reason = m_doc->edit(after, label);
+    m_refusal->setText(reason);
+    m_refusal->setVisible(!reason.isEmpty());
+    if (!reason.isEmpty()) syncFromDocument();  // show what the document still holds
+    emit message(reason.isEmpty() ? label : tr("Refused: %1").arg(reason));
+    return reason;
+}
+
+void SchedulerPanel::syncFromDocument() {
+    const Scenario& s = m_doc->scenario();
+    const QSignalBlocker b1(m_queueOrder), b2(m_placement), b3(m_backfill), b4(m_horizon),
+        b5(m_sampleMinutes), b6(m_seed);
+    m_queueOrder->setCurrentIndex(static_cast<int>(s.scheduler.queueOrder));
+    m_placement->setCurrentIndex(static_cast<int>(s.scheduler.placement));
+    m_backfill->setCurrentIndex(static_cast<int>(s.scheduler.backfill));
+    m_horizon->setSuffix(m_horizonUnit->currentIndex() == 1 ? tr(" d") : tr(" h"));
+    m_horizon->setValue(s.horizonS / unitS());
+    m_shownHorizon = m_horizon->value();
+    m_sampleMinutes->setValue(s.sampleIntervalS / 60.0);
+    m_shownSampleMinutes = m_sampleMinutes->value();
+    m_seed->setText(QString::number(s.seed));
+}
+
+}  // namespace gpuplan::app

@@ -1,0 +1,57 @@
+// The "Scheduler & run" dock: queue order, placement, backfill, horizon, sample interval and
+// seed in one form. Each change is one ScenarioDocument::edit; the form follows the document
+// (undo, redo, open) and a refused value shows its reason under the form and in the status bar.
+#pragma once
+
+#include <QWidget>
+
+#include "scenario_document.hpp"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+
+namespace gpuplan::app {
+
+class SchedulerPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SchedulerPanel(ScenarioDocument* doc, QWidget* parent = nullptr);
+
+    QComboBox* queueOrderBox() const { return m_queueOrder; }
+    QComboBox* placementBox() const { return m_placement; }
+    QComboBox* backfillBox() const { return m_backfill; }
+    /// Horizon in the unit of horizonUnitBox() (hours or days).
+    QDoubleSpinBox* horizonBox() const { return m_horizon; }
+    QComboBox* horizonUnitBox() const { return m_horizonUnit; }
+    QDoubleSpinBox* sampleIntervalMinutesBox() const { return m_sampleMinutes; }
+    QLineEdit* seedEdit() const { return m_seed; }
+    /// The refusal shown under the form (empty when the last change went through).
+    QString refusal() const;
+
+    /// Each returns the refusal reason, or an empty string when applied.
+    QString setHorizonS(double horizonS);
+    QString setSampleIntervalS(double intervalS);
+
+signals:
+    void message(const QString& text);
+
+private:
+    void syncFromDocument();
+    QString commit(const Scenario& after, const QString& label);
+    double unitS() const;
+
+    ScenarioDocument* m_doc;
+    QComboBox* m_queueOrder;
+    QComboBox* m_placement;
+    QComboBox* m_backfill;
+    QDoubleSpinBox* m_horizon;
+    QComboBox* m_horizonUnit;
+    QDoubleSpinBox* m_sampleMinutes;
+    QLineEdit* m_seed;
+    QLabel* m_refusal;
+    double m_shownHorizon = 0, m_shownSampleMinutes = 0;  // as the boxes show the document
+};
+
+}  // namespace gpuplan::app

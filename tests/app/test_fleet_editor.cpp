@@ -1,0 +1,294 @@
+// QtTest, offscreen: the Fleet dock's tree model and buttons, and the topology's right-click
+// actions (triggered directly, no menu exec). The default preset's fleet, worked out by hand:
+//   pod-a: "rack" × 4, each "node" × 4 dgx-h100 (8 GPUs)        → 4 · 4 · 8 = 128 GPUs
+//   pod-b: "rack" × 3 of the same + "rack3" × 1 (Provisioning,  → 3 · 32 + 32 = 128 GPUs
+//          ready at 48 h)
+//   fleet: 256 GPUs; one rack = 4 nodes × 8 GPUs = 32 GPUs.
+#include <QMenu>
+#include <QTreeView>
+
+#include "app_test_support.hpp"
+#include "fleet_edits.hpp"
+#include "fleet_panel.hpp"
+#include "fleet_tree_model.hpp"
+#include "gpuplan/topology.hpp"
+
+using namespace gpuplan;
+using namespace gpuplan::app;
+using namespace gpuplan::app::test;
+
+namespace {
+
+std::string json(const ScenarioDocument& doc) {
+    return scenarioToJson(doc.scenario());
+}
+
+/// Triggers one right-click action on `target` at `timeS`, as the menu would.
+void triggerMenuAction(Fixture& f, const FleetTarget& target, double timeS, const char* name) {
+    QMenu menu;
+    f.window->fleetMenu()->fill(&menu, target, timeS);
+    QAction* action = menu.findChild<QAction*>(QLatin1String(name));
+    QVERIFY2(action, name);
+    action->trigger();
+}
+
+FleetTarget rackTarget(const char* pod, const char* rack) {
+    return FleetTarget{QLatin1String(pod), QLatin1String(rack), {}};
+}
+
+/// Adds an explicit job pinned to `target` (what a drop creates) as one edit.
+void addPinnedJob(Fixture& f, PinLevel level, const std::string& target) {
+    Scenario s = f.doc.scenario();
+    JobDef job;
+    job.name = "pinned-probe";
+    job.traits.team = s.teams.front().name;
+    job.traits.pin = PinDef{level, target};
+    job.gpus = 8;
+    s.jobs.push_back(job);
+    QCOMPARE(f.doc.edit(s, QStringLiteral("pin")), QString());
+}
+
+}  // namespace
+
+class FleetEditorTest : public QObject {
+    Q_OBJECT
+private slots:
+    void duplicateRackFromTheTopologyAddsItsGpus() {
+        Fixture f;
+        QCOMPARE(f.window->results()->fleet.totalGpus, 256);
+        // What a right-click on pod-a's second rack targets, from the layout on screen.
+        ui::TopologyView* view = f.window->topology();
+        const int rack = *f.window->results()->fleet.findRack("pod-a-rack1");
+        const ui::TopologyHit hit = view->dropTargetAt(
+            view->toWidget(view->layout().rackRect(rack).topLeft() + QPointF(3, 3)));
+        const FleetTarget target = f.window->fleetTarget(hit);
+        QCOMPARE(target.rack, QStringLiteral("pod-a-rack1"));
+        QCOMPARE(target.pod, QStringLiteral("pod-a"));
+
+        const std::string before = json(f.doc);
+        triggerMenuAction(f, target, 0, "duplicateRack");
+        // One of 4 identical copies: the count grows to 5, the new rack is pod-a-rack4 and
+        // the fleet gains 4 nodes × 8 GPUs = 32 GPUs.
+        QCOMPARE(f.doc.scenario().pods[0].racks[0].count, 5);
+        QCOMPARE(f.doc.undoStack()->count(), 1);
+        QVERIFY(f.waitForResults());
+        QCOMPARE(f.window->results()->fleet.totalGpus, 256 + 32);
+        QVERIFY(f.window->results()->fleet.findRack("pod-a-rack4"));
+        QVERIFY(f.status().contains("Duplicate rack pod-a-rack1"));
+
+        f.doc.undoStack()->undo();
+        QCOMPARE(json(f.doc), before);
+        QVERIFY(f.waitForResults());
+        QCOMPARE(f.window->results()->fleet.totalGpus, 256);
+    }
+
+    void duplicateTwiceKeepsEveryExistingName() {
+        Fixture f;
+        // pod-b's "rack" × 3 cannot grow to 4: its rack3 would collide with the "rack3"
+        // definition. The copies become definitions of their own, rack4 and rack5, like
+        // pod-b-rack1 (ready from the start), and pod-b-rack3 stays the 48 h delivery.
+        triggerMenuAction(f, rackTarget("pod-b", "pod-b-rack1"), 0, "duplicateRack2");
+        QCOMPARE(f.doc.undoStack()->count(), 1);
+        QVERIFY(f.waitForResults());
+        const Fleet& fleet = f.window->results()->fleet;
+        QCOMPARE(fleet.totalGpus, 256 + 2 * 32);
+        for (const char* name : {"pod-b-rack0", "pod-b-rack1", "pod-b-rack2", "pod-b-rack3",
+                                 "pod-b-rack4", "pod-b-rack5"})
+            QVERIFY2(fleet.findRack(name), name);
+        const int delivery = *fleet.findNode("pod-b-rack3-node0");
+        QCOMPARE(fleet.nodes[delivery].readyAtS, 172800.0);
+        const int copy = *fleet.findNode("pod-b-rack5-node3");
+        QCOMPARE(fleet.nodes[copy].initialState, NodeState::Ready);
+    }
+
+    void countEditedInTheTreeChangesTheFleet() {
+        Fixture f;
+        ui::FleetTreeModel* model = f.window->fleetPanel()->model();
+        const std::string before = json(f.doc);
+        const QModelIndex count = model->indexOf({0, 0}, ui::FleetTreeModel::CountColumn);
+        QCOMPARE(count.data(Qt::EditRole).toInt(), 4);
+        // pod-a's racks: 4 → 6 adds 2 · 32 = 64 GPUs; the tree's totals say so at once.
+        QVERIFY(model->setData(count, 6, Qt::EditRole));
+        QCOMPARE(f.doc.scenario().pods[0].racks[0].count, 6);
+        QCOMPARE(model->indexOf({0}, ui::FleetTreeModel::TotalGpusColumn).data().toString(),
+                 QStringLiteral("192"));  // 6 racks × 32
+        QVERIFY(f.waitForResults());
+        QCOMPARE(f.window->results()->fleet.totalGpus, 256 + 64);
+        f.doc.undoStack()->undo();
+        QCOMPARE(json(f.doc), before);
+        QCOMPARE(count.data(Qt::EditRole).toInt(), 4);
+    }
+
+    void countZeroIsRefusedWithItsReason() {
+        Fixture f;
+        ui::FleetTreeModel* model = f.window->fleetPanel()->model();
+        const std::string before = json(f.doc);
+        const QModelIndex count = model->indexOf({0, 0, 0}, ui::FleetTreeModel::CountColumn);
+        QSignalSpy refused(model, &ui::FleetTreeModel::editRefused);
+        QVERIFY(!model->setData(count, 0, Qt::EditRole));
+        QCOMPARE(refused.count(), 1);
+        QVERIFY(model->lastRefusal().contains("at least 1"));
+        QVERIFY(count.data(Qt::ToolTipRole).toString().startsWith("Refused: count must be"));
+        QVERIFY(f.window->fleetPanel()->refusal().contains("at least 1"));
+        QVERIFY(f.status().contains("at least 1"));
+        QCOMPARE(json(f.doc), before);
+        QCOMPARE(f.doc.undoStack()->count(), 0);
+        // A name the file format refuses: the document's validation says why.
+        const QModelIndex name = model->indexOf({1}, ui::FleetTreeModel::NameColumn);
+        QVERIFY(!model->setData(name, QStringLiteral("pod b"), Qt::EditRole));
+        QVERIFY(model->lastRefusal().contains("may only use letters"));
+        QCOMPARE(json(f.doc), before);
+    }
+
+    void renamingCarriesPinsAndRemovingAPinnedRackIsRefused() {
+        Fixture f;
+        addPinnedJob(f, PinLevel::Node, "pod-a-rack1-node2");
+        ui::FleetTreeModel* model = f.window->fleetPanel()->model();
+        QVERIFY(model->setData(model->indexOf({0}, ui::FleetTreeModel::NameColumn),
+                               QStringLiteral("pod-x"), Qt::EditRole));
+        QCOMPARE(f.doc.scenario().jobs.back().traits.pin.target, std::string("pod-x-rack1-node2"));
+
+        const std::string before = json(f.doc);
+        const int steps = f.doc.undoStack()->count();
+        triggerMenuAction(f, rackTarget("pod-x", "pod-x-rack1"), 0, "removeRack");
+        QCOMPARE(json(f.doc), before);
+        QCOMPARE(f.doc.undoStack()->count(), steps);
+        QVERIFY(f.status().contains("job \"pinned-probe\" is pinned to node"));
+        // Fewer copies would drop rack1 as well.
+        QVERIFY(!model->setData(model->indexOf({0, 0}, ui::FleetTreeModel::CountColumn), 1,
+                                Qt::EditRole));
+        QVERIFY(model->lastRefusal().contains("pinned-probe"));
+        QCOMPARE(json(f.doc), before);
+        // Another rack goes; the others keep their names, the pin still points at rack1.
+        triggerMenuAction(f, rackTarget("pod-x", "pod-x-rack2"), 0, "removeRack");
+        QVERIFY(f.waitForResults());
+        const Fleet& fleet = f.window->results()->fleet;
+        QCOMPARE(fleet.totalGpus, 256 - 32);
+        QVERIFY(fleet.findRack("pod-x-rack3"));
+        QVERIFY(!fleet.findRack("pod-x-rack2"));
+        QCOMPARE(f.doc.scenario().jobs.back().traits.pin.target, std::string("pod-x-rack1-node2"));
+    }
+
+    void nodeEventsFromTheMenuFollowARename() {
+        Fixture f;
+        f.window->scrubber()->setTime(10 * 3600);
+        const FleetTarget node{QStringLiteral("pod-b"), QStringLiteral("pod-b-rack3"),
+                               QStringLiteral("pod-b-rack3-node1")};
+        triggerMenuAction(f, node, 10 * 3600, "failNode");
+        QCOMPARE(f.doc.scenario().nodeEvents.size(), std::size_t(1));
+        const NodeEventDef& e = f.doc.scenario().nodeEvents.front();
+        QCOMPARE(e.state, NodeState::Failed);
+        QCOMPARE(e.timeS, 36000.0);
+        QVERIFY(f.waitForResults());
+        bool failed = false;
+        const int index = f.nodeIndex("pod-b-rack3-node1");
+        for (const NodeStateChange& c : f.window->results()->nodeChanges)
+            failed |= c.node == static_cast<std::uint32_t>(index) && c.state == NodeState::Failed &&
+                      c.timeS == 36000.0;
+        QVERIFY(failed);
+        // "rack3" × 1 → × 2 renames its rack to rack30: the event follows it.
+        ui::FleetTreeModel* model = f.window->fleetPanel()->model();
+        QVERIFY(model->setData(model->indexOf({1, 1}, ui::FleetTreeModel::CountColumn), 2,
+                               Qt::EditRole));
+        QCOMPARE(f.doc.scenario().nodeEvents.front().node, std::string("pod-b-rack30-node1"));
+        // Removing that node takes its event with it, and says so.
+        triggerMenuAction(f,
+                          FleetTarget{QStringLiteral("pod-b"), QStringLiteral("pod-b-rack30"),
+                                      QStringLiteral("pod-b-rack30-node1")},
+                          0, "removeNode");
+        QVERIFY(f.doc.scenario().nodeEvents.empty());
+        QVERIFY(f.status().contains("and 1 node event on it"));
+        QVERIFY(f.waitForResults());
+        QCOMPARE(f.window->results()->fleet.totalGpus, 256 + 32 - 8);
+        QVERIFY(f.window->results()->fleet.findNode("pod-b-rack30-node2"));
+    }
+
+    void deliveryAtTheScrubbersTime() {
+        Fixture f;
+        const std::string before = json(f.doc);
+        // At t = 0 there is nothing to deliver later: refused, nothing changes.
+        triggerMenuAction(f, FleetTarget{QStringLiteral("pod-a"), {}, {}}, 0, "addDelivery");
+        QVERIFY(f.status().contains("after t = 0"));
+        QCOMPARE(json(f.doc), before);
+        // At 36 h: a rack like pod-a's (4 × 8 GPUs), Provisioning until 129600 s.
+        triggerMenuAction(f, FleetTarget{QStringLiteral("pod-a"), {}, {}}, 36 * 3600,
+                          "addDelivery");
+        QVERIFY(f.waitForResults());
+        const Fleet& fleet = f.window->results()->fleet;
+        QCOMPARE(fleet.totalGpus, 256 + 32);
+        const int node = *fleet.findNode("pod-a-delivery1-node0");
+        QCOMPARE(fleet.nodes[node].initialState, NodeState::Provisioning);
+        QCOMPARE(fleet.nodes[node].readyAtS, 129600.0);
+        QCOMPARE(fleet.nodes[node].pod, *fleet.findPod("pod-a"));
+    }
+
+    void nodeTypeAndDeliveryTimeInTheTree() {
+        Fixture f;
+        ui::FleetTreeModel* model = f.window->fleetPanel()->model();
+        const QModelIndex type = model->indexOf({0, 0, 0}, ui::FleetTreeModel::NodeTypeColumn);
+        QVERIFY(model->data(type, ui::FleetTreeModel::ChoicesRole)
+                    .toStringList()
+                    .contains(QStringLiteral("gb200-nvl72-tray")));
+        // pod-a on 4-GPU GB200 trays: 4 racks × 4 nodes × 4 GPUs = 64, fleet 64 + 128 = 192.
+        QVERIFY(model->setData(type, QStringLiteral("gb200-nvl72-tray"), Qt::EditRole));
+        QVERIFY(f.waitForResults());
+        QCOMPARE(f.window->results()->fleet.totalGpus, 192);
+        QCOMPARE(model->indexOf({0, 0, 0}, ui::FleetTreeModel::GpusEachColumn).data().toString(),
+                 QStringLiteral("16 (4 × 4)"));
+        // pod-b's delivery moves from 48 h to 24 h: the cell reads day 2 00:00.
+        const QModelIndex ready = model->indexOf({1, 1, 0}, ui::FleetTreeModel::ReadyAtColumn);
+        QCOMPARE(ready.data(Qt::EditRole).toDouble(), 48.0);
+        QVERIFY(model->setData(ready, 24.0, Qt::EditRole));
+        QCOMPARE(f.doc.scenario().pods[1].racks[1].nodes[0].readyAtS, 86400.0);
+        QCOMPARE(ready.data().toString(), QStringLiteral("day 2 00:00 · 24 h"));
+        // 0 h: there from the start.
+        QVERIFY(model->setData(ready, 0.0, Qt::EditRole));
+        QCOMPARE(f.doc.scenario().pods[1].racks[1].nodes[0].state, NodeState::Ready);
+        QCOMPARE(ready.data().toString(), QStringLiteral("ready"));
+        QCOMPARE(f.doc.undoStack()->count(), 3);
+    }
+
+    void panelButtonsAddDuplicateAndRemove() {
+        Fixture f;
+        FleetPanel* panel = f.window->fleetPanel();
+        const std::string before = json(f.doc);
+        panel->view()->setCurrentIndex(panel->model()->indexOf({1, 1}));  // pod-b's rack3
+        panel->duplicateSelected();
+        QCOMPARE(f.doc.scenario().pods[1].racks.size(), std::size_t(3));
+        QCOMPARE(f.doc.scenario().pods[1].racks[2].name, std::string("rack4"));
+        panel->addPod();
+        QCOMPARE(f.doc.scenario().pods.size(), std::size_t(3));
+        QVERIFY(f.waitForResults());
+        // + a copy of rack3 (32) + a pod of one rack like pod-b's first (32).
+        QCOMPARE(f.window->results()->fleet.totalGpus, 256 + 32 + 32);
+        // The only rack of the new pod cannot go; the pod can.
+        panel->view()->setCurrentIndex(panel->model()->indexOf({2, 0}));
+        panel->removeSelected();
+        QVERIFY(panel->refusal().contains("remove the pod instead"));
+        panel->view()->setCurrentIndex(panel->model()->indexOf({2}));
+        panel->removeSelected();
+        QCOMPARE(f.doc.scenario().pods.size(), std::size_t(2));
+        QCOMPARE(f.doc.undoStack()->count(), 3);
+        while (f.doc.undoStack()->canUndo())
+            f.doc.undoStack()->undo();
+        QCOMPARE(json(f.doc), before);
+    }
+
+    void rackOfACopiedPodChangesOnlyThatPod() {
+        // Pure function, no window: fleet-10k's "pod" × 5 of "rack" × 10 of 25 nodes.
+        const Catalog cat = catalog();
+        const Scenario s =
+            loadScenario((kPresets + "/scenarios/fleet-10k.json").toStdString(), cat);
+        const FleetEdit edit = removeRack(s, "pod2-rack3");
+        QVERIFY2(edit.ok(), edit.error.c_str());
+        const Fleet before = Fleet::build(s), after = Fleet::build(*edit.scenario);
+        // Exactly one rack (25 nodes) less; every other name is still there.
+        QCOMPARE(after.nodes.size(), before.nodes.size() - 25);
+        QVERIFY(!after.findRack("pod2-rack3"));
+        for (const char* name : {"pod0-rack3", "pod2-rack2", "pod2-rack4", "pod4-rack9-node24"})
+            QVERIFY2(after.findRack(name) || after.findNode(name), name);
+    }
+};
+
+QTEST_MAIN(FleetEditorTest)
+#include "test_fleet_editor.moc"

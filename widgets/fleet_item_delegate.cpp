@@ -1,0 +1,52 @@
+#include "fleet_item_delegate.hpp"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QSpinBox>
+
+#include "fleet_tree_model.hpp"
+
+namespace gpuplan::ui {
+
+QWidget* FleetItemDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem& option,
+                                         const QModelIndex& index) const {
+    const QStringList choices = index.data(FleetTreeModel::ChoicesRole).toStringList();
+    if (!choices.isEmpty()) {
+        auto* combo = new QComboBox(parent);
+        combo->addItems(choices);
+        return combo;
+    }
+    if (index.column() == FleetTreeModel::CountColumn) {
+        auto* spin = new QSpinBox(parent);
+        spin->setRange(0, 100000);
+        return spin;
+    }
+    if (index.column() == FleetTreeModel::ReadyAtColumn) {
+        auto* hours = new QDoubleSpinBox(parent);
+        hours->setRange(0, 24 * 366 * 3);
+        hours->setDecimals(1);
+        hours->setSuffix(tr(" h"));
+        hours->setSpecialValueText(tr("from the start"));
+        return hours;
+    }
+    return QStyledItemDelegate::createEditor(parent, option, index);
+}
+
+void FleetItemDelegate::setEditorData(QWidget* editor, const QModelIndex& index) const {
+    if (auto* combo = qobject_cast<QComboBox*>(editor)) {
+        combo->setCurrentText(index.data(Qt::EditRole).toString());
+        return;
+    }
+    QStyledItemDelegate::setEditorData(editor, index);
+}
+
+void FleetItemDelegate::setModelData(QWidget* editor, QAbstractItemModel* model,
+                                     const QModelIndex& index) const {
+    if (auto* combo = qobject_cast<QComboBox*>(editor)) {
+        model->setData(index, combo->currentText(), Qt::EditRole);
+        return;
+    }
+    QStyledItemDelegate::setModelData(editor, model, index);
+}
+
+}  // namespace gpuplan::ui
