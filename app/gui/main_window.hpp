@@ -32,6 +32,8 @@ struct TopologyHit;
 
 namespace gpuplan::app {
 
+class WorkloadPanel;
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -46,6 +48,8 @@ public:
     ui::ChartBoard* charts() const { return m_charts; }
     ui::KpiStrip* kpiStrip() const { return m_kpis; }
     ui::PendingTableModel* pendingModel() const { return m_pending; }
+    WorkloadPanel* workload() const { return m_workload; }
+    ui::JobPalette* palette() const { return m_palette; }
     std::shared_ptr<const Results> results() const { return m_results; }
     std::shared_ptr<const Results> baseline() const { return m_baseline; }
     /// Widgets refreshed with a result (for tests: stale results must never arrive).
@@ -68,7 +72,8 @@ protected:
 private:
     void buildActions();
     void buildDocks();
-    void documentChanged();  // templates and toolbar follow the scenario
+    void buildWorkloadDock();  // the workload editor, the demand box, the palette's team
+    void documentChanged();    // templates and toolbar follow the scenario
     void applyResults(std::shared_ptr<const Results> results, quint64 generation);
     void setTime(double timeS);
     void onSelection(const ui::TopologyHit& hit);
@@ -98,6 +103,7 @@ private:
     QLabel* m_statusText;
     QProgressBar* m_progress;
     QToolButton* m_cancel;
+    WorkloadPanel* m_workload = nullptr;
 };
 
 }  // namespace gpuplan::app
