@@ -11,6 +11,7 @@ struct JobTemplate {
     QString id;           ///< stable key carried by the drag
     QString label;        ///< "8×H100 fine-tune, 1 node, 6 h"
     QString description;  ///< tooltip
+    QString group;        ///< the palette's heading it sits under
     JobDef job;           ///< name, submit time and pin are set by the drop
 };
 

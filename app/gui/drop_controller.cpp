@@ -65,6 +65,17 @@ DropController::Plan DropController::plan(const DropRequest& r) const {
             return p;
         }
         p.job = t->job;
+        if (!m_teamOverride.empty()) {
+            const bool known =
+                std::any_of(p.after.teams.begin(), p.after.teams.end(),
+                            [&](const TeamDef& team) { return team.name == m_teamOverride; });
+            if (!known) {
+                p.refusal = tr("Refused: the scenario has no team %1 any more.")
+                                .arg(QString::fromStdString(m_teamOverride));
+                return p;
+            }
+            p.job.traits.team = m_teamOverride;
+        }
         if (p.job.traits.team.empty() && !p.after.teams.empty())
             p.job.traits.team = p.after.teams.front().name;
         if (p.job.traits.team.empty()) {
@@ -76,7 +87,8 @@ DropController::Plan DropController::plan(const DropRequest& r) const {
         p.job.submitS = r.timeS;
         p.job.traits.pin = pin;
         p.after.jobs.push_back(p.job);
-        p.undoText = tr("Drop %1 on %2").arg(t->label, where);
+        p.undoText = tr("Drop %1 on %2 for team %3")
+                         .arg(t->label, where, QString::fromStdString(p.job.traits.team));
     } else if (r.format == QLatin1String(ui::kMoveJobMime)) {
         const std::string name = r.payload.toStdString();
         auto it = std::find_if(p.after.jobs.begin(), p.after.jobs.end(),

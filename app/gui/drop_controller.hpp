@@ -41,6 +41,8 @@ public:
         m_templates = std::move(templates);
     }
     const std::vector<ui::JobTemplate>& templates() const { return m_templates; }
+    /// The team a dropped template runs for instead of its own ("" = the template's team).
+    void setTeamOverride(const QString& team) { m_teamOverride = team.toStdString(); }
 
     DropOutcome drop(const DropRequest& request);
     void hover(const DropRequest& request);
@@ -62,6 +64,7 @@ private:
 
     ScenarioDocument* m_doc;
     std::vector<ui::JobTemplate> m_templates;
+    std::string m_teamOverride;
     SimulationController m_whatIf;
     std::optional<DropRequest> m_hover;
     std::string m_hoverJob;

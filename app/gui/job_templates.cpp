@@ -66,10 +66,35 @@ ui::JobTemplate ready(const QString& id, const QString& label, const QString& de
 
 std::vector<ui::JobTemplate> jobTemplates(const Scenario& s) {
     std::vector<ui::JobTemplate> out;
+    // The scenario's own classes first: a drop of one runs for its team at its priority.
+    for (const JobClassDef& c : s.jobClasses) {
+        ui::JobTemplate t;
+        t.id = QStringLiteral("class:") + QString::fromStdString(c.name);
+        t.group = QObject::tr("This scenario's job classes");
+        const int gpus = std::max(1, static_cast<int>(std::lround(typical(c.gpus))));
+        const double durationS = std::max(60.0, typical(c.durationS));
+        t.label = QObject::tr("%1 (%2 GPU%3, %4) · %5")
+                      .arg(QString::fromStdString(c.name))
+                      .arg(gpus)
+                      .arg(gpus > 1 ? "s" : "")
+                      .arg(ui::formatDuration(durationS), QString::fromStdString(c.traits.team));
+        t.description =
+            QObject::tr("A job like the scenario's \"%1\" class (team %2, priority %3).")
+                .arg(QString::fromStdString(c.name), QString::fromStdString(c.traits.team))
+                .arg(c.traits.priority);
+        t.job.traits = c.traits;
+        t.job.traits.pin = PinDef{};
+        t.job.gpus = gpus;
+        if (t.job.traits.gpusPerPod > 0 && gpus % t.job.traits.gpusPerPod != 0)
+            t.job.gpus = (gpus / t.job.traits.gpusPerPod + 1) * t.job.traits.gpusPerPod;
+        t.job.durationS = durationS;
+        out.push_back(t);
+    }
     const QString gpu = gpuLabel(s);
     const std::string team = s.teams.empty() ? std::string() : s.teams.front().name;
     const int perNode = gpusPerNode(s);
     const double hbm = s.gpuModels.empty() ? 80 : s.gpuModels.front().hbmGb;
+    const std::size_t firstReady = out.size();
     out.push_back(ready(QStringLiteral("ready:fine-tune"),
                         QObject::tr("%1×%2 fine-tune, 1 node, 6 h").arg(perNode).arg(gpu),
                         QObject::tr("One node's GPUs for a six-hour fine-tune (MFU 35 %)."), team,
@@ -87,26 +112,9 @@ std::vector<ui::JobTemplate> jobTemplates(const Scenario& s) {
                         QObject::tr("notebook, 1 %1, 2 h").arg(gpu),
                         QObject::tr("An interactive notebook: one GPU, mostly idle."), team, 1, 1,
                         2 * 3600, 0.15, 0.03, 0.25 * hbm, 0, 60));
-    for (const JobClassDef& c : s.jobClasses) {
-        ui::JobTemplate t;
-        t.id = QStringLiteral("class:") + QString::fromStdString(c.name);
-        const int gpus = std::max(1, static_cast<int>(std::lround(typical(c.gpus))));
-        const double durationS = std::max(60.0, typical(c.durationS));
-        t.label = QObject::tr("%1 (%2 GPU%3, %4)")
-                      .arg(QString::fromStdString(c.name))
-                      .arg(gpus)
-                      .arg(gpus > 1 ? "s" : "")
-                      .arg(ui::formatDuration(durationS));
-        t.description =
-            QObject::tr("A job like the scenario's \"%1\" class (team %2).")
-                .arg(QString::fromStdString(c.name), QString::fromStdString(c.traits.team));
-        t.job.traits = c.traits;
-        t.job.traits.pin = PinDef{};
-        t.job.gpus = gpus;
-        if (t.job.traits.gpusPerPod > 0 && gpus % t.job.traits.gpusPerPod != 0)
-            t.job.gpus = (gpus / t.job.traits.gpusPerPod + 1) * t.job.traits.gpusPerPod;
-        t.job.durationS = durationS;
-        out.push_back(t);
+    for (std::size_t i = firstReady; i < out.size(); ++i) {
+        out[i].group =
+            QObject::tr("Built-in (team %1 unless chosen above)").arg(QString::fromStdString(team));
     }
     return out;
 }

@@ -35,6 +35,7 @@
 #include "time_scrubber.hpp"
 #include "topology_view.hpp"
 #include "ui_palette.hpp"
+#include "workload_panel.hpp"
 
 namespace gpuplan::app {
 
@@ -56,6 +57,7 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
 
     buildDocks();
     buildFleetEditing();
+    buildWorkloadDock();
     buildActions();
     // The KPI strip spans the window under the toolbar; it must never widen the window.
     m_kpis = new ui::KpiStrip(this);
@@ -221,6 +223,23 @@ FleetTarget MainWindow::fleetTarget(const ui::TopologyHit& hit) const {
     if (hit.pod >= 0 && hit.pod < static_cast<int>(fleet.pods.size()))
         target.pod = name(fleet.pods[hit.pod].name);
     return target;
+void MainWindow::buildWorkloadDock() {
+    m_workload = new WorkloadPanel(m_doc, this);
+    auto* dock = new QDockWidget(tr("Workload"), this);
+    dock->setObjectName(QStringLiteral("workload"));
+    dock->setWidget(m_workload);
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    if (auto* pending = findChild<QDockWidget*>(QStringLiteral("pending")))
+        tabifyDockWidget(pending, dock);
+    connect(m_workload, &WorkloadPanel::message, this, &MainWindow::showStatus);
+    // "What if demand grows 30 %?" is the quickest question: its box sits on a toolbar too.
+    auto* bar = addToolBar(tr("Demand"));
+    bar->setObjectName(QStringLiteral("demandToolbar"));
+    auto* demand = new DemandSpinBox(m_doc, bar);
+    connect(demand, &DemandSpinBox::refused, this, &MainWindow::showStatus);
+    bar->addWidget(demand);
+    connect(m_palette, &ui::JobPalette::teamOverrideChanged, m_drops,
+            &DropController::setTeamOverride);
 }
 
 void MainWindow::buildActions() {
@@ -338,6 +357,10 @@ void MainWindow::buildActions() {
 void MainWindow::documentChanged() {
     m_drops->setTemplates(jobTemplates(m_doc->scenario()));
     m_palette->setTemplates(m_drops->templates());
+    QStringList teams;
+    for (const TeamDef& t : m_doc->scenario().teams)
+        teams << QString::fromStdString(t.name);
+    m_palette->setTeams(teams);
     const QSignalBlocker block(m_placement);
     m_placement->setCurrentIndex(static_cast<int>(m_doc->scenario().scheduler.placement));
 }

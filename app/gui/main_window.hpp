@@ -35,6 +35,7 @@ namespace gpuplan::app {
 
 class FleetPanel;
 class SchedulerPanel;
+class WorkloadPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -60,6 +61,8 @@ public:
     /// Generated names of what a hit on the fleet on screen points at.
     FleetTarget fleetTarget(const ui::TopologyHit& hit) const;
     QComboBox* placementBox() const { return m_placement; }
+    WorkloadPanel* workload() const { return m_workload; }
+    ui::JobPalette* palette() const { return m_palette; }
     std::shared_ptr<const Results> results() const { return m_results; }
     std::shared_ptr<const Results> baseline() const { return m_baseline; }
     /// Widgets refreshed with a result (for tests: stale results must never arrive).
@@ -83,6 +86,7 @@ private:
     void buildActions();
     void buildDocks();
     void buildFleetEditing();  // Fleet and Scheduler & run docks, the fleet's right-click
+    void buildWorkloadDock();  // the workload editor, the demand box, the palette's team
     void documentChanged();    // templates and toolbar follow the scenario
     void applyResults(std::shared_ptr<const Results> results, quint64 generation);
     void setTime(double timeS);
@@ -116,6 +120,7 @@ private:
     QLabel* m_statusText;
     QProgressBar* m_progress;
     QToolButton* m_cancel;
+    WorkloadPanel* m_workload = nullptr;
 };
 
 }  // namespace gpuplan::app

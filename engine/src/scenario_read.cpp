@@ -15,7 +15,8 @@ using detail::JsonObject;
 
 namespace {
 
-constexpr double kMaxTimeS = 1e10;  // ~317 years: any time field beyond is nonsense
+constexpr double kMaxTimeS = 1e10;            // ~317 years: any time field beyond is nonsense
+constexpr double kMaxDemandMultiplier = 100;  // a hundredfold demand is already a new fleet
 
 /// Keeps the pointer of every reference so semantic errors can point at the right place.
 struct Reader {
@@ -268,7 +269,7 @@ struct Reader {
     long long expectedJobs(const JobClassDef& c) const {
         double n = c.arrival.process == ArrivalProcess::List
                        ? static_cast<double>(c.arrival.timesS.size())
-                       : c.arrival.ratePerHour * s.horizonS / 3600.0;
+                       : c.arrival.ratePerHour * s.demandMultiplier * s.horizonS / 3600.0;
         if (c.maxJobs) n = std::min(n, static_cast<double>(*c.maxJobs));
         return static_cast<long long>(std::ceil(n));
     }
@@ -459,6 +460,11 @@ struct Reader {
             if (s.horizonS / s.sampleIntervalS > InputLimits::maxSamples)
                 n->fail("gives more than " + std::to_string(InputLimits::maxSamples) +
                         " samples over the horizon; use a longer interval");
+        }
+        // Read before the job classes: their job-count estimates scale with it.
+        if (auto n = root.optional("demandMultiplier")) {
+            s.demandMultiplier = n->number(0, kMaxDemandMultiplier);
+            if (s.demandMultiplier <= 0) n->fail("must be above 0 (1 = demand as given)");
         }
         if (auto n = root.optional("fabric")) {
             JsonObject f = n->object();

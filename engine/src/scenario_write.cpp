@@ -68,6 +68,7 @@ std::string scenarioToJson(const Scenario& s) {
     root["seed"] = s.seed;
     root["horizonS"] = s.horizonS;
     root["sampleIntervalS"] = s.sampleIntervalS;
+    putIf(root, "demandMultiplier", s.demandMultiplier, d.demandMultiplier);
 
     OJson fabric = OJson::object();
     putIf(fabric, "rackUplinkOversubscription", s.fabric.rackUplinkOversubscription,

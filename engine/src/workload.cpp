@@ -148,9 +148,12 @@ struct Resolver {
     }
 };
 
-/// Arrival times of a class before the horizon.
-std::vector<double> arrivals(const ArrivalDef& a, double horizonS, std::size_t maxJobs, Rng& rng) {
+/// Arrival times of a class before the horizon. `demand` multiplies the Poisson and diurnal
+/// rates; a list gives fixed times, which no multiplier changes.
+std::vector<double> arrivals(const ArrivalDef& a, double demand, double horizonS,
+                             std::size_t maxJobs, Rng& rng) {
     std::vector<double> times;
+    const double ratePerHour = a.ratePerHour * demand;
     switch (a.process) {
         case ArrivalProcess::List:
             for (double t : a.timesS)
@@ -158,8 +161,8 @@ std::vector<double> arrivals(const ArrivalDef& a, double horizonS, std::size_t m
             std::sort(times.begin(), times.end());
             break;
         case ArrivalProcess::Poisson: {
-            if (a.ratePerHour <= 0) break;
-            const double meanGapS = 3600.0 / a.ratePerHour;
+            if (ratePerHour <= 0) break;
+            const double meanGapS = 3600.0 / ratePerHour;
             for (double t = rng.exponential(meanGapS); t < horizonS && times.size() < maxJobs;
                  t += rng.exponential(meanGapS))
                 times.push_back(t);
@@ -168,13 +171,13 @@ std::vector<double> arrivals(const ArrivalDef& a, double horizonS, std::size_t m
         case ArrivalProcess::Diurnal: {
             // Thinning (Lewis & Shedler): candidates at the peak rate, each kept with
             // probability rate(t) / peak rate.
-            if (a.ratePerHour <= 0) break;
-            const double peakPerS = a.ratePerHour * (1 + a.amplitude) / 3600.0;
+            if (ratePerHour <= 0) break;
+            const double peakPerS = ratePerHour * (1 + a.amplitude) / 3600.0;
             const double meanGapS = 1.0 / peakPerS;
             for (double t = rng.exponential(meanGapS); t < horizonS && times.size() < maxJobs;
                  t += rng.exponential(meanGapS)) {
                 const double hours = std::fmod(t / 3600.0, 24.0);
-                const double rateS = a.ratePerHour / 3600.0 *
+                const double rateS = ratePerHour / 3600.0 *
                                      (1 + a.amplitude * std::cos(2 * std::numbers::pi *
                                                                  (hours - a.peakHourOfDay) / 24));
                 if (rng.uniform() * peakPerS < rateS) times.push_back(t);
@@ -197,7 +200,8 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
     for (const JobClassDef& c : scenario.jobClasses) {
         const double n = c.arrival.process == ArrivalProcess::List
                              ? static_cast<double>(c.arrival.timesS.size())
-                             : c.arrival.ratePerHour * scenario.horizonS / 3600 * 1.01;
+                             : c.arrival.ratePerHour * scenario.demandMultiplier *
+                                   scenario.horizonS / 3600 * 1.01;
         expected += static_cast<std::size_t>(std::min(n, c.maxJobs ? *c.maxJobs : n));
     }
     w.jobs.reserve(expected);
@@ -217,7 +221,8 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
         const std::size_t maxJobs = cls.maxJobs ? static_cast<std::size_t>(*cls.maxJobs)
                                                 : std::numeric_limits<std::size_t>::max();
         std::uint32_t seq = 0;
-        for (double t : arrivals(cls.arrival, scenario.horizonS, maxJobs, arrivalRng)) {
+        for (double t : arrivals(cls.arrival, scenario.demandMultiplier, scenario.horizonS, maxJobs,
+                                 arrivalRng)) {
             JobSpec job = proto;
             job.submitS = t;
             job.sequence = seq++;
@@ -267,7 +272,9 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
         std::uint32_t seq = 0;
         for (const TraceJob& row : trace.data->jobs) {
             if (trace.maxJobs > 0 && seq >= static_cast<std::uint32_t>(trace.maxJobs)) break;
-            const double submitS = trace.offsetS + row.submitS * trace.timeScale;
+            // More demand from a trace means the same jobs arriving closer together.
+            const double submitS =
+                trace.offsetS + row.submitS * trace.timeScale / scenario.demandMultiplier;
             if (submitS >= scenario.horizonS) break;  // rows are sorted by submit time
             JobSpec job = proto;
             job.sequence = seq++;

@@ -131,6 +131,39 @@ TEST_CASE("a scenario built in code is validated by the same rules") {
     CHECK_THROWS_AS(validateScenario(s, catalog()), InputError);
 }
 
+TEST_CASE("the demand multiplier is written only when not 1, read back, and bounded") {
+    Scenario s = test::smallFleet(1, 1, "n4");
+    s.pods[0].racks[0].nodes[0].nodeType = "dgx-h100";
+    test::resolveHardware(s, catalog());
+    CHECK(scenarioToJson(s).find("demandMultiplier") == std::string::npos);
+    s.demandMultiplier = 1.3;
+    CHECK_THAT(scenarioToJson(s), Catch::Contains("\"demandMultiplier\": 1.3"));
+    CHECK(parseScenario(scenarioToJson(s), "s", catalog()).demandMultiplier == 1.3);
+    for (double bad : {0.0, -1.0, 100.5}) {
+        INFO("multiplier " << bad);
+        s.demandMultiplier = bad;
+        try {
+            validateScenario(s, catalog());
+            FAIL("accepted demand multiplier " << bad);
+        } catch (const InputError& e) {
+            CHECK(e.place() == "/demandMultiplier");
+        }
+    }
+    // A class of 1000 jobs/h over a day is 24,000 jobs; × 100 would be 2.4 M, still allowed;
+    // 30,000 jobs/h × 100 over a day would be 72 M, over the 5 M per-class limit.
+    s.demandMultiplier = 100;
+    JobClassDef c;
+    c.name = "c";
+    c.traits.team = "t";
+    c.gpus.value = 1;
+    c.durationS.value = 60;
+    c.arrival.ratePerHour = 1000;
+    s.jobClasses = {c};
+    CHECK_NOTHROW(validateScenario(s, catalog()));
+    s.jobClasses[0].arrival.ratePerHour = 30000;
+    CHECK_THROWS_WITH(validateScenario(s, catalog()), Catch::Contains("limit 5000000"));
+}
+
 TEST_CASE("the catalog holds the reference GPUs and node types with their sources") {
     const Catalog& c = catalog();
     const GpuModel* h100 = c.findGpu("h100-sxm");

@@ -197,6 +197,10 @@ struct Scenario {
     std::uint64_t seed = 1;
     double horizonS = 7 * 86400.0;
     double sampleIntervalS = 600;
+    /// Scales demand ("what if demand grows 30 %?" is 1.3): every Poisson and diurnal class's
+    /// rate is multiplied by it and trace inter-arrival times are divided by it. List arrivals
+    /// and explicit jobs are fixed times and stay as they are. (0, 100].
+    double demandMultiplier = 1.0;
 
     /// Hardware used by the topology, resolved from the catalog when the scenario is read.
     std::vector<GpuModel> gpuModels;

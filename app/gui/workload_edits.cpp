@@ -1,0 +1,360 @@
+#include "workload_edits.hpp"
+
+#include <QColor>
+#include <QObject>
+#include <algorithm>
+#include <cmath>
+
+#include "workload_format.hpp"
+#include "workload_models.hpp"
+
+namespace gpuplan::app {
+
+namespace {
+
+using ui::Quantity;
+
+WorkloadEdit refused(const QString& reason) {
+    WorkloadEdit e;
+    e.refusal = reason;
+    return e;
+}
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+/// An integer typed into a cell; `error` names the field.
+std::optional<long long> parseInteger(const QString& text, const QString& field, QString* error) {
+    bool ok = false;
+    const long long v = text.trimmed().toLongLong(&ok);
+    if (!ok) *error = QObject::tr("%1: \"%2\" is not a whole number").arg(field, text.trimmed());
+    return ok ? std::optional<long long>(v) : std::nullopt;
+}
+
+/// A percentage typed into a cell ("80" or "80 %") as a fraction 0..1.
+std::optional<double> parseFraction(const QString& text, const QString& field, QString* error) {
+    QString numberError;
+    const auto v = ui::parseNumber(text, &numberError);
+    if (!v) {
+        *error = QStringLiteral("%1: %2").arg(field, numberError);
+        return std::nullopt;
+    }
+    if (*v < 0 || *v > 100) {
+        *error = QObject::tr("%1 must be between 0 and 100 %, got %2 %")
+                     .arg(field, QString::number(*v, 'g', 6));
+        return std::nullopt;
+    }
+    return *v / 100;
+}
+
+/// Sets the trait columns classes and jobs share; false if `column` is not one of them.
+bool setTrait(JobTraitsDef& t, const QString& field, const QString& value, bool isTeam,
+              bool isPriority, QString* error) {
+    if (isTeam) {
+        t.team = value.trimmed().toStdString();
+        return true;
+    }
+    if (isPriority) {
+        const auto v = parseInteger(value, field, error);
+        if (!v) return false;
+        if (*v < -1'000'000'000 || *v > 1'000'000'000) {
+            *error = QObject::tr("%1 must be between -1000000000 and 1000000000").arg(field);
+            return false;
+        }
+        t.priority = static_cast<int>(*v);
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+// ---- teams ----------------------------------------------------------------------------------
+
+WorkloadEdit renameTeam(const Scenario& s, int team, const QString& name) {
+    const std::string oldName = s.teams.at(team).name;
+    const std::string newName = name.trimmed().toStdString();
+    if (newName.empty()) return refused(QObject::tr("A team needs a name."));
+    for (const TeamDef& t : s.teams)
+        if (t.name == newName && t.name != oldName)
+            return refused(QObject::tr("There is already a team \"%1\".").arg(q(newName)));
+    WorkloadEdit e;
+    e.after = s;
+    e.after.teams[team].name = newName;
+    // Everything that runs for the team follows it, so no reference breaks.
+    for (JobClassDef& c : e.after.jobClasses)
+        if (c.traits.team == oldName) c.traits.team = newName;
+    for (JobDef& j : e.after.jobs)
+        if (j.traits.team == oldName) j.traits.team = newName;
+    e.text = QObject::tr("Rename team %1 to %2").arg(q(oldName), q(newName));
+    return e;
+}
+
+WorkloadEdit setTeamCell(const Scenario& s, int row, int column, const QVariant& value) {
+    const QString text = value.toString().trimmed();
+    if (column == ui::TeamTableModel::NameColumn) return renameTeam(s, row, text);
+    if (column != ui::TeamTableModel::ColorColumn)
+        return refused(QObject::tr("That column cannot be edited."));
+    WorkloadEdit e;
+    e.after = s;
+    if (!text.isEmpty() && text != QLatin1String("automatic")) {
+        const QColor colour(text);
+        if (!colour.isValid())
+            return refused(QObject::tr("Colour: \"%1\" is not a colour (e.g. #4e79a7)").arg(text));
+        e.after.teams[row].color = colour.name().toStdString();
+    } else {
+        e.after.teams[row].color.clear();
+    }
+    e.text = QObject::tr("Colour of team %1").arg(q(s.teams[row].name));
+    return e;
+}
+
+WorkloadEdit addTeam(const Scenario& s) {
+    WorkloadEdit e;
+    e.after = s;
+    for (int i = 1;; ++i) {
+        const std::string name = "team-" + std::to_string(i);
+        if (std::none_of(s.teams.begin(), s.teams.end(),
+                         [&](const TeamDef& t) { return t.name == name; })) {
+            e.after.teams.push_back(TeamDef{name, ""});
+            e.text = QObject::tr("Add team %1").arg(q(name));
+            return e;
+        }
+    }
+}
+
+WorkloadEdit removeTeam(const Scenario& s, int team) {
+    const std::string name = s.teams.at(team).name;
+    for (const JobClassDef& c : s.jobClasses)
+        if (c.traits.team == name)
+            return refused(QObject::tr("Team %1 still runs class %2; give it another team first.")
+                               .arg(q(name), q(c.name)));
+    for (const JobDef& j : s.jobs)
+        if (j.traits.team == name)
+            return refused(QObject::tr("Team %1 still runs job %2; give it another team first.")
+                               .arg(q(name), q(j.name)));
+    WorkloadEdit e;
+    e.after = s;
+    e.after.teams.erase(e.after.teams.begin() + team);
+    e.text = QObject::tr("Remove team %1").arg(q(name));
+    return e;
+}
+
+// ---- job classes ----------------------------------------------------------------------------
+
+WorkloadEdit setClassCell(const Scenario& s, int row, int column, const QVariant& value) {
+    using C = ui::JobClassTableModel;
+    const QString text = value.toString().trimmed();
+    const QString field = ui::JobClassTableModel::titles().value(column);
+    WorkloadEdit e;
+    e.after = s;
+    JobClassDef& c = e.after.jobClasses.at(row);
+    JobTraitsDef& t = c.traits;
+    QString error;
+    bool ok = true;
+    switch (column) {
+        case C::NameColumn:
+            c.name = text.toStdString();
+            break;
+        case C::TeamColumn:
+        case C::PriorityColumn:
+            ok = setTrait(t, field, text, column == C::TeamColumn, column == C::PriorityColumn,
+                          &error);
+            break;
+        case C::ArrivalColumn: {
+            const auto a = ui::parseArrival(text, c.arrival, &error);
+            ok = a.has_value();
+            if (ok) c.arrival = *a;
+            break;
+        }
+        case C::RateColumn: {
+            QString t2 = text;
+            t2.remove(QStringLiteral("jobs/h"));
+            const auto v = ui::parseNumber(t2, &error);
+            ok = v.has_value();
+            if (ok && *v < 0) {
+                error = QObject::tr("Rate must not be negative, got %1 jobs/h").arg(*v);
+                ok = false;
+            }
+            if (ok) c.arrival.ratePerHour = *v;
+            break;
+        }
+        case C::MaxJobsColumn:
+            if (text.isEmpty()) {
+                c.maxJobs.reset();
+            } else if (const auto v = parseInteger(text, field, &error)) {
+                if (*v < 0) {
+                    error = QObject::tr("Max jobs must not be negative (empty = no limit)");
+                    ok = false;
+                } else {
+                    c.maxJobs = static_cast<int>(std::min<long long>(*v, 1'000'000'000));
+                }
+            } else {
+                ok = false;
+            }
+            break;
+        case C::GpusColumn:
+        case C::DurationColumn: {
+            const Quantity kind = column == C::GpusColumn ? Quantity::Gpus : Quantity::DurationS;
+            const auto d = ui::parseDistribution(text, kind, &error);
+            ok = d.has_value();
+            if (ok) (column == C::GpusColumn ? c.gpus : c.durationS) = *d;
+            break;
+        }
+        case C::GpusPerPodColumn:
+            if (text.isEmpty() || text == QLatin1String("automatic") ||
+                text == QLatin1String("0")) {
+                t.gpusPerPod = 0;
+            } else if (const auto v = parseInteger(text, field, &error)) {
+                t.gpusPerPod = static_cast<int>(std::clamp<long long>(*v, -1, 1000));
+            } else {
+                ok = false;
+            }
+            break;
+        case C::MemoryColumn: {
+            QString t2 = text;
+            t2.remove(QStringLiteral("GB"), Qt::CaseInsensitive);
+            const auto v = ui::parseNumber(t2, &error);
+            ok = v.has_value();
+            if (ok) t.memoryGbPerGpu = *v;
+            break;
+        }
+        case C::SmActivityColumn:
+        case C::MfuColumn:
+        case C::TopologyColumn: {
+            const auto v = parseFraction(text, field, &error);
+            ok = v.has_value();
+            if (ok)
+                (column == C::SmActivityColumn ? t.smActivity
+                 : column == C::MfuColumn      ? t.mfu
+                                               : t.topologySensitivity) = *v;
+            break;
+        }
+        default:
+            return refused(QObject::tr("That column cannot be edited."));
+    }
+    if (!ok) {
+        // Parsers name the field themselves where they can; others get it here.
+        return refused(error.startsWith(field) ? error
+                                               : QStringLiteral("%1: %2").arg(field, error));
+    }
+    e.text = QObject::tr("%1 of class %2: %3").arg(field, q(s.jobClasses[row].name), text);
+    return e;
+}
+
+WorkloadEdit addJobClass(const Scenario& s) {
+    if (s.teams.empty()) return refused(QObject::tr("Add a team first: a class runs for a team."));
+    WorkloadEdit e;
+    e.after = s;
+    JobClassDef c;
+    for (int i = 1;; ++i) {
+        c.name = "class-" + std::to_string(i);
+        if (std::none_of(s.jobClasses.begin(), s.jobClasses.end(),
+                         [&](const JobClassDef& o) { return o.name == c.name; }))
+            break;
+    }
+    c.traits.team = s.teams.front().name;
+    c.arrival.ratePerHour = 1;
+    c.gpus.value = 1;
+    c.durationS.value = 3600;
+    e.after.jobClasses.push_back(c);
+    e.text = QObject::tr("Add job class %1").arg(q(c.name));
+    return e;
+}
+
+WorkloadEdit duplicateJobClass(const Scenario& s, int row) {
+    JobClassDef copy = s.jobClasses.at(row);
+    const std::string base = copy.name + "-copy";
+    copy.name = base;
+    for (int i = 2; std::any_of(s.jobClasses.begin(), s.jobClasses.end(),
+                                [&](const JobClassDef& o) { return o.name == copy.name; });
+         ++i)
+        copy.name = base + std::to_string(i);
+    WorkloadEdit e;
+    e.after = s;
+    e.after.jobClasses.insert(e.after.jobClasses.begin() + row + 1, copy);
+    e.text = QObject::tr("Duplicate job class %1").arg(q(s.jobClasses[row].name));
+    return e;
+}
+
+WorkloadEdit removeJobClass(const Scenario& s, int row) {
+    WorkloadEdit e;
+    e.after = s;
+    e.after.jobClasses.erase(e.after.jobClasses.begin() + row);
+    e.text = QObject::tr("Remove job class %1").arg(q(s.jobClasses.at(row).name));
+    return e;
+}
+
+// ---- explicit jobs --------------------------------------------------------------------------
+
+WorkloadEdit setJobCell(const Scenario& s, int row, int column, const QVariant& value) {
+    using C = ui::ExplicitJobTableModel;
+    const QString text = value.toString().trimmed();
+    const QString field = ui::ExplicitJobTableModel::titles().value(column);
+    WorkloadEdit e;
+    e.after = s;
+    JobDef& j = e.after.jobs.at(row);
+    QString error;
+    bool ok = true;
+    switch (column) {
+        case C::NameColumn:
+            j.name = text.toStdString();
+            break;
+        case C::TeamColumn:
+        case C::PriorityColumn:
+            ok = setTrait(j.traits, field, text, column == C::TeamColumn,
+                          column == C::PriorityColumn, &error);
+            break;
+        case C::GpusColumn: {
+            QString t2 = text;
+            t2.remove(QStringLiteral("GPUs"), Qt::CaseInsensitive);
+            t2.remove(QStringLiteral("GPU"), Qt::CaseInsensitive);
+            const auto v = parseInteger(t2, field, &error);
+            ok = v.has_value();
+            if (ok) j.gpus = static_cast<int>(std::clamp<long long>(*v, -1, 10'000'000));
+            break;
+        }
+        case C::DurationColumn:
+        case C::SubmitColumn: {
+            const auto v = ui::parseQuantity(text, Quantity::DurationS, &error);
+            ok = v.has_value();
+            if (ok) (column == C::DurationColumn ? j.durationS : j.submitS) = *v;
+            break;
+        }
+        case C::PinColumn: {
+            const auto pin = ui::parsePin(text, &error);
+            ok = pin.has_value();
+            if (ok) j.traits.pin = *pin;
+            break;
+        }
+        default:
+            return refused(QObject::tr("That column cannot be edited."));
+    }
+    if (!ok)
+        return refused(error.startsWith(field) ? error
+                                               : QStringLiteral("%1: %2").arg(field, error));
+    e.text = QObject::tr("%1 of job %2: %3").arg(field, q(s.jobs[row].name), text);
+    return e;
+}
+
+WorkloadEdit removeJob(const Scenario& s, int row) {
+    WorkloadEdit e;
+    e.after = s;
+    e.after.jobs.erase(e.after.jobs.begin() + row);
+    e.text = QObject::tr("Remove job %1").arg(q(s.jobs.at(row).name));
+    return e;
+}
+
+WorkloadEdit setDemandMultiplier(const Scenario& s, double multiplier) {
+    if (!(multiplier > 0 && multiplier <= 100))
+        return refused(
+            QObject::tr("Demand × must be above 0 and at most 100, got %1").arg(multiplier));
+    WorkloadEdit e;
+    e.after = s;
+    e.after.demandMultiplier = multiplier;
+    e.text = QObject::tr("Demand × %1").arg(multiplier);
+    return e;
+}
+
+}  // namespace gpuplan::app

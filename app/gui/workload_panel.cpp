@@ -1,0 +1,187 @@
+#include "workload_panel.hpp"
+
+#include <QColorDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "workload_delegate.hpp"
+#include "workload_models.hpp"
+
+namespace gpuplan::app {
+
+DemandSpinBox::DemandSpinBox(ScenarioDocument* document, QWidget* parent)
+    : QDoubleSpinBox(parent), m_doc(document) {
+    setRange(0.01, 100);
+    setDecimals(2);
+    setSingleStep(0.1);
+    setPrefix(tr("Demand × "));
+    setAccelerated(true);
+    // Commit on Enter, focus loss or a step, not on every keystroke: one undo step per value.
+    setKeyboardTracking(false);
+    setToolTip(
+        tr("Scales every Poisson and diurnal job class's rate and compresses trace "
+           "arrivals; explicit jobs and list arrivals keep their times. 1.3 = demand "
+           "grows 30 %."));
+    sync();
+    connect(m_doc, &ScenarioDocument::changed, this, &DemandSpinBox::sync);
+    connect(this, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        const WorkloadEdit e = setDemandMultiplier(m_doc->scenario(), v);
+        const QString refusal = e.refusal.isEmpty() ? m_doc->edit(e.after, e.text) : e.refusal;
+        if (!refusal.isEmpty()) {
+            sync();
+            emit refused(refusal);
+        }
+    });
+}
+
+void DemandSpinBox::sync() {
+    const QSignalBlocker block(this);
+    setValue(m_doc->scenario().demandMultiplier);
+}
+
+WorkloadPanel::WorkloadPanel(ScenarioDocument* document, QWidget* parent)
+    : QWidget(parent), m_doc(document) {
+    m_teams = new ui::TeamTableModel(this);
+    m_classes = new ui::JobClassTableModel(this);
+    m_jobs = new ui::ExplicitJobTableModel(this);
+    // Each cell edit: a pure function makes the scenario after, the document validates it.
+    m_teams->setEditHook([this](int row, int column, const QVariant& v) {
+        return commit(setTeamCell(m_doc->scenario(), row, column, v));
+    });
+    m_classes->setEditHook([this](int row, int column, const QVariant& v) {
+        return commit(setClassCell(m_doc->scenario(), row, column, v));
+    });
+    m_jobs->setEditHook([this](int row, int column, const QVariant& v) {
+        return commit(setJobCell(m_doc->scenario(), row, column, v));
+    });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* top = new QHBoxLayout;
+    m_demand = new DemandSpinBox(m_doc, this);
+    connect(m_demand, &DemandSpinBox::refused, this, &WorkloadPanel::showReason);
+    top->addWidget(m_demand);
+    m_reason = new QLabel(this);
+    m_reason->setWordWrap(true);
+    m_reason->setStyleSheet(QStringLiteral("color: #b03030;"));
+    m_reason->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    top->addWidget(m_reason, 1);
+    layout->addLayout(top);
+
+    m_tabs = new QTabWidget(this);
+    layout->addWidget(m_tabs, 1);
+    auto page = [this](QTableView* view, const QString& title,
+                       std::initializer_list<std::pair<QString, std::function<void()>>> buttons) {
+        auto* w = new QWidget(this);
+        auto* v = new QVBoxLayout(w);
+        v->setContentsMargins(0, 0, 0, 0);
+        v->addWidget(view, 1);
+        auto* row = new QHBoxLayout;
+        for (const auto& [label, action] : buttons) {
+            auto* b = new QPushButton(label, w);
+            connect(b, &QPushButton::clicked, this, action);
+            row->addWidget(b);
+        }
+        row->addStretch(1);
+        v->addLayout(row);
+        m_tabs->addTab(w, title);
+    };
+
+    m_classView = makeView(m_classes);
+    page(m_classView, tr("Job classes"),
+         {{tr("Add class"), [this] { commit(addJobClass(m_doc->scenario())); }},
+          {tr("Duplicate"),
+           [this] {
+               if (int r = currentRow(m_classView); r >= 0)
+                   commit(duplicateJobClass(m_doc->scenario(), r));
+           }},
+          {tr("Remove"), [this] {
+               if (int r = currentRow(m_classView); r >= 0)
+                   commit(removeJobClass(m_doc->scenario(), r));
+           }}});
+    m_teamView = makeView(m_teams);
+    // The colour cell opens a colour picker (typing "#rrggbb" works too).
+    connect(m_teamView, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (index.column() != ui::TeamTableModel::ColorColumn) return;
+        const QColor now(m_teams->data(index, Qt::EditRole).toString());
+        const QColor picked =
+            QColorDialog::getColor(now.isValid() ? now : Qt::gray, this, tr("Colour of the team"));
+        if (picked.isValid()) m_teams->setData(index, picked.name(), Qt::EditRole);
+    });
+    page(m_teamView, tr("Teams"),
+         {{tr("Add team"), [this] { commit(addTeam(m_doc->scenario())); }},
+          {tr("Remove"), [this] {
+               if (int r = currentRow(m_teamView); r >= 0) commit(removeTeam(m_doc->scenario(), r));
+           }}});
+    m_jobView = makeView(m_jobs);
+    page(m_jobView, tr("Jobs"), {{tr("Remove"), [this] {
+                                      if (int r = currentRow(m_jobView); r >= 0)
+                                          commit(removeJob(m_doc->scenario(), r));
+                                  }}});
+    m_teamView->setEditTriggers(QAbstractItemView::EditKeyPressed |
+                                QAbstractItemView::AnyKeyPressed |
+                                QAbstractItemView::SelectedClicked);
+
+    connect(m_doc, &ScenarioDocument::changed, this, &WorkloadPanel::refresh);
+    refresh();
+}
+
+QTableView* WorkloadPanel::makeView(QAbstractItemModel* model) {
+    auto* view = new QTableView(this);
+    view->setModel(model);
+    view->setItemDelegate(new ui::WorkloadDelegate(view));
+    view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                          QAbstractItemView::AnyKeyPressed | QAbstractItemView::SelectedClicked);
+    view->setSelectionBehavior(QAbstractItemView::SelectItems);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->verticalHeader()->hide();
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->setWordWrap(false);
+    return view;
+}
+
+int WorkloadPanel::currentRow(QTableView* view) {
+    const QModelIndex i = view->currentIndex();
+    if (!i.isValid()) showReason(tr("select a row first"));
+    return i.isValid() ? i.row() : -1;
+}
+
+void WorkloadPanel::refresh() {
+    const Scenario& s = m_doc->scenario();
+    m_teams->setScenario(s);
+    m_classes->setScenario(s);
+    m_jobs->setScenario(s);
+    m_tabs->setTabText(2, tr("Jobs (%1)").arg(s.jobs.size()));
+    // Fit the columns when rows come or go, not on every edit (columns would jump).
+    for (QTableView* v : {m_teamView, m_classView, m_jobView}) {
+        const int rows = v->model()->rowCount();
+        if (v->property("fittedRows").toInt() != rows) v->resizeColumnsToContents();
+        v->setProperty("fittedRows", rows);
+    }
+}
+
+QString WorkloadPanel::commit(const WorkloadEdit& edit) {
+    const QString refusal =
+        edit.refusal.isEmpty() ? m_doc->edit(edit.after, edit.text) : edit.refusal;
+    showReason(refusal);
+    if (refusal.isEmpty()) emit message(edit.text);
+    return refusal;
+}
+
+void WorkloadPanel::showReason(const QString& reason) {
+    m_reason->setText(reason.isEmpty() ? QString() : tr("Refused: %1").arg(reason));
+    m_reason->setToolTip(reason);
+    if (!reason.isEmpty()) emit message(tr("Refused: %1").arg(reason));
+}
+
+QString WorkloadPanel::reason() const {
+    return m_reason->toolTip();
+}
+
+}  // namespace gpuplan::app

@@ -1,0 +1,75 @@
+// The workload panel: the demand multiplier on top, then tabs for teams, job classes and
+// explicit jobs, edited in place. Every change is one validated, undoable document edit; a
+// refused one changes nothing and its reason shows under the multiplier.
+#pragma once
+
+#include <QDoubleSpinBox>
+#include <QWidget>
+
+#include "scenario_document.hpp"
+#include "workload_edits.hpp"
+
+class QAbstractItemModel;
+class QLabel;
+class QTabWidget;
+class QTableView;
+
+namespace gpuplan::ui {
+class TeamTableModel;
+class JobClassTableModel;
+class ExplicitJobTableModel;
+}  // namespace gpuplan::ui
+
+namespace gpuplan::app {
+
+/// "Demand × 1.30": follows the document and edits it (one undo step per committed value).
+class DemandSpinBox : public QDoubleSpinBox {
+    Q_OBJECT
+public:
+    DemandSpinBox(ScenarioDocument* document, QWidget* parent = nullptr);
+
+signals:
+    void refused(const QString& reason);
+
+private:
+    void sync();
+    ScenarioDocument* m_doc;
+};
+
+class WorkloadPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit WorkloadPanel(ScenarioDocument* document, QWidget* parent = nullptr);
+
+    ui::TeamTableModel* teamModel() const { return m_teams; }
+    ui::JobClassTableModel* classModel() const { return m_classes; }
+    ui::ExplicitJobTableModel* jobModel() const { return m_jobs; }
+    DemandSpinBox* demandBox() const { return m_demand; }
+    QTabWidget* tabs() const { return m_tabs; }
+    QTableView* classView() const { return m_classView; }
+    /// The last refusal shown (empty after a successful edit).
+    QString reason() const;
+
+    /// Commits a workload edit; returns the refusal (shown in the panel) or "".
+    QString commit(const WorkloadEdit& edit);
+
+signals:
+    void message(const QString& text);
+
+private:
+    void refresh();
+    void showReason(const QString& reason);
+    QTableView* makeView(QAbstractItemModel* model);
+    int currentRow(QTableView* view);
+
+    ScenarioDocument* m_doc;
+    ui::TeamTableModel* m_teams;
+    ui::JobClassTableModel* m_classes;
+    ui::ExplicitJobTableModel* m_jobs;
+    DemandSpinBox* m_demand;
+    QLabel* m_reason;
+    QTabWidget* m_tabs;
+    QTableView *m_teamView, *m_classView, *m_jobView;
+};
+
+}  // namespace gpuplan::app

@@ -1,0 +1,20 @@
+// Cell editors of the workload tables: a combo box where the model offers choices
+// (ChoicesRole, e.g. the teams), a line edit with the text as shown everywhere else.
+#pragma once
+
+#include <QStyledItemDelegate>
+
+namespace gpuplan::ui {
+
+class WorkloadDelegate : public QStyledItemDelegate {
+    Q_OBJECT
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem& option,
+                          const QModelIndex& index) const override;
+    void setEditorData(QWidget* editor, const QModelIndex& index) const override;
+    void setModelData(QWidget* editor, QAbstractItemModel* model,
+                      const QModelIndex& index) const override;
+};
+
+}  // namespace gpuplan::ui

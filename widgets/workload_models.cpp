@@ -1,0 +1,256 @@
+#include "workload_models.hpp"
+
+#include <QColor>
+#include <utility>
+
+#include "workload_format.hpp"
+
+namespace gpuplan::ui {
+
+namespace {
+
+QString percent(double fraction) {
+    return QString::number(100 * fraction, 'g', 4);
+}
+
+QString number(double v) {
+    return QString::number(v, 'g', 6);
+}
+
+QString text(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+}  // namespace
+
+void WorkloadTableModel::setScenario(const Scenario& scenario) {
+    const int rowsBefore = rowCount();
+    // Same rows: update in place, so the view keeps its current cell while editing.
+    Scenario previous = std::exchange(m_scenario, scenario);
+    if (rowCount() == rowsBefore) {
+        if (rowsBefore > 0) emit dataChanged(index(0, 0), index(rowsBefore - 1, columnCount() - 1));
+        return;
+    }
+    std::swap(m_scenario, previous);
+    beginResetModel();
+    m_scenario = scenario;
+    endResetModel();
+}
+
+QStringList WorkloadTableModel::teamNames() const {
+    QStringList names;
+    for (const TeamDef& t : m_scenario.teams)
+        names << text(t.name);
+    return names;
+}
+
+bool WorkloadTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+    if (role != Qt::EditRole || !index.isValid() || !m_hook) return false;
+    // A value typed unchanged is no edit (and no refusal).
+    if (data(index, Qt::EditRole) == value) return true;
+    const QString refusal = m_hook(index.row(), index.column(), value);
+    m_lastRefusal = refusal;
+    if (!refusal.isEmpty()) {
+        emit refused(refusal);
+        return false;
+    }
+    return true;
+}
+
+Qt::ItemFlags WorkloadTableModel::flags(const QModelIndex& index) const {
+    Qt::ItemFlags f = QAbstractTableModel::flags(index);
+    if (index.isValid() && editable(index.row(), index.column())) f |= Qt::ItemIsEditable;
+    return f;
+}
+
+QVariant WorkloadTableModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o != Qt::Horizontal) return QAbstractTableModel::headerData(section, o, role);
+    if (role == Qt::DisplayRole) return headers().value(section);
+    if (role == Qt::ToolTipRole) return headerTips().value(section);
+    return {};
+}
+
+// ---- teams ----------------------------------------------------------------------------------
+
+int TeamTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(m_scenario.teams.size());
+}
+
+int TeamTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QStringList TeamTableModel::headers() const {
+    return {tr("Team"), tr("Colour"), tr("Used by")};
+}
+
+bool TeamTableModel::editable(int, int column) const {
+    return column != UsedByColumn;
+}
+
+QVariant TeamTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid()) return {};
+    const TeamDef& t = m_scenario.teams[index.row()];
+    if (role == Qt::DecorationRole && index.column() == ColorColumn && !t.color.empty())
+        return QColor(text(t.color));
+    if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
+    switch (index.column()) {
+        case NameColumn:
+            return text(t.name);
+        case ColorColumn:
+            return t.color.empty() && role == Qt::DisplayRole ? tr("automatic") : text(t.color);
+        case UsedByColumn: {
+            int classes = 0, jobs = 0;
+            for (const JobClassDef& c : m_scenario.jobClasses)
+                classes += c.traits.team == t.name;
+            for (const JobDef& j : m_scenario.jobs)
+                jobs += j.traits.team == t.name;
+            return tr("%1 classes, %2 jobs").arg(classes).arg(jobs);
+        }
+    }
+    return {};
+}
+
+// ---- job classes ----------------------------------------------------------------------------
+
+int JobClassTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(m_scenario.jobClasses.size());
+}
+
+int JobClassTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QStringList JobClassTableModel::headers() const {
+    return titles();
+}
+
+QStringList JobClassTableModel::titles() {
+    return {tr("Class"),       tr("Team"), tr("Priority"), tr("Arrival"),  tr("Rate"),
+            tr("Max jobs"),    tr("GPUs"), tr("GPUs/pod"), tr("Duration"), tr("Memory/GPU"),
+            tr("SM activity"), tr("MFU"),  tr("Topology")};
+}
+
+QStringList JobClassTableModel::headerTips() const {
+    return {tr("The class's name; its jobs are named <class>-<n>"),
+            tr("The team its jobs run for"),
+            tr("Higher runs first"),
+            tr("poisson, diurnal <amplitude %> <peak hour>, or list"),
+            tr("Jobs per hour (the daily mean for diurnal), before the demand multiplier"),
+            tr("At most this many jobs (empty = no limit)"),
+            tr("GPUs per job: fixed 8, uniform 1 to 8, lognormal median 4 σ 0.5, "
+               "empirical 1:3, 8:1"),
+            tr("GPUs per pod of the gang (automatic = largest divisor that fits a node)"),
+            tr("Run time at ideal placement: fixed 2 h, exponential mean 30 min, "
+               "lognormal median 2 h σ 1 (bare numbers are hours)"),
+            tr("HBM each GPU needs, GB (more than the GPU has: the job crash-loops)"),
+            tr("DCGM SM_ACTIVE while running, %"),
+            tr("Model FLOPs utilisation while running, %"),
+            tr("Share of step time in exposed communication, %")};
+}
+
+bool JobClassTableModel::editable(int row, int column) const {
+    return !(column == RateColumn &&
+             m_scenario.jobClasses[row].arrival.process == ArrivalProcess::List);
+}
+
+QVariant JobClassTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid()) return {};
+    const JobClassDef& c = m_scenario.jobClasses[index.row()];
+    const bool display = role == Qt::DisplayRole;
+    if (role == ChoicesRole && index.column() == TeamColumn) return teamNames();
+    if (role == Qt::TextAlignmentRole && index.column() >= PriorityColumn &&
+        index.column() != ArrivalColumn && index.column() != GpusColumn &&
+        index.column() != DurationColumn)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (!display && role != Qt::EditRole) return {};
+    const JobTraitsDef& t = c.traits;
+    switch (index.column()) {
+        case NameColumn:
+            return text(c.name);
+        case TeamColumn:
+            return text(t.team);
+        case PriorityColumn:
+            return QString::number(t.priority);
+        case ArrivalColumn:
+            return formatArrival(c.arrival);
+        case RateColumn:
+            if (c.arrival.process == ArrivalProcess::List) return display ? tr("—") : QString();
+            return display ? tr("%1 jobs/h").arg(number(c.arrival.ratePerHour))
+                           : number(c.arrival.ratePerHour);
+        case MaxJobsColumn:
+            return c.maxJobs ? QString::number(*c.maxJobs) : QString();
+        case GpusColumn:
+            return formatDistribution(c.gpus, Quantity::Gpus);
+        case GpusPerPodColumn:
+            if (t.gpusPerPod == 0) return display ? tr("automatic") : QString();
+            return QString::number(t.gpusPerPod);
+        case DurationColumn:
+            return formatDistribution(c.durationS, Quantity::DurationS);
+        case MemoryColumn:
+            return display ? tr("%1 GB").arg(number(t.memoryGbPerGpu)) : number(t.memoryGbPerGpu);
+        case SmActivityColumn:
+            return display ? percent(t.smActivity) + QStringLiteral(" %") : percent(t.smActivity);
+        case MfuColumn:
+            return display ? percent(t.mfu) + QStringLiteral(" %") : percent(t.mfu);
+        case TopologyColumn:
+            return display ? percent(t.topologySensitivity) + QStringLiteral(" %")
+                           : percent(t.topologySensitivity);
+    }
+    return {};
+}
+
+// ---- explicit jobs --------------------------------------------------------------------------
+
+int ExplicitJobTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(m_scenario.jobs.size());
+}
+
+int ExplicitJobTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QStringList ExplicitJobTableModel::headers() const {
+    return titles();
+}
+
+QStringList ExplicitJobTableModel::titles() {
+    return {tr("Job"),      tr("Team"), tr("Priority"), tr("GPUs"),
+            tr("Duration"), tr("Pin"),  tr("Submit")};
+}
+
+QStringList ExplicitJobTableModel::headerTips() const {
+    return {tr("Jobs placed by hand (drops are named drop-*)"),
+            tr("The team it runs for"),
+            tr("Higher runs first"),
+            tr("GPUs of the job"),
+            tr("Run time at ideal placement (bare numbers are hours)"),
+            tr("none, or node|rack|pod and its name"),
+            tr("Submit time after the start (bare numbers are hours)")};
+}
+
+QVariant ExplicitJobTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid()) return {};
+    const JobDef& j = m_scenario.jobs[index.row()];
+    if (role == ChoicesRole && index.column() == TeamColumn) return teamNames();
+    if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
+    switch (index.column()) {
+        case NameColumn:
+            return text(j.name);
+        case TeamColumn:
+            return text(j.traits.team);
+        case PriorityColumn:
+            return QString::number(j.traits.priority);
+        case GpusColumn:
+            return QString::number(j.gpus);
+        case DurationColumn:
+            return formatDurationValue(j.durationS);
+        case PinColumn:
+            return formatPin(j.traits.pin);
+        case SubmitColumn:
+            return formatDurationValue(j.submitS);
+    }
+    return {};
+}
+
+}  // namespace gpuplan::ui
