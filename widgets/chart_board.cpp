@@ -9,13 +9,15 @@ namespace gpuplan::ui {
 ChartBoard::ChartBoard(QWidget* parent) : QWidget(parent) {
     using Mode = ChartPanel::Mode;
     m_charts = {
-        new ChartPanel(tr("Utilization"), tr("% of provisioned GPUs"), Mode::Lines,
+        new ChartPanel(tr("Utilization"), QStringLiteral("%"), tr("% of provisioned GPUs"),
+                       Mode::Lines,
                        {{"allocation", tr("allocation"), QColor("#1f4e79"), 100},
                         {"occupancy", tr("occupancy (SM active)"), QColor("#2e86c1"), 100},
                         {"mfu", tr("MFU"), QColor("#48c9b0"), 100}},
                        this),
         new ChartPanel(
-            tr("Pending GPUs by layer"), tr("GPUs"), Mode::StackedAreas,
+            tr("Pending GPUs by layer"), tr("GPUs"), tr("GPUs asked by waiting jobs, stacked"),
+            Mode::StackedAreas,
             {{"pending_gpus{reservation}", layerName(Layer::Reservation),
               layerColor(Layer::Reservation)},
              {"pending_gpus{provisioning}", layerName(Layer::Provisioning),
@@ -24,19 +26,21 @@ ChartBoard::ChartBoard(QWidget* parent) : QWidget(parent) {
               layerColor(Layer::Scheduling)},
              {"pending_gpus{workload}", layerName(Layer::Workload), layerColor(Layer::Workload)}},
             this),
-        new ChartPanel(tr("Fragmentation"), tr("GPUs"), Mode::Lines,
-                       {{"stranded_gpus", tr("stranded GPUs (free, too small for any waiting pod)"),
-                         QColor("#a04000")}},
-                       this),
-        new ChartPanel(tr("Queue wait"), tr("minutes"), Mode::Lines,
+        new ChartPanel(tr("Fragmentation"), tr("GPUs"),
+                       tr("free GPUs too small for any waiting pod"), Mode::Lines,
+                       {{"stranded_gpus", tr("stranded GPUs"), QColor("#a04000")}}, this),
+        new ChartPanel(tr("Queue wait"), tr("min"), tr("minutes waited by jobs started"),
+                       Mode::Lines,
                        {{"wait_s_p50", tr("p50"), QColor("#7d3c98"), 1 / 60.0},
                         {"wait_s_p95", tr("p95"), QColor("#c0392b"), 1 / 60.0}},
                        this),
-        new ChartPanel(tr("Jobs"), tr("jobs"), Mode::Lines,
+        new ChartPanel(tr("Jobs"), tr("jobs"), tr("running and queued"), Mode::Lines,
                        {{"running_jobs", tr("running"), QColor("#27ae60")},
                         {"queue_length", tr("queued"), QColor("#e67e22")}},
                        this),
     };
+    for (ChartPanel* c : m_charts)
+        connect(c, &ChartPanel::timeClicked, this, &ChartBoard::timeClicked);
     m_charts[0]->setFixedYRange(0, 100);
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(2, 2, 2, 2);
@@ -51,9 +55,9 @@ void ChartBoard::setResults(std::shared_ptr<const Results> results) {
         c->setResults(results);
 }
 
-void ChartBoard::setBaseline(std::shared_ptr<const Results> baseline) {
+void ChartBoard::setBaseline(std::shared_ptr<const Results> baseline, const QString& name) {
     for (ChartPanel* c : m_charts)
-        c->setBaseline(baseline);
+        c->setBaseline(baseline, name);
 }
 
 void ChartBoard::setCursorTime(double timeS) {

@@ -1,6 +1,6 @@
 // The charts dock: utilization (allocation, occupancy, MFU), fragmentation, pending GPUs
 // stacked by layer, queue wait p50/p95 and running jobs, all on one time axis with one
-// cursor, and the pinned baseline dashed beside each.
+// cursor, and the pinned baseline dashed beside each. A click on any chart asks for its time.
 #pragma once
 
 #include <QWidget>
@@ -16,9 +16,13 @@ class ChartBoard : public QWidget {
 public:
     explicit ChartBoard(QWidget* parent = nullptr);
     void setResults(std::shared_ptr<const Results> results);
-    void setBaseline(std::shared_ptr<const Results> baseline);
+    void setBaseline(std::shared_ptr<const Results> baseline, const QString& name = QString());
     void setCursorTime(double timeS);
     const std::vector<ChartPanel*>& charts() const { return m_charts; }
+
+signals:
+    /// A chart was clicked at this simulated time (the main window moves the scrubber).
+    void timeClicked(double timeS);
 
 private:
     std::vector<ChartPanel*> m_charts;

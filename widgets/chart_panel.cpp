@@ -1,18 +1,28 @@
 #include "chart_panel.hpp"
 
 #include <QAreaSeries>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QCoreApplication>
 #include <QGraphicsLayout>
-#include <QLegendMarker>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QLabel>
+#include <QLegend>
 #include <QLineSeries>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QSvgGenerator>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <limits>
+
+#include "kpi_format.hpp"
+#include "ui_palette.hpp"
 
 namespace gpuplan::ui {
 
@@ -66,32 +76,96 @@ QList<QPointF> toList(const std::vector<QPointF>& v) {
     return QList<QPointF>(v.begin(), v.end());
 }
 
+constexpr double kSecondsPerX = 3600;  // the x axis counts hours; its labels say "d2 12:00"
+
+/// Round steps for the time axis, smallest first.
+constexpr double kTimeStepsS[] = {3600,       2 * 3600,   3 * 3600,   4 * 3600,   6 * 3600,
+                                  12 * 3600,  86400,      2 * 86400,  3 * 86400,  5 * 86400,
+                                  7 * 86400,  10 * 86400, 14 * 86400, 15 * 86400, 20 * 86400,
+                                  30 * 86400, 60 * 86400, 90 * 86400, 180 * 86400};
+
+/// 1, 2, 2.5 or 5 × 10^k: the smallest at least `raw`.
+double niceStep(double raw) {
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 2.5, 5.0})
+        if (m * magnitude >= raw * (1 - 1e-9)) return m * magnitude;
+    return 10 * magnitude;
+}
+
+/// Places needed to write multiples of `step` exactly: 0 for 20, 1 for 2.5 or 0.5.
+int decimalsFor(double step) {
+    int d = 0;
+    while (d < 6 && std::fabs(step * std::pow(10.0, d) - std::round(step * std::pow(10.0, d))) >
+                        1e-6 * std::pow(10.0, d))
+        ++d;
+    return d;
+}
+
+/// A value as the hover shows it: whole numbers without decimals, others with one.
+QString hoverNumber(double v) {
+    if (!std::isfinite(v)) return QStringLiteral("–");
+    return formatFixed(v, std::fabs(v - std::round(v)) < 1e-9 || std::fabs(v) >= 100 ? 0 : 1);
+}
+
 }  // namespace
 
-ChartPanel::ChartPanel(const QString& title, const QString& unit, Mode mode,
-                       std::vector<ChartSeriesSpec> series, QWidget* parent)
-    : QWidget(parent), m_title(title), m_unit(unit), m_mode(mode), m_specs(std::move(series)) {
+ChartPanel::ChartPanel(const QString& title, const QString& unit, const QString& subtitle,
+                       Mode mode, std::vector<ChartSeriesSpec> series, QWidget* parent)
+    : QWidget(parent),
+      m_title(title),
+      m_unit(unit),
+      m_subtitle(subtitle),
+      m_mode(mode),
+      m_specs(std::move(series)) {
+    // Title and legend are labels that wrap: Qt Charts would elide them to "…" when narrow.
+    m_titleLabel = new QLabel(this);
+    m_titleLabel->setWordWrap(true);
+    m_titleLabel->setTextFormat(Qt::RichText);
+    m_titleLabel->setText(
+        QStringLiteral("<b>%1</b> · %2").arg(title.toHtmlEscaped(), subtitle.toHtmlEscaped()));
+    m_legend = new QLabel(this);
+    m_legend->setWordWrap(true);
+    m_legend->setTextFormat(Qt::RichText);
+    for (QLabel* l : {m_titleLabel, m_legend}) {
+        l->setForegroundRole(QPalette::Text);
+        l->setContentsMargins(6, 2, 6, 2);
+        l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    }
+    setBackgroundRole(QPalette::Base);
+    setAutoFillBackground(true);
+
     m_chart = new QChart;
-    m_chart->setTitle(title);
     m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_chart->legend()->hide();
+    m_chart->setMargins(QMargins(4, 4, 10, 4));
     m_chart->layout()->setContentsMargins(0, 0, 0, 0);
-    m_x = new QValueAxis;
+    m_x = new QCategoryAxis;
+    m_x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     m_y = new QValueAxis;
     m_y->setTitleText(unit);
-    m_x->setLabelFormat("%.0f");
+    m_y->setTickType(QValueAxis::TicksDynamic);
+    m_y->setTickAnchor(0);
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
     m_cursor = new QLineSeries;
     followPalette();
     m_view = new QChartView(m_chart, this);
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(150);
+    m_view->setMinimumHeight(130);
+    m_view->viewport()->setMouseTracking(true);
+    m_view->viewport()->installEventFilter(this);
+    m_view->viewport()->setCursor(Qt::CrossCursor);
+    // The plot's size is known only once the chart has laid itself out.
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] {
+        if (updateTicks()) updateCursor();
+    });
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
-    setToolTip(title);
+    layout->setContentsMargins(0, 0, 0, 2);
+    layout->setSpacing(0);
+    layout->addWidget(m_titleLabel);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
+    updateLegend();
 }
 
 ChartPanel::~ChartPanel() = default;
@@ -101,8 +175,9 @@ void ChartPanel::setResults(std::shared_ptr<const Results> results) {
     rebuild();
 }
 
-void ChartPanel::setBaseline(std::shared_ptr<const Results> baseline) {
+void ChartPanel::setBaseline(std::shared_ptr<const Results> baseline, const QString& name) {
     m_baseline = std::move(baseline);
+    m_baselineName = name;
     rebuild();
 }
 
@@ -118,7 +193,7 @@ void ChartPanel::setCursorTime(double timeS) {
 
 void ChartPanel::changeEvent(QEvent* e) {
     QWidget::changeEvent(e);
-    if (e->type() == QEvent::PaletteChange) {
+    if (e->type() == QEvent::PaletteChange && m_chart) {
         followPalette();
         rebuild();
     }
@@ -128,11 +203,10 @@ void ChartPanel::followPalette() {
     const bool dark = palette().color(QPalette::Window).lightness() < 128;
     m_chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     m_chart->setBackgroundBrush(palette().color(QPalette::Base));
-    m_chart->setTitleBrush(palette().color(QPalette::WindowText));
-    m_chart->legend()->setLabelColor(palette().color(QPalette::WindowText));
-    for (QValueAxis* axis : {m_x, m_y}) {
-        axis->setLabelsColor(palette().color(QPalette::WindowText));
-        axis->setTitleBrush(palette().color(QPalette::WindowText));
+    for (QAbstractAxis* axis :
+         {static_cast<QAbstractAxis*>(m_x), static_cast<QAbstractAxis*>(m_y)}) {
+        axis->setLabelsColor(palette().color(QPalette::Text));
+        axis->setTitleBrush(palette().color(QPalette::Text));
     }
     m_cursor->setPen(QPen(palette().color(QPalette::Mid), 1.2));
 }
@@ -140,6 +214,165 @@ void ChartPanel::followPalette() {
 void ChartPanel::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
     rebuild();
+}
+
+bool ChartPanel::eventFilter(QObject* watched, QEvent* e) {
+    if (watched != m_view->viewport()) return QWidget::eventFilter(watched, e);
+    if (e->type() == QEvent::MouseMove) {
+        const QPoint pos = static_cast<QMouseEvent*>(e)->position().toPoint();
+        const double t = timeAtViewport(pos);
+        if (t < 0)
+            QToolTip::hideText();
+        else
+            QToolTip::showText(m_view->viewport()->mapToGlobal(pos), valuesAt(t),
+                               m_view->viewport());
+    } else if (e->type() == QEvent::MouseButtonPress) {
+        auto* mouse = static_cast<QMouseEvent*>(e);
+        const double t = timeAtViewport(mouse->position().toPoint());
+        if (mouse->button() == Qt::LeftButton && t >= 0) {
+            emit timeClicked(t);
+            return true;
+        }
+    } else if (e->type() == QEvent::Leave) {
+        QToolTip::hideText();
+    }
+    return QWidget::eventFilter(watched, e);
+}
+
+double ChartPanel::timeAtViewport(QPoint pos) const {
+    if (!m_results || !m_chart->series().contains(m_cursor)) return -1;
+    const QPointF inChart = m_chart->mapFromScene(m_view->mapToScene(pos));
+    if (!m_chart->plotArea().adjusted(-2, -2, 2, 2).contains(inChart)) return -1;
+    const double t = m_chart->mapToValue(inChart, m_cursor).x() * kSecondsPerX;
+    return std::clamp(t, 0.0, m_results->horizonS);
+}
+
+QPoint ChartPanel::viewportPosition(double timeS) const {
+    const QPointF inChart = m_chart->mapToPosition(QPointF(timeS / kSecondsPerX, 0), m_cursor);
+    const QPointF scene =
+        m_chart->mapToScene(QPointF(inChart.x(), m_chart->plotArea().center().y()));
+    return m_view->mapFromScene(scene);
+}
+
+QWidget* ChartPanel::viewport() const {
+    return m_view->viewport();
+}
+
+QString ChartPanel::valuesAt(double timeS) const {
+    if (!m_results || m_results->sampleTimesS.empty()) return {};
+    // The sample in force at t: the last one taken at or before it.
+    auto sampleAt = [timeS](const Results& r) {
+        const auto& times = r.sampleTimesS;
+        const auto it = std::upper_bound(times.begin(), times.end(), timeS);
+        return it == times.begin() ? std::size_t(0) : std::size_t(it - times.begin() - 1);
+    };
+    auto value = [](const Results& r, const ChartSeriesSpec& spec, std::size_t k) {
+        const Series* s = r.findSeries(spec.metric.toStdString());
+        return s && k < s->values.size() ? s->values[k] * spec.scale
+                                         : std::numeric_limits<double>::quiet_NaN();
+    };
+    const std::size_t k = sampleAt(*m_results);
+    const std::size_t kb = m_baseline ? sampleAt(*m_baseline) : 0;
+    QStringList lines{formatSimTime(timeS)};
+    double total = 0, baseTotal = 0;
+    for (const ChartSeriesSpec& spec : m_specs) {
+        const double v = value(*m_results, spec, k);
+        if (std::isfinite(v)) total += v;
+        QString line = QStringLiteral("%1: %2 %3").arg(spec.label, hoverNumber(v), m_unit);
+        if (m_baseline) {
+            const double b = value(*m_baseline, spec, kb);
+            if (std::isfinite(b)) baseTotal += b;
+            if (m_mode == Mode::Lines) line += tr(" (baseline %1)").arg(hoverNumber(b));
+        }
+        lines << line;
+    }
+    if (m_mode == Mode::StackedAreas) {
+        lines << tr("total: %1 %2").arg(hoverNumber(total), m_unit);
+        if (m_baseline) lines << tr("baseline total: %1 %2").arg(hoverNumber(baseTotal), m_unit);
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+QStringList ChartPanel::drawnTexts() const {
+    QStringList texts{m_titleLabel->text(), m_legend->text()};
+    for (QGraphicsItem* item : m_view->scene()->items()) {
+        if (!item->isVisible()) continue;
+        if (auto* t = qgraphicsitem_cast<QGraphicsTextItem*>(item))
+            texts << t->toPlainText();
+        else if (auto* st = qgraphicsitem_cast<QGraphicsSimpleTextItem*>(item))
+            texts << st->text();
+    }
+    return texts;
+}
+
+QStringList ChartPanel::timeTickLabels() const {
+    return m_x->categoriesLabels();
+}
+
+void ChartPanel::updateLegend() {
+    // Swatches and names as wrapping text: nothing is ever elided.
+    QStringList items;
+    for (const ChartSeriesSpec& spec : m_specs)
+        items << QStringLiteral("<span style='color:%1'>%2</span>&nbsp;%3")
+                     .arg(spec.color.name(),
+                          m_mode == Mode::Lines ? QStringLiteral("━━") : QStringLiteral("■"),
+                          spec.label.toHtmlEscaped().replace(QLatin1Char(' '),
+                                                             QStringLiteral("&nbsp;")));
+    if (m_baseline) {
+        const QString what = m_mode == Mode::Lines ? tr("dashed: baseline") : tr("baseline total");
+        items << QStringLiteral("╍╍&nbsp;%1%2")
+                     .arg(what, m_baselineName.isEmpty()
+                                    ? QString()
+                                    : QStringLiteral(" “%1”").arg(m_baselineName.toHtmlEscaped()));
+    }
+    m_legend->setText(items.join(QStringLiteral(" &nbsp; ")));
+}
+
+bool ChartPanel::updateTicks() {
+    if (!m_results) return false;
+    const double horizonS = std::max(1.0, m_results->horizonS);
+    const QRectF plot = m_chart->plotArea();
+    const double plotW = plot.width() > 10 ? plot.width() : std::max(100, width() - 70);
+    const double plotH = plot.height() > 10 ? plot.height() : std::max(60, height() - 90);
+    // Time: the smallest round step whose labels do not crowd each other.
+    const QFontMetrics fm(m_x->labelsFont());
+    double step = kTimeStepsS[std::size(kTimeStepsS) - 1];
+    for (double candidate : kTimeStepsS) {
+        const bool wholeDays = std::fmod(candidate, 86400) == 0;
+        const int labelPx = fm.horizontalAdvance(formatSimTime(
+                                wholeDays ? horizonS : horizonS - 1800, TimeLabel::Short)) +
+                            18;
+        if (horizonS / candidate * labelPx <= plotW) {
+            step = candidate;
+            break;
+        }
+    }
+    // Values: about one tick per 32 px of height, on round numbers.
+    const double top = m_fixedYMax > 0 ? m_fixedYMax : std::max(m_dataYMax * 1.05, 1e-9);
+    const double ySteps = std::clamp(std::floor(plotH / 32), 2.0, 10.0);
+    double yStep = niceStep(top / ySteps);
+    double yMax = m_fixedYMax > 0 ? m_fixedYMax : std::ceil(top / yStep - 1e-9) * yStep;
+    if (m_fixedYMax <= 0 && m_dataYMax <= 0) {
+        yStep = 1;
+        yMax = 1;
+    }
+    if (step == m_timeStepS && yStep == m_yStep && yMax == m_yMax &&
+        m_x->max() == horizonS / kSecondsPerX)
+        return false;
+    m_timeStepS = step;
+    m_yStep = yStep;
+    m_yMax = yMax;
+    for (const QString& label : m_x->categoriesLabels())
+        m_x->remove(label);
+    // Labels sit on their category's end value; the first category ends at 0 to label it.
+    m_x->setStartValue(-1);
+    for (double t = 0; t <= horizonS + 1e-6; t += step)
+        m_x->append(formatSimTime(t, TimeLabel::Short), t / kSecondsPerX);
+    m_x->setRange(0, horizonS / kSecondsPerX);
+    m_y->setRange(0, m_yMax);
+    m_y->setTickInterval(m_yStep);
+    m_y->setLabelFormat(QStringLiteral("%.%1f").arg(decimalsFor(m_yStep)));
+    return true;
 }
 
 std::vector<QPointF> ChartPanel::points(const Results& r, const ChartSeriesSpec& spec,
@@ -153,7 +386,7 @@ std::vector<QPointF> ChartPanel::points(const Results& r, const ChartSeriesSpec&
         if (!std::isfinite(v)) continue;  // e.g. no job started in the interval
         v *= spec.scale;
         if (base) v += (*base)[k];
-        out.emplace_back(r.sampleTimesS[k] / m_timeDivisor, v);
+        out.emplace_back(r.sampleTimesS[k] / kSecondsPerX, v);
     }
     return out;
 }
@@ -167,27 +400,14 @@ void ChartPanel::rebuild() {
         }
     if (m_chart->series().contains(m_cursor)) m_chart->removeSeries(m_cursor);
     m_current.clear();
+    updateLegend();
     if (!m_results) return;
-    const double horizon = m_results->horizonS;
-    m_timeDivisor = horizon <= 3 * 86400 ? 3600.0 : 86400.0;
-    m_x->setTitleText(m_timeDivisor == 3600 ? tr("hours") : tr("days"));
-    m_x->setRange(0, horizon / m_timeDivisor);
-    // Round tick steps (1, 2 or 5 × 10^k) whatever the horizon: "day 0, 20, 40…".
-    const double span = horizon / m_timeDivisor;
-    const double raw = span / 6, magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    const double step = raw / magnitude < 1.5   ? magnitude
-                        : raw / magnitude < 3.5 ? 2 * magnitude
-                                                : 5 * magnitude;
-    m_x->setTickType(QValueAxis::TicksDynamic);
-    m_x->setTickAnchor(0);
-    m_x->setTickInterval(step);
     const int columns =
         std::max(50, static_cast<int>(m_chart->plotArea().width() > 10 ? m_chart->plotArea().width()
                                                                        : width() - 60));
     double yMax = 0;
 
-    auto addLine = [&](const std::vector<QPointF>& pts, const QString& name, const QPen& pen,
-                       bool legend) {
+    auto addLine = [&](const std::vector<QPointF>& pts, const QString& name, const QPen& pen) {
         auto* line = new QLineSeries;
         line->setName(name);
         line->setPen(pen);
@@ -196,9 +416,6 @@ void ChartPanel::rebuild() {
         m_chart->addSeries(line);
         line->attachAxis(m_x);
         line->attachAxis(m_y);
-        if (!legend)
-            for (QLegendMarker* m : m_chart->legend()->markers(line))
-                m->setVisible(false);
         for (const QPointF& p : pts)
             yMax = std::max(yMax, p.y());
         return line;
@@ -210,12 +427,12 @@ void ChartPanel::rebuild() {
     if (m_mode == Mode::Lines) {
         for (const ChartSeriesSpec& spec : m_specs) {
             m_current.push_back(addLine(points(*m_results, spec, nullptr), spec.label,
-                                        QPen(shade(spec.color), 1.6), true));
+                                        QPen(shade(spec.color), 1.6)));
             if (m_baseline) {
                 QColor c = shade(spec.color);
                 c.setAlpha(170);
                 addLine(points(*m_baseline, spec, nullptr), spec.label + tr(" (baseline)"),
-                        QPen(c, 1.3, Qt::DashLine), false);
+                        QPen(c, 1.3, Qt::DashLine));
             }
         }
     } else {
@@ -258,31 +475,24 @@ void ChartPanel::rebuild() {
                         if (std::isfinite(s->values[k])) total[k] += s->values[k] * spec.scale;
             std::vector<QPointF> pts;
             for (std::size_t k = 0; k < total.size(); ++k)
-                pts.emplace_back(m_baseline->sampleTimesS[k] / m_timeDivisor, total[k]);
+                pts.emplace_back(m_baseline->sampleTimesS[k] / kSecondsPerX, total[k]);
             addLine(pts, tr("baseline total"),
-                    QPen(palette().color(QPalette::WindowText), 1.3, Qt::DashLine), true);
+                    QPen(palette().color(QPalette::Text), 1.3, Qt::DashLine));
         }
     }
-    if (m_fixedYMax > 0) {
-        m_yMax = m_fixedYMax;
-        m_y->setRange(0, m_yMax);
-    } else {
-        m_yMax = yMax > 0 ? yMax * 1.08 : 1;
-        m_y->setRange(0, m_yMax);
-        m_y->applyNiceNumbers();
-    }
+    m_dataYMax = yMax;
+    m_timeStepS = 0;  // recompute: the horizon or the data may have changed
+    updateTicks();
     m_chart->addSeries(m_cursor);
     m_cursor->attachAxis(m_x);
     m_cursor->attachAxis(m_y);
-    for (QLegendMarker* m : m_chart->legend()->markers(m_cursor))
-        m->setVisible(false);
     updateCursor();
 }
 
 void ChartPanel::updateCursor() {
     if (!m_results) return;
-    const double x = m_cursorS / m_timeDivisor;
-    m_cursor->replace(QList<QPointF>{QPointF(x, 0), QPointF(x, m_y->max())});
+    const double x = m_cursorS / kSecondsPerX;
+    m_cursor->replace(QList<QPointF>{QPointF(x, 0), QPointF(x, m_yMax)});
 }
 
 int ChartPanel::plottedPoints(int seriesIndex) const {
@@ -294,7 +504,7 @@ int ChartPanel::plottedPoints(int seriesIndex) const {
 std::unique_ptr<ChartPanel> ChartPanel::laidOutCopy(QSize size) const {
     // Exports get a chart laid out at their own size (fonts, margins, decimation), not a
     // stretched copy of the on-screen one.
-    auto copy = std::make_unique<ChartPanel>(m_title, m_unit, m_mode, m_specs);
+    auto copy = std::make_unique<ChartPanel>(m_title, m_unit, m_subtitle, m_mode, m_specs);
     copy->setPalette(palette());
     copy->m_fixedYMax = m_fixedYMax;
     copy->setAttribute(Qt::WA_DontShowOnScreen);
@@ -302,6 +512,7 @@ std::unique_ptr<ChartPanel> ChartPanel::laidOutCopy(QSize size) const {
     copy->show();  // offscreen: lays out the view and the chart at `size`
     copy->m_results = m_results;
     copy->m_baseline = m_baseline;
+    copy->m_baselineName = m_baselineName;
     copy->m_cursorS = m_cursorS;
     copy->rebuild();
     // The legend and axes lay themselves out through posted events.
@@ -324,7 +535,7 @@ bool ChartPanel::saveSvg(const QString& path, QSize size) const {
     svg.setTitle(m_title);
     QPainter p;
     if (!p.begin(&svg)) return false;
-    copy->m_view->render(&p, QRectF(QPointF(0, 0), size));
+    copy->render(&p);  // title and legend labels too
     return p.end();
 }
 

@@ -2,6 +2,11 @@
 // cursor at the scrubber's time. All Qt Charts code lives behind this class (Qt Charts is
 // deprecated from Qt 6.10; swapping the toolkit touches only chart_panel.cpp). Series are
 // kept at full resolution in Results and decimated to min/max per pixel column on redraw.
+//
+// Reading it: hovering shows the time and every series' value there; a click asks to move the
+// scrubber there (timeClicked). The title and the legend are word-wrapped labels around the
+// plot, so they are never cut to "…"; the axes pick their tick count from the plot's pixel
+// size, and the time axis reads like every other time label ("d2", "d2 12:00").
 #pragma once
 
 #include <QColor>
@@ -12,10 +17,12 @@
 
 #include "gpuplan/results.hpp"
 
+class QCategoryAxis;
 class QChart;
 class QChartView;
-class QValueAxis;
+class QLabel;
 class QLineSeries;
+class QValueAxis;
 
 namespace gpuplan::ui {
 
@@ -31,12 +38,15 @@ class ChartPanel : public QWidget {
 public:
     enum class Mode { Lines, StackedAreas };
 
-    ChartPanel(const QString& title, const QString& unit, Mode mode,
+    /// `unit` is short ("%", "GPUs": the y axis title and the hover values); `subtitle` says
+    /// what is measured ("% of provisioned GPUs") beside the title.
+    ChartPanel(const QString& title, const QString& unit, const QString& subtitle, Mode mode,
                std::vector<ChartSeriesSpec> series, QWidget* parent = nullptr);
     ~ChartPanel() override;
 
     void setResults(std::shared_ptr<const Results> results);
-    void setBaseline(std::shared_ptr<const Results> baseline);
+    /// The pinned baseline and the name it is labelled with ("baseline: default").
+    void setBaseline(std::shared_ptr<const Results> baseline, const QString& name = QString());
     void setCursorTime(double timeS);
 
     QString title() const { return m_title; }
@@ -49,32 +59,57 @@ public:
     /// Points currently plotted for a series (after decimation), for tests.
     int plottedPoints(int seriesIndex) const;
 
+    /// "d1 04:30 · allocation 66.2 % · occupancy 41.0 %": what hovering at that time shows.
+    QString valuesAt(double timeS) const;
+    /// Where in the chart view's viewport the time `timeS` is, halfway up the plot.
+    QPoint viewportPosition(double timeS) const;
+    QWidget* viewport() const;
+    /// Every text the chart draws (title, legend, axis titles and tick labels), for checks.
+    QStringList drawnTexts() const;
+    QStringList timeTickLabels() const;
+
+signals:
+    /// The user clicked the plot at this simulated time.
+    void timeClicked(double timeS);
+
 protected:
     void resizeEvent(QResizeEvent* e) override;
     void changeEvent(QEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
     void rebuild();
+    /// Ticks for the plot's current pixel size; true when they changed.
+    bool updateTicks();
+    void updateLegend();
     std::unique_ptr<ChartPanel> laidOutCopy(QSize size) const;
     void followPalette();  // light or dark chart theme, as the application's palette
     void updateCursor();
+    /// The time under a viewport position, or a negative number outside the plot.
+    double timeAtViewport(QPoint pos) const;
     std::vector<QPointF> points(const Results& r, const ChartSeriesSpec& spec,
                                 const std::vector<double>* base) const;
 
     QString m_title;
     QString m_unit;
+    QString m_subtitle;
     Mode m_mode;
     std::vector<ChartSeriesSpec> m_specs;
     std::shared_ptr<const Results> m_results, m_baseline;
+    QString m_baselineName;
     double m_cursorS = 0;
-    double m_timeDivisor = 3600;  // hours or days on the x axis
     double m_yMax = 1;
+    double m_dataYMax = 0;
     double m_fixedYMax = 0;  // 0 = fit to data
-    QChart* m_chart;
-    QChartView* m_view;
-    QValueAxis* m_x;
-    QValueAxis* m_y;
-    QLineSeries* m_cursor;
+    double m_timeStepS = 0;  // the ticks drawn now
+    double m_yStep = 0;
+    QLabel* m_titleLabel = nullptr;
+    QLabel* m_legend = nullptr;
+    QChart* m_chart = nullptr;
+    QChartView* m_view = nullptr;
+    QCategoryAxis* m_x = nullptr;
+    QValueAxis* m_y = nullptr;
+    QLineSeries* m_cursor = nullptr;
     std::vector<QLineSeries*> m_current;
 };
 

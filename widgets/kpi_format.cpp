@@ -18,30 +18,45 @@ QString kpiLabel(const std::string& name) {
     return label;
 }
 
+QString formatFixed(double value, int decimals) {
+    if (!std::isfinite(value)) return QStringLiteral("–");
+    // A value that rounds to zero is written "0.0": "-0.0" reads as a loss that is not there.
+    const double unit = std::pow(10.0, decimals);
+    if (std::round(std::fabs(value) * unit) == 0) value = 0;
+    return QString::number(value + 0.0, 'f', decimals);
+}
+
+QString formatSigned(double value, int decimals) {
+    const QString magnitude = formatFixed(std::fabs(value), decimals);
+    if (!std::isfinite(value)) return magnitude;
+    if (magnitude == formatFixed(0, decimals)) return QStringLiteral("±") + magnitude;
+    return (value > 0 ? QStringLiteral("+") : QStringLiteral("−")) + magnitude;
+}
+
 QString formatKpiValue(const Kpi& k) {
     if (!std::isfinite(k.value)) return QStringLiteral("–");
-    if (k.unit == "fraction") return QStringLiteral("%1 %").arg(100 * k.value, 0, 'f', 1);
+    if (k.unit == "fraction") return QStringLiteral("%1 %").arg(formatFixed(100 * k.value, 1));
     if (k.unit == "s") return formatDuration(k.value);
     if (k.unit == "jobs" && k.value == std::floor(k.value))
         return QLocale().toString(static_cast<qlonglong>(k.value));
-    if (k.unit == "gpu_h") return QLocale().toString(k.value, 'f', 0) + QStringLiteral(" GPU-h");
-    if (k.unit == "x") return QStringLiteral("%1×").arg(k.value, 0, 'f', 3);
-    if (k.unit == "gpus") return QStringLiteral("%1 GPUs").arg(k.value, 0, 'f', 1);
-    return QStringLiteral("%1 %2").arg(k.value, 0, 'f', 1).arg(QString::fromStdString(k.unit));
+    if (k.unit == "gpu_h")
+        return QLocale().toString(std::round(k.value) + 0.0, 'f', 0) + QStringLiteral(" GPU-h");
+    if (k.unit == "x") return QStringLiteral("%1×").arg(formatFixed(k.value, 3));
+    if (k.unit == "gpus") return QStringLiteral("%1 GPUs").arg(formatFixed(k.value, 1));
+    return QStringLiteral("%1 %2").arg(formatFixed(k.value, 1), QString::fromStdString(k.unit));
 }
 
 QString formatKpiDelta(const Kpi& current, const Kpi& baseline) {
     if (!std::isfinite(current.value) || !std::isfinite(baseline.value)) return {};
     const double d = current.value - baseline.value;
-    if (current.unit == "fraction")
-        return QStringLiteral("%1%2").arg(d >= 0 ? "+" : "").arg(100 * d, 0, 'f', 1);
-    if (current.unit == "s")
-        return (d >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + formatDuration(std::fabs(d));
-    if (current.unit == "jobs" && d == std::floor(d))
-        return QStringLiteral("%1%2").arg(d >= 0 ? "+" : "").arg(static_cast<qlonglong>(d));
-    return QStringLiteral("%1%2")
-        .arg(d >= 0 ? "+" : "")
-        .arg(d, 0, 'f', current.unit == "x" ? 3 : 1);
+    if (current.unit == "fraction") return formatSigned(100 * d, 1);
+    if (current.unit == "s") {
+        if (formatDuration(std::fabs(d)) == formatDuration(0))
+            return QStringLiteral("±") + formatDuration(0);
+        return (d > 0 ? QStringLiteral("+") : QStringLiteral("−")) + formatDuration(std::fabs(d));
+    }
+    if (current.unit == "jobs" && d == std::floor(d)) return formatSigned(d, 0);
+    return formatSigned(d, current.unit == "x" ? 3 : 1);
 }
 
 int goodDirection(const std::string& name) {

@@ -8,9 +8,14 @@
 
 namespace gpuplan::ui {
 
+/// `value` with `decimals` places; never "-0.0" (a value that rounds to zero is "0.0").
+QString formatFixed(double value, int decimals);
+/// "+4.3", "−0.2" (a true minus), "±0.0" when it rounds to nothing.
+QString formatSigned(double value, int decimals);
 QString kpiLabel(const std::string& name);  ///< "allocation", "wait p95", …
 QString formatKpiValue(const Kpi& kpi);
-/// "+4.3" (percentage points for fractions, same unit otherwise); empty when not comparable.
+/// "+4.3", "−1.2", "±0.0" (percentage points for fractions, same unit otherwise); empty when
+/// not comparable.
 QString formatKpiDelta(const Kpi& current, const Kpi& baseline);
 /// +1 when more is better (allocation, goodput), −1 when less is (waits), 0 when neutral.
 int goodDirection(const std::string& name);

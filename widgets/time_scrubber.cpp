@@ -2,6 +2,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QProxyStyle>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QStyle>
@@ -13,6 +14,16 @@
 namespace gpuplan::ui {
 
 namespace {
+/// A click on the track jumps there (a plain QSlider pages towards the click instead).
+class JumpToClickStyle : public QProxyStyle {
+public:
+    int styleHint(StyleHint hint, const QStyleOption* option, const QWidget* widget,
+                  QStyleHintReturn* returnData) const override {
+        if (hint == SH_Slider_AbsoluteSetButtons) return Qt::LeftButton | Qt::MiddleButton;
+        return QProxyStyle::styleHint(hint, option, widget, returnData);
+    }
+};
+
 constexpr int kSteps = 10000;
 constexpr int kFrameMs = 40;         // 25 frames a second
 constexpr double kPlayFrames = 600;  // the whole horizon plays in 24 s
@@ -24,11 +35,15 @@ TimeScrubber::TimeScrubber(QWidget* parent) : QWidget(parent) {
     m_play->setToolTip(tr("Play / pause (Space)"));
     m_slider = new QSlider(Qt::Horizontal, this);
     m_slider->setRange(0, kSteps);
+    auto* jump = new JumpToClickStyle;  // follows the application style
+    jump->setParent(m_slider);
+    m_slider->setStyle(jump);
     m_slider->setToolTip(
         tr("Simulated time: the fleet, the pending list and the chart cursors follow"));
     m_label = new QLabel(this);
-    m_label->setMinimumWidth(
-        m_label->fontMetrics().horizontalAdvance(QStringLiteral("day 30, 23:59 / 30.0 d")) + 8);
+    m_label->setMinimumWidth(m_label->fontMetrics().horizontalAdvance(
+                                 formatSimTime(99 * 86400 + 86340) + QStringLiteral(" / 99.0 d")) +
+                             8);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
     layout->addWidget(m_play);
@@ -82,6 +97,10 @@ void TimeScrubber::togglePlay() {
         m_timer.start();
         m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
     }
+}
+
+QString TimeScrubber::text() const {
+    return m_label->text();
 }
 
 void TimeScrubber::showTime() {

@@ -1,5 +1,5 @@
-// The time scrubber under the fleet: a slider over the simulated horizon, a play button that
-// animates, and the time as text.
+// The time scrubber under the fleet: a slider over the simulated horizon (a click on the track
+// jumps there), a play button that animates, and the time as text ("d2 04:30 / 7.0 d").
 #pragma once
 
 #include <QTimer>
@@ -19,6 +19,9 @@ public:
     double time() const { return m_timeS; }
     void setTime(double timeS);
     bool playing() const { return m_timer.isActive(); }
+    /// The time as the label shows it.
+    QString text() const;
+    QSlider* slider() const { return m_slider; }
 
 public slots:
     void togglePlay();

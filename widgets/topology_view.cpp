@@ -1,5 +1,6 @@
 #include "topology_view.hpp"
 
+#include <QAction>
 #include <QApplication>
 #include <QContextMenuEvent>
 #include <QDrag>
@@ -434,7 +435,20 @@ void TopologyView::contextMenuEvent(QContextMenuEvent* e) {
 }
 
 void TopologyView::mousePressEvent(QMouseEvent* e) {
-    if (e->button() != Qt::LeftButton || !m_results) return;
+    if (!m_results) return;
+    // The middle button, or the left one while Space is held, pans from anywhere (over GPUs
+    // and nodes too, where the left button alone selects and moves jobs).
+    if (e->button() == Qt::MiddleButton || (e->button() == Qt::LeftButton && m_spaceHeld)) {
+        m_pressPos = e->pos();
+        m_pressCenter = m_center;
+        m_pressJob = -1;
+        m_panning = true;
+        m_spacePanned = m_spaceHeld;
+        setCursor(Qt::ClosedHandCursor);
+        e->accept();
+        return;
+    }
+    if (e->button() != Qt::LeftButton) return;
     m_pressPos = e->pos();
     m_pressCenter = m_center;
     const TopologyHit hit = m_layout.hitTest(toWorld(e->position()));
@@ -453,8 +467,8 @@ void TopologyView::mousePressEvent(QMouseEvent* e) {
 }
 
 void TopologyView::mouseMoveEvent(QMouseEvent* e) {
-    if (!(e->buttons() & Qt::LeftButton)) return;
-    if (m_pressJob >= 0 &&
+    if (!(e->buttons() & (Qt::LeftButton | Qt::MiddleButton))) return;
+    if (m_pressJob >= 0 && (e->buttons() & Qt::LeftButton) &&
         (e->pos() - m_pressPos).manhattanLength() >= QApplication::startDragDistance()) {
         auto* mime = new QMimeData;
         mime->setData(
@@ -477,10 +491,37 @@ void TopologyView::mouseMoveEvent(QMouseEvent* e) {
 void TopologyView::mouseReleaseEvent(QMouseEvent*) {
     m_panning = false;
     m_pressJob = -1;
+    if (m_spaceHeld)
+        setCursor(Qt::OpenHandCursor);
+    else
+        unsetCursor();
+}
+
+void TopologyView::keyReleaseEvent(QKeyEvent* e) {
+    if (e->key() != Qt::Key_Space || e->isAutoRepeat()) {
+        QWidget::keyReleaseEvent(e);
+        return;
+    }
+    m_spaceHeld = false;
+    if (!m_panning) unsetCursor();
+    // Space tapped without panning: it does what Space does elsewhere (Run ▸ Play / pause).
+    if (!m_spacePanned)
+        for (QAction* action : window()->findChildren<QAction*>())
+            if (action->shortcut() == QKeySequence(Qt::Key_Space) && action->isEnabled()) {
+                action->trigger();
+                break;
+            }
 }
 
 void TopologyView::keyPressEvent(QKeyEvent* e) {
     switch (e->key()) {
+        case Qt::Key_Space:  // held: the left button pans (see keyReleaseEvent for a tap)
+            if (!e->isAutoRepeat()) {
+                m_spaceHeld = true;
+                m_spacePanned = false;
+                if (!m_panning) setCursor(Qt::OpenHandCursor);
+            }
+            return;
         case Qt::Key_F:
             m_autoFit = true;
             fitAll();
@@ -498,6 +539,14 @@ void TopologyView::keyPressEvent(QKeyEvent* e) {
 }
 
 bool TopologyView::event(QEvent* e) {
+    // Space reaches keyPressEvent (held for panning) before the window's Space shortcut.
+    if (e->type() == QEvent::ShortcutOverride) {
+        auto* key = static_cast<QKeyEvent*>(e);
+        if (key->key() == Qt::Key_Space && key->modifiers() == Qt::NoModifier) {
+            e->accept();
+            return true;
+        }
+    }
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
         const QString text = tooltipAt(help->pos());

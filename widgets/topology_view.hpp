@@ -1,7 +1,8 @@
 // The fleet at time t: pods ⊃ racks ⊃ nodes ⊃ GPU cells coloured by the team whose job holds
 // them, nodes outlined by buying class and marked when not Ready. Wheel zooms at the pointer,
 // dragging the background pans, F fits. Zoomed out, racks turn into heat blocks of their
-// allocation. Job templates and pinned jobs can be dropped on nodes, racks and pods.
+// allocation. Job templates and pinned jobs can be dropped on nodes, racks and pods. The middle
+// button, or Space held with the left button, pans from anywhere, over GPUs too.
 #pragma once
 
 #include <QWidget>
@@ -67,6 +68,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent*) override;
     void keyPressEvent(QKeyEvent*) override;
     void contextMenuEvent(QContextMenuEvent*) override;
+    void keyReleaseEvent(QKeyEvent*) override;
     bool event(QEvent*) override;
     void dragEnterEvent(QDragEnterEvent*) override;
     void dragMoveEvent(QDragMoveEvent*) override;
@@ -105,6 +107,8 @@ private:
     QPointF m_pressCenter;
     bool m_panning = false;
     int m_pressJob = -1;
+    bool m_spaceHeld = false;    // Space down: the left button pans anywhere
+    bool m_spacePanned = false;  // …and did, so releasing Space is no tap
 };
 
 }  // namespace gpuplan::ui

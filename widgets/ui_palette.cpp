@@ -2,19 +2,103 @@
 
 #include <QPalette>
 #include <QStyle>
+#include <algorithm>
 #include <cmath>
 
 namespace gpuplan::ui {
 
+namespace {
+
+/// CIELAB (D65) of an sRGB colour: distances there follow what the eye tells apart.
+struct Lab {
+    double l, a, b;
+};
+
+Lab toLab(const QColor& c) {
+    auto linear = [](double v) {
+        return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+    };
+    const double r = linear(c.redF()), g = linear(c.greenF()), b = linear(c.blueF());
+    const double x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+    const double y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    const double z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+    auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116; };
+    return {116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))};
+}
+
+double labDistance(const Lab& p, const Lab& q) {
+    return std::hypot(p.l - q.l, p.a - q.a, p.b - q.b);
+}
+
+/// The automatic team colours, in order: Tableau 10 first (calm, for the usual few teams),
+/// then each next colour the one farthest (in CIELAB) from every colour before it and from
+/// the free-GPU greys of both palettes, so any prefix of N colours stays distinguishable.
+const std::vector<QColor>& autoTeamColors() {
+    static const std::vector<QColor> colors = [] {
+        std::vector<QColor> out;
+        for (const char* hex : {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#e15759", "#76b7b2",
+                                "#edc948", "#ff9da7", "#9c755f", "#bab0ac"})
+            out.emplace_back(QString::fromLatin1(hex));
+        std::vector<QColor> candidates;
+        for (int hue = 0; hue < 360; hue += 4)
+            for (double s : {0.35, 0.55, 0.75, 0.95})
+                for (double v : {0.5, 0.65, 0.8, 0.95})
+                    candidates.push_back(QColor::fromHsvF(hue / 360.0, s, v));
+        std::vector<Lab> candidateLab;
+        for (const QColor& c : candidates)
+            candidateLab.push_back(toLab(c));
+        // Distance from each candidate to the nearest colour taken so far.
+        std::vector<double> nearest(candidates.size(), 1e9);
+        auto take = [&](const QColor& c) {
+            const Lab lab = toLab(c);
+            for (std::size_t i = 0; i < candidates.size(); ++i)
+                nearest[i] = std::min(nearest[i], labDistance(candidateLab[i], lab));
+        };
+        take(QColor("#e4e7eb"));  // free GPU, light palette
+        take(QColor("#3a3f44"));  // free GPU, dark palette
+        for (const QColor& c : out)
+            take(c);
+        while (out.size() < kDistinctTeamColors) {
+            const auto best = std::max_element(nearest.begin(), nearest.end()) - nearest.begin();
+            out.push_back(candidates[best]);
+            take(candidates[best]);
+        }
+        return out;
+    }();
+    return colors;
+}
+
+}  // namespace
+
+double colorDistance(const QColor& a, const QColor& b) {
+    return labDistance(toLab(a), toLab(b));
+}
+
 std::vector<QColor> teamColors(const Results& r) {
-    // Tableau 10: distinguishable, and calm enough for a meeting-room screen.
-    static const char* kAuto[] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#e15759",
-                                  "#76b7b2", "#edc948", "#ff9da7", "#9c755f", "#bab0ac"};
+    // The scenario's colours where given; the others from the automatic sequence, skipping
+    // colours that would be confused with a given one.
+    std::vector<QColor> given(r.teams.size());
+    for (std::size_t i = 0; i < r.teams.size() && i < r.teamColors.size(); ++i)
+        if (!r.teamColors[i].empty()) given[i] = QColor(QString::fromStdString(r.teamColors[i]));
+    const std::vector<QColor>& sequence = autoTeamColors();
     std::vector<QColor> colors;
+    std::size_t next = 0;
     for (std::size_t i = 0; i < r.teams.size(); ++i) {
-        const std::string given = i < r.teamColors.size() ? r.teamColors[i] : std::string();
-        colors.emplace_back(given.empty() ? QColor(kAuto[i % 10])
-                                          : QColor(QString::fromStdString(given)));
+        if (given[i].isValid()) {
+            colors.push_back(given[i]);
+            continue;
+        }
+        QColor pick;
+        while (!pick.isValid() && next < sequence.size()) {
+            const QColor& c = sequence[next++];
+            const bool clashes = std::any_of(given.begin(), given.end(), [&](const QColor& g) {
+                return g.isValid() && colorDistance(g, c) < kMinTeamColorDistance;
+            });
+            if (!clashes) pick = c;
+        }
+        // Past the sequence (hundreds of teams): repeat it, a shade darker each round.
+        if (!pick.isValid()) pick = sequence[i % sequence.size()].darker(115);
+        colors.push_back(pick);
     }
     return colors;
 }
@@ -96,12 +180,15 @@ void applyPalette(QApplication& app, bool dark) {
     app.setPalette(p);
 }
 
-QString formatSimTime(double seconds) {
-    const long long s = static_cast<long long>(std::floor(seconds));
-    const long long days = s / 86400;
-    const int h = static_cast<int>((s % 86400) / 3600), m = static_cast<int>((s % 3600) / 60);
-    return QStringLiteral("day %1, %2:%3")
-        .arg(days + 1)
+QString formatSimTime(double seconds, TimeLabel style) {
+    if (!std::isfinite(seconds)) return QStringLiteral("–");
+    // Whole minutes, rounded, so a tick at 06:00 never reads 05:59.
+    const long long minutes = std::llround(std::max(0.0, seconds) / 60);
+    const long long day = minutes / 1440;
+    const int h = static_cast<int>(minutes % 1440 / 60), m = static_cast<int>(minutes % 60);
+    if (style == TimeLabel::Short && h == 0 && m == 0) return QStringLiteral("d%1").arg(day);
+    return QStringLiteral("d%1 %2:%3")
+        .arg(day)
         .arg(h, 2, 10, QLatin1Char('0'))
         .arg(m, 2, 10, QLatin1Char('0'));
 }

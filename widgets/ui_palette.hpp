@@ -12,8 +12,15 @@
 
 namespace gpuplan::ui {
 
-/// Team colours: the scenario's "#rrggbb" where given, else a 10-colour qualitative set.
+/// Automatic team colours are pairwise at least kMinTeamColorDistance apart (CIELAB ΔE*76;
+/// ~2.3 is just noticeable, 20 is plainly another colour) for up to this many teams.
+inline constexpr std::size_t kDistinctTeamColors = 64;
+inline constexpr double kMinTeamColorDistance = 20;
+/// Team colours: the scenario's "#rrggbb" where given, else the automatic sequence (Tableau
+/// 10, then each next colour as far as possible from all before it).
 std::vector<QColor> teamColors(const Results& results);
+/// CIELAB ΔE*76 between two colours.
+double colorDistance(const QColor& a, const QColor& b);
 QColor layerColor(Layer layer);
 QString layerName(Layer layer);  ///< "Reservation", …
 QColor buyingClassColor(BuyingClass c);
@@ -21,8 +28,14 @@ QColor freeGpuColor(const QPalette& palette);
 QColor notReadyColor();
 /// Fusion style with a light or dark palette (for demos and checking both).
 void applyPalette(QApplication& app, bool dark);
-/// "2 d 03:15" style label of a simulated time.
-QString formatSimTime(double seconds);
+enum class TimeLabel {
+    Full,   ///< "d0 00:00", "d2 04:30"
+    Short,  ///< "d2" at midnight, else as Full (chart ticks)
+};
+/// THE label of a simulated instant, everywhere (header, scrubber, charts, tooltips,
+/// inspector): "d<day> hh:mm" with days counted from 0, so t = 0 reads "d0 00:00" and the
+/// chart axis's "d2" is the same moment as the header's "d2 00:00".
+QString formatSimTime(double seconds, TimeLabel style = TimeLabel::Full);
 /// "3.2 h", "45 min", "12 s".
 QString formatDuration(double seconds);
 

@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -18,12 +19,47 @@ namespace {
 constexpr int kMaxRecent = 8;
 const char* kRecentKey = "recentFiles";
 const QString kFilter = QObject::tr("gpuplan scenarios (*.json);;All files (*)");
+
+QString folderKey(FolderPurpose purpose) {
+    return purpose == FolderPurpose::Scenarios ? QStringLiteral("folders/scenarios")
+                                               : QStringLiteral("folders/exports");
+}
 }  // namespace
+
+QString safeScenarioFileName(const QString& name) {
+    QString stem = name.trimmed();
+    stem.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("-"));
+    stem.replace(QRegularExpression(QStringLiteral("^[-.]+|[-.]+$")), QString());
+    if (stem.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) stem.chop(5);
+    if (stem.isEmpty()) stem = QStringLiteral("scenario");
+    return stem + QStringLiteral(".json");
+}
 
 FileController::FileController(ScenarioDocument* document, QWidget* window, QString presetsDir)
     : QObject(window), m_doc(document), m_window(window), m_presetsDir(std::move(presetsDir)) {
-    m_autosave.setInterval(30'000);
-    connect(&m_autosave, &QTimer::timeout, this, &FileController::autosaveNow);
+    m_autosave.setSingleShot(true);
+    m_autosave.setInterval(kAutosaveDelayMs);
+    connect(&m_autosave, &QTimer::timeout, this, [this] {
+        autosaveNow();
+        m_unsavedSince.invalidate();
+    });
+    connect(m_doc, &ScenarioDocument::changed, this, &FileController::scheduleAutosave);
+    connect(m_doc, &ScenarioDocument::modifiedChanged, this, &FileController::scheduleAutosave);
+}
+
+QString FileController::lastFolder(FolderPurpose purpose) {
+    const QString folder = QSettings().value(folderKey(purpose)).toString();
+    return !folder.isEmpty() && QFileInfo(folder).isDir() ? folder : QDir::homePath();
+}
+
+void FileController::rememberFolder(FolderPurpose purpose, const QString& folder) {
+    QSettings().setValue(folderKey(purpose), QFileInfo(folder).absoluteFilePath());
+}
+
+QString FileController::proposedSavePath() const {
+    if (!m_doc->filePath().isEmpty()) return m_doc->filePath();
+    return QDir(lastFolder(FolderPurpose::Scenarios))
+        .filePath(safeScenarioFileName(QString::fromStdString(m_doc->scenario().name)));
 }
 
 QStringList FileController::presetFiles() const {
@@ -103,14 +139,15 @@ bool FileController::openFile(const QString& path) {
         return false;
     }
     addRecent(path);
+    rememberFolder(FolderPurpose::Scenarios, QFileInfo(path).absolutePath());
     emit message(tr("Opened %1").arg(path));
     return true;
 }
 
 void FileController::open() {
     if (!maybeSave()) return;
-    const QString path =
-        QFileDialog::getOpenFileName(m_window, tr("Open scenario"), QString(), kFilter);
+    const QString path = QFileDialog::getOpenFileName(
+        m_window, tr("Open scenario"), lastFolder(FolderPurpose::Scenarios), kFilter);
     if (!path.isEmpty()) openFile(path);
 }
 
@@ -130,7 +167,7 @@ bool FileController::save() {
 
 bool FileController::saveAs() {
     QString path =
-        QFileDialog::getSaveFileName(m_window, tr("Save scenario as"), m_doc->title(), kFilter);
+        QFileDialog::getSaveFileName(m_window, tr("Save scenario as"), proposedSavePath(), kFilter);
     if (path.isEmpty()) return false;
     if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".json");
     try {
@@ -140,6 +177,7 @@ bool FileController::saveAs() {
         return false;
     }
     addRecent(path);
+    rememberFolder(FolderPurpose::Scenarios, QFileInfo(path).absolutePath());
     removeAutosave();
     emit message(tr("Saved %1").arg(path));
     return true;
@@ -164,7 +202,23 @@ QStringList FileController::orphanedAutosaves() const {
 }
 
 void FileController::startAutosave() {
-    m_autosave.start();
+    m_autosaveOn = true;
+    scheduleAutosave();
+}
+
+void FileController::scheduleAutosave() {
+    // A crash a second after an edit must still find it: save shortly after the edits stop,
+    // and never later than the maximum delay while they go on.
+    if (!m_autosaveOn) return;
+    if (!m_doc->isModified()) {  // saved, or undone back to the file: nothing to recover
+        m_autosave.stop();
+        m_unsavedSince.invalidate();
+        removeAutosave();
+        return;
+    }
+    if (!m_unsavedSince.isValid()) m_unsavedSince.start();
+    m_autosave.start(std::max<qint64>(
+        0, std::min<qint64>(kAutosaveDelayMs, kAutosaveMaxDelayMs - m_unsavedSince.elapsed())));
 }
 
 bool FileController::autosaveNow() {

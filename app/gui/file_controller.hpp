@@ -3,6 +3,7 @@
 // that fails to load is reported with its place and reason; the open document stays as is.
 #pragma once
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QStringList>
 #include <QTimer>
@@ -13,6 +14,14 @@ class QMenu;
 class QWidget;
 
 namespace gpuplan::app {
+
+/// Which folder a file dialog opens in: scenarios and exports each remember their own.
+enum class FolderPurpose { Scenarios, Exports };
+
+/// A file name made from a scenario's name: letters, digits, '.', '_' and '-' only, runs of
+/// anything else (spaces, slashes, colons) become one '-'; "scenario" when nothing is left.
+/// Ends in ".json".
+QString safeScenarioFileName(const QString& name);
 
 class FileController : public QObject {
     Q_OBJECT
@@ -32,8 +41,18 @@ public:
     bool save();
     bool saveAs();
 
-    /// Autosave every 30 s while modified; a clean exit removes the file.
+    /// The folder a dialog for this purpose opens in: the last one used (QSettings), else home.
+    static QString lastFolder(FolderPurpose purpose);
+    static void rememberFolder(FolderPurpose purpose, const QString& folder);
+    /// What Save As proposes: the file itself if it has one, else a file-safe name from the
+    /// scenario's name in the last scenarios folder.
+    QString proposedSavePath() const;
+
+    /// From now on, an edit is autosaved kAutosaveDelayMs after the last edit (debounced), and
+    /// at least every kAutosaveMaxDelayMs while edits keep coming. A clean exit removes the file.
     void startAutosave();
+    static constexpr int kAutosaveDelayMs = 400;
+    static constexpr int kAutosaveMaxDelayMs = 3000;
     /// Writes the autosave file now if the document has unsaved changes; true if written.
     bool autosaveNow();
     void removeAutosave();
@@ -54,11 +73,14 @@ signals:
 private:
     void addRecent(const QString& path);
     void reportLoadError(const QString& path, const QString& what);
+    void scheduleAutosave();
 
     ScenarioDocument* m_doc;
     QWidget* m_window;
     QString m_presetsDir;
-    QTimer m_autosave;
+    QTimer m_autosave;             // restarted by every edit: the debounce
+    QElapsedTimer m_unsavedSince;  // the oldest edit not autosaved yet
+    bool m_autosaveOn = false;
 };
 
 }  // namespace gpuplan::app

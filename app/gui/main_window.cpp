@@ -7,6 +7,8 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QHeaderView>
+#include <QIcon>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -90,6 +92,12 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
         documentChanged();
     });
     documentChanged();
+    connect(m_doc, &ScenarioDocument::replaced, this, &MainWindow::documentReplaced);
+    connect(&m_sim, &SimulationController::runStarted, this, [this](quint64 generation) {
+        if (!m_awaitingDocumentRun) return;
+        m_awaitingDocumentRun = false;
+        m_documentFirstGeneration = generation;
+    });
     connect(m_doc, &ScenarioDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_doc, &ScenarioDocument::pathChanged, this, &MainWindow::updateTitle);
     connect(&m_sim, &SimulationController::resultsReady, this, &MainWindow::applyResults);
@@ -107,8 +115,9 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
         showStatus(tr("Run cancelled; the charts show the last finished run."));
     });
 
-    // Time.
+    // Time: the scrubber, and a click on any chart moves it there.
     connect(m_scrubber, &ui::TimeScrubber::timeChanged, this, &MainWindow::setTime);
+    connect(m_charts, &ui::ChartBoard::timeClicked, m_scrubber, &ui::TimeScrubber::setTime);
 
     // Selection and drops on the fleet.
     connect(m_topology, &ui::TopologyView::selectionChanged, this, &MainWindow::onSelection);
@@ -159,6 +168,7 @@ void MainWindow::buildDocks() {
     m_pendingSorted->setSourceModel(m_pending);
     m_pendingSorted->setSortRole(ui::PendingTableModel::SortRole);
     auto* pendingView = new QTableView(this);
+    pendingView->setObjectName(QStringLiteral("pendingView"));
     pendingView->setModel(m_pendingSorted);
     pendingView->setSortingEnabled(true);
     pendingView->sortByColumn(ui::PendingTableModel::WaitingColumn, Qt::DescendingOrder);
@@ -168,6 +178,11 @@ void MainWindow::buildDocks() {
     pendingView->verticalHeader()->hide();
     pendingView->setWordWrap(false);
     connect(pendingView, &QTableView::clicked, this, &MainWindow::onPendingClicked);
+    // The keyboard (arrow keys, Page Down…) moves the current row without a click.
+    connect(pendingView->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) {
+                if (current.isValid()) onPendingClicked(current);
+            });
     auto* pendingDock = dock(tr("Pending at t"), "pending", pendingView, Qt::BottomDockWidgetArea);
 
     m_compare = new ui::CompareTableModel(this);
@@ -257,8 +272,10 @@ void MainWindow::buildActions() {
     file->addSeparator();
     file->addAction(tr("Export &results (CSV, JSON)…"), this, [this] {
         if (!m_results) return;
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export results into"));
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, tr("Export results into"), FileController::lastFolder(FolderPurpose::Exports));
         if (dir.isEmpty()) return;
+        FileController::rememberFolder(FolderPurpose::Exports, dir);
         try {
             exportResults(*m_results, dir);
             showStatus(tr("Results exported to %1").arg(dir));
@@ -268,8 +285,10 @@ void MainWindow::buildActions() {
     });
     for (const QString& format : {QStringLiteral("png"), QStringLiteral("svg")})
         file->addAction(tr("Export charts as %1…").arg(format.toUpper()), this, [this, format] {
-            const QString dir = QFileDialog::getExistingDirectory(this, tr("Export charts into"));
+            const QString dir = QFileDialog::getExistingDirectory(
+                this, tr("Export charts into"), FileController::lastFolder(FolderPurpose::Exports));
             if (dir.isEmpty()) return;
+            FileController::rememberFolder(FolderPurpose::Exports, dir);
             try {
                 showStatus(tr("Wrote %1")
                                .arg(exportCharts(m_charts->charts(), dir, format)
@@ -294,6 +313,10 @@ void MainWindow::buildActions() {
                                   &MainWindow::pinBaseline);
     pin->setToolTip(tr("Keep these results: charts draw them dashed, the KPI strip shows deltas"));
     run->addAction(tr("&Clear baseline"), this, &MainWindow::clearBaseline);
+    m_keepBaseline = run->addAction(tr("&Keep baseline when opening another scenario"));
+    m_keepBaseline->setCheckable(true);
+    m_keepBaseline->setToolTip(
+        tr("Compare across files: the baseline stays, labelled with its scenario's name"));
     run->addAction(tr("Re-run &now"), QKeySequence::Refresh, this,
                    [this] { m_sim.runNow(m_doc->scenario()); });
     run->addAction(tr("&Play / pause time"), QKeySequence(Qt::Key_Space), m_scrubber,
@@ -318,23 +341,27 @@ void MainWindow::buildActions() {
     QToolBar* bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolbar"));
     bar->addAction(save);
-    // Short labels on the toolbar; what would be undone shows as the tooltip.
-    QUndoStack* stack = m_doc->undoStack();
-    QAction* undoShort = bar->addAction(style()->standardIcon(QStyle::SP_ArrowBack), tr("Undo"),
-                                        stack, &QUndoStack::undo);
-    QAction* redoShort = bar->addAction(style()->standardIcon(QStyle::SP_ArrowForward), tr("Redo"),
-                                        stack, &QUndoStack::redo);
-    auto syncUndo = [stack, undoShort, redoShort] {
-        undoShort->setEnabled(stack->canUndo());
-        redoShort->setEnabled(stack->canRedo());
-        undoShort->setToolTip(stack->canUndo() ? tr("Undo %1").arg(stack->undoText())
-                                               : tr("Nothing to undo"));
-        redoShort->setToolTip(stack->canRedo() ? tr("Redo %1").arg(stack->redoText())
-                                               : tr("Nothing to redo"));
-    };
-    connect(stack, &QUndoStack::indexChanged, this, syncUndo);
-    connect(stack, &QUndoStack::cleanChanged, this, syncUndo);
-    syncUndo();
+    // The toolbar says what would be undone, like the Edit menu ("Undo Drop notebook"); long
+    // names are shortened there and shown whole as the tooltip.
+    undo->setIcon(
+        QIcon::fromTheme(QStringLiteral("edit-undo"), style()->standardIcon(QStyle::SP_ArrowBack)));
+    redo->setIcon(QIcon::fromTheme(QStringLiteral("edit-redo"),
+                                   style()->standardIcon(QStyle::SP_ArrowForward)));
+    for (QAction* action : {undo, redo}) {
+        auto* button = new QToolButton(this);
+        button->setDefaultAction(action);
+        button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        button->setObjectName(action == undo ? QStringLiteral("undoButton")
+                                             : QStringLiteral("redoButton"));
+        auto label = [button, action] {
+            const QString full = action->text().remove(QLatin1Char('&'));
+            button->setText(button->fontMetrics().elidedText(full, Qt::ElideRight, 220));
+            button->setToolTip(full);
+        };
+        connect(action, &QAction::changed, button, label);
+        label();
+        bar->addWidget(button);
+    }
     bar->addSeparator();
     bar->addWidget(new QLabel(tr(" Placement: "), this));
     m_placement = new QComboBox(this);
@@ -447,15 +474,43 @@ void MainWindow::onPendingClicked(const QModelIndex& index) {
 
 void MainWindow::pinBaseline() {
     if (!m_results) return;
+    if (m_appliedGeneration < m_documentFirstGeneration) {
+        showStatus(
+            tr("The results on screen are of the previous scenario; pin once this "
+               "scenario's results are in."));
+        return;
+    }
     m_baseline = m_results;
-    m_charts->setBaseline(m_baseline);
+    m_baselineName = m_doc->title();
+    m_charts->setBaseline(m_baseline, m_baselineName);
     m_kpis->setBaseline(m_baseline);
     m_compare->setBaseline(m_baseline);
-    showStatus(tr("Pinned these results as the baseline; edits now show deltas against them."));
+    showStatus(tr("Pinned the results of %1 as the baseline; edits now show deltas against them.")
+                   .arg(m_baselineName));
+}
+
+void MainWindow::setKeepBaselineAcrossScenarios(bool keep) {
+    m_keepBaseline->setChecked(keep);
+}
+
+void MainWindow::documentReplaced() {
+    m_awaitingDocumentRun = true;  // the next run started is the first of this scenario
+    if (!m_baseline) return;
+    if (m_keepBaseline->isChecked()) {
+        showStatus(tr("Kept the baseline of %1 for comparison with %2.")
+                       .arg(m_baselineName, m_doc->title()));
+        return;
+    }
+    const QString name = m_baselineName;
+    clearBaseline();
+    showStatus(tr("Baseline of %1 cleared: it belonged to that scenario (Run ▸ Keep baseline "
+                  "to compare across files).")
+                   .arg(name));
 }
 
 void MainWindow::clearBaseline() {
     m_baseline.reset();
+    m_baselineName.clear();
     m_charts->setBaseline(nullptr);
     m_kpis->setBaseline(nullptr);
     m_compare->setBaseline(nullptr);

@@ -65,6 +65,10 @@ public:
     ui::JobPalette* palette() const { return m_palette; }
     std::shared_ptr<const Results> results() const { return m_results; }
     std::shared_ptr<const Results> baseline() const { return m_baseline; }
+    /// The name the baseline is labelled with (the scenario it was pinned from).
+    QString baselineName() const { return m_baselineName; }
+    /// Whether a baseline survives opening another scenario (Run ▸ Keep baseline…).
+    void setKeepBaselineAcrossScenarios(bool keep);
     /// Widgets refreshed with a result (for tests: stale results must never arrive).
     quint64 appliedGeneration() const { return m_appliedGeneration; }
     /// The status bar's message (a drop's outcome, a refusal's reason).
@@ -92,6 +96,8 @@ private:
     void setTime(double timeS);
     void onSelection(const ui::TopologyHit& hit);
     void onPendingClicked(const QModelIndex& index);
+    /// Another scenario was opened: its baseline goes unless the user keeps it.
+    void documentReplaced();
     void updateTitle();
     void showStatus(const QString& text);
     /// Name of a node, rack or pod in the fleet on screen (the displayed results').
@@ -102,7 +108,12 @@ private:
     DropController* m_drops;
     FileController* m_files;
     std::shared_ptr<const Results> m_results, m_baseline;
+    QString m_baselineName;
     quint64 m_appliedGeneration = 0;
+    // Results older than this generation answer a scenario that was replaced: never pinned.
+    quint64 m_documentFirstGeneration = 0;
+    bool m_awaitingDocumentRun = false;
+    QAction* m_keepBaseline = nullptr;
 
     ui::TopologyView* m_topology;
     ui::TimeScrubber* m_scrubber;

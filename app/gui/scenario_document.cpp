@@ -36,6 +36,7 @@ void ScenarioDocument::reset(Scenario scenario, const QString& path) {
     m_undo.setClean();
     emit pathChanged(m_path);
     emit modifiedChanged(false);
+    emit replaced();
     emit changed();
 }
 

@@ -47,6 +47,9 @@ public:
     QString validationError(const Scenario& candidate) const;
 
 signals:
+    /// Another scenario replaced this one (new, open, recover): what belonged to the old one
+    /// (a pinned baseline) no longer applies. Emitted just before changed().
+    void replaced();
     /// The scenario's content changed (edit, undo, redo, reset).
     void changed();
     void pathChanged(const QString& path);
