@@ -118,6 +118,7 @@ public:
                 m_scheduler.pass(now);
                 m_rates.queuedJobs = static_cast<double>(m_scheduler.queue().size());
                 check();
+                checkHeadOnTime();
             }
             if (tSample == now) {
                 takeSample(nextSample++);
@@ -442,6 +443,14 @@ private:
             throw std::logic_error("invariant: allocated GPU counter drifted");
         if (m_scheduler.reservationViolations() != 0)
             throw std::logic_error("invariant: a backfill took GPUs reserved for the queue head");
+    }
+
+    /// After a pass: a head whose reserved start has come is running (EASY's promise).
+    void checkHeadOnTime() const {
+        if (!m_options.checkInvariants) return;
+        const Reservation& r = m_scheduler.reservation();
+        if (r.active && r.job == m_scheduler.blockedHead() && r.startS <= m_nowS)
+            throw std::logic_error("invariant: the queue head did not start at its reserved time");
     }
 
     const Scenario& m_scenario;

@@ -42,6 +42,83 @@ TEST_CASE("EASY backfill lets a short job pass the blocked head but not a long o
     CHECK(spanOf(r, "J3").endS == 700);
 }
 
+TEST_CASE("a job that would take the head's reserved GPUs is told it would delay the head") {
+    // The example above at the sample at 60: J2 has ended, J0 holds 2 GPUs until 100, 2 are
+    // free. J1 needs 4 at 100; 2 come back from J0, so both free GPUs are held for it. J3
+    // (1 GPU, 500 s) fits the node now, but only on a held GPU, and would run past 100.
+    const Results r = test::run(backfillExample(BackfillMode::Easy));
+    REQUIRE(r.sampleTimesS[1] == 60);
+    bool toldDelay = false;
+    for (const PendingEntry& e : r.pendingAtSample(1))
+        if (e.job == jobIndex(r, "J3"))
+            toldDelay = r.reasons[e.reason].find("would delay J1") != std::string::npos;
+    CHECK(toldDelay);
+}
+
+TEST_CASE("EASY reserves for the head the GPUs that come back, leaving free ones usable now") {
+    // Three nodes of 4 GPUs. A and B (4 GPUs, 100 s each) are pinned to node1 and node2 and
+    // run 0–100; node0 is free.
+    // t=1: H (2 pods × 4) finds 4 free GPUs: blocked. A and B end at 100, so H is reserved to
+    //      start at 100. Its 8 GPUs there can be node1 + node2 (busy now, back by 100) or
+    //      include node0 (free now). Taking node1 + node2 holds no free-now GPU.
+    // t=2: L (4 GPUs, 1000 s) would run past 100, so it may start only on GPUs H does not
+    //      need: node0. It starts at 2 and ends at 1002.
+    // t=100: A and B end; H starts on node1 + node2 and runs 100–200.
+    // The old rule reserved the lowest nodes, node0 + node1, held node0's 4 free GPUs for H,
+    // and kept L waiting until 100 although starting it delays nobody.
+    Scenario s = test::smallFleet(1, 3, "n4");
+    s.jobs = {job("A", 4, 100), job("B", 4, 100), job("H", 8, 100, 1, 4), job("L", 4, 1000, 2)};
+    s.jobs[0].traits.pin = {PinLevel::Node, "pod-rack-node1"};
+    s.jobs[1].traits.pin = {PinLevel::Node, "pod-rack-node2"};
+    const Results r = test::run(s);
+    CHECK(spanOf(r, "H").startS == 100);
+    CHECK(spanOf(r, "H").endS == 200);
+    CHECK(spanOf(r, "L").startS == 2);
+    CHECK(spanOf(r, "L").endS == 1002);
+    const JobRecord& l = r.jobs[jobIndex(r, "L")];
+    CHECK(r.fleet.nodes[r.placementOf(r.segments[l.lastSegment])[0].node].name == "pod-rack-node0");
+    // The pending reasons stay honest: at the sample at 60 only H waits, and no job is told
+    // that it would delay H (the old rule said so of L).
+    REQUIRE(r.sampleTimesS[1] == 60);
+    const auto pending = r.pendingAtSample(1);
+    REQUIRE(pending.size() == 1);
+    CHECK(pending[0].job == jobIndex(r, "H"));
+    for (const PendingEntry& e : r.pending)
+        CHECK(r.reasons[e.reason].find("would delay") == std::string::npos);
+}
+
+TEST_CASE("EASY takes free-now GPUs for the head only as far as returning ones fall short") {
+    // Four nodes of 8 GPUs. Pinned, from 0: A (4 GPUs) on node1 until 100, B (8) on node2
+    // until 100, C (8) on node3 until 1000. Free now: node0 8, node1 4.
+    // t=1: H (4 pods × 4) finds room for 3 pods: blocked. At 100 node0, node1 and node2 have
+    //      8 free each: H is reserved to start at 100. Pods of 4 that take no free-now GPU:
+    //      two on node2 (B's 8 come back) and one on node1 (A's 4): 3 of the 4. The fourth
+    //      takes free-now GPUs either way; the fullest node with room, node1, gives them.
+    //      Held now: node1's 4 free GPUs; node0's 8 stay usable.
+    //      (The old rule reserved node0 and node1 whole and held all 12 free GPUs.)
+    // t=2: L8 (8 GPUs, 1000 s) starts at once on node0.
+    // t=3: L4 (4 GPUs, 1000 s) fits only on node1's held GPUs and would run past 100: it
+    //      waits, and is told it would delay H. It starts when H ends (H runs 100–200 on
+    //      node1 and node2, the only free nodes then).
+    Scenario s = test::smallFleet(1, 4, "n8");
+    s.jobs = {job("A", 4, 100),        job("B", 8, 100),      job("C", 8, 1000),
+              job("H", 16, 100, 1, 4), job("L8", 8, 1000, 2), job("L4", 4, 1000, 3)};
+    s.jobs[0].traits.pin = {PinLevel::Node, "pod-rack-node1"};
+    s.jobs[1].traits.pin = {PinLevel::Node, "pod-rack-node2"};
+    s.jobs[2].traits.pin = {PinLevel::Node, "pod-rack-node3"};
+    const Results r = test::run(s);
+    CHECK(spanOf(r, "H").startS == 100);
+    CHECK(spanOf(r, "H").endS == 200);
+    CHECK(spanOf(r, "L8").startS == 2);
+    CHECK(spanOf(r, "L4").startS == 200);
+    REQUIRE(r.sampleTimesS[1] == 60);
+    bool toldDelay = false;
+    for (const PendingEntry& e : r.pendingAtSample(1))
+        if (e.job == jobIndex(r, "L4"))
+            toldDelay = r.reasons[e.reason].find("would delay H") != std::string::npos;
+    CHECK(toldDelay);
+}
+
 TEST_CASE("strict FIFO lets nothing pass the blocked head") {
     // J1 starts at 100 as before; J2 and J3 wait for it: both start at 200.
     const Results r = test::run(backfillExample(BackfillMode::None));
