@@ -175,7 +175,18 @@ private:
         std::uint64_t bits;
         static_assert(sizeof bits == sizeof m_nowS);
         std::memcpy(&bits, &m_nowS, sizeof bits);
-        std::uint64_t x = bits ^ (std::uint64_t{type} << 56) ^ (std::uint64_t{id} << 8);
+        fold(bits ^ (std::uint64_t{type} << 56) ^ (std::uint64_t{id} << 8));
+    }
+
+    /// Folds the GPUs a binding got into the fingerprint, so placement changes show.
+    void countPlacement(const std::vector<PodPlacement>& pods) {
+        for (const PodPlacement& pod : pods) {
+            fold(std::uint64_t{pod.node});
+            fold(pod.gpuMask);
+        }
+    }
+
+    void fold(std::uint64_t x) {
         m_fingerprint = (m_fingerprint ^ splitmix64(x)) * 0x100000001b3ull;
     }
 
@@ -242,6 +253,7 @@ private:
         push(p.endS, EventType::Release, job, rt.segment);
         ++m_running;
         count(2, job);
+        countPlacement(pods);
     }
 
     void addProgress(std::uint32_t job, int sign) {
