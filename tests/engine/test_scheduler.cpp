@@ -205,3 +205,49 @@ TEST_CASE("backfill never delays the reserved head in a busy random workload") {
         CHECK(r.kpi("jobs_started") > 0.9 * r.kpi("jobs_submitted"));
     }
 }
+
+TEST_CASE("a short backfill on a reserved node frees the head's hold for long jobs") {
+    // Two 8-GPU nodes. J0 holds node0 until 1000. At t = 1: H (3 pods × 4) is blocked and
+    // reserved from 1000 on node0 (8) and node1 (4): 4 of node1's GPUs are held for it.
+    // S (4 GPUs, 100 s) ends before 1000; L (4 GPUs, 5000 s) does not.
+    // Whichever comes first, both start at 1: S on node1 returns its 4 GPUs by 1000, so the
+    // hold on node1 drops to 0 and L may take the other 4. H still starts at 1000.
+    for (bool shortFirst : {true, false}) {
+        INFO("S listed " << (shortFirst ? "before" : "after") << " L");
+        Scenario s = test::smallFleet(1, 2, "n8");
+        s.jobs = {job("J0", 8, 1000), job("H", 12, 100, 1, 4)};
+        if (shortFirst)
+            s.jobs.insert(s.jobs.end(), {job("S", 4, 100, 1), job("L", 4, 5000, 1)});
+        else
+            s.jobs.insert(s.jobs.end(), {job("L", 4, 5000, 1), job("S", 4, 100, 1)});
+        const Results r = test::run(s);
+        CHECK(r.jobs[jobIndex(r, "S")].firstStartS == 1);
+        CHECK(r.jobs[jobIndex(r, "L")].firstStartS == 1);
+        CHECK(r.jobs[jobIndex(r, "H")].firstStartS == 1000);
+    }
+}
+
+TEST_CASE("a backlog that can never fit does not block or slow the rest") {
+    // 3,000 jobs of 8 GPUs on a fleet of 4-GPU nodes can never fit (reservation layer);
+    // a 1-GPU job behind them starts at once, and they are all counted as pending GPUs.
+    Scenario s = test::smallFleet(1, 2, "n4");
+    JobClassDef big;
+    big.name = "big";
+    big.traits.team = "t";
+    big.traits.gpusPerPod = 8;
+    big.arrival.process = ArrivalProcess::List;
+    for (int i = 0; i < 3000; ++i)
+        big.arrival.timesS.push_back(i * 0.01);
+    big.gpus.value = 8;
+    big.durationS.value = 60;
+    s.jobClasses = {big};
+    s.jobs = {job("small", 1, 60, 100)};
+    RunOptions o;
+    o.maxPendingEntriesPerSample = 5;
+    const Results r = simulate(s, o);
+    CHECK(r.jobs[jobIndex(r, "small")].firstStartS == 100);
+    // Sample at 120 s: 5 listed, 2,995 left out of the list, all 3,000 counted.
+    CHECK(r.pendingAtSample(2).size() == 5);
+    CHECK(r.pendingOmitted[2] == 2995);
+    CHECK(r.findSeries("pending_gpus{reservation}")->values[2] == 3000 * 8);
+}
