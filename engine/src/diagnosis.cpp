@@ -171,17 +171,21 @@ std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const 
                 const std::uint32_t head = m_scheduler.blockedHead();
                 if (head != Scheduler::npos && head != jobIndex) {
                     const std::string headName = m_sim.results.jobName(head);
+                    // Only a job that would need GPUs the head holds can delay it; one
+                    // that fits beside the hold is not kept out by the head.
                     if (m_scheduler.mode() == BackfillMode::Easy &&
-                        m_scheduler.reservation().active)
+                        m_scheduler.reservation().active &&
+                        !m_scheduler.fitsBesideReservation(jobIndex))
                         return format(
                             "Scheduling (queue order): fits now, but starting it would delay %s "
                             "(priority %d), which holds a backfill reservation to start in %s.",
                             headName.c_str(), m_sim.spec(head).priority,
                             humanDuration(m_scheduler.reservation().startS - nowS).c_str());
-                    return format(
-                        "Scheduling (queue order): fits now, but waits behind %s at the head of "
-                        "the queue (strict FIFO).",
-                        headName.c_str());
+                    if (m_scheduler.mode() == BackfillMode::None)
+                        return format(
+                            "Scheduling (queue order): fits now, but waits behind %s at the "
+                            "head of the queue (strict FIFO).",
+                            headName.c_str());
                 }
                 return "Scheduling: fits now; it binds at the next scheduling pass.";
             }

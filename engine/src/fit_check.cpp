@@ -1,6 +1,7 @@
 #include "gpuplan/fit_check.hpp"
 
 #include "diagnosis.hpp"
+#include "node_events.hpp"
 #include "scheduler.hpp"
 
 namespace gpuplan {
@@ -20,25 +21,11 @@ FitVerdict checkFit(const Scenario& scenario, const JobDef& job, double timeS) {
         results.jobs.push_back(JobRecord{.spec = spec});
 
     detail::SimState sim(results, results.fleet);
-    // Node states as of timeS.
-    for (std::size_t n = 0; n < results.fleet.nodes.size(); ++n) {
-        const FleetNode& node = results.fleet.nodes[n];
-        if (node.initialState == NodeState::Provisioning && node.readyAtS > 0 &&
-            node.readyAtS <= timeS)
-            sim.cluster.setState(static_cast<int>(n), NodeState::Ready);
-    }
-    for (const NodeEventDef& e : scenario.nodeEvents) {
-        if (e.timeS > timeS) continue;
-        auto apply = [&](int first, int count) {
-            for (int n = first; n < first + count; ++n)
-                sim.cluster.setState(n, e.state);
-        };
-        if (auto n = results.fleet.findNode(e.node))
-            apply(*n, 1);
-        else if (auto r = results.fleet.findRack(e.node))
-            apply(results.fleet.racks[*r].firstNode, results.fleet.racks[*r].nodeCount);
-        else if (auto p = results.fleet.findPod(e.node))
-            apply(results.fleet.pods[*p].firstNode, results.fleet.pods[*p].nodeCount);
+    // Node states as of timeS, by the run's own node-event path.
+    for (const detail::NodeChangeEvent& change :
+         detail::nodeChangeEvents(results.fleet, scenario.nodeEvents)) {
+        if (change.timeS > timeS) break;
+        detail::applyNodeChange(sim.cluster, change, {});
     }
     detail::Scheduler scheduler(
         alone.scheduler, sim,

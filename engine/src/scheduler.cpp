@@ -1,6 +1,7 @@
 #include "scheduler.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <queue>
 #include <stdexcept>
 
@@ -227,8 +228,9 @@ void Scheduler::refreshPhantom(std::uint32_t job) {
 }
 
 void Scheduler::computeReservation(std::uint32_t job, double nowS) {
-    // Release bound jobs in the order they end until the head fits, note where, then put
-    // everything back. Placement is the same policy the head will use when it starts.
+    // Release bound jobs in the order they end until the head fits (by the placement policy
+    // it will start with): that is its reserved start. Then choose which GPUs it reserves
+    // there, and put everything back.
     m_reservation.active = false;
     const PlacementRequest req = requestOf(m_sim.spec(job));
     std::vector<std::uint32_t> released;
@@ -242,19 +244,10 @@ void Scheduler::computeReservation(std::uint32_t job, double nowS) {
         }
         if (bestPodCapacity(req, m_sim.cluster) < req.pods) continue;
         if (!tryPlace(req, m_def.placement, m_sim.cluster, m_scratch)) continue;
-        m_reservation.active = true;
+        unplace(m_sim.cluster, m_scratch);
+        m_reservation.active = chooseReservedGpus(req, released);
         m_reservation.job = job;
         m_reservation.startS = std::max(endS, nowS);
-        m_reservation.gpusByNode.clear();
-        for (const PodPlacement& p : m_scratch) {
-            auto at = std::find_if(m_reservation.gpusByNode.begin(), m_reservation.gpusByNode.end(),
-                                   [&](const auto& e) { return e.first == p.node; });
-            if (at == m_reservation.gpusByNode.end())
-                m_reservation.gpusByNode.push_back({p.node, std::popcount(p.gpuMask)});
-            else
-                at->second += std::popcount(p.gpuMask);
-        }
-        unplace(m_sim.cluster, m_scratch);
         break;
     }
     for (auto it = released.rbegin(); it != released.rend(); ++it)
@@ -262,17 +255,110 @@ void Scheduler::computeReservation(std::uint32_t job, double nowS) {
             m_sim.cluster.occupy(static_cast<int>(p.node), p.gpuMask);
 }
 
+bool Scheduler::chooseReservedGpus(const PlacementRequest& req,
+                                   const std::vector<std::uint32_t>& released) {
+    // EASY lets a later job start now on anything the head will not need, so the head
+    // reserves GPUs that are busy now and come back by its start before GPUs that are free
+    // now: each free-now GPU it reserves is one that later jobs cannot use meanwhile.
+    // The cluster holds the state at the reserved start (released jobs are off it).
+    // Cost of a pod = the free-now GPUs it takes. On a node getting r GPUs back, pods cost
+    // 0, …, 0, then p − r mod p for the one that mixes both, then p each: non-decreasing per
+    // node, so taking the cheapest pods first gives the fewest free-now GPUs reserved.
+    const Fleet& fleet = m_sim.fleet;
+    std::vector<std::pair<std::uint32_t, int>> returning;  // node → GPUs back by the start
+    for (std::uint32_t j : released)
+        for (const PodPlacement& p : m_sim.placementOf(j))
+            returning.push_back({p.node, std::popcount(p.gpuMask)});
+    std::sort(returning.begin(), returning.end());
+    const NodeRange range = nodeRangeOf(fleet, req.pinLevel, req.pinIndex);
+    const int p = req.gpusPerPod;
+    struct Pod {
+        int cost;
+        std::uint32_t node;
+        bool operator<(const Pod& o) const {
+            return cost != o.cost ? cost < o.cost : node < o.node;
+        }
+    };
+    std::vector<Pod> best, cheap;
+    int bestModel = -1;
+    long long bestCost = 0;
+    for (int m = 0; m < static_cast<int>(fleet.gpuModels.size()); ++m) {
+        if (req.gpuModel >= 0 && req.gpuModel != m) continue;
+        if (podCapacityForModel(req, m_sim.cluster, m) < req.pods) continue;
+        cheap.clear();
+        for (std::size_t i = 0; i < returning.size();) {
+            const std::uint32_t node = returning[i].first;
+            int back = 0;
+            for (; i < returning.size() && returning[i].first == node; ++i)
+                back += returning[i].second;
+            if (static_cast<int>(node) < range.begin || static_cast<int>(node) >= range.end ||
+                fleet.nodes[node].gpuModel != m ||
+                !m_sim.cluster.schedulable(static_cast<int>(node)))
+                continue;
+            const int pods = m_sim.cluster.freeGpus(static_cast<int>(node)) / p;
+            for (int k = 1; k <= pods; ++k) {
+                const int cost = std::max(0, k * p - back) - std::max(0, (k - 1) * p - back);
+                if (cost >= p) break;  // no better than a pod on any free node
+                cheap.push_back({cost, node});
+            }
+        }
+        std::sort(cheap.begin(), cheap.end());
+        if (cheap.size() > static_cast<std::size_t>(req.pods)) cheap.resize(req.pods);
+        long long cost = static_cast<long long>(req.pods - cheap.size()) * p;
+        for (const Pod& pod : cheap)
+            cost += pod.cost;
+        if (bestModel < 0 || cost < bestCost) {
+            bestModel = m;
+            bestCost = cost;
+            best = cheap;
+        }
+    }
+    if (bestModel < 0) return false;
+    // Pods that use returning GPUs, then the rest packed onto the nodes with the fewest free
+    // GPUs (every pod that could use a returning GPU is taken by then), which keeps the
+    // larger holes usable now.
+    std::vector<PodPlacement> taken;
+    for (const Pod& pod : best) {
+        const int node = static_cast<int>(pod.node);
+        const std::uint64_t mask = lowestFreeSlots(m_sim.cluster.freeMask(node), p);
+        m_sim.cluster.occupy(node, mask);
+        taken.push_back({pod.node, mask});
+    }
+    bool ok = true;
+    if (taken.size() < static_cast<std::size_t>(req.pods)) {
+        PlacementRequest rest = req;
+        rest.gpuModel = bestModel;
+        rest.pods = req.pods - static_cast<int>(taken.size());
+        ok = tryPlace(rest, PlacementPolicy::Pack, m_sim.cluster, m_scratch);
+        if (ok) taken.insert(taken.end(), m_scratch.begin(), m_scratch.end());
+    }
+    unplace(m_sim.cluster, taken);
+    m_reservation.gpusByNode.clear();
+    if (!ok) return false;
+    for (const PodPlacement& pod : taken) {
+        auto at = std::find_if(m_reservation.gpusByNode.begin(), m_reservation.gpusByNode.end(),
+                               [&](const auto& e) { return e.first == pod.node; });
+        if (at == m_reservation.gpusByNode.end())
+            m_reservation.gpusByNode.push_back({pod.node, p});
+        else
+            at->second += p;
+    }
+    return true;
+}
+
+int Scheduler::holdNeeded(std::uint32_t node, int need) const {
+    for (std::uint32_t j : m_sim.nodeJobs[node])
+        if (m_sim.runtime[j].plannedEndS <= m_reservation.startS) need -= m_sim.spec(j).gpusPerPod;
+    return need;
+}
+
 void Scheduler::applyPhantom() {
     if (!m_reservation.active) return;
     for (const auto& [node, need] : m_reservation.gpusByNode) {
-        // GPUs on this node that bound jobs hand back by the reserved start.
-        int returning = 0;
-        for (std::uint32_t j : m_sim.nodeJobs[node])
-            if (m_sim.runtime[j].plannedEndS <= m_reservation.startS)
-                returning += m_sim.spec(j).gpusPerPod;
         const int free = m_sim.cluster.freeGpus(static_cast<int>(node));
-        if (need - returning > free) ++m_reservationViolations;  // a backfill took its GPUs
-        const int hold = std::min(need - returning, free);
+        const int missing = holdNeeded(node, need);
+        if (missing > free) ++m_reservationViolations;  // a backfill took its GPUs
+        const int hold = std::min(missing, free);
         if (hold <= 0) continue;
         const std::uint64_t mask =
             lowestFreeSlots(m_sim.cluster.freeMask(static_cast<int>(node)), hold);
@@ -280,6 +366,28 @@ void Scheduler::applyPhantom() {
         m_phantom.push_back({node, mask});
         m_phantomGpus += hold;
     }
+}
+
+bool Scheduler::fitsBesideReservation(std::uint32_t job) const {
+    const PlacementRequest req = requestOf(m_sim.spec(job));
+    const NodeRange range = nodeRangeOf(m_sim.fleet, req.pinLevel, req.pinIndex);
+    const int p = req.gpusPerPod;
+    for (int m = 0; m < static_cast<int>(m_sim.fleet.gpuModels.size()); ++m) {
+        if (req.gpuModel >= 0 && req.gpuModel != m) continue;
+        long long pods = podCapacityForModel(req, m_sim.cluster, m);
+        if (m_reservation.active)
+            for (const auto& [node, need] : m_reservation.gpusByNode) {
+                const int n = static_cast<int>(node);
+                if (n < range.begin || n >= range.end || m_sim.fleet.nodes[n].gpuModel != m ||
+                    !m_sim.cluster.schedulable(n))
+                    continue;
+                const int free = m_sim.cluster.freeGpus(n);
+                const int hold = std::clamp(holdNeeded(node, need), 0, free);
+                pods -= free / p - (free - hold) / p;
+            }
+        if (pods >= req.pods) return true;
+    }
+    return false;
 }
 
 void Scheduler::removePhantom() {

@@ -5,7 +5,9 @@
 // job that does not fit but could once running jobs end (the head). Then, by mode:
 //   None    (strict FIFO) nothing behind the head starts.
 //   Easy    the head gets a reservation: the earliest time its placement frees up, assuming
-//           bound jobs release at their planned ends, and the GPUs it needs on each node.
+//           bound jobs release at their planned ends, and the GPUs it needs on each node,
+//           chosen to leave the most capacity usable now: GPUs that are busy now and come
+//           back by then first, free-now GPUs only as needed.
 //           A later job starts now only if it cannot delay that: it either ends before the
 //           reserved start, or it leaves the reserved GPUs alone (they are held by "phantom"
 //           occupancy while later jobs are tried).
@@ -60,6 +62,8 @@ public:
 
     /// Could the job fit if every bound job ended now (Ready nodes only)?
     bool fitsEmptyReady(std::uint32_t job) const;
+    /// Could the job start now on GPUs the head's reservation does not hold (between passes)?
+    bool fitsBesideReservation(std::uint32_t job) const;
 
 private:
     enum class Outcome { Bound, NoFit, TooLong };
@@ -69,6 +73,11 @@ private:
     Outcome tryBind(std::uint32_t job, double nowS, bool mustEndBeforeReservation);
     void backfill(std::uint32_t job, double nowS);
     void computeReservation(std::uint32_t job, double nowS);
+    /// Fills the reservation's GPUs per node, fewest free-now GPUs first; false if none fit.
+    bool chooseReservedGpus(const PlacementRequest& req,
+                            const std::vector<std::uint32_t>& released);
+    /// GPUs the head needs on `node` beyond what bound jobs there hand back by its start.
+    int holdNeeded(std::uint32_t node, int need) const;
     void applyPhantom();
     void removePhantom();
     void refreshPhantom(std::uint32_t boundJob);

@@ -12,6 +12,7 @@
 
 #include "diagnosis.hpp"
 #include "metrics_recorder.hpp"
+#include "node_events.hpp"
 #include "random.hpp"
 #include "scheduler.hpp"
 #include "sim_state.hpp"
@@ -45,16 +46,6 @@ struct Event {
         if (type != o.type) return type > o.type;
         return seq > o.seq;
     }
-};
-
-/// A state change for the nodes [firstNode, endNode): one node, a rack, a pod, or a run of
-/// nodes that finish provisioning together.
-struct NodeChangeEvent {
-    double timeS;
-    std::uint32_t firstNode;
-    std::uint32_t endNode;
-    NodeState state;
-    bool delivery = false;  ///< readyAtS: only nodes still Provisioning turn Ready
 };
 
 /// What binding a job to some pods would mean.
@@ -128,6 +119,7 @@ public:
                 m_rates.queuedJobs = static_cast<double>(m_scheduler.queue().size());
                 check();
                 diagnoseNewlyQueued();
+                checkHeadOnTime();
             }
             if (tSample == now) {
                 takeSample(nextSample++);
@@ -169,38 +161,7 @@ private:
     }
 
     void buildNodeEvents() {
-        const Fleet& fleet = m_results.fleet;
-        // Consecutive nodes that turn Ready at the same time share one event.
-        for (std::uint32_t n = 0; n < fleet.nodes.size();) {
-            const FleetNode& node = fleet.nodes[n];
-            std::uint32_t end = n + 1;
-            if (node.initialState == NodeState::Provisioning && node.readyAtS > 0) {
-                while (end < fleet.nodes.size() &&
-                       fleet.nodes[end].initialState == NodeState::Provisioning &&
-                       fleet.nodes[end].readyAtS == node.readyAtS)
-                    ++end;
-                m_nodeEvents.push_back({node.readyAtS, n, end, NodeState::Ready, true});
-            }
-            n = end;
-        }
-        for (const NodeEventDef& def : m_scenario.nodeEvents) {
-            NodeChangeEvent e{def.timeS, 0, 0, def.state};
-            if (auto n = fleet.findNode(def.node)) {
-                e.firstNode = static_cast<std::uint32_t>(*n);
-                e.endNode = e.firstNode + 1;
-            } else if (auto r = fleet.findRack(def.node)) {
-                e.firstNode = static_cast<std::uint32_t>(fleet.racks[*r].firstNode);
-                e.endNode = e.firstNode + static_cast<std::uint32_t>(fleet.racks[*r].nodeCount);
-            } else if (auto p = fleet.findPod(def.node)) {
-                e.firstNode = static_cast<std::uint32_t>(fleet.pods[*p].firstNode);
-                e.endNode = e.firstNode + static_cast<std::uint32_t>(fleet.pods[*p].nodeCount);
-            } else {
-                throw std::invalid_argument("node event for unknown node " + def.node);
-            }
-            m_nodeEvents.push_back(e);
-        }
-        std::stable_sort(m_nodeEvents.begin(), m_nodeEvents.end(),
-                         [](const auto& a, const auto& b) { return a.timeS < b.timeS; });
+        m_nodeEvents = nodeChangeEvents(m_results.fleet, m_scenario.nodeEvents);
         for (std::uint32_t i = 0; i < m_nodeEvents.size(); ++i)
             push(m_nodeEvents[i].timeS, EventType::NodeChange, i, 0);
     }
@@ -215,7 +176,18 @@ private:
         std::uint64_t bits;
         static_assert(sizeof bits == sizeof m_nowS);
         std::memcpy(&bits, &m_nowS, sizeof bits);
-        std::uint64_t x = bits ^ (std::uint64_t{type} << 56) ^ (std::uint64_t{id} << 8);
+        fold(bits ^ (std::uint64_t{type} << 56) ^ (std::uint64_t{id} << 8));
+    }
+
+    /// Folds the GPUs a binding got into the fingerprint, so placement changes show.
+    void countPlacement(const std::vector<PodPlacement>& pods) {
+        for (const PodPlacement& pod : pods) {
+            fold(std::uint64_t{pod.node});
+            fold(pod.gpuMask);
+        }
+    }
+
+    void fold(std::uint64_t x) {
         m_fingerprint = (m_fingerprint ^ splitmix64(x)) * 0x100000001b3ull;
     }
 
@@ -298,6 +270,7 @@ private:
             m_results.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnoseStuck(job, m_nowS)});
         ++m_running;
         count(2, job);
+        countPlacement(pods);
     }
 
     void addProgress(std::uint32_t job, int sign) {
@@ -361,23 +334,19 @@ private:
     }
 
     void nodeChange(std::uint32_t index) {
-        const NodeChangeEvent& e = m_nodeEvents[index];
-        for (std::uint32_t node = e.firstNode; node < e.endNode; ++node) {
-            const NodeState before = m_sim.cluster.state(static_cast<int>(node));
-            if (before == e.state) continue;
-            if (e.delivery && before != NodeState::Provisioning) continue;  // failed meanwhile
-            // A node that goes down takes its pods with it; they queue again from scratch.
-            if (e.state == NodeState::Failed || e.state == NodeState::Provisioning) {
-                std::vector<std::uint32_t> victims = m_sim.nodeJobs[node];
-                std::sort(victims.begin(), victims.end());
-                victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
-                for (std::uint32_t job : victims)
-                    evict(job);
-            }
-            m_sim.cluster.setState(static_cast<int>(node), e.state);
-            m_results.nodeChanges.push_back({m_nowS, node, e.state});
-            count(5, node);
-        }
+        applyNodeChange(
+            m_sim.cluster, m_nodeEvents[index], [this](std::uint32_t node, NodeState to) {
+                // A node that goes down takes its pods with it; they queue again from scratch.
+                if (to == NodeState::Failed || to == NodeState::Provisioning) {
+                    std::vector<std::uint32_t> victims = m_sim.nodeJobs[node];
+                    std::sort(victims.begin(), victims.end());
+                    victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
+                    for (std::uint32_t job : victims)
+                        evict(job);
+                }
+                m_results.nodeChanges.push_back({m_nowS, node, to});
+                count(5, node);
+            });
         m_rates.provisionedGpus = m_sim.cluster.provisionedGpus();
         m_rates.provisionedPeakTflops = m_sim.cluster.provisionedPeakTflops();
         // Any state change can move the head's planned start; Ready adds capacity.
@@ -504,6 +473,14 @@ private:
             throw std::logic_error("invariant: allocated GPU counter drifted");
         if (m_scheduler.reservationViolations() != 0)
             throw std::logic_error("invariant: a backfill took GPUs reserved for the queue head");
+    }
+
+    /// After a pass: a head whose reserved start has come is running (EASY's promise).
+    void checkHeadOnTime() const {
+        if (!m_options.checkInvariants) return;
+        const Reservation& r = m_scheduler.reservation();
+        if (r.active && r.job == m_scheduler.blockedHead() && r.startS <= m_nowS)
+            throw std::logic_error("invariant: the queue head did not start at its reserved time");
     }
 
     const Scenario& m_scenario;

@@ -38,6 +38,31 @@ TEST_CASE("same scenario and seed give the same fingerprint; another seed anothe
     CHECK(reseeded.fingerprint != first.fingerprint);
 }
 
+TEST_CASE("the fingerprint covers placements, not only event times") {
+    // Two 4-GPU nodes. a (2 GPUs) starts at 0 on node0 under both policies (both nodes empty,
+    // ties go to the lowest index). b (1 GPU) arrives at 10: pack puts it on node0 (2 free,
+    // the fullest that fits), spread on node1 (4 free). Every event happens at the same time
+    // with the same job (a 0–1000, b 10–110): only where b runs differs.
+    Scenario s = test::smallFleet(1, 2, "n4");
+    s.jobs = {test::job("a", 2, 1000), test::job("b", 1, 100, 10)};
+    s.scheduler.placement = PlacementPolicy::Pack;
+    const Results packed = test::run(s);
+    s.scheduler.placement = PlacementPolicy::Spread;
+    const Results spread = test::run(s);
+    const std::uint32_t b = test::jobIndex(packed, "b");
+    auto nodeOf = [&](const Results& r) {
+        return r.placementOf(r.segments[r.jobs[b].lastSegment])[0].node;
+    };
+    REQUIRE(nodeOf(packed) == 0);
+    REQUIRE(nodeOf(spread) == 1);
+    REQUIRE(packed.eventCount == spread.eventCount);
+    for (std::uint32_t j = 0; j < packed.jobs.size(); ++j) {
+        REQUIRE(packed.jobs[j].firstStartS == spread.jobs[j].firstStartS);
+        REQUIRE(packed.jobs[j].endS == spread.jobs[j].endS);
+    }
+    CHECK(packed.fingerprint != spread.fingerprint);
+}
+
 TEST_CASE("a run does not depend on invariant checks or pending diagnosis") {
     const Scenario s = busy();
     RunOptions bare;

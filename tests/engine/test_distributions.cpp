@@ -113,6 +113,29 @@ TEST_CASE("arrival processes") {
     }
 }
 
+TEST_CASE("sampled job sizes stay within the validated bounds") {
+    // Median 20,000 GPUs with σ = 5 draws values far beyond 100,000: they are clamped.
+    Scenario s = test::smallFleet(1, 1, "n8");
+    JobClassDef c;
+    c.name = "wild";
+    c.traits.team = "t";
+    c.arrival.ratePerHour = 50;
+    c.gpus.kind = DistKind::Lognormal;
+    c.gpus.median = 20000;
+    c.gpus.sigma = 5;
+    c.durationS.kind = DistKind::Lognormal;
+    c.durationS.median = 1e9;
+    c.durationS.sigma = 5;
+    s.jobClasses = {c};
+    const Workload w = generateWorkload(s, Fleet::build(s));
+    REQUIRE(w.jobs.size() > 500);
+    for (const JobSpec& j : w.jobs) {
+        REQUIRE(j.gpus >= 1);
+        REQUIRE(j.gpus <= 100000);
+        REQUIRE(j.durationS <= 1e10);
+    }
+}
+
 TEST_CASE("automatic pod size: the largest divisor that fits a node") {
     CHECK(automaticGpusPerPod(1, 8) == 1);
     CHECK(automaticGpusPerPod(8, 8) == 8);

@@ -37,3 +37,44 @@ TEST_CASE("checkFit judges a pinned job against the fleet alone") {
         CHECK(checkFit(s, j, 1000).layer == Layer::Scheduling);
     }
 }
+
+TEST_CASE("checkFit and the run agree on node states when node events are listed out of order") {
+    // Two 4-GPU nodes. "node" fails at 300 and is repaired at 600, but the scenario lists the
+    // repair first. In time order it is Ready before 300, Failed from 300 to 600, Ready
+    // after. (Applied in list order, the failure would win at every time after 600.)
+    // "late" is delivered at 200 and cordoned at 100: the cordon comes first, so the
+    // delivery does not make it Ready; it stays Cordoned.
+    Scenario s = test::smallFleet(1, 1, "n4");
+    NodeGroupDef late = s.pods[0].racks[0].nodes[0];
+    late.name = "late";
+    late.state = NodeState::Provisioning;
+    late.readyAtS = 200;
+    s.pods[0].racks[0].nodes.push_back(late);
+    s.nodeEvents = {{600, "pod-rack-node", NodeState::Ready},
+                    {300, "pod-rack-node", NodeState::Failed},
+                    {100, "pod-rack-late", NodeState::Cordoned}};
+    const Results r = test::run(s);
+    JobDef onNode0 = test::job("drop", 4, 60);
+    onNode0.traits.pin = {PinLevel::Node, "pod-rack-node"};
+    JobDef onNode1 = onNode0;
+    onNode1.traits.pin = {PinLevel::Node, "pod-rack-late"};
+    struct Expected {
+        double timeS;
+        NodeState node0, node1;
+    };
+    for (const Expected& e : {Expected{50, NodeState::Ready, NodeState::Provisioning},
+                              Expected{250, NodeState::Ready, NodeState::Cordoned},
+                              Expected{450, NodeState::Failed, NodeState::Cordoned},
+                              Expected{700, NodeState::Ready, NodeState::Cordoned}}) {
+        INFO("t = " << e.timeS);
+        const ClusterSnapshot at = r.stateAt(e.timeS);
+        CHECK(at.nodeStates[0] == e.node0);
+        CHECK(at.nodeStates[1] == e.node1);
+        // The drop check sees the same: a job pinned to a node fits its Ready capacity only
+        // when the node is Ready.
+        CHECK((checkFit(s, onNode0, e.timeS).layer == Layer::Scheduling) ==
+              (e.node0 == NodeState::Ready));
+        CHECK((checkFit(s, onNode1, e.timeS).layer == Layer::Scheduling) ==
+              (e.node1 == NodeState::Ready));
+    }
+}

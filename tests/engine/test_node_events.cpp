@@ -59,3 +59,33 @@ TEST_CASE("a node event may name a whole rack") {
     const Results r = test::run(s);
     CHECK(r.findSeries("provisioned_gpus")->values[1] == 8);  // 16 minus rack1's 2 × 4
 }
+
+TEST_CASE("a node failing at the instant a job completes does not take its work") {
+    // The job ends at 1000 exactly when its node fails: releases come first at equal times.
+    Scenario s = test::smallFleet(1, 1, "n4");
+    s.jobs = {job("a", 4, 1000)};
+    s.nodeEvents = {{1000, "pod-rack-node", NodeState::Failed}};
+    const Results r = test::run(s);
+    CHECK(r.jobs[0].status == JobStatus::Completed);
+    CHECK(r.jobs[0].endS == 1000);
+    CHECK(r.kpi("goodput") == 1.0);
+}
+
+TEST_CASE("an evicted job that cannot restart is pending, not running") {
+    Scenario s = test::smallFleet(1, 1, "n4");
+    s.jobs = {job("a", 4, 5000)};
+    s.nodeEvents = {{1000, "pod-rack-node", NodeState::Failed}};
+    const Results r = test::run(s);
+    CHECK(r.jobs[0].status == JobStatus::Pending);
+    CHECK(r.kpi("jobs_waiting_at_end") == 1);
+    CHECK(r.kpi("jobs_started") == 1);  // it did start once
+}
+
+TEST_CASE("a delivery does not revive a node that failed before it arrived") {
+    Scenario s = test::smallFleet(1, 1, "n4");
+    s.pods[0].racks[0].nodes[0].state = NodeState::Provisioning;
+    s.pods[0].racks[0].nodes[0].readyAtS = 1000;
+    s.nodeEvents = {{500, "pod-rack-node", NodeState::Failed}};
+    const Results r = test::run(s);
+    CHECK(r.stateAt(2000).nodeStates[0] == NodeState::Failed);
+}

@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "gpuplan/scenario_io.hpp"
@@ -40,25 +43,33 @@ TEST_CASE("the default preset: 256 H100 for a week, every GPU accounted for") {
 }
 
 TEST_CASE("golden fingerprints of the presets") {
-    // A regression net, not a derivation: any change to the event sequence of a preset
-    // changes its fingerprint. When a change is intended, update tests/golden/fingerprints.txt
-    // in the same commit and say why.
+    // A regression net, not a derivation: any change to the event sequence of a preset, or to
+    // where its jobs run, changes its fingerprint. When a change is intended, update
+    // tests/golden/fingerprints.txt in the same commit and say why.
     std::ifstream in(test::testDataDir() / ".." / "golden" / "fingerprints.txt");
     REQUIRE(in);
+    std::map<std::string, std::string> golden;
     std::string line;
-    int checked = 0;
     while (std::getline(in, line)) {
         if (line.empty() || line[0] == '#') continue;
         std::istringstream fields(line);
         std::string name, fingerprint;
         fields >> name >> fingerprint;
+        golden[name] = fingerprint;
+    }
+    // Every preset has its line, so a new preset cannot slip past the net.
+    std::set<std::string> presets;
+    for (const auto& entry : std::filesystem::directory_iterator(test::presetsDir() / "scenarios"))
+        if (entry.path().extension() == ".json") presets.insert(entry.path().filename().string());
+    CHECK(presets.size() >= 4);
+    for (const std::string& name : presets) {
         INFO(name);
+        REQUIRE(golden.count(name) == 1);
         RunOptions o;
         o.checkInvariants = false;
-        CHECK(simulate(preset(name), o).fingerprintHex() == fingerprint);
-        ++checked;
+        CHECK(simulate(preset(name), o).fingerprintHex() == golden[name]);
     }
-    CHECK(checked >= 2);
+    CHECK(golden.size() == presets.size());
 }
 
 TEST_CASE("Philly replay on 2,048 GPUs allocates exactly the trace's GPU time") {

@@ -42,6 +42,83 @@ TEST_CASE("EASY backfill lets a short job pass the blocked head but not a long o
     CHECK(spanOf(r, "J3").endS == 700);
 }
 
+TEST_CASE("a job that would take the head's reserved GPUs is told it would delay the head") {
+    // The example above at the sample at 60: J2 has ended, J0 holds 2 GPUs until 100, 2 are
+    // free. J1 needs 4 at 100; 2 come back from J0, so both free GPUs are held for it. J3
+    // (1 GPU, 500 s) fits the node now, but only on a held GPU, and would run past 100.
+    const Results r = test::run(backfillExample(BackfillMode::Easy));
+    REQUIRE(r.sampleTimesS[1] == 60);
+    bool toldDelay = false;
+    for (const PendingEntry& e : r.pendingAtSample(1))
+        if (e.job == jobIndex(r, "J3"))
+            toldDelay = r.reasons[e.reason].find("would delay J1") != std::string::npos;
+    CHECK(toldDelay);
+}
+
+TEST_CASE("EASY reserves for the head the GPUs that come back, leaving free ones usable now") {
+    // Three nodes of 4 GPUs. A and B (4 GPUs, 100 s each) are pinned to node1 and node2 and
+    // run 0–100; node0 is free.
+    // t=1: H (2 pods × 4) finds 4 free GPUs: blocked. A and B end at 100, so H is reserved to
+    //      start at 100. Its 8 GPUs there can be node1 + node2 (busy now, back by 100) or
+    //      include node0 (free now). Taking node1 + node2 holds no free-now GPU.
+    // t=2: L (4 GPUs, 1000 s) would run past 100, so it may start only on GPUs H does not
+    //      need: node0. It starts at 2 and ends at 1002.
+    // t=100: A and B end; H starts on node1 + node2 and runs 100–200.
+    // The old rule reserved the lowest nodes, node0 + node1, held node0's 4 free GPUs for H,
+    // and kept L waiting until 100 although starting it delays nobody.
+    Scenario s = test::smallFleet(1, 3, "n4");
+    s.jobs = {job("A", 4, 100), job("B", 4, 100), job("H", 8, 100, 1, 4), job("L", 4, 1000, 2)};
+    s.jobs[0].traits.pin = {PinLevel::Node, "pod-rack-node1"};
+    s.jobs[1].traits.pin = {PinLevel::Node, "pod-rack-node2"};
+    const Results r = test::run(s);
+    CHECK(spanOf(r, "H").startS == 100);
+    CHECK(spanOf(r, "H").endS == 200);
+    CHECK(spanOf(r, "L").startS == 2);
+    CHECK(spanOf(r, "L").endS == 1002);
+    const JobRecord& l = r.jobs[jobIndex(r, "L")];
+    CHECK(r.fleet.nodes[r.placementOf(r.segments[l.lastSegment])[0].node].name == "pod-rack-node0");
+    // The pending reasons stay honest: at the sample at 60 only H waits, and no job is told
+    // that it would delay H (the old rule said so of L).
+    REQUIRE(r.sampleTimesS[1] == 60);
+    const auto pending = r.pendingAtSample(1);
+    REQUIRE(pending.size() == 1);
+    CHECK(pending[0].job == jobIndex(r, "H"));
+    for (const PendingEntry& e : r.pending)
+        CHECK(r.reasons[e.reason].find("would delay") == std::string::npos);
+}
+
+TEST_CASE("EASY takes free-now GPUs for the head only as far as returning ones fall short") {
+    // Four nodes of 8 GPUs. Pinned, from 0: A (4 GPUs) on node1 until 100, B (8) on node2
+    // until 100, C (8) on node3 until 1000. Free now: node0 8, node1 4.
+    // t=1: H (4 pods × 4) finds room for 3 pods: blocked. At 100 node0, node1 and node2 have
+    //      8 free each: H is reserved to start at 100. Pods of 4 that take no free-now GPU:
+    //      two on node2 (B's 8 come back) and one on node1 (A's 4): 3 of the 4. The fourth
+    //      takes free-now GPUs either way; the fullest node with room, node1, gives them.
+    //      Held now: node1's 4 free GPUs; node0's 8 stay usable.
+    //      (The old rule reserved node0 and node1 whole and held all 12 free GPUs.)
+    // t=2: L8 (8 GPUs, 1000 s) starts at once on node0.
+    // t=3: L4 (4 GPUs, 1000 s) fits only on node1's held GPUs and would run past 100: it
+    //      waits, and is told it would delay H. It starts when H ends (H runs 100–200 on
+    //      node1 and node2, the only free nodes then).
+    Scenario s = test::smallFleet(1, 4, "n8");
+    s.jobs = {job("A", 4, 100),        job("B", 8, 100),      job("C", 8, 1000),
+              job("H", 16, 100, 1, 4), job("L8", 8, 1000, 2), job("L4", 4, 1000, 3)};
+    s.jobs[0].traits.pin = {PinLevel::Node, "pod-rack-node1"};
+    s.jobs[1].traits.pin = {PinLevel::Node, "pod-rack-node2"};
+    s.jobs[2].traits.pin = {PinLevel::Node, "pod-rack-node3"};
+    const Results r = test::run(s);
+    CHECK(spanOf(r, "H").startS == 100);
+    CHECK(spanOf(r, "H").endS == 200);
+    CHECK(spanOf(r, "L8").startS == 2);
+    CHECK(spanOf(r, "L4").startS == 200);
+    REQUIRE(r.sampleTimesS[1] == 60);
+    bool toldDelay = false;
+    for (const PendingEntry& e : r.pendingAtSample(1))
+        if (e.job == jobIndex(r, "L4"))
+            toldDelay = r.reasons[e.reason].find("would delay H") != std::string::npos;
+    CHECK(toldDelay);
+}
+
 TEST_CASE("strict FIFO lets nothing pass the blocked head") {
     // J1 starts at 100 as before; J2 and J3 wait for it: both start at 200.
     const Results r = test::run(backfillExample(BackfillMode::None));
@@ -104,8 +181,9 @@ TEST_CASE("a gang starts all of its pods at once") {
 
 TEST_CASE("backfill never delays the reserved head in a busy random workload") {
     // Mixed shapes on 4 racks × 4 nodes × 8 GPUs at ~90 % load. The kernel checks after every
-    // instant that no GPU slot is bound twice and that no backfill ever took GPUs the head's
-    // reservation counted on (it throws otherwise).
+    // instant that no GPU slot is bound twice, that no backfill ever took GPUs the head's
+    // reservation counted on, and that a head whose reserved start has come is running: EASY
+    // never delays the head (it throws otherwise).
     Scenario s = test::smallFleet(4, 4, "n8");
     s.horizonS = 3 * 86400;
     for (auto [name, gpus, rate, mean] :
@@ -127,4 +205,50 @@ TEST_CASE("backfill never delays the reserved head in a busy random workload") {
         REQUIRE_NOTHROW(r = test::run(s));
         CHECK(r.kpi("jobs_started") > 0.9 * r.kpi("jobs_submitted"));
     }
+}
+
+TEST_CASE("a short backfill on a reserved node frees the head's hold for long jobs") {
+    // Two 8-GPU nodes. J0 holds node0 until 1000. At t = 1: H (3 pods × 4) is blocked and
+    // reserved from 1000 on node0 (8) and node1 (4): 4 of node1's GPUs are held for it.
+    // S (4 GPUs, 100 s) ends before 1000; L (4 GPUs, 5000 s) does not.
+    // Whichever comes first, both start at 1: S on node1 returns its 4 GPUs by 1000, so the
+    // hold on node1 drops to 0 and L may take the other 4. H still starts at 1000.
+    for (bool shortFirst : {true, false}) {
+        INFO("S listed " << (shortFirst ? "before" : "after") << " L");
+        Scenario s = test::smallFleet(1, 2, "n8");
+        s.jobs = {job("J0", 8, 1000), job("H", 12, 100, 1, 4)};
+        if (shortFirst)
+            s.jobs.insert(s.jobs.end(), {job("S", 4, 100, 1), job("L", 4, 5000, 1)});
+        else
+            s.jobs.insert(s.jobs.end(), {job("L", 4, 5000, 1), job("S", 4, 100, 1)});
+        const Results r = test::run(s);
+        CHECK(r.jobs[jobIndex(r, "S")].firstStartS == 1);
+        CHECK(r.jobs[jobIndex(r, "L")].firstStartS == 1);
+        CHECK(r.jobs[jobIndex(r, "H")].firstStartS == 1000);
+    }
+}
+
+TEST_CASE("a backlog that can never fit does not block or slow the rest") {
+    // 3,000 jobs of 8 GPUs on a fleet of 4-GPU nodes can never fit (reservation layer);
+    // a 1-GPU job behind them starts at once, and they are all counted as pending GPUs.
+    Scenario s = test::smallFleet(1, 2, "n4");
+    JobClassDef big;
+    big.name = "big";
+    big.traits.team = "t";
+    big.traits.gpusPerPod = 8;
+    big.arrival.process = ArrivalProcess::List;
+    for (int i = 0; i < 3000; ++i)
+        big.arrival.timesS.push_back(i * 0.01);
+    big.gpus.value = 8;
+    big.durationS.value = 60;
+    s.jobClasses = {big};
+    s.jobs = {job("small", 1, 60, 100)};
+    RunOptions o;
+    o.maxPendingEntriesPerSample = 5;
+    const Results r = simulate(s, o);
+    CHECK(r.jobs[jobIndex(r, "small")].firstStartS == 100);
+    // Sample at 120 s: 5 listed, 2,995 left out of the list, all 3,000 counted.
+    CHECK(r.pendingAtSample(2).size() == 5);
+    CHECK(r.pendingOmitted[2] == 2995);
+    CHECK(r.findSeries("pending_gpus{reservation}")->values[2] == 3000 * 8);
 }
