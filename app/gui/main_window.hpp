@@ -25,6 +25,7 @@ class Inspector;
 class JobPalette;
 class KpiStrip;
 class PendingTableModel;
+class GroupKpiPanel;
 class TimeScrubber;
 class TopologyView;
 struct TopologyHit;
@@ -46,6 +47,7 @@ public:
     ui::ChartBoard* charts() const { return m_charts; }
     ui::KpiStrip* kpiStrip() const { return m_kpis; }
     ui::PendingTableModel* pendingModel() const { return m_pending; }
+    ui::GroupKpiPanel* groupKpiPanel() const { return m_groups; }
     std::shared_ptr<const Results> results() const { return m_results; }
     std::shared_ptr<const Results> baseline() const { return m_baseline; }
     /// Widgets refreshed with a result (for tests: stale results must never arrive).
@@ -92,6 +94,7 @@ private:
     ui::Inspector* m_inspector;
     ui::JobPalette* m_palette;
     ui::PendingTableModel* m_pending;
+    ui::GroupKpiPanel* m_groups;
     QSortFilterProxyModel* m_pendingSorted;
     ui::CompareTableModel* m_compare;
     QComboBox* m_placement;
