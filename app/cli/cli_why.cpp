@@ -95,19 +95,20 @@ int whyCommand(Args& args) {
                          "\" is not a time; give seconds or a number with s, min, h or d"};
     const Scenario scenario = loadScenarioFor(*scenarioFile, common);
     if (*atS < 0 || *atS > scenario.horizonS) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "--at: %s is outside the run: give 0 to %.0f s (%s)",
-                      atText->c_str(), scenario.horizonS, formatSeconds(scenario.horizonS).c_str());
-        throw UsageError{buf};
+        std::fprintf(stderr, "gpuplan-cli why: --at %s is outside the run: give 0 to %.0f s (%s)\n",
+                     atText->c_str(), scenario.horizonS, formatSeconds(scenario.horizonS).c_str());
+        return kBadInput;
     }
 
     const Results results = simulate(scenario, options);
     std::vector<PendingJob> rows = results.pendingAt(*atS);
     if (jobName) {
         const auto job = findJob(results, *jobName);
-        if (!job)
-            throw UsageError{"--job: no job named \"" + *jobName + "\" in " +
-                             scenarioFile->string()};
+        if (!job) {
+            std::fprintf(stderr, "gpuplan-cli why: --job: no job named \"%s\" in %s\n",
+                         jobName->c_str(), scenarioFile->string().c_str());
+            return kBadInput;
+        }
         std::erase_if(rows, [&](const PendingJob& p) { return p.job != *job; });
     }
     // Longest waiting first, as the application's list opens.
