@@ -132,6 +132,7 @@ void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
         }
         const bool started = j.firstStartS >= 0;
         const PendingJob* never = started ? nullptr : atEnd[i];
+        if (never && never->reason == PendingJob::kNoReason) never = nullptr;  // not diagnosed
         jobs += std::to_string(i) + "," + csvField(r.jobName(i)) + "," +
                 csvField(r.jobClassName(i)) + "," + csvField(r.teams[j.spec.team]) + "," +
                 std::to_string(j.spec.gpus) + "," + std::to_string(j.spec.gpusPerPod) + "," +
