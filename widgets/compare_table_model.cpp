@@ -31,6 +31,8 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
     if (!m_results || !index.isValid()) return {};
     const Kpi& current = m_results->kpis[index.row()];
     const Kpi* base = m_baseline ? m_baseline->findKpi(current.name) : nullptr;
+    if (role == Qt::ToolTipRole && index.column() == KpiColumn)
+        return QString::fromStdString(current.description);
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
             case KpiColumn:

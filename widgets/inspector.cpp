@@ -74,8 +74,8 @@ void Inspector::showTeam(int team) {
     refresh();
 }
 
-const PendingEntry* Inspector::pendingEntry(std::uint32_t job) const {
-    for (const PendingEntry& e : m_snapshot.pending)
+const PendingJob* Inspector::pendingEntry(std::uint32_t job) const {
+    for (const PendingJob& e : m_snapshot.pending)
         if (e.job == job) return &e;
     return nullptr;
 }
@@ -229,11 +229,11 @@ QString Inspector::jobHtml(std::uint32_t job) const {
                 QStringLiteral("%1 / %2").arg(s.smActivity, 0, 'f', 2).arg(s.mfu, 0, 'f', 2));
     if (s.memoryGbPerGpu > 0)
         html += row(tr("memory"), tr("%1 GB per GPU").arg(s.memoryGbPerGpu, 0, 'f', 0));
-    if (const PendingEntry* e = pendingEntry(job))
+    if (const PendingJob* e = pendingEntry(job))
         html +=
             row(tr("why pending at t"), QStringLiteral("<b style='color:%1'>%2</b>: %3")
                                             .arg(layerColor(e->layer).name(), layerName(e->layer),
-                                                 esc(m_results->reasons[e->reason])));
+                                                 esc(m_results->reasonText(e->reason))));
     return html + QStringLiteral("</table>");
 }
 
@@ -244,8 +244,8 @@ QString Inspector::teamHtml(int team) const {
             ++running;
             gpus += m_results->jobs[j].spec.gpus;
         }
-    for (const PendingEntry& e : m_snapshot.pending)
-        if (m_results->jobs[e.job].spec.team == team && e.layer != Layer::Workload) {
+    for (const PendingJob& e : m_snapshot.pending)  // the list's rows, stuck jobs included
+        if (m_results->jobs[e.job].spec.team == team) {
             ++pending;
             pendingGpus += m_results->jobs[e.job].spec.gpus;
         }

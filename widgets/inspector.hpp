@@ -31,7 +31,7 @@ private:
     QString jobHtml(std::uint32_t job) const;
     QString teamHtml(int team) const;
     QString unitHtml(const QString& title, int firstNode, int nodeCount) const;
-    const PendingEntry* pendingEntry(std::uint32_t job) const;
+    const PendingJob* pendingEntry(std::uint32_t job) const;
 
     std::shared_ptr<const Results> m_results;
     ClusterSnapshot m_snapshot;

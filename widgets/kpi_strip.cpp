@@ -64,7 +64,7 @@ void KpiStrip::refresh() {
                 html += QStringLiteral(" <span style='color:%1'>(%2)</span>").arg(color, delta);
         }
         label->setText(html);
-        label->setToolTip(QString::fromStdString(name));
+        label->setToolTip(QString::fromStdString(name + ": " + current->description));
     }
 }
 

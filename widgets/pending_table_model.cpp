@@ -1,7 +1,6 @@
 #include "pending_table_model.hpp"
 
 #include <QBrush>
-#include <cmath>
 
 #include "ui_palette.hpp"
 
@@ -9,7 +8,6 @@ namespace gpuplan::ui {
 
 void PendingTableModel::setResults(std::shared_ptr<const Results> results) {
     m_results = std::move(results);
-    m_sample = static_cast<std::size_t>(-1);
     reload();
 }
 
@@ -19,19 +17,9 @@ void PendingTableModel::setTime(double timeS) {
 }
 
 void PendingTableModel::reload() {
-    std::size_t sample = static_cast<std::size_t>(-1);
-    if (m_results && !m_results->sampleTimesS.empty() && m_results->sampleIntervalS > 0)
-        sample = std::min(m_results->sampleTimesS.size() - 1,
-                          static_cast<std::size_t>(
-                              std::max(0.0, std::floor(m_timeS / m_results->sampleIntervalS))));
-    if (sample == m_sample && !m_rows.empty()) return;
     beginResetModel();
-    m_sample = sample;
     m_rows.clear();
-    if (m_results && sample != static_cast<std::size_t>(-1)) {
-        const auto entries = m_results->pendingAtSample(sample);
-        m_rows.assign(entries.begin(), entries.end());
-    }
+    if (m_results) m_rows = m_results->pendingAt(m_timeS);
     endResetModel();
 }
 
@@ -45,10 +33,9 @@ int PendingTableModel::columnCount(const QModelIndex& parent) const {
 
 QVariant PendingTableModel::data(const QModelIndex& index, int role) const {
     if (!m_results || !index.isValid()) return {};
-    const PendingEntry& e = m_rows[index.row()];
+    const PendingJob& e = m_rows[index.row()];
     const JobRecord& job = m_results->jobs[e.job];
-    const double sampleS = m_results->sampleTimesS[m_sample];
-    const double waitingS = sampleS - job.spec.submitS;
+    const double waitingS = e.waitingS;
     if (role == JobIndexRole) return static_cast<int>(e.job);
     if (role == Qt::DisplayRole || role == SortRole) {
         const bool sort = role == SortRole;
@@ -64,11 +51,11 @@ QVariant PendingTableModel::data(const QModelIndex& index, int role) const {
             case WaitingColumn:
                 return sort ? QVariant(waitingS) : QVariant(formatDuration(waitingS));
             case ReasonColumn:
-                return QString::fromStdString(m_results->reasons[e.reason]);
+                return QString::fromStdString(m_results->reasonText(e.reason));
         }
     }
     if (role == Qt::ToolTipRole && index.column() == ReasonColumn)
-        return QString::fromStdString(m_results->reasons[e.reason]);
+        return QString::fromStdString(m_results->reasonText(e.reason));
     if (role == Qt::DecorationRole && index.column() == LayerColumn) return layerColor(e.layer);
     return {};
 }

@@ -1,5 +1,6 @@
-// The jobs waiting at time t, each with the layer it is blamed on and the reason in
-// kube-scheduler's words. Sort through a QSortFilterProxyModel (Qt::UserRole holds numbers).
+// The jobs waiting at exactly time t (Results::pendingAt, as gpuplan-cli why), each with the
+// layer it is blamed on and the reason in kube-scheduler's words. Sort through a
+// QSortFilterProxyModel (Qt::UserRole holds numbers).
 #pragma once
 
 #include <QAbstractTableModel>
@@ -38,8 +39,7 @@ private:
 
     std::shared_ptr<const Results> m_results;
     double m_timeS = 0;
-    std::size_t m_sample = static_cast<std::size_t>(-1);
-    std::vector<PendingEntry> m_rows;
+    std::vector<PendingJob> m_rows;
 };
 
 }  // namespace gpuplan::ui

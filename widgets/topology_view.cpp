@@ -293,7 +293,7 @@ void TopologyView::paintNode(QPainter& p, int node, bool detailed) {
 
 void TopologyView::paintOverlay(QPainter& p) {
     // Pinned jobs still pending: their target outlined in the colour of the blamed layer.
-    for (const PendingEntry& e : m_snapshot.pending) {
+    for (const PendingJob& e : m_snapshot.pending) {
         const JobSpec& s = m_results->jobs[e.job].spec;
         if (s.pinLevel == PinLevel::None) continue;
         QRectF target;
@@ -337,18 +337,7 @@ void TopologyView::paintOverlay(QPainter& p) {
             p.drawText(box.adjusted(6, 4, -6, -4), Qt::TextWordWrap, m_dropText);
         }
     }
-    // What is going on at t.
-    int pendingGpus = 0, queued = 0;
-    for (const PendingEntry& e : m_snapshot.pending) {
-        if (e.layer == Layer::Workload) continue;
-        ++queued;
-        pendingGpus += m_results->jobs[e.job].spec.gpus;
-    }
-    const QString status = tr("%1 · %2 running · %3 pending (%4 GPUs)")
-                               .arg(formatSimTime(m_timeS))
-                               .arg(m_snapshot.runningJobs.size())
-                               .arg(queued)
-                               .arg(pendingGpus);
+    const QString status = statusText();
     QFont bold = font();
     bold.setBold(true);
     p.setFont(bold);
@@ -362,6 +351,20 @@ void TopologyView::paintOverlay(QPainter& p) {
     p.drawRoundedRect(placed, 4, 4);
     p.setPen(palette().color(QPalette::WindowText));
     p.drawText(placed, Qt::AlignCenter, status);
+}
+
+QString TopologyView::statusText() const {
+    if (!m_results) return {};
+    // "pending" counts the rows of the pending list (Results::pendingAt), bound-but-stuck
+    // jobs of the workload layer included.
+    int pendingGpus = 0;
+    for (const PendingJob& e : m_snapshot.pending)
+        pendingGpus += m_results->jobs[e.job].spec.gpus;
+    return tr("%1 · %2 running · %3 pending (%4 GPUs)")
+        .arg(formatSimTime(m_timeS))
+        .arg(m_snapshot.runningJobs.size())
+        .arg(m_snapshot.pending.size())
+        .arg(pendingGpus);
 }
 
 void TopologyView::paintLegend(QPainter& p) {

@@ -27,6 +27,8 @@ public:
     void setTime(double timeS);
     double time() const { return m_timeS; }
     const ClusterSnapshot& snapshot() const { return m_snapshot; }
+    /// The header at the top right: "t · N running · M pending (G GPUs)".
+    QString statusText() const;
     const TopologyLayout& layout() const { return m_layout; }
 
     void setSelection(const TopologyHit& hit);

@@ -1,5 +1,8 @@
 #include "cli_common.hpp"
 
+#include <cmath>
+#include <cstdio>
+
 #include "gpuplan/scenario_io.hpp"
 #include "paths.hpp"
 
@@ -54,6 +57,18 @@ Scenario loadScenarioFor(const std::filesystem::path& file, const CommonOptions&
     for (const auto& d : paths::dataDirs())
         options.dataDirs.push_back(d);
     return loadScenario(file, catalog, options);
+}
+
+std::string formatSeconds(double s) {
+    if (!std::isfinite(s)) return "-";
+    char buf[48];
+    if (s < 120)
+        std::snprintf(buf, sizeof buf, "%.1f s", s);
+    else if (s < 7200)
+        std::snprintf(buf, sizeof buf, "%.1f min", s / 60);
+    else
+        std::snprintf(buf, sizeof buf, "%.2f h", s / 3600);
+    return buf;
 }
 
 }  // namespace gpuplan::cli

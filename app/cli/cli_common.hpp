@@ -47,12 +47,17 @@ Catalog loadCatalogFor(const CommonOptions& common);
 Scenario loadScenarioFor(const std::filesystem::path& file, const CommonOptions& common);
 std::filesystem::path presetsDirFor(const CommonOptions& common);
 
+/// "45.0 s", "12.5 min", "3.20 h": for tables.
+std::string formatSeconds(double seconds);
+
 int runCommand(Args& args);
+int whyCommand(Args& args);
 int validateCommand(Args& args);
 int benchCommand(Args& args);
 
 extern const char* const kRunUsage;
 extern const char* const kValidateUsage;
+extern const char* const kWhyUsage;
 extern const char* const kBenchUsage;
 
 }  // namespace gpuplan::cli

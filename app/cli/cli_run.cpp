@@ -12,11 +12,15 @@
 namespace gpuplan::cli {
 
 const char* const kRunUsage =
-    "usage: gpuplan-cli run SCENARIO [--seed N] [--out results.json] [--csv DIR]\n"
+    "usage: gpuplan-cli run SCENARIO [--seed N] [--by team|class] [--out results.json]\n"
+    "                        [--csv DIR]\n"
     "\n"
-    "Simulates SCENARIO and prints a KPI table.\n"
+    "Simulates SCENARIO and prints a KPI table. Waits count jobs still waiting at the end\n"
+    "with their wait so far (a lower bound); jobs_waiting_at_end says how many.\n"
     "  --seed N         use seed N instead of the scenario's\n"
-    "  --out FILE       write {\"kpis\", \"series\", \"fingerprint\"} as JSON\n"
+    "  --by team|class  also print the KPIs per team or per job class\n"
+    "  --out FILE       write {\"kpis\", \"kpi_descriptions\", \"by_team\", \"by_class\",\n"
+    "                   \"series\", \"fingerprint\"} as JSON\n"
     "  --csv DIR        write one CSV per series, series.csv and jobs.csv into DIR\n"
     "  --data-dir DIR   also look for trace files in DIR (repeatable)\n"
     "  --presets DIR    presets folder (default: installed or the checkout's presets/)\n"
@@ -36,12 +40,7 @@ std::string formatKpi(const Kpi& k) {
     if (k.unit == "fraction") {
         std::snprintf(buf, sizeof buf, "%.2f %%", 100 * k.value);
     } else if (k.unit == "s") {
-        if (k.value < 120)
-            std::snprintf(buf, sizeof buf, "%.1f s", k.value);
-        else if (k.value < 7200)
-            std::snprintf(buf, sizeof buf, "%.1f min", k.value / 60);
-        else
-            std::snprintf(buf, sizeof buf, "%.2f h", k.value / 3600);
+        return formatSeconds(k.value);
     } else if (k.unit == "jobs" && k.value == std::floor(k.value)) {
         std::snprintf(buf, sizeof buf, "%.0f", k.value);
     } else {
@@ -50,11 +49,28 @@ std::string formatKpi(const Kpi& k) {
     return buf;
 }
 
+/// The KPIs of each team or job class, one row each.
+void printGroups(const char* title, const std::vector<GroupKpis>& groups) {
+    std::printf("\n%-24s %10s %10s %12s %12s %10s %12s\n", title, "alloc", "GPU-h", "wait p50",
+                "wait p95", "completed", "waiting end");
+    for (const GroupKpis& g : groups) {
+        char share[32];
+        std::snprintf(share, sizeof share, "%.2f %%", 100 * g.allocationShare);
+        std::printf("%-24s %10s %10.1f %12s %12s %10d %12d\n", g.name.c_str(), share, g.gpuHours,
+                    formatSeconds(g.waitP50S).c_str(), formatSeconds(g.waitP95S).c_str(),
+                    g.completed, g.waitingAtEnd);
+    }
+    std::printf(
+        "(alloc: share of the fleet's provisioned GPU-hours; waits include jobs still "
+        "waiting at the end, as lower bounds)\n");
+}
+
 }  // namespace
 
 int runCommand(Args& args) {
     CommonOptions common;
     std::optional<std::filesystem::path> scenarioFile, outFile, csvDir;
+    std::string by;
     RunOptions options;
     while (!args.done()) {
         if (args.common(common)) continue;
@@ -68,6 +84,10 @@ int runCommand(Args& args) {
             } catch (const std::exception&) {
                 throw UsageError{"--seed needs a non-negative integer, got \"" + v + "\""};
             }
+        } else if (a.rfind("--by", 0) == 0) {
+            by = args.value("--by");
+            if (by != "team" && by != "class")
+                throw UsageError{"--by takes team or class, got \"" + by + "\""};
         } else if (a.rfind("--out", 0) == 0) {
             outFile = args.value("--out");
         } else if (a.rfind("--csv", 0) == 0) {
@@ -99,10 +119,13 @@ int runCommand(Args& args) {
                 static_cast<int>(results.fleet.nodes.size()), results.fleet.totalGpus,
                 results.jobs.size(), scenario.horizonS / 86400, wallS,
                 static_cast<unsigned long long>(results.eventCount));
-    std::printf("%-24s %s\n", "kpi", "value");
+    std::printf("%-24s %-14s %s\n", "kpi", "value", "what it measures");
     for (const Kpi& k : results.kpis)
-        std::printf("%-24s %s\n", k.name.c_str(), formatKpi(k).c_str());
+        std::printf("%-24s %-14s %s\n", k.name.c_str(), formatKpi(k).c_str(),
+                    k.description.c_str());
     std::printf("%-24s %s\n", "fingerprint", results.fingerprintHex().c_str());
+    if (by == "team") printGroups("team", results.teamKpis);
+    if (by == "class") printGroups("class", results.classKpis);
     if (outFile) writeFileAtomic(*outFile, resultsToJson(results));
     if (csvDir) writeResultsCsv(results, *csvDir);
     return kOk;

@@ -14,6 +14,7 @@ const char* const kUsage =
     "commands:\n"
     "  run SCENARIO       simulate a scenario and print its KPIs\n"
     "  validate SCENARIO  check a scenario file; exit 0 if good, 2 with the error if not\n"
+    "  why SCENARIO --at T  the jobs pending at time T, with layer and reason\n"
     "  bench              run the engine benchmarks\n"
     "\n"
     "options:\n"
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
     }
     const char* usage = command == "run"        ? kRunUsage
                         : command == "validate" ? kValidateUsage
+                        : command == "why"      ? kWhyUsage
                         : command == "bench"    ? kBenchUsage
                                                 : nullptr;
     if (!usage) {
@@ -56,6 +58,7 @@ int main(int argc, char** argv) {
         }
         if (command == "run") return runCommand(args);
         if (command == "validate") return validateCommand(args);
+        if (command == "why") return whyCommand(args);
         return benchCommand(args);
     } catch (const UsageError& e) {
         std::fprintf(stderr, "gpuplan-cli %s: %s\n\n%s", command.c_str(), e.message.c_str(), usage);

@@ -28,6 +28,7 @@
 #include "compare_table_model.hpp"
 #include "export_controller.hpp"
 #include "fleet_panel.hpp"
+#include "group_kpi_panel.hpp"
 #include "inspector.hpp"
 #include "job_palette.hpp"
 #include "job_templates.hpp"
@@ -193,6 +194,9 @@ void MainWindow::buildDocks() {
     auto* compareDock =
         dock(tr("Compare with baseline"), "compare", compareView, Qt::BottomDockWidgetArea);
     tabifyDockWidget(pendingDock, compareDock);
+    m_groups = new ui::GroupKpiPanel(this);
+    tabifyDockWidget(pendingDock,
+                     dock(tr("By team / class"), "groups", m_groups, Qt::BottomDockWidgetArea));
     pendingDock->raise();
     resizeDocks({pendingDock}, {170}, Qt::Vertical);
 }
@@ -407,6 +411,7 @@ void MainWindow::applyResults(std::shared_ptr<const Results> results, quint64 ge
     m_charts->setResults(m_results);
     m_kpis->setResults(m_results);
     m_compare->setResults(m_results);
+    m_groups->setResults(m_results);
     m_pending->setResults(m_results);
     m_inspector->setResults(m_results);
     setTime(m_scrubber->time());

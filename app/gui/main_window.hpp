@@ -26,6 +26,7 @@ class Inspector;
 class JobPalette;
 class KpiStrip;
 class PendingTableModel;
+class GroupKpiPanel;
 class TimeScrubber;
 class TopologyView;
 struct TopologyHit;
@@ -63,6 +64,7 @@ public:
     QComboBox* placementBox() const { return m_placement; }
     WorkloadPanel* workload() const { return m_workload; }
     ui::JobPalette* palette() const { return m_palette; }
+    ui::GroupKpiPanel* groupKpiPanel() const { return m_groups; }
     std::shared_ptr<const Results> results() const { return m_results; }
     std::shared_ptr<const Results> baseline() const { return m_baseline; }
     /// The name the baseline is labelled with (the scenario it was pinned from).
@@ -122,6 +124,7 @@ private:
     ui::Inspector* m_inspector;
     ui::JobPalette* m_palette;
     ui::PendingTableModel* m_pending;
+    ui::GroupKpiPanel* m_groups;
     QSortFilterProxyModel* m_pendingSorted;
     ui::CompareTableModel* m_compare;
     QComboBox* m_placement;

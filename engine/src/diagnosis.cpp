@@ -244,6 +244,19 @@ PendingEntry Diagnoser::diagnoseQueued(std::uint32_t jobIndex, double nowS) {
     return entry;
 }
 
+PendingEntry Diagnoser::diagnoseJustQueued(std::uint32_t jobIndex) {
+    const Layer layer = layerOf(jobIndex);
+    std::uint32_t& reason = m_justQueuedReason[static_cast<int>(layer)];
+    if (reason == ~0u) {
+        std::string text = toString(layer);
+        text[0] = static_cast<char>(text[0] - 'a' + 'A');
+        reason = intern(text +
+                        ": could not start when it was queued; the scheduler's full reason is "
+                        "taken at the next sample.");
+    }
+    return PendingEntry{jobIndex, layer, reason};
+}
+
 PendingEntry Diagnoser::diagnoseStuck(std::uint32_t jobIndex, double nowS) {
     const JobSpec& job = m_sim.spec(jobIndex);
     const JobRuntime& rt = m_sim.runtime[jobIndex];

@@ -27,6 +27,9 @@ public:
     void beginSample() { m_memo.clear(); }
     /// A queued job.
     PendingEntry diagnoseQueued(std::uint32_t job, double nowS);
+    /// A job just queued (submitted or evicted) that could not start: its layer, exactly, and
+    /// a reason that says the full one comes with the next sample. Cheap: no text per job.
+    PendingEntry diagnoseJustQueued(std::uint32_t job);
     /// A bound job that is starting or crash-looping.
     PendingEntry diagnoseStuck(std::uint32_t job, double nowS);
 
@@ -54,6 +57,7 @@ private:
     const Scheduler& m_scheduler;
     std::unordered_map<std::uint64_t, PendingEntry> m_memo;
     std::unordered_map<std::string, std::uint32_t> m_reasonIds;
+    std::uint32_t m_justQueuedReason[kLayerCount] = {~0u, ~0u, ~0u, ~0u};
 };
 
 /// "12.5 h", "3.0 d", "45 s": for reason texts.

@@ -1,6 +1,7 @@
 #include "metrics_recorder.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -12,15 +13,24 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-/// Nearest-rank percentile of an unsorted sample (reorders it).
-double percentile(std::vector<double>& values, double q) {
-    if (values.empty()) return kNaN;
-    const std::size_t rank =
-        static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
-    const std::size_t index = std::clamp<std::size_t>(rank, 1, values.size()) - 1;
-    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(index),
-                     values.end());
-    return values[index];
+/// Nearest-rank percentiles of an unsorted sample at ascending quantiles (reorders it); each
+/// selection searches only right of the previous rank. NaN for an empty sample.
+template <std::size_t N>
+std::array<double, N> percentiles(std::vector<double>& values, const std::array<double, N>& qs) {
+    std::array<double, N> out;
+    out.fill(kNaN);
+    if (values.empty()) return out;
+    auto from = values.begin();
+    for (std::size_t i = 0; i < N; ++i) {
+        const std::size_t rank =
+            static_cast<std::size_t>(std::ceil(qs[i] * static_cast<double>(values.size())));
+        const auto nth = values.begin() + static_cast<std::ptrdiff_t>(
+                                              std::clamp<std::size_t>(rank, 1, values.size()) - 1);
+        if (nth >= from) std::nth_element(from, nth, values.end());
+        out[i] = *nth;
+        from = nth + 1;
+    }
+    return out;
 }
 
 double ratio(double num, double den) {
@@ -85,8 +95,9 @@ void MetricsRecorder::closeInterval(std::size_t k) {
     s[kAllocation].values[k] = ratio(m_interval.allocated, m_interval.provisioned);
     s[kOccupancy].values[k] = ratio(m_interval.occupied, m_interval.provisioned);
     s[kMfu].values[k] = ratio(m_interval.achieved, m_interval.peak);
-    s[kWaitP50].values[k] = percentile(m_intervalWaits, 0.50);
-    s[kWaitP95].values[k] = percentile(m_intervalWaits, 0.95);
+    const auto [p50, p95] = percentiles<2>(m_intervalWaits, {0.50, 0.95});
+    s[kWaitP50].values[k] = p50;
+    s[kWaitP95].values[k] = p95;
     m_intervalWaits.clear();
     m_interval = Integrals{};
 }
@@ -125,21 +136,18 @@ namespace {
 /// One group's tallies (the fleet, a team or a job class), filled job by job.
 struct GroupTally {
     std::vector<double> waits;  ///< censored: still waiting at the end counts end − submit
-    double allocatedGpuS = 0;
+    double waitSumS = 0, jctSumS = 0, slowdownSum = 0;
+    double allocatedGpuS = 0, gpusWaitingAtEnd = 0;
     int submitted = 0, started = 0, completed = 0, failed = 0, waitingAtEnd = 0;
-    double gpusWaitingAtEnd = 0;
-    double slowdownSum = 0;
-    std::vector<double> jcts;
 
-    void add(const JobRecord& j, double allocatedGpuS, double endS) {
+    void add(const JobRecord& j, double endS) {
         ++submitted;
-        this->allocatedGpuS += allocatedGpuS;
+        const double waitS = j.firstStartS >= 0 ? j.waitS() : endS - j.spec.submitS;  // ≥ wait
+        waits.push_back(waitS);
+        waitSumS += waitS;
         if (j.firstStartS >= 0) {
             ++started;
-            waits.push_back(j.waitS());
             slowdownSum += j.slowdown;
-        } else {
-            waits.push_back(endS - j.spec.submitS);  // a lower bound of its wait
         }
         if (j.status == JobStatus::Pending) {  // never bound, or evicted and queued again
             ++waitingAtEnd;
@@ -147,7 +155,7 @@ struct GroupTally {
         }
         if (j.status == JobStatus::Completed) {
             ++completed;
-            jcts.push_back(j.jctS());
+            jctSumS += j.jctS();
         }
         if (j.status == JobStatus::Failed) ++failed;
     }
@@ -157,8 +165,9 @@ struct GroupTally {
         g.name = std::move(name);
         g.allocationShare = ratio(allocatedGpuS, provisionedGpuS);
         g.gpuHours = allocatedGpuS / 3600;
-        g.waitP50S = percentile(waits, 0.50);
-        g.waitP95S = percentile(waits, 0.95);
+        const auto [p50, p95] = percentiles<2>(waits, {0.50, 0.95});
+        g.waitP50S = p50;
+        g.waitP95S = p95;
         g.submitted = submitted;
         g.completed = completed;
         g.waitingAtEnd = waitingAtEnd;
@@ -167,23 +176,10 @@ struct GroupTally {
     }
 };
 
-double mean(const std::vector<double>& values) {
-    if (values.empty()) return kNaN;
-    double sum = 0;
-    for (double v : values)
-        sum += v;
-    return sum / static_cast<double>(values.size());
-}
-
 }  // namespace
 
 void MetricsRecorder::writeKpis(double endS) {
     const Results& r = m_results;
-    // GPU-seconds each job held, from its run segments (closed at the end of the run).
-    std::vector<double> allocatedGpuS(r.jobs.size(), 0.0);
-    for (const RunSegment& seg : r.segments)
-        allocatedGpuS[seg.job] += (seg.endS - seg.startS) * r.jobs[seg.job].spec.gpus;
-
     // Class groups: classes, then explicit jobs, then each trace (Results::jobClassName).
     const std::size_t explicitGroup = r.classNames.size();
     auto classGroup = [&](const JobSpec& s) -> std::size_t {
@@ -201,14 +197,33 @@ void MetricsRecorder::writeKpis(double endS) {
     std::vector<GroupTally> teams(r.teams.size());
     std::vector<GroupTally> classes(explicitGroup + 1 + r.traceNames.size());
     std::vector<std::uint32_t> classExample(classes.size(), 0);
+    {  // sized once: a million jobs should not regrow three vectors
+        std::vector<std::size_t> perTeam(teams.size(), 0), perClass(classes.size(), 0);
+        for (const JobRecord& j : r.jobs) {
+            ++perTeam[j.spec.team];
+            ++perClass[classGroup(j.spec)];
+        }
+        fleet.waits.reserve(r.jobs.size());
+        for (std::size_t t = 0; t < teams.size(); ++t)
+            teams[t].waits.reserve(perTeam[t]);
+        for (std::size_t c = 0; c < classes.size(); ++c)
+            classes[c].waits.reserve(perClass[c]);
+    }
     for (std::uint32_t i = 0; i < r.jobs.size(); ++i) {
         const JobRecord& j = r.jobs[i];
         if (j.spec.submitS >= endS) continue;
-        fleet.add(j, allocatedGpuS[i], endS);
-        teams[j.spec.team].add(j, allocatedGpuS[i], endS);
+        fleet.add(j, endS);
+        teams[j.spec.team].add(j, endS);
         const std::size_t c = classGroup(j.spec);
-        classes[c].add(j, allocatedGpuS[i], endS);
+        classes[c].add(j, endS);
         classExample[c] = i;
+    }
+    // GPU-seconds held, from the run segments (closed at the end of the run).
+    for (const RunSegment& seg : r.segments) {
+        const JobSpec& spec = r.jobs[seg.job].spec;
+        const double gpuS = (seg.endS - seg.startS) * spec.gpus;
+        teams[spec.team].allocatedGpuS += gpuS;
+        classes[classGroup(spec)].allocatedGpuS += gpuS;
     }
     m_results.teamKpis.clear();
     for (std::size_t t = 0; t < teams.size(); ++t)
@@ -223,6 +238,7 @@ void MetricsRecorder::writeKpis(double endS) {
     const char* censored =
         " Jobs still waiting when the run ends count with their wait so far (end − submit), a "
         "lower bound.";
+    const auto fleetWaits = percentiles<3>(fleet.waits, {0.50, 0.95, 0.99});
     auto& k = m_results.kpis;
     k.clear();
     auto add = [&](const char* name, double value, const char* unit, std::string description) {
@@ -236,15 +252,15 @@ void MetricsRecorder::writeKpis(double endS) {
         "Achieved model FLOPs ÷ peak dense BF16 FLOPs of provisioned GPUs.");
     add("goodput", ratio(m_total.useful, m_total.allocated), "fraction",
         "Useful GPU-seconds ÷ allocated GPU-seconds (startup, crash loops, lost work excluded).");
-    add("wait_s_mean", mean(fleet.waits), "s",
+    add("wait_s_mean", fleet.submitted ? fleet.waitSumS / fleet.submitted : kNaN, "s",
         std::string("Mean time from submit to first start.") + censored);
-    add("wait_s_p50", percentile(fleet.waits, 0.50), "s",
+    add("wait_s_p50", fleetWaits[0], "s",
         std::string("Median time from submit to first start.") + censored);
-    add("wait_s_p95", percentile(fleet.waits, 0.95), "s",
+    add("wait_s_p95", fleetWaits[1], "s",
         std::string("95th percentile of the time from submit to first start.") + censored);
-    add("wait_s_p99", percentile(fleet.waits, 0.99), "s",
+    add("wait_s_p99", fleetWaits[2], "s",
         std::string("99th percentile of the time from submit to first start.") + censored);
-    add("jct_s_mean", mean(fleet.jcts), "s",
+    add("jct_s_mean", fleet.completed ? fleet.jctSumS / fleet.completed : kNaN, "s",
         "Mean time from submit to completion, of the jobs that completed.");
     add("slowdown_mean", fleet.started ? fleet.slowdownSum / fleet.started : kNaN, "x",
         "Mean placement slowdown of the jobs that started (1 = ideal placement).");

@@ -22,13 +22,16 @@ void indexPending(Results& r, double endS) {
     std::partial_sum(r.jobDiagnosisBegin.begin(), r.jobDiagnosisBegin.end(),
                      r.jobDiagnosisBegin.begin());
 
-    // Segments by job (a counting sort keeps bind order, which is time order per job).
-    std::vector<std::uint32_t> segmentBegin(jobCount + 1, 0);
-    for (const RunSegment& s : r.segments)
-        ++segmentBegin[s.job + 1];
-    std::partial_sum(segmentBegin.begin(), segmentBegin.end(), segmentBegin.begin());
-    std::vector<std::uint32_t> byJob(r.segments.size());
-    {
+    // Segments by job, in time order, for jobs bound more than once (evictions are rare;
+    // every other job's one segment is its lastSegment). A counting sort keeps bind order.
+    std::vector<std::uint32_t> segmentBegin, byJob;
+    if (std::any_of(r.jobs.begin(), r.jobs.end(),
+                    [](const JobRecord& j) { return j.segmentCount > 1; })) {
+        segmentBegin.assign(jobCount + 1, 0);
+        for (const RunSegment& s : r.segments)
+            ++segmentBegin[s.job + 1];
+        std::partial_sum(segmentBegin.begin(), segmentBegin.end(), segmentBegin.begin());
+        byJob.resize(r.segments.size());
         std::vector<std::uint32_t> next(segmentBegin.begin(), segmentBegin.end() - 1);
         for (std::uint32_t i = 0; i < r.segments.size(); ++i)
             byJob[next[r.segments[i].job]++] = i;
@@ -39,17 +42,23 @@ void indexPending(Results& r, double endS) {
     // What still holds when the run ends stays open (+inf), so pendingAt(end) lists it.
     r.pendingSpans.clear();
     for (std::uint32_t j = 0; j < jobCount; ++j) {
-        const JobSpec& spec = r.jobs[j].spec;
+        const JobRecord& rec = r.jobs[j];
+        const JobSpec& spec = rec.spec;
         if (spec.submitS >= endS) continue;  // never arrived (a stopped run)
         double queuedFromS = spec.submitS;
-        for (std::uint32_t i = segmentBegin[j]; i < segmentBegin[j + 1]; ++i) {
-            const RunSegment& s = r.segments[byJob[i]];
+        auto visit = [&](const RunSegment& s) {
             if (s.startS > queuedFromS) r.pendingSpans.push_back({queuedFromS, s.startS, j, false});
             const double heldUntilS = s.end == SegmentEnd::Horizon ? kInf : s.endS;
             const double stuckUntilS =
                 s.crashLoop ? heldUntilS : std::min(heldUntilS, s.startS + spec.startupS);
             if (stuckUntilS > s.startS) r.pendingSpans.push_back({s.startS, stuckUntilS, j, true});
             queuedFromS = s.end == SegmentEnd::Evicted ? s.endS : kInf;
+        };
+        if (rec.segmentCount == 1) {
+            visit(r.segments[rec.lastSegment]);
+        } else if (rec.segmentCount > 1) {
+            for (std::uint32_t i = segmentBegin[j]; i < segmentBegin[j + 1]; ++i)
+                visit(r.segments[byJob[i]]);
         }
         if (queuedFromS < kInf) r.pendingSpans.push_back({queuedFromS, kInf, j, false});
     }

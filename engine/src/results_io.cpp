@@ -23,6 +23,32 @@ std::string csvNumber(double v) {
     return buf;
 }
 
+OJson groupsToJson(const std::vector<GroupKpis>& groups) {
+    OJson list = OJson::array();
+    for (const GroupKpis& g : groups)
+        list.push_back({{"name", g.name},
+                        {"allocation_share", number(g.allocationShare)},
+                        {"gpu_hours", number(g.gpuHours)},
+                        {"wait_s_p50", number(g.waitP50S)},
+                        {"wait_s_p95", number(g.waitP95S)},
+                        {"jobs_submitted", g.submitted},
+                        {"jobs_completed", g.completed},
+                        {"jobs_waiting_at_end", g.waitingAtEnd},
+                        {"gpus_waiting_at_end", number(g.gpusWaitingAtEnd)}});
+    return list;
+}
+
+/// A CSV field: quoted when it holds a comma, quote or line break (reason texts do).
+std::string csvField(const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
 }  // namespace
 
 std::string seriesFileStem(const std::string& metric) {
@@ -42,6 +68,12 @@ std::string resultsToJson(const Results& r) {
     for (const Kpi& k : r.kpis)
         kpis[k.name] = number(k.value);
     root["kpis"] = kpis;
+    OJson descriptions = OJson::object();
+    for (const Kpi& k : r.kpis)
+        descriptions[k.name] = k.description + " [" + k.unit + "]";
+    root["kpi_descriptions"] = descriptions;
+    root["by_team"] = groupsToJson(r.teamKpis);
+    root["by_class"] = groupsToJson(r.classKpis);
     OJson series = OJson::object();
     OJson times = OJson::array();
     for (double t : r.sampleTimesS)
@@ -79,9 +111,18 @@ void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
             text += csvNumber(r.sampleTimesS[k]) + "," + csvNumber(s.values[k]) + "\n";
         writeFileAtomic(folder / (seriesFileStem(s.name) + ".csv"), text);
     }
+    // Jobs that never started: their layer and reason at the horizon (spans still open when
+    // a run ends reach past it, so a stopped run's waiting jobs are found too).
+    std::vector<const PendingJob*> atEnd(r.jobs.size(), nullptr);
+    const std::vector<PendingJob> pendingAtEnd = r.pendingAt(r.horizonS);
+    for (const PendingJob& p : pendingAtEnd)
+        atEnd[p.job] = &p;
     std::string jobs =
-        "job,name,team,gpus,gpus_per_pod,priority,submit_s,start_s,end_s,wait_s,status,slowdown,"
-        "nodes\n";
+        "job,name,class,team,gpus,gpus_per_pod,priority,submit_s,duration_s,startup_s,start_s,"
+        "end_s,wait_s,status,slowdown,evictions,nodes,pending_layer,pending_reason\n";
+    std::vector<int> evictions(r.jobs.size(), 0);
+    for (const RunSegment& seg : r.segments)
+        if (seg.end == SegmentEnd::Evicted) ++evictions[seg.job];
     for (std::uint32_t i = 0; i < r.jobs.size(); ++i) {
         const JobRecord& j = r.jobs[i];
         std::string nodes;
@@ -90,13 +131,19 @@ void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
                 nodes += (nodes.empty() ? "" : " ") + r.fleet.nodes[p.node].name;
         }
         const bool started = j.firstStartS >= 0;
-        jobs += std::to_string(i) + "," + r.jobName(i) + "," + r.teams[j.spec.team] + "," +
+        const PendingJob* never = started ? nullptr : atEnd[i];
+        if (never && never->reason == PendingJob::kNoReason) never = nullptr;  // not diagnosed
+        jobs += std::to_string(i) + "," + csvField(r.jobName(i)) + "," +
+                csvField(r.jobClassName(i)) + "," + csvField(r.teams[j.spec.team]) + "," +
                 std::to_string(j.spec.gpus) + "," + std::to_string(j.spec.gpusPerPod) + "," +
                 std::to_string(j.spec.priority) + "," + csvNumber(j.spec.submitS) + "," +
+                csvNumber(j.spec.durationS) + "," + csvNumber(j.spec.startupS) + "," +
                 (started ? csvNumber(j.firstStartS) : "") + "," +
                 (j.endS >= 0 ? csvNumber(j.endS) : "") + "," +
                 (started ? csvNumber(j.waitS()) : "") + "," + toString(j.status) + "," +
-                csvNumber(j.slowdown) + "," + nodes + "\n";
+                csvNumber(j.slowdown) + "," + std::to_string(evictions[i]) + "," + nodes + "," +
+                (never ? toString(never->layer) : "") + "," +
+                (never ? csvField(r.reasonText(never->reason)) : "") + "\n";
     }
     writeFileAtomic(folder / "jobs.csv", jobs);
 }

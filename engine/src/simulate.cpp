@@ -215,14 +215,21 @@ private:
     }
 
     /// Jobs queued at this instant (arrived or evicted) that the pass could not start are
-    /// diagnosed now, so the pending list between samples has a reason for each.
+    /// diagnosed now, so the pending list between samples has a layer and reason for each.
+    /// Explicit jobs (what a user placed or dropped) get the full reason; generated jobs get
+    /// their layer and the full reason at the next sample: full reasons for every arrival
+    /// cost the 100k-GPU benchmark about 60 % more time and 300k distinct reason texts.
     void diagnoseNewlyQueued() {
-        if (m_options.diagnosePending && !m_queuedNow.empty()) {
-            m_diagnoser.beginSample();
-            for (std::uint32_t job : m_queuedNow)
-                if (m_sim.runtime[job].phase == Phase::Queued)
-                    m_results.jobDiagnoses.push_back(
-                        {m_nowS, m_diagnoser.diagnoseQueued(job, m_nowS)});
+        if (m_options.diagnosePending) {
+            for (std::uint32_t job : m_queuedNow) {
+                if (m_sim.runtime[job].phase != Phase::Queued) continue;
+                if (m_sim.spec(job).source != JobSource::Explicit) {
+                    m_results.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnoseJustQueued(job)});
+                    continue;
+                }
+                m_diagnoser.beginSample();  // the cluster has changed since the last memo
+                m_results.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnoseQueued(job, m_nowS)});
+            }
         }
         m_queuedNow.clear();
     }

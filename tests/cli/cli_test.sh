@@ -57,6 +57,45 @@ c=$("$cli" run "$presets/scenarios/default.json" --seed 7 | grep fingerprint)
 [ "$a" = "$b" ] || { echo "FAIL: same seed, different fingerprint"; failures=$((failures + 1)); }
 [ "$a" != "$c" ] || { echo "FAIL: --seed did not change the fingerprint"; failures=$((failures + 1)); }
 
+# run --by: KPIs per team / class; --out has the descriptions and the groups; jobs.csv columns.
+expect 0 '^product +[0-9.]+ %' -- "$cli" run "$presets/scenarios/default.json" --by team
+expect 0 '^notebook' -- "$cli" run "$presets/scenarios/default.json" --by class
+expect 2 '--by takes team or class, got "pod"' -- "$cli" run "$presets/scenarios/default.json" --by pod
+expect 0 'jobs_waiting_at_end +[0-9]+ +Jobs queued when the run ends' -- "$cli" run "$presets/scenarios/default.json"
+for key in '"kpi_descriptions"' '"by_team"' '"by_class"' '"gpus_waiting_at_end"' 'lower bound'; do
+    grep -q -- "$key" "$work/r.json" || { echo "FAIL: results.json lacks $key"; failures=$((failures + 1)); }
+done
+head -1 "$work/csv/jobs.csv" | grep -qx 'job,name,class,team,gpus,gpus_per_pod,priority,submit_s,duration_s,startup_s,start_s,end_s,wait_s,status,slowdown,evictions,nodes,pending_layer,pending_reason' \
+    || { echo "FAIL: jobs.csv header: $(head -1 "$work/csv/jobs.csv")"; failures=$((failures + 1)); }
+
+# why: the pending list at T, as the application shows it; bad T and unknown jobs exit 2.
+expect 0 'usage: gpuplan-cli why SCENARIO --at T' -- "$cli" why --help
+expect 0 'why SCENARIO --at T' -- "$cli" --help
+expect 0 '^pending at 36h \(129600 s\): [0-9]+ job\(s\)' -- "$cli" why "$presets/scenarios/default.json" --at 36h
+expect 0 '"time_s": 129600' -- "$cli" why "$presets/scenarios/default.json" --at 1.5d --json
+expect 2 '--at T is required' -- "$cli" why "$presets/scenarios/default.json"
+expect 2 '--at: "soon" is not a time' -- "$cli" why "$presets/scenarios/default.json" --at soon
+expect 2 '--at 8d is outside the run: give 0 to 604800 s' -- "$cli" why "$presets/scenarios/default.json" --at 8d
+expect 2 '--at -5 is outside the run' -- "$cli" why "$presets/scenarios/default.json" --at=-5
+expect 2 'no job named "nope"' -- "$cli" why "$presets/scenarios/default.json" --at 1h --job nope
+# One 8-GPU node held by "long" (8 GPUs, 0–8,000 s, past the 7,200 s horizon): "waiter" (4 GPUs) is submitted at 650,
+# between the samples at 600 and 1,200, and never starts. At 1,550 it has waited 900 s =
+# 15 min; at 700 it is listed though no sample has seen it yet; at the end it is waiting.
+cat >"$work/overloaded.json" <<'JSON'
+{"format": "gpuplan-scenario", "formatVersion": 1, "name": "overloaded", "horizonS": 7200,
+ "sampleIntervalS": 600,
+ "topology": {"pods": [{"name": "pod", "count": 1, "racks": [{"name": "rack", "count": 1,
+   "nodes": [{"name": "node", "count": 1, "nodeType": "dgx-h100"}]}]}]},
+ "teams": [{"name": "t"}],
+ "jobs": [{"name": "long", "team": "t", "gpus": 8, "durationS": 8000, "submitS": 0},
+          {"name": "waiter", "team": "t", "gpus": 4, "durationS": 600, "submitS": 650}]}
+JSON
+expect 0 '^waiter +t +4 scheduling +15\.0 min  0/1 nodes are available' -- "$cli" why "$work/overloaded.json" --at 1550 --job waiter
+expect 0 '"job": "waiter"' -- "$cli" why "$work/overloaded.json" --at 700 --json
+expect 0 'jobs_waiting_at_end +1 ' -- "$cli" run "$work/overloaded.json"
+# Waits 0 (long) and 7,200 − 650 = 6,550 s (waiter, censored): p95 = the 2nd = 109.2 min.
+expect 0 'wait_s_p95 +109\.2 min' -- "$cli" run "$work/overloaded.json"
+
 # bench runs and reports the benchmark's figures (the quick one only: timing is not tested).
 expect 0 '"name":"default_scenario".*"events_per_s"' -- "$cli" bench --json --only default_scenario --repeat 1
 

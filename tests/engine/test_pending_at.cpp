@@ -66,6 +66,38 @@ TEST_CASE("pending at t: a job submitted between samples has its own diagnosis")
     CHECK(names(r, r.pendingAt(1500)).empty());  // c binds at 1,500
 }
 
+TEST_CASE("pending at t: a generated job queued between samples has its layer at once") {
+    // As betweenSamples, plus a class "gen" job of 4 GPUs, 600 s, arriving at 1,300 with c.
+    // Generated jobs come first at equal submit times, so FIFO runs gen 1,500–2,100 (after b)
+    // and c 2,100–2,400. Generated jobs get their exact layer when queued and the full
+    // reason at the next sample; explicit ones (c) the full reason at once.
+    Scenario s = betweenSamples();
+    JobClassDef gen;
+    gen.name = "gen";
+    gen.traits.team = "t";
+    gen.arrival.process = ArrivalProcess::List;
+    gen.arrival.timesS = {1300};
+    gen.gpus.value = 4;
+    gen.durationS.value = 600;
+    s.jobClasses = {gen};
+    const Results r = test::run(s);
+    REQUIRE(r.jobs[test::jobIndex(r, "c")].firstStartS == 2100);
+    const auto rows = r.pendingAt(1400);
+    REQUIRE(names(r, rows) == std::vector<std::string>{"gen-0", "c"});
+    CHECK(rows[0].layer == Layer::Scheduling);
+    CHECK(rows[0].diagnosedAtS == 1300);
+    CHECK(r.reasonText(rows[0].reason) ==
+          "Scheduling: could not start when it was queued; the scheduler's full reason is taken "
+          "at the next sample.");
+    CHECK_THAT(r.reasonText(rows[1].reason), Catch::StartsWith("0/1 nodes are available"));
+    // c still waits at 1,700 (reason from its queueing) and at 1,900 (from the sample at 1,800).
+    CHECK(r.pendingAt(1700).at(0).diagnosedAtS == 1300);
+    const auto at1900 = r.pendingAt(1900);
+    REQUIRE(names(r, at1900) == std::vector<std::string>{"c"});
+    CHECK(at1900[0].diagnosedAtS == 1800);
+    CHECK(at1900[0].waitingS == 600);  // 1,900 − 1,300
+}
+
 TEST_CASE("pending at t: a job starting up is listed in the workload layer until it runs") {
     // One node of 4 GPUs; "s" binds at 100 and starts up for 120 s (workload layer) until 220.
     Scenario s = test::smallFleet(1, 1, "n4");

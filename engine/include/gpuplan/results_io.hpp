@@ -8,12 +8,15 @@
 
 namespace gpuplan {
 
-/// {"kpis": {...}, "series": {"time_s": [...], "<metric>": [...]}, "fingerprint": "..."};
+/// {"kpis": {...}, "kpi_descriptions": {name: "text [unit]"}, "by_team": [...],
+/// "by_class": [...], "series": {"time_s": [...], "<metric>": [...]}, "fingerprint": "..."};
 /// NaN (e.g. no job started in an interval) is written as null.
 std::string resultsToJson(const Results& results);
 
 /// One CSV per series ("time_s,<metric>"), all series in series.csv, and jobs.csv with the
-/// per-job records. File names replace "{layer}" by "_layer". Writes atomically.
+/// per-job records (class, team, requested duration, startup, evictions; for jobs that never
+/// started, their layer and reason at the horizon). File names replace "{layer}" by
+/// "_layer". Writes atomically.
 void writeResultsCsv(const Results& results, const std::filesystem::path& folder);
 
 /// "pending_gpus{workload}" → "pending_gpus_workload".

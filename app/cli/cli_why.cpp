@@ -1,0 +1,163 @@
+// gpuplan-cli why: the jobs pending at one time, with layer and reason — the list the
+// application shows under "Pending at t" (both read Results::pendingAt).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "cli_common.hpp"
+#include "gpuplan/simulate.hpp"
+
+namespace gpuplan::cli {
+
+const char* const kWhyUsage =
+    "usage: gpuplan-cli why SCENARIO --at T [--job NAME] [--seed N] [--json]\n"
+    "\n"
+    "Simulates SCENARIO and prints the jobs pending at time T — waiting in the queue, or\n"
+    "bound but not progressing (workload layer) — each with the layer it is blamed on and\n"
+    "the reason in kube-scheduler's words, longest waiting first: the application's\n"
+    "\"Pending at t\" list. The reason is the latest diagnosis at or before T.\n"
+    "  --at T           time since the start: seconds, or a number with s, min, h or d\n"
+    "                   (\"5400\", \"90min\", \"1.5h\", \"2d\"); between 0 and the horizon\n"
+    "  --job NAME       only this job (e.g. pretrain-3, an explicit job's name)\n"
+    "  --seed N         use seed N instead of the scenario's\n"
+    "  --json           {\"time_s\", \"pending\": [{\"job\", \"team\", \"gpus\", \"layer\",\n"
+    "                   \"waiting_s\", \"diagnosed_at_s\", \"reason\"}]} instead of a table\n"
+    "  --data-dir DIR, --presets DIR, --catalog FILE as for run\n";
+
+namespace {
+
+/// "5400", "90min", "1.5h", "2d" → seconds; nullopt when it is not a finite number.
+std::optional<double> parseTime(const std::string& text) {
+    std::size_t used = 0;
+    double value = 0;
+    try {
+        value = std::stod(text, &used);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    const std::string unit = text.substr(used);
+    double scale = 0;
+    if (unit.empty() || unit == "s") scale = 1;
+    if (unit == "min" || unit == "m") scale = 60;
+    if (unit == "h") scale = 3600;
+    if (unit == "d") scale = 86400;
+    if (scale == 0 || !std::isfinite(value)) return std::nullopt;
+    return value * scale;
+}
+
+std::optional<std::uint32_t> findJob(const Results& r, const std::string& name) {
+    for (std::uint32_t j = 0; j < r.jobs.size(); ++j)
+        if (r.jobName(j) == name) return j;
+    return std::nullopt;
+}
+
+}  // namespace
+
+int whyCommand(Args& args) {
+    CommonOptions common;
+    std::optional<std::filesystem::path> scenarioFile;
+    std::optional<std::string> atText, jobName;
+    bool json = false;
+    RunOptions options;
+    while (!args.done()) {
+        if (args.common(common)) continue;
+        const std::string& a = args.peek();
+        if (a == "--at" || a.rfind("--at=", 0) == 0) {
+            atText = args.value("--at");
+        } else if (a == "--job" || a.rfind("--job=", 0) == 0) {
+            jobName = args.value("--job");
+        } else if (a == "--seed" || a.rfind("--seed=", 0) == 0) {
+            const std::string v = args.value("--seed");
+            try {
+                std::size_t used = 0;
+                options.seed = std::stoull(v, &used);
+                if (used != v.size()) throw std::invalid_argument(v);
+            } catch (const std::exception&) {
+                throw UsageError{"--seed needs a non-negative integer, got \"" + v + "\""};
+            }
+        } else if (a == "--json") {
+            args.take();
+            json = true;
+        } else if (a.rfind("--", 0) == 0) {
+            throw UsageError{"unknown option " + a};
+        } else if (!scenarioFile) {
+            scenarioFile = args.take();
+        } else {
+            throw UsageError{"more than one scenario given"};
+        }
+    }
+    if (!scenarioFile) throw UsageError{"no scenario given"};
+    if (!atText) throw UsageError{"--at T is required (e.g. --at 36h)"};
+    const std::optional<double> atS = parseTime(*atText);
+    if (!atS)
+        throw UsageError{"--at: \"" + *atText +
+                         "\" is not a time; give seconds or a number with s, min, h or d"};
+    const Scenario scenario = loadScenarioFor(*scenarioFile, common);
+    if (*atS < 0 || *atS > scenario.horizonS) {
+        std::fprintf(stderr, "gpuplan-cli why: --at %s is outside the run: give 0 to %.0f s (%s)\n",
+                     atText->c_str(), scenario.horizonS, formatSeconds(scenario.horizonS).c_str());
+        return kBadInput;
+    }
+
+    const Results results = simulate(scenario, options);
+    std::vector<PendingJob> rows = results.pendingAt(*atS);
+    if (jobName) {
+        const auto job = findJob(results, *jobName);
+        if (!job) {
+            std::fprintf(stderr, "gpuplan-cli why: --job: no job named \"%s\" in %s\n",
+                         jobName->c_str(), scenarioFile->string().c_str());
+            return kBadInput;
+        }
+        std::erase_if(rows, [&](const PendingJob& p) { return p.job != *job; });
+    }
+    // Longest waiting first, as the application's list opens.
+    std::stable_sort(rows.begin(), rows.end(), [](const PendingJob& a, const PendingJob& b) {
+        return a.waitingS > b.waitingS;
+    });
+
+    if (json) {
+        nlohmann::ordered_json root;
+        root["time_s"] = *atS;
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const PendingJob& p : rows) {
+            const JobSpec& spec = results.jobs[p.job].spec;
+            list.push_back({{"job", results.jobName(p.job)},
+                            {"team", results.teams[spec.team]},
+                            {"gpus", spec.gpus},
+                            {"layer", toString(p.layer)},
+                            {"waiting_s", p.waitingS},
+                            {"diagnosed_at_s", std::isfinite(p.diagnosedAtS)
+                                                   ? nlohmann::ordered_json(p.diagnosedAtS)
+                                                   : nlohmann::ordered_json(nullptr)},
+                            {"reason", results.reasonText(p.reason)}});
+        }
+        root["pending"] = list;
+        std::printf("%s\n", root.dump(1).c_str());
+        return kOk;
+    }
+    int gpus = 0;
+    for (const PendingJob& p : rows)
+        gpus += results.jobs[p.job].spec.gpus;
+    std::printf("pending at %s (%.0f s): %zu job(s) asking %d GPUs\n", atText->c_str(), *atS,
+                rows.size(), gpus);
+    if (rows.empty()) {
+        if (jobName) {
+            const JobRecord& rec = results.jobs[*findJob(results, *jobName)];
+            std::printf("%s is not pending then (submitted at %.0f s, %s at the end).\n",
+                        jobName->c_str(), rec.spec.submitS, toString(rec.status));
+        }
+        return kOk;
+    }
+    std::printf("%-28s %-14s %5s %-13s %12s  %s\n", "job", "team", "gpus", "layer", "waiting",
+                "why it is pending");
+    for (const PendingJob& p : rows) {
+        const JobSpec& spec = results.jobs[p.job].spec;
+        std::printf("%-28s %-14s %5d %-13s %12s  %s\n", results.jobName(p.job).c_str(),
+                    results.teams[spec.team].c_str(), spec.gpus, toString(p.layer),
+                    formatSeconds(p.waitingS).c_str(), results.reasonText(p.reason).c_str());
+    }
+    return kOk;
+}
+
+}  // namespace gpuplan::cli

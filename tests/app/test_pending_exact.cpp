@@ -1,0 +1,150 @@
+// The pending list, the fleet's header and the inspector at exact times (not snapped to the
+// sample grid), and the "By team / class" dock.
+#include <QComboBox>
+
+#include "app_test_support.hpp"
+#include "group_kpi_panel.hpp"
+#include "pending_table_model.hpp"
+
+using namespace gpuplan;
+using namespace gpuplan::app::test;
+
+namespace {
+
+/// The pending list's rows as (job index, waiting seconds).
+std::vector<std::pair<int, double>> listRows(const ui::PendingTableModel* m) {
+    std::vector<std::pair<int, double>> rows;
+    for (int r = 0; r < m->rowCount(); ++r)
+        rows.push_back({m->index(r, 0).data(ui::PendingTableModel::JobIndexRole).toInt(),
+                        m->index(r, ui::PendingTableModel::WaitingColumn)
+                            .data(ui::PendingTableModel::SortRole)
+                            .toDouble()});
+    return rows;
+}
+
+bool listed(const ui::PendingTableModel* m, std::uint32_t job) {
+    for (const auto& [j, waiting] : listRows(m))
+        if (j == static_cast<int>(job)) return true;
+    return false;
+}
+
+}  // namespace
+
+class PendingExactTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    // Bug 2: at t between samples, a job that started after the last sample is not listed,
+    // and every listed job's wait is t − submit (the sample's list said otherwise).
+    void listFollowsExactTime() {
+        Fixture f;
+        const Results& r = *f.window->results();
+        const double dt = r.sampleIntervalS;
+        // A job waiting at a sample that starts, and is through its startup, before the next.
+        std::uint32_t job = 0;
+        double t = -1;
+        for (std::uint32_t j = 0; j < r.jobs.size() && t < 0; ++j) {
+            const JobRecord& rec = r.jobs[j];
+            if (rec.firstStartS < 0 || rec.segmentCount != 1) continue;
+            const double sampleS = std::floor(rec.firstStartS / dt) * dt;
+            const double runningS = rec.firstStartS + rec.spec.startupS;
+            if (rec.spec.submitS < sampleS && rec.firstStartS > sampleS &&
+                runningS + 1 < sampleS + dt && rec.endS > runningS + 1) {
+                job = j;
+                t = runningS + 0.5;
+            }
+        }
+        QVERIFY2(t > 0, "the default preset has a job that starts between two samples");
+        const std::size_t sample = static_cast<std::size_t>(t / dt);
+        bool inSample = false;
+        for (const PendingEntry& e : r.pendingAtSample(sample))
+            inSample |= e.job == job;
+        QVERIFY(inSample);  // the sample's list still had it waiting
+
+        f.window->scrubber()->setTime(t);
+        QVERIFY(!listed(f.window->pendingModel(), job));
+        QVERIFY(f.window->pendingModel()->rowCount() > 0);
+        for (const auto& [j, waiting] : listRows(f.window->pendingModel()))
+            QCOMPARE(waiting, t - r.jobs[j].spec.submitS);
+        // Just before its start it is listed, waiting since its submit.
+        f.window->scrubber()->setTime(r.jobs[job].firstStartS - 0.5);
+        QVERIFY(listed(f.window->pendingModel(), job));
+    }
+
+    // Bug 2: a job added between samples (like a drop) is listed from its submit on.
+    void jobSubmittedBetweenSamplesIsListed() {
+        Fixture f;
+        Scenario after = f.doc.scenario();
+        JobDef big;
+        big.name = "between-samples";
+        big.traits.team = after.teams.front().name;
+        big.gpus = 256;  // the whole fleet: it waits
+        big.durationS = 3600;
+        big.submitS = 4 * 3600 + 90;  // samples every 600 s: 14,400 and 15,000
+        after.jobs.push_back(big);
+        QCOMPARE(f.doc.edit(after, QStringLiteral("add a job")), QString());
+        QVERIFY(f.waitForResults());
+        std::uint32_t index = 0;
+        QVERIFY(findJob(*f.window->results(), "between-samples", &index));
+        f.window->scrubber()->setTime(big.submitS + 60);
+        QVERIFY(listed(f.window->pendingModel(), index));
+        for (const auto& [j, waiting] : listRows(f.window->pendingModel()))
+            if (j == static_cast<int>(index)) QCOMPARE(waiting, 60.0);
+        // The inspector explains it too.
+        const auto rows = f.window->results()->pendingAt(big.submitS + 60);
+        QVERIFY(std::any_of(rows.begin(), rows.end(), [&](const PendingJob& p) {
+            return p.job == index && p.reason != PendingJob::kNoReason;
+        }));
+    }
+
+    // Bug 3: the fleet's header counts what the list shows, workload-layer jobs included.
+    void headerCountsWhatTheListShows() {
+        Fixture f;
+        const Results& r = *f.window->results();
+        double t = -1;
+        for (double s = 0; s < r.horizonS && t < 0; s += r.sampleIntervalS / 4) {
+            const auto rows = r.pendingAt(s);
+            if (std::any_of(rows.begin(), rows.end(),
+                            [](const PendingJob& p) { return p.layer == Layer::Workload; }))
+                t = s;
+        }
+        QVERIFY2(t >= 0, "the default preset has a job starting up at some time");
+        f.window->scrubber()->setTime(t);
+        const int rows = f.window->pendingModel()->rowCount();
+        int gpus = 0;
+        for (const auto& [j, waiting] : listRows(f.window->pendingModel()))
+            gpus += r.jobs[j].spec.gpus;
+        const QString header = f.window->topology()->statusText();
+        QVERIFY2(header.contains(QStringLiteral("· %1 pending (%2 GPUs)").arg(rows).arg(gpus)),
+                 qPrintable(header));
+    }
+
+    void byTeamAndClassDockShowsTheGroups() {
+        Fixture f;
+        const Results& r = *f.window->results();
+        ui::GroupKpiPanel* panel = f.window->groupKpiPanel();
+        const ui::GroupKpiTableModel* m = panel->model();
+        // The default preset's four teams, in scenario order.
+        QCOMPARE(m->rowCount(), 4);
+        const QStringList teams = {"research", "applied", "product", "data-science"};
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(m->index(i, ui::GroupKpiTableModel::NameColumn).data().toString(), teams[i]);
+        QCOMPARE(m->index(0, ui::GroupKpiTableModel::CompletedColumn).data().toInt(),
+                 r.teamKpis[0].completed);
+        QCOMPARE(m->index(2, ui::GroupKpiTableModel::AllocationColumn).data().toString(),
+                 QStringLiteral("%1 %").arg(100 * r.teamKpis[2].allocationShare, 0, 'f', 1));
+        // By job class: one row per class of the preset, named as the engine names them.
+        panel->groupingBox()->setCurrentIndex(1);
+        QCOMPARE(m->rowCount(), static_cast<int>(r.classKpis.size()));
+        QVERIFY(m->rowCount() >= 4);
+        for (int i = 0; i < m->rowCount(); ++i)
+            QCOMPARE(m->index(i, ui::GroupKpiTableModel::NameColumn).data().toString(),
+                     QString::fromStdString(r.classKpis[i].name));
+        QCOMPARE(m->headerData(0, Qt::Horizontal, Qt::DisplayRole).toString(),
+                 QStringLiteral("Job class"));
+    }
+};
+
+QTEST_MAIN(PendingExactTest)
+#include "test_pending_exact.moc"

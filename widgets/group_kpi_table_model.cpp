@@ -1,0 +1,106 @@
+#include "group_kpi_table_model.hpp"
+
+#include <QLocale>
+#include <cmath>
+
+#include "ui_palette.hpp"
+
+namespace gpuplan::ui {
+
+void GroupKpiTableModel::setResults(std::shared_ptr<const Results> results) {
+    beginResetModel();
+    m_results = std::move(results);
+    endResetModel();
+}
+
+void GroupKpiTableModel::setGrouping(Grouping grouping) {
+    if (grouping == m_grouping) return;
+    beginResetModel();
+    m_grouping = grouping;
+    endResetModel();
+}
+
+const std::vector<GroupKpis>* GroupKpiTableModel::groups() const {
+    if (!m_results) return nullptr;
+    return m_grouping == Grouping::Team ? &m_results->teamKpis : &m_results->classKpis;
+}
+
+int GroupKpiTableModel::rowCount(const QModelIndex& parent) const {
+    const auto* g = groups();
+    return parent.isValid() || !g ? 0 : static_cast<int>(g->size());
+}
+
+int GroupKpiTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant GroupKpiTableModel::data(const QModelIndex& index, int role) const {
+    const auto* all = groups();
+    if (!all || !index.isValid()) return {};
+    const GroupKpis& g = (*all)[index.row()];
+    auto wait = [](double s) { return std::isfinite(s) ? formatDuration(s) : QStringLiteral("–"); };
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+            case NameColumn:
+                return QString::fromStdString(g.name);
+            case AllocationColumn:
+                return QStringLiteral("%1 %").arg(100 * g.allocationShare, 0, 'f', 1);
+            case GpuHoursColumn:
+                return QLocale().toString(g.gpuHours, 'f', 0);
+            case WaitP50Column:
+                return wait(g.waitP50S);
+            case WaitP95Column:
+                return wait(g.waitP95S);
+            case CompletedColumn:
+                return g.completed;
+            case WaitingAtEndColumn:
+                return g.waitingAtEnd == 0 ? QStringLiteral("0")
+                                           : tr("%1 (%2 GPUs)")
+                                                 .arg(g.waitingAtEnd)
+                                                 .arg(g.gpusWaitingAtEnd, 0, 'f', 0);
+        }
+    }
+    if (role == Qt::TextAlignmentRole && index.column() != NameColumn)
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+QVariant GroupKpiTableModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o != Qt::Horizontal) return {};
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+            case AllocationColumn:
+                return tr(
+                    "GPU-hours it held ÷ the fleet's provisioned GPU-hours; the rows add "
+                    "up to the fleet's allocation.");
+            case WaitP50Column:
+            case WaitP95Column:
+                return tr(
+                    "Time from submit to first start. Jobs still waiting at the end count "
+                    "with their wait so far, a lower bound.");
+            case WaitingAtEndColumn:
+                return tr("Jobs still queued when the run ends, and the GPUs they ask.");
+        }
+        return {};
+    }
+    if (role != Qt::DisplayRole) return {};
+    switch (section) {
+        case NameColumn:
+            return m_grouping == Grouping::Team ? tr("Team") : tr("Job class");
+        case AllocationColumn:
+            return tr("Allocation share");
+        case GpuHoursColumn:
+            return tr("GPU-h");
+        case WaitP50Column:
+            return tr("Wait p50");
+        case WaitP95Column:
+            return tr("Wait p95");
+        case CompletedColumn:
+            return tr("Completed");
+        case WaitingAtEndColumn:
+            return tr("Waiting at end");
+    }
+    return {};
+}
+
+}  // namespace gpuplan::ui
