@@ -44,6 +44,7 @@ FleetPanel::FleetPanel(ScenarioDocument* doc, QWidget* parent) : QWidget(parent)
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setAlternatingRowColors(true);
     m_view->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_view->header()->setStretchLastSection(false);
     m_view->expandAll();
 
     m_refusal = new QLabel(this);

@@ -206,10 +206,15 @@ private slots:
     void deliveryAtTheScrubbersTime() {
         Fixture f;
         const std::string before = json(f.doc);
-        // At t = 0 there is nothing to deliver later: refused, nothing changes.
-        triggerMenuAction(f, FleetTarget{QStringLiteral("pod-a"), {}, {}}, 0, "addDelivery");
-        QVERIFY(f.status().contains("after t = 0"));
+        // At t = 0 there is nothing to deliver later: the action is off, the edit refused.
+        QMenu menu;
+        f.window->fleetMenu()->fill(&menu, FleetTarget{QStringLiteral("pod-a"), {}, {}}, 0);
+        QAction* early = menu.findChild<QAction*>(QStringLiteral("addDelivery"));
+        QVERIFY(early && !early->isEnabled());
+        early->trigger();
         QCOMPARE(json(f.doc), before);
+        QVERIFY(addDelivery(f.doc.scenario(), "pod-a", 0).error.find("after t = 0") !=
+                std::string::npos);
         // At 36 h: a rack like pod-a's (4 × 8 GPUs), Provisioning until 129600 s.
         triggerMenuAction(f, FleetTarget{QStringLiteral("pod-a"), {}, {}}, 36 * 3600,
                           "addDelivery");
