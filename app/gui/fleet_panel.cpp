@@ -59,8 +59,10 @@ FleetPanel::FleetPanel(ScenarioDocument* doc, QWidget* parent) : QWidget(parent)
     column->addWidget(m_view, 1);
     column->addWidget(m_refusal);
 
-    connect(m_doc, &ScenarioDocument::changed, this,
-            [this] { m_model->setScenario(m_doc->scenario()); });
+    connect(m_doc, &ScenarioDocument::changed, this, [this] {
+        m_model->setScenario(m_doc->scenario());
+        m_refusal->setVisible(false);  // a refusal is about the scenario it was refused on
+    });
     connect(m_model, &QAbstractItemModel::modelReset, m_view, &QTreeView::expandAll);
 }
 

@@ -55,9 +55,16 @@ private slots:
     void leavingABoxUnchangedIsNoEdit() {
         Fixture f;
         SchedulerPanel* panel = f.window->schedulerPanel();
+        // 100000 s reads as 1.2 d and 10.0 min intervals as they are; leaving the boxes
+        // must not round the horizon to 1.2 d (103680 s).
+        Scenario s = f.doc.scenario();
+        s.horizonS = 100000;
+        QCOMPARE(f.doc.edit(s, QStringLiteral("odd horizon")), QString());
+        QCOMPARE(panel->horizonBox()->value(), 1.2);
         emit panel->horizonBox()->editingFinished();
         emit panel->sampleIntervalMinutesBox()->editingFinished();
-        QCOMPARE(f.doc.undoStack()->count(), 0);
+        QCOMPARE(f.doc.scenario().horizonS, 100000.0);
+        QCOMPARE(f.doc.undoStack()->count(), 1);
     }
 
     void invalidHorizonChangesNothingAndSaysWhy() {
