@@ -13,7 +13,9 @@ QWidget* FleetItemDelegate::createEditor(QWidget* parent, const QStyleOptionView
     const QStringList choices = index.data(FleetTreeModel::ChoicesRole).toStringList();
     if (!choices.isEmpty()) {
         auto* combo = new QComboBox(parent);
-        combo->addItems(choices);
+        const QStringList labels = index.data(FleetTreeModel::ChoiceLabelsRole).toStringList();
+        for (qsizetype i = 0; i < choices.size(); ++i)
+            combo->addItem(i < labels.size() ? labels[i] : choices[i], choices[i]);
         return combo;
     }
     if (index.column() == FleetTreeModel::CountColumn) {
@@ -34,7 +36,7 @@ QWidget* FleetItemDelegate::createEditor(QWidget* parent, const QStyleOptionView
 
 void FleetItemDelegate::setEditorData(QWidget* editor, const QModelIndex& index) const {
     if (auto* combo = qobject_cast<QComboBox*>(editor)) {
-        combo->setCurrentText(index.data(Qt::EditRole).toString());
+        combo->setCurrentIndex(combo->findData(index.data(Qt::EditRole)));
         return;
     }
     QStyledItemDelegate::setEditorData(editor, index);
@@ -43,7 +45,7 @@ void FleetItemDelegate::setEditorData(QWidget* editor, const QModelIndex& index)
 void FleetItemDelegate::setModelData(QWidget* editor, QAbstractItemModel* model,
                                      const QModelIndex& index) const {
     if (auto* combo = qobject_cast<QComboBox*>(editor)) {
-        model->setData(index, combo->currentText(), Qt::EditRole);
+        model->setData(index, combo->currentData(), Qt::EditRole);
         return;
     }
     QStyledItemDelegate::setModelData(editor, model, index);
