@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QSpinBox>
+#include <algorithm>
 
 #include "fleet_tree_model.hpp"
 
@@ -16,6 +17,12 @@ QWidget* FleetItemDelegate::createEditor(QWidget* parent, const QStyleOptionView
         const QStringList labels = index.data(FleetTreeModel::ChoiceLabelsRole).toStringList();
         for (qsizetype i = 0; i < choices.size(); ++i)
             combo->addItem(i < labels.size() ? labels[i] : choices[i], choices[i]);
+        // A choice is the whole edit: commit it when picked, not when focus happens to leave.
+        auto* self = const_cast<FleetItemDelegate*>(this);
+        connect(combo, &QComboBox::activated, self, [self, combo] {
+            emit self->commitData(combo);
+            emit self->closeEditor(combo);
+        });
         return combo;
     }
     if (index.column() == FleetTreeModel::CountColumn) {
@@ -32,6 +39,14 @@ QWidget* FleetItemDelegate::createEditor(QWidget* parent, const QStyleOptionView
         return hours;
     }
     return QStyledItemDelegate::createEditor(parent, option, index);
+}
+
+void FleetItemDelegate::updateEditorGeometry(QWidget* editor, const QStyleOptionViewItem& option,
+                                             const QModelIndex&) const {
+    // Narrow columns would cut a node type's id; the editor may overlap its neighbours.
+    QRect rect = option.rect;
+    rect.setWidth(std::max(rect.width(), 190));
+    editor->setGeometry(rect);
 }
 
 void FleetItemDelegate::setEditorData(QWidget* editor, const QModelIndex& index) const {
