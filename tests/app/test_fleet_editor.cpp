@@ -275,6 +275,12 @@ private slots:
         panel->duplicateSelected();
         QCOMPARE(f.doc.scenario().pods[1].racks.size(), std::size_t(3));
         QCOMPARE(f.doc.scenario().pods[1].racks[2].name, std::string("rack4"));
+        // The copy is now current: duplicating again copies it (rack5).
+        QCOMPARE(ui::FleetTreeModel::pathOf(panel->view()->currentIndex()),
+                 (ui::FleetTreePath{1, 2}));
+        panel->duplicateSelected();
+        QCOMPARE(f.doc.scenario().pods[1].racks[3].name, std::string("rack5"));
+        f.doc.undoStack()->undo();
         panel->addPod();
         QCOMPARE(f.doc.scenario().pods.size(), std::size_t(3));
         QVERIFY(f.waitForResults());
