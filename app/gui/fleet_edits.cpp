@@ -1,6 +1,7 @@
 #include "fleet_edits.hpp"
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -71,9 +72,12 @@ std::string quoted(const std::string& s) {
     return "\"" + s + "\"";
 }
 
-std::string hoursText(double timeS) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f h", timeS / 3600.0);
+/// "day 2 06:30", as the time scrubber reads.
+std::string timeText(double timeS) {
+    const long long minutes = std::llround(timeS / 60.0);
+    char text[48];
+    std::snprintf(text, sizeof text, "day %lld %02lld:%02lld", minutes / 1440 + 1,
+                  minutes / 60 % 24, minutes % 60);
     return text;
 }
 
@@ -416,7 +420,7 @@ FleetEdit setReadyAt(const Scenario& s, FleetDefPath p, double readyAtS) {
     else if (g.state == NodeState::Provisioning)
         g.state = NodeState::Ready;
     return accept(std::move(after), readyAtS > 0
-                                        ? "Deliver " + quoted(g.name) + " at " + hoursText(readyAtS)
+                                        ? "Deliver " + quoted(g.name) + " at " + timeText(readyAtS)
                                         : "Deliver " + quoted(g.name) + " from the start");
 }
 
@@ -495,7 +499,7 @@ FleetEdit addNodeEvent(const Scenario& s, const std::string& target, double time
                        : state == NodeState::Failed ? "Fail "
                        : state == NodeState::Ready  ? "Repair "
                                                     : "Unprovision ";
-    return accept(std::move(after), verb + target + " at " + hoursText(timeS));
+    return accept(std::move(after), verb + target + " from " + timeText(timeS));
 }
 
 FleetEdit addDelivery(const Scenario& s, const std::string& podName, double readyAtS) {
@@ -523,7 +527,7 @@ FleetEdit addDelivery(const Scenario& s, const std::string& podName, double read
     const FleetDefPath p{a->def[0], static_cast<int>(racks.size()) - 1};
     if (!nameFreshly(after, p, "delivery", 1)) return refuse("no free rack name");
     return accept(std::move(after),
-                  "Deliver rack " + defName(after, p) + " at " + hoursText(readyAtS));
+                  "Deliver rack " + defName(after, p) + " at " + timeText(readyAtS));
 }
 
 }  // namespace gpuplan::app
