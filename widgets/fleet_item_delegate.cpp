@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QSpinBox>
+#include <algorithm>
 
 #include "fleet_tree_model.hpp"
 
@@ -13,7 +14,15 @@ QWidget* FleetItemDelegate::createEditor(QWidget* parent, const QStyleOptionView
     const QStringList choices = index.data(FleetTreeModel::ChoicesRole).toStringList();
     if (!choices.isEmpty()) {
         auto* combo = new QComboBox(parent);
-        combo->addItems(choices);
+        const QStringList labels = index.data(FleetTreeModel::ChoiceLabelsRole).toStringList();
+        for (qsizetype i = 0; i < choices.size(); ++i)
+            combo->addItem(i < labels.size() ? labels[i] : choices[i], choices[i]);
+        // A choice is the whole edit: commit it when picked, not when focus happens to leave.
+        auto* self = const_cast<FleetItemDelegate*>(this);
+        connect(combo, &QComboBox::activated, self, [self, combo] {
+            emit self->commitData(combo);
+            emit self->closeEditor(combo);
+        });
         return combo;
     }
     if (index.column() == FleetTreeModel::CountColumn) {
@@ -32,9 +41,17 @@ QWidget* FleetItemDelegate::createEditor(QWidget* parent, const QStyleOptionView
     return QStyledItemDelegate::createEditor(parent, option, index);
 }
 
+void FleetItemDelegate::updateEditorGeometry(QWidget* editor, const QStyleOptionViewItem& option,
+                                             const QModelIndex&) const {
+    // Narrow columns would cut a node type's id; the editor may overlap its neighbours.
+    QRect rect = option.rect;
+    rect.setWidth(std::max(rect.width(), 190));
+    editor->setGeometry(rect);
+}
+
 void FleetItemDelegate::setEditorData(QWidget* editor, const QModelIndex& index) const {
     if (auto* combo = qobject_cast<QComboBox*>(editor)) {
-        combo->setCurrentText(index.data(Qt::EditRole).toString());
+        combo->setCurrentIndex(combo->findData(index.data(Qt::EditRole)));
         return;
     }
     QStyledItemDelegate::setEditorData(editor, index);
@@ -43,7 +60,7 @@ void FleetItemDelegate::setEditorData(QWidget* editor, const QModelIndex& index)
 void FleetItemDelegate::setModelData(QWidget* editor, QAbstractItemModel* model,
                                      const QModelIndex& index) const {
     if (auto* combo = qobject_cast<QComboBox*>(editor)) {
-        model->setData(index, combo->currentText(), Qt::EditRole);
+        model->setData(index, combo->currentData(), Qt::EditRole);
         return;
     }
     QStyledItemDelegate::setModelData(editor, model, index);

@@ -265,6 +265,15 @@ QVariant FleetTreeModel::data(const QModelIndex& index, int role) const {
                 return names;
             }
             return {};
+        case ChoiceLabelsRole: {
+            QStringList labels = data(index, ChoicesRole).toStringList();
+            if (column == NodeTypeColumn)
+                for (qsizetype i = 0; i < labels.size(); ++i)
+                    labels[i] = tr("%1 — %2, %3 GPUs")
+                                    .arg(labels[i], QString::fromStdString(m_types[i].name))
+                                    .arg(m_types[i].gpusPerNode);
+            return labels;
+        }
     }
     return {};
 }

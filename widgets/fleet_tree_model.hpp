@@ -32,6 +32,8 @@ public:
     };
     /// For combo-box cells: QStringList of the values an editor offers (EditRole values).
     static constexpr int ChoicesRole = Qt::UserRole + 1;
+    /// How each of the choices reads in the editor ("dgx-h100 — NVIDIA DGX H100, 8 GPUs").
+    static constexpr int ChoiceLabelsRole = Qt::UserRole + 2;
 
     /// Applies an edit of `column` at `path` to `value` (EditRole); returns the refusal reason
     /// or an empty string.

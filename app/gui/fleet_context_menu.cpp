@@ -65,6 +65,11 @@ void FleetContextMenu::fill(QMenu* menu, const FleetTarget& target, double timeS
         target.pod.isEmpty() ? tr("Add a delivery ready at %1").arg(at)
                              : tr("Add a delivery to %1 ready at %2").arg(target.pod, at),
         [pod, timeS](const Scenario& s) { return addDelivery(s, pod, timeS); });
+    if (timeS <= 0) {  // a delivery arrives later: say how to pick its time
+        QAction* delivery = menu->actions().back();
+        delivery->setEnabled(false);
+        delivery->setText(tr("Add a delivery (move the time scrubber to its date first)"));
+    }
 }
 
 }  // namespace gpuplan::app

@@ -1,6 +1,7 @@
 #include "fleet_edits.hpp"
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -71,9 +72,12 @@ std::string quoted(const std::string& s) {
     return "\"" + s + "\"";
 }
 
-std::string hoursText(double timeS) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f h", timeS / 3600.0);
+/// "day 2 06:30", as the time scrubber reads.
+std::string timeText(double timeS) {
+    const long long minutes = std::llround(timeS / 60.0);
+    char text[48];
+    std::snprintf(text, sizeof text, "day %lld %02lld:%02lld", minutes / 1440 + 1,
+                  minutes / 60 % 24, minutes % 60);
     return text;
 }
 
@@ -298,7 +302,7 @@ FleetEdit addPod(const Scenario& s) {
     const FleetDefPath p{static_cast<int>(after.pods.size()) - 1};
     if (!nameFreshly(after, p, "pod", siblingCopies(after, p) - 1))
         return refuse("no free pod name");
-    return accept(std::move(after), "Add pod " + defName(after, p));
+    return accept(std::move(after), "Add pod " + quoted(defName(after, p)));
 }
 
 FleetEdit addRack(const Scenario& s, int pod) {
@@ -311,7 +315,7 @@ FleetEdit addRack(const Scenario& s, int pod) {
     const FleetDefPath p{pod, static_cast<int>(racks.size()) - 1};
     if (!nameFreshly(after, p, stemOf(rack.name), siblingCopies(after, p) - 1))
         return refuse("no free rack name");
-    return accept(std::move(after), "Add rack " + defName(after, p));
+    return accept(std::move(after), "Add rack " + quoted(defName(after, p)));
 }
 
 FleetEdit addNodeGroup(const Scenario& s, int pod, int rack) {
@@ -322,7 +326,7 @@ FleetEdit addNodeGroup(const Scenario& s, int pod, int rack) {
     const FleetDefPath p{pod, rack, static_cast<int>(groups.size()) - 1};
     if (!nameFreshly(after, p, stemOf(groups.back().name), static_cast<int>(groups.size())))
         return refuse("no free node group name");
-    return accept(std::move(after), "Add node group " + defName(after, p));
+    return accept(std::move(after), "Add node group " + quoted(defName(after, p)));
 }
 
 FleetEdit duplicateDef(const Scenario& s, FleetDefPath p) {
@@ -338,7 +342,7 @@ FleetEdit duplicateDef(const Scenario& s, FleetDefPath p) {
     if (!nameFreshly(after, copy, stemOf(name), siblingCopies(after, copy) - 1))
         return refuse(std::string("no free ") + levelName(p.level()) + " name");
     return finish(s, std::move(after), insertedDefs(copy, 1),
-                  std::string("Duplicate ") + levelName(p.level()) + " " + name);
+                  std::string("Duplicate ") + levelName(p.level()) + " " + quoted(name));
 }
 
 FleetEdit removeDef(const Scenario& s, FleetDefPath p) {
@@ -355,7 +359,7 @@ FleetEdit removeDef(const Scenario& s, FleetDefPath p) {
     }
     withSiblings(after, p, [](auto& defs, int i) { defs.erase(defs.begin() + i); });
     return finish(s, std::move(after), removedDef(p),
-                  std::string("Remove ") + levelName(p.level()) + " " + name);
+                  std::string("Remove ") + levelName(p.level()) + " " + quoted(name));
 }
 
 FleetEdit setCount(const Scenario& s, FleetDefPath p, int count) {
@@ -366,7 +370,7 @@ FleetEdit setCount(const Scenario& s, FleetDefPath p, int count) {
     Scenario after = s;
     withSiblings(after, p, [&](auto& defs, int i) { defs[i].count = count; });
     return finish(s, std::move(after), keptCopies(p, count),
-                  std::string("Set ") + levelName(p.level()) + " " + defName(after, p) +
+                  std::string("Set ") + levelName(p.level()) + " " + quoted(defName(after, p)) +
                       " count to " + std::to_string(count));
 }
 
@@ -376,8 +380,9 @@ FleetEdit renameDef(const Scenario& s, FleetDefPath p, const std::string& name) 
     Scenario after = s;
     const std::string old = defName(after, p);
     withSiblings(after, p, [&](auto& defs, int i) { defs[i].name = name; });
-    return finish(s, std::move(after), unchanged(),
-                  std::string("Rename ") + levelName(p.level()) + " " + old + " to " + name);
+    return finish(
+        s, std::move(after), unchanged(),
+        std::string("Rename ") + levelName(p.level()) + " " + quoted(old) + " to " + quoted(name));
 }
 
 FleetEdit setNodeType(const Scenario& s, FleetDefPath p, const std::string& nodeTypeId,
@@ -392,15 +397,16 @@ FleetEdit setNodeType(const Scenario& s, FleetDefPath p, const std::string& node
     // Hardware is resolved from the catalog when a file is read; an edit does the same.
     if (!after.findNodeType(nodeTypeId)) after.nodeTypes.push_back(*type);
     if (!after.findGpu(type->gpuModel)) after.gpuModels.push_back(*model);
-    return accept(std::move(after), "Set node type of " + defName(after, p) + " to " + nodeTypeId);
+    return accept(std::move(after),
+                  "Set node type of " + quoted(defName(after, p)) + " to " + nodeTypeId);
 }
 
 FleetEdit setBuyingClass(const Scenario& s, FleetDefPath p, BuyingClass buyingClass) {
     if (p.level() != 2 || !exists(s, p)) return refuse("buying classes belong to node groups");
     Scenario after = s;
     after.pods[p.pod].racks[p.rack].nodes[p.group].buyingClass = buyingClass;
-    return accept(std::move(after),
-                  "Set buying class of " + defName(after, p) + " to " + toString(buyingClass));
+    return accept(std::move(after), "Set buying class of " + quoted(defName(after, p)) + " to " +
+                                        toString(buyingClass));
 }
 
 FleetEdit setReadyAt(const Scenario& s, FleetDefPath p, double readyAtS) {
@@ -414,8 +420,8 @@ FleetEdit setReadyAt(const Scenario& s, FleetDefPath p, double readyAtS) {
     else if (g.state == NodeState::Provisioning)
         g.state = NodeState::Ready;
     return accept(std::move(after), readyAtS > 0
-                                        ? "Deliver " + g.name + " at " + hoursText(readyAtS)
-                                        : "Deliver " + g.name + " from the start");
+                                        ? "Deliver " + quoted(g.name) + " at " + timeText(readyAtS)
+                                        : "Deliver " + quoted(g.name) + " from the start");
 }
 
 // ---- generated pods, racks and nodes ----------------------------------------------------
@@ -493,7 +499,7 @@ FleetEdit addNodeEvent(const Scenario& s, const std::string& target, double time
                        : state == NodeState::Failed ? "Fail "
                        : state == NodeState::Ready  ? "Repair "
                                                     : "Unprovision ";
-    return accept(std::move(after), verb + target + " at " + hoursText(timeS));
+    return accept(std::move(after), verb + target + " from " + timeText(timeS));
 }
 
 FleetEdit addDelivery(const Scenario& s, const std::string& podName, double readyAtS) {
@@ -521,7 +527,7 @@ FleetEdit addDelivery(const Scenario& s, const std::string& podName, double read
     const FleetDefPath p{a->def[0], static_cast<int>(racks.size()) - 1};
     if (!nameFreshly(after, p, "delivery", 1)) return refuse("no free rack name");
     return accept(std::move(after),
-                  "Deliver rack " + defName(after, p) + " at " + hoursText(readyAtS));
+                  "Deliver rack " + defName(after, p) + " at " + timeText(readyAtS));
 }
 
 }  // namespace gpuplan::app

@@ -44,6 +44,7 @@ FleetPanel::FleetPanel(ScenarioDocument* doc, QWidget* parent) : QWidget(parent)
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setAlternatingRowColors(true);
     m_view->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_view->header()->setStretchLastSection(false);
     m_view->expandAll();
 
     m_refusal = new QLabel(this);
@@ -58,8 +59,10 @@ FleetPanel::FleetPanel(ScenarioDocument* doc, QWidget* parent) : QWidget(parent)
     column->addWidget(m_view, 1);
     column->addWidget(m_refusal);
 
-    connect(m_doc, &ScenarioDocument::changed, this,
-            [this] { m_model->setScenario(m_doc->scenario()); });
+    connect(m_doc, &ScenarioDocument::changed, this, [this] {
+        m_model->setScenario(m_doc->scenario());
+        m_refusal->setVisible(false);  // a refusal is about the scenario it was refused on
+    });
     connect(m_model, &QAbstractItemModel::modelReset, m_view, &QTreeView::expandAll);
 }
 
@@ -108,14 +111,20 @@ FleetDefPath FleetPanel::selectedPath() const {
     return {p.pod, p.rack, p.group};
 }
 
+void FleetPanel::select(const FleetDefPath& p) {
+    m_view->setCurrentIndex(m_model->indexOf({p.pod, p.rack, p.group}));
+}
+
 void FleetPanel::addPod() {
-    run(gpuplan::app::addPod(m_doc->scenario()));
+    if (run(gpuplan::app::addPod(m_doc->scenario())).isEmpty())
+        select({static_cast<int>(m_doc->scenario().pods.size()) - 1});
 }
 
 void FleetPanel::addRack() {
     const FleetDefPath p = selectedPath();
     const int pod = p.pod >= 0 ? p.pod : static_cast<int>(m_doc->scenario().pods.size()) - 1;
-    run(gpuplan::app::addRack(m_doc->scenario(), pod));
+    if (run(gpuplan::app::addRack(m_doc->scenario(), pod)).isEmpty())
+        select({pod, static_cast<int>(m_doc->scenario().pods[pod].racks.size()) - 1});
 }
 
 void FleetPanel::addNodeGroup() {
@@ -124,11 +133,16 @@ void FleetPanel::addNodeGroup() {
         run(FleetEdit{{}, "select the rack to add nodes to", {}});
         return;
     }
-    run(gpuplan::app::addNodeGroup(m_doc->scenario(), p.pod, p.rack));
+    if (run(gpuplan::app::addNodeGroup(m_doc->scenario(), p.pod, p.rack)).isEmpty())
+        select({p.pod, p.rack,
+                static_cast<int>(m_doc->scenario().pods[p.pod].racks[p.rack].nodes.size()) - 1});
 }
 
 void FleetPanel::duplicateSelected() {
-    run(duplicateDef(m_doc->scenario(), selectedPath()));
+    FleetDefPath p = selectedPath();
+    if (!run(duplicateDef(m_doc->scenario(), p)).isEmpty()) return;
+    (p.group >= 0 ? p.group : p.rack >= 0 ? p.rack : p.pod) += 1;  // the copy, right after it
+    select(p);
 }
 
 void FleetPanel::removeSelected() {

@@ -49,6 +49,8 @@ signals:
 private:
     QString commitCell(const ui::FleetTreePath& path, int column, const QVariant& value);
     FleetDefPath selectedPath() const;
+    /// Makes a definition current, so the next button acts on what was just added.
+    void select(const FleetDefPath& path);
     /// Applies, reports and returns the refusal reason (empty when applied).
     QString run(const FleetEdit& edit);
 

@@ -19,6 +19,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QUndoStack>
@@ -207,16 +208,24 @@ void MainWindow::buildFleetEditing() {
     fleetDock->setObjectName(QStringLiteral("fleet"));
     fleetDock->setWidget(m_fleetPanel);
     addDockWidget(Qt::BottomDockWidgetArea, fleetDock);
-    if (auto* pending = findChild<QDockWidget*>(QStringLiteral("pending")))
+    if (auto* pending = findChild<QDockWidget*>(QStringLiteral("pending"))) {
         tabifyDockWidget(pending, fleetDock);
+        pending->raise();  // the new tabs wait behind the ones a first look needs
+        // Room for a pod's tree, once the window has its size.
+        QTimer::singleShot(0, this,
+                           [this, fleetDock] { resizeDocks({fleetDock}, {240}, Qt::Vertical); });
+    }
 
     m_schedulerPanel = new SchedulerPanel(m_doc, this);
-    auto* schedulerDock = new QDockWidget(tr("Scheduler && run"), this);
+    // Not "&": dock tabs read it as a mnemonic, title bars do not.
+    auto* schedulerDock = new QDockWidget(tr("Scheduler and run"), this);
     schedulerDock->setObjectName(QStringLiteral("scheduler"));
     schedulerDock->setWidget(m_schedulerPanel);
     addDockWidget(Qt::LeftDockWidgetArea, schedulerDock);
-    if (auto* inspector = findChild<QDockWidget*>(QStringLiteral("inspector")))
+    if (auto* inspector = findChild<QDockWidget*>(QStringLiteral("inspector"))) {
         tabifyDockWidget(inspector, schedulerDock);
+        inspector->raise();
+    }
 
     m_fleetMenu = new FleetContextMenu(m_doc, this);
     connect(m_fleetPanel, &FleetPanel::message, this, &MainWindow::showStatus);

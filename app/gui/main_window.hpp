@@ -52,12 +52,8 @@ public:
     ui::ChartBoard* charts() const { return m_charts; }
     ui::KpiStrip* kpiStrip() const { return m_kpis; }
     ui::PendingTableModel* pendingModel() const { return m_pending; }
-    FleetPanel* fleetPanel() const {
-        return m_fleetPanel;
-    }
-    SchedulerPanel* schedulerPanel() const {
-        return m_schedulerPanel;
-    }
+    FleetPanel* fleetPanel() const { return m_fleetPanel; }
+    SchedulerPanel* schedulerPanel() const { return m_schedulerPanel; }
     FleetContextMenu* fleetMenu() const { return m_fleetMenu; }
     /// Generated names of what a hit on the fleet on screen points at.
     FleetTarget fleetTarget(const ui::TopologyHit& hit) const;

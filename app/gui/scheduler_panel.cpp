@@ -95,7 +95,10 @@ SchedulerPanel::SchedulerPanel(ScenarioDocument* doc, QWidget* parent)
         after.seed = seed;
         commit(after, tr("Seed %1").arg(seed));
     });
-    connect(m_doc, &ScenarioDocument::changed, this, &SchedulerPanel::syncFromDocument);
+    connect(m_doc, &ScenarioDocument::changed, this, [this] {
+        syncFromDocument();
+        m_refusal->setVisible(false);  // a refusal is about the scenario it was refused on
+    });
     m_horizonUnit->setCurrentIndex(
         std::fmod(m_doc->scenario().horizonS, kDayS) == 0 ? 1 : 0);  // days when whole days
     syncFromDocument();

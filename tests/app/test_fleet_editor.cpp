@@ -4,6 +4,7 @@
 //   pod-b: "rack" × 3 of the same + "rack3" × 1 (Provisioning,  → 3 · 32 + 32 = 128 GPUs
 //          ready at 48 h)
 //   fleet: 256 GPUs; one rack = 4 nodes × 8 GPUs = 32 GPUs.
+#include <QComboBox>
 #include <QMenu>
 #include <QTreeView>
 
@@ -206,10 +207,15 @@ private slots:
     void deliveryAtTheScrubbersTime() {
         Fixture f;
         const std::string before = json(f.doc);
-        // At t = 0 there is nothing to deliver later: refused, nothing changes.
-        triggerMenuAction(f, FleetTarget{QStringLiteral("pod-a"), {}, {}}, 0, "addDelivery");
-        QVERIFY(f.status().contains("after t = 0"));
+        // At t = 0 there is nothing to deliver later: the action is off, the edit refused.
+        QMenu menu;
+        f.window->fleetMenu()->fill(&menu, FleetTarget{QStringLiteral("pod-a"), {}, {}}, 0);
+        QAction* early = menu.findChild<QAction*>(QStringLiteral("addDelivery"));
+        QVERIFY(early && !early->isEnabled());
+        early->trigger();
         QCOMPARE(json(f.doc), before);
+        QVERIFY(addDelivery(f.doc.scenario(), "pod-a", 0).error.find("after t = 0") !=
+                std::string::npos);
         // At 36 h: a rack like pod-a's (4 × 8 GPUs), Provisioning until 129600 s.
         triggerMenuAction(f, FleetTarget{QStringLiteral("pod-a"), {}, {}}, 36 * 3600,
                           "addDelivery");
@@ -230,7 +236,20 @@ private slots:
                     .toStringList()
                     .contains(QStringLiteral("gb200-nvl72-tray")));
         // pod-a on 4-GPU GB200 trays: 4 racks × 4 nodes × 4 GPUs = 64, fleet 64 + 128 = 192.
-        QVERIFY(model->setData(type, QStringLiteral("gb200-nvl72-tray"), Qt::EditRole));
+        // Chosen in the cell's own editor, as a double-click opens it.
+        QTreeView* view = f.window->fleetPanel()->view();
+        QAbstractItemDelegate* delegate = view->itemDelegateForIndex(type);
+        QStyleOptionViewItem option;
+        std::unique_ptr<QWidget> editor(delegate->createEditor(view->viewport(), option, type));
+        auto* combo = qobject_cast<QComboBox*>(editor.get());
+        QVERIFY(combo);
+        delegate->setEditorData(combo, type);
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("dgx-h100"));
+        QVERIFY(combo->currentText().contains("8 GPUs"));
+        combo->setCurrentIndex(combo->findData(QStringLiteral("gb200-nvl72-tray")));
+        delegate->setModelData(combo, model, type);
+        QCOMPARE(f.doc.scenario().pods[0].racks[0].nodes[0].nodeType,
+                 std::string("gb200-nvl72-tray"));
         QVERIFY(f.waitForResults());
         QCOMPARE(f.window->results()->fleet.totalGpus, 192);
         QCOMPARE(model->indexOf({0, 0, 0}, ui::FleetTreeModel::GpusEachColumn).data().toString(),
@@ -256,6 +275,12 @@ private slots:
         panel->duplicateSelected();
         QCOMPARE(f.doc.scenario().pods[1].racks.size(), std::size_t(3));
         QCOMPARE(f.doc.scenario().pods[1].racks[2].name, std::string("rack4"));
+        // The copy is now current: duplicating again copies it (rack5).
+        QCOMPARE(ui::FleetTreeModel::pathOf(panel->view()->currentIndex()),
+                 (ui::FleetTreePath{1, 2}));
+        panel->duplicateSelected();
+        QCOMPARE(f.doc.scenario().pods[1].racks[3].name, std::string("rack5"));
+        f.doc.undoStack()->undo();
         panel->addPod();
         QCOMPARE(f.doc.scenario().pods.size(), std::size_t(3));
         QVERIFY(f.waitForResults());
@@ -272,6 +297,40 @@ private slots:
         while (f.doc.undoStack()->canUndo())
             f.doc.undoStack()->undo();
         QCOMPARE(json(f.doc), before);
+    }
+
+    void editsOnCopiesOfCopies() {
+        // Pure functions on fleet-10k: "pod" × 5 ⊃ "rack" × 10 ⊃ "node" × 25 dgx-h100.
+        const Scenario s =
+            loadScenario((kPresets + "/scenarios/fleet-10k.json").toStdString(), catalog());
+        const Fleet before = Fleet::build(s);
+        // Duplicating pod2-rack3 adds one rack to pod2 only (pod2-rack10, 25 nodes); the pod
+        // definition is split so pod0, pod1, pod3 and pod4 keep 10 racks.
+        const FleetEdit dup = duplicateRack(s, "pod2-rack3", 1);
+        QVERIFY2(dup.ok(), dup.error.c_str());
+        const Fleet grown = Fleet::build(*dup.scenario);
+        QCOMPARE(grown.nodes.size(), before.nodes.size() + 25);
+        QVERIFY(grown.findRack("pod2-rack10"));
+        QVERIFY(!grown.findRack("pod1-rack10"));
+        QVERIFY(!grown.findRack("pod4-rack10"));
+        QCOMPARE(grown.pods.size(), std::size_t(5));
+        // Removing one node of a group of 25 leaves its neighbours' names alone.
+        const FleetEdit gone = removeNode(s, "pod0-rack0-node1");
+        QVERIFY2(gone.ok(), gone.error.c_str());
+        const Fleet smaller = Fleet::build(*gone.scenario);
+        QCOMPARE(smaller.nodes.size(), before.nodes.size() - 1);
+        QVERIFY(!smaller.findNode("pod0-rack0-node1"));
+        QVERIFY(smaller.findNode("pod0-rack0-node0") && smaller.findNode("pod0-rack0-node2"));
+        QVERIFY(smaller.findNode("pod0-rack1-node1"));
+        // A pod pin follows a pod rename; a pin on a pod that goes away refuses the edit.
+        Scenario pinned = s;
+        pinned.jobClasses.front().traits.pin = PinDef{PinLevel::Pod, "pod3"};
+        const FleetEdit renamed = renameDef(pinned, {0}, "hall");
+        QVERIFY2(renamed.ok(), renamed.error.c_str());
+        QCOMPARE(renamed.scenario->jobClasses.front().traits.pin.target, std::string("hall3"));
+        const FleetEdit fewer = setCount(pinned, {0}, 3);
+        QVERIFY(!fewer.ok());
+        QVERIFY(fewer.error.find("is pinned to pod \"pod3\"") != std::string::npos);
     }
 
     void rackOfACopiedPodChangesOnlyThatPod() {
