@@ -105,7 +105,8 @@ QVariant TeamTableModel::data(const QModelIndex& index, int role) const {
                 classes += c.traits.team == t.name;
             for (const JobDef& j : m_scenario.jobs)
                 jobs += j.traits.team == t.name;
-            return tr("%1 classes, %2 jobs").arg(classes).arg(jobs);
+            return (classes == 1 ? tr("1 class") : tr("%1 classes").arg(classes)) +
+                   (jobs == 1 ? tr(", 1 job") : tr(", %1 jobs").arg(jobs));
         }
     }
     return {};
@@ -176,8 +177,13 @@ QVariant JobClassTableModel::data(const QModelIndex& index, int role) const {
             return formatArrival(c.arrival);
         case RateColumn:
             if (c.arrival.process == ArrivalProcess::List) return display ? tr("—") : QString();
-            return display ? tr("%1 jobs/h").arg(number(c.arrival.ratePerHour))
-                           : number(c.arrival.ratePerHour);
+            if (!display) return number(c.arrival.ratePerHour);
+            // Under a demand multiplier, the rate the run uses too.
+            if (m_scenario.demandMultiplier != 1)
+                return tr("%1 jobs/h (× %2 = %3)")
+                    .arg(number(c.arrival.ratePerHour), number(m_scenario.demandMultiplier),
+                         number(c.arrival.ratePerHour * m_scenario.demandMultiplier));
+            return tr("%1 jobs/h").arg(number(c.arrival.ratePerHour));
         case MaxJobsColumn:
             return c.maxJobs ? QString::number(*c.maxJobs) : QString();
         case GpusColumn:
