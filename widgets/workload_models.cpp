@@ -160,6 +160,10 @@ QVariant JobClassTableModel::data(const QModelIndex& index, int role) const {
     const JobClassDef& c = m_scenario.jobClasses[index.row()];
     const bool display = role == Qt::DisplayRole;
     if (role == ChoicesRole && index.column() == TeamColumn) return teamNames();
+    if (role == DistributionRole && index.column() == GpusColumn)
+        return static_cast<int>(Quantity::Gpus);
+    if (role == DistributionRole && index.column() == DurationColumn)
+        return static_cast<int>(Quantity::DurationS);
     if (role == Qt::TextAlignmentRole && index.column() >= PriorityColumn &&
         index.column() != ArrivalColumn && index.column() != GpusColumn &&
         index.column() != DurationColumn)
@@ -239,6 +243,9 @@ QVariant ExplicitJobTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
     const JobDef& j = m_scenario.jobs[index.row()];
     if (role == ChoicesRole && index.column() == TeamColumn) return teamNames();
+    if (role == Qt::TextAlignmentRole && index.column() != NameColumn &&
+        index.column() != TeamColumn && index.column() != PinColumn)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
     switch (index.column()) {
         case NameColumn:

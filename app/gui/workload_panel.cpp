@@ -148,6 +148,7 @@ QTableView* WorkloadPanel::makeView(QAbstractItemModel* model) {
     view->verticalHeader()->hide();
     view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     view->horizontalHeader()->setStretchLastSection(true);
+    view->horizontalHeader()->setMinimumSectionSize(64);
     view->setWordWrap(false);
     const int rowH = view->fontMetrics().height() + 6;
     view->verticalHeader()->setDefaultSectionSize(rowH);
