@@ -61,12 +61,13 @@ void JobPalette::setTemplates(const std::vector<JobTemplate>& templates) {
     for (const JobTemplate& t : templates) {
         if (t.group != group) {
             group = t.group;
-            // A heading: not selectable, not draggable.
+            // A heading: enabled (so it reads as text, not greyed out), not selectable or
+            // draggable.
             auto* heading = new QListWidgetItem(group, m_list);
             QFont bold = heading->font();
             bold.setBold(true);
             heading->setFont(bold);
-            heading->setFlags(Qt::NoItemFlags);
+            heading->setFlags(Qt::ItemIsEnabled);
         }
         auto* item = new QListWidgetItem(t.label, m_list);
         item->setData(Qt::UserRole, t.id);

@@ -1,7 +1,11 @@
 #include "workload_delegate.hpp"
 
 #include <QComboBox>
+#include <QHBoxLayout>
 #include <QLineEdit>
+#include <QToolButton>
+
+#include "workload_distribution_dialog.hpp"
 
 #include "workload_models.hpp"
 
@@ -10,6 +14,8 @@ namespace gpuplan::ui {
 QWidget* WorkloadDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem& option,
                                         const QModelIndex& index) const {
     const QStringList choices = index.data(ChoicesRole).toStringList();
+    if (const QVariant q = index.data(DistributionRole); q.isValid())
+        return distributionEditor(parent, index, static_cast<Quantity>(q.toInt()));
     if (choices.isEmpty()) {
         auto* line = new QLineEdit(parent);
         line->setFrame(false);
@@ -35,7 +41,7 @@ void WorkloadDelegate::setEditorData(QWidget* editor, const QModelIndex& index) 
         combo->setCurrentText(value);
         return;
     }
-    if (auto* line = qobject_cast<QLineEdit*>(editor)) {
+    if (auto* line = lineOf(editor)) {
         line->setText(value);
         line->selectAll();
     }
@@ -45,8 +51,45 @@ void WorkloadDelegate::setModelData(QWidget* editor, QAbstractItemModel* model,
                                     const QModelIndex& index) const {
     if (auto* combo = qobject_cast<QComboBox*>(editor))
         model->setData(index, combo->currentText(), Qt::EditRole);
-    else if (auto* line = qobject_cast<QLineEdit*>(editor))
+    else if (auto* line = lineOf(editor))
         model->setData(index, line->text(), Qt::EditRole);
+}
+
+QLineEdit* WorkloadDelegate::lineOf(QWidget* editor) {
+    if (auto* line = qobject_cast<QLineEdit*>(editor)) return line;
+    return editor->findChild<QLineEdit*>();
+}
+
+QWidget* WorkloadDelegate::distributionEditor(QWidget* parent, const QModelIndex& index,
+                                              Quantity quantity) const {
+    // The text as typed, plus "…" for a dialog by kind and parameters that writes the text.
+    auto* box = new QWidget(parent);
+    box->setAutoFillBackground(true);
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->setSpacing(0);
+    auto* line = new QLineEdit(box);
+    line->setFrame(false);
+    line->setToolTip(
+        index.model()->headerData(index.column(), Qt::Horizontal, Qt::ToolTipRole).toString());
+    auto* more = new QToolButton(box);
+    more->setText(QStringLiteral("…"));
+    more->setToolTip(tr("Choose the kind and its parameters"));
+    more->setFocusPolicy(Qt::NoFocus);
+    row->addWidget(line, 1);
+    row->addWidget(more);
+    box->setFocusProxy(line);
+    connect(more, &QToolButton::clicked, this, [this, box, line, quantity] {
+        QString error;
+        const auto current = parseDistribution(line->text(), quantity, &error);
+        DistributionDialog dialog(current.value_or(DistributionDef{}), quantity, box);
+        if (dialog.exec() != QDialog::Accepted) return;
+        line->setText(dialog.text());
+        auto* self = const_cast<WorkloadDelegate*>(this);
+        emit self->commitData(box);
+        emit self->closeEditor(box);
+    });
+    return box;
 }
 
 }  // namespace gpuplan::ui

@@ -1,8 +1,13 @@
 // Cell editors of the workload tables: a combo box where the model offers choices
-// (ChoicesRole, e.g. the teams), a line edit with the text as shown everywhere else.
+// (ChoicesRole, e.g. the teams), the text plus a "…" dialog for distributions
+// (DistributionRole), a line edit with the text as shown everywhere else.
 #pragma once
 
 #include <QStyledItemDelegate>
+
+#include "workload_format.hpp"
+
+class QLineEdit;
 
 namespace gpuplan::ui {
 
@@ -15,6 +20,10 @@ public:
     void setEditorData(QWidget* editor, const QModelIndex& index) const override;
     void setModelData(QWidget* editor, QAbstractItemModel* model,
                       const QModelIndex& index) const override;
+
+private:
+    static QLineEdit* lineOf(QWidget* editor);
+    QWidget* distributionEditor(QWidget* parent, const QModelIndex& index, Quantity quantity) const;
 };
 
 }  // namespace gpuplan::ui

@@ -201,9 +201,11 @@ std::optional<DistributionDef> parseDistribution(const QString& text, Quantity q
             d.kind = kind;
             named = true;
         }
+    bool isNumber = false;
+    words[0].toDouble(&isNumber);
     if (named) {
         words.removeFirst();
-    } else if (words[0].toDouble() == 0 && words[0] != QLatin1String("0")) {
+    } else if (!isNumber) {
         *error = QObject::tr(
                      "unknown distribution \"%1\" (fixed, exponential, lognormal, uniform or "
                      "empirical)")

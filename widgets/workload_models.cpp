@@ -105,7 +105,8 @@ QVariant TeamTableModel::data(const QModelIndex& index, int role) const {
                 classes += c.traits.team == t.name;
             for (const JobDef& j : m_scenario.jobs)
                 jobs += j.traits.team == t.name;
-            return tr("%1 classes, %2 jobs").arg(classes).arg(jobs);
+            return (classes == 1 ? tr("1 class") : tr("%1 classes").arg(classes)) +
+                   (jobs == 1 ? tr(", 1 job") : tr(", %1 jobs").arg(jobs));
         }
     }
     return {};
@@ -159,6 +160,10 @@ QVariant JobClassTableModel::data(const QModelIndex& index, int role) const {
     const JobClassDef& c = m_scenario.jobClasses[index.row()];
     const bool display = role == Qt::DisplayRole;
     if (role == ChoicesRole && index.column() == TeamColumn) return teamNames();
+    if (role == DistributionRole && index.column() == GpusColumn)
+        return static_cast<int>(Quantity::Gpus);
+    if (role == DistributionRole && index.column() == DurationColumn)
+        return static_cast<int>(Quantity::DurationS);
     if (role == Qt::TextAlignmentRole && index.column() >= PriorityColumn &&
         index.column() != ArrivalColumn && index.column() != GpusColumn &&
         index.column() != DurationColumn)
@@ -176,8 +181,13 @@ QVariant JobClassTableModel::data(const QModelIndex& index, int role) const {
             return formatArrival(c.arrival);
         case RateColumn:
             if (c.arrival.process == ArrivalProcess::List) return display ? tr("—") : QString();
-            return display ? tr("%1 jobs/h").arg(number(c.arrival.ratePerHour))
-                           : number(c.arrival.ratePerHour);
+            if (!display) return number(c.arrival.ratePerHour);
+            // Under a demand multiplier, the rate the run uses too.
+            if (m_scenario.demandMultiplier != 1)
+                return tr("%1 jobs/h (× %2 = %3)")
+                    .arg(number(c.arrival.ratePerHour), number(m_scenario.demandMultiplier),
+                         number(c.arrival.ratePerHour * m_scenario.demandMultiplier));
+            return tr("%1 jobs/h").arg(number(c.arrival.ratePerHour));
         case MaxJobsColumn:
             return c.maxJobs ? QString::number(*c.maxJobs) : QString();
         case GpusColumn:
@@ -233,6 +243,9 @@ QVariant ExplicitJobTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
     const JobDef& j = m_scenario.jobs[index.row()];
     if (role == ChoicesRole && index.column() == TeamColumn) return teamNames();
+    if (role == Qt::TextAlignmentRole && index.column() != NameColumn &&
+        index.column() != TeamColumn && index.column() != PinColumn)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
     switch (index.column()) {
         case NameColumn:

@@ -15,6 +15,7 @@ namespace gpuplan::ui {
 /// Roles every workload model answers besides display and edit.
 enum WorkloadRole {
     ChoicesRole = Qt::UserRole + 1,  ///< QStringList: the editor offers these (teams, kinds)
+    DistributionRole,                ///< int(Quantity) where the cell holds a distribution
 };
 
 class WorkloadTableModel : public QAbstractTableModel {

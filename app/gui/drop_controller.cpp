@@ -87,8 +87,10 @@ DropController::Plan DropController::plan(const DropRequest& r) const {
         p.job.submitS = r.timeS;
         p.job.traits.pin = pin;
         p.after.jobs.push_back(p.job);
+        // The label's " · team" part names the template's team, not necessarily this one.
         p.undoText = tr("Drop %1 on %2 for team %3")
-                         .arg(t->label, where, QString::fromStdString(p.job.traits.team));
+                         .arg(t->label.section(QStringLiteral(" · "), 0, 0), where,
+                              QString::fromStdString(p.job.traits.team));
     } else if (r.format == QLatin1String(ui::kMoveJobMime)) {
         const std::string name = r.payload.toStdString();
         auto it = std::find_if(p.after.jobs.begin(), p.after.jobs.end(),

@@ -257,8 +257,10 @@ void MainWindow::buildWorkloadDock() {
     dock->setObjectName(QStringLiteral("workload"));
     dock->setWidget(m_workload);
     addDockWidget(Qt::BottomDockWidgetArea, dock);
-    if (auto* pending = findChild<QDockWidget*>(QStringLiteral("pending")))
+    if (auto* pending = findChild<QDockWidget*>(QStringLiteral("pending"))) {
         tabifyDockWidget(pending, dock);
+        pending->raise();
+    }
     connect(m_workload, &WorkloadPanel::message, this, &MainWindow::showStatus);
     // "What if demand grows 30 %?" is the quickest question: its box sits on a toolbar too.
     auto* bar = addToolBar(tr("Demand"));

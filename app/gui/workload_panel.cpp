@@ -61,19 +61,25 @@ WorkloadPanel::WorkloadPanel(ScenarioDocument* document, QWidget* parent)
     });
 
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    auto* top = new QHBoxLayout;
-    m_demand = new DemandSpinBox(m_doc, this);
-    connect(m_demand, &DemandSpinBox::refused, this, &WorkloadPanel::showReason);
-    top->addWidget(m_demand);
-    m_reason = new QLabel(this);
-    m_reason->setWordWrap(true);
+    layout->setContentsMargins(4, 2, 4, 2);
+    layout->setSpacing(2);
+    // The tab bar's corner holds the demand box and the reason of the last refusal, so the
+    // tables keep every row the dock has.
+    auto* corner = new QWidget(this);
+    auto* cornerRow = new QHBoxLayout(corner);
+    cornerRow->setContentsMargins(0, 0, 0, 2);
+    m_reason = new QLabel(corner);
     m_reason->setStyleSheet(QStringLiteral("color: #b03030;"));
     m_reason->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    top->addWidget(m_reason, 1);
-    layout->addLayout(top);
+    m_reason->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_reason->setMinimumWidth(500);
+    cornerRow->addWidget(m_reason, 1);
+    m_demand = new DemandSpinBox(m_doc, corner);
+    connect(m_demand, &DemandSpinBox::refused, this, &WorkloadPanel::showReason);
+    cornerRow->addWidget(m_demand);
 
     m_tabs = new QTabWidget(this);
+    m_tabs->setCornerWidget(corner, Qt::TopRightCorner);
     layout->addWidget(m_tabs, 1);
     auto page = [this](QTableView* view, const QString& title,
                        std::initializer_list<std::pair<QString, std::function<void()>>> buttons) {
@@ -142,7 +148,12 @@ QTableView* WorkloadPanel::makeView(QAbstractItemModel* model) {
     view->verticalHeader()->hide();
     view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     view->horizontalHeader()->setStretchLastSection(true);
+    view->horizontalHeader()->setMinimumSectionSize(64);
     view->setWordWrap(false);
+    const int rowH = view->fontMetrics().height() + 6;
+    view->verticalHeader()->setDefaultSectionSize(rowH);
+    // Room for the default preset's five classes without scrolling.
+    view->setMinimumHeight(6 * rowH + view->horizontalHeader()->sizeHint().height() + 4);
     return view;
 }
 
@@ -154,6 +165,7 @@ int WorkloadPanel::currentRow(QTableView* view) {
 
 void WorkloadPanel::refresh() {
     const Scenario& s = m_doc->scenario();
+    showReason({});  // a refusal is about the scenario it was made against
     m_teams->setScenario(s);
     m_classes->setScenario(s);
     m_jobs->setScenario(s);
@@ -164,6 +176,7 @@ void WorkloadPanel::refresh() {
         if (v->property("fittedRows").toInt() != rows) v->resizeColumnsToContents();
         v->setProperty("fittedRows", rows);
     }
+    m_classView->resizeColumnToContents(ui::JobClassTableModel::RateColumn);  // "× 1.3 = …"
 }
 
 QString WorkloadPanel::commit(const WorkloadEdit& edit) {

@@ -2,12 +2,15 @@
 // (setData with the text a user types). Each edit re-runs the scenario the way a worked
 // example says, undo restores the exact previous scenario, and an invalid value changes
 // nothing and says why.
+#include <QComboBox>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QtTest>
 
 #include "app_test_support.hpp"
 #include "gpuplan/scenario_io.hpp"
 #include "job_palette.hpp"
+#include "workload_distribution_dialog.hpp"
 #include "workload_format.hpp"
 #include "workload_models.hpp"
 #include "workload_panel.hpp"
@@ -144,6 +147,35 @@ private slots:
         QVERIFY2(u, qPrintable(error));
         QCOMPARE(u->low, 1800.0);
         QCOMPARE(u->high, 5400.0);
+    }
+
+    void theDistributionDialogWritesTheCellText() {
+        Fixture f;
+        ui::JobClassTableModel* m = f.window->workload()->classModel();
+        const int row = classRow(f.doc.scenario(), "notebook");
+        // Opens on the class's lognormal median 2 h σ 0.6.
+        ui::DistributionDialog dialog(f.doc.scenario().jobClasses[row].durationS,
+                                      ui::Quantity::DurationS);
+        QCOMPARE(dialog.kindBox()->currentText(), QStringLiteral("lognormal"));
+        QCOMPARE(dialog.firstField()->text(), QStringLiteral("2 h"));
+        QCOMPARE(dialog.secondField()->text(), QStringLiteral("0.6"));
+        // Uniform between 30 and 90 minutes, at most an hour and a quarter.
+        dialog.kindBox()->setCurrentText(QStringLiteral("uniform"));
+        dialog.firstField()->setText(QStringLiteral("30 min"));
+        dialog.secondField()->setText(QStringLiteral("90 min"));
+        dialog.maxField()->setText(QStringLiteral("75 min"));
+        QCOMPARE(dialog.error(), QString());
+        QCOMPARE(dialog.text(), QStringLiteral("uniform 30 min to 1.5 h max 1.25 h"));
+        QVERIFY(m->setData(m->index(row, ClassCol::DurationColumn), dialog.text(), Qt::EditRole));
+        const DistributionDef& d = f.doc.scenario().jobClasses[row].durationS;
+        QCOMPARE(d.kind, DistKind::Uniform);
+        QCOMPARE(d.low, 1800.0);
+        QCOMPARE(d.high, 5400.0);
+        QCOMPARE(*d.max, 4500.0);
+        // Fields that make no distribution keep the dialog open with the reason.
+        dialog.firstField()->setText(QStringLiteral("soon"));
+        QVERIFY(dialog.error().contains("did not understand \"soon\""));
+        QCOMPARE(dialog.text(), QString());
     }
 
     void renamingATeamFollowsItsReferences() {

@@ -45,8 +45,10 @@ struct Workload {
     std::vector<std::string> traceNames;  ///< "philly", per trace
 };
 
-/// Generates every job submitted before the horizon. Throws std::invalid_argument when a
-/// reference does not resolve (the scenario validator normally catches these first).
+/// Generates every job submitted before the horizon. Scenario::demandMultiplier scales the
+/// Poisson and diurnal rates and divides trace inter-arrival times (after timeScale, before
+/// offsetS); list arrivals and explicit jobs keep their times. Throws std::invalid_argument
+/// when a reference does not resolve (the scenario validator normally catches these first).
 Workload generateWorkload(const Scenario& scenario, const Fleet& fleet);
 
 /// Pod size for a job of `gpus` GPUs: the largest divisor of gpus that is ≤ maxPerNode.
