@@ -3,7 +3,7 @@
 # then runs the main program or every test.
 #
 #   installers/dev.sh run    build (release) and start gpuplan on the default scenario
-#   installers/dev.sh test   build (release and sanitizer) and run every test
+#   installers/dev.sh test   check the C++ format, build (release and sanitizer), run every test
 #
 # Without a display (no $DISPLAY or $WAYLAND_DISPLAY), "run" starts gpuplan under Xvfb,
 # saves a screenshot to build/release/gpuplan.png and prints the engine's KPI table.
@@ -19,7 +19,7 @@ packages=(
     nlohmann-json3-dev catch2
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libimgui-dev libstb-dev
     xvfb xauth libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core imagemagick
-    dpkg-dev file
+    dpkg-dev file clang-format
 )
 
 install_missing() {
@@ -35,6 +35,18 @@ install_missing() {
     [ "$(id -u)" -ne 0 ] && sudo=(sudo)
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+# The house format (.clang-format) on every C++ file of the project; run `clang-format -i` on
+# what it names.
+check_format() {
+    local files=()
+    mapfile -t files < <(find engine app widgets tests -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' \) | sort)
+    if ! clang-format --dry-run --Werror "${files[@]}"; then
+        echo "dev.sh: files above are not clang-formatted; run clang-format -i on them" >&2
+        return 1
+    fi
+    echo "dev.sh: format check passed (${#files[@]} files)"
 }
 
 build() {  # build PRESET
@@ -55,6 +67,7 @@ case "${1:-}" in
         ;;
     test)
         install_missing
+        check_format
         build release
         ctest --preset release
         # The engine and the CLI again under AddressSanitizer + UndefinedBehaviorSanitizer.

@@ -309,12 +309,18 @@ QStringList ChartPanel::timeTickLabels() const {
     return m_x->categoriesLabels();
 }
 
+QColor ChartPanel::lineColor(const QColor& c) const {
+    // Dark series colours would vanish on a dark background.
+    const bool dark = palette().color(QPalette::Base).lightness() < 128;
+    return dark && m_mode == Mode::Lines && c.lightness() < 110 ? c.lighter(180) : c;
+}
+
 void ChartPanel::updateLegend() {
     // Swatches and names as wrapping text: nothing is ever elided.
     QStringList items;
     for (const ChartSeriesSpec& spec : m_specs)
         items << QStringLiteral("<span style='color:%1'>%2</span>&nbsp;%3")
-                     .arg(spec.color.name(),
+                     .arg(lineColor(spec.color).name(),
                           m_mode == Mode::Lines ? QStringLiteral("━━") : QStringLiteral("■"),
                           spec.label.toHtmlEscaped().replace(QLatin1Char(' '),
                                                              QStringLiteral("&nbsp;")));
@@ -421,15 +427,12 @@ void ChartPanel::rebuild() {
         return line;
     };
 
-    // Dark series colours would vanish on a dark background.
-    const bool dark = palette().color(QPalette::Base).lightness() < 128;
-    auto shade = [dark](QColor c) { return dark && c.lightness() < 110 ? c.lighter(180) : c; };
     if (m_mode == Mode::Lines) {
         for (const ChartSeriesSpec& spec : m_specs) {
             m_current.push_back(addLine(points(*m_results, spec, nullptr), spec.label,
-                                        QPen(shade(spec.color), 1.6)));
+                                        QPen(lineColor(spec.color), 1.6)));
             if (m_baseline) {
-                QColor c = shade(spec.color);
+                QColor c = lineColor(spec.color);
                 c.setAlpha(170);
                 addLine(points(*m_baseline, spec, nullptr), spec.label + tr(" (baseline)"),
                         QPen(c, 1.3, Qt::DashLine));

@@ -82,6 +82,8 @@ private:
     /// Ticks for the plot's current pixel size; true when they changed.
     bool updateTicks();
     void updateLegend();
+    /// A series' colour as drawn: lightened when it would vanish on a dark background.
+    QColor lineColor(const QColor& c) const;
     std::unique_ptr<ChartPanel> laidOutCopy(QSize size) const;
     void followPalette();  // light or dark chart theme, as the application's palette
     void updateCursor();

@@ -1,0 +1,138 @@
+// QtTest: the user's work is safe and files land where expected — an edit survives a crash one
+// second later (a real child process killed with SIGKILL), dialogs remember their folder, Save
+// As proposes a name a file system takes.
+#include <signal.h>
+#include <unistd.h>
+
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "app_test_support.hpp"
+
+using namespace gpuplan;
+using namespace gpuplan::app;
+using namespace gpuplan::app::test;
+
+namespace {
+constexpr char kCrashMode[] = "--edit-then-crash";
+
+/// The child: open the default preset like the application does, make one edit, and die
+/// without any clean-up one second later, as the user's trial did.
+int editThenCrash() {
+    ScenarioDocument doc(catalog(), LoadOptions{});
+    doc.load(kPresets + "/scenarios/default.json");
+    doc.reset(doc.scenario(), QString());
+    MainWindow window(&doc, kPresets);
+    window.files().startAutosave();
+    window.setPlacementPolicy(PlacementPolicy::Spread);
+    QTimer::singleShot(1000, [] { ::kill(::getpid(), SIGKILL); });
+    return QApplication::exec();
+}
+}  // namespace
+
+class FilesTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void anEditSurvivesACrashOneSecondLater() {
+        {
+            ScenarioDocument doc(catalog(), LoadOptions{});
+            MainWindow window(&doc, kPresets);
+            for (const QString& old : window.files().orphanedAutosaves())
+                QFile::remove(old);
+        }
+        QProcess child;
+        child.setProcessChannelMode(QProcess::ForwardedChannels);
+        child.start(QCoreApplication::applicationFilePath(), {QString::fromLatin1(kCrashMode)});
+        QVERIFY(child.waitForStarted(10000));
+        QVERIFY(child.waitForFinished(60000));
+        QCOMPARE(child.exitStatus(), QProcess::CrashExit);
+        // The next session finds the dead process's autosave and offers it; recovered, it is
+        // the edited scenario, unsaved and without a file name.
+        ScenarioDocument doc(catalog(), LoadOptions{});
+        doc.load(kPresets + "/scenarios/default.json");
+        QCOMPARE(doc.scenario().scheduler.placement, PlacementPolicy::Pack);
+        MainWindow window(&doc, kPresets);
+        const QStringList orphans = window.files().orphanedAutosaves();
+        QCOMPARE(orphans.size(), 1);
+        QVERIFY(window.files().recover(orphans.first()));
+        QCOMPARE(doc.scenario().scheduler.placement, PlacementPolicy::Spread);
+        QVERIFY(doc.isModified());
+        QVERIFY(doc.filePath().isEmpty());
+        QVERIFY(window.files().orphanedAutosaves().isEmpty());
+    }
+
+    void autosaveFollowsEditsWithinASecond() {
+        Fixture f;
+        FileController& files = f.window->files();
+        files.removeAutosave();
+        files.startAutosave();
+        QVERIFY(!QFileInfo::exists(files.autosavePath()));  // nothing unsaved yet
+        QElapsedTimer clock;
+        clock.start();
+        f.window->setPlacementPolicy(PlacementPolicy::Spread);
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(files.autosavePath()), 1000);
+        QVERIFY(clock.elapsed() <= 1000);
+        ScenarioDocument copy(catalog(), LoadOptions{});
+        copy.load(files.autosavePath());
+        QCOMPARE(copy.scenario().scheduler.placement, PlacementPolicy::Spread);
+        // Undone back to the file: nothing left to recover.
+        f.doc.undoStack()->undo();
+        QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(files.autosavePath()), 1000);
+    }
+
+    void dialogsRememberTheirFolder() {
+        QTemporaryDir scenarios, exports;
+        ScenarioDocument doc(catalog(), LoadOptions{});
+        MainWindow window(&doc, kPresets);
+        const QString file = scenarios.filePath("mine.json");
+        QVERIFY(QFile::copy(kPresets + "/scenarios/default.json", file));
+        QVERIFY(window.files().openFile(file));
+        QCOMPARE(FileController::lastFolder(FolderPurpose::Scenarios),
+                 QFileInfo(scenarios.path()).absoluteFilePath());
+        FileController::rememberFolder(FolderPurpose::Exports, exports.path());
+        QCOMPARE(FileController::lastFolder(FolderPurpose::Exports),
+                 QFileInfo(exports.path()).absoluteFilePath());
+        QCOMPARE(FileController::lastFolder(FolderPurpose::Scenarios),
+                 QFileInfo(scenarios.path()).absoluteFilePath());  // each keeps its own
+        // A folder that is gone falls back to home rather than to a dead path.
+        const QString gone = exports.path();
+        exports.remove();
+        QCOMPARE(FileController::lastFolder(FolderPurpose::Exports), QDir::homePath());
+        Q_UNUSED(gone);
+    }
+
+    void saveAsProposesAFileSafeName() {
+        QCOMPARE(safeScenarioFileName("GPU week: 256 / H100 plan"),
+                 QStringLiteral("GPU-week-256-H100-plan.json"));
+        QCOMPARE(safeScenarioFileName("  ../etc/passwd "), QStringLiteral("etc-passwd.json"));
+        QCOMPARE(safeScenarioFileName(":::"), QStringLiteral("scenario.json"));
+        QCOMPARE(safeScenarioFileName("fleet-10k.json"), QStringLiteral("fleet-10k.json"));
+
+        QTemporaryDir folder;
+        FileController::rememberFolder(FolderPurpose::Scenarios, folder.path());
+        ScenarioDocument doc(catalog(), LoadOptions{});
+        doc.load(kPresets + "/scenarios/default.json");
+        Scenario named = doc.scenario();
+        named.name = "Q3 plan: 2 racks / spot";
+        doc.reset(named, QString());  // a preset copy: no file yet
+        MainWindow window(&doc, kPresets);
+        QCOMPARE(window.files().proposedSavePath(),
+                 QDir(QFileInfo(folder.path()).absoluteFilePath())
+                     .filePath("Q3-plan-2-racks-spot.json"));
+    }
+};
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    if (argc > 1 && QByteArray(argv[1]) == kCrashMode) return editThenCrash();
+    FilesTest test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_files.moc"
