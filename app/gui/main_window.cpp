@@ -251,6 +251,8 @@ FleetTarget MainWindow::fleetTarget(const ui::TopologyHit& hit) const {
     if (hit.pod >= 0 && hit.pod < static_cast<int>(fleet.pods.size()))
         target.pod = name(fleet.pods[hit.pod].name);
     return target;
+}
+
 void MainWindow::buildWorkloadDock() {
     m_workload = new WorkloadPanel(m_doc, this);
     auto* dock = new QDockWidget(tr("Workload"), this);
