@@ -23,23 +23,23 @@ QString text(const std::string& s) {
 
 }  // namespace
 
-void WorkloadTableModel::setScenario(const Scenario& scenario) {
+void WorkloadTableModel::setScenario(std::shared_ptr<const Scenario> scenario) {
     const int rowsBefore = rowCount();
     // Same rows: update in place, so the view keeps its current cell while editing.
-    Scenario previous = std::exchange(m_scenario, scenario);
+    std::shared_ptr<const Scenario> previous = std::exchange(m_scenario, scenario);
     if (rowCount() == rowsBefore) {
         if (rowsBefore > 0) emit dataChanged(index(0, 0), index(rowsBefore - 1, columnCount() - 1));
         return;
     }
-    std::swap(m_scenario, previous);
+    m_scenario = std::move(previous);
     beginResetModel();
-    m_scenario = scenario;
+    m_scenario = std::move(scenario);
     endResetModel();
 }
 
 QStringList WorkloadTableModel::teamNames() const {
     QStringList names;
-    for (const TeamDef& t : m_scenario.teams)
+    for (const TeamDef& t : m_scenario->teams)
         names << text(t.name);
     return names;
 }
@@ -73,7 +73,7 @@ QVariant WorkloadTableModel::headerData(int section, Qt::Orientation o, int role
 // ---- teams ----------------------------------------------------------------------------------
 
 int TeamTableModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(m_scenario.teams.size());
+    return parent.isValid() ? 0 : static_cast<int>(m_scenario->teams.size());
 }
 
 int TeamTableModel::columnCount(const QModelIndex& parent) const {
@@ -90,7 +90,7 @@ bool TeamTableModel::editable(int, int column) const {
 
 QVariant TeamTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
-    const TeamDef& t = m_scenario.teams[index.row()];
+    const TeamDef& t = m_scenario->teams[index.row()];
     if (role == Qt::DecorationRole && index.column() == ColorColumn && !t.color.empty())
         return QColor(text(t.color));
     if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
@@ -101,9 +101,9 @@ QVariant TeamTableModel::data(const QModelIndex& index, int role) const {
             return t.color.empty() && role == Qt::DisplayRole ? tr("automatic") : text(t.color);
         case UsedByColumn: {
             int classes = 0, jobs = 0;
-            for (const JobClassDef& c : m_scenario.jobClasses)
+            for (const JobClassDef& c : m_scenario->jobClasses)
                 classes += c.traits.team == t.name;
-            for (const JobDef& j : m_scenario.jobs)
+            for (const JobDef& j : m_scenario->jobs)
                 jobs += j.traits.team == t.name;
             return (classes == 1 ? tr("1 class") : tr("%1 classes").arg(classes)) +
                    (jobs == 1 ? tr(", 1 job") : tr(", %1 jobs").arg(jobs));
@@ -115,7 +115,7 @@ QVariant TeamTableModel::data(const QModelIndex& index, int role) const {
 // ---- job classes ----------------------------------------------------------------------------
 
 int JobClassTableModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(m_scenario.jobClasses.size());
+    return parent.isValid() ? 0 : static_cast<int>(m_scenario->jobClasses.size());
 }
 
 int JobClassTableModel::columnCount(const QModelIndex& parent) const {
@@ -152,12 +152,12 @@ QStringList JobClassTableModel::headerTips() const {
 
 bool JobClassTableModel::editable(int row, int column) const {
     return !(column == RateColumn &&
-             m_scenario.jobClasses[row].arrival.process == ArrivalProcess::List);
+             m_scenario->jobClasses[row].arrival.process == ArrivalProcess::List);
 }
 
 QVariant JobClassTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
-    const JobClassDef& c = m_scenario.jobClasses[index.row()];
+    const JobClassDef& c = m_scenario->jobClasses[index.row()];
     const bool display = role == Qt::DisplayRole;
     if (role == ChoicesRole && index.column() == TeamColumn) return teamNames();
     if (role == DistributionRole && index.column() == GpusColumn)
@@ -183,10 +183,10 @@ QVariant JobClassTableModel::data(const QModelIndex& index, int role) const {
             if (c.arrival.process == ArrivalProcess::List) return display ? tr("—") : QString();
             if (!display) return number(c.arrival.ratePerHour);
             // Under a demand multiplier, the rate the run uses too.
-            if (m_scenario.demandMultiplier != 1)
+            if (m_scenario->demandMultiplier != 1)
                 return tr("%1 jobs/h (× %2 = %3)")
-                    .arg(number(c.arrival.ratePerHour), number(m_scenario.demandMultiplier),
-                         number(c.arrival.ratePerHour * m_scenario.demandMultiplier));
+                    .arg(number(c.arrival.ratePerHour), number(m_scenario->demandMultiplier),
+                         number(c.arrival.ratePerHour * m_scenario->demandMultiplier));
             return tr("%1 jobs/h").arg(number(c.arrival.ratePerHour));
         case MaxJobsColumn:
             return c.maxJobs ? QString::number(*c.maxJobs) : QString();
@@ -213,7 +213,7 @@ QVariant JobClassTableModel::data(const QModelIndex& index, int role) const {
 // ---- explicit jobs --------------------------------------------------------------------------
 
 int ExplicitJobTableModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(m_scenario.jobs.size());
+    return parent.isValid() ? 0 : static_cast<int>(m_scenario->jobs.size());
 }
 
 int ExplicitJobTableModel::columnCount(const QModelIndex& parent) const {
@@ -241,7 +241,7 @@ QStringList ExplicitJobTableModel::headerTips() const {
 
 QVariant ExplicitJobTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
-    const JobDef& j = m_scenario.jobs[index.row()];
+    const JobDef& j = m_scenario->jobs[index.row()];
     if (role == ChoicesRole && index.column() == TeamColumn) return teamNames();
     if (role == Qt::TextAlignmentRole && index.column() != NameColumn &&
         index.column() != TeamColumn && index.column() != PinColumn)

@@ -7,6 +7,7 @@
 
 #include <QAbstractTableModel>
 #include <functional>
+#include <memory>
 
 #include "gpuplan/scenario.hpp"
 
@@ -26,8 +27,9 @@ public:
 
     using QAbstractTableModel::QAbstractTableModel;
     void setEditHook(EditHook hook) { m_hook = std::move(hook); }
-    void setScenario(const Scenario& scenario);
-    const Scenario& scenario() const { return m_scenario; }
+    /// The scenario shown; the three models share one copy.
+    void setScenario(std::shared_ptr<const Scenario> scenario);
+    const Scenario& scenario() const { return *m_scenario; }
     QString lastRefusal() const { return m_lastRefusal; }
 
     bool setData(const QModelIndex& index, const QVariant& value, int role) override;
@@ -43,7 +45,7 @@ protected:
     virtual bool editable(int /*row*/, int /*column*/) const { return true; }
     QStringList teamNames() const;
 
-    Scenario m_scenario;
+    std::shared_ptr<const Scenario> m_scenario = std::make_shared<const Scenario>();
 
 private:
     EditHook m_hook;

@@ -166,9 +166,10 @@ int WorkloadPanel::currentRow(QTableView* view) {
 void WorkloadPanel::refresh() {
     const Scenario& s = m_doc->scenario();
     showReason({});  // a refusal is about the scenario it was made against
-    m_teams->setScenario(s);
-    m_classes->setScenario(s);
-    m_jobs->setScenario(s);
+    const auto shown = std::make_shared<const Scenario>(s);
+    m_teams->setScenario(shown);
+    m_classes->setScenario(shown);
+    m_jobs->setScenario(shown);
     m_tabs->setTabText(2, tr("Jobs (%1)").arg(s.jobs.size()));
     // Fit the columns when rows come or go, not on every edit (columns would jump).
     for (QTableView* v : {m_teamView, m_classView, m_jobView}) {

@@ -132,6 +132,16 @@ private slots:
         QCOMPARE(d.sigma, 0.5);
         QCOMPARE(m->data(cell, Qt::DisplayRole).toString(),
                  QStringLiteral("lognormal median 30 min σ 0.5"));
+        // The arrival process is text too: its shown form reads back unchanged.
+        const QModelIndex arrival = m->index(row, ClassCol::ArrivalColumn);
+        QCOMPARE(m->data(arrival, Qt::DisplayRole).toString(),
+                 QStringLiteral("diurnal ±90 % peak 11 h"));
+        QVERIFY(m->setData(arrival, "diurnal 40 % 9", Qt::EditRole));
+        QCOMPARE(f.doc.scenario().jobClasses[row].arrival.amplitude, 0.4);
+        QCOMPARE(f.doc.scenario().jobClasses[row].arrival.peakHourOfDay, 9.0);
+        QVERIFY(m->setData(arrival, "poisson", Qt::EditRole));
+        QCOMPARE(f.doc.scenario().jobClasses[row].arrival.process, ArrivalProcess::Poisson);
+        QCOMPARE(f.doc.undoStack()->count(), 3);
         // Every kind writes text that reads back to the same distribution.
         for (const char* text :
              {"fixed 8 GPUs", "exponential mean 4 GPUs", "uniform 1 to 8 GPUs",
