@@ -136,7 +136,7 @@ ChartPanel::ChartPanel(const QString& title, const QString& unit, const QString&
     m_chart = new QChart;
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_chart->legend()->hide();
-    m_chart->setMargins(QMargins(4, 4, 10, 4));
+    m_chart->setMargins(QMargins(4, 4, 18, 4));  // room for the last time label
     m_chart->layout()->setContentsMargins(0, 0, 0, 0);
     m_x = new QCategoryAxis;
     m_x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
