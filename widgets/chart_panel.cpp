@@ -14,7 +14,6 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QSvgGenerator>
-#include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
@@ -137,7 +136,7 @@ ChartPanel::ChartPanel(const QString& title, const QString& unit, const QString&
     m_chart = new QChart;
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_chart->legend()->hide();
-    m_chart->setMargins(QMargins(4, 4, 10, 4));
+    m_chart->setMargins(QMargins(4, 4, 18, 4));  // room for the last time label
     m_chart->layout()->setContentsMargins(0, 0, 0, 0);
     m_x = new QCategoryAxis;
     m_x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
@@ -155,6 +154,14 @@ ChartPanel::ChartPanel(const QString& title, const QString& unit, const QString&
     m_view->viewport()->setMouseTracking(true);
     m_view->viewport()->installEventFilter(this);
     m_view->viewport()->setCursor(Qt::CrossCursor);
+    m_hover = new QLabel(m_view->viewport());
+    m_hover->setBackgroundRole(QPalette::ToolTipBase);
+    m_hover->setForegroundRole(QPalette::ToolTipText);
+    m_hover->setAutoFillBackground(true);
+    m_hover->setFrameShape(QFrame::Box);
+    m_hover->setMargin(4);
+    m_hover->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_hover->hide();
     // The plot's size is known only once the chart has laid itself out.
     connect(m_chart, &QChart::plotAreaChanged, this, [this] {
         if (updateTicks()) updateCursor();
@@ -172,6 +179,7 @@ ChartPanel::~ChartPanel() = default;
 
 void ChartPanel::setResults(std::shared_ptr<const Results> results) {
     m_results = std::move(results);
+    m_hover->hide();  // its values were of the previous results
     rebuild();
 }
 
@@ -222,10 +230,9 @@ bool ChartPanel::eventFilter(QObject* watched, QEvent* e) {
         const QPoint pos = static_cast<QMouseEvent*>(e)->position().toPoint();
         const double t = timeAtViewport(pos);
         if (t < 0)
-            QToolTip::hideText();
+            m_hover->hide();
         else
-            QToolTip::showText(m_view->viewport()->mapToGlobal(pos), valuesAt(t),
-                               m_view->viewport());
+            showHover(pos, valuesAt(t));
     } else if (e->type() == QEvent::MouseButtonPress) {
         auto* mouse = static_cast<QMouseEvent*>(e);
         const double t = timeAtViewport(mouse->position().toPoint());
@@ -234,9 +241,26 @@ bool ChartPanel::eventFilter(QObject* watched, QEvent* e) {
             return true;
         }
     } else if (e->type() == QEvent::Leave) {
-        QToolTip::hideText();
+        m_hover->hide();
     }
     return QWidget::eventFilter(watched, e);
+}
+
+void ChartPanel::showHover(QPoint pos, const QString& text) {
+    // A readout of our own rather than QToolTip, which stays away after a click.
+    m_hover->setText(text);
+    m_hover->adjustSize();
+    const QSize room = m_view->viewport()->size(), box = m_hover->size();
+    QPoint at = pos + QPoint(14, 14);
+    if (at.x() + box.width() > room.width()) at.setX(pos.x() - box.width() - 14);
+    if (at.y() + box.height() > room.height()) at.setY(pos.y() - box.height() - 14);
+    m_hover->move(std::max(0, at.x()), std::max(0, at.y()));
+    m_hover->show();
+    m_hover->raise();
+}
+
+QString ChartPanel::hoverReadout() const {
+    return m_hover->isVisible() ? m_hover->text() : QString();
 }
 
 double ChartPanel::timeAtViewport(QPoint pos) const {

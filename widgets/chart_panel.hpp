@@ -64,6 +64,8 @@ public:
     /// Where in the chart view's viewport the time `timeS` is, halfway up the plot.
     QPoint viewportPosition(double timeS) const;
     QWidget* viewport() const;
+    /// The hover readout's text while it is shown, else empty.
+    QString hoverReadout() const;
     /// Every text the chart draws (title, legend, axis titles and tick labels), for checks.
     QStringList drawnTexts() const;
     QStringList timeTickLabels() const;
@@ -89,6 +91,7 @@ private:
     void updateCursor();
     /// The time under a viewport position, or a negative number outside the plot.
     double timeAtViewport(QPoint pos) const;
+    void showHover(QPoint pos, const QString& text);
     std::vector<QPointF> points(const Results& r, const ChartSeriesSpec& spec,
                                 const std::vector<double>* base) const;
 
@@ -107,6 +110,7 @@ private:
     double m_yStep = 0;
     QLabel* m_titleLabel = nullptr;
     QLabel* m_legend = nullptr;
+    QLabel* m_hover = nullptr;  // the values under the pointer
     QChart* m_chart = nullptr;
     QChartView* m_view = nullptr;
     QCategoryAxis* m_x = nullptr;

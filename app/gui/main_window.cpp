@@ -500,7 +500,8 @@ void MainWindow::pinBaseline() {
     }
     m_baseline = m_results;
     m_baselineName = m_doc->title();
-    m_charts->setBaseline(m_baseline, m_baselineName);
+    // Named on the charts only once it is another scenario's (kept across files).
+    m_charts->setBaseline(m_baseline);
     m_kpis->setBaseline(m_baseline);
     m_compare->setBaseline(m_baseline);
     showStatus(tr("Pinned the results of %1 as the baseline; edits now show deltas against them.")
@@ -515,6 +516,7 @@ void MainWindow::documentReplaced() {
     m_awaitingDocumentRun = true;  // the next run started is the first of this scenario
     if (!m_baseline) return;
     if (m_keepBaseline->isChecked()) {
+        m_charts->setBaseline(m_baseline, m_baselineName);
         showStatus(tr("Kept the baseline of %1 for comparison with %2.")
                        .arg(m_baselineName, m_doc->title()));
         return;

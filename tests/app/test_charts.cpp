@@ -1,6 +1,5 @@
 // QtTest: reading the charts — hover values, a click that moves time, nothing cut to "…",
 // ticks that suit the size the dock gives them.
-#include <QToolTip>
 #include <QtTest>
 
 #include "app_test_support.hpp"
@@ -41,8 +40,8 @@ private slots:
         const double t = 1.5 * 86400;
         const QPoint pos = utilization->viewportPosition(t);
         QTest::mouseMove(utilization->viewport(), pos);
-        QTRY_VERIFY(QToolTip::isVisible());
-        const QString tip = QToolTip::text();
+        QTRY_VERIFY(!utilization->hoverReadout().isEmpty());
+        const QString tip = utilization->hoverReadout();
         // The time under the pointer (within a pixel's worth) and the allocation there.
         const double perPixelS = results->horizonS / utilization->viewport()->width();
         QVERIFY2(tip.startsWith(ui::formatSimTime(t).left(4)), qPrintable(tip));
@@ -65,6 +64,13 @@ private slots:
         QCOMPARE(utilization->valuesAt(shownT).section('\n', 1), tip.section('\n', 1));
         // Stacked areas also give the total.
         QVERIFY(board.charts()[1]->valuesAt(t).contains("total: "));
+        // It stays available after a click (QToolTip did not come back), and goes on leaving.
+        QTest::mouseClick(utilization->viewport(), Qt::LeftButton, {}, pos);
+        QTest::mouseMove(utilization->viewport(), pos + QPoint(5, 0));
+        QVERIFY(!utilization->hoverReadout().isEmpty());
+        QEvent leave(QEvent::Leave);
+        QApplication::sendEvent(utilization->viewport(), &leave);
+        QVERIFY(utilization->hoverReadout().isEmpty());
     }
 
     void aClickReportsItsTime() {
