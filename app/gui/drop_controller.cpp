@@ -172,11 +172,11 @@ void DropController::whatIfDone(std::shared_ptr<const Results> results) {
                        .arg(ui::formatSimTime(rec.firstStartS), ui::formatDuration(rec.waitS()));
         } else {
             text = tr("fits the fleet, but would not start before the horizon");
-            const auto pending = results->pendingAtSample(results->sampleTimesS.size() - 1);
-            for (const PendingEntry& e : pending)
+            // The same query as the pending list, at the end of the run.
+            for (const PendingJob& e : results->pendingAt(results->horizonS))
                 if (e.job == j)
                     text += QStringLiteral(":\n") + ui::layerName(e.layer) + QStringLiteral(": ") +
-                            QString::fromStdString(results->reasons[e.reason]);
+                            QString::fromStdString(results->reasonText(e.reason));
         }
         emit feedback(m_hover->target, true, text);
         return;

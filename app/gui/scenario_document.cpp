@@ -1,5 +1,6 @@
 #include "scenario_document.hpp"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QUndoCommand>
 
@@ -8,14 +9,36 @@ namespace gpuplan::app {
 /// Before and after as whole values: exact undo, no per-edit inverse logic to get wrong.
 class ScenarioEditCommand : public QUndoCommand {
 public:
-    ScenarioEditCommand(ScenarioDocument* doc, Scenario before, Scenario after, const QString& text)
-        : QUndoCommand(text), m_doc(doc), m_before(std::move(before)), m_after(std::move(after)) {}
+    ScenarioEditCommand(ScenarioDocument* doc, Scenario before, Scenario after, const QString& text,
+                        int mergeKey)
+        : QUndoCommand(text),
+          m_doc(doc),
+          m_before(std::move(before)),
+          m_after(std::move(after)),
+          m_mergeKey(mergeKey) {
+        m_lastChange.start();
+    }
     void undo() override { m_doc->apply(m_before); }
     void redo() override { m_doc->apply(m_after); }
+    int id() const override { return m_mergeKey == ScenarioDocument::kNoMerge ? -1 : m_mergeKey; }
+    /// A burst of small steps of one control (arrow clicks on a spin box) is one undo step;
+    /// a pause longer than ScenarioDocument::kMergeWindowMs starts a new one.
+    bool mergeWith(const QUndoCommand* other) override {
+        const auto* next = static_cast<const ScenarioEditCommand*>(other);
+        if (next->m_mergeKey != m_mergeKey ||
+            m_lastChange.elapsed() > ScenarioDocument::kMergeWindowMs)
+            return false;
+        m_after = next->m_after;
+        setText(next->text());
+        m_lastChange.start();
+        return true;
+    }
 
 private:
     ScenarioDocument* m_doc;
     Scenario m_before, m_after;
+    int m_mergeKey;
+    QElapsedTimer m_lastChange;
 };
 
 ScenarioDocument::ScenarioDocument(Catalog catalog, LoadOptions loadOptions, QObject* parent)
@@ -70,10 +93,11 @@ QString ScenarioDocument::validationError(const Scenario& candidate) const {
     return {};
 }
 
-QString ScenarioDocument::edit(const Scenario& after, const QString& text) {
+QString ScenarioDocument::edit(const Scenario& after, const QString& text, int mergeKey) {
     if (after == m_scenario) return {};
     if (QString error = validationError(after); !error.isEmpty()) return error;
-    m_undo.push(new ScenarioEditCommand(this, m_scenario, after, text));  // push() calls redo()
+    m_undo.push(
+        new ScenarioEditCommand(this, m_scenario, after, text, mergeKey));  // push() calls redo()
     return {};
 }
 

@@ -42,7 +42,13 @@ public:
     /// returns the reason ("/pods/0/racks/1/count: must be at least 1") and leaves the
     /// document and its history untouched. An edit that changes nothing is not recorded.
     /// Returns an empty string when the edit was applied (or changed nothing).
-    QString edit(const Scenario& after, const QString& text);
+    /// Consecutive edits with the same non-zero `mergeKey` less than kMergeWindowMs apart
+    /// merge into one undo step (the arrow clicks of one spin box).
+    QString edit(const Scenario& after, const QString& text, int mergeKey = kNoMerge);
+
+    static constexpr int kNoMerge = 0;
+    static constexpr int kMergeDemandSteps = 1;
+    static constexpr int kMergeWindowMs = 1500;
     /// The reason `candidate` would be refused, or an empty string when it is valid.
     QString validationError(const Scenario& candidate) const;
 

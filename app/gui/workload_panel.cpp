@@ -31,7 +31,9 @@ DemandSpinBox::DemandSpinBox(ScenarioDocument* document, QWidget* parent)
     connect(m_doc, &ScenarioDocument::changed, this, &DemandSpinBox::sync);
     connect(this, &QDoubleSpinBox::valueChanged, this, [this](double v) {
         const WorkloadEdit e = setDemandMultiplier(m_doc->scenario(), v);
-        const QString refusal = e.refusal.isEmpty() ? m_doc->edit(e.after, e.text) : e.refusal;
+        const QString refusal =
+            e.refusal.isEmpty() ? m_doc->edit(e.after, e.text, ScenarioDocument::kMergeDemandSteps)
+                                : e.refusal;
         if (!refusal.isEmpty()) {
             sync();
             emit refused(refusal);

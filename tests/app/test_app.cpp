@@ -21,6 +21,7 @@
 #include "pending_table_model.hpp"
 #include "time_scrubber.hpp"
 #include "topology_view.hpp"
+#include "workload_panel.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;
@@ -533,6 +534,24 @@ private slots:
         f.doc.undoStack()->undo();
         QCOMPARE(redoButton->text(), QStringLiteral("Redo Placement: spread"));
         QVERIFY(!undoButton->isEnabled());
+    }
+
+    void demandStepsInABurstAreOneUndoStep() {
+        Fixture f;
+        const std::string before = scenarioToJson(f.doc.scenario());
+        DemandSpinBox* demand = f.window->workload()->demandBox();
+        demand->stepUp();  // 1.0 → 1.1
+        demand->stepUp();  // → 1.2, within the merge window: the same undo step
+        QCOMPARE(f.doc.undoStack()->count(), 1);
+        QCOMPARE(f.doc.scenario().demandMultiplier, 1.2);
+        f.doc.undoStack()->undo();
+        QCOMPARE(scenarioToJson(f.doc.scenario()), before);
+        // Another edit between two steps keeps them apart: three undo steps.
+        f.doc.undoStack()->clear();
+        demand->stepUp();
+        f.window->setPlacementPolicy(PlacementPolicy::Spread);
+        demand->stepUp();
+        QCOMPARE(f.doc.undoStack()->count(), 3);
     }
 
     void aChartClickMovesTheScrubber() {

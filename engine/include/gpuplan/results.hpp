@@ -1,7 +1,7 @@
 // Immutable results of one run, shared as std::shared_ptr<const Results>: column-wise time
 // series, per-job records, KPIs (fleet-wide and per team / job class), the pending diagnosis
 // at every sample and between samples, what is needed to draw the cluster and list the
-// pending jobs at any exact time t, and a fingerprint of the event sequence.
+// pending jobs at any exact time t, and a fingerprint of the event sequence and placements.
 #pragma once
 
 #include <cstdint>
