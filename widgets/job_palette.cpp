@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMimeData>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include "topology_view.hpp"
@@ -49,10 +50,31 @@ JobPalette::JobPalette(QWidget* parent) : QWidget(parent) {
     m_team->addItem(tr("the template's team"), QString());
     row->addWidget(m_team, 1);
     layout->addLayout(row);
+    auto* priorityRow = new QHBoxLayout;
+    priorityRow->setContentsMargins(4, 0, 4, 0);
+    priorityRow->addWidget(new QLabel(tr("Priority:"), this));
+    m_priorityMode = new QComboBox(this);
+    m_priorityMode->addItems({tr("the template's"), tr("this number")});
+    m_priorityMode->setToolTip(
+        tr("The priority a dropped job runs at (higher runs first); by default its template's: "
+           "a class's own, 0 for the built-in ones"));
+    m_priority = new QSpinBox(this);
+    m_priority->setRange(-1'000'000'000, 1'000'000'000);  // what a scenario file allows
+    m_priority->setEnabled(false);
+    priorityRow->addWidget(m_priorityMode, 1);
+    priorityRow->addWidget(m_priority);
+    layout->addLayout(priorityRow);
     m_list = new TemplateList(this);
     layout->addWidget(m_list, 1);
     connect(m_team, &QComboBox::currentIndexChanged, this,
             [this] { emit teamOverrideChanged(teamOverride()); });
+    connect(m_priorityMode, &QComboBox::currentIndexChanged, this, [this](int mode) {
+        m_priority->setEnabled(mode == 1);
+        emit priorityOverrideChanged(priorityOverride());
+    });
+    connect(m_priority, &QSpinBox::valueChanged, this, [this] {
+        if (m_priorityMode->currentIndex() == 1) emit priorityOverrideChanged(priorityOverride());
+    });
 }
 
 void JobPalette::setTemplates(const std::vector<JobTemplate>& templates) {
@@ -91,6 +113,16 @@ void JobPalette::setTeams(const QStringList& teams) {
 
 QString JobPalette::teamOverride() const {
     return m_team->currentData().toString();
+}
+
+std::optional<int> JobPalette::priorityOverride() const {
+    if (m_priorityMode->currentIndex() != 1) return std::nullopt;
+    return m_priority->value();
+}
+
+void JobPalette::setPriorityOverride(std::optional<int> priority) {
+    if (priority) m_priority->setValue(*priority);
+    m_priorityMode->setCurrentIndex(priority ? 1 : 0);
 }
 
 void JobPalette::setTeamOverride(const QString& team) {

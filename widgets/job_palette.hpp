@@ -1,15 +1,18 @@
 // The job palette: templates to drag onto nodes, racks and pods — the scenario's own job
 // classes first, then the built-in ones — and a team to run the dropped job for (by default
-// the template's own).
+// the template's own) and a priority (by default the template's: a class's own, 0 for the
+// built-in ones).
 #pragma once
 
 #include <QWidget>
+#include <optional>
 #include <vector>
 
 #include "job_template.hpp"
 
 class QComboBox;
 class QListWidget;
+class QSpinBox;
 
 namespace gpuplan::ui {
 
@@ -23,14 +26,22 @@ public:
     /// The team chosen for drops, or empty for each template's own team.
     QString teamOverride() const;
     void setTeamOverride(const QString& team);
+    /// The priority chosen for drops, or none for each template's own.
+    std::optional<int> priorityOverride() const;
+    void setPriorityOverride(std::optional<int> priority);
     QListWidget* list() const { return m_list; }
     QComboBox* teamBox() const { return m_team; }
+    QComboBox* priorityModeBox() const { return m_priorityMode; }
+    QSpinBox* priorityBox() const { return m_priority; }
 
 signals:
     void teamOverrideChanged(const QString& team);
+    void priorityOverrideChanged(std::optional<int> priority);
 
 private:
     QComboBox* m_team;
+    QComboBox* m_priorityMode;  ///< the template's, or the number in m_priority
+    QSpinBox* m_priority;
     QListWidget* m_list;
 };
 

@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLineEdit>
+#include <QPointer>
 #include <QToolButton>
 
 #include "workload_distribution_dialog.hpp"
@@ -55,6 +56,17 @@ void WorkloadDelegate::setModelData(QWidget* editor, QAbstractItemModel* model,
         model->setData(index, line->text(), Qt::EditRole);
 }
 
+std::function<QString(const QString&)> WorkloadDelegate::commitTo(QAbstractItemModel* model,
+                                                                  const QModelIndex& index) {
+    return [model = QPointer<QAbstractItemModel>(model),
+            cell = QPersistentModelIndex(index)](const QString& text) -> QString {
+        if (!model || !cell.isValid()) return tr("the table changed; edit the cell again");
+        if (model->setData(cell, text, Qt::EditRole)) return {};
+        const auto* workload = qobject_cast<const WorkloadTableModel*>(model.data());
+        return workload ? workload->lastRefusal() : tr("refused");
+    };
+}
+
 QLineEdit* WorkloadDelegate::lineOf(QWidget* editor) {
     if (auto* line = qobject_cast<QLineEdit*>(editor)) return line;
     return editor->findChild<QLineEdit*>();
@@ -79,16 +91,21 @@ QWidget* WorkloadDelegate::distributionEditor(QWidget* parent, const QModelIndex
     row->addWidget(line, 1);
     row->addWidget(more);
     box->setFocusProxy(line);
-    connect(more, &QToolButton::clicked, this, [this, box, line, quantity] {
-        QString error;
-        const auto current = parseDistribution(line->text(), quantity, &error);
-        DistributionDialog dialog(current.value_or(DistributionDef{}), quantity, box);
-        if (dialog.exec() != QDialog::Accepted) return;
-        line->setText(dialog.text());
-        auto* self = const_cast<WorkloadDelegate*>(this);
-        emit self->commitData(box);
-        emit self->closeEditor(box);
-    });
+    auto* model = const_cast<QAbstractItemModel*>(index.model());
+    connect(more, &QToolButton::clicked, this,
+            [this, box, line, quantity, model, cell = QPersistentModelIndex(index)] {
+                QString error;
+                const auto current = parseDistribution(line->text(), quantity, &error);
+                // The dialog commits itself and stays open on a refusal; the commit resets
+                // the model, which may delete the editor, so the editor is not its parent.
+                DistributionDialog dialog(current.value_or(DistributionDef{}), quantity,
+                                          box->window());
+                dialog.setCommit(commitTo(model, cell));
+                const QPointer<QWidget> editor(box);
+                if (dialog.exec() != QDialog::Accepted || !editor) return;
+                line->setText(dialog.text());
+                emit const_cast<WorkloadDelegate*>(this)->closeEditor(box);
+            });
     return box;
 }
 

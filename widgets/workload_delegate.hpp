@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QStyledItemDelegate>
+#include <functional>
 
 #include "workload_format.hpp"
 
@@ -20,6 +21,10 @@ public:
     void setEditorData(QWidget* editor, const QModelIndex& index) const override;
     void setModelData(QWidget* editor, QAbstractItemModel* model,
                       const QModelIndex& index) const override;
+
+    /// What the "…" dialog does on OK: sets the cell's text and returns the model's refusal.
+    static std::function<QString(const QString&)> commitTo(QAbstractItemModel* model,
+                                                           const QModelIndex& index);
 
 private:
     static QLineEdit* lineOf(QWidget* editor);

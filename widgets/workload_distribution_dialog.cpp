@@ -138,8 +138,9 @@ QString DistributionDialog::text() const {
 }
 
 void DistributionDialog::accept() {
-    // Only a readable distribution leaves the dialog; the document still validates ranges.
-    const QString why = error();
+    // Only a readable distribution the document takes leaves the dialog.
+    QString why = error();
+    if (why.isEmpty() && m_commit) why = m_commit(text());
     m_error->setText(why);
     if (why.isEmpty()) QDialog::accept();
 }

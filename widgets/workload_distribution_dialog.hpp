@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QDialog>
+#include <functional>
 
 #include "workload_format.hpp"
 
@@ -30,6 +31,11 @@ public:
     QLineEdit* minField() const { return m_min; }
     QLineEdit* maxField() const { return m_max; }
 
+    /// Commits the accepted text where it goes; returns the refusal reason or "". A refused
+    /// value keeps the dialog open with the reason, so the user can correct it there.
+    using Commit = std::function<QString(const QString& text)>;
+    void setCommit(Commit commit) { m_commit = std::move(commit); }
+
     void accept() override;
 
 private:
@@ -40,6 +46,7 @@ private:
     QComboBox* m_kind;
     QLabel *m_firstLabel, *m_secondLabel, *m_error;
     QLineEdit *m_first, *m_second, *m_min, *m_max;
+    Commit m_commit;
 };
 
 }  // namespace gpuplan::ui

@@ -26,6 +26,23 @@ std::string baseName(const QString& templateId) {
     return templateId.section(QLatin1Char(':'), 1).toStdString();
 }
 
+/// "Priority 0 is below every job class (20 to 1000) …", or "" when it is not.
+QString belowEveryClass(const Scenario& s, int priority) {
+    if (s.jobClasses.empty()) return {};
+    int low = s.jobClasses.front().traits.priority, high = low;
+    for (const JobClassDef& c : s.jobClasses) {
+        low = std::min(low, c.traits.priority);
+        high = std::max(high, c.traits.priority);
+    }
+    if (priority >= low) return {};
+    return DropController::tr(
+               "Priority %1 is below every job class (%2 to %3): choose a priority in the "
+               "palette.")
+        .arg(priority)
+        .arg(low)
+        .arg(high);
+}
+
 }  // namespace
 
 DropController::DropController(ScenarioDocument* document, QObject* parent)
@@ -76,6 +93,7 @@ DropController::Plan DropController::plan(const DropRequest& r) const {
             }
             p.job.traits.team = m_teamOverride;
         }
+        if (m_priorityOverride) p.job.traits.priority = *m_priorityOverride;
         if (p.job.traits.team.empty() && !p.after.teams.empty())
             p.job.traits.team = p.after.teams.front().name;
         if (p.job.traits.team.empty()) {
@@ -88,9 +106,10 @@ DropController::Plan DropController::plan(const DropRequest& r) const {
         p.job.traits.pin = pin;
         p.after.jobs.push_back(p.job);
         // The label's " · team" part names the template's team, not necessarily this one.
-        p.undoText = tr("Drop %1 on %2 for team %3")
+        p.undoText = tr("Drop %1 on %2 for team %3 at priority %4")
                          .arg(t->label.section(QStringLiteral(" · "), 0, 0), where,
-                              QString::fromStdString(p.job.traits.team));
+                              QString::fromStdString(p.job.traits.team))
+                         .arg(p.job.traits.priority);
     } else if (r.format == QLatin1String(ui::kMoveJobMime)) {
         const std::string name = r.payload.toStdString();
         auto it = std::find_if(p.after.jobs.begin(), p.after.jobs.end(),
@@ -166,17 +185,27 @@ void DropController::whatIfDone(std::shared_ptr<const Results> results) {
     for (std::uint32_t j = 0; j < results->jobs.size(); ++j) {
         const JobRecord& rec = results->jobs[j];
         if (rec.spec.source != JobSource::Explicit || results->jobName(j) != m_hoverJob) continue;
+        const int priority = rec.spec.priority;
         QString text;
         if (rec.firstStartS >= 0) {
-            text = tr("fits · would start %1 (waits %2)")
+            text = tr("fits · at priority %1 would start %2 (waits %3)")
+                       .arg(priority)
                        .arg(ui::formatSimTime(rec.firstStartS), ui::formatDuration(rec.waitS()));
         } else {
-            text = tr("fits the fleet, but would not start before the horizon");
-            // The same query as the pending list, at the end of the run.
+            text = tr("fits the fleet, but at priority %1 would not start before the horizon "
+                      "(%2)")
+                       .arg(priority)
+                       .arg(ui::formatSimTime(results->horizonS));
+            // The same query as the pending list, at the end of the run: said so, or it reads
+            // as the fleet at the drop's time.
             for (const PendingJob& e : results->pendingAt(results->horizonS))
                 if (e.job == j)
-                    text += QStringLiteral(":\n") + ui::layerName(e.layer) + QStringLiteral(": ") +
-                            QString::fromStdString(results->reasonText(e.reason));
+                    text += tr(".\nWhy, at the end of the run: %1: %2")
+                                .arg(ui::layerName(e.layer),
+                                     QString::fromStdString(results->reasonText(e.reason)));
+            if (const QString below = belowEveryClass(m_doc->scenario(), priority);
+                !below.isEmpty())
+                text += QStringLiteral("\n") + below;
         }
         emit feedback(m_hover->target, true, text);
         return;

@@ -43,6 +43,8 @@ public:
     const std::vector<ui::JobTemplate>& templates() const { return m_templates; }
     /// The team a dropped template runs for instead of its own ("" = the template's team).
     void setTeamOverride(const QString& team) { m_teamOverride = team.toStdString(); }
+    /// The priority a dropped template runs at instead of its own (none = the template's).
+    void setPriorityOverride(std::optional<int> priority) { m_priorityOverride = priority; }
 
     DropOutcome drop(const DropRequest& request);
     void hover(const DropRequest& request);
@@ -65,6 +67,7 @@ private:
     ScenarioDocument* m_doc;
     std::vector<ui::JobTemplate> m_templates;
     std::string m_teamOverride;
+    std::optional<int> m_priorityOverride;
     SimulationController m_whatIf;
     std::optional<DropRequest> m_hover;
     std::string m_hoverJob;

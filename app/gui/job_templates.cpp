@@ -112,9 +112,20 @@ std::vector<ui::JobTemplate> jobTemplates(const Scenario& s) {
                         QObject::tr("notebook, 1 %1, 2 h").arg(gpu),
                         QObject::tr("An interactive notebook: one GPU, mostly idle."), team, 1, 1,
                         2 * 3600, 0.15, 0.03, 0.25 * hbm, 0, 60));
+    // Built-in jobs run at priority 0 unless the palette says otherwise; say where that
+    // puts them, since below every class they wait behind all of the scenario's demand.
+    int lowestClass = 0;
+    for (std::size_t i = 0; i < s.jobClasses.size(); ++i)
+        lowestClass = i == 0 ? s.jobClasses[i].traits.priority
+                             : std::min(lowestClass, s.jobClasses[i].traits.priority);
+    const QString rank =
+        !s.jobClasses.empty() && lowestClass > 0
+            ? QObject::tr(", below every job class of this scenario (lowest %1)").arg(lowestClass)
+            : QString();
     for (std::size_t i = firstReady; i < out.size(); ++i) {
-        out[i].group =
-            QObject::tr("Built-in (team %1 unless chosen above)").arg(QString::fromStdString(team));
+        out[i].group = QObject::tr("Built-in (team %1, priority 0, unless chosen above)")
+                           .arg(QString::fromStdString(team));
+        out[i].description += QObject::tr("\nPriority 0%1; choose another above.").arg(rank);
     }
     return out;
 }

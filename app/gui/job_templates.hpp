@@ -1,6 +1,6 @@
 // The job palette's templates: one per job class of the scenario (its team, priority and
 // traits, typical size and median run time), then a few ready ones sized to the fleet's GPUs
-// (for the first team, priority 0).
+// (for the first team, priority 0; the palette may choose both).
 #pragma once
 
 #include <vector>

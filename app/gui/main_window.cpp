@@ -22,6 +22,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
+#include <QUndoCommand>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -272,6 +273,8 @@ void MainWindow::buildWorkloadDock() {
     bar->addWidget(demand);
     connect(m_palette, &ui::JobPalette::teamOverrideChanged, m_drops,
             &DropController::setTeamOverride);
+    connect(m_palette, &ui::JobPalette::priorityOverrideChanged, m_drops,
+            &DropController::setPriorityOverride);
 }
 
 void MainWindow::buildActions() {
@@ -324,6 +327,18 @@ void MainWindow::buildActions() {
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
+    // Connected after the stack's own slots, so these run once the step is undone or redone:
+    // the status bar then says so instead of keeping the undone action's message.
+    connect(undo, &QAction::triggered, this, [this] {
+        const QUndoStack* stack = m_doc->undoStack();
+        if (const QUndoCommand* c = stack->command(stack->index()))
+            showStatus(tr("Undid %1").arg(c->text()));
+    });
+    connect(redo, &QAction::triggered, this, [this] {
+        const QUndoStack* stack = m_doc->undoStack();
+        if (const QUndoCommand* c = stack->command(stack->index() - 1))
+            showStatus(tr("Redid %1").arg(c->text()));
+    });
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     QAction* pin = run->addAction(tr("&Pin as baseline"), QKeySequence(Qt::CTRL | Qt::Key_B), this,
@@ -410,10 +425,11 @@ void MainWindow::documentChanged() {
 }
 
 void MainWindow::setPlacementPolicy(PlacementPolicy policy) {
-    if (m_doc->scenario().scheduler.placement == policy) return;
-    Scenario after = m_doc->scenario();
-    after.scheduler.placement = policy;
-    m_doc->edit(after, tr("Placement: %1").arg(QString::fromLatin1(toString(policy))));
+    // One edit path for both placement boxes; a refusal reaches the status bar as a message.
+    if (!m_schedulerPanel->setPlacementPolicy(policy).isEmpty()) {
+        const QSignalBlocker block(m_placement);  // back to what the document holds
+        m_placement->setCurrentIndex(static_cast<int>(m_doc->scenario().scheduler.placement));
+    }
 }
 
 void MainWindow::applyResults(std::shared_ptr<const Results> results, quint64 generation) {
@@ -466,6 +482,9 @@ void MainWindow::onSelection(const ui::TopologyHit& hit) {
 
 void MainWindow::onPendingClicked(const QModelIndex& index) {
     if (!m_results) return;
+    // What the click shows is in the Inspector: bring its tab to the front.
+    if (auto* inspectorDock = findChild<QDockWidget*>(QStringLiteral("inspector")))
+        inspectorDock->raise();
     const int job = m_pendingSorted->data(index, ui::PendingTableModel::JobIndexRole).toInt();
     if (index.column() == ui::PendingTableModel::TeamColumn) {
         m_inspector->showTeam(m_results->jobs[job].spec.team);

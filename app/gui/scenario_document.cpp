@@ -4,6 +4,8 @@
 #include <QFileInfo>
 #include <QUndoCommand>
 
+#include "refusal_text.hpp"
+
 namespace gpuplan::app {
 
 /// Before and after as whole values: exact undo, no per-edit inverse logic to get wrong.
@@ -83,10 +85,9 @@ QString ScenarioDocument::validationError(const Scenario& candidate) const {
     try {
         validateScenario(candidate, m_catalog);
     } catch (const InputError& e) {
-        // The file part is the scenario's name, which says nothing for an in-app edit.
-        const QString place = QString::fromStdString(e.place());
-        const QString message = QString::fromStdString(e.message());
-        return place.isEmpty() ? message : QStringLiteral("%1: %2").arg(place, message);
+        // The file part is the scenario's name, which says nothing for an in-app edit; the
+        // place is said with the scenario's names, not the file's pointer.
+        return refusalText(candidate, e.place(), e.message());
     } catch (const std::exception& e) {
         return QString::fromUtf8(e.what());
     }

@@ -67,11 +67,8 @@ SchedulerPanel::SchedulerPanel(ScenarioDocument* doc, QWidget* parent)
         commit(after,
                tr("Queue order: %1").arg(QLatin1String(toString(after.scheduler.queueOrder))));
     });
-    connect(m_placement, &QComboBox::activated, this, [this](int i) {
-        Scenario after = m_doc->scenario();
-        after.scheduler.placement = static_cast<PlacementPolicy>(i);
-        commit(after, tr("Placement: %1").arg(QLatin1String(toString(after.scheduler.placement))));
-    });
+    connect(m_placement, &QComboBox::activated, this,
+            [this](int i) { setPlacementPolicy(static_cast<PlacementPolicy>(i)); });
     connect(m_backfill, &QComboBox::activated, this, [this](int i) {
         Scenario after = m_doc->scenario();
         after.scheduler.backfill = static_cast<BackfillMode>(i);
@@ -122,6 +119,13 @@ QString SchedulerPanel::setSampleIntervalS(double intervalS) {
     Scenario after = m_doc->scenario();
     after.sampleIntervalS = intervalS;
     return commit(after, tr("Sample every %1 min").arg(intervalS / 60.0));
+}
+
+QString SchedulerPanel::setPlacementPolicy(PlacementPolicy policy) {
+    if (m_doc->scenario().scheduler.placement == policy) return {};
+    Scenario after = m_doc->scenario();
+    after.scheduler.placement = policy;
+    return commit(after, tr("Placement: %1").arg(QLatin1String(toString(policy))));
 }
 
 QString SchedulerPanel::commit(const Scenario& after, const QString& label) {

@@ -33,6 +33,9 @@ public:
     /// Each returns the refusal reason, or an empty string when applied.
     QString setHorizonS(double horizonS);
     QString setSampleIntervalS(double intervalS);
+    /// THE placement edit (this form's box and the main toolbar's both call it): a refusal
+    /// shows under the form and, through message(), in the status bar.
+    QString setPlacementPolicy(PlacementPolicy policy);
 
 signals:
     void message(const QString& text);

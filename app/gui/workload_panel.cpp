@@ -8,6 +8,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <cmath>
 
 #include "workload_delegate.hpp"
 #include "workload_models.hpp"
@@ -16,20 +17,22 @@ namespace gpuplan::app {
 
 DemandSpinBox::DemandSpinBox(ScenarioDocument* document, QWidget* parent)
     : QDoubleSpinBox(parent), m_doc(document) {
-    setRange(0.01, 100);
-    setDecimals(2);
+    // The file allows (0, 100]: six decimals show every value a person types exactly (0.005,
+    // 1.234), and the smallest step above 0 is the minimum. Trailing zeros are not shown.
+    setDecimals(kDecimals);
+    setRange(std::pow(10.0, -kDecimals), 100);
     setSingleStep(0.1);
     setPrefix(tr("Demand × "));
     setAccelerated(true);
     // Commit on Enter, focus loss or a step, not on every keystroke: one undo step per value.
     setKeyboardTracking(false);
-    setToolTip(
-        tr("Scales every Poisson and diurnal job class's rate and compresses trace "
-           "arrivals; explicit jobs and list arrivals keep their times. 1.3 = demand "
-           "grows 30 %."));
     sync();
     connect(m_doc, &ScenarioDocument::changed, this, &DemandSpinBox::sync);
-    connect(this, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+    connect(this, &QDoubleSpinBox::valueChanged, this, [this](double stepped) {
+        // The scenario gets the value as shown: a step's sum (1.2345680000000002) is rounded.
+        const double v = valueFromText(textFromValue(stepped));
+        // Only a value the user chose reaches the scenario; the box's own rounding never does.
+        if (v == m_shown) return;
         const WorkloadEdit e = setDemandMultiplier(m_doc->scenario(), v);
         const QString refusal =
             e.refusal.isEmpty() ? m_doc->edit(e.after, e.text, ScenarioDocument::kMergeDemandSteps)
@@ -41,9 +44,36 @@ DemandSpinBox::DemandSpinBox(ScenarioDocument* document, QWidget* parent)
     });
 }
 
+QString DemandSpinBox::textFromValue(double value) const {
+    QString text = locale().toString(value, 'f', kDecimals);
+    const QChar point = locale().decimalPoint().front();
+    // "1.300000" → "1.3", "2.000000" → "2"
+    if (text.contains(point)) {
+        while (text.endsWith(QLatin1Char('0')))
+            text.chop(1);
+        if (text.endsWith(point)) text.chop(1);
+    }
+    return text;
+}
+
 void DemandSpinBox::sync() {
-    const QSignalBlocker block(this);
-    setValue(m_doc->scenario().demandMultiplier);
+    const double exact = m_doc->scenario().demandMultiplier;
+    {
+        const QSignalBlocker block(this);
+        setValue(exact);
+    }
+    m_shown = value();
+    QString tip =
+        tr("Scales every Poisson and diurnal job class's rate and compresses trace "
+           "arrivals; explicit jobs and list arrivals keep their times. 1.3 = demand "
+           "grows 30 %.");
+    // A value with more decimals than the box holds: say what the run really uses.
+    if (m_shown != exact)
+        tip = tr("The scenario's demand multiplier is exactly %1; the box shows it rounded and "
+                 "changes it only when you change the box.")
+                  .arg(QString::number(exact, 'g', QLocale::FloatingPointShortest)) +
+              QStringLiteral("\n\n") + tip;
+    setToolTip(tip);
 }
 
 WorkloadPanel::WorkloadPanel(ScenarioDocument* document, QWidget* parent)

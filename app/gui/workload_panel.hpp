@@ -22,18 +22,25 @@ class ExplicitJobTableModel;
 
 namespace gpuplan::app {
 
-/// "Demand × 1.30": follows the document and edits it (one undo step per committed value).
+/// "Demand × 1.3": follows the document and edits it (one undo step per committed value).
+/// It shows the scenario's value exactly up to kDecimals decimals; a finer value is shown
+/// rounded, stated exactly in the tooltip, and left alone until the user changes the box.
 class DemandSpinBox : public QDoubleSpinBox {
     Q_OBJECT
 public:
+    static constexpr int kDecimals = 6;
     DemandSpinBox(ScenarioDocument* document, QWidget* parent = nullptr);
 
 signals:
     void refused(const QString& reason);
 
+protected:
+    QString textFromValue(double value) const override;
+
 private:
     void sync();
     ScenarioDocument* m_doc;
+    double m_shown = 1;  ///< the value the box showed for the document's multiplier
 };
 
 class WorkloadPanel : public QWidget {

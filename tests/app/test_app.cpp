@@ -1,5 +1,7 @@
 // QtTest, offscreen: the application's promises — drops, refusals, undo, the scrubber, the
 // debounce and latest-wins runs, a responsive event loop, safe files, baselines, exports.
+#include <QComboBox>
+#include <QDockWidget>
 #include <QDropEvent>
 #include <QMimeData>
 #include <QSignalSpy>
@@ -19,6 +21,7 @@
 #include "kpi_strip.hpp"
 #include "main_window.hpp"
 #include "pending_table_model.hpp"
+#include "scheduler_panel.hpp"
 #include "time_scrubber.hpp"
 #include "topology_view.hpp"
 #include "workload_panel.hpp"
@@ -552,6 +555,85 @@ private slots:
         f.window->setPlacementPolicy(PlacementPolicy::Spread);
         demand->stepUp();
         QCOMPARE(f.doc.undoStack()->count(), 3);
+    }
+
+    void bothPlacementBoxesShareOneEditThatReportsRefusals() {
+        Fixture f;
+        // A scenario the rules refuse (opened as is, e.g. recovered): every edit of it is
+        // refused, the placement one too, and the status bar must say why.
+        Scenario broken = f.doc.scenario();
+        broken.jobClasses[0].durationS.median = -10800;
+        f.doc.reset(broken, QString());
+        f.window->setPlacementPolicy(PlacementPolicy::Spread);
+        QCOMPARE(f.doc.undoStack()->count(), 0);
+        QVERIFY2(f.status().startsWith("Refused: "), qPrintable(f.status()));
+        QVERIFY2(f.window->schedulerPanel()->refusal().contains("-10800"),
+                 qPrintable(f.window->schedulerPanel()->refusal()));
+        // Both boxes show what the document still holds.
+        const int held = static_cast<int>(f.doc.scenario().scheduler.placement);
+        QCOMPARE(f.window->placementBox()->currentIndex(), held);
+        QCOMPARE(f.window->schedulerPanel()->placementBox()->currentIndex(), held);
+        // The toolbar box goes through the same edit.
+        f.window->placementBox()->setCurrentIndex(static_cast<int>(PlacementPolicy::TopologyAware));
+        QCOMPARE(f.window->placementBox()->currentIndex(), held);
+        QVERIFY(f.status().startsWith("Refused: "));
+    }
+
+    void aPendingRowBringsTheInspectorToTheFront() {
+        Fixture f;
+        f.window->scrubber()->setTime(15.5 * 3600);
+        auto* view = f.window->findChild<QTableView*>("pendingView");
+        QVERIFY(view && view->model()->rowCount() >= 2);
+        auto* inspectorDock = f.window->findChild<QDockWidget*>("inspector");
+        auto* schedulerDock = f.window->findChild<QDockWidget*>("scheduler");
+        QVERIFY(inspectorDock && schedulerDock);
+        // A dock behind another tab is moved out of the window: nothing of it shows.
+        auto inFront = [&] { return !inspectorDock->visibleRegion().isEmpty(); };
+        schedulerDock->raise();  // the "Scheduler and run" tab in front of the Inspector's
+        QTRY_VERIFY(!inFront());
+        const QModelIndex row = view->model()->index(1, ui::PendingTableModel::JobColumn);
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(row).center());
+        QTRY_VERIFY(inFront());
+        // A keyboard move does the same.
+        schedulerDock->raise();
+        QTRY_VERIFY(!inFront());
+        view->setFocus();
+        QTest::keyClick(view, Qt::Key_Up);
+        QTRY_VERIFY(inFront());
+    }
+
+    void theStatusBarSaysWhatUndoAndRedoDid() {
+        Fixture f;
+        QAction *undo = nullptr, *redo = nullptr;
+        for (QAction* a : f.window->findChildren<QAction*>()) {
+            if (a->shortcut() == QKeySequence(QKeySequence::Undo)) undo = a;
+            if (a->shortcut() == QKeySequence(QKeySequence::Redo)) redo = a;
+        }
+        QVERIFY(undo && redo);
+        f.dropOnNode(f.nodeIndex("pod-a-rack2-node1"), ui::kTemplateMime, "ready:notebook");
+        QCOMPARE(f.doc.undoStack()->count(), 1);
+        const QString dropText = f.doc.undoStack()->text(0);
+        QCOMPARE(f.status(), dropText);
+        undo->trigger();
+        QCOMPARE(f.doc.undoStack()->index(), 0);
+        QCOMPARE(f.status(), QStringLiteral("Undid ") + dropText);
+        redo->trigger();
+        QCOMPARE(f.status(), QStringLiteral("Redid ") + dropText);
+    }
+
+    void theWorkloadPanelsRefusalGoesWithTheNextGoodEditOrUndo() {
+        Fixture f;
+        WorkloadPanel* panel = f.window->workload();
+        auto refuse = [&] {
+            panel->commit(setDemandMultiplier(f.doc.scenario(), 0));
+            QVERIFY(!panel->reason().isEmpty());
+        };
+        refuse();
+        f.window->setPlacementPolicy(PlacementPolicy::Spread);  // a good edit elsewhere
+        QCOMPARE(panel->reason(), QString());
+        refuse();
+        f.doc.undoStack()->undo();
+        QCOMPARE(panel->reason(), QString());
     }
 
     void aChartClickMovesTheScrubber() {

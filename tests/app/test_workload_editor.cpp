@@ -63,6 +63,37 @@ private slots:
         QCOMPARE(panel->demandBox()->value(), 1.0);  // the box follows undo
     }
 
+    void theDemandBoxShowsTheValueTheRunUses() {
+        Fixture f;
+        DemandSpinBox* box = f.window->workload()->demandBox();
+        // Values a file may hold, (0, 100]: the box shows each exactly and changes nothing.
+        for (double exact : {0.005, 1.234, 0.001, 99.999999}) {
+            Scenario s = f.doc.scenario();
+            s.demandMultiplier = exact;
+            f.doc.reset(s, QString());
+            QCOMPARE(box->value(), exact);
+            QVERIFY2(box->text().endsWith(QLocale().toString(exact, 'g', 8)),
+                     qPrintable(box->text()));
+            // Enter or leaving the box without a change is no edit.
+            emit box->editingFinished();
+            QCOMPARE(f.doc.scenario().demandMultiplier, exact);
+            QCOMPARE(f.doc.undoStack()->count(), 0);
+        }
+        // Finer than the box holds: shown rounded, stated exactly, never written back.
+        Scenario s = f.doc.scenario();
+        s.demandMultiplier = 1.23456789;
+        f.doc.reset(s, QString());
+        QVERIFY2(box->toolTip().contains("exactly 1.23456789"), qPrintable(box->toolTip()));
+        QCOMPARE(f.doc.scenario().demandMultiplier, 1.23456789);
+        QCOMPARE(f.doc.undoStack()->count(), 0);
+        // A step is the user's change: 1.234568 + 0.1.
+        box->stepUp();
+        // Exactly what the box shows, not the sum's last bits (QCOMPARE on doubles is fuzzy).
+        QVERIFY(f.doc.scenario().demandMultiplier == 1.334568);
+        QCOMPARE(f.doc.undoStack()->count(), 1);
+        QVERIFY(!box->toolTip().contains("exactly"));
+    }
+
     void rateZeroEmptiesAClassAndUndoRestoresIt() {
         Fixture f;
         WorkloadPanel* panel = f.window->workload();
