@@ -333,6 +333,54 @@ private slots:
         f.dropOnNode(f.nodeIndex("pod-a-rack2-node3"), ui::kTemplateMime, "class:serving");
         QCOMPARE(f.doc.scenario().jobs.back().traits.team, std::string("product"));
     }
+
+    void thePaletteSetsADropsPriorityAndSaysWhatItIs() {
+        Fixture f;
+        ui::JobPalette* palette = f.window->palette();
+        // The built-in templates say they run at priority 0, below the default preset's
+        // classes (lowest: 20).
+        QListWidget* list = palette->list();
+        QString tip;
+        for (int i = 0; i < list->count(); ++i)
+            if (list->item(i)->data(Qt::UserRole).toString() == "ready:fine-tune")
+                tip = list->item(i)->toolTip();
+        QVERIFY2(tip.contains("Priority 0, below every job class"), qPrintable(tip));
+        // Chosen in the palette's boxes, as a user does.
+        palette->priorityModeBox()->setCurrentIndex(1);
+        palette->priorityBox()->setValue(500);
+        f.dropOnNode(f.nodeIndex("pod-a-rack2-node1"), ui::kTemplateMime, "ready:notebook");
+        QVERIFY2(f.doc.scenario().jobs.size() == 2, qPrintable(f.status()));
+        QCOMPARE(f.doc.scenario().jobs.back().traits.priority, 500);
+        QVERIFY(f.doc.undoStack()->undoText().endsWith("at priority 500"));
+        // It overrides a class template's priority too; "the template's" gives it back.
+        f.dropOnNode(f.nodeIndex("pod-a-rack2-node2"), ui::kTemplateMime, "class:serving");
+        QCOMPARE(f.doc.scenario().jobs.back().traits.priority, 500);
+        palette->priorityModeBox()->setCurrentIndex(0);
+        f.dropOnNode(f.nodeIndex("pod-a-rack2-node3"), ui::kTemplateMime, "class:serving");
+        QCOMPARE(f.doc.scenario().jobs.back().traits.priority, 1000);
+    }
+
+    void aDropThatWouldNotStartSaysItsPriorityAndWhenItsReasonHolds() {
+        Fixture f;
+        // An hour before the horizon, one fine-tune takes a whole node for six hours; a
+        // second one there cannot start before the horizon whatever the fleet does.
+        const double timeS = f.doc.scenario().horizonS - 3600;
+        ui::TopologyHit target;
+        target.kind = ui::TopologyHit::Kind::Node;
+        target.node = f.nodeIndex("pod-a-rack2-node1");
+        QVERIFY(f.window->drops()
+                    .drop(DropRequest{target, ui::kTemplateMime, "ready:fine-tune", timeS, {}})
+                    .accepted);
+        QSignalSpy feedback(&f.window->drops(), &DropController::feedback);
+        f.window->drops().hover(
+            DropRequest{target, ui::kTemplateMime, "ready:fine-tune", timeS, {}});
+        QTRY_VERIFY_WITH_TIMEOUT(feedback.last().at(2).toString().contains("horizon"), 10000);
+        const QString text = feedback.last().at(2).toString();
+        QVERIFY2(text.contains("at priority 0 would not start before the horizon"),
+                 qPrintable(text));
+        QVERIFY2(text.contains("at the end of the run: "), qPrintable(text));
+        QVERIFY2(text.contains("below every job class (20 to 1000)"), qPrintable(text));
+    }
 };
 
 QTEST_MAIN(WorkloadEditorTest)
