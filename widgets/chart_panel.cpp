@@ -336,7 +336,7 @@ QStringList ChartPanel::timeTickLabels() const {
 QColor ChartPanel::lineColor(const QColor& c) const {
     // Dark series colours would vanish on a dark background.
     const bool dark = palette().color(QPalette::Base).lightness() < 128;
-    return dark && m_mode == Mode::Lines && c.lightness() < 110 ? c.lighter(180) : c;
+    return shownLineColor(c, dark && m_mode == Mode::Lines);
 }
 
 void ChartPanel::updateLegend() {

@@ -21,6 +21,13 @@ inline constexpr double kMinTeamColorDistance = 20;
 std::vector<QColor> teamColors(const Results& results);
 /// CIELAB ΔE*76 between two colours.
 double colorDistance(const QColor& a, const QColor& b);
+/// Series drawn in one chart are pairwise at least this far apart (CIELAB ΔE*76) as drawn,
+/// in the light and the dark palette.
+inline constexpr double kMinSeriesColorDistance = 20;
+/// A chart line's colour as drawn. On a dark background a dark colour (HSL lightness < 110)
+/// becomes a pale tint of its hue (lightness 200), so it neither vanishes on the background
+/// nor lands on a mid colour of the same hue; elsewhere the colour is drawn as it is.
+QColor shownLineColor(const QColor& color, bool darkBackground);
 QColor layerColor(Layer layer);
 QString layerName(Layer layer);  ///< "Reservation", …
 QColor buyingClassColor(BuyingClass c);
