@@ -4,6 +4,9 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
 #include <QtTest>
 
 #include "app_test_support.hpp"
@@ -130,6 +133,41 @@ private slots:
         dialog.accept();
         QVERIFY(!dialog.isVisible());
         QCOMPARE(f.doc.scenario().jobClasses[row].durationS.median, 10800.0);
+    }
+
+    void theCellsDialogButtonCommitsThroughTheDialog() {
+        Fixture f;
+        QTableView* view = f.window->workload()->classView();
+        const int row = 0;
+        const QModelIndex cell = view->model()->index(row, ui::JobClassTableModel::DurationColumn);
+        view->setCurrentIndex(cell);
+        view->edit(cell);
+        auto* more = view->viewport()->findChild<QToolButton*>();
+        QVERIFY(more);
+        // The dialog is modal: answer it from the event loop it runs. A refused value first,
+        // then (still open) a good one.
+        QString refusalShown;
+        bool stayedOpen = false;
+        QTimer::singleShot(0, this, [&] {
+            auto* dialog = qobject_cast<ui::DistributionDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            dialog->kindBox()->setCurrentText(QStringLiteral("fixed"));
+            dialog->firstField()->setText(QStringLiteral("-3 h"));
+            dialog->minField()->clear();
+            dialog->maxField()->clear();
+            dialog->accept();
+            stayedOpen = dialog->isVisible();
+            for (QLabel* label : dialog->findChildren<QLabel*>())
+                if (label->text().contains("got -10800 s")) refusalShown = label->text();
+            dialog->firstField()->setText(QStringLiteral("3 h"));
+            dialog->accept();
+        });
+        more->click();
+        QVERIFY(stayedOpen);
+        QVERIFY2(refusalShown.startsWith("job class \""), qPrintable(refusalShown));
+        QCOMPARE(f.doc.scenario().jobClasses[row].durationS.kind, DistKind::Fixed);
+        QCOMPARE(f.doc.scenario().jobClasses[row].durationS.value, 10800.0);
+        QCOMPARE(f.doc.undoStack()->count(), 1);
     }
 };
 
