@@ -28,19 +28,14 @@ std::string baseName(const QString& templateId) {
 
 /// "Priority 0 is below every job class (20 to 1000) …", or "" when it is not.
 QString belowEveryClass(const Scenario& s, int priority) {
-    if (s.jobClasses.empty()) return {};
-    int low = s.jobClasses.front().traits.priority, high = low;
-    for (const JobClassDef& c : s.jobClasses) {
-        low = std::min(low, c.traits.priority);
-        high = std::max(high, c.traits.priority);
-    }
-    if (priority >= low) return {};
+    const std::optional<PriorityRange> classes = classPriorityRange(s);
+    if (!classes || priority >= classes->low) return {};
     return DropController::tr(
                "Priority %1 is below every job class (%2 to %3): choose a priority in the "
                "palette.")
         .arg(priority)
-        .arg(low)
-        .arg(high);
+        .arg(classes->low)
+        .arg(classes->high);
 }
 
 }  // namespace

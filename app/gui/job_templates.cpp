@@ -114,13 +114,10 @@ std::vector<ui::JobTemplate> jobTemplates(const Scenario& s) {
                         2 * 3600, 0.15, 0.03, 0.25 * hbm, 0, 60));
     // Built-in jobs run at priority 0 unless the palette says otherwise; say where that
     // puts them, since below every class they wait behind all of the scenario's demand.
-    int lowestClass = 0;
-    for (std::size_t i = 0; i < s.jobClasses.size(); ++i)
-        lowestClass = i == 0 ? s.jobClasses[i].traits.priority
-                             : std::min(lowestClass, s.jobClasses[i].traits.priority);
+    const std::optional<PriorityRange> classes = classPriorityRange(s);
     const QString rank =
-        !s.jobClasses.empty() && lowestClass > 0
-            ? QObject::tr(", below every job class of this scenario (lowest %1)").arg(lowestClass)
+        classes && classes->low > 0
+            ? QObject::tr(", below every job class of this scenario (lowest %1)").arg(classes->low)
             : QString();
     for (std::size_t i = firstReady; i < out.size(); ++i) {
         out[i].group = QObject::tr("Built-in (team %1, priority 0, unless chosen above)")
@@ -128,6 +125,16 @@ std::vector<ui::JobTemplate> jobTemplates(const Scenario& s) {
         out[i].description += QObject::tr("\nPriority 0%1; choose another above.").arg(rank);
     }
     return out;
+}
+
+std::optional<PriorityRange> classPriorityRange(const Scenario& s) {
+    if (s.jobClasses.empty()) return std::nullopt;
+    PriorityRange r{s.jobClasses.front().traits.priority, s.jobClasses.front().traits.priority};
+    for (const JobClassDef& c : s.jobClasses) {
+        r.low = std::min(r.low, c.traits.priority);
+        r.high = std::max(r.high, c.traits.priority);
+    }
+    return r;
 }
 
 const ui::JobTemplate* findTemplate(const std::vector<ui::JobTemplate>& templates,

@@ -3,6 +3,7 @@
 // (for the first team, priority 0; the palette may choose both).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "gpuplan/scenario.hpp"
@@ -11,6 +12,14 @@
 namespace gpuplan::app {
 
 std::vector<ui::JobTemplate> jobTemplates(const Scenario& scenario);
+
+/// The lowest and highest priority of the scenario's job classes; none without classes.
+/// A drop below `low` waits behind all of the classes' demand, which the palette and the
+/// drop's what-if text both say.
+struct PriorityRange {
+    int low = 0, high = 0;
+};
+std::optional<PriorityRange> classPriorityRange(const Scenario& scenario);
 const ui::JobTemplate* findTemplate(const std::vector<ui::JobTemplate>& templates,
                                     const QString& id);
 
