@@ -26,8 +26,10 @@ QWidget* FleetItemDelegate::createEditor(QWidget* parent, const QStyleOptionView
         return combo;
     }
     if (index.column() == FleetTreeModel::CountColumn) {
+        // Any whole number can be typed, "-1" and "0" included: the edit refuses what is not
+        // a count and says why. A narrower range would quietly turn "-1" into "1".
         auto* spin = new QSpinBox(parent);
-        spin->setRange(0, 100000);
+        spin->setRange(-1'000'000'000, 1'000'000'000);
         return spin;
     }
     if (index.column() == FleetTreeModel::ReadyAtColumn) {

@@ -4,6 +4,8 @@
 #include <QColor>
 #include <cmath>
 
+#include "ui_palette.hpp"
+
 namespace gpuplan::ui {
 
 namespace {
@@ -32,13 +34,8 @@ const BuyingClass kBuyingClasses[] = {BuyingClass::Reserved, BuyingClass::OnDema
 }  // namespace
 
 QString formatReadyAt(double readyAtS) {
-    const long long minutes = std::llround(readyAtS / 60.0);
-    const long long day = minutes / (24 * 60) + 1;
-    const long long hh = minutes / 60 % 24, mm = minutes % 60;
-    return QStringLiteral("day %1 %2:%3 · %4 h")
-        .arg(day)
-        .arg(hh, 2, 10, QLatin1Char('0'))
-        .arg(mm, 2, 10, QLatin1Char('0'))
+    return QStringLiteral("%1 · %2 h")
+        .arg(formatSimTime(readyAtS))
         .arg(readyAtS / 3600.0, 0, 'g', 4);
 }
 

@@ -83,7 +83,7 @@ private:
     int m_refusedColumn = -1;
 };
 
-/// "day 3 00:00 · 48 h" for a delivery time.
+/// "d2 00:00 · 48 h" for a delivery time (formatSimTime, as the time scrubber reads).
 QString formatReadyAt(double readyAtS);
 
 }  // namespace gpuplan::ui

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuplan/time_format.hpp"
+
 namespace gpuplan::ui {
 
 namespace {
@@ -189,16 +191,8 @@ void applyPalette(QApplication& app, bool dark) {
 }
 
 QString formatSimTime(double seconds, TimeLabel style) {
-    if (!std::isfinite(seconds)) return QStringLiteral("–");
-    // Whole minutes, rounded, so a tick at 06:00 never reads 05:59.
-    const long long minutes = std::llround(std::max(0.0, seconds) / 60);
-    const long long day = minutes / 1440;
-    const int h = static_cast<int>(minutes % 1440 / 60), m = static_cast<int>(minutes % 60);
-    if (style == TimeLabel::Short && h == 0 && m == 0) return QStringLiteral("d%1").arg(day);
-    return QStringLiteral("d%1 %2:%3")
-        .arg(day)
-        .arg(h, 2, 10, QLatin1Char('0'))
-        .arg(m, 2, 10, QLatin1Char('0'));
+    // The rule lives in the engine so Qt-free code (fleet edits' undo labels) shares it.
+    return QString::fromStdString(gpuplan::formatSimTime(seconds, style == TimeLabel::Short));
 }
 
 QString formatDuration(double seconds) {

@@ -1,25 +1,12 @@
 #include "fleet_context_menu.hpp"
 
 #include <QMenu>
-#include <cmath>
 
 #include "fleet_edits.hpp"
 #include "fleet_panel.hpp"
+#include "ui_palette.hpp"
 
 namespace gpuplan::app {
-
-namespace {
-
-/// "day 2 06:30", as the scrubber reads.
-QString timeText(double timeS) {
-    const long long minutes = std::llround(timeS / 60.0);
-    return QStringLiteral("day %1 %2:%3")
-        .arg(minutes / (24 * 60) + 1)
-        .arg(minutes / 60 % 24, 2, 10, QLatin1Char('0'))
-        .arg(minutes % 60, 2, 10, QLatin1Char('0'));
-}
-
-}  // namespace
 
 FleetContextMenu::FleetContextMenu(ScenarioDocument* doc, QObject* parent)
     : QObject(parent), m_doc(doc) {}
@@ -36,7 +23,7 @@ void FleetContextMenu::fill(QMenu* menu, const FleetTarget& target, double timeS
         });
     };
     const std::string rack = target.rack.toStdString(), node = target.node.toStdString();
-    const QString at = timeText(timeS);
+    const QString at = ui::formatSimTime(timeS);  // as the scrubber reads it
     if (!target.node.isEmpty()) {
         menu->addSection(tr("Node %1").arg(target.node));
         auto event = [&](const char* name, const QString& text, NodeState state) {

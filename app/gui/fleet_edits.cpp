@@ -1,13 +1,14 @@
 #include "fleet_edits.hpp"
 
+#include <algorithm>
 #include <array>
-#include <cmath>
-#include <cstdio>
 #include <functional>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <unordered_map>
 
+#include "gpuplan/time_format.hpp"
 #include "gpuplan/topology.hpp"
 
 namespace gpuplan::app {
@@ -70,15 +71,6 @@ FleetEdit accept(Scenario after, std::string label) {
 
 std::string quoted(const std::string& s) {
     return "\"" + s + "\"";
-}
-
-/// "day 2 06:30", as the time scrubber reads.
-std::string timeText(double timeS) {
-    const long long minutes = std::llround(timeS / 60.0);
-    char text[48];
-    std::snprintf(text, sizeof text, "day %lld %02lld:%02lld", minutes / 1440 + 1,
-                  minutes / 60 % 24, minutes % 60);
-    return text;
 }
 
 int defAt(const FleetDefPath& p, int level) {
@@ -170,22 +162,27 @@ std::string stemOf(const std::string& name) {
 }
 
 /// Names the definition at `p` "<stem><n>" with the smallest n ≥ `from` whose generated names
-/// collide with none in the fleet (Fleet::build is the judge of collisions).
-bool nameFreshly(Scenario& s, const FleetDefPath& p, const std::string& stem, int from) {
+/// collide with none in the fleet (Fleet::build is the judge of collisions). Returns why not:
+/// the fleet is too big to build (checked first, so nothing huge is ever built), or no n
+/// below from + 1000 is free.
+std::string nameFreshly(Scenario& s, const FleetDefPath& p, const std::string& stem, int from) {
+    if (std::string tooBig = checkFleetSize(s).refusal; !tooBig.empty()) return tooBig;
     for (int n = from; n < from + 1000; ++n) {
         withSiblings(s, p, [&](auto& defs, int i) { defs[i].name = stem + std::to_string(n); });
         try {
             Fleet::build(s);
-            return true;
+            return {};
         } catch (const std::invalid_argument&) {
         }
     }
-    return false;
+    return std::string("no free ") + levelName(p.level()) + " name";
 }
 
 /// The edit's scenario with every pin and node event carried to where `map` moves its target.
 /// A pin whose target goes away refuses the edit; node events on it go with it.
 FleetEdit finish(const Scenario& before, Scenario after, const AddressMap& map, std::string label) {
+    // Counted before anything is built: a count of 100000 must not allocate millions of nodes.
+    if (std::string tooBig = checkFleetSize(after).refusal; !tooBig.empty()) return refuse(tooBig);
     Fleet beforeFleet, afterFleet;
     try {
         beforeFleet = Fleet::build(before);
@@ -258,12 +255,12 @@ void isolate(Scenario& s, Address& a, int level) {
         } else if (k == 1) {
             parts.push_back(def);
             parts.back().count = 1;
-            parts.back().name = def.name + "0";
+            parts.back().name = indexedName(def.name, count, 0);
         }
         for (int i = k; i < count; ++i) {
             parts.push_back(def);
             parts.back().count = 1;
-            parts.back().name = def.name + std::to_string(i);
+            parts.back().name = indexedName(def.name, count, i);
         }
         defs.erase(defs.begin() + d);
         defs.insert(defs.begin() + d, parts.begin(), parts.end());
@@ -272,11 +269,51 @@ void isolate(Scenario& s, Address& a, int level) {
     });
 }
 
+/// Hardware is resolved from the catalog when a file is read; an edit does the same, so the
+/// scenario holds what the reader would give it: the node types its node groups use and their
+/// GPU models, in order of first use, then GPU models only jobs ask for. A type no group uses
+/// any more goes, so switching A → B → A gives back the scenario it started from. `added` is
+/// a type (and its model) just taken from the catalog.
+void keepUsedHardware(Scenario& s, const NodeType& added, const GpuModel& addedModel) {
+    std::vector<NodeType> types;
+    std::vector<GpuModel> models;
+    auto has = [](const auto& items, const std::string& id) {
+        return std::any_of(items.begin(), items.end(), [&](const auto& i) { return i.id == id; });
+    };
+    for (const PodDef& pod : s.pods)
+        for (const RackDef& rack : pod.racks)
+            for (const NodeGroupDef& g : rack.nodes) {
+                if (has(types, g.nodeType)) continue;
+                const NodeType* type = g.nodeType == added.id ? &added : s.findNodeType(g.nodeType);
+                if (type) types.push_back(*type);  // unknown ones: validation names them
+            }
+    for (const NodeType& type : types) {
+        if (has(models, type.gpuModel)) continue;
+        const GpuModel* model =
+            type.gpuModel == addedModel.id ? &addedModel : s.findGpu(type.gpuModel);
+        if (model) models.push_back(*model);
+    }
+    std::set<std::string> asked;
+    auto ask = [&](const JobTraitsDef& t) {
+        if (t.gpuModel) asked.insert(*t.gpuModel);
+    };
+    for (const JobClassDef& c : s.jobClasses)
+        ask(c.traits);
+    for (const JobDef& j : s.jobs)
+        ask(j.traits);
+    for (const TraceDef& t : s.traces)
+        ask(t.traits);
+    for (const GpuModel& m : s.gpuModels)
+        if (asked.count(m.id) && !has(models, m.id)) models.push_back(m);
+    s.nodeTypes = std::move(types);
+    s.gpuModels = std::move(models);
+}
+
 /// The address of a generated pod, rack or node named `name` (of the kind `level` says).
 std::optional<Address> locate(const Scenario& s, const std::string& name, int level) {
     Fleet fleet;
     try {
-        fleet = Fleet::build(s);
+        fleet = Fleet::build(s);  // refuses a fleet past InputLimits before building any of it
     } catch (const std::invalid_argument&) {
         return std::nullopt;
     }
@@ -300,8 +337,8 @@ FleetEdit addPod(const Scenario& s) {
     pod.racks.front().count = 1;
     after.pods.push_back(pod);
     const FleetDefPath p{static_cast<int>(after.pods.size()) - 1};
-    if (!nameFreshly(after, p, "pod", siblingCopies(after, p) - 1))
-        return refuse("no free pod name");
+    if (std::string why = nameFreshly(after, p, "pod", siblingCopies(after, p) - 1); !why.empty())
+        return refuse(why);
     return accept(std::move(after), "Add pod " + quoted(defName(after, p)));
 }
 
@@ -313,8 +350,9 @@ FleetEdit addRack(const Scenario& s, int pod) {
     rack.count = 1;
     racks.push_back(rack);
     const FleetDefPath p{pod, static_cast<int>(racks.size()) - 1};
-    if (!nameFreshly(after, p, stemOf(rack.name), siblingCopies(after, p) - 1))
-        return refuse("no free rack name");
+    if (std::string why = nameFreshly(after, p, stemOf(rack.name), siblingCopies(after, p) - 1);
+        !why.empty())
+        return refuse(why);
     return accept(std::move(after), "Add rack " + quoted(defName(after, p)));
 }
 
@@ -324,8 +362,10 @@ FleetEdit addNodeGroup(const Scenario& s, int pod, int rack) {
     auto& groups = after.pods[pod].racks[rack].nodes;
     groups.push_back(groups.back());
     const FleetDefPath p{pod, rack, static_cast<int>(groups.size()) - 1};
-    if (!nameFreshly(after, p, stemOf(groups.back().name), static_cast<int>(groups.size())))
-        return refuse("no free node group name");
+    if (std::string why =
+            nameFreshly(after, p, stemOf(groups.back().name), static_cast<int>(groups.size()));
+        !why.empty())
+        return refuse(why);
     return accept(std::move(after), "Add node group " + quoted(defName(after, p)));
 }
 
@@ -339,8 +379,9 @@ FleetEdit duplicateDef(const Scenario& s, FleetDefPath p) {
         defs.insert(defs.begin() + i + 1, def);
     });
     (p.level() == 0 ? copy.pod : p.level() == 1 ? copy.rack : copy.group) += 1;
-    if (!nameFreshly(after, copy, stemOf(name), siblingCopies(after, copy) - 1))
-        return refuse(std::string("no free ") + levelName(p.level()) + " name");
+    if (std::string why = nameFreshly(after, copy, stemOf(name), siblingCopies(after, copy) - 1);
+        !why.empty())
+        return refuse(why);
     return finish(s, std::move(after), insertedDefs(copy, 1),
                   std::string("Duplicate ") + levelName(p.level()) + " " + quoted(name));
 }
@@ -394,9 +435,7 @@ FleetEdit setNodeType(const Scenario& s, FleetDefPath p, const std::string& node
     if (!model) return refuse("the catalog lacks GPU model " + quoted(type->gpuModel));
     Scenario after = s;
     after.pods[p.pod].racks[p.rack].nodes[p.group].nodeType = nodeTypeId;
-    // Hardware is resolved from the catalog when a file is read; an edit does the same.
-    if (!after.findNodeType(nodeTypeId)) after.nodeTypes.push_back(*type);
-    if (!after.findGpu(type->gpuModel)) after.gpuModels.push_back(*model);
+    keepUsedHardware(after, *type, *model);
     return accept(std::move(after),
                   "Set node type of " + quoted(defName(after, p)) + " to " + nodeTypeId);
 }
@@ -419,9 +458,9 @@ FleetEdit setReadyAt(const Scenario& s, FleetDefPath p, double readyAtS) {
         g.state = NodeState::Provisioning;
     else if (g.state == NodeState::Provisioning)
         g.state = NodeState::Ready;
-    return accept(std::move(after), readyAtS > 0
-                                        ? "Deliver " + quoted(g.name) + " at " + timeText(readyAtS)
-                                        : "Deliver " + quoted(g.name) + " from the start");
+    return accept(std::move(after),
+                  readyAtS > 0 ? "Deliver " + quoted(g.name) + " at " + formatSimTime(readyAtS)
+                               : "Deliver " + quoted(g.name) + " from the start");
 }
 
 // ---- generated pods, racks and nodes ----------------------------------------------------
@@ -451,8 +490,9 @@ FleetEdit duplicateRack(const Scenario& s, const std::string& rackName, int copi
         copy.count = 1;
         racks.insert(racks.begin() + rackPath.rack + 1 + i, copy);
         const FleetDefPath p{rackPath.pod, rackPath.rack + 1 + i};
-        if (!nameFreshly(after, p, stemOf(def.name), siblingCopies(after, p) - 1))
-            return refuse("no free rack name");
+        if (std::string why = nameFreshly(after, p, stemOf(def.name), siblingCopies(after, p) - 1);
+            !why.empty())
+            return refuse(why);
     }
     return finish(work, std::move(after), insertedDefs({rackPath.pod, rackPath.rack + 1}, copies),
                   label);
@@ -499,7 +539,7 @@ FleetEdit addNodeEvent(const Scenario& s, const std::string& target, double time
                        : state == NodeState::Failed ? "Fail "
                        : state == NodeState::Ready  ? "Repair "
                                                     : "Unprovision ";
-    return accept(std::move(after), verb + target + " from " + timeText(timeS));
+    return accept(std::move(after), verb + target + " from " + formatSimTime(timeS));
 }
 
 FleetEdit addDelivery(const Scenario& s, const std::string& podName, double readyAtS) {
@@ -525,9 +565,9 @@ FleetEdit addDelivery(const Scenario& s, const std::string& podName, double read
     delivery.nodes.front().readyAtS = readyAtS;
     racks.push_back(delivery);
     const FleetDefPath p{a->def[0], static_cast<int>(racks.size()) - 1};
-    if (!nameFreshly(after, p, "delivery", 1)) return refuse("no free rack name");
+    if (std::string why = nameFreshly(after, p, "delivery", 1); !why.empty()) return refuse(why);
     return accept(std::move(after),
-                  "Deliver rack " + defName(after, p) + " at " + timeText(readyAtS));
+                  "Deliver rack " + defName(after, p) + " at " + formatSimTime(readyAtS));
 }
 
 }  // namespace gpuplan::app

@@ -164,7 +164,6 @@ struct Reader {
         JsonNode podsNode = topo.required("pods");
         const auto pods = podsNode.array(10000);
         if (pods.empty()) podsNode.fail("a fleet needs at least one pod");
-        long long nodes = 0, gpus = 0;
         for (const JsonNode& podNode : pods) {
             JsonObject po = podNode.object();
             PodDef pod;
@@ -216,16 +215,6 @@ struct Reader {
                             v->fail("\"readyAtS\" only applies to \"state\": \"provisioning\"");
                     }
                     go.finish();
-                    const long long copies =
-                        static_cast<long long>(pod.count) * rack.count * g.count;
-                    nodes += copies;
-                    gpus += copies * type->gpusPerNode;
-                    if (nodes > InputLimits::maxNodes)
-                        groupNode.fail("the fleet has more than " +
-                                       std::to_string(InputLimits::maxNodes) + " nodes");
-                    if (gpus > InputLimits::maxGpus)
-                        groupNode.fail("the fleet has more than " +
-                                       std::to_string(InputLimits::maxGpus) + " GPUs");
                     addHardware(*type);
                     rack.nodes.push_back(std::move(g));
                 }
@@ -236,6 +225,13 @@ struct Reader {
             s.pods.push_back(std::move(pod));
         }
         topo.finish();
+        // The same count the fleet edits and Fleet::build use; it points at the node group
+        // where the fleet first passes a limit.
+        const FleetSizeCheck size = checkFleetSize(s);
+        if (!size.refusal.empty())
+            fail("/topology/pods/" + std::to_string(size.pod) + "/racks/" +
+                     std::to_string(size.rack) + "/nodes/" + std::to_string(size.group),
+                 size.refusal);
     }
 
     void addHardware(const NodeType& type) {

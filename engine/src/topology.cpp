@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "gpuplan/scenario_io.hpp"
+
 namespace gpuplan {
 
 const char* toString(FabricTier t) {
@@ -19,10 +21,29 @@ const char* toString(FabricTier t) {
     return "?";
 }
 
-namespace {
-
 std::string indexedName(const std::string& base, int count, int i) {
     return count > 1 ? base + std::to_string(i) : base;
+}
+
+namespace {
+
+/// Far above every limit and far below LLONG_MAX: counts stop growing here, so neither a
+/// product of three counts nor a sum of them can overflow.
+constexpr long long kCountCap = 1'000'000'000'000'000;
+
+long long cappedProduct(long long a, long long b) {
+    if (a <= 0 || b <= 0) return 0;  // a negative count builds nothing (validation says why)
+    return a > kCountCap / b ? kCountCap : std::min(kCountCap, a * b);
+}
+
+/// "25000000" → "25,000,000".
+std::string withThousands(long long n) {
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
 }
 
 template <class T>
@@ -34,7 +55,42 @@ int indexOf(const std::vector<T>& items, std::string_view id) {
 
 }  // namespace
 
+FleetSizeCheck checkFleetSize(const Scenario& scenario) {
+    FleetSizeCheck c;
+    for (int p = 0; p < static_cast<int>(scenario.pods.size()); ++p) {
+        const PodDef& pod = scenario.pods[p];
+        for (int r = 0; r < static_cast<int>(pod.racks.size()); ++r) {
+            const RackDef& rack = pod.racks[r];
+            for (int g = 0; g < static_cast<int>(rack.nodes.size()); ++g) {
+                const NodeGroupDef& group = rack.nodes[g];
+                const NodeType* type = scenario.findNodeType(group.nodeType);
+                // An unknown node type counts no GPUs here; Fleet::build names it.
+                const long long copies =
+                    cappedProduct(cappedProduct(pod.count, rack.count), group.count);
+                c.nodes = std::min(kCountCap, c.nodes + copies);
+                c.gpus = std::min(kCountCap,
+                                  c.gpus + cappedProduct(copies, type ? type->gpusPerNode : 0));
+                const bool over = c.nodes > InputLimits::maxNodes || c.gpus > InputLimits::maxGpus;
+                if (over && c.pod < 0) {
+                    c.pod = p;
+                    c.rack = r;
+                    c.group = g;
+                }
+            }
+        }
+    }
+    if (c.nodes > InputLimits::maxNodes)
+        c.refusal = "the fleet would have " + withThousands(c.nodes) + " nodes; at most " +
+                    withThousands(InputLimits::maxNodes);
+    else if (c.gpus > InputLimits::maxGpus)
+        c.refusal = "the fleet would have " + withThousands(c.gpus) + " GPUs; at most " +
+                    withThousands(InputLimits::maxGpus);
+    return c;
+}
+
 Fleet Fleet::build(const Scenario& scenario) {
+    const FleetSizeCheck size = checkFleetSize(scenario);
+    if (!size.refusal.empty()) throw std::invalid_argument(size.refusal);
     Fleet f;
     f.gpuModels = scenario.gpuModels;
     f.nodeTypes = scenario.nodeTypes;

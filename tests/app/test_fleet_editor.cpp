@@ -6,6 +6,7 @@
 //   fleet: 256 GPUs; one rack = 4 nodes × 8 GPUs = 32 GPUs.
 #include <QComboBox>
 #include <QMenu>
+#include <QSpinBox>
 #include <QTreeView>
 
 #include "app_test_support.hpp"
@@ -13,6 +14,7 @@
 #include "fleet_panel.hpp"
 #include "fleet_tree_model.hpp"
 #include "gpuplan/topology.hpp"
+#include "ui_palette.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;
@@ -254,17 +256,116 @@ private slots:
         QCOMPARE(f.window->results()->fleet.totalGpus, 192);
         QCOMPARE(model->indexOf({0, 0, 0}, ui::FleetTreeModel::GpusEachColumn).data().toString(),
                  QStringLiteral("16 (4 × 4)"));
-        // pod-b's delivery moves from 48 h to 24 h: the cell reads day 2 00:00.
+        // pod-b's delivery at 48 h reads d2 00:00 as the scrubber does (days count from 0);
+        // moved to 24 h it reads d1 00:00.
         const QModelIndex ready = model->indexOf({1, 1, 0}, ui::FleetTreeModel::ReadyAtColumn);
         QCOMPARE(ready.data(Qt::EditRole).toDouble(), 48.0);
+        QCOMPARE(ready.data().toString(), QStringLiteral("d2 00:00 · 48 h"));
         QVERIFY(model->setData(ready, 24.0, Qt::EditRole));
         QCOMPARE(f.doc.scenario().pods[1].racks[1].nodes[0].readyAtS, 86400.0);
-        QCOMPARE(ready.data().toString(), QStringLiteral("day 2 00:00 · 24 h"));
+        QCOMPARE(ready.data().toString(), QStringLiteral("d1 00:00 · 24 h"));
+        QVERIFY(f.status().contains("Deliver \"node\" at d1 00:00"));
         // 0 h: there from the start.
         QVERIFY(model->setData(ready, 0.0, Qt::EditRole));
         QCOMPARE(f.doc.scenario().pods[1].racks[1].nodes[0].state, NodeState::Ready);
         QCOMPARE(ready.data().toString(), QStringLiteral("ready"));
         QCOMPARE(f.doc.undoStack()->count(), 3);
+    }
+
+    void negativeCountTypedInTheCellIsRefused() {
+        Fixture f;
+        ui::FleetTreeModel* model = f.window->fleetPanel()->model();
+        QTreeView* view = f.window->fleetPanel()->view();
+        const std::string before = json(f.doc);
+        // pod-a's "rack" × 4: the user selects the cell's text and types -1, as in the trial.
+        const QModelIndex count = model->indexOf({0, 0}, ui::FleetTreeModel::CountColumn);
+        QAbstractItemDelegate* delegate = view->itemDelegateForIndex(count);
+        QStyleOptionViewItem option;
+        std::unique_ptr<QWidget> editor(delegate->createEditor(view->viewport(), option, count));
+        auto* spin = qobject_cast<QSpinBox*>(editor.get());
+        QVERIFY(spin);
+        delegate->setEditorData(spin, count);
+        QCOMPARE(spin->value(), 4);
+        spin->selectAll();
+        QTest::keyClicks(spin, QStringLiteral("-1"));
+        QCOMPARE(spin->value(), -1);  // not quietly 1
+        delegate->setModelData(spin, model, count);
+        QVERIFY(model->lastRefusal().contains("count must be at least 1"));
+        QVERIFY(f.window->fleetPanel()->refusal().contains("count must be at least 1"));
+        QCOMPARE(json(f.doc), before);
+        QCOMPARE(f.doc.undoStack()->count(), 0);
+    }
+
+    void hugeCountIsRefusedBeforeAnythingIsBuilt() {
+        Fixture f;
+        ui::FleetTreeModel* model = f.window->fleetPanel()->model();
+        const std::string before = json(f.doc);
+        // pod-a's racks × 100000: 100000 · 4 nodes + pod-b's 4 · 4 = 400,016 nodes.
+        QVERIFY(!model->setData(model->indexOf({0, 0}, ui::FleetTreeModel::CountColumn), 100000,
+                                Qt::EditRole));
+        QCOMPARE(model->lastRefusal(),
+                 QStringLiteral("the fleet would have 400,016 nodes; at most 200,000"));
+        QCOMPARE(json(f.doc), before);
+        QCOMPARE(f.doc.undoStack()->count(), 0);
+
+        // fleet-10k ("pod" × 5 ⊃ "rack" × 10 ⊃ "node" × 25, 250 nodes a pod): pods × 100000
+        // would be 25,000,000 nodes (> 6 GB built); refused from the count alone.
+        const Scenario s =
+            loadScenario((kPresets + "/scenarios/fleet-10k.json").toStdString(), catalog());
+        const FleetEdit huge = setCount(s, {0}, 100000);
+        QVERIFY(!huge.ok());
+        QCOMPARE(huge.error, std::string("the fleet would have 25,000,000 nodes; at most 200,000"));
+        // 500 pods are 500 · 250 nodes · 8 GPUs = 1,000,000 GPUs, the limit exactly. One more
+        // rack or pod (a pod of one rack) of 25 nodes is 1,000,200 GPUs: refused, by the size,
+        // not by the names.
+        const FleetEdit full = setCount(s, {0}, 500);
+        QVERIFY2(full.ok(), full.error.c_str());
+        const std::string past = "the fleet would have 1,000,200 GPUs; at most 1,000,000";
+        QCOMPARE(addPod(*full.scenario).error, past);
+        QCOMPARE(duplicateRack(*full.scenario, "pod0-rack0", 1).error, past);
+        // A rack definition in the pod definition adds a rack to all 500 pods: 1,000,000 +
+        // 500 · 25 · 8 = 1,100,000 GPUs.
+        QCOMPARE(addRack(*full.scenario, 0).error,
+                 std::string("the fleet would have 1,100,000 GPUs; at most 1,000,000"));
+    }
+
+    void nodeTypeThereAndBackGivesTheSameScenario() {
+        // The default preset: every group is dgx-h100 (GPU model h100).
+        const Catalog cat = catalog();
+        const Scenario s = loadScenario((kPresets + "/scenarios/default.json").toStdString(), cat);
+        const FleetEdit there = setNodeType(s, {0, 0, 0}, "gb200-nvl72-tray", cat);
+        QVERIFY2(there.ok(), there.error.c_str());
+        // pod-b still uses dgx-h100: both types are in use, as the reader would list them.
+        LoadOptions quick;
+        quick.loadTraces = false;
+        const Scenario reread = parseScenario(scenarioToJson(*there.scenario), "there", cat, quick);
+        QVERIFY(there.scenario->nodeTypes == reread.nodeTypes);
+        QVERIFY(there.scenario->gpuModels == reread.gpuModels);
+        QCOMPARE(there.scenario->nodeTypes.size(), std::size_t(2));
+        const FleetEdit back = setNodeType(*there.scenario, {0, 0, 0}, "dgx-h100", cat);
+        QVERIFY2(back.ok(), back.error.c_str());
+        // gb200-nvl72-tray (and its GPU model) is used by no group any more: gone again.
+        QVERIFY(back.scenario->nodeTypes == s.nodeTypes);
+        QVERIFY(back.scenario->gpuModels == s.gpuModels);
+        QCOMPARE(scenarioToJson(*back.scenario), scenarioToJson(s));
+    }
+
+    void menuAndUndoLabelsReadTheScrubbersTime() {
+        Fixture f;
+        // t = 30 h: the scrubber reads d1 06:00 (days count from 0), so do the menu and the
+        // undo label.
+        f.window->scrubber()->setTime(30 * 3600);
+        const FleetTarget node{QStringLiteral("pod-b"), QStringLiteral("pod-b-rack3"),
+                               QStringLiteral("pod-b-rack3-node1")};
+        QMenu menu;
+        f.window->fleetMenu()->fill(&menu, node, 30 * 3600);
+        QAction* cordon = menu.findChild<QAction*>(QStringLiteral("cordonNode"));
+        QVERIFY(cordon);
+        QCOMPARE(cordon->text(), QStringLiteral("Cordon from d1 06:00"));
+        cordon->trigger();
+        QCOMPARE(f.doc.undoStack()->text(0),
+                 QStringLiteral("Cordon pod-b-rack3-node1 from d1 06:00"));
+        QCOMPARE(ui::formatSimTime(30 * 3600), QStringLiteral("d1 06:00"));
     }
 
     void panelButtonsAddDuplicateAndRemove() {

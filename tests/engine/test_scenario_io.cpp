@@ -35,7 +35,9 @@ const Malformed kMalformed[] = {
     {"negative-count", "/topology/pods/0/racks/0/nodes/0/count",
      "must be between 1 and 200000, got -4"},
     {"fractional-count", "/topology/pods/0/racks/0/count", "expected an integer, got 2.5"},
-    {"absurd-fleet", "/topology/pods/0/racks/0/nodes/0", "the fleet has more than 200000 nodes"},
+    // 1000 pods × 2 racks × 1000 nodes = 2,000,000 nodes.
+    {"absurd-fleet", "/topology/pods/0/racks/0/nodes/0",
+     "the fleet would have 2,000,000 nodes; at most 200,000"},
     {"empty-pods", "/topology/pods", "a fleet needs at least one pod"},
     {"unknown-node-type", "/topology/pods/0/racks/0/nodes/0/nodeType",
      "unknown node type \"dgx-h900\""},

@@ -66,10 +66,29 @@ struct ModelExtent {
     int maxPodGpus = 0;
 };
 
+/// The generated name of copy `i` of a definition named `base` with `count` copies: "rack" for
+/// a single copy, "rack0", "rack1", … for several.
+std::string indexedName(const std::string& base, int count, int i);
+
+/// A scenario's fleet size, counted from its pod, rack and node-group definitions without
+/// building anything, against InputLimits (scenario_io.hpp). The one rule the reader, the
+/// fleet edits and Fleet::build share.
+struct FleetSizeCheck {
+    long long nodes = 0;  ///< saturates far above the limits, so it never overflows
+    long long gpus = 0;
+    /// Why the fleet is too big ("the fleet would have 25,000,000 nodes; at most 200,000");
+    /// empty when it fits.
+    std::string refusal;
+    /// Definition indices of the first node group at which a limit is passed (−1 when none).
+    int pod = -1, rack = -1, group = -1;
+};
+FleetSizeCheck checkFleetSize(const Scenario& scenario);
+
 class Fleet {
 public:
     /// Builds the fleet; throws std::invalid_argument on a topology the validator let through
-    /// (unknown node type, duplicate names).
+    /// (unknown node type, duplicate names) and on one past InputLimits (checkFleetSize), so
+    /// no caller can allocate millions of nodes by mistake.
     static Fleet build(const Scenario& scenario);
 
     std::vector<GpuModel> gpuModels;
