@@ -130,10 +130,12 @@ void indexPending(Results& r, double endS) {
 
 namespace {
 
-/// A span open at the queried time.
+/// A span open at the queried time (copied: reading the spans again by index after sorting
+/// by job misses the cache on large answers).
 struct OpenSpan {
+    double startS = 0;
     std::uint32_t job = 0;
-    std::uint32_t span = 0;
+    bool stuck = false;
 };
 
 }  // namespace
@@ -167,7 +169,8 @@ std::vector<PendingJob> Results::pendingAt(double timeS) const {
                 const std::size_t last = std::min(started, first + kPendingSpanBlock);
                 for (std::size_t i = first; i < last; ++i)
                     if (pendingSpans[i].endS > timeS)
-                        open.push_back({pendingSpans[i].job, static_cast<std::uint32_t>(i)});
+                        open.push_back(
+                            {pendingSpans[i].startS, pendingSpans[i].job, pendingSpans[i].stuck});
                 continue;
             }
             const std::size_t half = n.blockCount / 2;
@@ -177,13 +180,15 @@ std::vector<PendingJob> Results::pendingAt(double timeS) const {
     }
     // In job order. A job's spans do not overlap, so each job appears once: a large answer
     // is placed by job index in one pass, a small one sorted.
-    if (open.size() * 8 >= jobs.size()) {
-        std::vector<std::uint32_t> spanOfJob(jobs.size(), ~0u);
-        for (const OpenSpan& o : open)
-            spanOfJob[o.job] = o.span;
-        open.clear();
-        for (std::uint32_t j = 0; j < spanOfJob.size(); ++j)
-            if (spanOfJob[j] != ~0u) open.push_back({j, spanOfJob[j]});
+    if (open.size() * 4 >= jobs.size()) {
+        std::vector<std::uint32_t> slotOfJob(jobs.size(), ~0u);
+        for (std::uint32_t i = 0; i < open.size(); ++i)
+            slotOfJob[open[i].job] = i;
+        std::vector<OpenSpan> byJob;
+        byJob.reserve(open.size());
+        for (std::uint32_t slot : slotOfJob)
+            if (slot != ~0u) byJob.push_back(open[slot]);
+        open = std::move(byJob);
     } else {
         std::sort(open.begin(), open.end(),
                   [](const OpenSpan& a, const OpenSpan& b) { return a.job < b.job; });
@@ -205,7 +210,7 @@ std::vector<PendingJob> Results::pendingAt(double timeS) const {
     rows.reserve(open.size());
     auto sampledIt = sampled.begin();
     for (const OpenSpan& o : open) {
-        const PendingSpan& span = pendingSpans[o.span];
+        const OpenSpan& span = o;
         PendingJob row;
         row.job = o.job;
         row.layer = span.stuck ? Layer::Workload : Layer::Scheduling;  // until a diagnosis says
