@@ -49,7 +49,9 @@ private slots:
         for (std::uint32_t j = 0; j < r.jobs.size() && t < 0; ++j) {
             const JobRecord& rec = r.jobs[j];
             if (rec.firstStartS < 0 || rec.segmentCount != 1) continue;
-            const double sampleS = std::floor(rec.firstStartS / dt) * dt;
+            const auto k = r.sampleAt(rec.firstStartS);
+            if (!k) continue;
+            const double sampleS = r.sampleTimesS[*k];
             const double runningS = rec.firstStartS + rec.spec.startupS;
             if (rec.spec.submitS < sampleS && rec.firstStartS > sampleS &&
                 runningS + 1 < sampleS + dt && rec.endS > runningS + 1) {
@@ -58,7 +60,7 @@ private slots:
             }
         }
         QVERIFY2(t > 0, "the default preset has a job that starts between two samples");
-        const std::size_t sample = static_cast<std::size_t>(t / dt);
+        const std::size_t sample = r.sampleAt(t).value();
         bool inSample = false;
         for (const PendingEntry& e : r.pendingAtSample(sample))
             inSample |= e.job == job;
