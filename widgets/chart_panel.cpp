@@ -284,12 +284,8 @@ QWidget* ChartPanel::viewport() const {
 
 QString ChartPanel::valuesAt(double timeS) const {
     if (!m_results || m_results->sampleTimesS.empty()) return {};
-    // The sample in force at t: the last one taken at or before it.
-    auto sampleAt = [timeS](const Results& r) {
-        const auto& times = r.sampleTimesS;
-        const auto it = std::upper_bound(times.begin(), times.end(), timeS);
-        return it == times.begin() ? std::size_t(0) : std::size_t(it - times.begin() - 1);
-    };
+    // The sample in force at t (Results::sampleAt, as the pending list); the first before it.
+    auto sampleAt = [timeS](const Results& r) { return r.sampleAt(timeS).value_or(0); };
     auto value = [](const Results& r, const ChartSeriesSpec& spec, std::size_t k) {
         const Series* s = r.findSeries(spec.metric.toStdString());
         return s && k < s->values.size() ? s->values[k] * spec.scale

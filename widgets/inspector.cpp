@@ -28,13 +28,21 @@ void Inspector::setResults(std::shared_ptr<const Results> results) {
                            m_results->teams == results->teams;
     if (!sameFleet && m_kind != Kind::Job) m_kind = Kind::Nothing;
     m_results = std::move(results);
-    if (m_results) m_snapshot = m_results->stateAt(m_timeS);
+    if (m_results)
+        m_snapshot = std::make_shared<const ClusterSnapshot>(m_results->stateAt(m_timeS));
     refresh();
 }
 
 void Inspector::setTime(double timeS) {
     m_timeS = timeS;
-    if (m_results) m_snapshot = m_results->stateAt(m_timeS);
+    if (m_results)
+        m_snapshot = std::make_shared<const ClusterSnapshot>(m_results->stateAt(m_timeS));
+    refresh();
+}
+
+void Inspector::setSnapshot(std::shared_ptr<const ClusterSnapshot> snapshot) {
+    m_timeS = snapshot->timeS;
+    m_snapshot = std::move(snapshot);
     refresh();
 }
 
@@ -75,7 +83,7 @@ void Inspector::showTeam(int team) {
 }
 
 const PendingJob* Inspector::pendingEntry(std::uint32_t job) const {
-    for (const PendingJob& e : m_snapshot.pending)
+    for (const PendingJob& e : m_snapshot->pending)
         if (e.job == job) return &e;
     return nullptr;
 }
@@ -132,7 +140,7 @@ QString Inspector::nodeHtml(int node, int slot) const {
     std::map<int, int> jobs;  // job → GPUs on this node
     int busy = 0;
     for (int g = 0; g < n.gpus; ++g)
-        if (const int j = m_snapshot.gpuJob[first + g]; j >= 0) {
+        if (const int j = m_snapshot->gpuJob[first + g]; j >= 0) {
             ++jobs[j];
             ++busy;
         }
@@ -140,14 +148,14 @@ QString Inspector::nodeHtml(int node, int slot) const {
         QStringLiteral("<h3>%1</h3><table>")
             .arg(slot >= 0 ? tr("GPU %1 of %2").arg(slot).arg(esc(n.name)) : esc(n.name));
     if (slot >= 0) {
-        const int j = m_snapshot.gpuJob[first + slot];
+        const int j = m_snapshot->gpuJob[first + slot];
         html += row(tr("sharing"), tr("whole GPU"));
         html += row(tr("job"),
                     j < 0 ? tr("free")
                           : QStringLiteral("<b>%1</b>")
                                 .arg(esc(m_results->jobName(static_cast<std::uint32_t>(j)))));
     }
-    html += row(tr("state at t"), QString::fromLatin1(toString(m_snapshot.nodeStates[node])));
+    html += row(tr("state at t"), QString::fromLatin1(toString(m_snapshot->nodeStates[node])));
     html += row(tr("node type"), esc(f.nodeTypes[n.nodeType].name));
     html += row(tr("GPU"), tr("%1 × %2 (%3 GB, %4 TFLOP/s BF16)")
                                .arg(n.gpus)
@@ -174,9 +182,9 @@ QString Inspector::unitHtml(const QString& title, int firstNode, int nodeCount) 
     int gpus = 0, busy = 0, ready = 0;
     for (int n = firstNode; n < firstNode + nodeCount; ++n) {
         gpus += f.nodes[n].gpus;
-        ready += m_snapshot.nodeStates[n] == NodeState::Ready;
+        ready += m_snapshot->nodeStates[n] == NodeState::Ready;
         for (int g = 0; g < f.nodes[n].gpus; ++g)
-            busy += m_snapshot.gpuJob[m_results->firstGpuOfNode[n] + g] >= 0;
+            busy += m_snapshot->gpuJob[m_results->firstGpuOfNode[n] + g] >= 0;
     }
     return QStringLiteral("<h3>%1</h3><table>%2%3%4</table>")
         .arg(title, row(tr("nodes"), tr("%1 (%2 Ready at t)").arg(nodeCount).arg(ready)),
@@ -239,12 +247,12 @@ QString Inspector::jobHtml(std::uint32_t job) const {
 
 QString Inspector::teamHtml(int team) const {
     int running = 0, gpus = 0, pending = 0, pendingGpus = 0;
-    for (std::uint32_t j : m_snapshot.runningJobs)
+    for (std::uint32_t j : m_snapshot->runningJobs)
         if (m_results->jobs[j].spec.team == team) {
             ++running;
             gpus += m_results->jobs[j].spec.gpus;
         }
-    for (const PendingJob& e : m_snapshot.pending)  // the list's rows, stuck jobs included
+    for (const PendingJob& e : m_snapshot->pending)  // the list's rows, stuck jobs included
         if (m_results->jobs[e.job].spec.team == team) {
             ++pending;
             pendingGpus += m_results->jobs[e.job].spec.gpus;

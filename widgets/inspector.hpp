@@ -14,6 +14,8 @@ public:
     explicit Inspector(QWidget* parent = nullptr);
     void setResults(std::shared_ptr<const Results> results);
     void setTime(double timeS);
+    /// As setTime(snapshot->timeS), with the cluster the caller computed (shared).
+    void setSnapshot(std::shared_ptr<const ClusterSnapshot> snapshot);
 
     void showNothing();
     void showNode(int node);
@@ -34,7 +36,7 @@ private:
     const PendingJob* pendingEntry(std::uint32_t job) const;
 
     std::shared_ptr<const Results> m_results;
-    ClusterSnapshot m_snapshot;
+    std::shared_ptr<const ClusterSnapshot> m_snapshot = std::make_shared<ClusterSnapshot>();
     double m_timeS = 0;
     Kind m_kind = Kind::Nothing;
     int m_a = -1, m_b = -1;

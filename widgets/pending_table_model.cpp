@@ -1,26 +1,53 @@
 #include "pending_table_model.hpp"
 
 #include <QBrush>
+#include <algorithm>
 
 #include "ui_palette.hpp"
 
 namespace gpuplan::ui {
 
 void PendingTableModel::setResults(std::shared_ptr<const Results> results) {
-    m_results = std::move(results);
-    reload();
-}
-
-void PendingTableModel::setTime(double timeS) {
-    m_timeS = timeS;
-    reload();
-}
-
-void PendingTableModel::reload() {
+    // Job indices mean other jobs in other results: start over.
     beginResetModel();
+    m_results = std::move(results);
     m_rows.clear();
     if (m_results) m_rows = m_results->pendingAt(m_timeS);
     endResetModel();
+}
+
+void PendingTableModel::setTime(double timeS) {
+    setRows(timeS, m_results ? m_results->pendingAt(timeS) : std::vector<PendingJob>());
+}
+
+void PendingTableModel::setRows(double timeS, std::vector<PendingJob> rows) {
+    m_timeS = timeS;
+    const bool sameJobs =
+        std::equal(rows.begin(), rows.end(), m_rows.begin(), m_rows.end(),
+                   [](const PendingJob& a, const PendingJob& b) { return a.job == b.job; });
+    if (sameJobs) {  // a step or a Play frame within one set of waiting jobs
+        m_rows = std::move(rows);
+        if (!m_rows.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+        return;
+    }
+    // Both lists are in job order: move each persistent index (the view's current row and
+    // selection) to its job's new row, or drop it when the job no longer waits.
+    emit layoutAboutToBeChanged();
+    const QModelIndexList before = persistentIndexList();
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (const QModelIndex& i : before) {
+        const std::uint32_t job = m_rows[i.row()].job;
+        const auto it =
+            std::lower_bound(rows.begin(), rows.end(), job,
+                             [](const PendingJob& p, std::uint32_t j) { return p.job < j; });
+        after.push_back(it != rows.end() && it->job == job
+                            ? createIndex(static_cast<int>(it - rows.begin()), i.column())
+                            : QModelIndex());
+    }
+    m_rows = std::move(rows);
+    changePersistentIndexList(before, after);
+    emit layoutChanged();
 }
 
 int PendingTableModel::rowCount(const QModelIndex& parent) const {
@@ -61,6 +88,10 @@ QVariant PendingTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant PendingTableModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o == Qt::Horizontal && role == Qt::ToolTipRole && section == WaitingColumn)
+        return tr(
+            "Time since the job was submitted. For a job evicted by a node failure and "
+            "queued again, this includes the time it ran before the eviction.");
     if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
         case JobColumn:

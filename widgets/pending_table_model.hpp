@@ -5,6 +5,7 @@
 
 #include <QAbstractTableModel>
 #include <memory>
+#include <vector>
 
 #include "gpuplan/results.hpp"
 
@@ -27,7 +28,12 @@ public:
 
     using QAbstractTableModel::QAbstractTableModel;
     void setResults(std::shared_ptr<const Results> results);
+    /// The rows at timeS, from Results::pendingAt.
     void setTime(double timeS);
+    /// The rows at timeS, computed by the caller (ClusterSnapshot::pending, so one query per
+    /// time change). Not a reset: rows are matched by job, so the view keeps its current
+    /// row and selection on the same job while time moves.
+    void setRows(double timeS, std::vector<PendingJob> rows);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -35,8 +41,6 @@ public:
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
 
 private:
-    void reload();
-
     std::shared_ptr<const Results> m_results;
     double m_timeS = 0;
     std::vector<PendingJob> m_rows;

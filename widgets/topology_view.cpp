@@ -60,15 +60,27 @@ void TopologyView::setTime(double timeS) {
     update();
 }
 
+void TopologyView::setSnapshot(std::shared_ptr<const ClusterSnapshot> snapshot) {
+    m_timeS = snapshot->timeS;
+    m_snapshot = std::move(snapshot);
+    countRackBusyGpus();
+    update();
+}
+
 void TopologyView::rebuildSnapshot() {
     if (!m_results) return;
-    m_snapshot = m_results->stateAt(m_timeS);
+    m_snapshot = std::make_shared<const ClusterSnapshot>(m_results->stateAt(m_timeS));
+    countRackBusyGpus();
+}
+
+void TopologyView::countRackBusyGpus() {
+    if (!m_results) return;
     m_rackBusyGpus.assign(m_results->fleet.racks.size(), 0);
     for (std::size_t n = 0; n < m_results->fleet.nodes.size(); ++n) {
         const int first = m_results->firstGpuOfNode[n];
         int busy = 0;
         for (int g = 0; g < m_results->fleet.nodes[n].gpus; ++g)
-            busy += m_snapshot.gpuJob[first + g] >= 0;
+            busy += m_snapshot->gpuJob[first + g] >= 0;
         m_rackBusyGpus[m_results->fleet.nodes[n].rack] += busy;
     }
 }
@@ -217,7 +229,7 @@ void TopologyView::paintRackHeat(QPainter& p, int rack) {
     int gpus = 0, notReady = 0;
     for (int n = r.firstNode; n < r.firstNode + r.nodeCount; ++n) {
         gpus += fleet.nodes[n].gpus;
-        const NodeState s = m_snapshot.nodeStates[n];
+        const NodeState s = m_snapshot->nodeStates[n];
         if (s != NodeState::Ready && s != NodeState::Cordoned) notReady += fleet.nodes[n].gpus;
     }
     const double busy = gpus ? static_cast<double>(m_rackBusyGpus[rack]) / gpus : 0;
@@ -241,7 +253,7 @@ void TopologyView::paintNode(QPainter& p, int node, bool detailed) {
     const Fleet& fleet = m_results->fleet;
     const FleetNode& info = fleet.nodes[node];
     const QRectF nr = toWidget(m_layout.nodeRect(node));
-    const NodeState state = m_snapshot.nodeStates[node];
+    const NodeState state = m_snapshot->nodeStates[node];
     const bool ready = state == NodeState::Ready;
     // Outline by buying class; a dashed outline for spot capacity.
     QPen outline(buyingClassColor(info.buyingClass), detailed ? 1.5 : 1);
@@ -253,7 +265,7 @@ void TopologyView::paintNode(QPainter& p, int node, bool detailed) {
     const int first = m_results->firstGpuOfNode[node];
     p.setPen(Qt::NoPen);
     for (int g = 0; g < info.gpus; ++g) {
-        const int job = m_snapshot.gpuJob[first + g];
+        const int job = m_snapshot->gpuJob[first + g];
         const QRectF cell = toWidget(m_layout.gpuRect(node, g));
         p.setBrush(job >= 0 ? m_teamColors[m_results->jobs[job].spec.team] : freeColor);
         p.drawRect(cell);
@@ -293,7 +305,7 @@ void TopologyView::paintNode(QPainter& p, int node, bool detailed) {
 
 void TopologyView::paintOverlay(QPainter& p) {
     // Pinned jobs still pending: their target outlined in the colour of the blamed layer.
-    for (const PendingJob& e : m_snapshot.pending) {
+    for (const PendingJob& e : m_snapshot->pending) {
         const JobSpec& s = m_results->jobs[e.job].spec;
         if (s.pinLevel == PinLevel::None) continue;
         QRectF target;
@@ -358,12 +370,12 @@ QString TopologyView::statusText() const {
     // "pending" counts the rows of the pending list (Results::pendingAt), bound-but-stuck
     // jobs of the workload layer included.
     int pendingGpus = 0;
-    for (const PendingJob& e : m_snapshot.pending)
+    for (const PendingJob& e : m_snapshot->pending)
         pendingGpus += m_results->jobs[e.job].spec.gpus;
     return tr("%1 · %2 running · %3 pending (%4 GPUs)")
         .arg(formatSimTime(m_timeS))
-        .arg(m_snapshot.runningJobs.size())
-        .arg(m_snapshot.pending.size())
+        .arg(m_snapshot->runningJobs.size())
+        .arg(m_snapshot->pending.size())
         .arg(pendingGpus);
 }
 
@@ -457,7 +469,7 @@ void TopologyView::mousePressEvent(QMouseEvent* e) {
     const TopologyHit hit = m_layout.hitTest(toWorld(e->position()));
     m_pressJob = -1;
     if (hit.kind == TopologyHit::Kind::Gpu) {
-        const int job = m_snapshot.gpuJob[m_results->firstGpuOfNode[hit.node] + hit.slot];
+        const int job = m_snapshot->gpuJob[m_results->firstGpuOfNode[hit.node] + hit.slot];
         if (job >= 0 && m_results->jobs[job].spec.source == JobSource::Explicit &&
             m_results->jobs[job].spec.pinLevel != PinLevel::None)
             m_pressJob = job;  // a pinned job: dragging it moves it
@@ -590,10 +602,10 @@ QString TopologyView::tooltipAt(QPointF pos) const {
                        .arg(node.gpus)
                        .arg(QString::fromStdString(fleet.gpuModels[node.gpuModel].id))
                        .arg(QString::fromStdString(fleet.nodeTypes[node.nodeType].id))
-                       .arg(QString::fromLatin1(toString(m_snapshot.nodeStates[hit.node])))
+                       .arg(QString::fromLatin1(toString(m_snapshot->nodeStates[hit.node])))
                        .arg(QString::fromLatin1(toString(node.buyingClass)));
     if (hit.kind == TopologyHit::Kind::Gpu) {
-        const int job = m_snapshot.gpuJob[m_results->firstGpuOfNode[hit.node] + hit.slot];
+        const int job = m_snapshot->gpuJob[m_results->firstGpuOfNode[hit.node] + hit.slot];
         text += tr("<br>GPU %1: ").arg(hit.slot);
         if (job < 0) {
             text += tr("free");

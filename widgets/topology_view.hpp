@@ -25,8 +25,11 @@ public:
 
     void setResults(std::shared_ptr<const Results> results);
     void setTime(double timeS);
+    /// As setTime(snapshot->timeS), with the cluster the caller computed (Results::stateAt
+    /// once per time change, shared with the inspector and the pending list).
+    void setSnapshot(std::shared_ptr<const ClusterSnapshot> snapshot);
     double time() const { return m_timeS; }
-    const ClusterSnapshot& snapshot() const { return m_snapshot; }
+    const ClusterSnapshot& snapshot() const { return *m_snapshot; }
     /// The header at the top right: "t · N running · M pending (G GPUs)".
     QString statusText() const;
     const TopologyLayout& layout() const { return m_layout; }
@@ -79,6 +82,7 @@ protected:
 
 private:
     void rebuildSnapshot();
+    void countRackBusyGpus();  ///< from m_snapshot
     void paintPods(QPainter& p, const QRectF& visible);
     void paintRackHeat(QPainter& p, int rack);
     void paintNode(QPainter& p, int node, bool detailed);
@@ -91,7 +95,7 @@ private:
 
     std::shared_ptr<const Results> m_results;
     TopologyLayout m_layout;
-    ClusterSnapshot m_snapshot;
+    std::shared_ptr<const ClusterSnapshot> m_snapshot = std::make_shared<ClusterSnapshot>();
     std::vector<int> m_rackBusyGpus;
     std::vector<QColor> m_teamColors;
     double m_timeS = 0;

@@ -1,9 +1,12 @@
 // gpuplan-cli why: the jobs pending at one time, with layer and reason — the list the
 // application shows under "Pending at t" (both read Results::pendingAt).
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "cli_common.hpp"
 #include "gpuplan/simulate.hpp"
@@ -27,16 +30,21 @@ const char* const kWhyUsage =
 
 namespace {
 
-/// "5400", "90min", "1.5h", "2d" → seconds; nullopt when it is not a finite number.
+/// "5400", "90min", "1.5h", "2d" → seconds; nullopt unless the whole text is one decimal
+/// number (no sign but "-", no hex, no spaces; "5e-400" underflows to 0) and an optional unit.
 std::optional<double> parseTime(const std::string& text) {
-    std::size_t used = 0;
+    const char* const first = text.data();
+    const char* const last = first + text.size();
     double value = 0;
-    try {
-        value = std::stod(text, &used);
-    } catch (const std::exception&) {
-        return std::nullopt;
+    const auto [numberEnd, ec] = std::from_chars(first, last, value, std::chars_format::general);
+    if (ec == std::errc::invalid_argument) return std::nullopt;
+    if (ec == std::errc::result_out_of_range) {
+        // Too small is 0 s; too large is no time. strtod tells which (the text is a number).
+        const double magnitude = std::strtod(std::string(first, numberEnd).c_str(), nullptr);
+        if (!(std::fabs(magnitude) < 1)) return std::nullopt;
+        value = 0;
     }
-    const std::string unit = text.substr(used);
+    const std::string_view unit(numberEnd, static_cast<std::size_t>(last - numberEnd));
     double scale = 0;
     if (unit.empty() || unit == "s") scale = 1;
     if (unit == "min" || unit == "m") scale = 60;

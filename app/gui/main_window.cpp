@@ -448,10 +448,19 @@ void MainWindow::applyResults(std::shared_ptr<const Results> results, quint64 ge
 }
 
 void MainWindow::setTime(double timeS) {
-    m_topology->setTime(timeS);
     m_charts->setCursorTime(timeS);
-    m_pending->setTime(timeS);
-    m_inspector->setTime(timeS);
+    if (!m_results) {
+        m_topology->setTime(timeS);
+        m_pending->setTime(timeS);
+        m_inspector->setTime(timeS);
+        return;
+    }
+    // One query per time change (about 20 ms on a 225k-job backlog), shared by the fleet
+    // view, its header, the inspector and the pending list.
+    auto snapshot = std::make_shared<const ClusterSnapshot>(m_results->stateAt(timeS));
+    m_topology->setSnapshot(snapshot);
+    m_inspector->setSnapshot(snapshot);
+    m_pending->setRows(timeS, snapshot->pending);
 }
 
 void MainWindow::onSelection(const ui::TopologyHit& hit) {

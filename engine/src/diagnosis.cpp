@@ -250,9 +250,11 @@ PendingEntry Diagnoser::diagnoseJustQueued(std::uint32_t jobIndex) {
     if (reason == ~0u) {
         std::string text = toString(layer);
         text[0] = static_cast<char>(text[0] - 'a' + 'A');
+        // True whatever happens later: a sample may give a detailed reason, or say the job
+        // was beyond its list (Results::omittedReason), or the job may start first.
         reason = intern(text +
-                        ": could not start when it was queued; the scheduler's full reason is "
-                        "taken at the next sample.");
+                        ": could not start when it was queued (detailed reasons are taken at "
+                        "samples).");
     }
     return PendingEntry{jobIndex, layer, reason};
 }

@@ -28,7 +28,8 @@ public:
     /// A queued job.
     PendingEntry diagnoseQueued(std::uint32_t job, double nowS);
     /// A job just queued (submitted or evicted) that could not start: its layer, exactly, and
-    /// a reason that says the full one comes with the next sample. Cheap: no text per job.
+    /// a reason that says only that (the detailed one is taken at samples, for the jobs within
+    /// the sample's list). Cheap: no text per job.
     PendingEntry diagnoseJustQueued(std::uint32_t job);
     /// A bound job that is starting or crash-looping.
     PendingEntry diagnoseStuck(std::uint32_t job, double nowS);

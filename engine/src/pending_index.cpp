@@ -1,13 +1,69 @@
 #include "pending_index.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numeric>
+#include <string>
 
 namespace gpuplan {
 
 namespace detail {
+
+namespace {
+
+/// The latest end per block of spans, and per pair of nodes above (see pendingEndTree).
+void indexSpanEnds(Results& r) {
+    const std::size_t blocks =
+        (r.pendingSpans.size() + Results::kPendingSpanBlock - 1) / Results::kPendingSpanBlock;
+    const std::size_t leaves = std::bit_ceil(std::max<std::size_t>(blocks, 1));
+    r.pendingEndTreeLeaves = leaves;
+    r.pendingEndTree.assign(2 * leaves, -std::numeric_limits<double>::infinity());
+    for (std::size_t i = 0; i < r.pendingSpans.size(); ++i) {
+        double& leaf = r.pendingEndTree[leaves + i / Results::kPendingSpanBlock];
+        leaf = std::max(leaf, r.pendingSpans[i].endS);
+    }
+    for (std::size_t i = leaves - 1; i >= 1; --i)
+        r.pendingEndTree[i] = std::max(r.pendingEndTree[2 * i], r.pendingEndTree[2 * i + 1]);
+}
+
+/// "d5 00:00", as the application labels times.
+std::string dayClock(double seconds) {
+    const long long minutes = std::llround(std::max(0.0, seconds) / 60);
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "d%lld %02lld:%02lld", minutes / 1440, minutes % 1440 / 60,
+                  minutes % 60);
+    return buf;
+}
+
+/// 215488 → "215,488".
+std::string withThousands(std::uint32_t n) {
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+/// One reason per sample that left queued jobs out of its list: a generated job queued before
+/// it keeps only the layer found when it was queued, and its row says so (not a promise).
+void addOmittedReasons(Results& r) {
+    r.omittedReason.assign(r.sampleTimesS.size(), PendingJob::kNoReason);
+    for (std::size_t k = 0; k < r.sampleTimesS.size() && k < r.pendingOmitted.size(); ++k) {
+        if (r.pendingOmitted[k] == 0) continue;
+        r.omittedReason[k] = static_cast<std::uint32_t>(r.reasons.size());
+        r.reasons.push_back("Not diagnosed in detail: at " + dayClock(r.sampleTimesS[k]) + ", " +
+                            withThousands(r.pendingOmitted[k]) +
+                            (r.pendingOmitted[k] == 1 ? " waiting job was" : " waiting jobs were") +
+                            " beyond the per-sample limit on detailed reasons (the first in "
+                            "queue order get one); the layer is the one found when it was queued.");
+    }
+}
+
+}  // namespace
 
 void indexPending(Results& r, double endS) {
     constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -66,60 +122,129 @@ void indexPending(Results& r, double endS) {
               [](const PendingSpan& a, const PendingSpan& b) {
                   return a.startS != b.startS ? a.startS < b.startS : a.job < b.job;
               });
+    indexSpanEnds(r);
+    addOmittedReasons(r);
 }
 
 }  // namespace detail
 
+namespace {
+
+/// A span open at the queried time (copied: reading the spans again by index after sorting
+/// by job misses the cache on large answers).
+struct OpenSpan {
+    double startS = 0;
+    std::uint32_t job = 0;
+    bool stuck = false;
+};
+
+}  // namespace
+
+std::optional<std::size_t> Results::sampleAt(double timeS) const {
+    const auto it = std::upper_bound(sampleTimesS.begin(), sampleTimesS.end(), timeS);
+    if (it == sampleTimesS.begin()) return std::nullopt;
+    return static_cast<std::size_t>(it - sampleTimesS.begin() - 1);
+}
+
 std::vector<PendingJob> Results::pendingAt(double timeS) const {
-    std::vector<PendingJob> rows;
-    const auto spansEnd =
+    // Spans open at t: started at or before it, ending after it. The end tree skips every
+    // block of spans that all ended by t, so the walk costs about the answer, not the past.
+    const std::size_t started = static_cast<std::size_t>(
         std::upper_bound(pendingSpans.begin(), pendingSpans.end(), timeS,
-                         [](double t, const PendingSpan& s) { return t < s.startS; });
-    for (auto it = pendingSpans.begin(); it != spansEnd; ++it) {
-        if (it->endS <= timeS) continue;
-        PendingJob row;
-        row.job = it->job;
-        row.layer = it->stuck ? Layer::Workload : Layer::Scheduling;  // until a diagnosis says
-        row.waitingS = timeS - jobs[it->job].spec.submitS;
-        row.diagnosedAtS = std::numeric_limits<double>::quiet_NaN();
-        rows.push_back(row);
+                         [](double t, const PendingSpan& s) { return t < s.startS; }) -
+        pendingSpans.begin());
+    std::vector<OpenSpan> open;
+    if (started > 0 && pendingEndTreeLeaves > 0) {
+        const std::size_t startedBlocks = (started + kPendingSpanBlock - 1) / kPendingSpanBlock;
+        struct Node {
+            std::size_t index, firstBlock, blockCount;
+        };
+        std::vector<Node> stack{{1, 0, pendingEndTreeLeaves}};
+        while (!stack.empty()) {
+            const Node n = stack.back();
+            stack.pop_back();
+            if (n.firstBlock >= startedBlocks || pendingEndTree[n.index] <= timeS) continue;
+            if (n.blockCount == 1) {
+                const std::size_t first = n.firstBlock * kPendingSpanBlock;
+                const std::size_t last = std::min(started, first + kPendingSpanBlock);
+                for (std::size_t i = first; i < last; ++i)
+                    if (pendingSpans[i].endS > timeS)
+                        open.push_back(
+                            {pendingSpans[i].startS, pendingSpans[i].job, pendingSpans[i].stuck});
+                continue;
+            }
+            const std::size_t half = n.blockCount / 2;
+            stack.push_back({2 * n.index + 1, n.firstBlock + half, half});
+            stack.push_back({2 * n.index, n.firstBlock, half});
+        }
     }
-    // A job's spans do not overlap, so each job appears once.
-    std::sort(rows.begin(), rows.end(),
-              [](const PendingJob& a, const PendingJob& b) { return a.job < b.job; });
+    // In job order. A job's spans do not overlap, so each job appears once: a large answer
+    // is placed by job index in one pass, a small one sorted.
+    if (open.size() * 4 >= jobs.size()) {
+        std::vector<std::uint32_t> slotOfJob(jobs.size(), ~0u);
+        for (std::uint32_t i = 0; i < open.size(); ++i)
+            slotOfJob[open[i].job] = i;
+        std::vector<OpenSpan> byJob;
+        byJob.reserve(open.size());
+        for (std::uint32_t slot : slotOfJob)
+            if (slot != ~0u) byJob.push_back(open[slot]);
+        open = std::move(byJob);
+    } else {
+        std::sort(open.begin(), open.end(),
+                  [](const OpenSpan& a, const OpenSpan& b) { return a.job < b.job; });
+    }
 
     // The latest diagnosis at or before t: the sample's list, or one recorded after it.
     std::vector<PendingEntry> sampled;
     double sampleS = -std::numeric_limits<double>::infinity();
-    if (!sampleTimesS.empty() && sampleIntervalS > 0 && timeS >= 0) {
-        const std::size_t k = std::min(
-            sampleTimesS.size() - 1, static_cast<std::size_t>(std::floor(timeS / sampleIntervalS)));
-        const auto entries = pendingAtSample(k);
+    std::uint32_t omittedReasonText = PendingJob::kNoReason;
+    if (const std::optional<std::size_t> k = sampleAt(timeS)) {
+        const auto entries = pendingAtSample(*k);
         sampled.assign(entries.begin(), entries.end());
-        sampleS = sampleTimesS[k];
+        sampleS = sampleTimesS[*k];
+        if (*k < omittedReason.size()) omittedReasonText = omittedReason[*k];
     }
     std::stable_sort(sampled.begin(), sampled.end(),
                      [](const PendingEntry& a, const PendingEntry& b) { return a.job < b.job; });
+    std::vector<PendingJob> rows;
+    rows.reserve(open.size());
     auto sampledIt = sampled.begin();
-    for (PendingJob& row : rows) {
+    for (const OpenSpan& o : open) {
+        const OpenSpan& span = o;
+        PendingJob row;
+        row.job = o.job;
+        row.layer = span.stuck ? Layer::Workload : Layer::Scheduling;  // until a diagnosis says
+        row.waitingS = timeS - jobs[o.job].spec.submitS;
+        row.diagnosedAtS = std::numeric_limits<double>::quiet_NaN();
         while (sampledIt != sampled.end() && sampledIt->job < row.job)
             ++sampledIt;
-        if (sampledIt != sampled.end() && sampledIt->job == row.job) {
+        const bool inSample = sampledIt != sampled.end() && sampledIt->job == row.job;
+        if (inSample) {
             row.layer = sampledIt->layer;
             row.reason = sampledIt->reason;
             row.diagnosedAtS = sampleS;
         }
-        if (row.job + 1 >= jobDiagnosisBegin.size()) continue;
-        const auto first = jobDiagnoses.begin() + jobDiagnosisBegin[row.job];
-        const auto last = jobDiagnoses.begin() + jobDiagnosisBegin[row.job + 1];
-        const auto after = std::upper_bound(
-            first, last, timeS, [](double t, const TimedDiagnosis& d) { return t < d.timeS; });
-        if (after == first) continue;
-        const TimedDiagnosis& d = *(after - 1);
-        if (row.reason != PendingJob::kNoReason && d.timeS <= sampleS) continue;
-        row.layer = d.entry.layer;
-        row.reason = d.entry.reason;
-        row.diagnosedAtS = d.timeS;
+        if (row.job + 1 < jobDiagnosisBegin.size()) {
+            const auto first = jobDiagnoses.begin() + jobDiagnosisBegin[row.job];
+            const auto last = jobDiagnoses.begin() + jobDiagnosisBegin[row.job + 1];
+            const auto after = std::upper_bound(
+                first, last, timeS, [](double t, const TimedDiagnosis& d) { return t < d.timeS; });
+            if (after != first && !(inSample && (after - 1)->timeS <= sampleS)) {
+                const TimedDiagnosis& d = *(after - 1);
+                row.layer = d.entry.layer;
+                row.reason = d.entry.reason;
+                row.diagnosedAtS = d.timeS;
+            }
+        }
+        // Waiting at the sample but left out of its list: a generated job has only its layer
+        // from when it was queued; say so rather than keep that placeholder.
+        if (!inSample && !span.stuck && span.startS <= sampleS &&
+            omittedReasonText != PendingJob::kNoReason &&
+            jobs[o.job].spec.source != JobSource::Explicit) {
+            row.reason = omittedReasonText;
+            row.diagnosedAtS = sampleS;
+        }
+        rows.push_back(row);
     }
     return rows;
 }

@@ -217,7 +217,8 @@ private:
     /// Jobs queued at this instant (arrived or evicted) that the pass could not start are
     /// diagnosed now, so the pending list between samples has a layer and reason for each.
     /// Explicit jobs (what a user placed or dropped) get the full reason; generated jobs get
-    /// their layer and the full reason at the next sample: full reasons for every arrival
+    /// their layer, and the full reason at the next sample if they are within its list (else
+    /// pendingAt says they were left out, Results::omittedReason): full reasons for every arrival
     /// cost the 100k-GPU benchmark about 60 % more time and 300k distinct reason texts.
     void diagnoseNewlyQueued() {
         if (m_options.diagnosePending) {

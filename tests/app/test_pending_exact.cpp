@@ -1,6 +1,8 @@
 // The pending list, the fleet's header and the inspector at exact times (not snapped to the
 // sample grid), and the "By team / class" dock.
 #include <QComboBox>
+#include <QTableView>
+#include <QtTest>
 
 #include "app_test_support.hpp"
 #include "group_kpi_panel.hpp"
@@ -47,7 +49,9 @@ private slots:
         for (std::uint32_t j = 0; j < r.jobs.size() && t < 0; ++j) {
             const JobRecord& rec = r.jobs[j];
             if (rec.firstStartS < 0 || rec.segmentCount != 1) continue;
-            const double sampleS = std::floor(rec.firstStartS / dt) * dt;
+            const auto k = r.sampleAt(rec.firstStartS);
+            if (!k) continue;
+            const double sampleS = r.sampleTimesS[*k];
             const double runningS = rec.firstStartS + rec.spec.startupS;
             if (rec.spec.submitS < sampleS && rec.firstStartS > sampleS &&
                 runningS + 1 < sampleS + dt && rec.endS > runningS + 1) {
@@ -56,7 +60,7 @@ private slots:
             }
         }
         QVERIFY2(t > 0, "the default preset has a job that starts between two samples");
-        const std::size_t sample = static_cast<std::size_t>(t / dt);
+        const std::size_t sample = r.sampleAt(t).value();
         bool inSample = false;
         for (const PendingEntry& e : r.pendingAtSample(sample))
             inSample |= e.job == job;
@@ -118,6 +122,74 @@ private slots:
         const QString header = f.window->topology()->statusText();
         QVERIFY2(header.contains(QStringLiteral("· %1 pending (%2 GPUs)").arg(rows).arg(gpus)),
                  qPrintable(header));
+    }
+
+    // Scrubbing or Play keeps the list's current row on the same job (no model reset), so
+    // keyboard navigation goes on from there; also when other jobs start or arrive.
+    void currentJobSurvivesTimeChanges() {
+        Fixture f;
+        const Results& r = *f.window->results();
+        auto* view = f.window->findChild<QTableView*>(QStringLiteral("pendingView"));
+        QVERIFY(view);
+        auto waits = [&](std::uint32_t job, double t) {
+            const auto rows = r.pendingAt(t);
+            return std::any_of(rows.begin(), rows.end(),
+                               [&](const PendingJob& p) { return p.job == job; });
+        };
+        // A time with a few waiting jobs, and a later one at which the second of them still
+        // waits while the set of waiting jobs has changed.
+        double t = -1, later = -1;
+        std::uint32_t job = 0;
+        for (double s = 0; s < r.horizonS && later < 0; s += r.sampleIntervalS / 7) {
+            const auto rows = r.pendingAt(s);
+            if (rows.size() < 3) continue;
+            job = rows[1].job;
+            for (double u = s + 1; u < s + r.sampleIntervalS && later < 0; u += 7) {
+                const auto rowsThen = r.pendingAt(u);
+                if (waits(job, u) && rowsThen.size() != rows.size()) later = u;
+            }
+            t = s;
+        }
+        QVERIFY2(later > 0, "the default preset has a job waiting while others come and go");
+        f.window->scrubber()->setTime(t);
+        const QAbstractItemModel* m = view->model();
+        int row = -1;
+        for (int i = 0; i < m->rowCount() && row < 0; ++i)
+            if (m->index(i, 0).data(ui::PendingTableModel::JobIndexRole).toInt() ==
+                static_cast<int>(job))
+                row = i;
+        QVERIFY(row >= 0);
+        view->setCurrentIndex(m->index(row, 0));
+        view->selectRow(row);
+        auto currentJob = [&] {
+            return view->currentIndex().data(ui::PendingTableModel::JobIndexRole).toInt();
+        };
+        QCOMPARE(currentJob(), static_cast<int>(job));
+
+        f.window->scrubber()->setTime(t + 0.5);  // the same jobs wait: only the waits move
+        QCOMPARE(currentJob(), static_cast<int>(job));
+        f.window->scrubber()->setTime(later);  // others started or arrived
+        QCOMPARE(f.window->scrubber()->time(), later);
+        QCOMPARE(currentJob(), static_cast<int>(job));
+        QVERIFY(view->selectionModel()->isRowSelected(view->currentIndex().row()));
+        // The keyboard goes on from the job's row.
+        const int currentRow = view->currentIndex().row();
+        if (currentRow + 1 < m->rowCount()) {
+            QTest::keyClick(view, Qt::Key_Down);
+            QCOMPARE(view->currentIndex().row(), currentRow + 1);
+        }
+    }
+
+    // "Waiting" counts from the submit, an evicted job's run included: the header says so.
+    void waitingColumnSaysWhatItCounts() {
+        Fixture f;
+        const QString tip =
+            f.window->pendingModel()
+                ->headerData(ui::PendingTableModel::WaitingColumn, Qt::Horizontal, Qt::ToolTipRole)
+                .toString();
+        QVERIFY2(
+            tip.contains(QStringLiteral("submitted")) && tip.contains(QStringLiteral("evicted")),
+            qPrintable(tip));
     }
 
     void byTeamAndClassDockShowsTheGroups() {

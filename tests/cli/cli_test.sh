@@ -75,6 +75,14 @@ expect 0 '^pending at 36h \(129600 s\): [0-9]+ job\(s\)' -- "$cli" why "$presets
 expect 0 '"time_s": 129600' -- "$cli" why "$presets/scenarios/default.json" --at 1.5d --json
 expect 2 '--at T is required' -- "$cli" why "$presets/scenarios/default.json"
 expect 2 '--at: "soon" is not a time' -- "$cli" why "$presets/scenarios/default.json" --at soon
+# The whole text is the time: no hex, no spaces, no trailing junk; a tiny exponent is 0 s.
+expect 2 '--at: "0x10" is not a time' -- "$cli" why "$presets/scenarios/default.json" --at 0x10
+expect 2 '--at: " 5h" is not a time' -- "$cli" why "$presets/scenarios/default.json" --at " 5h"
+expect 2 '--at: "5h " is not a time' -- "$cli" why "$presets/scenarios/default.json" --at "5h "
+expect 2 '--at: "1e400" is not a time' -- "$cli" why "$presets/scenarios/default.json" --at 1e400
+expect 2 '--at: "nan" is not a time' -- "$cli" why "$presets/scenarios/default.json" --at nan
+expect 0 '^pending at 5e-400 \(0 s\)' -- "$cli" why "$presets/scenarios/default.json" --at 5e-400
+expect 0 '^pending at 1.5e1min \(900 s\)' -- "$cli" why "$presets/scenarios/default.json" --at 1.5e1min
 expect 2 '--at 8d is outside the run: give 0 to 604800 s' -- "$cli" why "$presets/scenarios/default.json" --at 8d
 expect 2 '--at -5 is outside the run' -- "$cli" why "$presets/scenarios/default.json" --at=-5
 expect 2 'no job named "nope"' -- "$cli" why "$presets/scenarios/default.json" --at 1h --job nope

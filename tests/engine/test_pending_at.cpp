@@ -1,5 +1,8 @@
 // Results::pendingAt: the jobs waiting at an exact time, not at the last sample before it.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <optional>
 
 #include "test_support.hpp"
 
@@ -70,7 +73,7 @@ TEST_CASE("pending at t: a generated job queued between samples has its layer at
     // As betweenSamples, plus a class "gen" job of 4 GPUs, 600 s, arriving at 1,300 with c.
     // Generated jobs come first at equal submit times, so FIFO runs gen 1,500–2,100 (after b)
     // and c 2,100–2,400. Generated jobs get their exact layer when queued and the full
-    // reason at the next sample; explicit ones (c) the full reason at once.
+    // reason at the next sample (within its list); explicit ones (c) the full reason at once.
     Scenario s = betweenSamples();
     JobClassDef gen;
     gen.name = "gen";
@@ -87,8 +90,8 @@ TEST_CASE("pending at t: a generated job queued between samples has its layer at
     CHECK(rows[0].layer == Layer::Scheduling);
     CHECK(rows[0].diagnosedAtS == 1300);
     CHECK(r.reasonText(rows[0].reason) ==
-          "Scheduling: could not start when it was queued; the scheduler's full reason is taken "
-          "at the next sample.");
+          "Scheduling: could not start when it was queued (detailed reasons are taken at "
+          "samples).");
     CHECK_THAT(r.reasonText(rows[1].reason), Catch::StartsWith("0/1 nodes are available"));
     // c still waits at 1,700 (reason from its queueing) and at 1,900 (from the sample at 1,800).
     CHECK(r.pendingAt(1700).at(0).diagnosedAtS == 1300);
@@ -131,4 +134,101 @@ TEST_CASE("pending at t: an evicted job waits again from the eviction, diagnosed
     CHECK(rows[0].layer == Layer::Provisioning);
     CHECK(rows[0].waitingS == 1100);       // since its submit at 0
     CHECK(r.pendingAt(3000).size() == 1);  // still waiting at the horizon
+}
+
+TEST_CASE("pending at t: a generated job left out of a capped sample says so, not a promise") {
+    // One node of 4 GPUs held by "a" for the whole run; samples every 600 s; at most 1 pending
+    // entry per sample. Queued in FIFO order: gen-0 (100), gen-1 (200), x (explicit, 300).
+    // The sample at 600 lists gen-0 only and leaves 2 out (gen-1, x). gen-1's reason before it
+    // is the placeholder; after it, that it was left out at d0 00:10 (600 s). x keeps the full
+    // reason it got when it was queued.
+    Scenario s = test::smallFleet(1, 1, "n4");
+    s.sampleIntervalS = 600;
+    s.horizonS = 3000;
+    s.jobs = {job("a", 4, 3000, 0), job("x", 4, 600, 300)};
+    JobClassDef gen;
+    gen.name = "gen";
+    gen.traits.team = "t";
+    gen.arrival.process = ArrivalProcess::List;
+    gen.arrival.timesS = {100, 200};
+    gen.gpus.value = 4;
+    gen.durationS.value = 600;
+    s.jobClasses = {gen};
+    RunOptions o;
+    o.checkInvariants = true;
+    o.maxPendingEntriesPerSample = 1;
+    const Results r = simulate(s, o);
+    REQUIRE(r.pendingOmitted.at(1) == 2);
+
+    const auto at300 = r.pendingAt(300);
+    REQUIRE(names(r, at300) == std::vector<std::string>{"gen-0", "gen-1", "x"});
+    CHECK(r.reasonText(at300[1].reason) ==
+          "Scheduling: could not start when it was queued (detailed reasons are taken at "
+          "samples).");
+    CHECK(at300[1].diagnosedAtS == 200);
+
+    const auto at700 = r.pendingAt(700);
+    REQUIRE(names(r, at700) == std::vector<std::string>{"gen-0", "gen-1", "x"});
+    CHECK(at700[0].diagnosedAtS == 600);  // in the sample's list: the detailed reason
+    CHECK_THAT(r.reasonText(at700[0].reason), Catch::StartsWith("0/1 nodes are available"));
+    CHECK(at700[1].layer == Layer::Scheduling);  // the layer found when it was queued
+    CHECK(at700[1].diagnosedAtS == 600);
+    CHECK(r.reasonText(at700[1].reason) ==
+          "Not diagnosed in detail: at d0 00:10, 2 waiting jobs were beyond the per-sample "
+          "limit on detailed reasons (the first in queue order get one); the layer is the one "
+          "found when it was queued.");
+    CHECK(at700[2].diagnosedAtS == 300);  // explicit: its own full reason, with its time
+    CHECK_THAT(r.reasonText(at700[2].reason), Catch::StartsWith("0/1 nodes are available"));
+    // At the horizon (what jobs.csv reports) the last sample, at 2,400 = d0 00:40, says so.
+    const auto atEnd = r.pendingAt(3000);
+    REQUIRE(atEnd.size() == 3);
+    CHECK_THAT(r.reasonText(atEnd[1].reason),
+               Catch::StartsWith("Not diagnosed in detail: at d0 00:40, 2 waiting jobs"));
+}
+
+TEST_CASE("pending at t: the sample in force is the last taken at or before t") {
+    // Samples every 1.4 s are taken at k·1.4; the 4th, 3·1.4, is 4.199999999999999 in binary,
+    // and 4.199999999999999 / 1.4 = 2.9999999999999996: dividing would pick the 3rd (2.8).
+    // "a" holds the one node 0–10 s, so "b" (submitted at 0) waits; each sample lists it.
+    Scenario s = test::smallFleet(1, 1, "n4");
+    s.sampleIntervalS = 1.4;
+    s.horizonS = 14;
+    s.jobs = {job("a", 4, 10, 0), job("b", 4, 2, 0)};
+    const Results r = test::run(s);
+    const double fourthS = r.sampleTimesS.at(3);
+    REQUIRE(fourthS == 3 * 1.4);
+    CHECK(r.sampleAt(fourthS) == std::optional<std::size_t>(3));
+    CHECK(r.sampleAt(std::nextafter(fourthS, 0.0)) == std::optional<std::size_t>(2));
+    CHECK(r.sampleAt(-1) == std::nullopt);
+    CHECK(r.sampleAt(1e9) == std::optional<std::size_t>(r.sampleTimesS.size() - 1));
+    const auto rows = r.pendingAt(fourthS);
+    REQUIRE(names(r, rows) == std::vector<std::string>{"b"});
+    CHECK(rows[0].diagnosedAtS == fourthS);
+}
+
+TEST_CASE("pending at t: the indexed query lists exactly the spans open at t") {
+    // Many spans (Poisson arrivals on a small fleet, with a node failure so some jobs are
+    // evicted and wait twice): compare with a plain scan of every span at many times.
+    Scenario s = test::smallFleet(1, 1, "n4");
+    s.horizonS = 20000;
+    s.sampleIntervalS = 900;
+    JobClassDef gen;
+    gen.name = "gen";
+    gen.traits.team = "t";
+    gen.arrival.ratePerHour = 60;
+    gen.gpus.value = 2;
+    gen.durationS.value = 500;
+    s.jobClasses = {gen};
+    s.nodeEvents = {{5000, "pod-rack-node", NodeState::Failed}};
+    const Results r = test::run(s);
+    REQUIRE(r.pendingSpans.size() > 10 * Results::kPendingSpanBlock);
+    for (double t = 0; t <= s.horizonS; t += 137) {
+        std::vector<std::uint32_t> expected, got;
+        for (const PendingSpan& span : r.pendingSpans)
+            if (span.startS <= t && t < span.endS) expected.push_back(span.job);
+        std::sort(expected.begin(), expected.end());
+        for (const PendingJob& p : r.pendingAt(t))
+            got.push_back(p.job);
+        CHECK(got == expected);
+    }
 }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -83,8 +84,8 @@ struct PendingJob {
     std::uint32_t job = 0;
     Layer layer = Layer::Scheduling;
     std::uint32_t reason = kNoReason;  ///< into Results::reasons; kNoReason = not diagnosed
-    double waitingS = 0;               ///< t − submit
-    double diagnosedAtS = 0;           ///< when the layer and reason were found (≤ t)
+    double waitingS = 0;      ///< t − submit (an evicted job's wait includes the time it ran)
+    double diagnosedAtS = 0;  ///< when the layer and reason were found (≤ t)
     static constexpr std::uint32_t kNoReason = 0xFFFFFFFFu;
 };
 
@@ -158,6 +159,9 @@ struct Results {
     std::vector<std::uint32_t> pendingBegin;  ///< per sample + 1, into `pending`
     /// Per sample: queued jobs not listed in `pending` (beyond the per-sample cap).
     std::vector<std::uint32_t> pendingOmitted;
+    /// Per sample: the reason of a generated job left out of the sample's list (it says so,
+    /// with the sample's time), PendingJob::kNoReason where none was left out.
+    std::vector<std::uint32_t> omittedReason;
     std::vector<PendingEntry> pending;
     std::vector<std::string> reasons;
     /// Diagnoses between samples, grouped by job (jobDiagnosisBegin, per job + 1), each
@@ -165,6 +169,12 @@ struct Results {
     std::vector<TimedDiagnosis> jobDiagnoses;
     std::vector<std::uint32_t> jobDiagnosisBegin;
     std::vector<PendingSpan> pendingSpans;  ///< by startS
+    /// The latest endS per block of kPendingSpanBlock spans, as an implicit binary tree
+    /// (root 1, children 2i and 2i+1, leaves from pendingEndTreeLeaves): pendingAt visits only
+    /// the blocks holding a span still open at t.
+    std::vector<double> pendingEndTree;
+    std::size_t pendingEndTreeLeaves = 0;
+    static constexpr std::size_t kPendingSpanBlock = 16;
 
     std::vector<Kpi> kpis;
     std::vector<GroupKpis> teamKpis;   ///< per team with a job submitted before the end
@@ -183,6 +193,9 @@ struct Results {
     /// The reason text, or "not diagnosed" (diagnosis off).
     std::string reasonText(std::uint32_t reason) const;
     std::span<const PendingEntry> pendingAtSample(std::size_t sample) const;
+    /// The sample in force at timeS: the last one taken at or before it (sampleTimesS);
+    /// nullopt before the first. The one rule for charts, pending lists and readouts.
+    std::optional<std::size_t> sampleAt(double timeS) const;
     std::span<const PodPlacement> placementOf(const RunSegment& segment) const;
     ClusterSnapshot stateAt(double timeS) const;
     /// The jobs waiting or stuck at exactly timeS (submitted ≤ t, not bound or bound but not
