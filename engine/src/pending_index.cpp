@@ -8,6 +8,8 @@
 #include <numeric>
 #include <string>
 
+#include "gpuplan/time_format.hpp"
+
 namespace gpuplan {
 
 namespace detail {
@@ -29,15 +31,6 @@ void indexSpanEnds(Results& r) {
         r.pendingEndTree[i] = std::max(r.pendingEndTree[2 * i], r.pendingEndTree[2 * i + 1]);
 }
 
-/// "d5 00:00", as the application labels times.
-std::string dayClock(double seconds) {
-    const long long minutes = std::llround(std::max(0.0, seconds) / 60);
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "d%lld %02lld:%02lld", minutes / 1440, minutes % 1440 / 60,
-                  minutes % 60);
-    return buf;
-}
-
 /// 215488 → "215,488".
 std::string withThousands(std::uint32_t n) {
     std::string digits = std::to_string(n), out;
@@ -55,8 +48,8 @@ void addOmittedReasons(Results& r) {
     for (std::size_t k = 0; k < r.sampleTimesS.size() && k < r.pendingOmitted.size(); ++k) {
         if (r.pendingOmitted[k] == 0) continue;
         r.omittedReason[k] = static_cast<std::uint32_t>(r.reasons.size());
-        r.reasons.push_back("Not diagnosed in detail: at " + dayClock(r.sampleTimesS[k]) + ", " +
-                            withThousands(r.pendingOmitted[k]) +
+        r.reasons.push_back("Not diagnosed in detail: at " + formatSimTime(r.sampleTimesS[k]) +
+                            ", " + withThousands(r.pendingOmitted[k]) +
                             (r.pendingOmitted[k] == 1 ? " waiting job was" : " waiting jobs were") +
                             " beyond the per-sample limit on detailed reasons (the first in "
                             "queue order get one); the layer is the one found when it was queued.");
