@@ -395,6 +395,9 @@ bool ChartPanel::updateTicks() {
     for (double t = 0; t <= horizonS + 1e-6; t += step)
         m_x->append(formatSimTime(t, TimeLabel::Short), t / kSecondsPerX);
     m_x->setRange(0, horizonS / kSecondsPerX);
+    // Dynamic ticks are laid out on every range or interval change: setting a wide range
+    // under the old, fine interval would lay out thousands of ticks for a moment (200 ms).
+    m_y->setTickInterval(std::max(m_yStep, m_y->tickInterval()));
     m_y->setRange(0, m_yMax);
     m_y->setTickInterval(m_yStep);
     m_y->setLabelFormat(QStringLiteral("%.%1f").arg(decimalsFor(m_yStep)));
