@@ -22,14 +22,19 @@ Inspector::Inspector(QWidget* parent) : QTextBrowser(parent) {
     showNothing();
 }
 
-void Inspector::setResults(std::shared_ptr<const Results> results) {
+void Inspector::setResults(std::shared_ptr<const Results> results,
+                           std::shared_ptr<const ClusterSnapshot> snapshot) {
     // Indices of nodes, racks, pods and teams mean something else in another fleet.
     const bool sameFleet = m_results && results && m_results->fleet.sameNodes(results->fleet) &&
                            m_results->teams == results->teams;
     if (!sameFleet && m_kind != Kind::Job) m_kind = Kind::Nothing;
     m_results = std::move(results);
-    if (m_results)
+    if (snapshot) {
+        m_timeS = snapshot->timeS;
+        m_snapshot = std::move(snapshot);
+    } else if (m_results) {
         m_snapshot = std::make_shared<const ClusterSnapshot>(m_results->stateAt(m_timeS));
+    }
     refresh();
 }
 

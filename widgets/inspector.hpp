@@ -12,7 +12,9 @@ class Inspector : public QTextBrowser {
     Q_OBJECT
 public:
     explicit Inspector(QWidget* parent = nullptr);
-    void setResults(std::shared_ptr<const Results> results);
+    /// `snapshot`: the cluster at the inspector's time, when the caller has it already.
+    void setResults(std::shared_ptr<const Results> results,
+                    std::shared_ptr<const ClusterSnapshot> snapshot = {});
     void setTime(double timeS);
     /// As setTime(snapshot->timeS), with the cluster the caller computed (shared).
     void setSnapshot(std::shared_ptr<const ClusterSnapshot> snapshot);

@@ -7,12 +7,18 @@
 
 namespace gpuplan::ui {
 
-void PendingTableModel::setResults(std::shared_ptr<const Results> results) {
+void PendingTableModel::setResults(std::shared_ptr<const Results> results,
+                                   std::optional<std::pair<double, std::vector<PendingJob>>> rows) {
     // Job indices mean other jobs in other results: start over.
     beginResetModel();
     m_results = std::move(results);
     m_rows.clear();
-    if (m_results) m_rows = m_results->pendingAt(m_timeS);
+    if (rows) {
+        m_timeS = rows->first;
+        m_rows = std::move(rows->second);
+    } else if (m_results) {
+        m_rows = m_results->pendingAt(m_timeS);
+    }
     endResetModel();
 }
 

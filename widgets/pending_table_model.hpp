@@ -5,6 +5,8 @@
 
 #include <QAbstractTableModel>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "gpuplan/results.hpp"
@@ -27,7 +29,10 @@ public:
     static constexpr int SortRole = Qt::UserRole;
 
     using QAbstractTableModel::QAbstractTableModel;
-    void setResults(std::shared_ptr<const Results> results);
+    /// `rows`: the rows at timeS when the caller has them already (ClusterSnapshot::pending);
+    /// otherwise the model asks Results::pendingAt.
+    void setResults(std::shared_ptr<const Results> results,
+                    std::optional<std::pair<double, std::vector<PendingJob>>> rows = {});
     /// The rows at timeS, from Results::pendingAt.
     void setTime(double timeS);
     /// The rows at timeS, computed by the caller (ClusterSnapshot::pending, so one query per

@@ -31,7 +31,8 @@ TopologyView::TopologyView(QWidget* parent) : QWidget(parent) {
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
 
-void TopologyView::setResults(std::shared_ptr<const Results> results) {
+void TopologyView::setResults(std::shared_ptr<const Results> results,
+                              std::shared_ptr<const ClusterSnapshot> snapshot) {
     const bool keepView = m_results && results && m_results->fleet.sameNodes(results->fleet);
     m_results = std::move(results);
     m_highlightedJob = -1;  // job numbers change between runs
@@ -48,8 +49,14 @@ void TopologyView::setResults(std::shared_ptr<const Results> results) {
         m_selection = TopologyHit();
         m_dropTarget = TopologyHit();
     }
-    m_timeS = std::clamp(m_timeS, 0.0, m_results->horizonS);
-    rebuildSnapshot();
+    if (snapshot) {
+        m_timeS = snapshot->timeS;
+        m_snapshot = std::move(snapshot);
+        countRackBusyGpus();
+    } else {
+        m_timeS = std::clamp(m_timeS, 0.0, m_results->horizonS);
+        rebuildSnapshot();
+    }
     if (!m_fitted) fitAll();
     update();
 }

@@ -23,7 +23,10 @@ class TopologyView : public QWidget {
 public:
     explicit TopologyView(QWidget* parent = nullptr);
 
-    void setResults(std::shared_ptr<const Results> results);
+    /// `snapshot`: the cluster at the view's time, when the caller has it already (the main
+    /// window computes one per change and shares it); otherwise the view computes it.
+    void setResults(std::shared_ptr<const Results> results,
+                    std::shared_ptr<const ClusterSnapshot> snapshot = {});
     void setTime(double timeS);
     /// As setTime(snapshot->timeS), with the cluster the caller computed (Results::stateAt
     /// once per time change, shared with the inspector and the pending list).

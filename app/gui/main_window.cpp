@@ -436,14 +436,17 @@ void MainWindow::applyResults(std::shared_ptr<const Results> results, quint64 ge
     m_results = std::move(results);
     m_appliedGeneration = generation;
     m_scrubber->setHorizon(m_results->horizonS);
-    m_topology->setResults(m_results);
+    // One cluster snapshot for the new results, shared like setTime's (one pendingAt walk).
+    const double timeS = m_scrubber->time();
+    auto snapshot = std::make_shared<const ClusterSnapshot>(m_results->stateAt(timeS));
+    m_topology->setResults(m_results, snapshot);
     m_charts->setResults(m_results);
+    m_charts->setCursorTime(timeS);
     m_kpis->setResults(m_results);
     m_compare->setResults(m_results);
     m_groups->setResults(m_results);
-    m_pending->setResults(m_results);
-    m_inspector->setResults(m_results);
-    setTime(m_scrubber->time());
+    m_pending->setResults(m_results, std::pair{timeS, snapshot->pending});
+    m_inspector->setResults(m_results, snapshot);
     emit resultsApplied();
 }
 
