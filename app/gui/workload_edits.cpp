@@ -281,8 +281,9 @@ WorkloadEdit duplicateJobClass(const Scenario& s, int row) {
 WorkloadEdit removeJobClass(const Scenario& s, int row) {
     WorkloadEdit e;
     e.after = s;
-    e.after.jobClasses.erase(e.after.jobClasses.begin() + row);
+    // at() checks the row before anything is erased.
     e.text = QObject::tr("Remove job class %1").arg(q(s.jobClasses.at(row).name));
+    e.after.jobClasses.erase(e.after.jobClasses.begin() + row);
     return e;
 }
 
@@ -341,8 +342,8 @@ WorkloadEdit setJobCell(const Scenario& s, int row, int column, const QVariant& 
 WorkloadEdit removeJob(const Scenario& s, int row) {
     WorkloadEdit e;
     e.after = s;
+    e.text = QObject::tr("Remove job %1").arg(q(s.jobs.at(row).name));  // at() checks the row
     e.after.jobs.erase(e.after.jobs.begin() + row);
-    e.text = QObject::tr("Remove job %1").arg(q(s.jobs.at(row).name));
     return e;
 }
 
