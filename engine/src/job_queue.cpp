@@ -36,6 +36,8 @@ void JobQueue::insert(std::uint32_t job) {
     const ShapeKey key = shapeOf(s);
     auto [it, added] = m_groupByKey.emplace(encode(key), static_cast<int>(m_groups.size()));
     if (added) m_groups.push_back(Group{key, {}, {}, 0});
+    // A requeued job still listed from before (not yet compacted) must not appear twice.
+    if (m_staleIn[job] >= 0) compactGroup(m_staleIn[job]);
     Group& g = m_groups[it->second];
     // Arrivals almost always go to the end; requeued jobs find their place again.
     auto pos = std::upper_bound(g.jobs.begin(), g.jobs.end(), job,
@@ -54,19 +56,34 @@ void JobQueue::remove(std::uint32_t job) {
     const JobSpec& s = spec(job);
     g.minRunS.erase(g.minRunS.find(static_cast<double>(s.startupS) + s.durationS));
     --g.live;
+    ++g.dead;
     g.liveGpus -= s.gpus;
     --m_size;
+    m_staleIn[job] = m_groupOf[job];
+    if (g.dead > g.live && !g.compactionDue) {
+        g.compactionDue = true;
+        m_toCompact.push_back(m_groupOf[job]);
+    }
     m_groupOf[job] = -1;
-    m_dirty = true;
+}
+
+void JobQueue::compactGroup(int group) {
+    Group& g = m_groups[group];
+    if (g.dead == 0) return;
+    std::erase_if(g.jobs, [this](std::uint32_t j) {
+        if (contains(j)) return false;
+        m_staleIn[j] = -1;
+        return true;
+    });
+    g.dead = 0;
 }
 
 void JobQueue::compact() {
-    if (!m_dirty) return;
-    for (Group& g : m_groups) {
-        if (g.jobs.size() == g.live) continue;
-        std::erase_if(g.jobs, [this](std::uint32_t j) { return !contains(j); });
+    for (int group : m_toCompact) {
+        m_groups[group].compactionDue = false;
+        if (m_groups[group].dead > m_groups[group].live) compactGroup(group);
     }
-    m_dirty = false;
+    m_toCompact.clear();
 }
 
 std::vector<std::uint32_t> JobQueue::ordered() const {

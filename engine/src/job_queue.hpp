@@ -34,11 +34,13 @@ public:
         std::vector<std::uint32_t> jobs;  ///< queue order; may hold removed jobs until compaction
         std::multiset<double> minRunS;    ///< startup + ideal duration of the live jobs
         std::uint32_t live = 0;
+        std::uint32_t dead = 0;  ///< removed jobs still in `jobs`
+        bool compactionDue = false;
         long long liveGpus = 0;
     };
 
     JobQueue(const std::vector<JobRecord>* jobs, QueueOrder order)
-        : m_jobs(jobs), m_order(order), m_groupOf(jobs->size(), -1) {}
+        : m_jobs(jobs), m_order(order), m_groupOf(jobs->size(), -1), m_staleIn(jobs->size(), -1) {}
 
     /// Queue order: priority (high first), then fewer GPUs (smallest-first), then submit order.
     bool before(std::uint32_t a, std::uint32_t b) const;
@@ -59,19 +61,23 @@ public:
     std::vector<std::uint32_t> firstInOrder(std::size_t n) const;
     /// Smallest GPUs-per-pod among live jobs, 0 when empty.
     int smallestPod() const;
-    /// Drops removed jobs from the group lists.
+    /// Drops removed jobs from the group lists that hold more removed jobs than live ones
+    /// (so scans skip at most as many as they visit, and each compaction is paid for by the
+    /// removals before it).
     void compact();
 
 private:
     const JobSpec& spec(std::uint32_t job) const;
+    void compactGroup(int group);
 
     const std::vector<JobRecord>* m_jobs;
     QueueOrder m_order;
     std::vector<Group> m_groups;
     std::unordered_map<std::uint64_t, int> m_groupByKey;
     std::vector<int> m_groupOf;  ///< live job → group, −1 when not queued
+    std::vector<int> m_staleIn;  ///< removed job → group still listing it, −1 when none
+    std::vector<int> m_toCompact;
     std::size_t m_size = 0;
-    bool m_dirty = false;
 };
 
 }  // namespace gpuplan::detail

@@ -31,28 +31,23 @@ void indexSpanEnds(Results& r) {
         r.pendingEndTree[i] = std::max(r.pendingEndTree[2 * i], r.pendingEndTree[2 * i + 1]);
 }
 
-/// 215488 → "215,488".
-std::string withThousands(std::uint32_t n) {
-    std::string digits = std::to_string(n), out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-
-/// One reason per sample that left queued jobs out of its list: a generated job queued before
-/// it keeps only the layer found when it was queued, and its row says so (not a promise).
+/// Samples that left queued jobs out of their list share one reason (one text, not one per
+/// sample: a million samples would otherwise hold a million texts); the row's diagnosedAtS
+/// says which sample and Results::pendingOmitted how many it left out. A generated job queued
+/// before it keeps only the layer found when it was queued, and its row says so.
 void addOmittedReasons(Results& r) {
     r.omittedReason.assign(r.sampleTimesS.size(), PendingJob::kNoReason);
+    std::uint32_t text = PendingJob::kNoReason;
     for (std::size_t k = 0; k < r.sampleTimesS.size() && k < r.pendingOmitted.size(); ++k) {
         if (r.pendingOmitted[k] == 0) continue;
-        r.omittedReason[k] = static_cast<std::uint32_t>(r.reasons.size());
-        r.reasons.push_back("Not diagnosed in detail: at " + formatSimTime(r.sampleTimesS[k]) +
-                            ", " + withThousands(r.pendingOmitted[k]) +
-                            (r.pendingOmitted[k] == 1 ? " waiting job was" : " waiting jobs were") +
-                            " beyond the per-sample limit on detailed reasons (the first in "
-                            "queue order get one); the layer is the one found when it was queued.");
+        if (text == PendingJob::kNoReason) {
+            text = static_cast<std::uint32_t>(r.reasons.size());
+            r.reasons.push_back(
+                "Not diagnosed in detail: beyond the limit on detailed reasons at the last sample "
+                "(the first in queue order get one); the layer is the one found when it was "
+                "queued.");
+        }
+        r.omittedReason[k] = text;
     }
 }
 

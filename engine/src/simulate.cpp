@@ -31,6 +31,13 @@ double crashLoopHoldS(double startupS) {
 namespace detail {
 namespace {
 
+/// Entries a sample's pending list may hold: the per-sample cap, lowered so that all samples
+/// together stay within the per-run cap (memory and time bounded whatever the backlog).
+std::size_t pendingEntriesPerSample(const RunOptions& options, std::size_t samples) {
+    if (samples == 0) return options.maxPendingEntriesPerSample;
+    return std::min(options.maxPendingEntriesPerSample, options.maxPendingEntriesPerRun / samples);
+}
+
 /// At equal times: jobs finish first (a node failing at the instant a job completes does not
 /// take its work), then startups end, then nodes change state.
 enum class EventType : std::uint8_t { Release = 0, StartupDone = 1, NodeChange = 2 };
@@ -72,7 +79,9 @@ public:
                   bind(job, pods);
               }),
           m_diagnoser(m_sim, m_scheduler),
-          m_metrics(results, scenario.horizonS, scenario.sampleIntervalS) {
+          m_metrics(results, scenario.horizonS, scenario.sampleIntervalS),
+          m_stuck(static_cast<std::uint32_t>(results.jobs.size())) {
+        m_pendingEntriesPerSample = pendingEntriesPerSample(options, m_metrics.sampleCount());
         m_fingerprint = 0x6a09e667f3bcc908ull ^ options.seed.value_or(scenario.seed);
         buildNodeEvents();
         m_rates.provisionedGpus = m_sim.cluster.provisionedGpus();
@@ -274,8 +283,11 @@ private:
         if (rt.phase == Phase::Starting)
             push(rt.progressStartS, EventType::StartupDone, job, rt.segment);
         push(p.endS, EventType::Release, job, rt.segment);
-        if (m_options.diagnosePending && rt.phase != Phase::Running)
-            m_results.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnoseStuck(job, m_nowS)});
+        if (rt.phase != Phase::Running) {
+            m_stuck.insert(job);
+            if (m_options.diagnosePending)
+                m_results.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnoseStuck(job, m_nowS)});
+        }
         ++m_running;
         count(2, job);
         countPlacement(pods);
@@ -299,6 +311,7 @@ private:
         JobRuntime& rt = m_sim.runtime[job];
         RunSegment& seg = m_results.segments[rt.segment];
         if (rt.phase == Phase::Running) addProgress(job, -1);
+        m_stuck.erase(job);
         for (const PodPlacement& pod : m_results.placementOf(seg)) {
             m_sim.cluster.release(static_cast<int>(pod.node), pod.gpuMask);
             auto& list = m_sim.nodeJobs[pod.node];
@@ -321,6 +334,7 @@ private:
                 JobRuntime& rt = m_sim.runtime[e.a];
                 if (rt.segment != e.b || rt.phase != Phase::Starting) return;  // stale
                 rt.phase = Phase::Running;
+                m_stuck.erase(e.a);
                 addProgress(e.a, +1);
                 count(3, e.a);
                 break;
@@ -396,7 +410,7 @@ private:
         if (m_options.diagnosePending) {
             m_diagnoser.beginSample();
             // The list: the first jobs in queue order, each with its layer and reason.
-            for (std::uint32_t job : queue.firstInOrder(m_options.maxPendingEntriesPerSample)) {
+            for (std::uint32_t job : queue.firstInOrder(m_pendingEntriesPerSample)) {
                 m_results.pending.push_back(m_diagnoser.diagnoseQueued(job, m_nowS));
                 ++listed;
             }
@@ -418,11 +432,14 @@ private:
                         g.pendingGpus[static_cast<int>(m_diagnoser.layerOf(job))] +=
                             m_sim.spec(job).gpus;
             }
-            // Bound but stuck jobs (starting, crash-looping) are the workload layer.
-            for (std::uint32_t job : stuckJobs()) {
-                const PendingEntry entry = m_diagnoser.diagnoseStuck(job, m_nowS);
+            // Bound but stuck jobs (starting, crash-looping) are the workload layer. Each has
+            // its diagnosis from when it was bound; the sample lists them within the same cap.
+            std::size_t stuckListed = 0;
+            for (std::uint32_t job = m_stuck.first(); job != IndexSet::npos;
+                 job = m_stuck.next(job + 1)) {
                 g.pendingGpus[static_cast<int>(Layer::Workload)] += m_sim.spec(job).gpus;
-                m_results.pending.push_back(entry);
+                if (stuckListed++ < m_pendingEntriesPerSample)
+                    m_results.pending.push_back(m_diagnoser.diagnoseStuck(job, m_nowS));
             }
         }
         m_results.pendingBegin.push_back(static_cast<std::uint32_t>(m_results.pending.size()));
@@ -430,17 +447,6 @@ private:
             m_options.diagnosePending ? static_cast<std::uint32_t>(queue.size() - listed) : 0);
         g.strandedGpus = strandedGpus(queue.smallestPod());
         m_metrics.sample(k, g);
-    }
-
-    /// Bound jobs that are starting or crash-looping, in job order.
-    std::vector<std::uint32_t> stuckJobs() const {
-        std::vector<std::uint32_t> stuck;
-        for (const auto& [endS, job] : m_sim.boundByEnd) {
-            const Phase ph = m_sim.runtime[job].phase;
-            if (ph == Phase::Starting || ph == Phase::CrashLoop) stuck.push_back(job);
-        }
-        std::sort(stuck.begin(), stuck.end());
-        return stuck;
     }
 
     /// Free GPUs on Ready nodes that cannot take even the smallest waiting pod.
@@ -508,6 +514,8 @@ private:
     int m_running = 0;
     mutable std::vector<std::uint32_t> m_nodeScratch;
     std::vector<std::uint32_t> m_queuedNow;  ///< arrived or evicted at m_nowS
+    IndexSet m_stuck;  ///< bound jobs starting up or crash-looping (workload layer)
+    std::size_t m_pendingEntriesPerSample = 0;
 };
 
 }  // namespace

@@ -252,3 +252,32 @@ TEST_CASE("a backlog that can never fit does not block or slow the rest") {
     CHECK(r.pendingOmitted[2] == 2995);
     CHECK(r.findSeries("pending_gpus{reservation}")->values[2] == 3000 * 8);
 }
+
+TEST_CASE("the pending lists of all samples together stay within the per-run cap") {
+    // The same never-fitting backlog: 3,000 jobs of 8 GPUs on 4-GPU nodes, from t = 0 to 30 s.
+    // The run has 7,200 / 60 = 120 samples; a run cap of 600 entries leaves 600 / 120 = 5 per
+    // sample (below the per-sample cap of 10,000), so at most 600 entries are stored however
+    // long the queue. The sample at t = 0 sees one job (the next arrives at 0.01 s): 1 + 119 × 5
+    // = 596 entries. The series still count all 3,000 jobs.
+    Scenario s = test::smallFleet(1, 2, "n4");
+    s.horizonS = 7200;
+    s.sampleIntervalS = 60;
+    JobClassDef big;
+    big.name = "big";
+    big.traits.team = "t";
+    big.traits.gpusPerPod = 8;
+    big.arrival.process = ArrivalProcess::List;
+    for (int i = 0; i < 3000; ++i)
+        big.arrival.timesS.push_back(i * 0.01);
+    big.gpus.value = 8;
+    big.durationS.value = 60;
+    s.jobClasses = {big};
+    RunOptions o;
+    o.maxPendingEntriesPerRun = 600;
+    const Results r = simulate(s, o);
+    REQUIRE(r.sampleTimesS.size() == 120);
+    CHECK(r.pending.size() == 1 + 119 * 5);
+    CHECK(r.pendingAtSample(119).size() == 5);
+    CHECK(r.pendingOmitted[119] == 2995);
+    CHECK(r.findSeries("pending_gpus{reservation}")->values[119] == 3000 * 8);
+}

@@ -22,6 +22,9 @@ struct RunOptions {
     /// Pending entries kept per sample, the longest-waiting first in queue order; the
     /// pending_gpus series still count every job. Bounds memory for huge backlogs.
     std::size_t maxPendingEntriesPerSample = 10000;
+    /// Pending entries kept over the whole run (12 bytes each): a sample's list is cut to
+    /// this ÷ samples when that is smaller, so many samples of a long queue stay bounded.
+    std::size_t maxPendingEntriesPerRun = 4'000'000;
 };
 
 /// Called with the fraction of simulated time done, at most every few thousand events.
