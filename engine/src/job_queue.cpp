@@ -19,22 +19,40 @@ bool JobQueue::before(std::uint32_t a, std::uint32_t b) const {
 }
 
 ShapeKey JobQueue::shapeOf(const JobSpec& job) {
-    if (job.pinLevel != PinLevel::None) return ShapeKey{-1, 0, 0, true};
-    return ShapeKey{job.gpuModel, job.gpusPerPod, job.pods(), false};
+    return ShapeKey{job.gpuModel, job.gpusPerPod, job.pods(), job.pinLevel,
+                    job.pinLevel == PinLevel::None ? -1 : job.pinIndex};
 }
 
-namespace {
-std::uint64_t encode(const ShapeKey& k) {
-    if (k.constrained) return ~std::uint64_t{0};
-    return (static_cast<std::uint64_t>(k.model + 1) << 48) ^
-           (static_cast<std::uint64_t>(k.gpusPerPod) << 32) ^ static_cast<std::uint64_t>(k.pods);
+std::size_t JobQueue::KeyHash::operator()(const ShapeKey& k) const {
+    return std::hash<std::uint64_t>()(k.targetCode() * 0x9E3779B97F4A7C15ull ^
+                                      (static_cast<std::uint64_t>(k.gpusPerPod) << 32) ^
+                                      static_cast<std::uint64_t>(k.pods));
 }
-}  // namespace
+
+void FailedShapes::add(const ShapeKey& key) {
+    std::vector<ShapeKey>& list = m_byTarget[key.targetCode()];
+    if (list.empty()) m_used.push_back(key.targetCode());
+    list.push_back(key);
+}
+
+bool FailedShapes::covers(const ShapeKey& key) const {
+    if (m_used.empty()) return false;
+    const auto it = m_byTarget.find(key.targetCode());
+    if (it == m_byTarget.end()) return false;
+    return std::any_of(it->second.begin(), it->second.end(),
+                       [&](const ShapeKey& f) { return key.coveredBy(f); });
+}
+
+void FailedShapes::clear() {
+    for (std::uint64_t code : m_used)
+        m_byTarget[code].clear();
+    m_used.clear();
+}
 
 void JobQueue::insert(std::uint32_t job) {
     const JobSpec& s = spec(job);
     const ShapeKey key = shapeOf(s);
-    auto [it, added] = m_groupByKey.emplace(encode(key), static_cast<int>(m_groups.size()));
+    auto [it, added] = m_groupByKey.emplace(key, static_cast<int>(m_groups.size()));
     if (added) m_groups.push_back(Group{key, {}, {}, 0});
     // A requeued job still listed from before (not yet compacted) must not appear twice.
     if (m_staleIn[job] >= 0) compactGroup(m_staleIn[job]);
@@ -42,6 +60,8 @@ void JobQueue::insert(std::uint32_t job) {
     // Arrivals almost always go to the end; requeued jobs find their place again.
     auto pos = std::upper_bound(g.jobs.begin(), g.jobs.end(), job,
                                 [this](std::uint32_t a, std::uint32_t b) { return before(a, b); });
+    if (static_cast<std::size_t>(pos - g.jobs.begin()) < g.front)
+        g.front = static_cast<std::size_t>(pos - g.jobs.begin());
     g.jobs.insert(pos, job);
     g.minRunS.insert(static_cast<double>(s.startupS) + s.durationS);
     ++g.live;
@@ -76,6 +96,7 @@ void JobQueue::compactGroup(int group) {
         return true;
     });
     g.dead = 0;
+    g.front = 0;
 }
 
 void JobQueue::compact() {
@@ -111,7 +132,7 @@ std::vector<std::uint32_t> JobQueue::firstInOrder(std::size_t n) const {
         if (pos < jobs.size()) heap.push(Cursor{jobs[pos], g, pos});
     };
     for (std::size_t g = 0; g < m_groups.size(); ++g)
-        if (m_groups[g].live > 0) push(g, 0);
+        if (m_groups[g].live > 0) push(g, firstLive(m_groups[g]));
     std::vector<std::uint32_t> out;
     out.reserve(std::min(n, m_size));
     while (!heap.empty() && out.size() < n) {
@@ -126,13 +147,7 @@ std::vector<std::uint32_t> JobQueue::firstInOrder(std::size_t n) const {
 int JobQueue::smallestPod() const {
     int smallest = std::numeric_limits<int>::max();
     for (const Group& g : m_groups) {
-        if (g.live == 0) continue;
-        if (!g.key.constrained) {
-            smallest = std::min(smallest, g.key.gpusPerPod);
-            continue;
-        }
-        for (std::uint32_t j : g.jobs)
-            if (contains(j)) smallest = std::min(smallest, spec(j).gpusPerPod);
+        if (g.live > 0) smallest = std::min(smallest, g.key.gpusPerPod);
     }
     return smallest == std::numeric_limits<int>::max() ? 0 : smallest;
 }

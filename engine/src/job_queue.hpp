@@ -1,4 +1,5 @@
-// The pending queue, kept as one sorted list per job shape (GPU model, GPUs per pod, pods).
+// The pending queue, kept as one sorted list per job shape (GPU model, GPUs per pod, pods,
+// and for pinned jobs their target node, rack or pod).
 // A pass merges the shape lists in queue order and can drop a whole shape at once when a
 // smaller shape of the same model has already failed to fit: that keeps a pass over a
 // queue of thousands of jobs proportional to the number of shapes, not jobs.
@@ -17,14 +18,38 @@ struct ShapeKey {
     int model = -1;  ///< −1 = any model
     int gpusPerPod = 1;
     int pods = 1;
-    bool constrained = false;  ///< pinned jobs: one group, never compared by shape
+    PinLevel pinLevel = PinLevel::None;  ///< pinned jobs group by their target too
+    int pinIndex = -1;
 
     bool operator==(const ShapeKey&) const = default;
-    /// Every job of `other`'s shape fits only if one of this shape fits (same model).
+    /// Every job of this shape fits only if one of `failed`'s fits (same model and target:
+    /// capacity for pods of p GPUs only shrinks as p or the pod count grows).
     bool coveredBy(const ShapeKey& failed) const {
-        return !constrained && !failed.constrained && model == failed.model &&
-               gpusPerPod >= failed.gpusPerPod && pods >= failed.pods;
+        return sameTarget(failed) && gpusPerPod >= failed.gpusPerPod && pods >= failed.pods;
     }
+    bool sameTarget(const ShapeKey& o) const {
+        return model == o.model && pinLevel == o.pinLevel && pinIndex == o.pinIndex;
+    }
+    /// The model and target, as one number (for hashing).
+    std::uint64_t targetCode() const {
+        return (static_cast<std::uint64_t>(model + 1) << 40) ^
+               (static_cast<std::uint64_t>(pinLevel) << 36) ^
+               static_cast<std::uint64_t>(pinIndex + 1);
+    }
+};
+
+/// Shapes that failed in a pass, looked up by model and target: "is this shape covered by
+/// one that failed?" costs the few failed shapes of its target, not every failed shape (a
+/// backlog pinned to thousands of targets has thousands of shapes).
+class FailedShapes {
+public:
+    void add(const ShapeKey& key);
+    bool covers(const ShapeKey& key) const;
+    void clear();
+
+private:
+    std::unordered_map<std::uint64_t, std::vector<ShapeKey>> m_byTarget;
+    std::vector<std::uint64_t> m_used;  ///< targets with entries (clear() empties only these)
 };
 
 class JobQueue {
@@ -35,6 +60,9 @@ public:
         std::multiset<double> minRunS;    ///< startup + ideal duration of the live jobs
         std::uint32_t live = 0;
         std::uint32_t dead = 0;  ///< removed jobs still in `jobs`
+        /// Every job before this position was removed (jobs leave mostly from the front, in
+        /// queue order): scans start here instead of skipping them again.
+        mutable std::size_t front = 0;
         bool compactionDue = false;
         long long liveGpus = 0;
     };
@@ -50,6 +78,12 @@ public:
     /// The job left the queue (bound); its slot is reclaimed at the next compaction.
     void remove(std::uint32_t job);
     bool contains(std::uint32_t job) const { return m_groupOf[job] >= 0; }
+    /// Position in the group's list of its first live job (jobs.size() when none).
+    std::size_t firstLive(const Group& group) const {
+        while (group.front < group.jobs.size() && !contains(group.jobs[group.front]))
+            ++group.front;
+        return group.front;
+    }
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
 
@@ -73,7 +107,10 @@ private:
     const std::vector<JobRecord>* m_jobs;
     QueueOrder m_order;
     std::vector<Group> m_groups;
-    std::unordered_map<std::uint64_t, int> m_groupByKey;
+    struct KeyHash {
+        std::size_t operator()(const ShapeKey& k) const;
+    };
+    std::unordered_map<ShapeKey, int, KeyHash> m_groupByKey;
     std::vector<int> m_groupOf;  ///< live job → group, −1 when not queued
     std::vector<int> m_staleIn;  ///< removed job → group still listing it, −1 when none
     std::vector<int> m_toCompact;

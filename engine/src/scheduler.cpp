@@ -82,14 +82,12 @@ Scheduler::Outcome Scheduler::tryBind(std::uint32_t job, double nowS,
 }
 
 bool Scheduler::coveredByFailure(const ShapeKey& key, bool canBeShort) const {
-    auto covers = [&](const ShapeKey& f) { return key.coveredBy(f); };
-    if (std::any_of(m_failedAlways.begin(), m_failedAlways.end(), covers)) return true;
-    return !canBeShort &&
-           std::any_of(m_failedWithPhantom.begin(), m_failedWithPhantom.end(), covers);
+    if (m_failedAlways.covers(key)) return true;
+    return !canBeShort && m_failedWithPhantom.covers(key);
 }
 
 bool Scheduler::shapeExhausted(const JobQueue::Group& group, double nowS) const {
-    if (group.key.constrained || group.live == 0) return group.live == 0;
+    if (group.live == 0) return true;
     // Jobs of this shape could still start only as short backfills, if any is short enough.
     const bool anyShort = m_reservation.active && !group.minRunS.empty() &&
                           nowS + *group.minRunS.begin() <= m_reservation.startS;
@@ -113,7 +111,7 @@ void Scheduler::fullScan(double nowS) {
         if (pos < jobs.size()) heap.push(Cursor{jobs[pos], g, pos});
     };
     for (int g = 0; g < static_cast<int>(groups.size()); ++g)
-        if (groups[g].live > 0) pushNext(g, 0);
+        if (groups[g].live > 0) pushNext(g, m_queue.firstLive(groups[g]));
 
     while (!heap.empty()) {
         const Cursor c = heap.top();
@@ -124,10 +122,7 @@ void Scheduler::fullScan(double nowS) {
             // Before the head: every job that fits starts; the first that does not (and could
             // once running jobs end) becomes the head. A shape that cannot fit even the empty
             // Ready fleet drops out whole, so a backlog of such jobs costs one look per shape.
-            if (!key.constrained &&
-                std::any_of(m_neverFit.begin(), m_neverFit.end(),
-                            [&](const ShapeKey& f) { return key.coveredBy(f); }))
-                continue;
+            if (m_neverFit.covers(key)) continue;
             pushNext(c.group, c.pos + 1);
             if (realFreeGpus() > 0 && !coveredByFailure(key, false)) {
                 const Outcome o = tryBind(job, nowS, false);
@@ -136,10 +131,10 @@ void Scheduler::fullScan(double nowS) {
                     m_reservation.active = false;
                     continue;
                 }
-                if (!key.constrained) m_failedAlways.push_back(key);
+                m_failedAlways.add(key);
             }
             if (!fitsEmptyReady(job)) {  // waits for capacity, does not block
-                if (!key.constrained) m_neverFit.push_back(key);
+                m_neverFit.add(key);
                 continue;
             }
             m_head = job;
@@ -157,8 +152,7 @@ void Scheduler::fullScan(double nowS) {
         if (shapeExhausted(groups[c.group], nowS)) continue;
         pushNext(c.group, c.pos + 1);
         if (m_def.backfill == BackfillMode::Greedy) {
-            if (tryBind(job, nowS, false) == Outcome::NoFit && !key.constrained)
-                m_failedAlways.push_back(key);
+            if (tryBind(job, nowS, false) == Outcome::NoFit) m_failedAlways.add(key);
             continue;
         }
         backfill(job, nowS);
@@ -201,7 +195,7 @@ void Scheduler::backfill(std::uint32_t job, double nowS) {
         return;
     }
     if (!canBeShort) {
-        if (!key.constrained) m_failedWithPhantom.push_back(key);
+        m_failedWithPhantom.add(key);
         return;
     }
     // A job that ends before the head starts may use the held GPUs too.
@@ -209,7 +203,7 @@ void Scheduler::backfill(std::uint32_t job, double nowS) {
     const Outcome o = tryBind(job, nowS, true);
     applyPhantom();
     if (o == Outcome::Bound) refreshPhantom(job);
-    if (o == Outcome::NoFit && !key.constrained) m_failedAlways.push_back(key);
+    if (o == Outcome::NoFit) m_failedAlways.add(key);
 }
 
 void Scheduler::refreshPhantom(std::uint32_t job) {

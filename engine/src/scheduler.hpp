@@ -99,9 +99,9 @@ private:
     std::vector<PodPlacement> m_phantom;
     int m_phantomGpus = 0;
     /// Shapes that found no room this pass: always, or only beside the head's reservation.
-    std::vector<ShapeKey> m_failedAlways, m_failedWithPhantom;
+    FailedShapes m_failedAlways, m_failedWithPhantom;
     /// Shapes that cannot fit even the empty Ready fleet this pass.
-    std::vector<ShapeKey> m_neverFit;
+    FailedShapes m_neverFit;
     bool m_retryFull = false;      ///< a job was too long only because of where it landed
     bool m_phantomShrank = false;  ///< a short backfill on a reserved node freed held GPUs
     std::vector<PodPlacement> m_scratch;

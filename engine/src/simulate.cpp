@@ -414,23 +414,12 @@ private:
                 m_results.pending.push_back(m_diagnoser.diagnoseQueued(job, m_nowS));
                 ++listed;
             }
-            // The totals: every queued job. A job's layer depends only on its shape, so an
-            // unpinned shape group is diagnosed once; pinned jobs one by one.
+            // The totals: every queued job. A job's layer depends only on its shape and
+            // target, so each shape group is diagnosed once.
             for (const JobQueue::Group& group : queue.groups()) {
                 if (group.live == 0) continue;
-                if (!group.key.constrained) {
-                    for (std::uint32_t job : group.jobs)
-                        if (queue.contains(job)) {
-                            g.pendingGpus[static_cast<int>(m_diagnoser.layerOf(job))] +=
-                                group.liveGpus;
-                            break;
-                        }
-                    continue;
-                }
-                for (std::uint32_t job : group.jobs)
-                    if (queue.contains(job))
-                        g.pendingGpus[static_cast<int>(m_diagnoser.layerOf(job))] +=
-                            m_sim.spec(job).gpus;
+                const std::uint32_t first = group.jobs[queue.firstLive(group)];
+                g.pendingGpus[static_cast<int>(m_diagnoser.layerOf(first))] += group.liveGpus;
             }
             // Bound but stuck jobs (starting, crash-looping) are the workload layer. Each has
             // its diagnosis from when it was bound; the sample lists them within the same cap.

@@ -70,3 +70,22 @@ TEST_CASE("the same job on one node is not slowed") {
     CHECK(r.jobs[0].slowdown == 1);
     CHECK(r.jobs[0].endS == 1000);
 }
+
+TEST_CASE("a pinned job that cannot fit does not hold back a like one pinned elsewhere") {
+    // Pinned jobs are grouped by shape and target: "a" (2 GPUs on node0, held by "holder"
+    // until 1,000 s) fails, and "b" (2 GPUs on node1, empty) must still be tried and start
+    // at 10: a failure only covers jobs of the same target. Then "c" (3 GPUs on node0) is
+    // covered by "a"'s failure and waits too; it starts when "a" has taken 2 of node0's 4 GPUs
+    // and finished (1,000 + 100 = 1,100: 3 GPUs do not fit beside "a").
+    Scenario s = test::smallFleet(1, 2);
+    s.jobs = {job("holder", 4, 1000), job("a", 2, 100, 10), job("b", 2, 100, 10),
+              job("c", 3, 100, 10)};
+    s.jobs[0].traits.pin = {PinLevel::Node, "pod-rack-node0"};
+    s.jobs[1].traits.pin = {PinLevel::Node, "pod-rack-node0"};
+    s.jobs[2].traits.pin = {PinLevel::Node, "pod-rack-node1"};
+    s.jobs[3].traits.pin = {PinLevel::Node, "pod-rack-node0"};
+    const Results r = simulate(s);
+    CHECK(r.jobs[jobIndex(r, "a")].firstStartS == 1000);
+    CHECK(r.jobs[jobIndex(r, "b")].firstStartS == 10);
+    CHECK(r.jobs[jobIndex(r, "c")].firstStartS == 1100);
+}
