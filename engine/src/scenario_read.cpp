@@ -435,6 +435,10 @@ struct Reader {
         if (total > InputLimits::maxJobs)
             fail("/", "would submit about " + std::to_string(total) + " jobs (limit " +
                           std::to_string(InputLimits::maxJobs) + ")");
+        // Last: everything it reads is known valid by now.
+        if (const std::string excess = budgetExcess(estimateRunCost(s, fleet), options.budget);
+            !excess.empty())
+            fail("/", excess);
     }
 
     void read(const detail::Json& doc) {

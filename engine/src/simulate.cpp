@@ -284,13 +284,22 @@ private:
             push(rt.progressStartS, EventType::StartupDone, job, rt.segment);
         push(p.endS, EventType::Release, job, rt.segment);
         if (rt.phase != Phase::Running) {
-            m_stuck.insert(job);
+            setStuck(job, true);
             if (m_options.diagnosePending)
                 m_results.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnoseStuck(job, m_nowS)});
         }
         ++m_running;
         count(2, job);
         countPlacement(pods);
+    }
+
+    void setStuck(std::uint32_t job, bool stuck) {
+        if (m_stuck.contains(job) == stuck) return;
+        if (stuck)
+            m_stuck.insert(job);
+        else
+            m_stuck.erase(job);
+        m_stuckGpus += (stuck ? 1 : -1) * m_sim.spec(job).gpus;
     }
 
     void addProgress(std::uint32_t job, int sign) {
@@ -311,7 +320,7 @@ private:
         JobRuntime& rt = m_sim.runtime[job];
         RunSegment& seg = m_results.segments[rt.segment];
         if (rt.phase == Phase::Running) addProgress(job, -1);
-        m_stuck.erase(job);
+        setStuck(job, false);
         for (const PodPlacement& pod : m_results.placementOf(seg)) {
             m_sim.cluster.release(static_cast<int>(pod.node), pod.gpuMask);
             auto& list = m_sim.nodeJobs[pod.node];
@@ -334,7 +343,7 @@ private:
                 JobRuntime& rt = m_sim.runtime[e.a];
                 if (rt.segment != e.b || rt.phase != Phase::Starting) return;  // stale
                 rt.phase = Phase::Running;
-                m_stuck.erase(e.a);
+                setStuck(e.a, false);
                 addProgress(e.a, +1);
                 count(3, e.a);
                 break;
@@ -423,13 +432,12 @@ private:
             }
             // Bound but stuck jobs (starting, crash-looping) are the workload layer. Each has
             // its diagnosis from when it was bound; the sample lists them within the same cap.
+            g.pendingGpus[static_cast<int>(Layer::Workload)] += m_stuckGpus;
             std::size_t stuckListed = 0;
-            for (std::uint32_t job = m_stuck.first(); job != IndexSet::npos;
-                 job = m_stuck.next(job + 1)) {
-                g.pendingGpus[static_cast<int>(Layer::Workload)] += m_sim.spec(job).gpus;
-                if (stuckListed++ < m_pendingEntriesPerSample)
-                    m_results.pending.push_back(m_diagnoser.diagnoseStuck(job, m_nowS));
-            }
+            for (std::uint32_t job = m_stuck.first();
+                 job != IndexSet::npos && stuckListed < m_pendingEntriesPerSample;
+                 job = m_stuck.next(job + 1), ++stuckListed)
+                m_results.pending.push_back(m_diagnoser.diagnoseStuck(job, m_nowS));
         }
         m_results.pendingBegin.push_back(static_cast<std::uint32_t>(m_results.pending.size()));
         m_results.pendingOmitted.push_back(
@@ -503,7 +511,8 @@ private:
     int m_running = 0;
     mutable std::vector<std::uint32_t> m_nodeScratch;
     std::vector<std::uint32_t> m_queuedNow;  ///< arrived or evicted at m_nowS
-    IndexSet m_stuck;  ///< bound jobs starting up or crash-looping (workload layer)
+    IndexSet m_stuck;        ///< bound jobs starting up or crash-looping (workload layer)
+    double m_stuckGpus = 0;  ///< GPUs the stuck jobs ask
     std::size_t m_pendingEntriesPerSample = 0;
 };
 

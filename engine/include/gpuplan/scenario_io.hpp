@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpuplan/catalog.hpp"
+#include "gpuplan/run_cost.hpp"
 #include "gpuplan/scenario.hpp"
 
 namespace gpuplan {
@@ -44,6 +45,8 @@ struct LoadOptions {
     std::vector<std::filesystem::path> dataDirs;
     /// Read trace files (off: keep only their specs, e.g. for a quick validation).
     bool loadTraces = true;
+    /// A scenario whose run would exceed this (estimateRunCost) is refused.
+    RunBudget budget;
 };
 
 Catalog loadCatalog(const std::filesystem::path& file);

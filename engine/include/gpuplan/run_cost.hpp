@@ -1,0 +1,49 @@
+// What a run will cost before it starts: events, memory for its results and pending records,
+// and scheduling work, estimated from the scenario alone. The reader refuses a scenario whose
+// estimate exceeds the budget, so anything that validates finishes in bounded time and memory.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpuplan/scenario.hpp"
+#include "gpuplan/topology.hpp"
+
+namespace gpuplan {
+
+/// Limits a run must fit; the defaults suit a 2-core, 24 GB machine (about two minutes and
+/// a third of the memory, leaving room for the application and a baseline run).
+struct RunBudget {
+    double memoryBytes = 8.0 * (1ull << 30);
+    /// Scheduling work units (see RunCost::workOps): about 1.5e7 per second on that machine.
+    double workOps = 2e9;
+};
+
+/// Where the cost comes from, for naming what to change.
+struct RunCostPart {
+    std::string pointer;  ///< JSON pointer of the part ("/jobClasses/2", "/sampleIntervalS")
+    std::string what;     ///< "about 1,000,000 jobs", "259,200 samples"
+    double memoryBytes = 0;
+    double workOps = 0;
+};
+
+struct RunCost {
+    double jobs = 0;
+    double pods = 0;  ///< pod placements over all jobs (a gang of k pods counts k)
+    double samples = 0;
+    double events = 0;
+    double shapes = 0;  ///< distinct job shapes (queue groups): a pass costs about this many
+    double memoryBytes = 0;
+    double workOps = 0;
+    std::vector<RunCostPart> parts;  ///< largest first
+};
+
+/// Jobs are counted as the reader does (expected Poisson counts, list sizes, maxJobs, trace
+/// rows when loaded); memory uses the engine's record sizes. An estimate, not a promise: it
+/// errs high for gangs of automatic pod size.
+RunCost estimateRunCost(const Scenario& scenario, const Fleet& fleet);
+
+/// Empty when within the budget, else what exceeds it and the fields to change.
+std::string budgetExcess(const RunCost& cost, const RunBudget& budget);
+
+}  // namespace gpuplan
