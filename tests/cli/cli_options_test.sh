@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpuplan-cli's command line, strictly: options matched by their exact name, numbers
-# range-checked, outputs checked before the run.
+# range-checked, outputs checked before the run, impossible pins refused by validate.
 # usage: cli_options_test.sh GPUPLAN_CLI PRESETS_DIR TEST_DATA_DIR
 set -u
 cli=$1 presets=$2 data=$3
@@ -108,6 +108,14 @@ fi
 # A bare file name is written into the current folder, atomically, as before.
 (cd "$work/folder" && "$cli" run "$scenario" --out r.json >/dev/null 2>&1) && [ -s "$work/folder/r.json" ] \
     || { echo "FAIL: --out r.json did not write into the current folder"; failures=$((failures + 1)); }
+
+# 4. Impossible pins are refused when the scenario is read, naming the job and the reason.
+expect 2 'pin-too-many-gpus-for-node.json: /jobs/0: job "too-big" can never run on node ".*": it asks 16 GPUs per pod and the node has 8' \
+    -- "$cli" validate "$data/malformed/pin-too-many-gpus-for-node.json"
+expect 2 'pin-wrong-gpu-model.json: /jobs/0: job "wrong-model" can never run on rack "pod-rack0": it asks GPU model a100-80gb-sxm and no node there has it' \
+    -- "$cli" validate "$data/malformed/pin-wrong-gpu-model.json"
+expect 2 'pin-gang-larger-than-rack.json: /jobClasses/0: job class "gang" can never run on rack "pod-rack0": .*asks 64 GPUs \(8 pods of 8\).* holds 2 such pods \(16 GPUs\)' \
+    -- "$cli" validate "$data/malformed/pin-gang-larger-than-rack.json"
 
 [ "$failures" = 0 ] && echo "all passed" || echo "$failures failure(s)"
 exit $((failures > 0))
