@@ -19,11 +19,12 @@ const char* const kRunUsage =
     "\n"
     "Simulates SCENARIO and prints a KPI table. Waits count jobs still waiting at the end\n"
     "with their wait so far (a lower bound); jobs_waiting_at_end says how many.\n"
-    "  --seed N         use seed N instead of the scenario's\n"
+    "  --seed N         use seed N (0 to 18446744073709551615) instead of the scenario's\n"
     "  --by team|class  also print the KPIs per team or per job class\n"
     "  --out FILE       write {\"kpis\", \"kpi_descriptions\", \"by_team\", \"by_class\",\n"
     "                   \"series\", \"fingerprint\"} as JSON\n"
     "  --csv DIR        write one CSV per series, series.csv and jobs.csv into DIR\n"
+    "                   (created when missing)\n"
     "  --data-dir DIR   also look for trace files in DIR (repeatable)\n"
     "  --presets DIR    presets folder (default: installed or the checkout's presets/)\n"
     "  --catalog FILE   hardware catalog (default: PRESETS/catalog/catalog.json)\n";
@@ -91,10 +92,11 @@ int runCommand(Args& args) {
         }
     }
     if (!scenarioFile) throw UsageError{"no scenario given"};
-    // Fail before a long run, not after it.
+    // Fail before a long run, not after it; the --csv folder is created once the scenario
+    // loaded, so a bad scenario leaves nothing behind.
     if (outFile) checkOutputFile("--out", *outFile);
-    if (csvDir) prepareOutputFolder("--csv", *csvDir);
     const Scenario scenario = loadScenarioFor(*scenarioFile, common);
+    if (csvDir) prepareOutputFolder("--csv", *csvDir);
 
     const auto start = std::chrono::steady_clock::now();
     const Results results = simulate(scenario, options);
