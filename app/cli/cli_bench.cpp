@@ -143,18 +143,15 @@ int benchCommand(Args& args) {
     int repeat = 0;
     while (!args.done()) {
         if (args.common(common)) continue;
-        const std::string& a = args.peek();
-        if (a == "--json") {
-            args.take();
+        if (args.at("--json")) {
+            args.flag("--json");
             json = true;
-        } else if (a.rfind("--only", 0) == 0) {
+        } else if (args.at("--only")) {
             only.push_back(args.value("--only"));
-        } else if (a.rfind("--repeat", 0) == 0) {
-            const std::string v = args.value("--repeat");
-            repeat = std::atoi(v.c_str());
-            if (repeat < 1 || repeat > 1000) throw UsageError{"--repeat needs 1..1000"};
+        } else if (args.at("--repeat")) {
+            repeat = static_cast<int>(args.integer("--repeat", 1, 1000));
         } else {
-            throw UsageError{"unknown argument " + a};
+            args.unknown();
         }
     }
     for (const std::string& name : only) {

@@ -1,5 +1,6 @@
 #include "cli_common.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -13,32 +14,70 @@ Args::Args(int argc, char** argv, int first) {
         m_args.emplace_back(argv[i]);
 }
 
+bool Args::at(std::string_view flag) const {
+    if (done()) return false;
+    const std::string_view a = peek();
+    return a == flag || (a.size() > flag.size() && a.starts_with(flag) && a[flag.size()] == '=');
+}
+
+bool Args::atOption() const {
+    return !done() && peek().size() > 1 && peek()[0] == '-';
+}
+
 std::string Args::value(const std::string& flag) {
     const std::string arg = take();
-    if (arg.size() > flag.size() && arg.compare(0, flag.size() + 1, flag + "=") == 0)
-        return arg.substr(flag.size() + 1);
+    if (arg.size() > flag.size()) return arg.substr(flag.size() + 1);  // "--flag=VALUE"
     if (done() || peek().rfind("--", 0) == 0) throw UsageError{flag + " needs a value"};
     return take();
 }
 
+void Args::flag(const std::string& flag) {
+    if (take() != flag) throw UsageError{flag + " takes no value"};
+}
+
+std::optional<std::uint64_t> parseUnsigned(std::string_view text) {
+    std::uint64_t value = 0;
+    const char* const last = text.data() + text.size();
+    // from_chars on an unsigned type takes digits only: no sign, space, exponent or hex.
+    const auto [end, ec] = std::from_chars(text.data(), last, value, 10);
+    if (text.empty() || ec != std::errc() || end != last) return std::nullopt;
+    return value;
+}
+
+std::uint64_t Args::integer(const std::string& flag, std::uint64_t min, std::uint64_t max) {
+    const std::string text = value(flag);
+    const std::optional<std::uint64_t> v = parseUnsigned(text);
+    if (!v || *v < min || *v > max)
+        throw UsageError{flag + " needs a whole number from " + std::to_string(min) + " to " +
+                         std::to_string(max) + ", got \"" + text + "\""};
+    return *v;
+}
+
 bool Args::common(CommonOptions& c) {
-    const std::string& a = peek();
-    auto is = [&](const char* flag) {
-        return a == flag || a.rfind(std::string(flag) + "=", 0) == 0;
-    };
-    if (is("--presets")) {
+    if (at("--presets")) {
         c.presetsDir = value("--presets");
         return true;
     }
-    if (is("--catalog")) {
+    if (at("--catalog")) {
         c.catalogFile = value("--catalog");
         return true;
     }
-    if (is("--data-dir")) {
+    if (at("--data-dir")) {
         c.dataDirs.emplace_back(value("--data-dir"));
         return true;
     }
     return false;
+}
+
+void Args::scenario(std::optional<std::filesystem::path>& scenario) {
+    if (atOption()) unknown();
+    if (scenario) throw UsageError{"more than one scenario given"};
+    scenario = take();
+}
+
+void Args::unknown() const {
+    if (atOption()) throw UsageError{"unknown option " + peek()};
+    throw UsageError{"unexpected argument " + peek()};
 }
 
 std::filesystem::path presetsDirFor(const CommonOptions& c) {

@@ -1,9 +1,11 @@
 // Shared pieces of gpuplan-cli: argument walking, loading, exit codes.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpuplan/scenario.hpp"
@@ -17,6 +19,11 @@ struct UsageError {
     std::string message;
 };
 
+/// Raised for an output path that cannot be written; main prints it without the usage, exit 2.
+struct OutputError {
+    std::string message;
+};
+
 /// Options every command accepts.
 struct CommonOptions {
     std::optional<std::filesystem::path> presetsDir;
@@ -24,22 +31,39 @@ struct CommonOptions {
     std::vector<std::filesystem::path> dataDirs;
 };
 
-/// Minimal argument cursor: flags with values, positionals, --help.
+/// Argument cursor. Options match by their exact name, as `--out FILE` or `--out=FILE`
+/// (`--outx` is an unknown option, not --out); every command walks its arguments with it.
 class Args {
 public:
     Args(int argc, char** argv, int first);
     bool done() const { return m_index >= m_args.size(); }
     const std::string& peek() const { return m_args[m_index]; }
     std::string take() { return m_args[m_index++]; }
+    /// True when the current argument is `flag` or `flag=VALUE`: the one matching rule.
+    bool at(std::string_view flag) const;
     /// The value after a flag ("--out FILE" or "--out=FILE").
     std::string value(const std::string& flag);
+    /// A flag without a value (--json); "--json=yes" is an error.
+    void flag(const std::string& flag);
+    /// The value of an integer flag, a whole number in [min, max] (no sign, no exponent).
+    std::uint64_t integer(const std::string& flag, std::uint64_t min, std::uint64_t max);
     /// True when the current argument is one of the common options (consumed into `common`).
     bool common(CommonOptions& common);
+    /// Takes the current argument as the scenario file: "unknown option" when it looks like an
+    /// option, "more than one scenario" when `scenario` is already set.
+    void scenario(std::optional<std::filesystem::path>& scenario);
+    /// Throws "unknown option X" (or "unexpected argument X" when it is not an option).
+    [[noreturn]] void unknown() const;
 
 private:
+    bool atOption() const;
     std::vector<std::string> m_args;
     std::size_t m_index = 0;
 };
+
+/// `text` as an unsigned decimal integer when it is one whole (digits only, no sign, no
+/// spaces, no exponent, no overflow), else nullopt.
+std::optional<std::uint64_t> parseUnsigned(std::string_view text);
 
 Catalog loadCatalogFor(const CommonOptions& common);
 /// Loads, with trace files searched in --data-dir folders, then GPUPLAN_DATA_DIR and the

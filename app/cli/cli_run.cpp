@@ -1,9 +1,11 @@
 // gpuplan-cli run / validate.
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 #include "cli_common.hpp"
+#include "cli_outputs.hpp"
 #include "gpuplan/results_io.hpp"
 #include "gpuplan/scenario_io.hpp"
 #include "gpuplan/simulate.hpp"
@@ -17,11 +19,12 @@ const char* const kRunUsage =
     "\n"
     "Simulates SCENARIO and prints a KPI table. Waits count jobs still waiting at the end\n"
     "with their wait so far (a lower bound); jobs_waiting_at_end says how many.\n"
-    "  --seed N         use seed N instead of the scenario's\n"
+    "  --seed N         use seed N (0 to 18446744073709551615) instead of the scenario's\n"
     "  --by team|class  also print the KPIs per team or per job class\n"
     "  --out FILE       write {\"kpis\", \"kpi_descriptions\", \"by_team\", \"by_class\",\n"
     "                   \"series\", \"fingerprint\"} as JSON\n"
     "  --csv DIR        write one CSV per series, series.csv and jobs.csv into DIR\n"
+    "                   (created when missing)\n"
     "  --data-dir DIR   also look for trace files in DIR (repeatable)\n"
     "  --presets DIR    presets folder (default: installed or the checkout's presets/)\n"
     "  --catalog FILE   hardware catalog (default: PRESETS/catalog/catalog.json)\n";
@@ -74,40 +77,26 @@ int runCommand(Args& args) {
     RunOptions options;
     while (!args.done()) {
         if (args.common(common)) continue;
-        const std::string& a = args.peek();
-        if (a.rfind("--seed", 0) == 0) {
-            const std::string v = args.value("--seed");
-            try {
-                std::size_t used = 0;
-                options.seed = std::stoull(v, &used);
-                if (used != v.size()) throw std::invalid_argument(v);
-            } catch (const std::exception&) {
-                throw UsageError{"--seed needs a non-negative integer, got \"" + v + "\""};
-            }
-        } else if (a.rfind("--by", 0) == 0) {
+        if (args.at("--seed")) {
+            options.seed = args.integer("--seed", 0, UINT64_MAX);
+        } else if (args.at("--by")) {
             by = args.value("--by");
             if (by != "team" && by != "class")
                 throw UsageError{"--by takes team or class, got \"" + by + "\""};
-        } else if (a.rfind("--out", 0) == 0) {
+        } else if (args.at("--out")) {
             outFile = args.value("--out");
-        } else if (a.rfind("--csv", 0) == 0) {
+        } else if (args.at("--csv")) {
             csvDir = args.value("--csv");
-        } else if (a.rfind("--", 0) == 0) {
-            throw UsageError{"unknown option " + a};
-        } else if (!scenarioFile) {
-            scenarioFile = args.take();
         } else {
-            throw UsageError{"more than one scenario given"};
+            args.scenario(scenarioFile);
         }
     }
     if (!scenarioFile) throw UsageError{"no scenario given"};
+    // Fail before a long run, not after it; the --csv folder is created once the scenario
+    // loaded, so a bad scenario leaves nothing behind.
+    if (outFile) checkOutputFile("--out", *outFile);
     const Scenario scenario = loadScenarioFor(*scenarioFile, common);
-    // Fail before a long run, not after it.
-    if (csvDir) {
-        std::error_code ec;
-        std::filesystem::create_directories(*csvDir, ec);
-        if (ec) throw UsageError{"--csv: cannot create " + csvDir->string() + ": " + ec.message()};
-    }
+    if (csvDir) prepareOutputFolder("--csv", *csvDir);
 
     const auto start = std::chrono::steady_clock::now();
     const Results results = simulate(scenario, options);
@@ -136,9 +125,7 @@ int validateCommand(Args& args) {
     std::optional<std::filesystem::path> scenarioFile;
     while (!args.done()) {
         if (args.common(common)) continue;
-        if (args.peek().rfind("--", 0) == 0) throw UsageError{"unknown option " + args.peek()};
-        if (scenarioFile) throw UsageError{"more than one scenario given"};
-        scenarioFile = args.take();
+        args.scenario(scenarioFile);
     }
     if (!scenarioFile) throw UsageError{"no scenario given"};
     const Scenario scenario = loadScenarioFor(*scenarioFile, common);

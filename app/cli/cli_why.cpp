@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
@@ -70,29 +71,17 @@ int whyCommand(Args& args) {
     RunOptions options;
     while (!args.done()) {
         if (args.common(common)) continue;
-        const std::string& a = args.peek();
-        if (a == "--at" || a.rfind("--at=", 0) == 0) {
+        if (args.at("--at")) {
             atText = args.value("--at");
-        } else if (a == "--job" || a.rfind("--job=", 0) == 0) {
+        } else if (args.at("--job")) {
             jobName = args.value("--job");
-        } else if (a == "--seed" || a.rfind("--seed=", 0) == 0) {
-            const std::string v = args.value("--seed");
-            try {
-                std::size_t used = 0;
-                options.seed = std::stoull(v, &used);
-                if (used != v.size()) throw std::invalid_argument(v);
-            } catch (const std::exception&) {
-                throw UsageError{"--seed needs a non-negative integer, got \"" + v + "\""};
-            }
-        } else if (a == "--json") {
-            args.take();
+        } else if (args.at("--seed")) {
+            options.seed = args.integer("--seed", 0, UINT64_MAX);
+        } else if (args.at("--json")) {
+            args.flag("--json");
             json = true;
-        } else if (a.rfind("--", 0) == 0) {
-            throw UsageError{"unknown option " + a};
-        } else if (!scenarioFile) {
-            scenarioFile = args.take();
         } else {
-            throw UsageError{"more than one scenario given"};
+            args.scenario(scenarioFile);
         }
     }
     if (!scenarioFile) throw UsageError{"no scenario given"};

@@ -63,6 +63,9 @@ int main(int argc, char** argv) {
     } catch (const UsageError& e) {
         std::fprintf(stderr, "gpuplan-cli %s: %s\n\n%s", command.c_str(), e.message.c_str(), usage);
         return kBadInput;
+    } catch (const OutputError& e) {
+        std::fprintf(stderr, "gpuplan-cli %s: %s\n", command.c_str(), e.message.c_str());
+        return kBadInput;
     } catch (const gpuplan::InputError& e) {
         std::fprintf(stderr, "error: %s\n", e.what());
         return kBadInput;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <numbers>
+#include <utility>
 
 #include "gpuplan/scenario.hpp"
 
@@ -59,6 +60,10 @@ private:
 
 /// Draws one value of a distribution (clamped to its min/max).
 double sample(const DistributionDef& dist, Rng& rng);
+
+/// The smallest and largest value `sample` can return (after min/max; ±infinity when
+/// unbounded). For an empirical distribution, the range of its values.
+std::pair<double, double> rangeOf(const DistributionDef& dist);
 
 /// The distribution's mean before clamping (for validation estimates).
 double meanOf(const DistributionDef& dist);

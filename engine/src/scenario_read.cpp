@@ -6,6 +6,7 @@
 
 #include "gpuplan/topology.hpp"
 #include "json_reader.hpp"
+#include "pin_check.hpp"
 #include "random.hpp"
 
 namespace gpuplan {
@@ -362,6 +363,34 @@ struct Reader {
 
     // ---- references ---------------------------------------------------------------------
 
+    /// A pinned job or class that can never run on its target (its target exists).
+    void impossiblePins(const Fleet& fleet) {
+        const bool anyPin =
+            std::any_of(
+                s.jobClasses.begin(), s.jobClasses.end(),
+                [](const JobClassDef& c) { return c.traits.pin.level != PinLevel::None; }) ||
+            std::any_of(s.jobs.begin(), s.jobs.end(),
+                        [](const JobDef& j) { return j.traits.pin.level != PinLevel::None; });
+        if (!anyPin) return;
+        detail::PinCheck check(fleet);
+        auto where = [](const PinDef& pin) {
+            return std::string(toString(pin.level)) + " \"" + pin.target + "\"";
+        };
+        for (std::size_t i = 0; i < s.jobClasses.size(); ++i) {
+            const JobClassDef& c = s.jobClasses[i];
+            if (auto why = check.classRefusal(c))
+                fail("/jobClasses/" + std::to_string(i), "job class \"" + c.name +
+                                                             "\" can never run on " +
+                                                             where(c.traits.pin) + ": it " + *why);
+        }
+        for (std::size_t i = 0; i < s.jobs.size(); ++i) {
+            const JobDef& j = s.jobs[i];
+            if (auto why = check.jobRefusal(j.traits, j.gpus))
+                fail("/jobs/" + std::to_string(i), "job \"" + j.name + "\" can never run on " +
+                                                       where(j.traits.pin) + ": it " + *why);
+        }
+    }
+
     void resolve() {
         for (const auto& [pointer, team] : teamRefs) {
             const bool known = std::any_of(s.teams.begin(), s.teams.end(),
@@ -388,6 +417,7 @@ struct Reader {
                 fail(pointer, std::string("no ") + toString(pin.level) + " named \"" + pin.target +
                                   "\" in the topology");
         }
+        impossiblePins(fleet);
         // An explicit job may not take a name the generated jobs use ("<class>-<n>"): the UI
         // and exports tell jobs apart by name.
         for (std::size_t i = 0; i < s.jobs.size(); ++i) {

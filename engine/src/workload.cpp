@@ -45,6 +45,20 @@ double sample(const DistributionDef& d, Rng& rng) {
     return v;
 }
 
+std::pair<double, double> rangeOf(const DistributionDef& d) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    std::pair<double, double> r{0, inf};  // exponential and lognormal: (0, ∞)
+    if (d.kind == DistKind::Fixed) r = {d.value, d.value};
+    if (d.kind == DistKind::Uniform) r = {d.low, d.high};
+    if (d.kind == DistKind::Empirical && !d.values.empty())
+        r = {*std::min_element(d.values.begin(), d.values.end()),
+             *std::max_element(d.values.begin(), d.values.end())};
+    // The same clamp as sample().
+    if (d.min) r = {std::max(r.first, *d.min), std::max(r.second, *d.min)};
+    if (d.max) r = {std::min(r.first, *d.max), std::min(r.second, *d.max)};
+    return r;
+}
+
 double meanOf(const DistributionDef& d) {
     switch (d.kind) {
         case DistKind::Fixed:
@@ -189,6 +203,15 @@ std::vector<double> arrivals(const ArrivalDef& a, double demand, double horizonS
 }
 
 }  // namespace
+
+JobSpec resolveJobShape(const Fleet& fleet, const JobTraitsDef& traits, int gpus) {
+    const Workload noTeams;
+    const Resolver resolve{fleet, noTeams};
+    JobSpec job;
+    resolve.traits(traits, job);
+    resolve.size(gpus, traits.gpusPerPod, job);
+    return job;
+}
 
 Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
     Workload w;

@@ -30,7 +30,7 @@ expect 0 'usage: gpuplan-cli bench' -- "$cli" bench --help
 expect 2 'unknown command "frobnicate"' -- "$cli" frobnicate
 expect 2 'no scenario given' -- "$cli" run
 expect 2 'unknown option --bogus' -- "$cli" run "$presets/scenarios/default.json" --bogus
-expect 2 '--seed needs a non-negative integer' -- "$cli" run "$presets/scenarios/default.json" --seed x
+expect 2 '--seed needs a whole number from 0 to [0-9]+, got "x"' -- "$cli" run "$presets/scenarios/default.json" --seed x
 expect 2 '--out needs a value' -- "$cli" run "$presets/scenarios/default.json" --out --csv x
 expect 2 '--csv: cannot create' -- "$cli" run "$presets/scenarios/default.json" --csv /proc/nope
 

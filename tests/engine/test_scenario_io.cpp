@@ -62,6 +62,16 @@ const Malformed kMalformed[] = {
     {"too-many-samples", "/sampleIntervalS", "more than 1000000 samples"},
     {"pin-unknown-node", "/jobs/0/pin", "no node named \"nowhere\" in the topology"},
     {"pin-two-targets", "/jobs/0/pin", "a pin names exactly one of"},
+    // Two racks of two 8-GPU nodes: a node has 8 GPUs, a rack 16, no node an A100.
+    {"pin-too-many-gpus-for-node", "/jobs/0",
+     "job \"too-big\" can never run on node \"pod-rack0-node1\": it asks 16 GPUs per pod and the "
+     "node has 8"},
+    {"pin-wrong-gpu-model", "/jobs/0",
+     "job \"wrong-model\" can never run on rack \"pod-rack0\": it asks GPU model a100-80gb-sxm "
+     "and no node there has it"},
+    {"pin-gang-larger-than-rack", "/jobClasses/0",
+     "job class \"gang\" can never run on rack \"pod-rack0\": it asks 64 GPUs (8 pods of 8) and, "
+     "even empty and healthy, the rack holds 2 such pods (16 GPUs)"},
     {"gpus-not-multiple", "/jobs/0/gpus", "must be a multiple of gpusPerPod (8)"},
     {"negative-duration", "/jobs/0/durationS", "must be between 1 and"},
     {"negative-seed", "/seed", "expected a non-negative integer"},

@@ -51,6 +51,11 @@ struct Workload {
 /// when a reference does not resolve (the scenario validator normally catches these first).
 Workload generateWorkload(const Scenario& scenario, const Fleet& fleet);
 
+/// A job's GPU model, pin and pod shape (gpus, gpusPerPod) as generateWorkload resolves them
+/// for a job of `gpus` GPUs with `traits`; team, times and duration are left unset. Throws
+/// std::invalid_argument when the model or pin target does not resolve.
+JobSpec resolveJobShape(const Fleet& fleet, const JobTraitsDef& traits, int gpus);
+
 /// Pod size for a job of `gpus` GPUs: the largest divisor of gpus that is ≤ maxPerNode.
 int automaticGpusPerPod(int gpus, int maxPerNode);
 
