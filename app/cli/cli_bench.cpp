@@ -8,27 +8,38 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 
+#include "cli_bench_scenarios.hpp"
 #include "cli_common.hpp"
+#include "gpuplan/run_cost.hpp"
 #include "gpuplan/scenario_io.hpp"
 #include "gpuplan/simulate.hpp"
 
 namespace gpuplan::cli {
 
 const char* const kBenchUsage =
-    "usage: gpuplan-cli bench [--json] [--only NAME]... [--repeat N]\n"
+    "usage: gpuplan-cli bench [--suite engine|scaling|adversarial|all] [--json] [--only NAME]...\n"
+    "                         [--repeat N]\n"
     "\n"
-    "Runs the engine benchmarks, each in its own process, and prints per benchmark the\n"
-    "median wall seconds of simulate(), the load time, events/s and peak RSS, against the\n"
-    "targets of DESIGN.md:\n"
+    "Runs engine benchmarks, each in its own process, and prints per benchmark the median\n"
+    "wall seconds of simulate(), the load time, events/s, µs per job and peak RSS, against\n"
+    "the targets of DESIGN.md and issue 7:\n"
+    "  engine (default):\n"
     "  default_scenario     presets/scenarios/default.json      < 0.05 s\n"
-    "  philly_replay_2048   presets/scenarios/philly-2048.json  < 1 s, >= 2 M events/s\n"
+    "  philly_replay_2048   presets/scenarios/philly-2048.json  < 1 s, >= 5 M events/s\n"
     "  synthetic_100k_gpus  presets/scenarios/synthetic-100k.json (100,000 GPUs,\n"
-    "                       ~1,000,000 jobs, 30 days)           < 10 s, < 2 GB\n"
+    "                       ~1,000,000 jobs, 30 days)           < 3 s, >= 1 M events/s, < 2 GB\n"
+    "  scaling: synthetic-100k cut to 4k, 12k, 24k, 48k and 100k GPUs with its load scaled;\n"
+    "           the cost per job should stay flat (within 1.5x)\n"
+    "  adversarial: shapes that once hung or ran out of memory, each grown to the largest\n"
+    "           size the default run budget accepts; each must finish within the budget's\n"
+    "           time and memory\n"
     "  --json          one JSON object per benchmark instead of a table\n"
-    "  --only NAME     run only this benchmark (repeatable)\n"
-    "  --repeat N      runs per benchmark (default: 15, 3, 1)\n"
+    "  --only NAME     run only this benchmark (repeatable; any suite)\n"
+    "  --repeat N      runs per benchmark (1 to 1000; default: 15, 3, 1)\n"
     "  --data-dir DIR, --presets DIR, --catalog FILE as for run\n";
 
 namespace {
@@ -36,19 +47,43 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 struct Benchmark {
-    const char* name;
-    const char* preset;
+    std::string name;
+    std::string suite;
+    std::function<Scenario(const CommonOptions&, const std::filesystem::path& workDir)> load;
     int repeat;
     double targetWallS;
     double targetEventsPerS;  // 0 = none
     double targetRssMb;       // 0 = none
 };
 
-constexpr Benchmark kBenchmarks[] = {
-    {"default_scenario", "default.json", 15, 0.05, 0, 0},
-    {"philly_replay_2048", "philly-2048.json", 3, 1.0, 2e6, 0},
-    {"synthetic_100k_gpus", "synthetic-100k.json", 1, 10.0, 0, 2048},
-};
+Benchmark preset(const char* name, const char* file, int repeat, double wallS, double eventsPerS,
+                 double rssMb) {
+    return {name,
+            "engine",
+            [file](const CommonOptions& common, const std::filesystem::path&) {
+                return loadScenarioFor(presetsDirFor(common) / "scenarios" / file, common);
+            },
+            repeat,
+            wallS,
+            eventsPerS,
+            rssMb};
+}
+
+std::vector<Benchmark> allBenchmarks() {
+    std::vector<Benchmark> all = {
+        preset("default_scenario", "default.json", 15, 0.05, 0, 0),
+        preset("philly_replay_2048", "philly-2048.json", 3, 1.0, 5e6, 0),
+        preset("synthetic_100k_gpus", "synthetic-100k.json", 1, 3.0, 1e6, 2048),
+    };
+    for (GeneratedScenario& g : scalingScenarios())
+        all.push_back({g.name, "scaling", g.build, 1, 1e9, 0, 0});
+    // What the default budget promises: about budget ÷ 1.5e7 work units per second, its memory.
+    const RunBudget budget;
+    for (GeneratedScenario& g : adversarialScenarios())
+        all.push_back({g.name, "adversarial", g.build, 1, budget.workOps / 1.5e7, 0,
+                       budget.memoryBytes / (1 << 20)});
+    return all;
+}
 
 double seconds(Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double>(b - a).count();
@@ -57,8 +92,17 @@ double seconds(Clock::time_point a, Clock::time_point b) {
 /// Runs in the child: loads, simulates `repeat` times, returns a JSON report.
 nlohmann::ordered_json runOne(const Benchmark& b, int repeat, const CommonOptions& common) {
     const auto t0 = Clock::now();
-    const Scenario scenario =
-        loadScenarioFor(presetsDirFor(common) / "scenarios" / b.preset, common);
+    char dirTemplate[] = "/tmp/gpuplan-bench-XXXXXX";
+    const char* dir = mkdtemp(dirTemplate);
+    if (!dir) throw std::runtime_error("cannot create a folder in /tmp");
+    struct RemoveDir {
+        std::filesystem::path path;
+        ~RemoveDir() {
+            std::error_code ec;
+            std::filesystem::remove_all(path, ec);
+        }
+    } removeDir{dir};
+    const Scenario scenario = b.load(common, dir);
     const double loadS = seconds(t0, Clock::now());
     std::vector<double> walls;
     Results last;
@@ -80,6 +124,8 @@ nlohmann::ordered_json runOne(const Benchmark& b, int repeat, const CommonOption
             {"events", last.eventCount},
             {"events_per_s", static_cast<double>(last.eventCount) / median},
             {"jobs", last.jobs.size()},
+            {"us_per_job", last.jobs.empty() ? 0.0 : 1e6 * median / last.jobs.size()},
+            {"size", scenario.description},
             {"gpus", last.fleet.totalGpus},
             {"fingerprint", last.fingerprintHex()}};
 }
@@ -140,12 +186,19 @@ int benchCommand(Args& args) {
     CommonOptions common;
     bool json = false;
     std::vector<std::string> only;
+    std::string suite = "engine";
     int repeat = 0;
+    const std::vector<Benchmark> benchmarks = allBenchmarks();
     while (!args.done()) {
         if (args.common(common)) continue;
         if (args.at("--json")) {
             args.flag("--json");
             json = true;
+        } else if (args.at("--suite")) {
+            suite = args.value("--suite");
+            if (suite != "engine" && suite != "scaling" && suite != "adversarial" && suite != "all")
+                throw UsageError{"--suite takes engine, scaling, adversarial or all, got \"" +
+                                 suite + "\""};
         } else if (args.at("--only")) {
             only.push_back(args.value("--only"));
         } else if (args.at("--repeat")) {
@@ -155,16 +208,19 @@ int benchCommand(Args& args) {
         }
     }
     for (const std::string& name : only) {
-        const bool known = std::any_of(std::begin(kBenchmarks), std::end(kBenchmarks),
+        const bool known = std::any_of(benchmarks.begin(), benchmarks.end(),
                                        [&](const Benchmark& b) { return name == b.name; });
         if (!known) throw UsageError{"unknown benchmark " + name};
     }
     if (!json)
-        std::printf("%-22s %10s %10s %12s %9s %10s %9s  %s\n", "benchmark", "wall_s", "load_s",
-                    "events/s", "events", "jobs", "rss_MB", "target");
+        std::printf("%-30s %9s %9s %10s %9s %9s %7s %8s  %s\n", "benchmark", "wall_s", "load_s",
+                    "events/s", "events", "jobs", "us/job", "rss_MB", "target");
     int failures = 0;
-    for (const Benchmark& b : kBenchmarks) {
-        if (!only.empty() && std::find(only.begin(), only.end(), b.name) == only.end()) continue;
+    for (const Benchmark& b : benchmarks) {
+        const bool chosen = only.empty()
+                                ? suite == "all" || suite == b.suite
+                                : std::find(only.begin(), only.end(), b.name) != only.end();
+        if (!chosen) continue;
         const nlohmann::ordered_json r = runInChild(b, repeat > 0 ? repeat : b.repeat, common);
         if (!r.value("ok", false)) ++failures;
         if (json) {
@@ -172,14 +228,15 @@ int benchCommand(Args& args) {
             out["verdict"] = verdict(b, r);
             std::printf("%s\n", out.dump().c_str());
         } else if (!r.value("ok", false)) {
-            std::printf("%-22s error: %s\n", b.name, r.value("error", "?").c_str());
+            std::printf("%-30s error: %s\n", b.name.c_str(), r.value("error", "?").c_str());
         } else {
-            std::printf("%-22s %10.4f %10.4f %12.3g %9llu %10llu %9.1f  %s\n", b.name,
-                        r["wall_s"].get<double>(), r["load_s"].get<double>(),
+            std::printf("%-30s %9.4f %9.4f %10.3g %9llu %9llu %7.2f %8.1f  %s  %s\n",
+                        b.name.c_str(), r["wall_s"].get<double>(), r["load_s"].get<double>(),
                         r["events_per_s"].get<double>(),
                         static_cast<unsigned long long>(r["events"].get<std::uint64_t>()),
                         static_cast<unsigned long long>(r["jobs"].get<std::uint64_t>()),
-                        r["peak_rss_mb"].get<double>(), verdict(b, r).c_str());
+                        r["us_per_job"].get<double>(), r["peak_rss_mb"].get<double>(),
+                        verdict(b, r).c_str(), r.value("size", "").c_str());
         }
         std::fflush(stdout);
     }

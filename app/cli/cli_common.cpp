@@ -1,8 +1,10 @@
 #include "cli_common.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "gpuplan/scenario_io.hpp"
 #include "paths.hpp"
@@ -66,7 +68,26 @@ bool Args::common(CommonOptions& c) {
         c.dataDirs.emplace_back(value("--data-dir"));
         return true;
     }
+    if (at("--budget-gb")) {
+        c.budget.memoryBytes = positiveNumber("--budget-gb", 1e6) * (1ull << 30);
+        return true;
+    }
+    if (at("--budget-ops")) {
+        c.budget.workOps = positiveNumber("--budget-ops", 1e18);
+        return true;
+    }
     return false;
+}
+
+double Args::positiveNumber(const std::string& flag, double max) {
+    const std::string text = value(flag);
+    char* end = nullptr;
+    const double v = text.empty() ? 0 : std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v) || v <= 0 ||
+        v > max || std::isspace(static_cast<unsigned char>(text[0])))
+        throw UsageError{flag + " needs a number above 0 and at most " + std::to_string(max) +
+                         ", got \"" + text + "\""};
+    return v;
 }
 
 void Args::scenario(std::optional<std::filesystem::path>& scenario) {
@@ -93,6 +114,7 @@ Scenario loadScenarioFor(const std::filesystem::path& file, const CommonOptions&
     const Catalog catalog = loadCatalogFor(c);
     LoadOptions options;
     options.dataDirs = c.dataDirs;
+    options.budget = c.budget;
     for (const auto& d : paths::dataDirs())
         options.dataDirs.push_back(d);
     return loadScenario(file, catalog, options);

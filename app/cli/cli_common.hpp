@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuplan/run_cost.hpp"
 #include "gpuplan/scenario.hpp"
 
 namespace gpuplan::cli {
@@ -29,6 +30,7 @@ struct CommonOptions {
     std::optional<std::filesystem::path> presetsDir;
     std::optional<std::filesystem::path> catalogFile;
     std::vector<std::filesystem::path> dataDirs;
+    RunBudget budget;  ///< --budget-gb, --budget-ops
 };
 
 /// Argument cursor. Options match by their exact name, as `--out FILE` or `--out=FILE`
@@ -47,6 +49,8 @@ public:
     void flag(const std::string& flag);
     /// The value of an integer flag, a whole number in [min, max] (no sign, no exponent).
     std::uint64_t integer(const std::string& flag, std::uint64_t min, std::uint64_t max);
+    /// The value of a real-number flag, above 0 and at most `max`.
+    double positiveNumber(const std::string& flag, double max);
     /// True when the current argument is one of the common options (consumed into `common`).
     bool common(CommonOptions& common);
     /// Takes the current argument as the scenario file: "unknown option" when it looks like an

@@ -7,6 +7,7 @@
 #include "cli_common.hpp"
 #include "cli_outputs.hpp"
 #include "gpuplan/results_io.hpp"
+#include "gpuplan/run_cost.hpp"
 #include "gpuplan/scenario_io.hpp"
 #include "gpuplan/simulate.hpp"
 #include "gpuplan/topology.hpp"
@@ -27,13 +28,19 @@ const char* const kRunUsage =
     "                   (created when missing)\n"
     "  --data-dir DIR   also look for trace files in DIR (repeatable)\n"
     "  --presets DIR    presets folder (default: installed or the checkout's presets/)\n"
-    "  --catalog FILE   hardware catalog (default: PRESETS/catalog/catalog.json)\n";
+    "  --catalog FILE   hardware catalog (default: PRESETS/catalog/catalog.json)\n"
+    "  --budget-gb GB   refuse a scenario whose run would need more memory (default 8)\n"
+    "  --budget-ops N   refuse a scenario whose run would take more work units (default\n"
+    "                   2e9, about two minutes on a 2-core machine)\n";
 
 const char* const kValidateUsage =
     "usage: gpuplan-cli validate SCENARIO [--data-dir DIR] [--presets DIR] [--catalog FILE]\n"
+    "                                     [--budget-gb GB] [--budget-ops N]\n"
     "\n"
-    "Checks SCENARIO: exit 0 and a one-line summary if it is good; exit 2 and the error\n"
-    "(file, JSON pointer or line, what is wrong) on stderr if not.\n";
+    "Checks SCENARIO: exit 0, a one-line summary and the run's estimated cost if it is good;\n"
+    "exit 2 and the error (file, JSON pointer or line, what is wrong) on stderr if not. A\n"
+    "scenario whose run would exceed the budget (memory, work) is refused the same way, so\n"
+    "anything that validates finishes. Options as for run.\n";
 
 namespace {
 
@@ -134,6 +141,12 @@ int validateCommand(Args& args) {
         "ok: %s — %zu pods, %zu racks, %zu nodes, %d GPUs, %zu job classes, %zu jobs, %zu traces\n",
         scenarioFile->string().c_str(), fleet.pods.size(), fleet.racks.size(), fleet.nodes.size(),
         fleet.totalGpus, scenario.jobClasses.size(), scenario.jobs.size(), scenario.traces.size());
+    const RunCost cost = estimateRunCost(scenario, fleet);
+    std::printf(
+        "estimated run: about %.0f jobs, %.0f events, %.0f MB, %.3g work units (budget %.0f MB, "
+        "%.3g)\n",
+        cost.jobs, cost.events, cost.memoryBytes / (1 << 20), cost.workOps,
+        common.budget.memoryBytes / (1 << 20), common.budget.workOps);
     return kOk;
 }
 

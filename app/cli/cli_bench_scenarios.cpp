@@ -1,0 +1,201 @@
+#include "cli_bench_scenarios.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "gpuplan/run_cost.hpp"
+#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/topology.hpp"
+
+namespace gpuplan::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json fleetOf(const std::vector<std::pair<std::string, int>>& racks, const std::string& nodeType) {
+    Json rackList = Json::array();
+    for (const auto& [name, nodes] : racks)
+        rackList.push_back(
+            {{"name", name},
+             {"count", 1},
+             {"nodes", {{{"name", "node"}, {"count", nodes}, {"nodeType", nodeType}}}}});
+    return {{"pods", {{{"name", "pod"}, {"count", 1}, {"racks", rackList}}}}};
+}
+
+Json scenarioHead(const std::string& name, double horizonS, double sampleIntervalS) {
+    return {{"format", "gpuplan-scenario"},
+            {"formatVersion", 1},
+            {"name", name},
+            {"seed", 1},
+            {"horizonS", horizonS},
+            {"sampleIntervalS", sampleIntervalS},
+            {"teams", {{{"name", "t"}}}}};
+}
+
+Json poissonClass(const std::string& name, double ratePerHour, long long maxJobs, int gpus,
+                  double durationS) {
+    return {{"name", name},
+            {"team", "t"},
+            {"arrival", {{"process", "poisson"}, {"ratePerHour", ratePerHour}}},
+            {"maxJobs", maxJobs},
+            {"gpus", {{"dist", "fixed"}, {"value", gpus}}},
+            {"durationS", {{"dist", "fixed"}, {"value", durationS}}}};
+}
+
+Scenario parse(const Json& doc, const CommonOptions& common, const std::filesystem::path& dir,
+               const RunBudget& budget) {
+    LoadOptions options;
+    options.budget = budget;
+    return parseScenario(doc.dump(), doc.value("name", "generated"), loadCatalogFor(common),
+                         options, dir);
+}
+
+/// The largest size in [1, maxSize] whose scenario is within the default budget: doubling,
+/// then bisection, on the estimate alone (nothing is simulated while sizing).
+long long edgeSize(const std::function<Json(long long)>& make, long long maxSize,
+                   const CommonOptions& common, const std::filesystem::path& dir) {
+    const RunBudget budget;
+    RunBudget unlimited;
+    unlimited.memoryBytes = unlimited.workOps = 1e300;
+    auto fits = [&](long long n) {
+        try {
+            const Scenario s = parse(make(n), common, dir, unlimited);
+            return budgetExcess(estimateRunCost(s, Fleet::build(s)), budget).empty();
+        } catch (const InputError&) {
+            return false;  // past another limit of the reader
+        }
+    };
+    long long good = 1, bad = maxSize + 1;
+    for (long long n = 2; n <= maxSize; n *= 2) {
+        if (!fits(n)) {
+            bad = n;
+            break;
+        }
+        good = n;
+    }
+    while (bad - good > std::max(1LL, good / 64)) {
+        const long long mid = good + (bad - good) / 2;
+        (fits(mid) ? good : bad) = mid;
+    }
+    return good;
+}
+
+GeneratedScenario atEdge(std::string name, std::string what, long long maxSize,
+                         std::function<Json(long long, const std::filesystem::path&)> make) {
+    return {std::move(name), std::move(what),
+            [make, maxSize](const CommonOptions& common, const std::filesystem::path& dir) {
+                const auto at = [&](long long n) { return make(n, dir); };
+                const long long n = edgeSize(at, maxSize, common, dir);
+                Scenario s = parse(at(n), common, dir, RunBudget{});
+                s.description = "size " + std::to_string(n) + " (the largest within the budget)";
+                return s;
+            }};
+}
+
+}  // namespace
+
+std::vector<GeneratedScenario> scalingScenarios() {
+    std::vector<GeneratedScenario> out;
+    for (int pods : {1, 3, 6, 12, 25}) {
+        const int gpus = pods * 25 * 20 * 8;
+        out.push_back(
+            {"scaling_" + std::to_string(gpus / 1000) + "k_gpus",
+             "synthetic-100k cut to " + std::to_string(pods) + " of its 25 pods, load scaled",
+             [pods](const CommonOptions& common, const std::filesystem::path&) {
+                 const std::filesystem::path file =
+                     presetsDirFor(common) / "scenarios" / "synthetic-100k.json";
+                 Json doc = Json::parse(readTextFile(file));
+                 const double factor = pods / 25.0;
+                 doc["topology"]["pods"][0]["count"] = pods;
+                 for (Json& c : doc["jobClasses"]) {
+                     c["arrival"]["ratePerHour"] =
+                         c["arrival"]["ratePerHour"].get<double>() * factor;
+                     c["maxJobs"] = std::llround(c["maxJobs"].get<double>() * factor);
+                 }
+                 Scenario s = parse(doc, common, file.parent_path(), RunBudget{});
+                 s.description = std::to_string(pods) + " of 25 pods, load scaled";
+                 return s;
+             }});
+    }
+    return out;
+}
+
+std::vector<GeneratedScenario> adversarialScenarios() {
+    std::vector<GeneratedScenario> out;
+    // Jobs that can never fit (16 GPUs on one 8-GPU node) and a million samples: every
+    // sample lists the queue (pending records: at most the run's cap in all).
+    out.push_back(atEdge("adversarial_backlog_samples", "N never-fitting jobs, 1,000,000 samples",
+                         5'000'000, [](long long n, const std::filesystem::path&) {
+                             Json s = scenarioHead("backlog × samples", 1'000'000, 1);
+                             s["topology"] = fleetOf({{"rack", 1}}, "dgx-h100");
+                             s["jobClasses"] = {poissonClass("never-fits", 3.6e6, n, 16, 60)};
+                             return s;
+                         }));
+    // A pinned backlog that never fits (8 GPUs on a node a long job holds) and as many
+    // one-second jobs beside it: every completion is a pass over the queue.
+    out.push_back(atEdge("adversarial_pinned_backlog", "N pinned waiting jobs + N one-second jobs",
+                         5'000'000, [](long long n, const std::filesystem::path&) {
+                             Json s = scenarioHead("pinned backlog", 30 * 86400.0, 3600);
+                             s["topology"] = fleetOf({{"rack", 2}}, "dgx-h100");
+                             Json pinned = poissonClass("pinned", 3.6e5, n, 8, 3600);
+                             pinned["pin"] = {{"node", "pod-rack-node0"}};
+                             Json shortJobs = poissonClass("short", 3600, n, 1, 1);
+                             s["jobClasses"] = {pinned, shortJobs};
+                             s["jobs"] = {{{"name", "holder"},
+                                           {"team", "t"},
+                                           {"gpus", 8},
+                                           {"durationS", 31 * 86400.0},
+                                           {"submitS", 0},
+                                           {"pin", {{"node", "pod-rack-node0"}}}}};
+                             return s;
+                         }));
+    // The largest fleet full of 1-GPU jobs for the whole run, sampled N times.
+    out.push_back(atEdge("adversarial_full_fleet_samples", "1,000,000 GPUs busy, N samples",
+                         1'000'000, [](long long n, const std::filesystem::path&) {
+                             Json s =
+                                 scenarioHead("full fleet × samples", static_cast<double>(n), 1);
+                             s["topology"] = fleetOf({{"rack", 125'000}}, "dgx-h100");
+                             s["jobClasses"] = {poissonClass("fill", 3.6e9, 1'000'000, 1, 1e7)};
+                             return s;
+                         }));
+    // A trace whose every row is another team (cluster id): team lookups must be hashed.
+    out.push_back(atEdge(
+        "adversarial_trace_teams", "a trace of N rows, N distinct cluster ids", 2'000'000,
+        [](long long n, const std::filesystem::path& dir) {
+            const std::filesystem::path trace = dir / ("teams-" + std::to_string(n) + ".csv");
+            if (!std::filesystem::exists(trace)) {
+                std::ofstream csv(trace);
+                csv << "timestamp,duration,num_gpus,gpu_time,cluster\n";
+                for (long long i = 0; i < n; ++i)
+                    csv << "2017-10-09 07:" << (i / 60) % 60 / 10 << (i / 60) % 10 << ":"
+                        << (i % 60) / 10 << i % 10 << ",60.0,1,60.0,c" << i << "\n";
+            }
+            Json s = scenarioHead("trace teams", 86400, 600);
+            s["topology"] = fleetOf({{"rack", 32}}, "dgx-h100");
+            s["traces"] = {{{"format", "philly"}, {"file", trace.filename().string()}}};
+            return s;
+        }));
+    // One rack group of 10,000 nodes and a 100,000-GPU job behind a default-sized week of
+    // higher-priority work: every bind ahead of it moves its reservation.
+    out.push_back({"adversarial_huge_head", "10,000-node rack, a 100,000-GPU head, a default week",
+                   [](const CommonOptions& common, const std::filesystem::path& dir) {
+                       Json s = Json::parse(
+                           readTextFile(presetsDirFor(common) / "scenarios" / "default.json"));
+                       s["name"] = "huge head";
+                       s["topology"] = fleetOf({{"big", 10'000}, {"rest", 2'500}}, "dgx-h100");
+                       s["jobs"] = {{{"name", "head"},
+                                     {"team", s["teams"][0]["name"]},
+                                     {"priority", -1},
+                                     {"gpus", 100'000},
+                                     {"durationS", 3600},
+                                     {"submitS", 3600}}};
+                       s.erase("nodeEvents");
+                       return parse(s, common, dir, RunBudget{});
+                   }});
+    return out;
+}
+
+}  // namespace gpuplan::cli

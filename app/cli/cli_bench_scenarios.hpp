@@ -1,0 +1,30 @@
+// Scenarios the bench command generates: the scaling series (the 100k preset's fleet and load
+// scaled down) and the adversarial-but-valid shapes, each grown to the edge of the run budget.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cli_common.hpp"
+#include "gpuplan/scenario.hpp"
+
+namespace gpuplan::cli {
+
+struct GeneratedScenario {
+    std::string name;
+    std::string what;  ///< one line: the shape and why it is hard
+    /// Builds the scenario in the child process (traces go into `workDir`).
+    std::function<Scenario(const CommonOptions&, const std::filesystem::path& workDir)> build;
+};
+
+/// synthetic-100k's fleet of 25 pods cut to 1, 3, 6, 12 and 25 pods (4k … 100k GPUs), every
+/// class's rate and maxJobs scaled by the same factor: the same load per GPU.
+std::vector<GeneratedScenario> scalingScenarios();
+
+/// The shapes issue 7 found hanging or exhausting memory, each sized so that its estimated
+/// cost is just within the default budget (the largest size that validates).
+std::vector<GeneratedScenario> adversarialScenarios();
+
+}  // namespace gpuplan::cli
