@@ -51,6 +51,11 @@ std::string hexEscape(const char* prefix, unsigned value) {
 }  // namespace
 
 std::string escapedForMessage(std::string_view text, std::size_t maxChars) {
+    // Printable ASCII, the usual case (every key of every pointer the readers build), as is.
+    bool printableAscii = text.size() <= maxChars;
+    for (std::size_t i = 0; i < text.size() && printableAscii; ++i)
+        printableAscii = text[i] >= 0x20 && text[i] < 0x7F;
+    if (printableAscii) return std::string(text);
     std::string out;
     out.reserve(text.size() < maxChars ? text.size() : maxChars);
     std::size_t chars = 0;
