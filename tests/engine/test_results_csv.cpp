@@ -1,4 +1,6 @@
 // The CSV files gpuplan writes, read back by a strict RFC 4180 reader whatever the names hold.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <stdexcept>
@@ -88,7 +90,8 @@ TEST_CASE("jobs.csv quotes every field holding a comma, quote, CR or LF (RFC 418
         s.jobs.push_back(j);
     }
     const Results r = test::run(s);
-    const fs::path dir = fs::temp_directory_path() / "gpuplan-csv-quoting-test";
+    const fs::path dir =
+        fs::temp_directory_path() / ("gpuplan-csv-quoting-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     writeResultsCsv(r, dir);
 

@@ -1,3 +1,5 @@
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 
@@ -107,8 +109,8 @@ TEST_CASE("a cluster id is a team name: bytes that break terminals and CSV rows 
 TEST_CASE("a trace with 100,000 cluster ids gives each its team, scenario teams reused") {
     // Teams are looked up by hash: with a linear search this trace took 30 s (no timing is
     // asserted here; the figures are in the commit message).
-    const std::filesystem::path dir =
-        std::filesystem::temp_directory_path() / "gpuplan-trace-many-teams";
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                      ("gpuplan-trace-many-teams-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     std::string text = "timestamp,duration,num_gpus,gpu_time,cluster\n";
