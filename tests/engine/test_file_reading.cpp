@@ -98,6 +98,11 @@ TEST_CASE("scenario and catalog loaders refuse a device or FIFO with what it is"
                       "/dev/zero: is a character device, not a regular file");
     CHECK_THROWS_WITH(loadCatalog("/dev/zero"),
                       "/dev/zero: is a character device, not a regular file");
+    TempFolder tmp("gpuplan-loader-types");
+    const fs::path fifo = tmp.path / "catalog.json";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    CHECK_THROWS_WITH(loadCatalog(fifo),
+                      fifo.string() + ": is a named pipe (FIFO), not a regular file");
 }
 
 TEST_CASE("a trace path that is a folder or a FIFO is said to be one, not \"not found\"") {
