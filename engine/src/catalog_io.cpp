@@ -16,7 +16,9 @@ std::vector<std::string> sourceKeys(JsonObject& o, const Catalog& catalog) {
             bool known = false;
             for (const CatalogSource& s : catalog.sources)
                 known = known || s.key == key;
-            if (!known) item.fail("source \"" + key + "\" is not in the top-level \"sources\" map");
+            if (!known)
+                item.fail("source \"" + detail::escapedForMessage(key) +
+                          "\" is not in the top-level \"sources\" map");
             keys.push_back(std::move(key));
         }
     }
@@ -78,7 +80,8 @@ Catalog parseCatalog(std::string_view text, const std::string& sourceName) {
         t.name = o.required("name").string(256);
         t.gpuModel = o.required("gpuModel").string(64);
         if (!catalog.findGpu(t.gpuModel))
-            o.required("gpuModel").fail("unknown GPU model \"" + t.gpuModel + "\"");
+            o.required("gpuModel")
+                .fail("unknown GPU model \"" + detail::escapedForMessage(t.gpuModel) + "\"");
         t.gpusPerNode = static_cast<int>(o.required("gpusPerNode").integer(1, 64));
         if (auto v = optionalNumber(o, "cpuCores", 0, 1e5)) t.cpuCores = static_cast<int>(*v);
         t.ramGb = optionalNumber(o, "ramGb", 0, 1e7);

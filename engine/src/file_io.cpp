@@ -1,47 +1,106 @@
-// Whole-file reads with a size limit, and atomic writes (temp file, fsync, rename).
+// Whole-file reads of regular files only, their size checked before reading; atomic writes
+// (temp file, fsync, rename).
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <random>
-#include <sstream>
 
 #include "gpuplan/scenario_io.hpp"
+#include "text_rules.hpp"
 
 namespace gpuplan {
 
 namespace fs = std::filesystem;
 
-std::string readTextFile(const fs::path& file) {
-    std::error_code ec;
-    const auto status = fs::status(file, ec);
-    if (ec || !fs::exists(status)) throw InputError(file.string(), "", "file not found");
-    if (fs::is_directory(status)) throw InputError(file.string(), "", "is a folder, not a file");
-    const auto size = fs::file_size(file, ec);
-    if (!ec && size > InputLimits::maxFileBytes)
-        throw InputError(
-            file.string(), "",
-            "file is larger than " + std::to_string(InputLimits::maxFileBytes >> 20) + " MB");
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-        throw InputError(file.string(), "", std::string("cannot open: ") + std::strerror(errno));
-    std::string text;
-    text.resize(static_cast<std::size_t>(ec ? 0 : size));
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    if (ec) {  // size unknown (a pipe): read on, still bounded
-        std::ostringstream rest;
-        rest << in.rdbuf();
-        text = rest.str();
-        if (text.size() > InputLimits::maxFileBytes)
-            throw InputError(file.string(), "", "file is too large");
+namespace {
+
+/// What a path that is not a regular file is, for "FILE: is a …, not a regular file".
+std::string notRegularFile(mode_t mode) {
+    if (S_ISDIR(mode)) return "is a folder, not a regular file";
+    if (S_ISCHR(mode)) return "is a character device, not a regular file";
+    if (S_ISBLK(mode)) return "is a block device, not a regular file";
+    if (S_ISFIFO(mode)) return "is a named pipe (FIFO), not a regular file";
+    if (S_ISSOCK(mode)) return "is a socket, not a regular file";
+    return "is not a regular file";
+}
+
+std::string tooLarge() {
+    return "file is larger than " + std::to_string(InputLimits::maxFileBytes >> 20) + " MB";
+}
+
+class FileDescriptor {
+public:
+    explicit FileDescriptor(int fd) : m_fd(fd) {}
+    FileDescriptor(const FileDescriptor&) = delete;
+    FileDescriptor& operator=(const FileDescriptor&) = delete;
+    ~FileDescriptor() {
+        if (m_fd >= 0) ::close(m_fd);
     }
+    int get() const { return m_fd; }
+
+private:
+    int m_fd;
+};
+
+}  // namespace
+
+fs::path folderOf(const fs::path& file) {
+    return file.has_parent_path() ? file.parent_path() : fs::path(".");
+}
+
+std::string readTextFile(const fs::path& file) {
+    const std::string name = file.string();
+    // The type first, from the path: opening a FIFO would block and a socket cannot be opened,
+    // and a device (/dev/zero) never ends.
+    struct stat info {};
+    if (::stat(file.c_str(), &info) != 0) {
+        const int error = errno;
+        struct stat link {};
+        std::error_code ec;
+        if (error == ENOENT && ::lstat(file.c_str(), &link) == 0 && S_ISLNK(link.st_mode))
+            throw InputError(name, "",
+                             "is a symbolic link to \"" +
+                                 detail::escapedForMessage(fs::read_symlink(file, ec).string()) +
+                                 "\", which does not exist");
+        if (error == ENOENT || error == ENOTDIR) throw InputError(name, "", "file not found");
+        throw InputError(name, "", std::string("cannot open: ") + std::strerror(error));
+    }
+    if (!S_ISREG(info.st_mode)) throw InputError(name, "", notRegularFile(info.st_mode));
+    // O_NONBLOCK: should the path have become a FIFO since stat(), open() must not wait.
+    const FileDescriptor fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+    if (fd.get() < 0)
+        throw InputError(name, "", std::string("cannot open: ") + std::strerror(errno));
+    // Type and size of what was opened, not of what the path named a moment ago.
+    if (::fstat(fd.get(), &info) != 0)
+        throw InputError(name, "", std::string("cannot read: ") + std::strerror(errno));
+    if (!S_ISREG(info.st_mode)) throw InputError(name, "", notRegularFile(info.st_mode));
+    if (static_cast<std::uintmax_t>(info.st_size) > InputLimits::maxFileBytes)
+        throw InputError(name, "", tooLarge());
+    // Read to the end, one byte past the limit at most: the file may grow while it is read.
+    std::string text(static_cast<std::size_t>(info.st_size), '\0');
+    std::size_t done = 0;
+    for (;;) {
+        if (done == text.size()) {
+            if (text.size() > InputLimits::maxFileBytes) throw InputError(name, "", tooLarge());
+            text.resize(
+                std::min<std::size_t>(text.size() + (64u << 10), InputLimits::maxFileBytes + 1));
+        }
+        const ssize_t n = ::read(fd.get(), text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw InputError(name, "", std::string("cannot read: ") + std::strerror(errno));
+        if (n == 0) break;
+        done += static_cast<std::size_t>(n);
+    }
+    text.resize(done);
     return text;
 }
 
 void writeFileAtomic(const fs::path& file, std::string_view text) {
-    const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+    const fs::path dir = folderOf(file);
     // A unique temporary name in the same folder, so rename() stays on one file system.
     std::random_device rd;
     const fs::path tmp = dir / ("." + file.filename().string() + ".tmp" + std::to_string(rd()));

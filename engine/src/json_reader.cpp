@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "text_rules.hpp"
+
 namespace gpuplan {
 
 InputError::InputError(std::string file, std::string place, std::string message)
@@ -17,7 +19,7 @@ namespace gpuplan::detail {
 
 std::string childPointer(const std::string& parent, std::string_view key) {
     std::string p = parent + "/";
-    for (char c : key) {
+    for (char c : escapedForMessage(key)) {
         if (c == '~')
             p += "~0";
         else if (c == '/')
@@ -66,9 +68,9 @@ public:
     }
     bool key(Json::string_t& k) {
         Frame& f = m_stack.back();
+        f.key = k;  // first, so a duplicate is reported at its own pointer
         if (!f.keys.insert(k).second)
-            throw InputError(m_file, pointer(), "duplicate key \"" + k + "\"");
-        f.key = k;
+            throw InputError(m_file, pointer(), "duplicate key \"" + escapedForMessage(k) + "\"");
         return true;
     }
     bool end_object() {
@@ -87,9 +89,14 @@ public:
                      const nlohmann::detail::exception& ex) {
         // nlohmann's message starts with "[json.exception.parse_error.101] parse error at line
         // L, column C: "; keep only the reason and give our own place.
+        const std::size_t offset = position > 0 ? position - 1 : 0;
+        if (m_documentEnded)
+            throw InputError(m_file, lineColumn(m_text, offset),
+                             "unexpected text after the JSON document");
         std::string what = ex.what();
         if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
-        const std::size_t offset = position > 0 ? position - 1 : 0;
+        // nlohmann quotes the bytes it last read, raw: they may be anything.
+        what = escapedForMessage(what, 400);
         if (offset >= m_text.size()) what = "the file ends too early (truncated?): " + what;
         throw InputError(m_file, lineColumn(m_text, offset), "invalid JSON: " + what);
     }
@@ -110,6 +117,7 @@ private:
         m_stack.push_back(Frame{isObject, {}, {}, 0});
     }
     bool value() {
+        if (m_stack.empty()) m_documentEnded = true;  // the top-level value is complete
         if (!m_stack.empty() && !m_stack.back().isObject) ++m_stack.back().index;
         return true;
     }
@@ -128,11 +136,17 @@ private:
     std::string_view m_text;
     const std::string& m_file;
     std::vector<Frame> m_stack;
+    bool m_documentEnded = false;
 };
 
 }  // namespace
 
 Json parseStrict(std::string_view text, const std::string& sourceName) {
+    // nlohmann's lexer takes a NUL for the end of the input, so `{…}\0garbage` would parse as
+    // `{…}`. JSON text never holds one (a string writes it \u0000).
+    if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos)
+        throw InputError(sourceName, lineColumn(text, nul),
+                         "a NUL byte, which JSON text never holds (a binary or cut file?)");
     StrictSax sax(text, sourceName);
     Json::sax_parse(text.begin(), text.end(), &sax);
     try {
@@ -210,12 +224,7 @@ std::string JsonNode::string(std::size_t maxLength) const {
 
 std::string JsonNode::name() const {
     const std::string s = string(64);
-    if (s.empty()) fail("name must not be empty");
-    for (char c : s) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                        (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
-        if (!ok) fail("name \"" + s + "\" may only use letters, digits, '.', '_' and '-'");
-    }
+    if (const auto problem = nameProblem(s)) fail("name " + *problem);
     return s;
 }
 
@@ -271,7 +280,7 @@ void JsonObject::finish() const {
         for (const std::string& k : m_used)
             known += (known.empty() ? "" : ", ") + k;
         JsonNode(value, childPointer(m_node.pointer(), key), m_node.file())
-            .fail("unknown key \"" + key + "\" (known here: " + known + ")");
+            .fail("unknown key \"" + escapedForMessage(key) + "\" (known here: " + known + ")");
     }
 }
 

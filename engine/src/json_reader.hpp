@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpuplan/scenario_io.hpp"
+#include "text_rules.hpp"
 
 namespace gpuplan::detail {
 
@@ -20,7 +21,7 @@ using Json = nlohmann::json;
 /// Throws InputError with "line L, column C" or a JSON pointer.
 Json parseStrict(std::string_view text, const std::string& sourceName);
 
-/// "/a/b~1c" style pointer building.
+/// "/a/b~1c" style pointer building; keys are escaped for messages (escapedForMessage).
 std::string childPointer(const std::string& parent, std::string_view key);
 std::string childPointer(const std::string& parent, std::size_t index);
 
@@ -54,7 +55,7 @@ public:
             if (s == text) return value;
             list += (list.empty() ? "" : ", ") + std::string("\"") + text + "\"";
         }
-        fail("unknown value \"" + s + "\" (expected one of " + list + ")");
+        fail("unknown value \"" + escapedForMessage(s) + "\" (expected one of " + list + ")");
     }
 
 private:

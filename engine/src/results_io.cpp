@@ -38,9 +38,11 @@ OJson groupsToJson(const std::vector<GroupKpis>& groups) {
     return list;
 }
 
-/// A CSV field: quoted when it holds a comma, quote or line break (reason texts do).
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+/// A CSV field as RFC 4180 writes it: quoted, its quotes doubled, when it holds a comma, a
+/// quote, CR or LF (reason texts and hand-built names do). Every text field of every CSV
+/// the project writes goes through here.
+std::string csvField(std::string_view text) {
+    if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
     std::string out = "\"";
     for (char c : text) {
         if (c == '"') out += '"';
@@ -96,7 +98,7 @@ void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
     std::filesystem::create_directories(folder);
     std::string all = "time_s";
     for (const Series& s : r.series)
-        all += "," + s.name;
+        all += "," + csvField(s.name);
     all += "\n";
     for (std::size_t k = 0; k < r.sampleTimesS.size(); ++k) {
         all += csvNumber(r.sampleTimesS[k]);
@@ -106,7 +108,7 @@ void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
     }
     writeFileAtomic(folder / "series.csv", all);
     for (const Series& s : r.series) {
-        std::string text = "time_s," + s.name + "\n";
+        std::string text = "time_s," + csvField(s.name) + "\n";
         for (std::size_t k = 0; k < s.values.size(); ++k)
             text += csvNumber(r.sampleTimesS[k]) + "," + csvNumber(s.values[k]) + "\n";
         writeFileAtomic(folder / (seriesFileStem(s.name) + ".csv"), text);
@@ -140,9 +142,9 @@ void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
                 csvNumber(j.spec.durationS) + "," + csvNumber(j.spec.startupS) + "," +
                 (started ? csvNumber(j.firstStartS) : "") + "," +
                 (j.endS >= 0 ? csvNumber(j.endS) : "") + "," +
-                (started ? csvNumber(j.waitS()) : "") + "," + toString(j.status) + "," +
-                csvNumber(j.slowdown) + "," + std::to_string(evictions[i]) + "," + nodes + "," +
-                (never ? toString(never->layer) : "") + "," +
+                (started ? csvNumber(j.waitS()) : "") + "," + csvField(toString(j.status)) + "," +
+                csvNumber(j.slowdown) + "," + std::to_string(evictions[i]) + "," + csvField(nodes) +
+                "," + (never ? csvField(toString(never->layer)) : "") + "," +
                 (never ? csvField(r.reasonText(never->reason)) : "") + "\n";
     }
     writeFileAtomic(folder / "jobs.csv", jobs);

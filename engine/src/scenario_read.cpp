@@ -332,13 +332,16 @@ struct Reader {
         }
         std::string looked;
         for (const fs::path& c : candidates) {
+            // Anything at the path is the trace, to be read or refused with what it is (a
+            // folder, a FIFO, a dangling link); only a path with nothing there is looked past.
             std::error_code ec;
-            if (fs::is_regular_file(c, ec)) return readPhillyTrace(c);
-            looked += (looked.empty() ? "" : ", ") + c.string();
+            if (fs::exists(fs::symlink_status(c, ec))) return readPhillyTrace(c);
+            looked += (looked.empty() ? "" : ", ") + detail::escapedForMessage(c.string(), 400);
         }
-        fileNode.fail("trace file \"" + t.file + "\" not found (looked in: " +
-                      (looked.empty() ? std::string("nowhere") : looked) +
-                      "); set GPUPLAN_DATA_DIR or pass --data-dir to the folder holding it");
+        fileNode.fail(
+            "trace file \"" + detail::escapedForMessage(t.file, 400) +
+            "\" not found (looked in: " + (looked.empty() ? std::string("nowhere") : looked) +
+            "); set GPUPLAN_DATA_DIR or pass --data-dir to the folder holding it");
     }
 
     void nodeEvents(JsonObject& root) {
@@ -564,7 +567,7 @@ Scenario parseScenario(std::string_view text, const std::string& sourceName, con
 
 Scenario loadScenario(const std::filesystem::path& file, const Catalog& catalog,
                       const LoadOptions& options) {
-    return parseScenario(readTextFile(file), file.string(), catalog, options, file.parent_path());
+    return parseScenario(readTextFile(file), file.string(), catalog, options, folderOf(file));
 }
 
 void validateScenario(const Scenario& scenario, const Catalog& catalog) {

@@ -6,6 +6,7 @@
 #include <numbers>
 #include <numeric>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "random.hpp"
 
@@ -273,20 +274,25 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
         w.jobs.push_back(job);
     }
 
+    // Team index by name, hashed: a trace may bring 100,000 cluster ids, and comparing each
+    // with every team seen so far took 30 s.
+    std::unordered_map<std::string, int> teamByName;
+    if (!scenario.traces.empty()) {
+        teamByName.reserve(w.teams.size());
+        for (std::size_t i = 0; i < w.teams.size(); ++i)
+            teamByName.emplace(w.teams[i], static_cast<int>(i));
+    }
     for (std::size_t ti = 0; ti < scenario.traces.size(); ++ti) {
         const TraceDef& trace = scenario.traces[ti];
         if (!trace.data) throw std::invalid_argument("trace " + trace.file + " was not loaded");
         w.traceNames.push_back(toString(trace.format));
         std::vector<int> teamIndex;
+        teamIndex.reserve(trace.data->teams.size());
         for (const std::string& t : trace.data->teams) {
-            const std::string name = trace.teamPrefix + t;
-            auto it = std::find(w.teams.begin(), w.teams.end(), name);
-            if (it == w.teams.end()) {
-                w.teams.push_back(name);
-                teamIndex.push_back(static_cast<int>(w.teams.size()) - 1);
-            } else {
-                teamIndex.push_back(static_cast<int>(it - w.teams.begin()));
-            }
+            const auto [it, added] =
+                teamByName.emplace(trace.teamPrefix + t, static_cast<int>(w.teams.size()));
+            if (added) w.teams.push_back(it->first);
+            teamIndex.push_back(it->second);
         }
         JobSpec proto;
         proto.source = JobSource::Trace;

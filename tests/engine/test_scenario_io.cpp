@@ -23,11 +23,19 @@ struct Malformed {
 // Every file is a small edit of ../valid-minimal.json (which must load) that breaks one rule.
 const Malformed kMalformed[] = {
     {"truncated", "line ", "the file ends too early (truncated?)"},
+    // valid-minimal.json, then "\0garbage": nlohmann's lexer took the NUL for the end.
+    {"nul-after-document", "line 61, column 2", "NUL byte"},
+    // "]}\0" closes the document before "jobs" (line 51, column 4): jobs silently dropped.
+    {"nul-before-jobs", "line 51, column 4", "NUL byte"},
+    // A second object after the document, on line 62.
+    {"trailing-garbage", "line 62, column 1", "unexpected text after the JSON document"},
     {"empty", "line 1, column 1", "the file ends too early (truncated?)"},
     {"not-json", "line 1, column 1", "invalid JSON"},
     {"nan-value", "line ", "invalid JSON"},
     {"deep-nesting", "/x/0/0/0", "nested deeper than 64 levels"},
-    {"duplicate-key", "/", "duplicate key \"seed\""},
+    // The second "seed" comes after "horizonS": the pointer is the duplicate's, not the key's
+    // before it.
+    {"duplicate-key", "/seed", "duplicate key \"seed\""},
     {"top-level-array", "/", "expected an object, got an array"},
     {"unknown-key", "/topolgy", "unknown key \"topolgy\""},
     {"wrong-type", "/horizonS", "expected a number, got a string"},
@@ -106,6 +114,46 @@ TEST_CASE("malformed scenarios are rejected with file, place and reason") {
             CHECK_THAT(std::string(e.what()), Catch::StartsWith(file.string() + ": "));
         }
     }
+}
+
+TEST_CASE("keys holding NUL, control characters or non-UTF-8 are printed escaped, not cut") {
+    // {"se\u0000ed": 1} is a key "se", NUL, "ed": the message used to end at the NUL
+    // ("error: FILE: /se"). Each key below is unknown; the pointer and message show it escaped.
+    const std::string valid = readTextFile(test::testDataDir() / "valid-minimal.json");
+    auto error = [&](const std::string& key) {
+        try {  // valid-minimal.json with `"KEY": 1,` after its first brace
+            parseScenario("{\"" + key + "\": 1," + valid.substr(1), "s.json", catalog());
+        } catch (const InputError& e) {
+            return std::make_pair(e.place(), std::string(e.what()));
+        }
+        return std::make_pair(std::string("accepted"), std::string());
+    };
+    const auto [nulPlace, nulWhat] = error("se\\u0000ed");
+    CHECK(nulPlace == "/se\\u0000ed");
+    CHECK_THAT(nulWhat, Catch::StartsWith("s.json: /se\\u0000ed: unknown key \"se\\u0000ed\""));
+    CHECK(nulWhat.find('\0') == std::string::npos);
+    // ESC written raw is invalid JSON; written \u001b it is a key holding ESC.
+    CHECK(error("red\\u001b[31m").first == "/red\\u001b[31m");
+    // A raw 0xff byte is not UTF-8: nlohmann refuses it, and its message quotes the byte
+    // escaped (it used to be copied raw).
+    const auto [badPlace, badWhat] = error("k\xff");
+    CHECK(badPlace == "line 1, column 4");
+    CHECK_THAT(badWhat, Catch::Contains("\\xff"));
+    CHECK(badWhat.find('\xff') == std::string::npos);
+    // A duplicate key holding NUL: reported at the duplicate, escaped.
+    CHECK_THROWS_WITH(parseScenario("{\"a\": 1, \"n\\u0000\": 1, \"b\": 2, \"n\\u0000\": 3}",
+                                    "s.json", catalog()),
+                      "s.json: /n\\u0000: duplicate key \"n\\u0000\"");
+}
+
+TEST_CASE("a NUL byte or trailing text in a catalog is refused like in a scenario") {
+    const std::string text = readTextFile(test::presetsDir() / "catalog" / "catalog.json");
+    CHECK_NOTHROW(parseCatalog(text + "\n  \n", "c.json"));  // trailing whitespace is fine
+    CHECK_THROWS_WITH(parseCatalog(text + std::string(1, '\0') + "x", "c.json"),
+                      Catch::StartsWith("c.json: line ") && Catch::Contains("NUL byte"));
+    CHECK_THROWS_WITH(parseCatalog(text + "]", "c.json"),
+                      Catch::StartsWith("c.json: line ") &&
+                          Catch::EndsWith("unexpected text after the JSON document"));
 }
 
 TEST_CASE("a missing scenario file is reported, not thrown as something else") {

@@ -81,7 +81,12 @@ std::shared_ptr<const TraceData> readPhillyTrace(const std::filesystem::path& fi
 std::shared_ptr<const TraceData> parsePhillyTrace(std::string_view text,
                                                   const std::string& sourceName);
 
-/// Reads a whole file, refusing anything over InputLimits::maxFileBytes. Throws InputError.
+/// Reads a whole regular file (a symbolic link to one is fine), refusing anything over
+/// InputLimits::maxFileBytes. A folder, device, FIFO or socket is refused before it is opened
+/// or read, with what it is. Throws InputError.
 std::string readTextFile(const std::filesystem::path& file);
+
+/// The folder holding `file`: "." for a bare file name, whose parent_path() is empty.
+std::filesystem::path folderOf(const std::filesystem::path& file);
 
 }  // namespace gpuplan

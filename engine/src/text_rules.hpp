@@ -1,0 +1,25 @@
+// What text read from a file may hold, and how any such text is printed in a message.
+// Keys, values and trace fields come from other people's files: a NUL, an escape sequence or
+// a stray byte must neither cut a message short nor reach a terminal or a CSV row raw.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gpuplan::detail {
+
+/// `text` as it may appear in a message or a JSON pointer, never cut by what it holds:
+/// control characters (U+0000–U+001F, U+007F–U+009F) as \u00XX, as JSON writes them; bytes
+/// that are not UTF-8 as \xXX. Everything else is kept as it is, so the text can be searched
+/// for in the file. Beyond `maxChars` characters the text is dropped and "…" appended: a
+/// 60 MB key gives a short message.
+std::string escapedForMessage(std::string_view text, std::size_t maxChars = 200);
+
+/// The rule for every name in gpuplan (teams, nodes, classes, trace cluster ids): 1–64
+/// ASCII letters, digits, '.', '_' and '-', so a name prints, sorts and sits in a CSV field
+/// or a file name as it is. Returns what is wrong, after the name quoted and escaped
+/// ("must not be empty", "\"a\u001bb\" holds a control character (\u001b)", …), or nothing.
+std::optional<std::string> nameProblem(std::string_view text);
+
+}  // namespace gpuplan::detail

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# gpuplan-cli on hostile inputs: NUL bytes and text after the document, keys that would cut
+# or garble a message, paths that are not regular files (devices, FIFOs, folders, sockets,
+# dangling links), a bare scenario file name, and trace team names that break rows. Each
+# must give exit 2 with the file, the place and what is wrong, quickly (timeout 10).
+# usage: cli_inputs_test.sh GPUPLAN_CLI PRESETS_DIR TEST_DATA_DIR
+set -u
+# Absolute, as a check runs the CLI from another folder.
+cli=$(realpath -- "$1") presets=$(realpath -- "$2") data=$(realpath -- "$3")
+bad=$data/malformed
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+expect() {  # expect CODE PATTERN -- command...
+    local code=$1 pattern=$2
+    shift 3
+    "$@" >"$work/out" 2>&1
+    local got=$?
+    if [ "$got" != "$code" ] || ! grep -qE -- "$pattern" "$work/out"; then
+        echo "FAIL: $* -> exit $got (want $code), output:"
+        sed 's/^/    /' "$work/out" | head -20
+        echo "    (wanted /$pattern/)"
+        failures=$((failures + 1))
+    else
+        echo "ok: $*"
+    fi
+}
+
+# NUL anywhere and text after the document (the NUL used to end the JSON: accepted, and the
+# jobs after "]}\0" silently dropped).
+expect 2 'nul-after-document.json: line 61, column 2: a NUL byte' -- "$cli" validate "$bad/nul-after-document.json"
+expect 2 'nul-before-jobs.json: line 51, column 4: a NUL byte' -- "$cli" validate "$bad/nul-before-jobs.json"
+expect 2 'trailing-garbage.json: line 62, column 1: unexpected text after the JSON document' \
+    -- "$cli" validate "$bad/trailing-garbage.json"
+# Keys are printed escaped: a NUL used to end the message ("error: FILE: /se"), and a raw
+# 0xff byte was copied into it.
+expect 2 'key-with-nul.json: /se\\u0000ed\\u001b\[31m: unknown key "se\\u0000ed\\u001b\[31m"' \
+    -- "$cli" validate "$bad/key-with-nul.json"
+expect 2 'key-not-utf8.json: line 2, column [0-9]+: invalid JSON: .*caf\\xff' -- "$cli" validate "$bad/key-not-utf8.json"
+# A duplicate key is reported at the duplicate, not at the key before it ("horizonS").
+expect 2 'duplicate-key.json: /seed: duplicate key "seed"' -- "$cli" validate "$bad/duplicate-key.json"
+
+# Paths that are not regular files, refused before reading: /dev/zero used to be read whole
+# and a FIFO blocked forever; a folder, a socket and a dangling link say what they are.
+mkfifo "$work/fifo.json"
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$work/socket.json"
+ln -s "$work/gone.json" "$work/dangling.json"
+ln -s "$presets/scenarios/default.json" "$work/link.json"
+expect 2 '/dev/zero: is a character device, not a regular file' -- timeout 10 "$cli" validate /dev/zero
+expect 2 'fifo.json: is a named pipe \(FIFO\), not a regular file' -- timeout 10 "$cli" validate "$work/fifo.json"
+expect 2 'socket.json: is a socket, not a regular file' -- timeout 10 "$cli" validate "$work/socket.json"
+expect 2 "$work: is a folder, not a regular file" -- timeout 10 "$cli" validate "$work"
+expect 2 'missing.json: file not found' -- timeout 10 "$cli" validate "$work/missing.json"
+expect 2 'dangling.json: is a symbolic link to ".*gone.json", which does not exist' \
+    -- timeout 10 "$cli" validate "$work/dangling.json"
+expect 0 '^ok: .*link.json' -- timeout 10 "$cli" validate "$work/link.json"
+expect 2 '/dev/zero: is a character device, not a regular file' \
+    -- timeout 10 "$cli" validate "$presets/scenarios/default.json" --catalog /dev/zero
+expect 2 'fifo.json: is a named pipe \(FIFO\)' \
+    -- timeout 10 "$cli" validate "$presets/scenarios/default.json" --catalog "$work/fifo.json"
+
+# Trace paths: a folder used to be "not found"; a FIFO must not block.
+mkdir -p "$work/traces/folder.csv"
+mkfifo "$work/traces/fifo.csv"
+for trace in folder fifo; do
+    sed '$ s/}$/, "traces": [{"format": "philly", "file": "'$trace'.csv"}]}/' \
+        "$data/valid-minimal.json" >"$work/traces/$trace.json"
+done
+expect 2 'traces/folder.csv: is a folder, not a regular file' -- timeout 10 "$cli" validate "$work/traces/folder.json"
+expect 2 'traces/fifo.csv: is a named pipe \(FIFO\), not a regular file' \
+    -- timeout 10 "$cli" validate "$work/traces/fifo.json"
+
+# A bare scenario file name finds a trace next to it, as ./scenario.json does (the folder of
+# "scenario.json" used to be "", so the scenario's own folder was never searched).
+mkdir -p "$work/bare"
+printf 'timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,66.0,1,66.0,vc1\n' >"$work/bare/trace.csv"
+sed '$ s/}$/, "traces": [{"format": "philly", "file": "trace.csv"}]}/' \
+    "$data/valid-minimal.json" >"$work/bare/scenario.json"
+expect 0 '^ok: scenario.json .* 1 traces' -- env -C "$work/bare" "$cli" validate scenario.json
+expect 0 '^ok: ./scenario.json .* 1 traces' -- env -C "$work/bare" "$cli" validate ./scenario.json
+
+# Trace team names: control characters, bytes that are not UTF-8 and quoted fields (whose
+# line break splits the row) are refused with the trace file, the line and the reason.
+expect 2 'trace-team-control-character.csv: line 3: cluster id "vc\\u001b\[2J" holds a control character' \
+    -- "$cli" validate "$bad/trace-team-control-character.json"
+expect 2 'trace-team-not-utf8.csv: line 3: cluster id "vc\\xffx" is not UTF-8 text' \
+    -- "$cli" validate "$bad/trace-team-not-utf8.json"
+expect 2 'trace-team-quoted-line-break.csv: line 3: cluster id ""vc" holds a quote' \
+    -- "$cli" validate "$bad/trace-team-quoted-line-break.json"
+
+echo "$failures failure(s)"
+[ "$failures" = 0 ]
