@@ -158,7 +158,7 @@ std::vector<GeneratedScenario> adversarialScenarios() {
                              Json s =
                                  scenarioHead("full fleet × samples", static_cast<double>(n), 1);
                              s["topology"] = fleetOf({{"rack", 125'000}}, "dgx-h100");
-                             s["jobClasses"] = {poissonClass("fill", 3.6e9, 1'000'000, 1, 1e7)};
+                             s["jobClasses"] = {poissonClass("fill", 1e7, 1'000'000, 1, 1e7)};
                              return s;
                          }));
     // A trace whose every row is another team (cluster id): team lookups must be hashed.

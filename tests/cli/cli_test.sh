@@ -40,6 +40,14 @@ expect 2 'negative-count.json: /topology/pods/0/racks/0/nodes/0/count: must be b
 expect 2 'truncated.json: line [0-9]+, column [0-9]+: invalid JSON: the file ends too early' \
     -- "$cli" validate "$data/malformed/truncated.json"
 expect 2 'file not found' -- "$cli" validate "$work/missing.json"
+# The run budget: validate prints the estimate; a scenario over the budget is refused by every
+# command before anything runs, naming what costs most.
+expect 0 '^estimated run: about [0-9]+ jobs, [0-9]+ events' -- "$cli" validate "$presets/scenarios/default.json"
+expect 2 'default.json: /: the run would take about .* work units \(budget 1e\+03.*most of it from /' \
+    -- "$cli" validate "$presets/scenarios/default.json" --budget-ops 1000
+expect 2 'the run would need about .* GB of memory' -- "$cli" run "$presets/scenarios/default.json" --budget-gb 0.0001
+expect 2 '--budget-gb needs a number above 0' -- "$cli" validate "$presets/scenarios/default.json" --budget-gb 0
+expect 2 '--budget-ops needs a number above 0' -- "$cli" run "$presets/scenarios/default.json" --budget-ops=lots
 
 # run: KPI table, JSON with the DESIGN.md names, CSVs; --seed changes the fingerprint.
 expect 0 'allocation_mean' -- "$cli" run "$presets/scenarios/default.json" --out "$work/r.json" --csv "$work/csv"
