@@ -127,8 +127,12 @@ void Scheduler::fullScan(double nowS) {
             if (realFreeGpus() > 0 && !coveredByFailure(key, false)) {
                 const Outcome o = tryBind(job, nowS, false);
                 if (o == Outcome::Bound) {
-                    // Capacity went to a job ahead of the old head: its reservation is stale.
-                    m_reservation.active = false;
+                    // Capacity went to a job ahead of the old head. If the job releases by the
+                    // reserved start, the head still fits then on the GPUs it reserved, and no
+                    // earlier (the job only takes capacity before): the reservation stands.
+                    // Else the start may move: plan it again (a walk of the bound jobs).
+                    if (m_sim.runtime[job].plannedEndS > m_reservation.startS)
+                        m_reservation.active = false;
                     continue;
                 }
                 m_failedAlways.add(key);
@@ -210,10 +214,12 @@ void Scheduler::refreshPhantom(std::uint32_t job) {
     // A job that releases before the head starts, bound on one of the head's nodes, hands
     // those GPUs back in time: the head needs fewer held now, and long jobs may use the rest.
     if (!m_reservation.active || m_sim.runtime[job].plannedEndS > m_reservation.startS) return;
+    const auto& reserved = m_reservation.gpusByNode;  // sorted by node
     bool onReservedNode = false;
     for (const PodPlacement& p : m_sim.placementOf(job))
-        for (const auto& [node, need] : m_reservation.gpusByNode)
-            onReservedNode |= node == p.node;
+        onReservedNode |= std::binary_search(
+            reserved.begin(), reserved.end(), std::pair<std::uint32_t, int>{p.node, 0},
+            [](const auto& a, const auto& b) { return a.first < b.first; });
     if (!onReservedNode) return;
     removePhantom();
     applyPhantom();
@@ -329,13 +335,16 @@ bool Scheduler::chooseReservedGpus(const PlacementRequest& req,
     unplace(m_sim.cluster, taken);
     m_reservation.gpusByNode.clear();
     if (!ok) return false;
-    for (const PodPlacement& pod : taken) {
-        auto at = std::find_if(m_reservation.gpusByNode.begin(), m_reservation.gpusByNode.end(),
-                               [&](const auto& e) { return e.first == pod.node; });
-        if (at == m_reservation.gpusByNode.end())
-            m_reservation.gpusByNode.push_back({pod.node, p});
-        else
-            at->second += p;
+    // GPUs per node, by node (a head of thousands of pods: sorted, not searched per pod).
+    std::vector<std::uint32_t> nodes;
+    nodes.reserve(taken.size());
+    for (const PodPlacement& pod : taken)
+        nodes.push_back(pod.node);
+    std::sort(nodes.begin(), nodes.end());
+    for (std::uint32_t node : nodes) {
+        if (m_reservation.gpusByNode.empty() || m_reservation.gpusByNode.back().first != node)
+            m_reservation.gpusByNode.push_back({node, 0});
+        m_reservation.gpusByNode.back().second += p;
     }
     return true;
 }

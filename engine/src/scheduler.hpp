@@ -30,7 +30,7 @@ struct Reservation {
     bool active = false;
     std::uint32_t job = 0;
     double startS = 0;
-    std::vector<std::pair<std::uint32_t, int>> gpusByNode;  ///< node → GPUs the head needs
+    std::vector<std::pair<std::uint32_t, int>> gpusByNode;  ///< node → GPUs the head needs, by node
 };
 
 class Scheduler {
