@@ -148,7 +148,7 @@ void Scheduler::fullScan(double nowS) {
                 m_head = npos;  // cannot plan a start: let it not block the queue
                 continue;
             }
-            applyPhantom();
+            holdReservation();
             continue;
         }
         if (realFreeGpus() == 0) break;
@@ -161,7 +161,7 @@ void Scheduler::fullScan(double nowS) {
         }
         backfill(job, nowS);
     }
-    removePhantom();
+    releaseReservation();
     if (m_head == npos) m_reservation.active = false;
 }
 
@@ -177,10 +177,10 @@ void Scheduler::arrivalsOnly(double nowS) {
         return;
     }
     if (!m_reservation.active) return;
-    applyPhantom();
+    holdReservation();
     for (std::uint32_t job : m_newArrivals)
         if (m_queue.contains(job)) backfill(job, nowS);
-    removePhantom();
+    releaseReservation();
 }
 
 bool Scheduler::canEndBeforeReservation(std::uint32_t job, double nowS) const {
@@ -194,6 +194,7 @@ void Scheduler::backfill(std::uint32_t job, double nowS) {
     const bool canBeShort = canEndBeforeReservation(job, nowS);
     if (coveredByFailure(key, canBeShort)) return;
     // With the head's GPUs held by phantom occupancy, anything that fits cannot delay it.
+    occupyPhantom();
     if (tryBind(job, nowS, false) == Outcome::Bound) {
         if (canBeShort) refreshPhantom(job);
         return;
@@ -203,9 +204,8 @@ void Scheduler::backfill(std::uint32_t job, double nowS) {
         return;
     }
     // A job that ends before the head starts may use the held GPUs too.
-    removePhantom();
+    vacatePhantom();
     const Outcome o = tryBind(job, nowS, true);
-    applyPhantom();
     if (o == Outcome::Bound) refreshPhantom(job);
     if (o == Outcome::NoFit) m_failedAlways.add(key);
 }
@@ -221,8 +221,7 @@ void Scheduler::refreshPhantom(std::uint32_t job) {
             reserved.begin(), reserved.end(), std::pair<std::uint32_t, int>{p.node, 0},
             [](const auto& a, const auto& b) { return a.first < b.first; });
     if (!onReservedNode) return;
-    removePhantom();
-    applyPhantom();
+    vacatePhantom();  // held again, smaller, before the next try
     m_failedWithPhantom.clear();
     m_phantomShrank = true;
 }
@@ -355,8 +354,9 @@ int Scheduler::holdNeeded(std::uint32_t node, int need) const {
     return need;
 }
 
-void Scheduler::applyPhantom() {
-    if (!m_reservation.active) return;
+void Scheduler::occupyPhantom() {
+    if (!m_holding || m_phantomApplied || !m_reservation.active) return;
+    m_phantomApplied = true;
     for (const auto& [node, need] : m_reservation.gpusByNode) {
         const int free = m_sim.cluster.freeGpus(static_cast<int>(node));
         const int missing = holdNeeded(node, need);
@@ -369,6 +369,16 @@ void Scheduler::applyPhantom() {
         m_phantom.push_back({node, mask});
         m_phantomGpus += hold;
     }
+}
+
+int Scheduler::reservationShortfall() const {
+    if (!m_reservation.active || m_reservation.job != m_head) return 0;
+    int missingNodes = 0;
+    for (const auto& [node, need] : m_reservation.gpusByNode)
+        if (m_sim.cluster.schedulable(static_cast<int>(node)) &&
+            holdNeeded(node, need) > m_sim.cluster.freeGpus(static_cast<int>(node)))
+            ++missingNodes;
+    return missingNodes;
 }
 
 bool Scheduler::fitsBesideReservation(std::uint32_t job) const {
@@ -393,10 +403,17 @@ bool Scheduler::fitsBesideReservation(std::uint32_t job) const {
     return false;
 }
 
-void Scheduler::removePhantom() {
+void Scheduler::vacatePhantom() {
+    if (!m_phantomApplied) return;
     unplace(m_sim.cluster, m_phantom);
     m_phantom.clear();
     m_phantomGpus = 0;
+    m_phantomApplied = false;
+}
+
+void Scheduler::releaseReservation() {
+    vacatePhantom();
+    m_holding = false;
 }
 
 }  // namespace gpuplan::detail

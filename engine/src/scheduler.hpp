@@ -58,6 +58,9 @@ public:
     BackfillMode mode() const { return m_def.backfill; }
     /// Times a reserved head found fewer GPUs coming back than planned (must stay 0).
     std::uint64_t reservationViolations() const { return m_reservationViolations; }
+    /// Reserved nodes that will not have the head's GPUs at its start, between passes
+    /// (must stay 0; the invariant check asks after every pass).
+    int reservationShortfall() const;
     static constexpr std::uint32_t npos = 0xFFFFFFFFu;
 
     /// Could the job fit if every bound job ended now (Ready nodes only)?
@@ -78,8 +81,14 @@ private:
                             const std::vector<std::uint32_t>& released);
     /// GPUs the head needs on `node` beyond what bound jobs there hand back by its start.
     int holdNeeded(std::uint32_t node, int need) const;
-    void applyPhantom();
-    void removePhantom();
+    /// For the rest of the pass the head's GPUs are held from later jobs. The hold (phantom
+    /// occupancy on every reserved node: thousands for a huge head) is put on the cluster
+    /// only when a later job is actually tried, and taken off for a job short enough to use
+    /// them; a pass that tries nothing behind the head costs nothing.
+    void holdReservation() { m_holding = true; }
+    void occupyPhantom();
+    void vacatePhantom();
+    void releaseReservation();
     void refreshPhantom(std::uint32_t boundJob);
     /// Nothing of this shape can start in the rest of this pass.
     bool shapeExhausted(const JobQueue::Group& group, double nowS) const;
@@ -98,6 +107,8 @@ private:
     Reservation m_reservation;
     std::vector<PodPlacement> m_phantom;
     int m_phantomGpus = 0;
+    bool m_holding = false;         ///< later jobs must leave the head's GPUs alone
+    bool m_phantomApplied = false;  ///< the hold is on the cluster now
     /// Shapes that found no room this pass: always, or only beside the head's reservation.
     FailedShapes m_failedAlways, m_failedWithPhantom;
     /// Shapes that cannot fit even the empty Ready fleet this pass.

@@ -482,7 +482,7 @@ private:
         }
         if (allocated != m_sim.cluster.allocatedGpus() || allocated != m_rates.allocatedGpus)
             throw std::logic_error("invariant: allocated GPU counter drifted");
-        if (m_scheduler.reservationViolations() != 0)
+        if (m_scheduler.reservationViolations() != 0 || m_scheduler.reservationShortfall() != 0)
             throw std::logic_error("invariant: a backfill took GPUs reserved for the queue head");
     }
 
