@@ -125,7 +125,7 @@ nlohmann::ordered_json runOne(const Benchmark& b, int repeat, const CommonOption
             {"events_per_s", static_cast<double>(last.eventCount) / median},
             {"jobs", last.jobs.size()},
             {"us_per_job", last.jobs.empty() ? 0.0 : 1e6 * median / last.jobs.size()},
-            {"size", scenario.description},
+            {"size", b.suite == "engine" ? std::string() : scenario.description},
             {"gpus", last.fleet.totalGpus},
             {"fingerprint", last.fingerprintHex()}};
 }

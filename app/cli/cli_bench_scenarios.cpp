@@ -90,7 +90,7 @@ GeneratedScenario atEdge(std::string name, std::string what, long long maxSize,
                 const auto at = [&](long long n) { return make(n, dir); };
                 const long long n = edgeSize(at, maxSize, common, dir);
                 Scenario s = parse(at(n), common, dir, RunBudget{});
-                s.description = "size " + std::to_string(n) + " (the largest within the budget)";
+                s.description = "N = " + std::to_string(n) + " (the largest that validates)";
                 return s;
             }};
 }
