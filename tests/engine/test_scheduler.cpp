@@ -281,3 +281,31 @@ TEST_CASE("the pending lists of all samples together stay within the per-run cap
     CHECK(r.pendingOmitted[119] == 2995);
     CHECK(r.findSeries("pending_gpus{reservation}")->values[119] == 3000 * 8);
 }
+
+TEST_CASE("ten thousand never-fitting jobs sampled a million times keep bounded pending records") {
+    // Issue 7's shape: 10,000 jobs of 16 GPUs on one 8-GPU node (reservation layer, never
+    // start) and 1,000,000 samples (1 s apart). Each sample could list all 10,000 (10^10
+    // entries, 120 GB); the run cap keeps 4,000,000 in all: samples at 0, 1, …, 999,999 s
+    // (before the horizon) are 1,000,000, so 4 per sample. The series still count all
+    // 160,000 GPUs.
+    Scenario s = test::smallFleet(1, 1, "n8");
+    s.horizonS = 1'000'000;
+    s.sampleIntervalS = 1;
+    JobClassDef big;
+    big.name = "big";
+    big.traits.team = "t";
+    big.arrival.process = ArrivalProcess::List;
+    for (int i = 0; i < 10000; ++i)
+        big.arrival.timesS.push_back(i * 0.0001);
+    big.gpus.value = 16;
+    big.durationS.value = 60;
+    s.jobClasses = {big};
+    RunOptions o;
+    o.checkInvariants = false;  // a million samples: the books are checked by smaller tests
+    const Results r = simulate(s, o);
+    REQUIRE(r.sampleTimesS.size() == 1'000'000);
+    CHECK(r.pending.size() <= o.maxPendingEntriesPerRun);
+    CHECK(r.pendingAtSample(500'000).size() == 4);
+    CHECK(r.pendingOmitted[500'000] == 10000 - 4);
+    CHECK(r.findSeries("pending_gpus{reservation}")->values[500'000] == 10000 * 16);
+}
