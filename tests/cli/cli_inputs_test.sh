@@ -10,22 +10,7 @@ cli=$(realpath -- "$1") presets=$(realpath -- "$2") data=$(realpath -- "$3")
 bad=$data/malformed
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-
-expect() {  # expect CODE PATTERN -- command...
-    local code=$1 pattern=$2
-    shift 3
-    "$@" >"$work/out" 2>&1
-    local got=$?
-    if [ "$got" != "$code" ] || ! grep -qE -- "$pattern" "$work/out"; then
-        echo "FAIL: $* -> exit $got (want $code), output:"
-        sed 's/^/    /' "$work/out" | head -20
-        echo "    (wanted /$pattern/)"
-        failures=$((failures + 1))
-    else
-        echo "ok: $*"
-    fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/expect.sh"
 
 # NUL anywhere and text after the document (the NUL used to end the JSON: accepted, and the
 # jobs after "]}\0" silently dropped).

@@ -7,37 +7,7 @@ cli=$1 presets=$2 data=$3
 scenario=$presets/scenarios/default.json
 work=$(mktemp -d)
 trap 'chmod -R u+w "$work"; rm -rf "$work"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $*"
-    sed 's/^/    /' "$work/out" | head -20
-    failures=$((failures + 1))
-}
-
-expect() {  # expect CODE PATTERN -- command...
-    local code=$1 pattern=$2
-    shift 3
-    "$@" >"$work/out" 2>&1
-    local got=$?
-    if [ "$got" != "$code" ] || ! grep -qE -- "$pattern" "$work/out"; then
-        fail "$* -> exit $got (want $code and /$pattern/)"
-    else
-        echo "ok: $*"
-    fi
-}
-
-expect_text() {  # expect_text CODE TEXT -- command...: TEXT taken literally, not as a pattern
-    local code=$1 text=$2
-    shift 3
-    "$@" >"$work/out" 2>&1
-    local got=$?
-    if [ "$got" != "$code" ] || ! grep -qF -- "$text" "$work/out"; then
-        fail "$* -> exit $got (want $code and \"$text\")"
-    else
-        echo "ok: $*"
-    fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/expect.sh"
 
 # An output error is reported before the run: exit 2 with the reason and no KPI table
 # (today's fault: the whole run, its table, then exit 1).

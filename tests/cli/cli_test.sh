@@ -5,22 +5,7 @@ set -u
 cli=$1 presets=$2 data=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-
-expect() {  # expect CODE PATTERN -- command...
-    local code=$1 pattern=$2
-    shift 3
-    "$@" >"$work/out" 2>&1
-    local got=$?
-    if [ "$got" != "$code" ] || ! grep -qE -- "$pattern" "$work/out"; then
-        echo "FAIL: $* -> exit $got (want $code), output:"
-        sed 's/^/    /' "$work/out" | head -20
-        echo "    (wanted /$pattern/)"
-        failures=$((failures + 1))
-    else
-        echo "ok: $*"
-    fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/expect.sh"
 
 expect 0 '^gpuplan-cli [0-9]+\.[0-9]+\.[0-9]+$' -- "$cli" --version
 expect 0 'commands:' -- "$cli" --help

@@ -228,20 +228,30 @@ TEST_CASE("a short backfill on a reserved node frees the head's hold for long jo
     }
 }
 
+namespace {
+
+/// A class of `count` jobs of `gpus` GPUs (one pod) submitted `spacingS` apart from t = 0,
+/// each running 60 s: a backlog for the pending-list tests.
+JobClassDef backlogClass(int count, int gpus, double spacingS) {
+    JobClassDef big;
+    big.name = "big";
+    big.traits.team = "t";
+    big.traits.gpusPerPod = gpus;
+    big.arrival.process = ArrivalProcess::List;
+    for (int i = 0; i < count; ++i)
+        big.arrival.timesS.push_back(i * spacingS);
+    big.gpus.value = gpus;
+    big.durationS.value = 60;
+    return big;
+}
+
+}  // namespace
+
 TEST_CASE("a backlog that can never fit does not block or slow the rest") {
     // 3,000 jobs of 8 GPUs on a fleet of 4-GPU nodes can never fit (reservation layer);
     // a 1-GPU job behind them starts at once, and they are all counted as pending GPUs.
     Scenario s = test::smallFleet(1, 2, "n4");
-    JobClassDef big;
-    big.name = "big";
-    big.traits.team = "t";
-    big.traits.gpusPerPod = 8;
-    big.arrival.process = ArrivalProcess::List;
-    for (int i = 0; i < 3000; ++i)
-        big.arrival.timesS.push_back(i * 0.01);
-    big.gpus.value = 8;
-    big.durationS.value = 60;
-    s.jobClasses = {big};
+    s.jobClasses = {backlogClass(3000, 8, 0.01)};
     s.jobs = {job("small", 1, 60, 100)};
     RunOptions o;
     o.maxPendingEntriesPerSample = 5;
@@ -262,16 +272,7 @@ TEST_CASE("the pending lists of all samples together stay within the per-run cap
     Scenario s = test::smallFleet(1, 2, "n4");
     s.horizonS = 7200;
     s.sampleIntervalS = 60;
-    JobClassDef big;
-    big.name = "big";
-    big.traits.team = "t";
-    big.traits.gpusPerPod = 8;
-    big.arrival.process = ArrivalProcess::List;
-    for (int i = 0; i < 3000; ++i)
-        big.arrival.timesS.push_back(i * 0.01);
-    big.gpus.value = 8;
-    big.durationS.value = 60;
-    s.jobClasses = {big};
+    s.jobClasses = {backlogClass(3000, 8, 0.01)};
     RunOptions o;
     o.maxPendingEntriesPerRun = 600;
     const Results r = simulate(s, o);
@@ -291,15 +292,7 @@ TEST_CASE("ten thousand never-fitting jobs sampled a million times keep bounded 
     Scenario s = test::smallFleet(1, 1, "n8");
     s.horizonS = 1'000'000;
     s.sampleIntervalS = 1;
-    JobClassDef big;
-    big.name = "big";
-    big.traits.team = "t";
-    big.arrival.process = ArrivalProcess::List;
-    for (int i = 0; i < 10000; ++i)
-        big.arrival.timesS.push_back(i * 0.0001);
-    big.gpus.value = 16;
-    big.durationS.value = 60;
-    s.jobClasses = {big};
+    s.jobClasses = {backlogClass(10000, 16, 0.0001)};
     RunOptions o;
     o.checkInvariants = false;  // a million samples: the books are checked by smaller tests
     const Results r = simulate(s, o);
