@@ -1,0 +1,79 @@
+// The queue's shape groups: lazy compaction, requeued jobs, pinned shapes and failed-shape
+// lookups.
+#include <catch2/catch.hpp>
+
+#include "job_queue.hpp"
+
+using namespace gpuplan;
+using namespace gpuplan::detail;
+
+namespace {
+
+std::vector<JobRecord> jobsOf(std::initializer_list<int> gpus) {
+    std::vector<JobRecord> jobs;
+    for (int g : gpus) {
+        JobRecord r;
+        r.spec.gpus = g;
+        r.spec.gpusPerPod = g;
+        r.spec.submitS = static_cast<double>(jobs.size());
+        jobs.push_back(r);
+    }
+    return jobs;
+}
+
+}  // namespace
+
+TEST_CASE("a job bound and queued again before its group is compacted is listed once") {
+    // Jobs 0, 1, 2 of one shape. Binding 0 leaves it in the group's list (1 removed < 2
+    // live: no compaction yet); an eviction queues it again. It must appear once, first.
+    const std::vector<JobRecord> jobs = jobsOf({1, 1, 1});
+    JobQueue q(&jobs, QueueOrder::PriorityFifo);
+    for (std::uint32_t j = 0; j < 3; ++j)
+        q.insert(j);
+    q.remove(0);
+    q.compact();
+    CHECK(q.ordered() == std::vector<std::uint32_t>{1, 2});
+    q.insert(0);
+    CHECK(q.ordered() == std::vector<std::uint32_t>{0, 1, 2});
+    CHECK(q.firstInOrder(10) == std::vector<std::uint32_t>{0, 1, 2});
+    CHECK(q.size() == 3);
+}
+
+TEST_CASE("a group is compacted once it holds more removed jobs than live ones") {
+    // Five jobs; removing 0, 1, 2 leaves 3 removed > 2 live: compact() drops them, and the
+    // scan's start (firstLive) is back at the front.
+    const std::vector<JobRecord> jobs = jobsOf({2, 2, 2, 2, 2});
+    JobQueue q(&jobs, QueueOrder::PriorityFifo);
+    for (std::uint32_t j = 0; j < 5; ++j)
+        q.insert(j);
+    q.remove(0);
+    q.remove(1);
+    q.compact();
+    const JobQueue::Group& g = q.groups().at(0);
+    CHECK(g.jobs.size() == 5);   // 2 removed ≤ 3 live: kept
+    CHECK(q.firstLive(g) == 2);  // but scans start past them
+    q.remove(2);
+    q.compact();
+    CHECK(g.jobs == std::vector<std::uint32_t>{3, 4});
+    CHECK(q.firstLive(g) == 0);
+}
+
+TEST_CASE("pinned jobs group by target, and a failure covers only its target") {
+    std::vector<JobRecord> jobs = jobsOf({4, 8, 4});
+    for (JobRecord& r : jobs)
+        r.spec.pinLevel = PinLevel::Node;
+    jobs[0].spec.pinIndex = 0;
+    jobs[1].spec.pinIndex = 0;
+    jobs[2].spec.pinIndex = 1;
+    JobQueue q(&jobs, QueueOrder::PriorityFifo);
+    for (std::uint32_t j = 0; j < 3; ++j)
+        q.insert(j);
+    CHECK(q.groups().size() == 3);  // (node 0, 4), (node 0, 8), (node 1, 4)
+
+    FailedShapes failed;
+    failed.add(JobQueue::shapeOf(jobs[0].spec));                  // 4 GPUs on node 0 did not fit
+    CHECK(failed.covers(JobQueue::shapeOf(jobs[1].spec)));        // 8 on node 0: cannot either
+    CHECK_FALSE(failed.covers(JobQueue::shapeOf(jobs[2].spec)));  // node 1: must be tried
+    failed.clear();
+    CHECK_FALSE(failed.covers(JobQueue::shapeOf(jobs[1].spec)));
+}
