@@ -166,7 +166,10 @@ RunCost estimateRunCost(const Scenario& s, const Fleet& fleet) {
         else
             nodeChanges += 1;
     }
-    c.events = 3 * c.jobs + c.samples + nodeChanges;
+    // A node that fails or is taken back evicts what runs on it (at most a pod per GPU), and
+    // each evicted job queues and binds again.
+    const double evictions = nodeChanges * fleet.maxGpusPerNode;
+    c.events = 3 * c.jobs + c.samples + nodeChanges + 3 * evictions;
 
     // The pending lists: per sample the first jobs in queue order, within the run's cap.
     const RunOptions defaults;
@@ -185,7 +188,7 @@ RunCost estimateRunCost(const Scenario& s, const Fleet& fleet) {
     topology.pointer = "/topology";
     topology.what = count(static_cast<double>(fleet.nodes.size())) + " nodes";
     topology.memoryBytes = static_cast<double>(fleet.nodes.size()) * kBytesPerNode;
-    topology.workOps = nodeChanges * kOpsPerEvent;
+    topology.workOps = (nodeChanges + 3 * evictions) * kOpsPerEvent;
     c.parts.push_back(topology);
 
     // Every pass looks at each shape group once: passes (≤ events) × shapes.
