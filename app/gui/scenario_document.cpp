@@ -83,7 +83,7 @@ void ScenarioDocument::save(const QString& path) {
 
 QString ScenarioDocument::validationError(const Scenario& candidate) const {
     try {
-        validateScenario(candidate, m_catalog);
+        validateScenario(candidate, m_catalog, m_loadOptions.budget);
     } catch (const InputError& e) {
         // The file part is the scenario's name, which says nothing for an in-app edit; the
         // place is said with the scenario's names, not the file's pointer.

@@ -570,9 +570,10 @@ Scenario loadScenario(const std::filesystem::path& file, const Catalog& catalog,
     return parseScenario(readTextFile(file), file.string(), catalog, options, folderOf(file));
 }
 
-void validateScenario(const Scenario& scenario, const Catalog& catalog) {
+void validateScenario(const Scenario& scenario, const Catalog& catalog, const RunBudget& budget) {
     LoadOptions options;
     options.loadTraces = false;
+    options.budget = budget;
     parseScenario(scenarioToJson(scenario), scenario.name.empty() ? "scenario" : scenario.name,
                   catalog, options);
 }

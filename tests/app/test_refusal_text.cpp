@@ -10,6 +10,8 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
+#include "gpuplan/run_cost.hpp"
+#include "gpuplan/topology.hpp"
 #include "refusal_text.hpp"
 #include "workload_delegate.hpp"
 #include "workload_distribution_dialog.hpp"
@@ -45,6 +47,29 @@ Scenario smallScenario() {
 class RefusalTextTest : public QObject {
     Q_OBJECT
 private slots:
+    void anEditOverTheRunBudgetIsRefusedAndChangesNothing() {
+        // The document's budget is exactly the default preset's estimated work: the preset
+        // fits (≤), doubling its demand adds jobs and pending entries and must not.
+        ScenarioDocument probe(catalog(), LoadOptions{});
+        probe.load(kPresets + "/scenarios/default.json");
+        const Scenario before = probe.scenario();
+        Scenario after = before;
+        after.demandMultiplier = 2;
+        const double beforeOps = estimateRunCost(before, Fleet::build(before)).workOps;
+        QVERIFY(estimateRunCost(after, Fleet::build(after)).workOps > beforeOps);
+
+        LoadOptions options;
+        options.budget.workOps = beforeOps;
+        ScenarioDocument doc(catalog(), options);
+        doc.reset(before, QString());
+        const QString refusal = doc.edit(after, QStringLiteral("Demand ×2"));
+        QVERIFY2(refusal.startsWith(QStringLiteral("the run would take about")),
+                 qPrintable(refusal));
+        QVERIFY2(refusal.contains(QStringLiteral("most of it from")), qPrintable(refusal));
+        QCOMPARE(doc.scenario(), before);
+        QCOMPARE(doc.undoStack()->count(), 0);
+    }
+
     void pointersBecomeNamesAndWords() {
         const Scenario s = smallScenario();
         struct Case {

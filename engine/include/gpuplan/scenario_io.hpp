@@ -59,8 +59,9 @@ Scenario parseScenario(std::string_view text, const std::string& sourceName, con
                        const LoadOptions& options = {}, const std::filesystem::path& baseDir = {});
 
 /// Checks a scenario built in code (or edited in the app) by the same rules the reader uses,
-/// by writing and re-reading it. Throws InputError.
-void validateScenario(const Scenario& scenario, const Catalog& catalog);
+/// by writing and re-reading it, the run budget included. Throws InputError.
+void validateScenario(const Scenario& scenario, const Catalog& catalog,
+                      const RunBudget& budget = {});
 
 /// The scenario as it should be written into `folder`: trace files that were found next to
 /// the scenario's old file get a path relative to the new folder (or absolute), so the saved
