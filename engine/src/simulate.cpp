@@ -431,12 +431,13 @@ private:
                 g.pendingGpus[static_cast<int>(m_diagnoser.layerOf(first))] += group.liveGpus;
             }
             // Bound but stuck jobs (starting, crash-looping) are the workload layer. Each has
-            // its diagnosis from when it was bound; the sample lists them within the same cap.
+            // its diagnosis from when it was bound; the sample lists them in what is left of
+            // its cap after the queued jobs.
             g.pendingGpus[static_cast<int>(Layer::Workload)] += m_stuckGpus;
-            std::size_t stuckListed = 0;
+            std::size_t listedEntries = listed;
             for (std::uint32_t job = m_stuck.first();
-                 job != IndexSet::npos && stuckListed < m_pendingEntriesPerSample;
-                 job = m_stuck.next(job + 1), ++stuckListed)
+                 job != IndexSet::npos && listedEntries < m_pendingEntriesPerSample;
+                 job = m_stuck.next(job + 1), ++listedEntries)
                 m_results.pending.push_back(m_diagnoser.diagnoseStuck(job, m_nowS));
         }
         m_results.pendingBegin.push_back(static_cast<std::uint32_t>(m_results.pending.size()));
