@@ -1,5 +1,6 @@
 // libFuzzer target: bytes → the scenario reader and validator (parseScenario, the in-memory
-// path of loadScenario) → a write/re-read round trip → a bounded simulation run.
+// path of loadScenario) → a write/re-read round trip → a bounded simulation run (twice on
+// small fleets: the same seed must give the same fingerprint) → the results' queries.
 // Expected outcome for bad bytes: an InputError. Anything else that escapes (another
 // exception, a sanitizer report, a hang, unbounded memory) is a finding.
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "gpuplan/results_io.hpp"
 #include "gpuplan/scenario_io.hpp"
 #include "gpuplan/simulate.hpp"
 #include "gpuplan/topology.hpp"
@@ -29,8 +31,10 @@ constexpr double kMaxSamples = 5'000;
 constexpr std::size_t kMaxNodeEvents = 2'000;
 /// Samples × pending entries a sample can keep: bounds the pending records' memory.
 constexpr double kMaxPendingRecords = 2'000'000;
-/// The per-event invariant check walks every node: only on small fleets.
-constexpr long long kMaxGpusForInvariantChecks = 256;
+/// The per-event invariant check walks every node and bound job (it made a default-preset
+/// run 3× slower); the determinism check runs twice. Both only on small fleets.
+constexpr long long kMaxGpusForInvariantChecks = 64;
+constexpr long long kMaxGpusForDeterminismCheck = 256;
 
 const gpuplan::Catalog& catalog() {
     static const gpuplan::Catalog c = gpuplan::loadCatalog(GPUPLAN_FUZZ_CATALOG_FILE);
@@ -98,9 +102,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     scenario.horizonS = std::min(scenario.horizonS, kMaxHorizonS);
     if (!boundedForFuzzing(scenario)) return 0;
     gpuplan::RunOptions run;
-    run.checkInvariants = gpuplan::checkFleetSize(scenario).gpus <= kMaxGpusForInvariantChecks;
+    const long long fleetGpus = gpuplan::checkFleetSize(scenario).gpus;
+    run.checkInvariants = fleetGpus <= kMaxGpusForInvariantChecks;
     // Any exception from a validated scenario is a validator gap: let it reach libFuzzer.
     const gpuplan::Results results = gpuplan::simulate(scenario, run);
-    (void)results;
+    if (fleetGpus <= kMaxGpusForDeterminismCheck &&
+        gpuplan::simulate(scenario, run).fingerprint != results.fingerprint)
+        finding("the same scenario and seed gave another fingerprint", saved);
+
+    // What the CLI and the application read from results: the pending list and the fleet at
+    // a few times (the start, inside, the end), and the --out JSON.
+    for (const double fraction : {0.0, 0.37, 1.0}) {
+        const double timeS = fraction * results.horizonS;
+        (void)results.pendingAt(timeS);
+        (void)results.stateAt(timeS);
+    }
+    (void)gpuplan::resultsToJson(results);
     return 0;
 }
