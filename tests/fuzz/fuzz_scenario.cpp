@@ -3,6 +3,7 @@
 // small fleets: the same seed must give the same fingerprint) → the results' queries.
 // Expected outcome for bad bytes: an InputError. Anything else that escapes (another
 // exception, a sanitizer report, a hang, unbounded memory) is a finding.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -41,8 +42,9 @@ const gpuplan::Catalog& catalog() {
     return c;
 }
 
-/// Jobs the workload would submit in the horizon, counted like the reader's estimate
-/// (expected arrivals; list arrivals and explicit jobs one each).
+/// Jobs the workload would submit in the horizon: the reader's estimate (Reader::expectedJobs,
+/// private to scenario_read.cpp) over the clamped horizon. Goes when boundedForFuzzing asks
+/// the engine's run-cost estimate instead.
 double expectedJobs(const Scenario& s) {
     double jobs = static_cast<double>(s.jobs.size());
     for (const auto& c : s.jobClasses) {
