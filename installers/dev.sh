@@ -3,7 +3,8 @@
 # then runs the main program or every test.
 #
 #   installers/dev.sh run    build (release) and start gpuplan on the default scenario
-#   installers/dev.sh test   check the C++ format, build (release and sanitizer), run every test
+#   installers/dev.sh test   check the C++ format, build (release and sanitizer), run every test,
+#                            then a short libFuzzer run of each fuzz target (tests/fuzz)
 #
 # Without a display (no $DISPLAY or $WAYLAND_DISPLAY), "run" starts gpuplan under Xvfb,
 # saves a screenshot to build/release/gpuplan.png and prints the engine's KPI table.
@@ -20,6 +21,7 @@ packages=(
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libimgui-dev libstb-dev
     xvfb xauth libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core imagemagick
     dpkg-dev file clang-format
+    clang-14 libclang-rt-14-dev
 )
 
 install_missing() {
@@ -73,6 +75,8 @@ case "${1:-}" in
         # The engine and the CLI again under AddressSanitizer + UndefinedBehaviorSanitizer.
         build asan
         ctest --preset asan
+        # The fuzz targets (clang 14) for a fixed number of runs each, about half a minute.
+        tests/fuzz/run_fuzzers.sh
         ;;
     *)
         echo "usage: installers/dev.sh run|test" >&2

@@ -396,8 +396,10 @@ struct Reader {
 
     void resolve() {
         for (const auto& [pointer, team] : teamRefs) {
-            const bool known = std::any_of(s.teams.begin(), s.teams.end(),
-                                           [&](const TeamDef& t) { return t.name == team; });
+            // Captured by name: clang 14 cannot capture a structured binding.
+            const bool known =
+                std::any_of(s.teams.begin(), s.teams.end(),
+                            [&name = team](const TeamDef& t) { return t.name == name; });
             if (!known) fail(pointer, "unknown team \"" + team + "\" (add it to \"teams\")");
         }
         for (const auto& [pointer, id] : gpuModelRefs) {

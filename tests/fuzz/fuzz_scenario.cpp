@@ -1,0 +1,124 @@
+// libFuzzer target: bytes → the scenario reader and validator (parseScenario, the in-memory
+// path of loadScenario) → a write/re-read round trip → a bounded simulation run (twice on
+// small fleets: the same seed must give the same fingerprint) → the results' queries.
+// Expected outcome for bad bytes: an InputError. Anything else that escapes (another
+// exception, a sanitizer report, a hang, unbounded memory) is a finding.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "gpuplan/results_io.hpp"
+#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/simulate.hpp"
+#include "gpuplan/topology.hpp"
+
+namespace {
+
+using gpuplan::ArrivalProcess;
+using gpuplan::Scenario;
+
+// Fuzzing wants thousands of runs a second, so only runs far below a second are worth it.
+// These figures keep the engine's known super-linear paths (pending records per sample,
+// backlog rescans; issue 7) well inside libFuzzer's -timeout and -rss_limit_mb.
+constexpr double kMaxHorizonS = 2 * 86400.0;
+constexpr long long kMaxFleetGpus = 4096;
+constexpr long long kMaxFleetNodes = 4096;
+constexpr double kMaxJobs = 20'000;
+constexpr double kMaxSamples = 5'000;
+constexpr std::size_t kMaxNodeEvents = 2'000;
+/// Samples × pending entries a sample can keep: bounds the pending records' memory.
+constexpr double kMaxPendingRecords = 2'000'000;
+/// The per-event invariant check walks every node and bound job (it made a default-preset
+/// run 3× slower); the determinism check runs twice. Both only on small fleets.
+constexpr long long kMaxGpusForInvariantChecks = 64;
+constexpr long long kMaxGpusForDeterminismCheck = 256;
+
+const gpuplan::Catalog& catalog() {
+    static const gpuplan::Catalog c = gpuplan::loadCatalog(GPUPLAN_FUZZ_CATALOG_FILE);
+    return c;
+}
+
+/// Jobs the workload would submit in the horizon: the reader's estimate (Reader::expectedJobs,
+/// private to scenario_read.cpp) over the clamped horizon. Goes when boundedForFuzzing asks
+/// the engine's run-cost estimate instead.
+double expectedJobs(const Scenario& s) {
+    double jobs = static_cast<double>(s.jobs.size());
+    for (const auto& c : s.jobClasses) {
+        double n = c.arrival.process == ArrivalProcess::List
+                       ? static_cast<double>(c.arrival.timesS.size())
+                       : c.arrival.ratePerHour * s.demandMultiplier * s.horizonS / 3600.0;
+        if (c.maxJobs) n = std::min(n, static_cast<double>(*c.maxJobs));
+        jobs += n;
+    }
+    return jobs;
+}
+
+/// Whether a validated scenario (its horizon already clamped) is cheap enough to simulate
+/// here. The one place to switch to the engine's own run-cost estimate once it exists.
+bool boundedForFuzzing(const Scenario& s) {
+    // Traces are not loaded (the target never touches the file system): nothing to replay.
+    if (!s.traces.empty()) return false;
+    const gpuplan::FleetSizeCheck fleet = gpuplan::checkFleetSize(s);
+    if (fleet.gpus > kMaxFleetGpus || fleet.nodes > kMaxFleetNodes) return false;
+    if (s.nodeEvents.size() > kMaxNodeEvents) return false;
+    const double jobs = expectedJobs(s);
+    const double samples = s.horizonS / s.sampleIntervalS;
+    if (jobs > kMaxJobs || samples > kMaxSamples) return false;
+    const double pendingPerSample =
+        std::min(jobs, static_cast<double>(gpuplan::RunOptions{}.maxPendingEntriesPerSample));
+    return samples * pendingPerSample <= kMaxPendingRecords;
+}
+
+[[noreturn]] void finding(const char* what, const std::string& detail) {
+    std::fprintf(stderr, "fuzz_scenario: %s: %s\n", what, detail.c_str());
+    std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    gpuplan::LoadOptions options;
+    options.loadTraces = false;  // no file system: trace paths are only checked for form
+    Scenario scenario;
+    try {
+        scenario = gpuplan::parseScenario(text, "fuzz.json", catalog(), options);
+    } catch (const gpuplan::InputError&) {
+        return 0;  // rejected with a file, a place and a reason: what bad input should get
+    }
+
+    // What the application saves must read back as the same scenario.
+    const std::string saved = gpuplan::scenarioToJson(scenario);
+    try {
+        if (!(gpuplan::parseScenario(saved, "saved.json", catalog(), options) == scenario))
+            finding("the saved scenario reads back different", saved);
+    } catch (const gpuplan::InputError& e) {
+        finding("the saved scenario does not read back", std::string(e.what()) + "\n" + saved);
+    }
+
+    // A shorter horizon keeps every rule the reader checks (they bound it only from above).
+    scenario.horizonS = std::min(scenario.horizonS, kMaxHorizonS);
+    if (!boundedForFuzzing(scenario)) return 0;
+    gpuplan::RunOptions run;
+    const long long fleetGpus = gpuplan::checkFleetSize(scenario).gpus;
+    run.checkInvariants = fleetGpus <= kMaxGpusForInvariantChecks;
+    // Any exception from a validated scenario is a validator gap: let it reach libFuzzer.
+    const gpuplan::Results results = gpuplan::simulate(scenario, run);
+    if (fleetGpus <= kMaxGpusForDeterminismCheck &&
+        gpuplan::simulate(scenario, run).fingerprint != results.fingerprint)
+        finding("the same scenario and seed gave another fingerprint", saved);
+
+    // What the CLI and the application read from results: the pending list and the fleet at
+    // a few times (the start, inside, the end), and the --out JSON.
+    for (const double fraction : {0.0, 0.37, 1.0}) {
+        const double timeS = fraction * results.horizonS;
+        (void)results.pendingAt(timeS);
+        (void)results.stateAt(timeS);
+    }
+    (void)gpuplan::resultsToJson(results);
+    return 0;
+}

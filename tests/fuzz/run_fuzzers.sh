@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (cmake preset "fuzz": clang 14, ASan + UBSan) and runs each one.
+#
+#   tests/fuzz/run_fuzzers.sh                  the CI smoke run: a fixed number of runs per target
+#                                              from a fixed seed, about 30 s (at most ~55 s)
+#   tests/fuzz/run_fuzzers.sh --long SECONDS   a campaign: each target for SECONDS, its corpus
+#                                              kept in build/fuzz/corpus/<target> between runs
+#
+# Exits non-zero when a target crashes, hangs (-timeout), exceeds -rss_limit_mb or reports a
+# sanitizer error. The reproducer is then in build/fuzz/findings/<target>/; keep small ones in
+# tests/fuzz/found/<target>/ with the stack and report them.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$root"
+
+long_s=""
+case "${1:-}" in
+    "") ;;
+    --long)
+        long_s=${2:-}
+        if ! [[ "$long_s" =~ ^[1-9][0-9]*$ ]]; then
+            echo "run_fuzzers.sh: --long needs a number of seconds per target" >&2
+            exit 2
+        fi
+        ;;
+    *)
+        echo "usage: tests/fuzz/run_fuzzers.sh [--long SECONDS]" >&2
+        exit 2
+        ;;
+esac
+
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz
+
+build=build/fuzz
+fuzz_dir=tests/fuzz
+shared_data=$(cd "$root/.." && pwd)/shared/data
+
+# Seed corpora, rebuilt every time from what the repository holds (and the shared Philly
+# data when present: its first 200 lines only, copied into the build folder, never the repo).
+seed_corpus() {  # seed_corpus TARGET → prints the seed folder
+    local dir=$build/corpus-seed/$1
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    case "$1" in
+        fuzz_scenario)
+            cp presets/scenarios/*.json tests/data/*.json tests/data/malformed/* "$dir"/
+            ;;
+        fuzz_trace)
+            cp "$fuzz_dir"/corpus/trace/* "$dir"/
+            local csv
+            for csv in "$shared_data"/philly/*.csv; do
+                [ -f "$csv" ] && head -n 200 "$csv" >"$dir/shared-$(basename "$csv")"
+            done
+            ;;
+    esac
+    echo "$dir"
+}
+
+# Runs per target in the smoke run, measured on this 2-core machine while other builds ran:
+# ~2,500 scenario inputs/s and ~7,000 trace inputs/s from these seeds, so ~16 s and ~14 s;
+# -max_total_time stops a slower machine before a minute in all.
+declare -A smoke_runs=([fuzz_scenario]=40000 [fuzz_trace]=100000)
+declare -A smoke_guard_s=([fuzz_scenario]=30 [fuzz_trace]=20)
+declare -A dictionary=([fuzz_scenario]=scenario.dict [fuzz_trace]=trace.dict)
+
+status=0
+for target in fuzz_scenario fuzz_trace; do
+    seeds=$(seed_corpus "$target")
+    findings=$build/findings/$target
+    mkdir -p "$findings"
+    args=(-dict="$fuzz_dir/${dictionary[$target]}" -rss_limit_mb=2048 -timeout=10
+          -artifact_prefix="$findings/" -print_final_stats=1)
+    if [ -n "$long_s" ]; then
+        corpus=$build/corpus/$target  # grows across campaigns
+        args+=(-max_total_time="$long_s")
+    else
+        corpus=$build/corpus-smoke/$target  # fresh each time, so a smoke run repeats itself
+        rm -rf "$corpus"
+        args+=(-seed=1 -runs="${smoke_runs[$target]}" -max_total_time="${smoke_guard_s[$target]}")
+    fi
+    mkdir -p "$corpus"
+    log=$build/$target.log
+    echo "run_fuzzers.sh: $target ${args[*]} $corpus $seeds (log: $log)"
+    start=$(date +%s)
+    if "$build/tests/fuzz/$target" "${args[@]}" "$corpus" "$seeds" >"$log" 2>&1; then
+        echo "run_fuzzers.sh: $target ok: $(grep -o 'Done [0-9]* runs' "$log" | tail -1)" \
+            "in $(($(date +%s) - start)) s"
+    else
+        status=1
+        echo "run_fuzzers.sh: $target FAILED; the end of $log:" >&2
+        tail -n 40 "$log" >&2
+        echo "run_fuzzers.sh: reproducer(s) in $findings/; replay one with" \
+            "$build/tests/fuzz/$target FILE" >&2
+    fi
+done
+exit $status
