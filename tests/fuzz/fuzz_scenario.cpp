@@ -12,26 +12,25 @@
 #include <string_view>
 
 #include "gpuplan/results_io.hpp"
+#include "gpuplan/run_cost.hpp"
 #include "gpuplan/scenario_io.hpp"
 #include "gpuplan/simulate.hpp"
 #include "gpuplan/topology.hpp"
 
 namespace {
 
-using gpuplan::ArrivalProcess;
 using gpuplan::Scenario;
 
-// Fuzzing wants thousands of runs a second, so only runs far below a second are worth it.
-// These figures keep the engine's known super-linear paths (pending records per sample,
-// backlog rescans; issue 7) well inside libFuzzer's -timeout and -rss_limit_mb.
+// Fuzzing wants thousands of runs a second, so only runs far below a second are worth it:
+// a scenario is run when the engine's own run-cost estimate (the one the reader enforces
+// with the default budget) fits this much smaller budget.
 constexpr double kMaxHorizonS = 2 * 86400.0;
-constexpr long long kMaxFleetGpus = 4096;
-constexpr long long kMaxFleetNodes = 4096;
-constexpr double kMaxJobs = 20'000;
-constexpr double kMaxSamples = 5'000;
-constexpr std::size_t kMaxNodeEvents = 2'000;
-/// Samples × pending entries a sample can keep: bounds the pending records' memory.
-constexpr double kMaxPendingRecords = 2'000'000;
+gpuplan::RunBudget fuzzBudget() {
+    gpuplan::RunBudget b;
+    b.memoryBytes = 256.0 * (1 << 20);
+    b.workOps = 1e7;  // about a second under ASan
+    return b;
+}
 /// The per-event invariant check walks every node and bound job (it made a default-preset
 /// run 3× slower); the determinism check runs twice. Both only on small fleets.
 constexpr long long kMaxGpusForInvariantChecks = 64;
@@ -42,35 +41,14 @@ const gpuplan::Catalog& catalog() {
     return c;
 }
 
-/// Jobs the workload would submit in the horizon: the reader's estimate (Reader::expectedJobs,
-/// private to scenario_read.cpp) over the clamped horizon. Goes when boundedForFuzzing asks
-/// the engine's run-cost estimate instead.
-double expectedJobs(const Scenario& s) {
-    double jobs = static_cast<double>(s.jobs.size());
-    for (const auto& c : s.jobClasses) {
-        double n = c.arrival.process == ArrivalProcess::List
-                       ? static_cast<double>(c.arrival.timesS.size())
-                       : c.arrival.ratePerHour * s.demandMultiplier * s.horizonS / 3600.0;
-        if (c.maxJobs) n = std::min(n, static_cast<double>(*c.maxJobs));
-        jobs += n;
-    }
-    return jobs;
-}
-
 /// Whether a validated scenario (its horizon already clamped) is cheap enough to simulate
-/// here. The one place to switch to the engine's own run-cost estimate once it exists.
+/// here: within the fuzzing budget by the engine's run-cost estimate.
 bool boundedForFuzzing(const Scenario& s) {
     // Traces are not loaded (the target never touches the file system): nothing to replay.
     if (!s.traces.empty()) return false;
-    const gpuplan::FleetSizeCheck fleet = gpuplan::checkFleetSize(s);
-    if (fleet.gpus > kMaxFleetGpus || fleet.nodes > kMaxFleetNodes) return false;
-    if (s.nodeEvents.size() > kMaxNodeEvents) return false;
-    const double jobs = expectedJobs(s);
-    const double samples = s.horizonS / s.sampleIntervalS;
-    if (jobs > kMaxJobs || samples > kMaxSamples) return false;
-    const double pendingPerSample =
-        std::min(jobs, static_cast<double>(gpuplan::RunOptions{}.maxPendingEntriesPerSample));
-    return samples * pendingPerSample <= kMaxPendingRecords;
+    return gpuplan::budgetExcess(gpuplan::estimateRunCost(s, gpuplan::Fleet::build(s)),
+                                 fuzzBudget())
+        .empty();
 }
 
 [[noreturn]] void finding(const char* what, const std::string& detail) {
@@ -90,6 +68,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } catch (const gpuplan::InputError&) {
         return 0;  // rejected with a file, a place and a reason: what bad input should get
     }
+
+    // Garbage the reader once accepted: a NUL byte ended the document early.
+    if (text.find('\0') != std::string_view::npos)
+        finding("a scenario with a NUL byte was accepted", std::string(text.substr(0, 200)));
 
     // What the application saves must read back as the same scenario.
     const std::string saved = gpuplan::scenarioToJson(scenario);
