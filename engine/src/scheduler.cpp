@@ -97,25 +97,27 @@ bool Scheduler::shapeExhausted(const JobQueue::Group& group, double nowS) const 
 void Scheduler::fullScan(double nowS) {
     m_head = npos;
     auto& groups = m_queue.groups();
-    struct Cursor {
-        std::uint32_t job;
-        int group;
-        std::size_t pos;
-    };
+    // The groups' next jobs, merged in queue order (a heap kept across passes: no
+    // allocation per pass).
     auto later = [this](const Cursor& a, const Cursor& b) { return m_queue.before(b.job, a.job); };
-    std::priority_queue<Cursor, std::vector<Cursor>, decltype(later)> heap(later);
+    std::vector<Cursor>& heap = m_cursors;
+    heap.clear();
     auto pushNext = [&](int g, std::size_t pos) {
         const auto& jobs = groups[g].jobs;
         while (pos < jobs.size() && !m_queue.contains(jobs[pos]))
             ++pos;
-        if (pos < jobs.size()) heap.push(Cursor{jobs[pos], g, pos});
+        if (pos < jobs.size()) {
+            heap.push_back(Cursor{jobs[pos], g, pos});
+            std::push_heap(heap.begin(), heap.end(), later);
+        }
     };
     for (int g = 0; g < static_cast<int>(groups.size()); ++g)
         if (groups[g].live > 0) pushNext(g, m_queue.firstLive(groups[g]));
 
     while (!heap.empty()) {
-        const Cursor c = heap.top();
-        heap.pop();
+        std::pop_heap(heap.begin(), heap.end(), later);
+        const Cursor c = heap.back();
+        heap.pop_back();
         const std::uint32_t job = c.job;
         const ShapeKey key = groups[c.group].key;
         if (m_head == npos && m_def.backfill != BackfillMode::Greedy) {

@@ -105,6 +105,12 @@ private:
     bool m_capacityGrew = true;
     std::uint32_t m_head = npos;
     Reservation m_reservation;
+    struct Cursor {  ///< a group's next job in a pass's merge
+        std::uint32_t job;
+        int group;
+        std::size_t pos;
+    };
+    std::vector<Cursor> m_cursors;
     std::vector<PodPlacement> m_phantom;
     int m_phantomGpus = 0;
     bool m_holding = false;         ///< later jobs must leave the head's GPUs alone
