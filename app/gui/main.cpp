@@ -9,7 +9,9 @@
 #include <QMessageBox>
 #include <QTimer>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "gpu_bench.hpp"
 #include "main_window.hpp"
@@ -55,7 +57,16 @@ int main(int argc, char** argv) {
     QCommandLineOption paletteOpt(QStringLiteral("palette"),
                                   QStringLiteral("Force a light or dark palette (Fusion style)."),
                                   QStringLiteral("light|dark"));
-    cli.addOptions({scenarioOpt, shotOpt, sizeOpt, dataOpt, benchOpt, paletteOpt});
+    QCommandLineOption budgetGbOpt(
+        QStringLiteral("budget-gb"),
+        QStringLiteral("Refuse scenarios whose run would need more memory (default 8)."),
+        QStringLiteral("GB"));
+    QCommandLineOption budgetOpsOpt(
+        QStringLiteral("budget-ops"),
+        QStringLiteral("Refuse scenarios whose run would take more work units (default 2e9)."),
+        QStringLiteral("N"));
+    cli.addOptions(
+        {scenarioOpt, shotOpt, sizeOpt, dataOpt, benchOpt, paletteOpt, budgetGbOpt, budgetOpsOpt});
     cli.process(qapp);
 
     if (cli.isSet(paletteOpt))
@@ -73,6 +84,20 @@ int main(int argc, char** argv) {
         loadOptions.dataDirs.emplace_back(d.toStdString());
     for (const auto& d : paths::dataDirs())
         loadOptions.dataDirs.push_back(d);
+    // The run budget, as gpuplan-cli takes it: a number above 0.
+    for (const auto& [option, target, scale] :
+         {std::tuple{&budgetGbOpt, &loadOptions.budget.memoryBytes, double(1ull << 30)},
+          std::tuple{&budgetOpsOpt, &loadOptions.budget.workOps, 1.0}}) {
+        if (!cli.isSet(*option)) continue;
+        bool ok = false;
+        const double value = cli.value(*option).toDouble(&ok);
+        if (!ok || !std::isfinite(value) || value <= 0) {
+            std::fprintf(stderr, "gpuplan: --%s needs a number above 0, got \"%s\"\n",
+                         qPrintable(option->names().first()), qPrintable(cli.value(*option)));
+            return 2;
+        }
+        *target = value * scale;
+    }
 
     QString scenarioPath = cli.value(scenarioOpt);
     if (scenarioPath.isEmpty() && !cli.positionalArguments().isEmpty())

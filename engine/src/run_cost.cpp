@@ -236,7 +236,7 @@ std::string budgetExcess(const RunCost& cost, const RunBudget& budget) {
     }
     text +=
         ". Shorten horizonS, lengthen sampleIntervalS, lower the rates or set maxJobs, or "
-        "raise the budget (gpuplan-cli --budget-gb / --budget-ops).";
+        "raise the budget (--budget-gb / --budget-ops of gpuplan-cli and gpuplan).";
     return text;
 }
 
