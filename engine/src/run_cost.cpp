@@ -10,6 +10,7 @@
 #include "gpuplan/workload.hpp"
 #include "metrics_recorder.hpp"
 #include "sim_state.hpp"
+#include "text_rules.hpp"
 
 namespace gpuplan {
 
@@ -86,15 +87,9 @@ double podsOf(int gpus, int gpusPerPod, int maxPerNode) {
     return std::ceil(static_cast<double>(gpus) / std::max(perPod, 1));
 }
 
+/// A count in a message: "1,000,000".
 std::string count(double n) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.0f", n);
-    std::string digits = buf, out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
+    return detail::withThousands(std::llround(std::clamp(n, 0.0, 1e18)));
 }
 
 }  // namespace

@@ -101,4 +101,13 @@ std::optional<std::string> nameProblem(std::string_view text) {
     return std::nullopt;
 }
 
+std::string withThousands(long long n) {
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && digits[i - 1] != '-' && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
 }  // namespace gpuplan::detail

@@ -22,4 +22,7 @@ std::string escapedForMessage(std::string_view text, std::size_t maxChars = 200)
 /// ("must not be empty", "\"a\u001bb\" holds a control character (\u001b)", …), or nothing.
 std::optional<std::string> nameProblem(std::string_view text);
 
+/// 25000000 → "25,000,000": counts in messages.
+std::string withThousands(long long n);
+
 }  // namespace gpuplan::detail

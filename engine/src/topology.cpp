@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "gpuplan/scenario_io.hpp"
+#include "text_rules.hpp"
 
 namespace gpuplan {
 
@@ -34,16 +35,6 @@ constexpr long long kCountCap = 1'000'000'000'000'000;
 long long cappedProduct(long long a, long long b) {
     if (a <= 0 || b <= 0) return 0;  // a negative count builds nothing (validation says why)
     return a > kCountCap / b ? kCountCap : std::min(kCountCap, a * b);
-}
-
-/// "25000000" → "25,000,000".
-std::string withThousands(long long n) {
-    std::string digits = std::to_string(n), out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
 }
 
 template <class T>
@@ -80,11 +71,11 @@ FleetSizeCheck checkFleetSize(const Scenario& scenario) {
         }
     }
     if (c.nodes > InputLimits::maxNodes)
-        c.refusal = "the fleet would have " + withThousands(c.nodes) + " nodes; at most " +
-                    withThousands(InputLimits::maxNodes);
+        c.refusal = "the fleet would have " + detail::withThousands(c.nodes) + " nodes; at most " +
+                    detail::withThousands(InputLimits::maxNodes);
     else if (c.gpus > InputLimits::maxGpus)
-        c.refusal = "the fleet would have " + withThousands(c.gpus) + " GPUs; at most " +
-                    withThousands(InputLimits::maxGpus);
+        c.refusal = "the fleet would have " + detail::withThousands(c.gpus) + " GPUs; at most " +
+                    detail::withThousands(InputLimits::maxGpus);
     return c;
 }
 

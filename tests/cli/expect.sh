@@ -8,25 +8,18 @@ fail() {
     failures=$((failures + 1))
 }
 
-expect() {  # expect CODE PATTERN -- command...: PATTERN is an extended regular expression
-    local code=$1 pattern=$2
-    shift 3
-    "$@" >"$work/out" 2>&1
-    local got=$?
-    if [ "$got" != "$code" ] || ! grep -qE -- "$pattern" "$work/out"; then
-        fail "$* -> exit $got (want $code and /$pattern/)"
-    else
-        echo "ok: $*"
-    fi
-}
+# expect CODE PATTERN -- command...: PATTERN is an extended regular expression;
+# expect_text CODE TEXT -- command...: TEXT taken literally.
+expect() { expect_with -E "$@"; }
+expect_text() { expect_with -F "$@"; }
 
-expect_text() {  # expect_text CODE TEXT -- command...: TEXT taken literally, not as a pattern
-    local code=$1 text=$2
-    shift 3
+expect_with() {  # expect_with GREP_MODE CODE WANTED -- command...
+    local mode=$1 code=$2 wanted=$3
+    shift 4
     "$@" >"$work/out" 2>&1
     local got=$?
-    if [ "$got" != "$code" ] || ! grep -qF -- "$text" "$work/out"; then
-        fail "$* -> exit $got (want $code and \"$text\")"
+    if [ "$got" != "$code" ] || ! grep -q "$mode" -- "$wanted" "$work/out"; then
+        fail "$* -> exit $got (want $code and \"$wanted\")"
     else
         echo "ok: $*"
     fi
