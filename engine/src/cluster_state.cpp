@@ -18,6 +18,7 @@ ClusterState::ClusterState(const Fleet& fleet)
     const int n = static_cast<int>(fleet.nodes.size());
     const int maxCount = fleet.maxGpusPerNode;
     m_free.resize(n);
+    m_freeCount.resize(n);
     m_state.assign(n, NodeState::Failed);
     m_buckets.assign(static_cast<std::size_t>(m_models) * m_width, IndexSet(n));
     for (auto& byScope : m_hist) {
@@ -31,6 +32,7 @@ ClusterState::ClusterState(const Fleet& fleet)
     for (int i = 0; i < n; ++i) {
         const FleetNode& node = fleet.nodes[i];
         m_free[i] = fullMask(node.gpus);
+        m_freeCount[i] = static_cast<std::uint8_t>(slotCount(m_free[i]));
         count(Basis::FleetEmpty, i, node.gpus, +1);
         // Start from Failed (not indexed) and move to the initial state through setState,
         // so all counters go through one path.
@@ -41,7 +43,7 @@ ClusterState::ClusterState(const Fleet& fleet)
 
 void ClusterState::indexNode(int node, int sign) {
     const FleetNode& info = m_fleet->nodes[node];
-    const int free = std::popcount(m_free[node]);
+    const int free = m_freeCount[node];
     const int model = info.gpuModel;
     if (sign > 0)
         m_buckets[model * m_width + free].insert(static_cast<std::uint32_t>(node));
@@ -51,24 +53,35 @@ void ClusterState::indexNode(int node, int sign) {
     m_readyFreeGpus += sign * free;
 }
 
+void ClusterState::reindexNode(int node, int before) {
+    const int after = m_freeCount[node];
+    const int model = m_fleet->nodes[node].gpuModel;
+    m_buckets[model * m_width + before].erase(static_cast<std::uint32_t>(node));
+    m_buckets[model * m_width + after].insert(static_cast<std::uint32_t>(node));
+    moveCount(Basis::FreeNow, node, before, after);
+    m_readyFreeGpus += after - before;
+}
+
 void ClusterState::occupy(int node, std::uint64_t mask) {
     if ((m_free[node] & mask) != mask)
         throw std::logic_error("GPU slot given twice on node " + m_fleet->nodes[node].name);
-    const bool ready = schedulable(node);
-    if (ready) indexNode(node, -1);
+    const int before = m_freeCount[node];
+    const int gpus = slotCount(mask);
     m_free[node] &= ~mask;
-    if (ready) indexNode(node, +1);
-    m_allocatedGpus += std::popcount(mask);
+    m_freeCount[node] = static_cast<std::uint8_t>(before - gpus);
+    if (schedulable(node)) reindexNode(node, before);
+    m_allocatedGpus += gpus;
 }
 
 void ClusterState::release(int node, std::uint64_t mask) {
     if ((m_free[node] & mask) != 0)
         throw std::logic_error("releasing a free GPU slot on node " + m_fleet->nodes[node].name);
-    const bool ready = schedulable(node);
-    if (ready) indexNode(node, -1);
+    const int before = m_freeCount[node];
+    const int gpus = slotCount(mask);
     m_free[node] |= mask;
-    if (ready) indexNode(node, +1);
-    m_allocatedGpus -= std::popcount(mask);
+    m_freeCount[node] = static_cast<std::uint8_t>(before + gpus);
+    if (schedulable(node)) reindexNode(node, before);
+    m_allocatedGpus -= gpus;
 }
 
 void ClusterState::setState(int node, NodeState next) {
@@ -103,6 +116,14 @@ void ClusterState::count(Basis basis, int node, int count, int delta) {
     byScope[static_cast<int>(Scope::Fleet)].add(0, info.gpuModel, count, delta);
     byScope[static_cast<int>(Scope::Pod)].add(info.pod, info.gpuModel, count, delta);
     byScope[static_cast<int>(Scope::Rack)].add(info.rack, info.gpuModel, count, delta);
+}
+
+void ClusterState::moveCount(Basis basis, int node, int from, int to) {
+    const FleetNode& info = m_fleet->nodes[node];
+    auto& byScope = m_hist[static_cast<int>(basis)];
+    byScope[static_cast<int>(Scope::Fleet)].move(0, info.gpuModel, from, to);
+    byScope[static_cast<int>(Scope::Pod)].move(info.pod, info.gpuModel, from, to);
+    byScope[static_cast<int>(Scope::Rack)].move(info.rack, info.gpuModel, from, to);
 }
 
 }  // namespace gpuplan::detail

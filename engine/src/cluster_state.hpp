@@ -25,6 +25,12 @@ public:
     void add(int unit, int model, int count, int delta) {
         m_counts[offset(unit, model) + count] += delta;
     }
+    /// One node of (unit, model) moves from count `from` to count `to`.
+    void move(int unit, int model, int from, int to) {
+        int* row = &m_counts[offset(unit, model)];
+        --row[from];
+        ++row[to];
+    }
     int width() const { return m_width; }
 
 private:
@@ -61,7 +67,7 @@ public:
     int nodeCount() const { return static_cast<int>(m_free.size()); }
 
     std::uint64_t freeMask(int node) const { return m_free[node]; }
-    int freeGpus(int node) const { return std::popcount(m_free[node]); }
+    int freeGpus(int node) const { return m_freeCount[node]; }
     NodeState state(int node) const { return m_state[node]; }
     bool schedulable(int node) const { return m_state[node] == NodeState::Ready; }
 
@@ -93,13 +99,18 @@ public:
 
 private:
     void indexNode(int node, int sign);  // add (+1) or remove (−1) a Ready node from indexes
+    /// A Ready node's free GPUs went from `before` to its count now: one move in the indexes.
+    void reindexNode(int node, int before);
     /// Adds `delta` nodes with `count` to the fleet, pod and rack histograms of a basis.
     void count(Basis basis, int node, int count, int delta);
+    /// Moves a node from `from` to `to` in the fleet, pod and rack histograms of a basis.
+    void moveCount(Basis basis, int node, int from, int to);
 
     const Fleet* m_fleet;
     int m_models;
     int m_width;
     std::vector<std::uint64_t> m_free;
+    std::vector<std::uint8_t> m_freeCount;  ///< popcount of m_free, kept: read on every fit
     std::vector<NodeState> m_state;
     std::vector<IndexSet> m_buckets;
     /// [basis][scope]; a node counts in the fleet's, its pod's and its rack's histogram.
@@ -110,6 +121,21 @@ private:
     int m_allocatedGpus = 0;
     int m_readyFreeGpus = 0;
 };
+
+/// Set bits of a GPU-slot mask. std::popcount is a library call on the x86-64 baseline
+/// (no POPCNT); masks of nodes up to 8 GPUs take one table lookup here.
+inline int slotCount(std::uint64_t mask) {
+    static constexpr auto kByteCounts = [] {
+        std::array<std::uint8_t, 256> t{};
+        for (int i = 1; i < 256; ++i)
+            t[i] = static_cast<std::uint8_t>((i & 1) + t[i / 2]);
+        return t;
+    }();
+    int n = 0;
+    for (; mask != 0; mask >>= 8)
+        n += kByteCounts[mask & 0xFF];
+    return n;
+}
 
 /// The `count` lowest set bits of a free-slot mask: which GPUs a pod (or a hold) takes.
 inline std::uint64_t lowestFreeSlots(std::uint64_t freeMask, int count) {

@@ -4,6 +4,7 @@
 #include <bit>
 #include <queue>
 #include <stdexcept>
+#include <string>
 
 namespace gpuplan::detail {
 
@@ -42,20 +43,21 @@ void Scheduler::pass(double nowS) {
     m_capacityGrew = false;
     m_retryFull = false;
     m_phantomShrank = false;
-    m_failedAlways.clear();
-    m_failedWithPhantom.clear();
-    m_neverFit.clear();
-    if (full)
+    if (full) {
+        clearFailures();
         fullScan(nowS);
-    else
+    } else {
+        // The shapes that failed in the last pass still fail: capacity has only shrunk since
+        // (growth, node changes and evictions make the next pass full), the head and its
+        // reservation stand, and a hold on a node only shrinks with the node's free GPUs.
+        // Keeping them saves putting the hold on for arrivals that cannot start.
         arrivalsOnly(nowS);
+    }
     // A short backfill on a reserved node shrank the head's hold: long jobs passed over
     // earlier in this pass may fit now. Scan again (a few rounds at most).
     for (int round = 0; m_phantomShrank && round < 4; ++round) {
         m_phantomShrank = false;
-        m_failedAlways.clear();
-        m_failedWithPhantom.clear();
-        m_neverFit.clear();
+        clearFailures();
         fullScan(nowS);
     }
     m_newArrivals.clear();
@@ -81,9 +83,31 @@ Scheduler::Outcome Scheduler::tryBind(std::uint32_t job, double nowS,
     return Outcome::Bound;
 }
 
+void Scheduler::clearFailures() {
+    m_failedAlways.clear();
+    m_failedWithPhantom.clear();
+    m_neverFit.clear();
+}
+
 bool Scheduler::coveredByFailure(const ShapeKey& key, bool canBeShort) const {
     if (m_failedAlways.covers(key)) return true;
     return !canBeShort && m_failedWithPhantom.covers(key);
+}
+
+void Scheduler::verifySkip(std::uint32_t job, bool besideHold) {
+    if (!m_checkSkips) return;
+    if (besideHold)
+        occupyPhantom();
+    else
+        vacatePhantom();
+    const PlacementRequest req = requestOf(m_sim.spec(job));
+    std::vector<PodPlacement> pods;
+    const bool fits = bestPodCapacity(req, m_sim.cluster) >= req.pods &&
+                      tryPlace(req, m_def.placement, m_sim.cluster, pods);
+    if (!fits) return;
+    unplace(m_sim.cluster, pods);
+    throw std::logic_error("invariant: job " + std::to_string(job) +
+                           " was skipped as covered by a failed shape, but it fits");
 }
 
 bool Scheduler::shapeExhausted(const JobQueue::Group& group, double nowS) const {
@@ -126,6 +150,7 @@ void Scheduler::fullScan(double nowS) {
             // Ready fleet drops out whole, so a backlog of such jobs costs one look per shape.
             if (m_neverFit.covers(key)) continue;
             pushNext(c.group, c.pos + 1);
+            if (realFreeGpus() > 0 && coveredByFailure(key, false)) verifySkip(job, false);
             if (realFreeGpus() > 0 && !coveredByFailure(key, false)) {
                 const Outcome o = tryBind(job, nowS, false);
                 if (o == Outcome::Bound) {
@@ -155,7 +180,10 @@ void Scheduler::fullScan(double nowS) {
         }
         if (realFreeGpus() == 0) break;
         // Whole shapes drop out once a smaller one of the same model failed.
-        if (shapeExhausted(groups[c.group], nowS)) continue;
+        if (shapeExhausted(groups[c.group], nowS)) {
+            if (groups[c.group].live > 0) verifySkip(job, !canEndBeforeReservation(job, nowS));
+            continue;
+        }
         pushNext(c.group, c.pos + 1);
         if (m_def.backfill == BackfillMode::Greedy) {
             if (tryBind(job, nowS, false) == Outcome::NoFit) m_failedAlways.add(key);
@@ -194,7 +222,10 @@ bool Scheduler::canEndBeforeReservation(std::uint32_t job, double nowS) const {
 void Scheduler::backfill(std::uint32_t job, double nowS) {
     const ShapeKey key = JobQueue::shapeOf(m_sim.spec(job));
     const bool canBeShort = canEndBeforeReservation(job, nowS);
-    if (coveredByFailure(key, canBeShort)) return;
+    if (coveredByFailure(key, canBeShort)) {
+        verifySkip(job, !canBeShort);
+        return;
+    }
     // With the head's GPUs held by phantom occupancy, anything that fits cannot delay it.
     occupyPhantom();
     if (tryBind(job, nowS, false) == Outcome::Bound) {
@@ -269,7 +300,7 @@ bool Scheduler::chooseReservedGpus(const PlacementRequest& req,
     std::vector<std::pair<std::uint32_t, int>> returning;  // node → GPUs back by the start
     for (std::uint32_t j : released)
         for (const PodPlacement& p : m_sim.placementOf(j))
-            returning.push_back({p.node, std::popcount(p.gpuMask)});
+            returning.push_back({p.node, slotCount(p.gpuMask)});
     std::sort(returning.begin(), returning.end());
     const NodeRange range = nodeRangeOf(fleet, req.pinLevel, req.pinIndex);
     const int p = req.gpusPerPod;

@@ -51,6 +51,9 @@ public:
     }
     /// Runs one pass at `nowS`; binds through the BindFn given at construction.
     void pass(double nowS);
+    /// Test builds: every job skipped because a shape failed is tried anyway, and a skip of
+    /// one that fits throws (the pruning must never change what starts).
+    void checkSkips(bool on) { m_checkSkips = on; }
 
     const JobQueue& queue() const { return m_queue; }
     std::uint32_t blockedHead() const { return m_head; }  ///< npos when none
@@ -93,6 +96,10 @@ private:
     /// Nothing of this shape can start in the rest of this pass.
     bool shapeExhausted(const JobQueue::Group& group, double nowS) const;
     bool coveredByFailure(const ShapeKey& key, bool canBeShort) const;
+    /// With checkSkips on: throws if `job`, skipped as covered by a failure, could be placed
+    /// (beside the head's hold unless it can end before the head starts).
+    void verifySkip(std::uint32_t job, bool besideHold);
+    void clearFailures();
     bool canEndBeforeReservation(std::uint32_t job, double nowS) const;
     int realFreeGpus() const { return m_sim.cluster.readyFreeGpus() + m_phantomGpus; }
 
@@ -123,6 +130,7 @@ private:
     bool m_phantomShrank = false;  ///< a short backfill on a reserved node freed held GPUs
     std::vector<PodPlacement> m_scratch;
     std::uint64_t m_reservationViolations = 0;
+    bool m_checkSkips = false;
 };
 
 }  // namespace gpuplan::detail

@@ -81,6 +81,7 @@ public:
           m_diagnoser(m_sim, m_scheduler),
           m_metrics(results, scenario.horizonS, scenario.sampleIntervalS),
           m_stuck(static_cast<std::uint32_t>(results.jobs.size())) {
+        m_scheduler.checkSkips(options.checkInvariants);
         m_pendingEntriesPerSample = pendingEntriesPerSample(options, m_metrics.sampleCount());
         m_fingerprint = 0x6a09e667f3bcc908ull ^ options.seed.value_or(scenario.seed);
         buildNodeEvents();
@@ -472,7 +473,7 @@ private:
                     throw std::logic_error("invariant: a GPU slot is bound to two pods on " +
                                            fleet.nodes[pod.node].name);
                 used[pod.node] |= pod.gpuMask;
-                allocated += std::popcount(pod.gpuMask);
+                allocated += slotCount(pod.gpuMask);
             }
         }
         for (std::size_t n = 0; n < fleet.nodes.size(); ++n) {
