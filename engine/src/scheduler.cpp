@@ -268,11 +268,11 @@ void Scheduler::computeReservation(std::uint32_t job, double nowS) {
     std::vector<std::uint32_t> released;
     auto& bound = m_sim.boundByEnd;
     for (auto it = bound.begin(); it != bound.end();) {
-        const double endS = it->first;
-        for (; it != bound.end() && it->first == endS; ++it) {
-            for (const PodPlacement& p : m_sim.placementOf(it->second))
+        const double endS = it->endS;
+        for (; it != bound.end() && it->endS == endS; ++it) {
+            for (const PodPlacement& p : m_sim.placementOf(it->job))
                 m_sim.cluster.release(static_cast<int>(p.node), p.gpuMask);
-            released.push_back(it->second);
+            released.push_back(it->job);
         }
         if (bestPodCapacity(req, m_sim.cluster) < req.pods) continue;
         if (!tryPlace(req, m_def.placement, m_sim.cluster, m_scratch)) continue;

@@ -3,11 +3,11 @@
 #pragma once
 
 #include <cstdint>
-#include <set>
 #include <utility>
 #include <vector>
 
 #include "cluster_state.hpp"
+#include "end_ordered_jobs.hpp"
 #include "gpuplan/results.hpp"
 
 namespace gpuplan::detail {
@@ -44,7 +44,7 @@ struct SimState {
     ClusterState cluster;
     std::vector<JobRuntime> runtime;
     /// Bound jobs by planned release time: what a backfill reservation looks ahead through.
-    std::set<std::pair<double, std::uint32_t>> boundByEnd;
+    EndOrderedJobs boundByEnd;
     /// Bound jobs per node (a gang appears on each of its nodes once per pod).
     std::vector<std::vector<std::uint32_t>> nodeJobs;
 };

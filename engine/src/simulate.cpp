@@ -275,7 +275,7 @@ private:
         rec.lastSegment = rt.segment;
         ++rec.segmentCount;
         rec.status = JobStatus::Running;
-        m_sim.boundByEnd.insert({p.endS, job});
+        m_sim.boundByEnd.insert(p.endS, job);
         for (const PodPlacement& pod : pods)
             m_sim.nodeJobs[pod.node].push_back(job);
         // Not read from the cluster: during a pass it also holds the head's phantom GPUs.
@@ -327,7 +327,7 @@ private:
             auto& list = m_sim.nodeJobs[pod.node];
             list.erase(std::find(list.begin(), list.end(), job));
         }
-        m_sim.boundByEnd.erase({rt.plannedEndS, job});
+        m_sim.boundByEnd.erase(rt.plannedEndS, job);
         seg.endS = m_nowS;
         seg.end = end;
         m_rates.allocatedGpus -= m_sim.spec(job).gpus;

@@ -1,0 +1,79 @@
+#include <catch2/catch.hpp>
+#include <set>
+#include <vector>
+
+#include "end_ordered_jobs.hpp"
+#include "random.hpp"
+
+using gpuplan::detail::EndOrderedJobs;
+using Entry = EndOrderedJobs::Entry;
+
+namespace {
+std::vector<Entry> contents(const EndOrderedJobs& s) {
+    std::vector<Entry> out;
+    for (const Entry& e : s)
+        out.push_back(e);
+    return out;
+}
+}  // namespace
+
+TEST_CASE("EndOrderedJobs walks jobs by release time, then job number") {
+    EndOrderedJobs s;
+    CHECK(s.empty());
+    CHECK(s.begin() == s.end());
+    s.insert(30, 1);
+    s.insert(10, 7);
+    s.insert(30, 0);  // same time as job 1: the lower job number first
+    s.insert(20, 2);
+    CHECK(contents(s) == std::vector<Entry>{{10, 7}, {20, 2}, {30, 0}, {30, 1}});
+    s.erase(20, 2);
+    s.erase(10, 7);
+    CHECK(contents(s) == std::vector<Entry>{{30, 0}, {30, 1}});
+    CHECK(s.size() == 2);
+    CHECK_THROWS(s.erase(30, 5));  // never inserted: a logic error, not silence
+}
+
+TEST_CASE("EndOrderedJobs splits and merges blocks without losing order") {
+    // 3 × kMaxBlock entries inserted in descending order force splits at the front; erasing
+    // every other one, then all but the last, forces blocks below a quarter to merge.
+    EndOrderedJobs s;
+    const int n = 3 * static_cast<int>(EndOrderedJobs::kMaxBlock);
+    for (int i = n - 1; i >= 0; --i)
+        s.insert(i * 1.5, static_cast<std::uint32_t>(i));
+    REQUIRE(s.size() == static_cast<std::size_t>(n));
+    std::vector<Entry> want;
+    for (int i = 0; i < n; ++i)
+        want.push_back({i * 1.5, static_cast<std::uint32_t>(i)});
+    CHECK(contents(s) == want);
+    for (int i = 0; i < n; i += 2)
+        s.erase(i * 1.5, static_cast<std::uint32_t>(i));
+    for (int i = 1; i < n - 2; i += 2)
+        s.erase(i * 1.5, static_cast<std::uint32_t>(i));
+    CHECK(contents(s) == std::vector<Entry>{{(n - 1) * 1.5, static_cast<std::uint32_t>(n - 1)}});
+}
+
+TEST_CASE("EndOrderedJobs agrees with std::set under random binds and releases") {
+    // Times on a coarse grid so many jobs share a release time, as jobs of one trace do.
+    gpuplan::detail::Rng rng(7);
+    EndOrderedJobs s;
+    std::set<Entry> ref;
+    for (int step = 0; step < 200000; ++step) {
+        const bool grow = ref.size() < 2000 ? rng.next() % 3 != 0 : rng.next() % 3 == 0;
+        if (grow || ref.empty()) {
+            const Entry e{static_cast<double>(rng.next() % 5000), static_cast<std::uint32_t>(step)};
+            s.insert(e.endS, e.job);
+            ref.insert(e);
+        } else {
+            // Mostly the earliest (jobs end in order), sometimes any (evictions).
+            auto it = ref.begin();
+            if (rng.next() % 4 == 0) std::advance(it, static_cast<long>(rng.next() % ref.size()));
+            s.erase(it->endS, it->job);
+            ref.erase(it);
+        }
+        if (step % 5000 == 0) {
+            REQUIRE(s.size() == ref.size());
+            REQUIRE(contents(s) == std::vector<Entry>(ref.begin(), ref.end()));
+        }
+    }
+    CHECK(contents(s) == std::vector<Entry>(ref.begin(), ref.end()));
+}
