@@ -52,7 +52,9 @@ void FailedShapes::clear() {
 void JobQueue::insert(std::uint32_t job) {
     const JobSpec& s = spec(job);
     const ShapeKey key = shapeOf(s);
-    auto [it, added] = m_groupByKey.emplace(key, static_cast<int>(m_groups.size()));
+    // try_emplace: no node is allocated when the shape has its group already (emplace
+    // builds one first, then frees it: two allocator calls per arrival).
+    auto [it, added] = m_groupByKey.try_emplace(key, static_cast<int>(m_groups.size()));
     if (added) m_groups.push_back(Group{key, {}, {}, 0});
     // A requeued job still listed from before (not yet compacted) must not appear twice.
     if (m_staleIn[job] >= 0) compactGroup(m_staleIn[job]);
@@ -74,7 +76,7 @@ void JobQueue::remove(std::uint32_t job) {
     if (m_groupOf[job] < 0) return;
     Group& g = m_groups[m_groupOf[job]];
     const JobSpec& s = spec(job);
-    g.minRunS.erase(g.minRunS.find(static_cast<double>(s.startupS) + s.durationS));
+    g.minRunS.erase(static_cast<double>(s.startupS) + s.durationS);
     --g.live;
     ++g.dead;
     g.liveGpus -= s.gpus;

@@ -5,8 +5,9 @@
 // queue of thousands of jobs proportional to the number of shapes, not jobs.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
-#include <set>
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -52,12 +53,44 @@ private:
     std::vector<std::uint64_t> m_used;  ///< targets with entries (clear() empties only these)
 };
 
+/// The smallest of a bag of numbers, where only the smallest is ever asked for: a binary
+/// heap, with removed values kept in a second heap and cancelled when both tops meet. No
+/// allocation per value, unlike a std::multiset node (two allocator calls per queued job).
+class MinTracker {
+public:
+    void insert(double v) {
+        m_values.push_back(v);
+        std::push_heap(m_values.begin(), m_values.end(), std::greater<>());
+        settle();
+    }
+    /// Removes one copy of a value that was inserted and not yet removed.
+    void erase(double v) {
+        m_removed.push_back(v);
+        std::push_heap(m_removed.begin(), m_removed.end(), std::greater<>());
+        settle();
+    }
+    bool empty() const { return m_values.size() == m_removed.size(); }
+    double min() const { return m_values.front(); }  ///< only when not empty
+
+private:
+    void settle() {
+        while (!m_removed.empty() && m_removed.front() == m_values.front()) {
+            std::pop_heap(m_values.begin(), m_values.end(), std::greater<>());
+            m_values.pop_back();
+            std::pop_heap(m_removed.begin(), m_removed.end(), std::greater<>());
+            m_removed.pop_back();
+        }
+    }
+    std::vector<double> m_values;   ///< min-heap of every value inserted and not cancelled
+    std::vector<double> m_removed;  ///< min-heap of removed values not yet cancelled
+};
+
 class JobQueue {
 public:
     struct Group {
         ShapeKey key;
         std::vector<std::uint32_t> jobs;  ///< queue order; may hold removed jobs until compaction
-        std::multiset<double> minRunS;    ///< startup + ideal duration of the live jobs
+        MinTracker minRunS;               ///< startup + ideal duration of the live jobs
         std::uint32_t live = 0;
         std::uint32_t dead = 0;  ///< removed jobs still in `jobs`
         /// Every job before this position was removed (jobs leave mostly from the front, in

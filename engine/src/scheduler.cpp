@@ -114,7 +114,7 @@ bool Scheduler::shapeExhausted(const JobQueue::Group& group, double nowS) const 
     if (group.live == 0) return true;
     // Jobs of this shape could still start only as short backfills, if any is short enough.
     const bool anyShort = m_reservation.active && !group.minRunS.empty() &&
-                          nowS + *group.minRunS.begin() <= m_reservation.startS;
+                          nowS + group.minRunS.min() <= m_reservation.startS;
     return coveredByFailure(group.key, anyShort);
 }
 

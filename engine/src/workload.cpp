@@ -318,9 +318,8 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
     // By submit time, keeping source order (classes, explicit, traces) and sequence among
     // equal times: sort (time, position) keys, then move each spec once (a stable sort of
     // the 72-byte specs moved each one log n times). A single trace is in order already.
-    if (std::is_sorted(w.jobs.begin(), w.jobs.end(), [](const JobSpec& a, const JobSpec& b) {
-            return a.submitS < b.submitS;
-        }))
+    if (std::is_sorted(w.jobs.begin(), w.jobs.end(),
+                       [](const JobSpec& a, const JobSpec& b) { return a.submitS < b.submitS; }))
         return w;
     std::vector<std::pair<double, std::uint32_t>> order(w.jobs.size());
     for (std::uint32_t i = 0; i < order.size(); ++i)

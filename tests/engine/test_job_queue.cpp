@@ -1,8 +1,10 @@
 // The queue's shape groups: lazy compaction, requeued jobs, pinned shapes and failed-shape
 // lookups.
 #include <catch2/catch.hpp>
+#include <set>
 
 #include "job_queue.hpp"
+#include "random.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::detail;
@@ -76,4 +78,41 @@ TEST_CASE("pinned jobs group by target, and a failure covers only its target") {
     CHECK_FALSE(failed.covers(JobQueue::shapeOf(jobs[2].spec)));  // node 1: must be tried
     failed.clear();
     CHECK_FALSE(failed.covers(JobQueue::shapeOf(jobs[1].spec)));
+}
+
+TEST_CASE("MinTracker keeps the smallest value of a bag under inserts and removals") {
+    // Hand case: duplicates are removed one copy at a time.
+    gpuplan::detail::MinTracker m;
+    CHECK(m.empty());
+    for (double v : {5.0, 3.0, 3.0, 8.0})
+        m.insert(v);
+    CHECK(m.min() == 3.0);
+    m.erase(3.0);
+    CHECK(m.min() == 3.0);  // the other copy
+    m.erase(3.0);
+    CHECK(m.min() == 5.0);
+    m.erase(8.0);  // not the smallest: cancelled only when it reaches the top
+    CHECK(m.min() == 5.0);
+    m.erase(5.0);
+    CHECK(m.empty());
+    // Random bag against std::multiset.
+    gpuplan::detail::Rng rng(3);
+    std::multiset<double> ref;
+    std::vector<double> held;
+    for (int step = 0; step < 100000; ++step) {
+        if (held.empty() || rng.next() % 2 == 0) {
+            const double v = static_cast<double>(rng.next() % 1000);
+            m.insert(v);
+            ref.insert(v);
+            held.push_back(v);
+        } else {
+            const std::size_t i = rng.next() % held.size();
+            m.erase(held[i]);
+            ref.erase(ref.find(held[i]));
+            held[i] = held.back();
+            held.pop_back();
+        }
+        REQUIRE(m.empty() == ref.empty());
+        if (!ref.empty()) REQUIRE(m.min() == *ref.begin());
+    }
 }
