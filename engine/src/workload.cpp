@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "random.hpp"
+#include "sorted_runs.hpp"
 
 namespace gpuplan {
 
@@ -324,7 +325,7 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
     std::vector<std::pair<double, std::uint32_t>> order(w.jobs.size());
     for (std::uint32_t i = 0; i < order.size(); ++i)
         order[i] = {w.jobs[i].submitS, i};
-    std::sort(order.begin(), order.end());
+    detail::sortByRuns(order, std::less<>());  // each class and trace is one run already
     std::vector<JobSpec> sorted;
     sorted.reserve(w.jobs.size());
     for (const auto& [submitS, i] : order)
