@@ -30,20 +30,30 @@ std::size_t JobQueue::KeyHash::operator()(const ShapeKey& k) const {
 }
 
 void FailedShapes::add(const ShapeKey& key) {
+    m_all.push_back(key);
+    if (m_all.size() == kFlat + 1) {
+        for (const ShapeKey& k : m_all)
+            index(k);
+    } else if (m_all.size() > kFlat) {
+        index(key);
+    }
+}
+
+void FailedShapes::index(const ShapeKey& key) {
     std::vector<ShapeKey>& list = m_byTarget[key.targetCode()];
     if (list.empty()) m_used.push_back(key.targetCode());
     list.push_back(key);
 }
 
 bool FailedShapes::covers(const ShapeKey& key) const {
-    if (m_used.empty()) return false;
+    auto coversKey = [&](const ShapeKey& f) { return key.coveredBy(f); };
+    if (m_all.size() <= kFlat) return std::any_of(m_all.begin(), m_all.end(), coversKey);
     const auto it = m_byTarget.find(key.targetCode());
-    if (it == m_byTarget.end()) return false;
-    return std::any_of(it->second.begin(), it->second.end(),
-                       [&](const ShapeKey& f) { return key.coveredBy(f); });
+    return it != m_byTarget.end() && std::any_of(it->second.begin(), it->second.end(), coversKey);
 }
 
 void FailedShapes::clear() {
+    m_all.clear();
     for (std::uint64_t code : m_used)
         m_byTarget[code].clear();
     m_used.clear();

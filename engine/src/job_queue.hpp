@@ -39,16 +39,22 @@ struct ShapeKey {
     }
 };
 
-/// Shapes that failed in a pass, looked up by model and target: "is this shape covered by
-/// one that failed?" costs the few failed shapes of its target, not every failed shape (a
-/// backlog pinned to thousands of targets has thousands of shapes).
+/// Shapes that failed in a pass. "Is this shape covered by one that failed?" looks at the
+/// few failed shapes directly; past kFlat of them, at the failed shapes of its model and
+/// target only (a backlog pinned to thousands of targets has thousands of shapes).
 class FailedShapes {
 public:
     void add(const ShapeKey& key);
     bool covers(const ShapeKey& key) const;
     void clear();
 
+    static constexpr std::size_t kFlat = 16;
+
 private:
+    void index(const ShapeKey& key);
+
+    std::vector<ShapeKey> m_all;  ///< every failed shape, in the order they failed
+    /// Built once m_all outgrows kFlat.
     std::unordered_map<std::uint64_t, std::vector<ShapeKey>> m_byTarget;
     std::vector<std::uint64_t> m_used;  ///< targets with entries (clear() empties only these)
 };

@@ -116,3 +116,30 @@ TEST_CASE("MinTracker keeps the smallest value of a bag under inserts and remova
         if (!ref.empty()) REQUIRE(m.min() == *ref.begin());
     }
 }
+
+TEST_CASE("FailedShapes answers the same below and above its flat-list size") {
+    // Failed: 2 GPUs × 1 pod on each of nodes 0..N−1 (pinned), and 4 × 2 unpinned. Covered:
+    // a larger shape on the same target. Not covered: another target, or a smaller shape.
+    for (std::size_t targets :
+         {std::size_t{3}, FailedShapes::kFlat, FailedShapes::kFlat + 1, 4 * FailedShapes::kFlat}) {
+        INFO(targets);
+        FailedShapes failed;
+        failed.add(ShapeKey{0, 4, 2});
+        for (std::size_t n = 0; n + 1 < targets; ++n)
+            failed.add(ShapeKey{0, 2, 1, PinLevel::Node, static_cast<int>(n)});
+        const int last = static_cast<int>(targets) - 2;
+        CHECK(failed.covers(ShapeKey{0, 8, 2}));
+        CHECK(failed.covers(ShapeKey{0, 4, 3}));
+        CHECK_FALSE(failed.covers(ShapeKey{0, 2, 2}));  // fewer GPUs per pod
+        CHECK_FALSE(failed.covers(ShapeKey{1, 8, 2}));  // another model
+        CHECK(failed.covers(ShapeKey{0, 4, 1, PinLevel::Node, last}));
+        CHECK_FALSE(failed.covers(ShapeKey{0, 1, 1, PinLevel::Node, last}));
+        CHECK_FALSE(failed.covers(ShapeKey{0, 4, 1, PinLevel::Node, last + 1}));
+        CHECK_FALSE(failed.covers(ShapeKey{0, 4, 1, PinLevel::Rack, 0}));
+        failed.clear();
+        CHECK_FALSE(failed.covers(ShapeKey{0, 8, 2}));
+        failed.add(ShapeKey{0, 1, 1, PinLevel::Node, last});  // usable again after clear
+        CHECK(failed.covers(ShapeKey{0, 2, 1, PinLevel::Node, last}));
+        CHECK_FALSE(failed.covers(ShapeKey{0, 8, 2}));
+    }
+}
