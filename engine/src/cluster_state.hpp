@@ -44,9 +44,16 @@ private:
 
 /// How many pods of `gpusPerPod` fit on the nodes a histogram (by free GPUs) describes.
 inline long long podCapacity(const int* hist, int width, int gpusPerPod) {
+    // f / gpusPerPod counted up as f grows: no division per bucket (this runs on every try).
     long long pods = 0;
-    for (int f = gpusPerPod; f < width; ++f)
-        pods += static_cast<long long>(hist[f]) * (f / gpusPerPod);
+    int podsPerNode = 1, pastMultiple = 0;
+    for (int f = gpusPerPod; f < width; ++f) {
+        pods += static_cast<long long>(hist[f]) * podsPerNode;
+        if (++pastMultiple == gpusPerPod) {
+            pastMultiple = 0;
+            ++podsPerNode;
+        }
+    }
     return pods;
 }
 

@@ -130,3 +130,14 @@ TEST_CASE("a node that is not Ready takes no pods") {
     f.state.setState(0, NodeState::Failed);
     CHECK(f.state.provisionedGpus() == 12);
 }
+
+TEST_CASE("pods that fit a histogram of nodes by free GPUs") {
+    // One node with each free count 0..8 (hist[f] = 1), plus a second node with 8 free.
+    // Pods of 3: nodes with 3..5 free hold 1 each (3), 6..8 hold 2 each (6 + 2 more for the
+    // second 8) = 11. Pods of 1: 0+1+…+8 + 8 = 44. Pods of 8: two nodes. Pods of 9: none.
+    const int hist[9] = {1, 1, 1, 1, 1, 1, 1, 1, 2};
+    CHECK(gpuplan::detail::podCapacity(hist, 9, 3) == 11);
+    CHECK(gpuplan::detail::podCapacity(hist, 9, 1) == 44);
+    CHECK(gpuplan::detail::podCapacity(hist, 9, 8) == 2);
+    CHECK(gpuplan::detail::podCapacity(hist, 9, 9) == 0);
+}
