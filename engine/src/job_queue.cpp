@@ -10,12 +10,10 @@ const JobSpec& JobQueue::spec(std::uint32_t job) const {
     return (*m_jobs)[job].spec;
 }
 
-bool JobQueue::before(std::uint32_t a, std::uint32_t b) const {
-    const JobSpec& x = spec(a);
-    const JobSpec& y = spec(b);
-    if (x.priority != y.priority) return x.priority > y.priority;
-    if (m_order == QueueOrder::PrioritySmallestFirst && x.gpus != y.gpus) return x.gpus < y.gpus;
-    return a < b;  // jobs are numbered in submit order
+JobQueue::OrderKey JobQueue::orderKey(std::uint32_t job) const {
+    const JobSpec& s = spec(job);
+    return {-static_cast<std::int64_t>(s.priority),
+            m_order == QueueOrder::PrioritySmallestFirst ? s.gpus : 0, job};  // job = submit order
 }
 
 ShapeKey JobQueue::shapeOf(const JobSpec& job) {
@@ -132,16 +130,16 @@ std::vector<std::uint32_t> JobQueue::ordered() const {
 
 std::vector<std::uint32_t> JobQueue::firstInOrder(std::size_t n) const {
     struct Cursor {
-        std::uint32_t job;
+        OrderKey key;
         std::size_t group, pos;
     };
-    auto later = [this](const Cursor& a, const Cursor& b) { return before(b.job, a.job); };
+    auto later = [](const Cursor& a, const Cursor& b) { return b.key < a.key; };
     std::priority_queue<Cursor, std::vector<Cursor>, decltype(later)> heap(later);
     auto push = [&](std::size_t g, std::size_t pos) {
         const auto& jobs = m_groups[g].jobs;
         while (pos < jobs.size() && !contains(jobs[pos]))
             ++pos;
-        if (pos < jobs.size()) heap.push(Cursor{jobs[pos], g, pos});
+        if (pos < jobs.size()) heap.push(Cursor{orderKey(jobs[pos]), g, pos});
     };
     for (std::size_t g = 0; g < m_groups.size(); ++g)
         if (m_groups[g].live > 0) push(g, firstLive(m_groups[g]));
@@ -150,7 +148,7 @@ std::vector<std::uint32_t> JobQueue::firstInOrder(std::size_t n) const {
     while (!heap.empty() && out.size() < n) {
         const Cursor c = heap.top();
         heap.pop();
-        out.push_back(c.job);
+        out.push_back(c.key.job);
         push(c.group, c.pos + 1);
     }
     return out;

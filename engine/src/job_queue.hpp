@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <compare>
 #include <cstdint>
 #include <functional>
 #include <unordered_map>
@@ -109,8 +110,17 @@ public:
     JobQueue(const std::vector<JobRecord>* jobs, QueueOrder order)
         : m_jobs(jobs), m_order(order), m_groupOf(jobs->size(), -1), m_staleIn(jobs->size(), -1) {}
 
-    /// Queue order: priority (high first), then fewer GPUs (smallest-first), then submit order.
-    bool before(std::uint32_t a, std::uint32_t b) const;
+    /// A job's place in queue order as a value: merges compare these without reading the
+    /// jobs again. Priority (high first), then fewer GPUs (smallest-first), then submit order.
+    struct OrderKey {
+        std::int64_t negPriority;
+        int gpus;  ///< 0 unless smallest-first
+        std::uint32_t job;
+        auto operator<=>(const OrderKey&) const = default;
+    };
+    OrderKey orderKey(std::uint32_t job) const;
+    /// Queue order (orderKey(a) < orderKey(b)).
+    bool before(std::uint32_t a, std::uint32_t b) const { return orderKey(a) < orderKey(b); }
     static ShapeKey shapeOf(const JobSpec& job);
 
     void insert(std::uint32_t job);

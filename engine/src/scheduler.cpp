@@ -123,7 +123,7 @@ void Scheduler::fullScan(double nowS) {
     auto& groups = m_queue.groups();
     // The groups' next jobs, merged in queue order (a heap kept across passes: no
     // allocation per pass).
-    auto later = [this](const Cursor& a, const Cursor& b) { return m_queue.before(b.job, a.job); };
+    auto later = [](const Cursor& a, const Cursor& b) { return b.key < a.key; };
     std::vector<Cursor>& heap = m_cursors;
     heap.clear();
     auto pushNext = [&](int g, std::size_t pos) {
@@ -131,7 +131,7 @@ void Scheduler::fullScan(double nowS) {
         while (pos < jobs.size() && !m_queue.contains(jobs[pos]))
             ++pos;
         if (pos < jobs.size()) {
-            heap.push_back(Cursor{jobs[pos], g, pos});
+            heap.push_back(Cursor{m_queue.orderKey(jobs[pos]), g, pos});
             std::push_heap(heap.begin(), heap.end(), later);
         }
     };
@@ -142,7 +142,7 @@ void Scheduler::fullScan(double nowS) {
         std::pop_heap(heap.begin(), heap.end(), later);
         const Cursor c = heap.back();
         heap.pop_back();
-        const std::uint32_t job = c.job;
+        const std::uint32_t job = c.key.job;
         const ShapeKey key = groups[c.group].key;
         if (m_head == npos && m_def.backfill != BackfillMode::Greedy) {
             // Before the head: every job that fits starts; the first that does not (and could

@@ -113,7 +113,7 @@ private:
     std::uint32_t m_head = npos;
     Reservation m_reservation;
     struct Cursor {  ///< a group's next job in a pass's merge
-        std::uint32_t job;
+        JobQueue::OrderKey key;
         int group;
         std::size_t pos;
     };
