@@ -3,7 +3,9 @@
 // plain in-order scan. A std::set made each bind and release a tree descent and an
 // allocation (about 12 % of a Philly replay). Here the keys live in sorted blocks of at most
 // kMaxBlock entries, found by a binary search over the blocks' last keys: inserting or
-// erasing moves at most one block's entries, and scanning reads memory in order.
+// erasing moves at most one block's entries, and scanning reads memory in order. Each block
+// is kept in descending order, so the job that ends first (the usual one to leave) is at
+// its block's back: erasing it moves nothing.
 #pragma once
 
 #include <cstddef>
@@ -26,7 +28,10 @@ public:
 
     class Iterator {
     public:
-        const Entry& operator*() const { return (*m_blocks)[m_block][m_pos]; }
+        const Entry& operator*() const {
+            const auto& block = (*m_blocks)[m_block];
+            return block[block.size() - 1 - m_pos];
+        }
         const Entry* operator->() const { return &**this; }
         Iterator& operator++() {
             if (++m_pos == (*m_blocks)[m_block].size()) {
@@ -61,13 +66,14 @@ public:
     static constexpr std::size_t kMaxBlock = 128;
 
 private:
-    /// The block a key belongs in: the first whose last key is not below it (or the last).
+    /// The block a key belongs in: the first whose largest key is not below it (or the last).
     std::size_t blockFor(const Entry& key) const;
     void splitIfFull(std::size_t block);
     void mergeIfSmall(std::size_t block);
 
-    std::vector<std::vector<Entry>> m_blocks;  ///< non-empty, sorted, in order
-    std::vector<Entry> m_lastKeys;             ///< each block's last key, for the search
+    /// Non-empty; block i's keys all below block i+1's; each block in descending order.
+    std::vector<std::vector<Entry>> m_blocks;
+    std::vector<Entry> m_largestKeys;  ///< each block's largest key (its front), for the search
     std::size_t m_size = 0;
 };
 
