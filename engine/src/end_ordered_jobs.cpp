@@ -6,13 +6,10 @@
 
 namespace gpuplan::detail {
 
-namespace {
-/// Position of `key` in a descending block: the first entry not above it.
-auto positionIn(std::vector<EndOrderedJobs::Entry>& block, const EndOrderedJobs::Entry& key) {
-    return std::lower_bound(block.begin(), block.end(), key,
-                            [](const auto& a, const auto& b) { return b < a; });
+void EndOrderedJobs::Block::compact() {
+    items.erase(items.begin(), begin());
+    head = 0;
 }
-}  // namespace
 
 std::size_t EndOrderedJobs::blockFor(const Entry& key) const {
     const auto it = std::lower_bound(m_largestKeys.begin(), m_largestKeys.end(), key);
@@ -23,13 +20,17 @@ std::size_t EndOrderedJobs::blockFor(const Entry& key) const {
 void EndOrderedJobs::insert(double endS, std::uint32_t job) {
     const Entry key{endS, job};
     if (m_blocks.empty()) {
-        m_blocks.emplace_back().reserve(kMaxBlock);
+        m_blocks.emplace_back().items.reserve(kMaxBlock);
         m_largestKeys.push_back(key);
     }
     const std::size_t b = blockFor(key);
-    std::vector<Entry>& block = m_blocks[b];
-    block.insert(positionIn(block, key), key);
-    m_largestKeys[b] = block.front();
+    Block& block = m_blocks[b];
+    const auto at = std::lower_bound(block.begin(), block.items.end(), key);
+    if (at == block.begin() && block.head > 0)
+        block.items[--block.head] = key;  // into the gap a leaving job left
+    else
+        block.items.insert(at, key);
+    m_largestKeys[b] = block.items.back();
     ++m_size;
     splitIfFull(b);
 }
@@ -38,53 +39,65 @@ void EndOrderedJobs::erase(double endS, std::uint32_t job) {
     const Entry key{endS, job};
     if (m_blocks.empty()) throw std::logic_error("EndOrderedJobs: erasing from an empty set");
     // Jobs mostly end in the order they were planned to: the first entry is the usual one.
-    const bool first = m_blocks.front().back() == key;
-    const std::size_t b = first ? 0 : blockFor(key);
-    std::vector<Entry>& block = m_blocks[b];
-    const auto it = first ? block.end() - 1 : positionIn(block, key);
-    if (it == block.end() || *it != key) throw std::logic_error("EndOrderedJobs: no such entry");
-    block.erase(it);
+    Block& front = m_blocks.front();
+    std::size_t b = 0;
+    if (front.items[front.head] == key) {
+        ++front.head;
+    } else {
+        b = blockFor(key);
+        Block& block = m_blocks[b];
+        const auto it = std::lower_bound(block.begin(), block.items.end(), key);
+        if (it == block.items.end() || *it != key)
+            throw std::logic_error("EndOrderedJobs: no such entry");
+        block.items.erase(it);
+    }
     --m_size;
-    if (block.empty()) {
-        m_blocks.erase(m_blocks.begin() + static_cast<std::ptrdiff_t>(b));
-        m_largestKeys.erase(m_largestKeys.begin() + static_cast<std::ptrdiff_t>(b));
+    Block& block = m_blocks[b];
+    if (block.live() == 0) {
+        removeBlock(b);
         return;
     }
-    m_largestKeys[b] = block.front();
+    if (block.head > block.live()) block.compact();  // the gap never outgrows what is left
+    m_largestKeys[b] = block.items.back();
     mergeIfSmall(b);
 }
 
+void EndOrderedJobs::removeBlock(std::size_t b) {
+    m_blocks.erase(m_blocks.begin() + static_cast<std::ptrdiff_t>(b));
+    m_largestKeys.erase(m_largestKeys.begin() + static_cast<std::ptrdiff_t>(b));
+}
+
 void EndOrderedJobs::splitIfFull(std::size_t b) {
-    if (m_blocks[b].size() <= kMaxBlock) return;
-    // The front half holds the larger keys: it becomes the next block.
-    std::vector<Entry>& full = m_blocks[b];
-    const auto half = full.begin() + static_cast<std::ptrdiff_t>(full.size() / 2);
-    std::vector<Entry> larger;
-    larger.reserve(kMaxBlock);
-    larger.assign(full.begin(), half);
-    full.erase(full.begin(), half);
-    m_largestKeys[b] = full.front();
+    if (m_blocks[b].live() <= kMaxBlock) return;
+    Block& full = m_blocks[b];
+    full.compact();
+    const auto half = full.items.begin() + static_cast<std::ptrdiff_t>(full.items.size() / 2);
+    Block upper;
+    upper.items.reserve(kMaxBlock);
+    upper.items.assign(half, full.items.end());
+    full.items.erase(half, full.items.end());
+    m_largestKeys[b] = full.items.back();
     m_largestKeys.insert(m_largestKeys.begin() + static_cast<std::ptrdiff_t>(b + 1),
-                         larger.front());
-    m_blocks.insert(m_blocks.begin() + static_cast<std::ptrdiff_t>(b + 1), std::move(larger));
+                         upper.items.back());
+    m_blocks.insert(m_blocks.begin() + static_cast<std::ptrdiff_t>(b + 1), std::move(upper));
 }
 
 void EndOrderedJobs::mergeIfSmall(std::size_t b) {
     // Blocks under a quarter full are folded into a neighbour, so the number of blocks stays
     // within a few times size() ÷ kMaxBlock however entries leave.
-    if (m_blocks[b].size() >= kMaxBlock / 4) return;
-    std::size_t into = b, from = b + 1;  // `from` holds the larger keys
+    if (m_blocks[b].live() >= kMaxBlock / 4) return;
+    std::size_t into = b, from = b + 1;
     if (from >= m_blocks.size()) {
         if (b == 0) return;
         into = b - 1;
         from = b;
     }
-    if (m_blocks[into].size() + m_blocks[from].size() > kMaxBlock) return;
-    std::vector<Entry>& target = m_blocks[into];
-    target.insert(target.begin(), m_blocks[from].begin(), m_blocks[from].end());
-    m_largestKeys[into] = target.front();
-    m_blocks.erase(m_blocks.begin() + static_cast<std::ptrdiff_t>(from));
-    m_largestKeys.erase(m_largestKeys.begin() + static_cast<std::ptrdiff_t>(from));
+    if (m_blocks[into].live() + m_blocks[from].live() > kMaxBlock) return;
+    Block& target = m_blocks[into];
+    target.compact();
+    target.items.insert(target.items.end(), m_blocks[from].begin(), m_blocks[from].items.end());
+    m_largestKeys[into] = target.items.back();
+    removeBlock(from);
 }
 
 }  // namespace gpuplan::detail

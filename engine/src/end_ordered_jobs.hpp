@@ -1,11 +1,11 @@
 // Bound jobs in the order they release their GPUs: what a backfill reservation walks.
 // Every bind inserts and every release erases, so both must be cheap; the walk must be a
 // plain in-order scan. A std::set made each bind and release a tree descent and an
-// allocation (about 12 % of a Philly replay). Here the keys live in sorted blocks of at most
-// kMaxBlock entries, found by a binary search over the blocks' last keys: inserting or
-// erasing moves at most one block's entries, and scanning reads memory in order. Each block
-// is kept in descending order, so the job that ends first (the usual one to leave) is at
-// its block's back: erasing it moves nothing.
+// allocation (about 12 % of a Philly replay). Here the keys live in ascending blocks of at
+// most kMaxBlock entries, found by a binary search over the blocks' largest keys: inserting
+// or erasing moves at most one block's entries, and scanning reads memory in order.
+// The usual moves cost nothing to shift: a job that ends first leaves from a block's front
+// (the block's live entries start one later), and a new job that ends last joins at the back.
 #pragma once
 
 #include <cstddef>
@@ -26,15 +26,24 @@ public:
         }
     };
 
+    struct Block {
+        std::vector<Entry> items;  ///< ascending; the live ones are [head, end)
+        std::size_t head = 0;
+        std::size_t live() const { return items.size() - head; }
+        auto begin() { return items.begin() + static_cast<std::ptrdiff_t>(head); }
+        /// Drops the entries before head.
+        void compact();
+    };
+
     class Iterator {
     public:
         const Entry& operator*() const {
-            const auto& block = (*m_blocks)[m_block];
-            return block[block.size() - 1 - m_pos];
+            const Block& block = (*m_blocks)[m_block];
+            return block.items[block.head + m_pos];
         }
         const Entry* operator->() const { return &**this; }
         Iterator& operator++() {
-            if (++m_pos == (*m_blocks)[m_block].size()) {
+            if (++m_pos == (*m_blocks)[m_block].live()) {
                 ++m_block;
                 m_pos = 0;
             }
@@ -46,9 +55,9 @@ public:
 
     private:
         friend class EndOrderedJobs;
-        Iterator(const std::vector<std::vector<Entry>>* blocks, std::size_t block)
+        Iterator(const std::vector<Block>* blocks, std::size_t block)
             : m_blocks(blocks), m_block(block) {}
-        const std::vector<std::vector<Entry>>* m_blocks;
+        const std::vector<Block>* m_blocks;
         std::size_t m_block;
         std::size_t m_pos = 0;
     };
@@ -63,17 +72,17 @@ public:
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
 
-    static constexpr std::size_t kMaxBlock = 128;
+    static constexpr std::size_t kMaxBlock = 64;
 
 private:
     /// The block a key belongs in: the first whose largest key is not below it (or the last).
     std::size_t blockFor(const Entry& key) const;
+    void removeBlock(std::size_t block);
     void splitIfFull(std::size_t block);
     void mergeIfSmall(std::size_t block);
 
-    /// Non-empty; block i's keys all below block i+1's; each block in descending order.
-    std::vector<std::vector<Entry>> m_blocks;
-    std::vector<Entry> m_largestKeys;  ///< each block's largest key (its front), for the search
+    std::vector<Block> m_blocks;       ///< each with live entries, all below the next block's
+    std::vector<Entry> m_largestKeys;  ///< each block's largest key (its back), for the search
     std::size_t m_size = 0;
 };
 

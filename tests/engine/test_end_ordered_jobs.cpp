@@ -77,3 +77,32 @@ TEST_CASE("EndOrderedJobs agrees with std::set under random binds and releases")
     }
     CHECK(contents(s) == std::vector<Entry>(ref.begin(), ref.end()));
 }
+
+TEST_CASE("EndOrderedJobs reuses the room left by jobs that ended first") {
+    // A steady stream: each step the earliest job ends and a later one starts (a queue in
+    // time order), with now and then a short job that ends before all others. Hand-checked
+    // against the expected window of keys.
+    EndOrderedJobs s;
+    for (std::uint32_t j = 0; j < 300; ++j)
+        s.insert(1000.0 + j, j);
+    std::uint32_t first = 0, next = 300;
+    for (int step = 0; step < 5000; ++step) {
+        s.erase(1000.0 + first, first);
+        ++first;
+        s.insert(1000.0 + next, next);
+        ++next;
+        if (step % 97 == 0) {  // ends before every bound job, then leaves again
+            s.insert(500.0, 999999);
+            CHECK(s.begin()->job == 999999);
+            s.erase(500.0, 999999);
+        }
+    }
+    REQUIRE(s.size() == 300);
+    std::uint32_t want = first;
+    for (const Entry& e : s) {
+        REQUIRE(e.job == want);
+        REQUIRE(e.endS == 1000.0 + want);
+        ++want;
+    }
+    CHECK(want == next);
+}
