@@ -29,8 +29,18 @@ ClusterState::ClusterState(const Fleet& fleet)
             UnitHistograms(static_cast<int>(fleet.racks.size()), m_models, maxCount);
     }
     m_nodesByState.assign(static_cast<std::size_t>(m_models) * 4, 0);
+    m_rows.resize(n);
     for (int i = 0; i < n; ++i) {
         const FleetNode& node = fleet.nodes[i];
+        const auto& byScope = m_hist[static_cast<int>(Basis::FreeNow)];
+        m_rows[i].model = static_cast<std::uint32_t>(node.gpuModel);
+        m_rows[i].row = {
+            static_cast<std::uint32_t>(
+                byScope[static_cast<int>(Scope::Fleet)].rowOffset(0, node.gpuModel)),
+            static_cast<std::uint32_t>(
+                byScope[static_cast<int>(Scope::Pod)].rowOffset(node.pod, node.gpuModel)),
+            static_cast<std::uint32_t>(
+                byScope[static_cast<int>(Scope::Rack)].rowOffset(node.rack, node.gpuModel))};
         m_free[i] = fullMask(node.gpus);
         m_freeCount[i] = static_cast<std::uint8_t>(slotCount(m_free[i]));
         count(Basis::FleetEmpty, i, node.gpus, +1);
@@ -55,7 +65,7 @@ void ClusterState::indexNode(int node, int sign) {
 
 void ClusterState::reindexNode(int node, int before) {
     const int after = m_freeCount[node];
-    const int model = m_fleet->nodes[node].gpuModel;
+    const int model = static_cast<int>(m_rows[node].model);
     m_buckets[model * m_width + before].erase(static_cast<std::uint32_t>(node));
     m_buckets[model * m_width + after].insert(static_cast<std::uint32_t>(node));
     moveCount(Basis::FreeNow, node, before, after);
@@ -119,11 +129,9 @@ void ClusterState::count(Basis basis, int node, int count, int delta) {
 }
 
 void ClusterState::moveCount(Basis basis, int node, int from, int to) {
-    const FleetNode& info = m_fleet->nodes[node];
     auto& byScope = m_hist[static_cast<int>(basis)];
-    byScope[static_cast<int>(Scope::Fleet)].move(0, info.gpuModel, from, to);
-    byScope[static_cast<int>(Scope::Pod)].move(info.pod, info.gpuModel, from, to);
-    byScope[static_cast<int>(Scope::Rack)].move(info.rack, info.gpuModel, from, to);
+    for (int scope = 0; scope < 3; ++scope)
+        byScope[scope].moveInRow(m_rows[node].row[scope], from, to);
 }
 
 }  // namespace gpuplan::detail

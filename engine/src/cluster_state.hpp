@@ -25,11 +25,12 @@ public:
     void add(int unit, int model, int count, int delta) {
         m_counts[offset(unit, model) + count] += delta;
     }
-    /// One node of (unit, model) moves from count `from` to count `to`.
-    void move(int unit, int model, int from, int to) {
-        int* row = &m_counts[offset(unit, model)];
-        --row[from];
-        ++row[to];
+    /// Where (unit, model)'s row starts, for moveInRow.
+    std::size_t rowOffset(int unit, int model) const { return offset(unit, model); }
+    /// One node of the row at `row` moves from count `from` to count `to`.
+    void moveInRow(std::size_t row, int from, int to) {
+        --m_counts[row + from];
+        ++m_counts[row + to];
     }
     int width() const { return m_width; }
 
@@ -118,6 +119,13 @@ private:
     int m_width;
     std::vector<std::uint64_t> m_free;
     std::vector<std::uint8_t> m_freeCount;  ///< popcount of m_free, kept: read on every fit
+    /// Per node: its GPU model and its rows in the fleet, pod and rack histograms (the same
+    /// offsets in every basis), kept compact so an index move reads no FleetNode.
+    struct NodeRows {
+        std::uint32_t model;
+        std::array<std::uint32_t, 3> row;  ///< by Scope
+    };
+    std::vector<NodeRows> m_rows;
     std::vector<NodeState> m_state;
     std::vector<IndexSet> m_buckets;
     /// [basis][scope]; a node counts in the fleet's, its pod's and its rack's histogram.
