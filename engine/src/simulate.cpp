@@ -44,16 +44,21 @@ enum class EventType : std::uint8_t { Release = 0, StartupDone = 1, NodeChange =
 
 struct Event {
     double timeS;
-    std::uint64_t seq;  // then insertion order, which is deterministic
-    EventType type;
+    /// Type in the top byte, then insertion order (deterministic): at equal times one
+    /// comparison orders by type, then by sequence. 24 bytes, so the heap moves less.
+    std::uint64_t typeThenSeq;
     std::uint32_t a;  // job, or node-event index
     std::uint32_t b;  // segment
+
+    Event(double t, EventType type, std::uint64_t seq, std::uint32_t a_, std::uint32_t b_)
+        : timeS(t), typeThenSeq(std::uint64_t{static_cast<std::uint8_t>(type)} << 56 | seq),
+          a(a_), b(b_) {}
+    EventType type() const { return static_cast<EventType>(typeThenSeq >> 56); }
     bool operator>(const Event& o) const {
-        if (timeS != o.timeS) return timeS > o.timeS;
-        if (type != o.type) return type > o.type;
-        return seq > o.seq;
+        return timeS != o.timeS ? timeS > o.timeS : typeThenSeq > o.typeThenSeq;
     }
 };
+static_assert(sizeof(Event) == 24);
 
 /// What binding a job to some pods would mean.
 struct BindingPlan {
@@ -177,7 +182,7 @@ private:
     }
 
     void push(double timeS, EventType type, std::uint32_t a, std::uint32_t b) {
-        m_events.push(Event{timeS, m_seq++, type, a, b});
+        m_events.push(Event(timeS, type, m_seq++, a, b));  // fewer than 2^56 events: bounded
     }
 
     /// Folds one event into the fingerprint.
@@ -336,7 +341,7 @@ private:
     }
 
     void handle(const Event& e) {
-        switch (e.type) {
+        switch (e.type()) {
             case EventType::NodeChange:
                 nodeChange(e.a);
                 break;
