@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "cli_bench_scenarios.hpp"
@@ -32,8 +33,11 @@ const char* const kBenchUsage =
     "  philly_replay_2048   presets/scenarios/philly-2048.json  < 1 s, >= 5 M events/s\n"
     "  synthetic_100k_gpus  presets/scenarios/synthetic-100k.json (100,000 GPUs,\n"
     "                       ~1,000,000 jobs, 30 days)           < 3 s, >= 1 M events/s, < 2 GB\n"
-    "  scaling: synthetic-100k cut to 4k, 12k, 24k, 48k and 100k GPUs with its load scaled;\n"
-    "           the cost per job should stay flat (within 1.5x)\n"
+    "  scaling: synthetic-100k cut to 4k, 12k, 24k, 48k and 100k GPUs with its load scaled,\n"
+    "           as it is (scaling_*) and with 1:1 pod uplinks (scaling_flat_*: no slowdown\n"
+    "           for gangs across pods, so every size runs in one regime); each row shows\n"
+    "           the regime (allocation, mean queue), and each family whether its cost per\n"
+    "           job stays flat (within 1.5x)\n"
     "  adversarial: shapes that once hung or ran out of memory, each grown to the largest\n"
     "           size the default run budget accepts; each must finish within the budget's\n"
     "           time and memory\n"
@@ -54,7 +58,11 @@ struct Benchmark {
     double targetWallS;
     double targetEventsPerS;  // 0 = none
     double targetRssMb;       // 0 = none
+    std::string family = "";  ///< cost per job compared within a family (scaling)
 };
+
+/// A family's cost per job may spread at most this much from its cheapest to its dearest.
+constexpr double kFlatPerJobCost = 1.5;
 
 Benchmark preset(const char* name, const char* file, int repeat, double wallS, double eventsPerS,
                  double rssMb) {
@@ -76,7 +84,7 @@ std::vector<Benchmark> allBenchmarks() {
         preset("synthetic_100k_gpus", "synthetic-100k.json", 1, 3.0, 1e6, 2048),
     };
     for (GeneratedScenario& g : scalingScenarios())
-        all.push_back({g.name, "scaling", g.build, 1, 1e9, 0, 0});
+        all.push_back({g.name, "scaling", g.build, 1, 1e9, 0, 0, g.family});
     // What the default budget promises: about budget ÷ 1.5e7 work units per second, its memory.
     const RunBudget budget;
     for (GeneratedScenario& g : adversarialScenarios())
@@ -87,6 +95,10 @@ std::vector<Benchmark> allBenchmarks() {
 
 double seconds(Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double>(b - a).count();
+}
+
+double orZero(double x) {
+    return std::isnan(x) ? 0.0 : x;
 }
 
 /// Runs in the child: loads, simulates `repeat` times, returns a JSON report.
@@ -126,6 +138,9 @@ nlohmann::ordered_json runOne(const Benchmark& b, int repeat, const CommonOption
             {"jobs", last.jobs.size()},
             {"us_per_job", last.jobs.empty() ? 0.0 : 1e6 * median / last.jobs.size()},
             {"size", b.suite == "engine" ? std::string() : scenario.description},
+            // The regime the run was in: a saturated fleet does more work per job.
+            {"allocation", orZero(last.kpi("allocation_mean"))},
+            {"queue_mean", orZero(last.kpi("queue_length_mean"))},
             {"gpus", last.fleet.totalGpus},
             {"fingerprint", last.fingerprintHex()}};
 }
@@ -169,6 +184,21 @@ nlohmann::ordered_json runInChild(const Benchmark& b, int repeat, const CommonOp
             : nlohmann::ordered_json::parse(text);
     report["peak_rss_mb"] = static_cast<double>(usage.ru_maxrss) / 1024.0;
     return report;
+}
+
+std::string formatUs(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", x);
+    return buf;
+}
+
+/// The table's last column: what was run and, for generated scenarios, the regime it ran in.
+std::string describe(const Benchmark& b, const nlohmann::ordered_json& r) {
+    if (b.suite == "engine") return "";
+    char regime[96];
+    std::snprintf(regime, sizeof regime, "; allocation %.0f %%, mean queue %.0f",
+                  100 * r.value("allocation", 0.0), r.value("queue_mean", 0.0));
+    return r.value("size", "") + regime;
 }
 
 std::string verdict(const Benchmark& b, const nlohmann::ordered_json& r) {
@@ -216,6 +246,7 @@ int benchCommand(Args& args) {
         std::printf("%-30s %9s %9s %10s %9s %9s %7s %8s  %s\n", "benchmark", "wall_s", "load_s",
                     "events/s", "events", "jobs", "us/job", "rss_MB", "target");
     int failures = 0;
+    std::map<std::string, std::vector<double>> perJobByFamily;
     for (const Benchmark& b : benchmarks) {
         const bool chosen = only.empty()
                                 ? suite == "all" || suite == b.suite
@@ -236,9 +267,30 @@ int benchCommand(Args& args) {
                         static_cast<unsigned long long>(r["events"].get<std::uint64_t>()),
                         static_cast<unsigned long long>(r["jobs"].get<std::uint64_t>()),
                         r["us_per_job"].get<double>(), r["peak_rss_mb"].get<double>(),
-                        verdict(b, r).c_str(), r.value("size", "").c_str());
+                        verdict(b, r).c_str(), describe(b, r).c_str());
         }
         std::fflush(stdout);
+        if (r.value("ok", false) && !b.family.empty())
+            perJobByFamily[b.family].push_back(r["us_per_job"].get<double>());
+    }
+    for (const auto& [family, costs] : perJobByFamily) {
+        if (costs.size() < 2) continue;
+        const auto [low, high] = std::minmax_element(costs.begin(), costs.end());
+        const double spread = *high / std::max(*low, 1e-12);
+        const std::string line = family + "_*: " + formatUs(*low) + " to " + formatUs(*high) +
+                                 " us per job (" + formatUs(spread) + "x): " +
+                                 (spread <= kFlatPerJobCost ? "flat within " : "NOT flat within ") +
+                                 formatUs(kFlatPerJobCost) + "x";
+        if (json)
+            std::printf("%s\n", nlohmann::ordered_json{{"family", family},
+                                                       {"us_per_job_min", *low},
+                                                       {"us_per_job_max", *high},
+                                                       {"spread", spread},
+                                                       {"flat", spread <= kFlatPerJobCost}}
+                                    .dump()
+                                    .c_str());
+        else
+            std::printf("%s\n", line.c_str());
     }
     return failures ? kBadInput : kOk;
 }

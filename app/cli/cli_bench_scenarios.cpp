@@ -85,7 +85,7 @@ long long edgeSize(const std::function<Json(long long)>& make, long long maxSize
 
 GeneratedScenario atEdge(std::string name, std::string what, long long maxSize,
                          std::function<Json(long long, const std::filesystem::path&)> make) {
-    return {std::move(name), std::move(what),
+    return {std::move(name), std::move(what), "",
             [make, maxSize](const CommonOptions& common, const std::filesystem::path& dir) {
                 const auto at = [&](long long n) { return make(n, dir); };
                 const long long n = edgeSize(at, maxSize, common, dir);
@@ -99,26 +99,32 @@ GeneratedScenario atEdge(std::string name, std::string what, long long maxSize,
 
 std::vector<GeneratedScenario> scalingScenarios() {
     std::vector<GeneratedScenario> out;
-    for (int pods : {1, 3, 6, 12, 25}) {
-        const int gpus = pods * 25 * 20 * 8;
-        out.push_back(
-            {"scaling_" + std::to_string(gpus / 1000) + "k_gpus",
-             "synthetic-100k cut to " + std::to_string(pods) + " of its 25 pods, load scaled",
-             [pods](const CommonOptions& common, const std::filesystem::path&) {
-                 const std::filesystem::path file =
-                     presetsDirFor(common) / "scenarios" / "synthetic-100k.json";
-                 Json doc = Json::parse(readTextFile(file));
-                 const double factor = pods / 25.0;
-                 doc["topology"]["pods"][0]["count"] = pods;
-                 for (Json& c : doc["jobClasses"]) {
-                     c["arrival"]["ratePerHour"] =
-                         c["arrival"]["ratePerHour"].get<double>() * factor;
-                     c["maxJobs"] = std::llround(c["maxJobs"].get<double>() * factor);
-                 }
-                 Scenario s = parse(doc, common, file.parent_path(), RunBudget{});
-                 s.description = std::to_string(pods) + " of 25 pods, load scaled";
-                 return s;
-             }});
+    for (const bool flatFabric : {false, true}) {
+        const std::string family = flatFabric ? "scaling_flat" : "scaling";
+        for (int pods : {1, 3, 6, 12, 25}) {
+            const int gpus = pods * 25 * 20 * 8;
+            const std::string what = std::to_string(pods) + " of 25 pods, load scaled" +
+                                     (flatFabric ? ", pod uplinks 1:1" : "");
+            out.push_back({family + "_" + std::to_string(gpus / 1000) + "k_gpus",
+                           "synthetic-100k cut to " + what, family,
+                           [pods, flatFabric, what](const CommonOptions& common,
+                                                    const std::filesystem::path&) {
+                               const std::filesystem::path file =
+                                   presetsDirFor(common) / "scenarios" / "synthetic-100k.json";
+                               Json doc = Json::parse(readTextFile(file));
+                               const double factor = pods / 25.0;
+                               doc["topology"]["pods"][0]["count"] = pods;
+                               if (flatFabric) doc["fabric"]["podUplinkOversubscription"] = 1;
+                               for (Json& c : doc["jobClasses"]) {
+                                   c["arrival"]["ratePerHour"] =
+                                       c["arrival"]["ratePerHour"].get<double>() * factor;
+                                   c["maxJobs"] = std::llround(c["maxJobs"].get<double>() * factor);
+                               }
+                               Scenario s = parse(doc, common, file.parent_path(), RunBudget{});
+                               s.description = what;
+                               return s;
+                           }});
+        }
     }
     return out;
 }
@@ -181,7 +187,7 @@ std::vector<GeneratedScenario> adversarialScenarios() {
     // One rack group of 10,000 nodes and a 100,000-GPU job behind a default-sized week of
     // higher-priority work: every bind ahead of it moves its reservation.
     out.push_back({"adversarial_huge_head", "10,000-node rack, a 100,000-GPU head, a default week",
-                   [](const CommonOptions& common, const std::filesystem::path& dir) {
+                   "", [](const CommonOptions& common, const std::filesystem::path& dir) {
                        Json s = Json::parse(
                            readTextFile(presetsDirFor(common) / "scenarios" / "default.json"));
                        s["name"] = "huge head";

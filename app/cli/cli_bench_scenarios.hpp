@@ -15,12 +15,18 @@ namespace gpuplan::cli {
 struct GeneratedScenario {
     std::string name;
     std::string what;  ///< one line: the shape and why it is hard
+    /// Benchmarks of one family have their cost per job compared (empty: none).
+    std::string family;
     /// Builds the scenario in the child process (traces go into `workDir`).
     std::function<Scenario(const CommonOptions&, const std::filesystem::path& workDir)> build;
 };
 
 /// synthetic-100k's fleet of 25 pods cut to 1, 3, 6, 12 and 25 pods (4k … 100k GPUs), every
-/// class's rate and maxJobs scaled by the same factor: the same load per GPU.
+/// class's rate and maxJobs scaled by the same factor: the same load per GPU. Twice: as the
+/// preset is (family "scaling"), and with 1:1 pod uplinks (family "scaling_flat"). The
+/// preset's 4:1 uplinks slow gangs that span pods, which a one-pod fleet never has, so the
+/// larger fleets run saturated with long queues; with 1:1 uplinks every size runs in one
+/// regime, which is what comparing the engine's cost per job needs.
 std::vector<GeneratedScenario> scalingScenarios();
 
 /// The shapes issue 7 found hanging or exhausting memory, each sized so that its estimated
