@@ -51,8 +51,10 @@ struct Event {
     std::uint32_t b;  // segment
 
     Event(double t, EventType type, std::uint64_t seq, std::uint32_t a_, std::uint32_t b_)
-        : timeS(t), typeThenSeq(std::uint64_t{static_cast<std::uint8_t>(type)} << 56 | seq),
-          a(a_), b(b_) {}
+        : timeS(t),
+          typeThenSeq(std::uint64_t{static_cast<std::uint8_t>(type)} << 56 | seq),
+          a(a_),
+          b(b_) {}
     EventType type() const { return static_cast<EventType>(typeThenSeq >> 56); }
     bool operator>(const Event& o) const {
         return timeS != o.timeS ? timeS > o.timeS : typeThenSeq > o.typeThenSeq;
