@@ -68,8 +68,11 @@ void JobQueue::insert(std::uint32_t job) {
     if (m_staleIn[job] >= 0) compactGroup(m_staleIn[job]);
     Group& g = m_groups[it->second];
     // Arrivals almost always go to the end; requeued jobs find their place again.
-    auto pos = std::upper_bound(g.jobs.begin(), g.jobs.end(), job,
-                                [this](std::uint32_t a, std::uint32_t b) { return before(a, b); });
+    auto pos =
+        g.jobs.empty() || !before(job, g.jobs.back())
+            ? g.jobs.end()
+            : std::upper_bound(g.jobs.begin(), g.jobs.end(), job,
+                               [this](std::uint32_t a, std::uint32_t b) { return before(a, b); });
     if (static_cast<std::size_t>(pos - g.jobs.begin()) < g.front)
         g.front = static_cast<std::size_t>(pos - g.jobs.begin());
     g.jobs.insert(pos, job);

@@ -68,7 +68,9 @@ Scheduler::Outcome Scheduler::tryBind(std::uint32_t job, double nowS,
                                       bool mustEndBeforeReservation) {
     const JobSpec& s = m_sim.spec(job);
     const PlacementRequest req = requestOf(s);
-    if (bestPodCapacity(req, m_sim.cluster) < req.pods) return Outcome::NoFit;
+    // The histograms reject a gang that cannot fit before any pod is placed and rolled back;
+    // a single pod fails just as fast in placement itself.
+    if (req.pods > 1 && bestPodCapacity(req, m_sim.cluster) < req.pods) return Outcome::NoFit;
     if (!tryPlace(req, m_def.placement, m_sim.cluster, m_scratch)) return Outcome::NoFit;
     if (mustEndBeforeReservation && m_plannedEnd(job, m_scratch, nowS) > m_reservation.startS) {
         unplace(m_sim.cluster, m_scratch);
