@@ -94,8 +94,9 @@ private:
     int bestOverModels(NodeRange range, bool spread, int& modelOut) {
         int bestNode = -1, bestFree = 0, bestModel = -1;
         for (int m = 0; m < static_cast<int>(m_fleet.gpuModels.size()); ++m) {
-            // A gang stays on one model: only models that can hold all of it compete.
-            if (podCapacityForModel(m_req, m_state, m) < m_req.pods) continue;
+            // A gang stays on one model: only models that can hold all of it compete. (One
+            // pod fits a model exactly when chooseNode finds it a node.)
+            if (m_req.pods > 1 && podCapacityForModel(m_req, m_state, m) < m_req.pods) continue;
             const int node = chooseNode(m_state, m, m_req.gpusPerPod, range, spread);
             if (node < 0) continue;
             const int free = m_state.freeGpus(node);
