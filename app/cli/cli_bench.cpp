@@ -282,7 +282,9 @@ int benchCommand(Args& args) {
                                  (spread <= kFlatPerJobCost ? "flat within " : "NOT flat within ") +
                                  formatUs(kFlatPerJobCost) + "x";
         if (json)
-            std::printf("%s\n", nlohmann::ordered_json{{"family", family},
+            std::printf("%s\n", nlohmann::ordered_json{{"name", family + "_*"},
+                                                       {"ok", true},
+                                                       {"family", family},
                                                        {"us_per_job_min", *low},
                                                        {"us_per_job_max", *high},
                                                        {"spread", spread},

@@ -83,16 +83,17 @@ void EndOrderedJobs::splitIfFull(std::size_t b) {
 }
 
 void EndOrderedJobs::mergeIfSmall(std::size_t b) {
-    // Blocks under a quarter full are folded into a neighbour, so the number of blocks stays
-    // within a few times size() ÷ kMaxBlock however entries leave.
+    // A block under a quarter full is folded into the smaller of its neighbours when the two
+    // fit in one block. A small block that stays is then next to blocks over three quarters
+    // full, so blocks number at most about 3 × size() ÷ (3/4 kMaxBlock) + 1.
     if (m_blocks[b].live() >= kMaxBlock / 4) return;
-    std::size_t into = b, from = b + 1;
-    if (from >= m_blocks.size()) {
-        if (b == 0) return;
-        into = b - 1;
-        from = b;
+    std::size_t neighbour = b;
+    for (std::size_t n : {b - 1, b + 1}) {  // b − 1 wraps past the end when b is 0
+        if (n >= m_blocks.size() || m_blocks[b].live() + m_blocks[n].live() > kMaxBlock) continue;
+        if (neighbour == b || m_blocks[n].live() < m_blocks[neighbour].live()) neighbour = n;
     }
-    if (m_blocks[into].live() + m_blocks[from].live() > kMaxBlock) return;
+    if (neighbour == b) return;
+    const std::size_t into = std::min(b, neighbour), from = std::max(b, neighbour);
     Block& target = m_blocks[into];
     target.compact();
     target.items.insert(target.items.end(), m_blocks[from].begin(), m_blocks[from].items.end());

@@ -3,7 +3,8 @@
 // plain in-order scan. A std::set made each bind and release a tree descent and an
 // allocation (about 12 % of a Philly replay). Here the keys live in ascending blocks of at
 // most kMaxBlock entries, found by a binary search over the blocks' largest keys: inserting
-// or erasing moves at most one block's entries, and scanning reads memory in order.
+// or erasing moves at most one block's entries (and, when a block splits, merges or empties,
+// the short lists of blocks), and scanning reads memory in order.
 // The usual moves cost nothing to shift: a job that ends first leaves from a block's front
 // (the block's live entries start one later), and a new job that ends last joins at the back.
 #pragma once
@@ -70,6 +71,7 @@ public:
     Iterator begin() const { return Iterator(&m_blocks, 0); }
     Iterator end() const { return Iterator(&m_blocks, m_blocks.size()); }
     std::size_t size() const { return m_size; }
+    std::size_t blockCount() const { return m_blocks.size(); }
     bool empty() const { return m_size == 0; }
 
     static constexpr std::size_t kMaxBlock = 64;

@@ -9,6 +9,7 @@
 #include <compare>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <unordered_map>
 #include <vector>
 
@@ -48,6 +49,7 @@ public:
     void add(const ShapeKey& key);
     bool covers(const ShapeKey& key) const;
     void clear();
+    std::size_t size() const { return m_all.size(); }
 
     static constexpr std::size_t kFlat = 16;
 
@@ -75,11 +77,26 @@ public:
         m_removed.push_back(v);
         std::push_heap(m_removed.begin(), m_removed.end(), std::greater<>());
         settle();
+        // A value that stays smallest keeps every later removal waiting behind it: drop the
+        // removed values for real once they outnumber the live ones (memory stays O(live)).
+        if (m_removed.size() > 16 && 2 * m_removed.size() > m_values.size()) prune();
     }
     bool empty() const { return m_values.size() == m_removed.size(); }
     double min() const { return m_values.front(); }  ///< only when not empty
+    std::size_t storedValues() const { return m_values.size() + m_removed.size(); }
 
 private:
+    void prune() {
+        std::sort(m_values.begin(), m_values.end());
+        std::sort(m_removed.begin(), m_removed.end());
+        std::vector<double> live;
+        live.reserve(m_values.size() - m_removed.size());
+        std::set_difference(m_values.begin(), m_values.end(), m_removed.begin(), m_removed.end(),
+                            std::back_inserter(live));  // one copy per removal
+        m_values = std::move(live);
+        m_removed.clear();
+        std::make_heap(m_values.begin(), m_values.end(), std::greater<>());
+    }
     void settle() {
         while (!m_removed.empty() && m_removed.front() == m_values.front()) {
             std::pop_heap(m_values.begin(), m_values.end(), std::greater<>());

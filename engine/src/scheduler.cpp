@@ -27,9 +27,11 @@ bool Scheduler::fitsEmptyReady(std::uint32_t job) const {
 }
 
 void Scheduler::pass(double nowS) {
+    if (m_counters) ++m_counters->passes;
     if (m_queue.empty()) {
         m_newArrivals.clear();
         m_capacityGrew = false;
+        m_readyFreeAfterPass = m_sim.cluster.readyFreeGpus();
         return;
     }
     // Capacity only shrank since the last pass unless it grew: jobs that did not fit then
@@ -47,11 +49,19 @@ void Scheduler::pass(double nowS) {
         clearFailures();
         fullScan(nowS);
     } else {
-        // The shapes that failed in the last pass still fail: capacity has only shrunk since
-        // (growth, node changes and evictions make the next pass full), the head and its
-        // reservation stand, and a hold on a node only shrinks with the node's free GPUs.
-        // Keeping them saves putting the hold on for arrivals that cannot start.
+        // The shapes that failed in the last pass still fail: between passes nothing binds
+        // and nothing is released (a release, a node change or an eviction makes the next
+        // pass full), so free GPUs can only have gone (to nothing), the head and its
+        // reservation stand, and the hold it needs on each node is what it was. Keeping
+        // them saves putting the hold on for arrivals that cannot start.
+        if (m_checkSkips && m_sim.cluster.readyFreeGpus() > m_readyFreeAfterPass)
+            throw std::logic_error(
+                "invariant: free GPUs grew between passes without a full pass to see them");
+        if (m_counters) ++m_counters->arrivalPasses;
+        m_inArrivalPass = true;
+        m_failuresAtArrivalPassStart = m_failedAlways.size() + m_failedWithPhantom.size();
         arrivalsOnly(nowS);
+        m_inArrivalPass = false;
     }
     // A short backfill on a reserved node shrank the head's hold: long jobs passed over
     // earlier in this pass may fit now. Scan again (a few rounds at most).
@@ -62,6 +72,7 @@ void Scheduler::pass(double nowS) {
     }
     m_newArrivals.clear();
     m_queue.compact();
+    m_readyFreeAfterPass = m_sim.cluster.readyFreeGpus();
 }
 
 Scheduler::Outcome Scheduler::tryBind(std::uint32_t job, double nowS,
@@ -98,6 +109,9 @@ bool Scheduler::coveredByFailure(const ShapeKey& key, bool canBeShort) const {
 
 void Scheduler::verifySkip(std::uint32_t job, bool besideHold) {
     if (!m_checkSkips) return;
+    // Tried under the rule that skipped it, then the hold is put back as it was: the check
+    // must not steer the pass it checks.
+    const bool holdWasOn = m_phantomApplied;
     if (besideHold)
         occupyPhantom();
     else
@@ -106,18 +120,26 @@ void Scheduler::verifySkip(std::uint32_t job, bool besideHold) {
     std::vector<PodPlacement> pods;
     const bool fits = bestPodCapacity(req, m_sim.cluster) >= req.pods &&
                       tryPlace(req, m_def.placement, m_sim.cluster, pods);
-    if (!fits) return;
-    unplace(m_sim.cluster, pods);
-    throw std::logic_error("invariant: job " + std::to_string(job) +
-                           " was skipped as covered by a failed shape, but it fits");
+    if (fits) unplace(m_sim.cluster, pods);
+    if (holdWasOn)
+        occupyPhantom();
+    else
+        vacatePhantom();
+    if (fits)
+        throw std::logic_error("invariant: job " + std::to_string(job) +
+                               " was skipped as covered by a failed shape, but it fits");
+    if (m_counters) ++m_counters->verifiedSkips;
+}
+
+bool Scheduler::groupHasShortJob(const JobQueue::Group& group, double nowS) const {
+    return m_reservation.active && !group.minRunS.empty() &&
+           nowS + group.minRunS.min() <= m_reservation.startS;
 }
 
 bool Scheduler::shapeExhausted(const JobQueue::Group& group, double nowS) const {
     if (group.live == 0) return true;
     // Jobs of this shape could still start only as short backfills, if any is short enough.
-    const bool anyShort = m_reservation.active && !group.minRunS.empty() &&
-                          nowS + group.minRunS.min() <= m_reservation.startS;
-    return coveredByFailure(group.key, anyShort);
+    return coveredByFailure(group.key, groupHasShortJob(group, nowS));
 }
 
 void Scheduler::fullScan(double nowS) {
@@ -152,7 +174,8 @@ void Scheduler::fullScan(double nowS) {
             // Ready fleet drops out whole, so a backlog of such jobs costs one look per shape.
             if (m_neverFit.covers(key)) continue;
             pushNext(c.group, c.pos + 1);
-            if (realFreeGpus() > 0 && coveredByFailure(key, false)) verifySkip(job, false);
+            if (m_checkSkips && realFreeGpus() > 0 && coveredByFailure(key, false))
+                verifySkip(job, false);
             if (realFreeGpus() > 0 && !coveredByFailure(key, false)) {
                 const Outcome o = tryBind(job, nowS, false);
                 if (o == Outcome::Bound) {
@@ -183,7 +206,8 @@ void Scheduler::fullScan(double nowS) {
         if (realFreeGpus() == 0) break;
         // Whole shapes drop out once a smaller one of the same model failed.
         if (shapeExhausted(groups[c.group], nowS)) {
-            if (groups[c.group].live > 0) verifySkip(job, !canEndBeforeReservation(job, nowS));
+            if (m_checkSkips && groups[c.group].live > 0)
+                verifySkip(job, !groupHasShortJob(groups[c.group], nowS));
             continue;
         }
         pushNext(c.group, c.pos + 1);
@@ -225,6 +249,9 @@ void Scheduler::backfill(std::uint32_t job, double nowS) {
     const ShapeKey key = JobQueue::shapeOf(m_sim.spec(job));
     const bool canBeShort = canEndBeforeReservation(job, nowS);
     if (coveredByFailure(key, canBeShort)) {
+        if (m_counters && m_inArrivalPass &&
+            m_failedAlways.size() + m_failedWithPhantom.size() == m_failuresAtArrivalPassStart)
+            ++m_counters->carriedSkips;  // nothing failed yet in this pass: an earlier pass's
         verifySkip(job, !canBeShort);
         return;
     }

@@ -20,6 +20,7 @@
 #include <functional>
 #include <vector>
 
+#include "gpuplan/simulate.hpp"
 #include "job_queue.hpp"
 #include "placement.hpp"
 #include "sim_state.hpp"
@@ -51,9 +52,12 @@ public:
     }
     /// Runs one pass at `nowS`; binds through the BindFn given at construction.
     void pass(double nowS);
-    /// Test builds: every job skipped because a shape failed is tried anyway, and a skip of
-    /// one that fits throws (the pruning must never change what starts).
+    /// Test builds: the jobs skipped because a shape failed are tried anyway (the job at a
+    /// skipped group's cursor, under the group's rule), and a skip of one that fits throws:
+    /// the pruning must never change what starts. Also checks that capacity did not grow
+    /// unannounced before a pass that keeps the last pass's failures.
     void checkSkips(bool on) { m_checkSkips = on; }
+    void countInto(RunCounters* counters) { m_counters = counters; }
 
     const JobQueue& queue() const { return m_queue; }
     std::uint32_t blockedHead() const { return m_head; }  ///< npos when none
@@ -95,6 +99,9 @@ private:
     void refreshPhantom(std::uint32_t boundJob);
     /// Nothing of this shape can start in the rest of this pass.
     bool shapeExhausted(const JobQueue::Group& group, double nowS) const;
+    /// Some job of the group could end before the head's reserved start (so may use the
+    /// held GPUs): the group is then covered only by failures without the hold.
+    bool groupHasShortJob(const JobQueue::Group& group, double nowS) const;
     bool coveredByFailure(const ShapeKey& key, bool canBeShort) const;
     /// With checkSkips on: throws if `job`, skipped as covered by a failure, could be placed
     /// (beside the head's hold unless it can end before the head starts).
@@ -122,15 +129,20 @@ private:
     int m_phantomGpus = 0;
     bool m_holding = false;         ///< later jobs must leave the head's GPUs alone
     bool m_phantomApplied = false;  ///< the hold is on the cluster now
-    /// Shapes that found no room this pass: always, or only beside the head's reservation.
+    /// Shapes that found no room in this pass (or, for a pass that looks only at arrivals,
+    /// in the passes since the last full one): always, or only beside the head's hold.
     FailedShapes m_failedAlways, m_failedWithPhantom;
-    /// Shapes that cannot fit even the empty Ready fleet this pass.
+    /// Shapes that cannot fit even the empty Ready fleet (read by full scans only).
     FailedShapes m_neverFit;
     bool m_retryFull = false;      ///< a job was too long only because of where it landed
     bool m_phantomShrank = false;  ///< a short backfill on a reserved node freed held GPUs
     std::vector<PodPlacement> m_scratch;
     std::uint64_t m_reservationViolations = 0;
     bool m_checkSkips = false;
+    int m_readyFreeAfterPass = 0;  ///< checkSkips: free GPUs when the last pass ended
+    RunCounters* m_counters = nullptr;
+    bool m_inArrivalPass = false;
+    std::size_t m_failuresAtArrivalPassStart = 0;
 };
 
 }  // namespace gpuplan::detail

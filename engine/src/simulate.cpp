@@ -89,6 +89,7 @@ public:
           m_metrics(results, scenario.horizonS, scenario.sampleIntervalS),
           m_stuck(static_cast<std::uint32_t>(results.jobs.size())) {
         m_scheduler.checkSkips(options.checkInvariants);
+        m_scheduler.countInto(options.counters);
         m_pendingEntriesPerSample = pendingEntriesPerSample(options, m_metrics.sampleCount());
         m_fingerprint = 0x6a09e667f3bcc908ull ^ options.seed.value_or(scenario.seed);
         buildNodeEvents();
@@ -184,7 +185,9 @@ private:
     }
 
     void push(double timeS, EventType type, std::uint32_t a, std::uint32_t b) {
-        m_events.push(Event(timeS, type, m_seq++, a, b));  // fewer than 2^56 events: bounded
+        // The sequence shares a word with the type: 2^56 events, far past any run budget.
+        if (m_seq >> 56) throw std::length_error("more than 2^56 events in one run");
+        m_events.push(Event(timeS, type, m_seq++, a, b));
     }
 
     /// Folds one event into the fingerprint.
@@ -487,6 +490,14 @@ private:
             const std::uint64_t free = m_sim.cluster.freeMask(static_cast<int>(n));
             if ((used[n] & free) || ((used[n] | free) != fullMask(fleet.nodes[n].gpus)))
                 throw std::logic_error("invariant: free and bound GPU slots disagree on " +
+                                       fleet.nodes[n].name);
+            // The kept count and the placement index agree with the slots.
+            const int freeGpus = m_sim.cluster.freeGpus(static_cast<int>(n));
+            const bool indexed = m_sim.cluster.bucket(fleet.nodes[n].gpuModel, freeGpus)
+                                     .contains(static_cast<std::uint32_t>(n));
+            if (freeGpus != slotCount(free) ||
+                indexed != m_sim.cluster.schedulable(static_cast<int>(n)))
+                throw std::logic_error("invariant: free GPU count or index wrong on " +
                                        fleet.nodes[n].name);
         }
         if (allocated != m_sim.cluster.allocatedGpus() || allocated != m_rates.allocatedGpus)

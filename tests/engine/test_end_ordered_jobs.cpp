@@ -106,3 +106,21 @@ TEST_CASE("EndOrderedJobs reuses the room left by jobs that ended first") {
     }
     CHECK(want == next);
 }
+
+TEST_CASE("EndOrderedJobs keeps few blocks when entries leave from everywhere") {
+    // 20,000 jobs, then all but every 50th leave, block by block in time order: 400 remain.
+    // Small blocks fold into a neighbour when both fit in one, so a block under a quarter
+    // full sits beside ones over three quarters full: at most 3 × 400 ÷ 48 + 1 = 26 blocks.
+    EndOrderedJobs s;
+    for (std::uint32_t j = 0; j < 20000; ++j)
+        s.insert(j, j);
+    for (std::uint32_t j = 0; j < 20000; ++j)
+        if (j % 50 != 0) s.erase(j, j);
+    REQUIRE(s.size() == 400);
+    CHECK(s.blockCount() <= 26);
+    std::uint32_t want = 0;
+    for (const Entry& e : s) {
+        REQUIRE(e.job == want);
+        want += 50;
+    }
+}

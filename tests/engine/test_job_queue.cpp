@@ -143,3 +143,18 @@ TEST_CASE("FailedShapes answers the same below and above its flat-list size") {
         CHECK_FALSE(failed.covers(ShapeKey{0, 8, 2}));
     }
 }
+
+TEST_CASE("MinTracker stores about as many values as are live, however removals come") {
+    // A smallest value that never leaves keeps every later removal from reaching the top;
+    // without pruning, 10,000 values that came and went would all stay stored.
+    gpuplan::detail::MinTracker m;
+    m.insert(1.0);
+    for (int i = 0; i < 10000; ++i) {
+        m.insert(5.0 + i);
+        m.erase(5.0 + i);
+    }
+    CHECK(m.min() == 1.0);
+    CHECK(m.storedValues() <= 2 * 17 + 1);  // pruned whenever removals pass 16 and the live
+    m.erase(1.0);
+    CHECK(m.empty());
+}

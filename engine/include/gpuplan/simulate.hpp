@@ -11,6 +11,18 @@
 
 namespace gpuplan {
 
+/// What the scheduler did in a run, counted when RunOptions::counters points at one (tests
+/// and profiling read it; a run without it counts nothing).
+struct RunCounters {
+    std::uint64_t passes = 0;
+    std::uint64_t arrivalPasses = 0;  ///< passes that looked only at new arrivals
+    /// Arrivals skipped in those passes because a shape that failed in an earlier pass
+    /// covers theirs (the failures carried over from pass to pass).
+    std::uint64_t carriedSkips = 0;
+    /// Skipped jobs tried anyway by the invariant checks, and found not to fit.
+    std::uint64_t verifiedSkips = 0;
+};
+
 struct RunOptions {
     std::optional<std::uint64_t> seed;  ///< overrides Scenario::seed
 #ifdef NDEBUG
@@ -25,6 +37,7 @@ struct RunOptions {
     /// Pending entries kept over the whole run (12 bytes each): a sample's list is cut to
     /// this ÷ samples when that is smaller, so many samples of a long queue stay bounded.
     std::size_t maxPendingEntriesPerRun = 4'000'000;
+    RunCounters* counters = nullptr;  ///< when set, filled in as the run goes
 };
 
 /// Called with the fraction of simulated time done, at most every few thousand events.
