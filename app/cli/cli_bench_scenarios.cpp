@@ -191,6 +191,9 @@ std::vector<GeneratedScenario> adversarialScenarios() {
                        Json s = Json::parse(
                            readTextFile(presetsDirFor(common) / "scenarios" / "default.json"));
                        s["name"] = "huge head";
+                       s["description"] =
+                           "the default week on a 10,000-node rack and 2,500 "
+                           "more nodes, with one 100,000-GPU job";
                        s["topology"] = fleetOf({{"big", 10'000}, {"rest", 2'500}}, "dgx-h100");
                        s["jobs"] = {{{"name", "head"},
                                      {"team", s["teams"][0]["name"]},
