@@ -8,6 +8,7 @@
 #include "json_reader.hpp"
 #include "pin_check.hpp"
 #include "random.hpp"
+#include "text_rules.hpp"
 
 namespace gpuplan {
 
@@ -306,7 +307,13 @@ struct Reader {
             JsonNode fileNode = o.required("file");
             t.file = fileNode.string(4096);
             if (t.file.empty()) fileNode.fail("file must not be empty");
-            if (auto v = o.optional("teamPrefix")) t.teamPrefix = v->string(32);
+            if (auto v = o.optional("teamPrefix")) {
+                // Team names are the prefix and the trace's cluster ids: the same rule holds.
+                t.teamPrefix = v->string(32);
+                if (auto problem = detail::nameProblem(t.teamPrefix);
+                    problem && !t.teamPrefix.empty())
+                    v->fail("teamPrefix " + *problem);
+            }
             if (auto v = o.optional("timeScale")) t.timeScale = v->number(1e-6, 1e6);
             if (auto v = o.optional("durationScale")) t.durationScale = v->number(1e-6, 1e6);
             if (auto v = o.optional("offsetS")) t.offsetS = v->number(0, kMaxTimeS);

@@ -73,6 +73,9 @@ expect 2 'trace-team-not-utf8.csv: line 3: cluster id "vc\\xffx" is not UTF-8 te
     -- "$cli" validate "$bad/trace-team-not-utf8.json"
 expect 2 'trace-team-quoted-line-break.csv: line 3: cluster id ""vc" holds a quote' \
     -- "$cli" validate "$bad/trace-team-quoted-line-break.json"
+# A trace's teamPrefix starts every team name it makes: the same rule, at its pointer.
+expect 2 '/traces/0/teamPrefix: teamPrefix "vc\\u001b\[2J-" holds a control character' \
+    -- "$cli" validate "$bad/trace-team-prefix-control-character.json"
 
 echo "$failures failure(s)"
 [ "$failures" = 0 ]
