@@ -18,7 +18,49 @@ std::size_t EndOrderedJobs::blockFor(const Entry& key) const {
 }
 
 void EndOrderedJobs::insert(double endS, std::uint32_t job) {
-    const Entry key{endS, job};
+    if (job >= m_newAt.size())
+        m_newAt.resize(std::max<std::size_t>(job + 1, 2 * m_newAt.size()), kNotNew);
+    m_newAt[job] = static_cast<std::uint32_t>(m_new.size());
+    m_new.push_back({endS, job});
+    ++m_size;
+}
+
+void EndOrderedJobs::sortInNew() {
+    if (m_new.empty()) return;
+    std::vector<Entry> added;
+    added.swap(m_new);
+    for (const Entry& e : added)
+        m_newAt[e.job] = kNotNew;
+    std::sort(added.begin(), added.end());
+    if (added.size() > (m_size - added.size()) / 8) {  // many at once: one pass over all
+        rebuild(std::move(added));
+        return;
+    }
+    for (const Entry& e : added)
+        insertIntoBlocks(e);
+}
+
+void EndOrderedJobs::rebuild(std::vector<Entry> sortedNew) {
+    std::vector<Entry> old;
+    old.reserve(m_size - sortedNew.size());
+    for (Block& block : m_blocks)
+        old.insert(old.end(), block.begin(), block.items.end());
+    std::vector<Entry> all(old.size() + sortedNew.size());
+    std::merge(old.begin(), old.end(), sortedNew.begin(), sortedNew.end(), all.begin());
+    m_blocks.clear();
+    m_largestKeys.clear();
+    // Half-full blocks: room for the inserts that follow without splitting at once.
+    for (std::size_t at = 0; at < all.size(); at += kMaxBlock / 2) {
+        const std::size_t end = std::min(all.size(), at + kMaxBlock / 2);
+        Block& block = m_blocks.emplace_back();
+        block.items.reserve(kMaxBlock);
+        block.items.assign(all.begin() + static_cast<std::ptrdiff_t>(at),
+                           all.begin() + static_cast<std::ptrdiff_t>(end));
+        m_largestKeys.push_back(block.items.back());
+    }
+}
+
+void EndOrderedJobs::insertIntoBlocks(const Entry& key) {
     if (m_blocks.empty()) {
         m_blocks.emplace_back().items.reserve(kMaxBlock);
         m_largestKeys.push_back(key);
@@ -31,12 +73,21 @@ void EndOrderedJobs::insert(double endS, std::uint32_t job) {
     else
         block.items.insert(at, key);
     m_largestKeys[b] = block.items.back();
-    ++m_size;
     splitIfFull(b);
 }
 
 void EndOrderedJobs::erase(double endS, std::uint32_t job) {
     const Entry key{endS, job};
+    if (job < m_newAt.size() && m_newAt[job] != kNotNew && m_new[m_newAt[job]] == key) {
+        // Still unsorted: swap the last new entry into its place.
+        const std::uint32_t at = m_newAt[job];
+        m_new[at] = m_new.back();
+        m_newAt[m_new[at].job] = at;
+        m_new.pop_back();
+        m_newAt[job] = kNotNew;
+        --m_size;
+        return;
+    }
     if (m_blocks.empty()) throw std::logic_error("EndOrderedJobs: erasing from an empty set");
     // Jobs mostly end in the order they were planned to: the first entry is the usual one.
     Block& front = m_blocks.front();

@@ -7,6 +7,9 @@
 // the short lists of blocks), and scanning reads memory in order.
 // The usual moves cost nothing to shift: a job that ends first leaves from a block's front
 // (the block's live entries start one later), and a new job that ends last joins at the back.
+// Only a reservation walks the jobs in order, and a fleet with no waiting never does: new
+// entries wait unsorted (a job that leaves before a walk is dropped from there in O(1)) and
+// are sorted into the blocks when a walk begins.
 #pragma once
 
 #include <cstddef>
@@ -68,24 +71,41 @@ public:
     /// Removes a pair that is present.
     void erase(double endS, std::uint32_t job);
 
-    Iterator begin() const { return Iterator(&m_blocks, 0); }
-    Iterator end() const { return Iterator(&m_blocks, m_blocks.size()); }
+    /// In order, from the earliest release (sorts in what was added since the last walk).
+    Iterator begin() {
+        sortInNew();
+        return Iterator(&m_blocks, 0);
+    }
+    Iterator end() {
+        sortInNew();
+        return Iterator(&m_blocks, m_blocks.size());
+    }
     std::size_t size() const { return m_size; }
-    std::size_t blockCount() const { return m_blocks.size(); }
+    std::size_t blockCount() {
+        sortInNew();
+        return m_blocks.size();
+    }
     bool empty() const { return m_size == 0; }
 
     static constexpr std::size_t kMaxBlock = 64;
 
 private:
+    static constexpr std::uint32_t kNotNew = 0xFFFFFFFFu;
+    void sortInNew();
+    void insertIntoBlocks(const Entry& key);
+    /// Rebuilds the blocks from all entries in order (when many new ones arrive at once).
+    void rebuild(std::vector<Entry> sortedNew);
     /// The block a key belongs in: the first whose largest key is not below it (or the last).
     std::size_t blockFor(const Entry& key) const;
     void removeBlock(std::size_t block);
     void splitIfFull(std::size_t block);
     void mergeIfSmall(std::size_t block);
 
-    std::vector<Block> m_blocks;       ///< each with live entries, all below the next block's
-    std::vector<Entry> m_largestKeys;  ///< each block's largest key (its back), for the search
-    std::size_t m_size = 0;
+    std::vector<Block> m_blocks;         ///< each with live entries, all below the next block's
+    std::vector<Entry> m_largestKeys;    ///< each block's largest key (its back), for the search
+    std::size_t m_size = 0;              ///< entries in the blocks and new ones
+    std::vector<Entry> m_new;            ///< added since the last walk, unsorted
+    std::vector<std::uint32_t> m_newAt;  ///< job → its index in m_new, or kNotNew
 };
 
 }  // namespace gpuplan::detail

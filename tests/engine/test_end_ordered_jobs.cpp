@@ -9,7 +9,7 @@ using gpuplan::detail::EndOrderedJobs;
 using Entry = EndOrderedJobs::Entry;
 
 namespace {
-std::vector<Entry> contents(const EndOrderedJobs& s) {
+std::vector<Entry> contents(EndOrderedJobs& s) {
     std::vector<Entry> out;
     for (const Entry& e : s)
         out.push_back(e);
@@ -114,6 +114,7 @@ TEST_CASE("EndOrderedJobs keeps few blocks when entries leave from everywhere") 
     EndOrderedJobs s;
     for (std::uint32_t j = 0; j < 20000; ++j)
         s.insert(j, j);
+    REQUIRE(s.blockCount() >= 20000 / EndOrderedJobs::kMaxBlock);  // sorted into blocks
     for (std::uint32_t j = 0; j < 20000; ++j)
         if (j % 50 != 0) s.erase(j, j);
     REQUIRE(s.size() == 400);
@@ -123,4 +124,23 @@ TEST_CASE("EndOrderedJobs keeps few blocks when entries leave from everywhere") 
         REQUIRE(e.job == want);
         want += 50;
     }
+}
+
+TEST_CASE("EndOrderedJobs drops a job that leaves before any walk without sorting it") {
+    // Jobs added since the last walk wait unsorted; one that ends before the next walk is
+    // removed from there, including the last added (the swap with itself).
+    EndOrderedJobs s;
+    s.insert(50, 1);
+    s.insert(10, 2);
+    s.insert(30, 3);
+    CHECK(contents(s) == std::vector<Entry>{{10, 2}, {30, 3}, {50, 1}});  // a walk sorts
+    s.insert(20, 4);
+    s.insert(40, 5);
+    s.erase(40, 5);   // the last new one
+    s.erase(10, 2);   // from the blocks
+    s.insert(40, 5);  // the same job bound again
+    s.erase(20, 4);   // new, not last: the last new one takes its place
+    CHECK(s.size() == 3);
+    CHECK(contents(s) == std::vector<Entry>{{30, 3}, {40, 5}, {50, 1}});
+    CHECK_THROWS(s.erase(20, 4));  // gone already
 }
