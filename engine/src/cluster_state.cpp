@@ -97,6 +97,7 @@ void ClusterState::release(int node, std::uint64_t mask) {
 void ClusterState::setState(int node, NodeState next) {
     const NodeState prev = m_state[node];
     if (prev == next) return;
+    ++m_stateChanges;
     const FleetNode& info = m_fleet->nodes[node];
     if (prev == NodeState::Ready) {
         indexNode(node, -1);

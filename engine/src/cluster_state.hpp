@@ -101,6 +101,9 @@ public:
     double provisionedPeakTflops() const { return m_provisionedPeakTflops; }
     int allocatedGpus() const { return m_allocatedGpus; }
     int readyFreeGpus() const { return m_readyFreeGpus; }
+    /// Grows with every node state change: what depends only on node states (the empty-fleet
+    /// histograms) can be kept until it moves.
+    std::uint64_t stateChanges() const { return m_stateChanges; }
     int nodesInState(int model, NodeState s) const {
         return m_nodesByState[model * 4 + static_cast<int>(s)];
     }
@@ -135,6 +138,7 @@ private:
     double m_provisionedPeakTflops = 0;
     int m_allocatedGpus = 0;
     int m_readyFreeGpus = 0;
+    std::uint64_t m_stateChanges = 0;
 };
 
 /// Set bits of a GPU-slot mask. std::popcount is a library call on the x86-64 baseline

@@ -215,9 +215,26 @@ Layer Diagnoser::layerOf(std::uint32_t jobIndex) const {
     const JobSpec& job = m_sim.spec(jobIndex);
     const Phase phase = m_sim.runtime[jobIndex].phase;
     if (phase == Phase::Starting || phase == Phase::CrashLoop) return Layer::Workload;
-    if (capacity(job, Basis::FleetEmpty) < job.pods()) return Layer::Reservation;
-    if (capacity(job, Basis::ReadyEmpty) < job.pods()) return Layer::Provisioning;
-    return Layer::Scheduling;
+    if (m_queuedLayerAt != m_sim.cluster.stateChanges()) {
+        m_queuedLayer.clear();
+        m_queuedLayerAt = m_sim.cluster.stateChanges();
+    }
+    const auto [it, added] = m_queuedLayer.try_emplace(shapeKey(job), Layer::Scheduling);
+    if (added) {
+        if (capacity(job, Basis::FleetEmpty) < job.pods())
+            it->second = Layer::Reservation;
+        else if (capacity(job, Basis::ReadyEmpty) < job.pods())
+            it->second = Layer::Provisioning;
+    }
+    return it->second;
+}
+
+std::uint64_t Diagnoser::shapeKey(const JobSpec& job) {
+    return (static_cast<std::uint64_t>(job.pinLevel) << 60) ^
+           (static_cast<std::uint64_t>(job.pinIndex + 1) << 36) ^
+           (static_cast<std::uint64_t>(job.gpuModel + 1) << 28) ^
+           (static_cast<std::uint64_t>(job.gpusPerPod) << 20) ^
+           static_cast<std::uint64_t>(job.pods());
 }
 
 PendingEntry Diagnoser::diagnoseQueued(std::uint32_t jobIndex, double nowS) {
@@ -225,12 +242,7 @@ PendingEntry Diagnoser::diagnoseQueued(std::uint32_t jobIndex, double nowS) {
     // Jobs of one shape and constraint share a diagnosis within a sample; the blocked head
     // is described on its own.
     const bool isHead = jobIndex == m_scheduler.blockedHead();
-    const std::uint64_t key = (static_cast<std::uint64_t>(job.pinLevel) << 60) ^
-                              (static_cast<std::uint64_t>(job.pinIndex + 1) << 36) ^
-                              (static_cast<std::uint64_t>(job.gpuModel + 1) << 28) ^
-                              (static_cast<std::uint64_t>(job.gpusPerPod) << 20) ^
-                              static_cast<std::uint64_t>(job.pods()) ^
-                              (isHead ? (std::uint64_t{1} << 59) : 0);
+    const std::uint64_t key = shapeKey(job) ^ (isHead ? (std::uint64_t{1} << 59) : 0);
     if (auto it = m_memo.find(key); it != m_memo.end() && !isHead)
         return PendingEntry{jobIndex, it->second.layer, it->second.reason};
 

@@ -136,12 +136,6 @@ bool Scheduler::groupHasShortJob(const JobQueue::Group& group, double nowS) cons
            nowS + group.minRunS.min() <= m_reservation.startS;
 }
 
-bool Scheduler::shapeExhausted(const JobQueue::Group& group, double nowS) const {
-    if (group.live == 0) return true;
-    // Jobs of this shape could still start only as short backfills, if any is short enough.
-    return coveredByFailure(group.key, groupHasShortJob(group, nowS));
-}
-
 void Scheduler::fullScan(double nowS) {
     m_head = npos;
     auto& groups = m_queue.groups();
@@ -204,10 +198,13 @@ void Scheduler::fullScan(double nowS) {
             continue;
         }
         if (realFreeGpus() == 0) break;
-        // Whole shapes drop out once a smaller one of the same model failed.
-        if (shapeExhausted(groups[c.group], nowS)) {
-            if (m_checkSkips && groups[c.group].live > 0)
-                verifySkip(job, !groupHasShortJob(groups[c.group], nowS));
+        // Whole shapes drop out once a smaller one of the same model failed. Jobs of a shape
+        // with a short job could still start as short backfills: only failures without the
+        // hold rule them out.
+        const JobQueue::Group& group = groups[c.group];
+        const bool anyShort = groupHasShortJob(group, nowS);
+        if (group.live == 0 || coveredByFailure(key, anyShort)) {
+            if (m_checkSkips && group.live > 0) verifySkip(job, !anyShort);
             continue;
         }
         pushNext(c.group, c.pos + 1);
@@ -215,7 +212,7 @@ void Scheduler::fullScan(double nowS) {
             if (tryBind(job, nowS, false) == Outcome::NoFit) m_failedAlways.add(key);
             continue;
         }
-        backfill(job, nowS);
+        backfill(job, nowS, anyShort ? Cleared::WithoutHold : Cleared::Both);
     }
     releaseReservation();
     if (m_head == npos) m_reservation.active = false;
@@ -245,10 +242,14 @@ bool Scheduler::canEndBeforeReservation(std::uint32_t job, double nowS) const {
     return nowS + s.startupS + s.durationS <= m_reservation.startS;
 }
 
-void Scheduler::backfill(std::uint32_t job, double nowS) {
+void Scheduler::backfill(std::uint32_t job, double nowS, Cleared cleared) {
     const ShapeKey key = JobQueue::shapeOf(m_sim.spec(job));
     const bool canBeShort = canEndBeforeReservation(job, nowS);
-    if (coveredByFailure(key, canBeShort)) {
+    const bool covered = cleared == Cleared::Both ? false
+                         : cleared == Cleared::WithoutHold
+                             ? !canBeShort && m_failedWithPhantom.covers(key)
+                             : coveredByFailure(key, canBeShort);
+    if (covered) {
         if (m_counters && m_inArrivalPass &&
             m_failedAlways.size() + m_failedWithPhantom.size() == m_failuresAtArrivalPassStart)
             ++m_counters->carriedSkips;  // nothing failed yet in this pass: an earlier pass's

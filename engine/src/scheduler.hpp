@@ -81,7 +81,9 @@ private:
     void fullScan(double nowS);
     void arrivalsOnly(double nowS);
     Outcome tryBind(std::uint32_t job, double nowS, bool mustEndBeforeReservation);
-    void backfill(std::uint32_t job, double nowS);
+    /// Which failure lists the caller already found not to cover the job's shape.
+    enum class Cleared { Nothing, WithoutHold, Both };
+    void backfill(std::uint32_t job, double nowS, Cleared cleared = Cleared::Nothing);
     void computeReservation(std::uint32_t job, double nowS);
     /// Fills the reservation's GPUs per node, fewest free-now GPUs first; false if none fit.
     bool chooseReservedGpus(const PlacementRequest& req,
@@ -97,8 +99,6 @@ private:
     void vacatePhantom();
     void releaseReservation();
     void refreshPhantom(std::uint32_t boundJob);
-    /// Nothing of this shape can start in the rest of this pass.
-    bool shapeExhausted(const JobQueue::Group& group, double nowS) const;
     /// Some job of the group could end before the head's reserved start (so may use the
     /// held GPUs): the group is then covered only by failures without the hold.
     bool groupHasShortJob(const JobQueue::Group& group, double nowS) const;
