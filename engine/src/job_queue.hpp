@@ -78,8 +78,10 @@ public:
         std::push_heap(m_removed.begin(), m_removed.end(), std::greater<>());
         settle();
         // A value that stays smallest keeps every later removal waiting behind it: drop the
-        // removed values for real once they outnumber the live ones (memory stays O(live)).
-        if (m_removed.size() > 16 && 2 * m_removed.size() > m_values.size()) prune();
+        // removed values for real once they are twice the live ones (memory stays O(live),
+        // and each pruning's sort is paid for by the removals before it).
+        if (m_removed.size() > 64 && m_removed.size() > 2 * (m_values.size() - m_removed.size()))
+            prune();
     }
     bool empty() const { return m_values.size() == m_removed.size(); }
     double min() const { return m_values.front(); }  ///< only when not empty

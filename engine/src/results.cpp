@@ -93,10 +93,6 @@ std::span<const PendingEntry> Results::pendingAtSample(std::size_t sample) const
     return {pending.data() + pendingBegin[sample], pending.data() + pendingBegin[sample + 1]};
 }
 
-std::span<const PodPlacement> Results::placementOf(const RunSegment& segment) const {
-    return {placements.data() + segment.placementBegin, segment.placementCount};
-}
-
 ClusterSnapshot Results::stateAt(double timeS) const {
     ClusterSnapshot snap;
     snap.timeS = timeS;

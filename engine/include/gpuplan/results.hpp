@@ -196,7 +196,9 @@ struct Results {
     /// The sample in force at timeS: the last one taken at or before it (sampleTimesS);
     /// nullopt before the first. The one rule for charts, pending lists and readouts.
     std::optional<std::size_t> sampleAt(double timeS) const;
-    std::span<const PodPlacement> placementOf(const RunSegment& segment) const;
+    std::span<const PodPlacement> placementOf(const RunSegment& segment) const {
+        return {placements.data() + segment.placementBegin, segment.placementCount};
+    }
     ClusterSnapshot stateAt(double timeS) const;
     /// The jobs waiting or stuck at exactly timeS (submitted ≤ t, not bound or bound but not
     /// progressing, not ended), in job order, with the latest diagnosis at or before t.
