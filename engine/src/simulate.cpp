@@ -7,10 +7,10 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <queue>
 #include <stdexcept>
 
 #include "diagnosis.hpp"
+#include "event_heap.hpp"
 #include "metrics_recorder.hpp"
 #include "node_events.hpp"
 #include "random.hpp"
@@ -521,7 +521,7 @@ private:
     Scheduler m_scheduler;
     Diagnoser m_diagnoser;
     MetricsRecorder m_metrics;
-    std::priority_queue<Event, std::vector<Event>, std::greater<>> m_events;
+    EventHeap<Event, std::greater<>> m_events;
     std::vector<NodeChangeEvent> m_nodeEvents;
     Rates m_rates;
     double m_nowS = 0;
