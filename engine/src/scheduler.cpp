@@ -421,8 +421,8 @@ bool Scheduler::chooseReservedGpus(const PlacementRequest& req,
 }
 
 int Scheduler::holdNeeded(std::uint32_t node, int need) const {
-    for (std::uint32_t j : m_sim.nodeJobs[node])
-        if (m_sim.runtime[j].plannedEndS <= m_reservation.startS) need -= m_sim.spec(j).gpusPerPod;
+    for (const SimState::BoundPod& pod : m_sim.nodeJobs[node])
+        if (pod.plannedEndS <= m_reservation.startS) need -= pod.gpus;
     return need;
 }
 

@@ -45,8 +45,15 @@ struct SimState {
     std::vector<JobRuntime> runtime;
     /// Bound jobs by planned release time: what a backfill reservation looks ahead through.
     EndOrderedJobs boundByEnd;
-    /// Bound jobs per node (a gang appears on each of its nodes once per pod).
-    std::vector<std::vector<std::uint32_t>> nodeJobs;
+    /// A pod bound on a node, with what a reservation asks of it kept alongside (a head's
+    /// hold reads every reserved node's pods on every pass: no job records to fetch).
+    struct BoundPod {
+        std::uint32_t job;
+        int gpus;
+        double plannedEndS;  ///< when the job releases it
+    };
+    /// Bound pods per node (a gang appears on each of its nodes once per pod).
+    std::vector<std::vector<BoundPod>> nodeJobs;
 };
 
 }  // namespace gpuplan::detail

@@ -287,7 +287,7 @@ private:
         rec.status = JobStatus::Running;
         m_sim.boundByEnd.insert(p.endS, job);
         for (const PodPlacement& pod : pods)
-            m_sim.nodeJobs[pod.node].push_back(job);
+            m_sim.nodeJobs[pod.node].push_back({job, s.gpusPerPod, p.endS});
         // Not read from the cluster: during a pass it also holds the head's phantom GPUs.
         m_rates.allocatedGpus += s.gpus;
         if (rt.phase == Phase::Running) addProgress(job, +1);
@@ -335,7 +335,8 @@ private:
         for (const PodPlacement& pod : m_results.placementOf(seg)) {
             m_sim.cluster.release(static_cast<int>(pod.node), pod.gpuMask);
             auto& list = m_sim.nodeJobs[pod.node];
-            list.erase(std::find(list.begin(), list.end(), job));
+            list.erase(std::find_if(list.begin(), list.end(),
+                                    [job](const SimState::BoundPod& b) { return b.job == job; }));
         }
         m_sim.boundByEnd.erase(rt.plannedEndS, job);
         seg.endS = m_nowS;
@@ -380,7 +381,9 @@ private:
             m_sim.cluster, m_nodeEvents[index], [this](std::uint32_t node, NodeState to) {
                 // A node that goes down takes its pods with it; they queue again from scratch.
                 if (to == NodeState::Failed || to == NodeState::Provisioning) {
-                    std::vector<std::uint32_t> victims = m_sim.nodeJobs[node];
+                    std::vector<std::uint32_t> victims;
+                    for (const SimState::BoundPod& b : m_sim.nodeJobs[node])
+                        victims.push_back(b.job);
                     std::sort(victims.begin(), victims.end());
                     victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
                     for (std::uint32_t job : victims)
