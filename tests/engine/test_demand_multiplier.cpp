@@ -17,13 +17,7 @@ Scenario poissonScenario(double ratePerHour, double demandMultiplier) {
     Scenario s = test::smallFleet(1, 1, "n8");
     s.horizonS = 100 * 3600.0;
     s.demandMultiplier = demandMultiplier;
-    JobClassDef c;
-    c.name = "c";
-    c.traits.team = "t";
-    c.gpus.value = 1;
-    c.durationS.value = 60;
-    c.arrival.ratePerHour = ratePerHour;
-    s.jobClasses = {c};
+    s.jobClasses = {test::jobClass("c", 1, ratePerHour, 60)};
     return s;
 }
 

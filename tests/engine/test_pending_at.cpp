@@ -212,13 +212,7 @@ TEST_CASE("pending at t: the indexed query lists exactly the spans open at t") {
     Scenario s = test::smallFleet(1, 1, "n4");
     s.horizonS = 20000;
     s.sampleIntervalS = 900;
-    JobClassDef gen;
-    gen.name = "gen";
-    gen.traits.team = "t";
-    gen.arrival.ratePerHour = 60;
-    gen.gpus.value = 2;
-    gen.durationS.value = 500;
-    s.jobClasses = {gen};
+    s.jobClasses = {test::jobClass("gen", 2, 60, 500)};
     s.nodeEvents = {{5000, "pod-rack-node", NodeState::Failed}};
     const Results r = test::run(s);
     REQUIRE(r.pendingSpans.size() > 10 * Results::kPendingSpanBlock);

@@ -15,13 +15,8 @@ Scenario costed() {
     Scenario s = test::smallFleet(1, 2, "n4");
     s.horizonS = 36000;
     s.sampleIntervalS = 600;
-    JobClassDef c;
-    c.name = "c";
-    c.traits.team = "t";
+    JobClassDef c = test::jobClass("c", 8, 36, 600);
     c.traits.gpusPerPod = 4;
-    c.arrival.ratePerHour = 36;
-    c.gpus.value = 8;
-    c.durationS.value = 600;
     s.jobClasses = {c};
     s.jobs = {test::job("a", 4, 60), test::job("b", 4, 60)};
     s.jobs[1].traits.pin = {PinLevel::Node, "pod-rack-node0"};

@@ -212,13 +212,7 @@ TEST_CASE("the demand multiplier is written only when not 1, read back, and boun
     // A class of 1000 jobs/h over a day is 24,000 jobs; × 100 would be 2.4 M, still allowed;
     // 30,000 jobs/h × 100 over a day would be 72 M, over the 5 M per-class limit.
     s.demandMultiplier = 100;
-    JobClassDef c;
-    c.name = "c";
-    c.traits.team = "t";
-    c.gpus.value = 1;
-    c.durationS.value = 60;
-    c.arrival.ratePerHour = 1000;
-    s.jobClasses = {c};
+    s.jobClasses = {test::jobClass("c", 1, 1000, 60)};
     CHECK_NOTHROW(validateScenario(s, catalog()));
     s.jobClasses[0].arrival.ratePerHour = 30000;
     CHECK_THROWS_WITH(validateScenario(s, catalog()), Catch::Contains("limit 5000000"));

@@ -77,6 +77,16 @@ Scenario smallFleet(int racks, int nodesPerRack, const std::string& nodeType) {
     return s;
 }
 
+JobClassDef jobClass(const std::string& name, int gpus, double ratePerHour, double durationS) {
+    JobClassDef c;
+    c.name = name;
+    c.traits.team = "t";
+    c.arrival.ratePerHour = ratePerHour;
+    c.gpus.value = gpus;
+    c.durationS.value = durationS;
+    return c;
+}
+
 JobDef job(const std::string& name, int gpus, double durationS, double submitS, int gpusPerPod) {
     JobDef j;
     j.name = name;

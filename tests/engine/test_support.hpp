@@ -26,6 +26,9 @@ Scenario smallFleet(int racks, int nodesPerRack, const std::string& nodeType = "
 /// Copies the catalog entries a hand-built scenario uses into it (what the loader does).
 void resolveHardware(Scenario& s, const Catalog& catalog = testCatalog());
 
+/// A job class of team "t": Poisson arrivals, a fixed GPU count and duration.
+JobClassDef jobClass(const std::string& name, int gpus, double ratePerHour, double durationS);
+
 /// An explicit job of team "t".
 JobDef job(const std::string& name, int gpus, double durationS, double submitS = 0,
            int gpusPerPod = 0);
