@@ -9,6 +9,7 @@
 #include "cluster_state.hpp"
 #include "end_ordered_jobs.hpp"
 #include "gpuplan/results.hpp"
+#include "large_arrays.hpp"
 
 namespace gpuplan::detail {
 
@@ -30,6 +31,7 @@ struct JobRuntime {
 
 struct SimState {
     SimState(Results& r, const Fleet& f) : results(r), fleet(f), cluster(f) {
+        reserveLarge(runtime, r.jobs.size());
         runtime.resize(r.jobs.size());
         nodeJobs.resize(f.nodes.size());
     }

@@ -11,6 +11,7 @@
 
 #include "diagnosis.hpp"
 #include "event_heap.hpp"
+#include "large_arrays.hpp"
 #include "metrics_recorder.hpp"
 #include "node_events.hpp"
 #include "random.hpp"
@@ -166,11 +167,11 @@ private:
         results.traceNames = std::move(w.traceNames);
         results.horizonS = scenario.horizonS;
         results.sampleIntervalS = scenario.sampleIntervalS;
-        results.jobs.reserve(w.jobs.size());
+        reserveLarge(results.jobs, w.jobs.size());
         for (const JobSpec& spec : w.jobs)
             results.jobs.push_back(JobRecord{.spec = spec});
-        results.segments.reserve(w.jobs.size());
-        results.placements.reserve(w.jobs.size());
+        reserveLarge(results.segments, w.jobs.size());
+        reserveLarge(results.placements, w.jobs.size());
         results.pendingBegin.assign(1, 0);
         results.firstGpuOfNode.resize(results.fleet.nodes.size() + 1, 0);
         for (std::size_t i = 0; i < results.fleet.nodes.size(); ++i)

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "large_arrays.hpp"
 #include "random.hpp"
 #include "sorted_runs.hpp"
 
@@ -229,7 +230,7 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
                                    scenario.horizonS / 3600 * 1.01;
         expected += static_cast<std::size_t>(std::min(n, c.maxJobs ? *c.maxJobs : n));
     }
-    w.jobs.reserve(expected);
+    detail::reserveLarge(w.jobs, expected);
     const Resolver resolve{fleet, w};
 
     for (std::size_t ci = 0; ci < scenario.jobClasses.size(); ++ci) {
@@ -327,7 +328,7 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
         order[i] = {w.jobs[i].submitS, i};
     detail::sortByRuns(order, std::less<>());  // each class and trace is one run already
     std::vector<JobSpec> sorted;
-    sorted.reserve(w.jobs.size());
+    detail::reserveLarge(sorted, w.jobs.size());
     for (const auto& [submitS, i] : order)
         sorted.push_back(w.jobs[i]);
     w.jobs = std::move(sorted);
