@@ -1,7 +1,10 @@
 #include "cluster_state.hpp"
 
+#include <bit>
 #include <cassert>
+#include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace gpuplan::detail {
 
@@ -9,6 +12,8 @@ namespace {
 bool isProvisioned(NodeState s) {
     return s == NodeState::Ready || s == NodeState::Cordoned;
 }
+/// Free amount of a resource a node does not declare: never the limit, never overflows.
+constexpr std::int64_t kUndeclared = std::numeric_limits<std::int64_t>::max() / 4;
 }  // namespace
 
 ClusterState::ClusterState(const Fleet& fleet)
@@ -30,8 +35,16 @@ ClusterState::ClusterState(const Fleet& fleet)
     }
     m_nodesByState.assign(static_cast<std::size_t>(m_models) * 4, 0);
     m_rows.resize(n);
+    m_firstGpu.resize(n);
+    m_freeCpuMilli.resize(n);
+    m_freeMemoryMiB.resize(n);
+    int gpus = 0;
     for (int i = 0; i < n; ++i) {
         const FleetNode& node = fleet.nodes[i];
+        m_firstGpu[i] = gpus;
+        gpus += node.gpus;
+        m_freeCpuMilli[i] = node.cpuMilli > 0 ? node.cpuMilli : kUndeclared;
+        m_freeMemoryMiB[i] = node.memoryMiB > 0 ? node.memoryMiB : kUndeclared;
         const auto& byScope = m_hist[static_cast<int>(Basis::FreeNow)];
         m_rows[i].model = static_cast<std::uint32_t>(node.gpuModel);
         m_rows[i].row = {
@@ -49,6 +62,8 @@ ClusterState::ClusterState(const Fleet& fleet)
         m_nodesByState[node.gpuModel * 4 + static_cast<int>(NodeState::Failed)] += 1;
         setState(i, node.initialState);
     }
+    m_shareMilli.assign(gpus, 0);
+    m_shareClients.assign(gpus, 0);
 }
 
 void ClusterState::indexNode(int node, int sign) {
@@ -80,18 +95,89 @@ void ClusterState::occupy(int node, std::uint64_t mask) {
     m_free[node] &= ~mask;
     m_freeCount[node] = static_cast<std::uint8_t>(before - gpus);
     if (schedulable(node)) reindexNode(node, before);
-    m_allocatedGpus += gpus;
+    m_allocatedMilli += std::int64_t{gpus} * 1000;
 }
 
 void ClusterState::release(int node, std::uint64_t mask) {
     if ((m_free[node] & mask) != 0)
         throw std::logic_error("releasing a free GPU slot on node " + m_fleet->nodes[node].name);
+
     const int before = m_freeCount[node];
     const int gpus = slotCount(mask);
     m_free[node] |= mask;
     m_freeCount[node] = static_cast<std::uint8_t>(before + gpus);
     if (schedulable(node)) reindexNode(node, before);
-    m_allocatedGpus -= gpus;
+    m_allocatedMilli -= std::int64_t{gpus} * 1000;
+}
+
+bool ClusterState::shareFits(int node, int slot, int milli) const {
+    const GpuSharingDef& sharing = m_fleet->nodes[node].sharing;
+    if (sharing.mode == SharingMode::Whole) return false;
+    const bool free = m_free[node] >> slot & 1u;
+    const int gpu = m_firstGpu[node] + slot;
+    if (!free && m_shareClients[gpu] == 0) return false;  // held whole
+    const int clients = m_shareClients[gpu];
+    // Time-slicing hands out replicas, not milli-GPU: a replica is 1000 / replicas of the GPU
+    // whatever the pod asked, so only the replica count limits it.
+    if (sharing.mode == SharingMode::TimeSlicing) return clients < sharing.timeSliceReplicas;
+    return clients < sharing.mpsClients && m_shareMilli[gpu] + milli <= 1000;
+}
+
+void ClusterState::occupyShare(int node, int slot, int milli) {
+    if (milli <= 0 || milli >= 1000 || !shareFits(node, slot, milli))
+        throw std::logic_error("GPU share past capacity on node " + m_fleet->nodes[node].name);
+    const int gpu = m_firstGpu[node] + slot;
+    if (m_free[node] >> slot & 1u) {  // the first share: the GPU is no longer wholly free
+        const int before = m_freeCount[node];
+        m_free[node] &= ~(std::uint64_t{1} << slot);
+        m_freeCount[node] = static_cast<std::uint8_t>(before - 1);
+        if (schedulable(node)) reindexNode(node, before);
+    }
+    m_shareMilli[gpu] = static_cast<std::uint16_t>(m_shareMilli[gpu] + milli);
+    ++m_shareClients[gpu];
+    m_allocatedMilli += milli;
+}
+
+void ClusterState::releaseShare(int node, int slot, int milli) {
+    const int gpu = m_firstGpu[node] + slot;
+    if (m_shareClients[gpu] == 0 || m_shareMilli[gpu] < milli)
+        throw std::logic_error("releasing a GPU share not held on node " +
+                               m_fleet->nodes[node].name);
+    m_shareMilli[gpu] = static_cast<std::uint16_t>(m_shareMilli[gpu] - milli);
+    if (--m_shareClients[gpu] == 0) {  // the last share: wholly free again
+        m_shareMilli[gpu] = 0;
+        const int before = m_freeCount[node];
+        m_free[node] |= std::uint64_t{1} << slot;
+        m_freeCount[node] = static_cast<std::uint8_t>(before + 1);
+        if (schedulable(node)) reindexNode(node, before);
+    }
+    m_allocatedMilli -= milli;
+}
+
+void ClusterState::takeHost(int node, HostDemand host, int sign) {
+    if (host.none()) return;
+    if (sign > 0 && !hostFits(node, host))
+        throw std::logic_error("CPU or memory given twice on node " + m_fleet->nodes[node].name);
+    m_freeCpuMilli[node] -= sign * host.cpuMilli;
+    m_freeMemoryMiB[node] -= sign * host.memoryMiB;
+}
+
+void ClusterState::occupy(const PodPlacement& pod, HostDemand host) {
+    const int node = static_cast<int>(pod.node);
+    takeHost(node, host, +1);
+    if (pod.milliGpu >= 1000)
+        occupy(node, pod.gpuMask);
+    else
+        occupyShare(node, std::countr_zero(pod.gpuMask), pod.milliGpu);
+}
+
+void ClusterState::release(const PodPlacement& pod, HostDemand host) {
+    const int node = static_cast<int>(pod.node);
+    if (pod.milliGpu >= 1000)
+        release(node, pod.gpuMask);
+    else
+        releaseShare(node, std::countr_zero(pod.gpuMask), pod.milliGpu);
+    takeHost(node, host, -1);
 }
 
 void ClusterState::setState(int node, NodeState next) {
@@ -133,6 +219,62 @@ void ClusterState::moveCount(Basis basis, int node, int from, int to) {
     auto& byScope = m_hist[static_cast<int>(basis)];
     for (int scope = 0; scope < 3; ++scope)
         byScope[scope].moveInRow(m_rows[node].row[scope], from, to);
+}
+
+void ClusterState::checkAgainst(std::span<const HeldPod> held) const {
+    // Rebuild every book from the pods that hold something, then compare: a GPU given twice,
+    // a share past its GPU, CPU or memory given twice, or a drifted counter all show here.
+    const int n = nodeCount();
+    std::vector<std::uint64_t> whole(n, 0);
+    std::vector<int> milli(m_shareMilli.size(), 0), clients(m_shareMilli.size(), 0);
+    std::vector<std::int64_t> cpu(n, 0), memory(n, 0);
+    std::int64_t allocated = 0;
+    auto fail = [&](int node, const char* what) {
+        throw std::logic_error(std::string("invariant: ") + what + " on " +
+                               m_fleet->nodes[node].name);
+    };
+    for (const auto& [pod, host] : held) {
+        const int node = static_cast<int>(pod.node);
+        cpu[node] += host.cpuMilli;
+        memory[node] += host.memoryMiB;
+        if (pod.milliGpu >= 1000) {
+            if (whole[node] & pod.gpuMask) fail(node, "a GPU slot is bound to two pods");
+            whole[node] |= pod.gpuMask;
+            allocated += std::int64_t{slotCount(pod.gpuMask)} * 1000;
+        } else {
+            const int gpu = m_firstGpu[node] + std::countr_zero(pod.gpuMask);
+            milli[gpu] += pod.milliGpu;
+            ++clients[gpu];
+            allocated += pod.milliGpu;
+        }
+    }
+    for (int node = 0; node < n; ++node) {
+        const FleetNode& info = m_fleet->nodes[node];
+        std::uint64_t shared = 0;
+        for (int slot = 0; slot < info.gpus; ++slot) {
+            const int gpu = m_firstGpu[node] + slot;
+            if (clients[gpu] == 0) continue;
+            shared |= std::uint64_t{1} << slot;
+            if (milli[gpu] > 1000 || milli[gpu] != m_shareMilli[gpu] ||
+                clients[gpu] != m_shareClients[gpu])
+                fail(node, "GPU shares and their books disagree");
+        }
+        if ((whole[node] & shared) || ((whole[node] | shared) & m_free[node]) ||
+            ((whole[node] | shared | m_free[node]) != fullMask(info.gpus)))
+            fail(node, "free and bound GPU slots disagree");
+        const bool indexed = m_buckets[info.gpuModel * m_width + m_freeCount[node]].contains(
+            static_cast<std::uint32_t>(node));
+        if (m_freeCount[node] != slotCount(m_free[node]) || indexed != schedulable(node))
+            fail(node, "free GPU count or index wrong");
+        const std::int64_t cpuTotal = info.cpuMilli > 0 ? info.cpuMilli : kUndeclared;
+        const std::int64_t memoryTotal = info.memoryMiB > 0 ? info.memoryMiB : kUndeclared;
+        if (cpu[node] != cpuTotal - m_freeCpuMilli[node] ||
+            memory[node] != memoryTotal - m_freeMemoryMiB[node] || m_freeCpuMilli[node] < 0 ||
+            m_freeMemoryMiB[node] < 0)
+            fail(node, "CPU or memory books disagree");
+    }
+    if (allocated != m_allocatedMilli)
+        throw std::logic_error("invariant: allocated GPU counter drifted");
 }
 
 }  // namespace gpuplan::detail

@@ -1,12 +1,21 @@
-// Mutable GPU state of the fleet during a run: which GPU slots are free on each node, node
-// lifecycle states, and the indexes that make filter/score cheap: per (GPU model, free GPUs)
-// bucket of Ready nodes, and histograms of Ready nodes by free GPUs per fleet, pod and rack.
+// Mutable resource state of the fleet during a run (engine/README.md, "Resource model"):
+// per GPU, whether it is wholly free, held whole, or shared (milli-GPU in use, clients); per
+// node, free CPU and memory and the lifecycle state; and the indexes that make filter/score
+// cheap for whole-GPU requests: per (GPU model, wholly free GPUs) bucket of Ready nodes, and
+// histograms of Ready nodes by wholly free GPUs per fleet, pod and rack.
+//
+// Invariant: a GPU's bit in freeMask(node) is set exactly when nothing holds any of it (no
+// whole holder, no share). A shared GPU is therefore never counted as free by the whole-GPU
+// indexes, and whole-GPU requests see the same state they saw before GPUs could be shared.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <span>
+#include <utility>
 #include <vector>
 
+#include "gpuplan/results.hpp"
 #include "gpuplan/topology.hpp"
 #include "index_set.hpp"
 
@@ -60,6 +69,13 @@ inline long long podCapacity(const int* hist, int width, int gpusPerPod) {
 
 enum class Scope { Fleet, Pod, Rack };
 
+/// Host resources one pod takes on its node (zero = asks none).
+struct HostDemand {
+    std::int64_t cpuMilli = 0;
+    std::int64_t memoryMiB = 0;
+    bool none() const { return cpuMilli == 0 && memoryMiB == 0; }
+};
+
 /// What a histogram counts nodes by.
 enum class Basis {
     FreeNow,     ///< Ready nodes, by free GPUs now
@@ -79,10 +95,39 @@ public:
     NodeState state(int node) const { return m_state[node]; }
     bool schedulable(int node) const { return m_state[node] == NodeState::Ready; }
 
-    /// Binds GPU slots; every slot in `mask` must be free.
+    /// Binds whole GPU slots; every slot in `mask` must be wholly free.
     void occupy(int node, std::uint64_t mask);
-    /// Frees GPU slots; every slot in `mask` must be taken.
+    /// Frees whole GPU slots; every slot in `mask` must be held whole.
     void release(int node, std::uint64_t mask);
+    /// Binds what a pod holds: whole slots, or a share of one slot (pod.milliGpu < 1000), and
+    /// its host resources. Throws std::logic_error on anything given twice or past capacity.
+    void occupy(const PodPlacement& pod, HostDemand host);
+    void release(const PodPlacement& pod, HostDemand host);
+
+    /// One pod that holds something, for checkAgainst.
+    using HeldPod = std::pair<PodPlacement, HostDemand>;
+    /// Test builds: every book (free slots, shares, CPU, memory, allocated GPU-equivalents,
+    /// the whole-GPU indexes) agrees with what `held` holds; throws std::logic_error if not.
+    void checkAgainst(std::span<const HeldPod> held) const;
+
+    /// Milli-GPU in use on a GPU: 0 when wholly free, the shares' sum when shared; a GPU held
+    /// whole reads 1000.
+    int usedMilli(int node, int slot) const {
+        if (m_free[node] >> slot & 1u) return 0;
+        const int used = m_shareMilli[m_firstGpu[node] + slot];
+        return used > 0 ? used : 1000;
+    }
+    /// Shares on a GPU (0 when free or held whole).
+    int shareClients(int node, int slot) const { return m_shareClients[m_firstGpu[node] + slot]; }
+    /// Can one more share of `milli` go on this GPU, by its node's sharing mode?
+    bool shareFits(int node, int slot, int milli) const;
+    std::int64_t freeCpuMilli(int node) const { return m_freeCpuMilli[node]; }
+    std::int64_t freeMemoryMiB(int node) const { return m_freeMemoryMiB[node]; }
+    /// Does the node have the host resources a pod asks for (undeclared resources always do)?
+    bool hostFits(int node, HostDemand host) const {
+        return host.none() || ((host.cpuMilli <= m_freeCpuMilli[node]) &&
+                               (host.memoryMiB <= m_freeMemoryMiB[node]));
+    }
     void setState(int node, NodeState state);
 
     /// Ready nodes of `model` with exactly `free` free GPUs.
@@ -99,7 +144,10 @@ public:
     int provisionedGpus() const { return m_provisionedGpus; }  ///< Ready + Cordoned
     /// Peak dense BF16 TFLOP/s of the provisioned GPUs (the MFU denominator).
     double provisionedPeakTflops() const { return m_provisionedPeakTflops; }
-    int allocatedGpus() const { return m_allocatedGpus; }
+    /// Allocated GPU-equivalents (a 300 milli-GPU share counts 0.3).
+    double allocatedGpus() const { return m_allocatedMilli / 1000.0; }
+    std::int64_t allocatedMilliGpu() const { return m_allocatedMilli; }
+    /// Wholly free GPUs on Ready nodes.
     int readyFreeGpus() const { return m_readyFreeGpus; }
     /// Grows with every node state change: what depends only on node states (the empty-fleet
     /// histograms) can be kept until it moves.
@@ -116,12 +164,20 @@ private:
     void count(Basis basis, int node, int count, int delta);
     /// Moves a node from `from` to `to` in the fleet, pod and rack histograms of a basis.
     void moveCount(Basis basis, int node, int from, int to);
+    void takeHost(int node, HostDemand host, int sign);
+    void occupyShare(int node, int slot, int milli);
+    void releaseShare(int node, int slot, int milli);
 
     const Fleet* m_fleet;
     int m_models;
     int m_width;
     std::vector<std::uint64_t> m_free;
-    std::vector<std::uint8_t> m_freeCount;  ///< popcount of m_free, kept: read on every fit
+    std::vector<std::uint8_t> m_freeCount;      ///< popcount of m_free, kept: read on every fit
+    std::vector<int> m_firstGpu;                ///< per node, into the per-GPU arrays
+    std::vector<std::uint16_t> m_shareMilli;    ///< per GPU: shares' sum; 0 = not shared
+    std::vector<std::uint16_t> m_shareClients;  ///< per GPU: shares on it
+    /// Per node; a node that does not declare a resource has "unlimited" (INT64_MAX / 4).
+    std::vector<std::int64_t> m_freeCpuMilli, m_freeMemoryMiB;
     /// Per node: its GPU model and its rows in the fleet, pod and rack histograms (the same
     /// offsets in every basis), kept compact so an index move reads no FleetNode.
     struct NodeRows {
@@ -136,7 +192,7 @@ private:
     std::vector<int> m_nodesByState;
     int m_provisionedGpus = 0;
     double m_provisionedPeakTflops = 0;
-    int m_allocatedGpus = 0;
+    std::int64_t m_allocatedMilli = 0;
     int m_readyFreeGpus = 0;
     std::uint64_t m_stateChanges = 0;
 };

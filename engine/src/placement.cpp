@@ -6,8 +6,57 @@
 namespace gpuplan::detail {
 
 PlacementRequest requestOf(const JobSpec& job) {
-    return PlacementRequest{job.gpusPerPod, job.pods(), job.gpuModel, job.pinLevel, job.pinIndex};
+    return PlacementRequest{job.gpusPerPod,
+                            job.pods(),
+                            job.gpuModel,
+                            job.pinLevel,
+                            job.pinIndex,
+                            job.gpuMilli,
+                            HostDemand{job.cpuMilliPerPod, job.memoryMiBPerPod}};
 }
+
+int shareMilliOn(const FleetNode& node, int requestedMilli) {
+    return node.sharing.mode == SharingMode::TimeSlicing
+               ? 1000 / std::max(2, node.sharing.timeSliceReplicas)
+               : requestedMilli;
+}
+
+int sharesThatFit(const ClusterState& state, int node, int slot, int milliGpu, bool empty) {
+    const GpuSharingDef& sharing = state.fleet().nodes[node].sharing;
+    if (sharing.mode == SharingMode::Whole) return 0;
+    const int clients = empty ? 0 : state.shareClients(node, slot);
+    const int used = empty ? 0 : state.usedMilli(node, slot);
+    if (!empty && used > 0 && clients == 0) return 0;  // held whole
+    if (sharing.mode == SharingMode::TimeSlicing) return sharing.timeSliceReplicas - clients;
+    return std::min(sharing.mpsClients - clients, (1000 - used) / milliGpu);
+}
+
+namespace {
+
+/// Pods of `req` one node holds by `basis` (see podCapacityForModel): the fewest of what its
+/// GPUs, CPU and memory allow.
+long long podsOnNode(const PlacementRequest& req, const ClusterState& state, int node,
+                     Basis basis) {
+    const FleetNode& info = state.fleet().nodes[node];
+    if (basis != Basis::FleetEmpty && !state.schedulable(node)) return 0;
+    const bool empty = basis != Basis::FreeNow;
+    long long pods = 0;
+    if (req.sharesGpu()) {
+        for (int slot = 0; slot < info.gpus; ++slot)
+            pods += std::max(0, sharesThatFit(state, node, slot, req.milliGpu, empty));
+    } else {
+        pods = (empty ? info.gpus : state.freeGpus(node)) / req.gpusPerPod;
+    }
+    auto limit = [&](std::int64_t perPod, std::int64_t declared, std::int64_t freeNow) {
+        if (perPod > 0 && declared > 0)
+            pods = std::min<long long>(pods, (empty ? declared : freeNow) / perPod);
+    };
+    limit(req.host.cpuMilli, info.cpuMilli, state.freeCpuMilli(node));
+    limit(req.host.memoryMiB, info.memoryMiB, state.freeMemoryMiB(node));
+    return pods;
+}
+
+}  // namespace
 
 NodeRange nodeRangeOf(const Fleet& fleet, PinLevel level, int index) {
     switch (level) {
@@ -30,6 +79,14 @@ NodeRange nodeRangeOf(const Fleet& fleet, PinLevel level, int index) {
 long long podCapacityForModel(const PlacementRequest& request, const ClusterState& state, int model,
                               Basis basis) {
     const Fleet& fleet = state.fleet();
+    if (!request.wholeGpusOnly()) {
+        const NodeRange range = nodeRangeOf(fleet, request.pinLevel, request.pinIndex);
+        long long pods = 0;
+        for (int node = range.begin; node < range.end; ++node)
+            if (fleet.nodes[node].gpuModel == model)
+                pods += podsOnNode(request, state, node, basis);
+        return pods;
+    }
     if (request.pinLevel == PinLevel::Node) {
         const int node = request.pinIndex;
         if (fleet.nodes[node].gpuModel != model) return 0;
@@ -47,12 +104,18 @@ long long podCapacityForModel(const PlacementRequest& request, const ClusterStat
 
 namespace {
 
-/// Node for one pod of `gpus` GPUs of `model` inside `range`, or −1.
-int chooseNode(const ClusterState& state, int model, int gpus, NodeRange range, bool mostFree) {
+/// Node for one pod of `gpus` whole GPUs of `model` inside `range` with room for `host`,
+/// or −1.
+int chooseNode(const ClusterState& state, int model, int gpus, NodeRange range, bool mostFree,
+               HostDemand host) {
     const int width = state.histWidth();
     auto lookup = [&](int f) -> int {
-        const std::uint32_t n =
-            state.bucket(model, f).next(static_cast<std::uint32_t>(range.begin));
+        const IndexSet& bucket = state.bucket(model, f);
+        std::uint32_t n = bucket.next(static_cast<std::uint32_t>(range.begin));
+        if (!host.none())
+            while (n != IndexSet::npos && static_cast<int>(n) < range.end &&
+                   !state.hostFits(static_cast<int>(n), host))
+                n = bucket.next(n + 1);
         return n != IndexSet::npos && static_cast<int>(n) < range.end ? static_cast<int>(n) : -1;
     };
     if (mostFree) {
@@ -73,6 +136,7 @@ public:
     bool run(PlacementPolicy policy) {
         m_out.clear();
         const NodeRange range = nodeRangeOf(m_fleet, m_req.pinLevel, m_req.pinIndex);
+        if (m_req.sharesGpu()) return shares(range, policy == PlacementPolicy::Spread);
         if (policy == PlacementPolicy::TopologyAware && m_req.pods > 1) return topology(range);
         const bool spread = policy == PlacementPolicy::Spread;
         // Per pod, the best node over all allowed models; a gang keeps to its first pod's model.
@@ -80,7 +144,7 @@ public:
         for (int pod = 0; pod < m_req.pods; ++pod) {
             int node = -1;
             if (model >= 0) {
-                node = chooseNode(m_state, model, m_req.gpusPerPod, range, spread);
+                node = chooseNode(m_state, model, m_req.gpusPerPod, range, spread, m_req.host);
             } else {
                 node = bestOverModels(range, spread, model);
             }
@@ -97,7 +161,7 @@ private:
             // A gang stays on one model: only models that can hold all of it compete. (One
             // pod fits a model exactly when chooseNode finds it a node.)
             if (m_req.pods > 1 && podCapacityForModel(m_req, m_state, m) < m_req.pods) continue;
-            const int node = chooseNode(m_state, m, m_req.gpusPerPod, range, spread);
+            const int node = chooseNode(m_state, m, m_req.gpusPerPod, range, spread, m_req.host);
             if (node < 0) continue;
             const int free = m_state.freeGpus(node);
             if (bestNode < 0 || (spread ? free > bestFree : free < bestFree)) {
@@ -112,12 +176,50 @@ private:
 
     void bind(int node, int gpus) {
         const std::uint64_t mask = lowestFreeSlots(m_state.freeMask(node), gpus);
-        m_state.occupy(node, mask);
-        m_out.push_back(PodPlacement{static_cast<std::uint32_t>(node), mask});
+        const PodPlacement pod{static_cast<std::uint32_t>(node), 1000, mask};
+        if (m_req.host.none())
+            m_state.occupy(node, mask);  // the common case, without the host books
+        else
+            m_state.occupy(pod, m_req.host);
+        m_out.push_back(pod);
+    }
+
+    /// Each pod takes a share of one GPU: pack picks the GPU with the least room that fits
+    /// (ties: lowest node, then slot), spread the most. A gang keeps to its first pod's model.
+    bool shares(NodeRange range, bool spread) {
+        int model = m_req.gpuModel;
+        for (int pod = 0; pod < m_req.pods; ++pod) {
+            int bestNode = -1, bestSlot = -1, bestRoom = 0;
+            for (int node = range.begin; node < range.end; ++node) {
+                const FleetNode& info = m_fleet.nodes[node];
+                if ((model >= 0 && info.gpuModel != model) || !m_state.schedulable(node) ||
+                    !m_state.hostFits(node, m_req.host))
+                    continue;
+                const int milli = shareMilliOn(info, m_req.milliGpu);
+                for (int slot = 0; slot < info.gpus; ++slot) {
+                    if (!m_state.shareFits(node, slot, milli)) continue;
+                    const int room = 1000 - m_state.usedMilli(node, slot);
+                    if (bestNode < 0 || (spread ? room > bestRoom : room < bestRoom)) {
+                        bestNode = node;
+                        bestSlot = slot;
+                        bestRoom = room;
+                    }
+                }
+            }
+            if (bestNode < 0) return rollback();
+            model = m_fleet.nodes[bestNode].gpuModel;
+            const PodPlacement placed{
+                static_cast<std::uint32_t>(bestNode),
+                static_cast<std::uint16_t>(shareMilliOn(m_fleet.nodes[bestNode], m_req.milliGpu)),
+                std::uint64_t{1} << bestSlot};
+            m_state.occupy(placed, m_req.host);
+            m_out.push_back(placed);
+        }
+        return true;
     }
 
     bool rollback() {
-        unplace(m_state, m_out);
+        unplace(m_state, m_out, m_req.host);
         m_out.clear();
         return false;
     }
@@ -137,7 +239,7 @@ private:
     /// Packs `count` pods of `model` into `range`; false if they do not all fit.
     bool packInto(NodeRange range, int model, int count) {
         for (int i = 0; i < count; ++i) {
-            const int node = chooseNode(m_state, model, m_req.gpusPerPod, range, false);
+            const int node = chooseNode(m_state, model, m_req.gpusPerPod, range, false, m_req.host);
             if (node < 0) return false;
             bind(node, m_req.gpusPerPod);
         }
@@ -193,7 +295,8 @@ private:
         // Tier 0: the whole gang on one node.
         for (int m = 0; m < models; ++m) {
             if (!eligible(m)) continue;
-            const int node = chooseNode(m_state, m, k * p, range, false);
+            const HostDemand gangHost{k * m_req.host.cpuMilli, k * m_req.host.memoryMiB};
+            const int node = chooseNode(m_state, m, k * p, range, false, gangHost);
             if (node >= 0) {
                 for (int i = 0; i < k; ++i)
                     bind(node, p);
@@ -266,9 +369,13 @@ bool tryPlace(const PlacementRequest& request, PlacementPolicy policy, ClusterSt
     return Placer(request, state, out).run(policy);
 }
 
-void unplace(ClusterState& state, const std::vector<PodPlacement>& pods) {
-    for (auto it = pods.rbegin(); it != pods.rend(); ++it)
-        state.release(static_cast<int>(it->node), it->gpuMask);
+void unplace(ClusterState& state, const std::vector<PodPlacement>& pods, HostDemand host) {
+    for (auto it = pods.rbegin(); it != pods.rend(); ++it) {
+        if (it->milliGpu >= 1000 && host.none())
+            state.release(static_cast<int>(it->node), it->gpuMask);
+        else
+            state.release(*it, host);
+    }
 }
 
 long long bestPodCapacity(const PlacementRequest& request, const ClusterState& state, Basis basis) {

@@ -6,6 +6,11 @@
 //   topology  a gang goes to the smallest unit that holds it whole: one node, else the
 //             best-fitting rack, else the best-fitting pod (filling its fullest racks first),
 //             else the fewest pods; inside a unit pods are packed.
+// A pod that asks a share of a GPU (milliGpu < 1000) goes to one GPU whose node shares GPUs
+// (MPS or time-slicing) and has room: pack takes the GPU with the least room left that fits
+// (a partly used GPU before a free one), spread the one with the most; topology packs.
+// CPU and memory per pod filter nodes that declare them (the whole-GPU histograms then give
+// an upper bound, and a node is checked before it is chosen).
 #pragma once
 
 #include <vector>
@@ -22,6 +27,12 @@ struct PlacementRequest {
     int gpuModel = -1;  ///< −1 = any model (all pods still share one model)
     PinLevel pinLevel = PinLevel::None;
     int pinIndex = -1;
+    int milliGpu = 1000;  ///< per GPU of a pod; < 1000 = a share of one GPU
+    HostDemand host;      ///< per pod
+
+    bool sharesGpu() const { return milliGpu < 1000; }
+    /// Whole GPUs and no host demand: the histograms answer exactly.
+    bool wholeGpusOnly() const { return !sharesGpu() && host.none(); }
 };
 
 PlacementRequest requestOf(const JobSpec& job);
@@ -39,14 +50,22 @@ NodeRange nodeRangeOf(const Fleet& fleet, PinLevel level, int index);
 bool tryPlace(const PlacementRequest& request, PlacementPolicy policy, ClusterState& state,
               std::vector<PodPlacement>& out);
 
-/// Releases what tryPlace occupied.
-void unplace(ClusterState& state, const std::vector<PodPlacement>& pods);
+/// Releases what tryPlace occupied (`host`: the request's, per pod).
+void unplace(ClusterState& state, const std::vector<PodPlacement>& pods, HostDemand host = {});
 
-/// Pods of the request that fit on Ready nodes right now, counting each node's free GPUs
-/// (an upper bound that is exact for whole-GPU pods), for the best model.
+/// The share a pod asking `requestedMilli` gets on a node: what it asked under MPS; one
+/// replica (1000 / replicas) under time-slicing, which hands out replicas, not fractions.
+int shareMilliOn(const FleetNode& node, int requestedMilli);
+
+/// Shares of `milliGpu` one more GPU slot could take: by its node's sharing mode, as it is
+/// now (`empty` false) or as if nothing held it.
+int sharesThatFit(const ClusterState& state, int node, int slot, int milliGpu, bool empty);
+
 /// Pods of the request that fit on nodes of one GPU model, counting each node's GPUs by
 /// `basis`: free now, as if every bound job ended, or as if every bought node were Ready and
-/// empty. Exact for whole-GPU pods; 0 for a model the pin excludes.
+/// empty; 0 for a model the pin excludes. Whole-GPU pods without host demand read the
+/// histograms; shares and host demands count node by node (each node: the fewest of what its
+/// GPUs, CPU and memory allow), exact per node, an upper bound for a gang of shares.
 long long podCapacityForModel(const PlacementRequest& request, const ClusterState& state, int model,
                               Basis basis = Basis::FreeNow);
 /// The best of podCapacityForModel over the models the request allows.

@@ -84,7 +84,7 @@ Scheduler::Outcome Scheduler::tryBind(std::uint32_t job, double nowS,
     if (req.pods > 1 && bestPodCapacity(req, m_sim.cluster) < req.pods) return Outcome::NoFit;
     if (!tryPlace(req, m_def.placement, m_sim.cluster, m_scratch)) return Outcome::NoFit;
     if (mustEndBeforeReservation && m_plannedEnd(job, m_scratch, nowS) > m_reservation.startS) {
-        unplace(m_sim.cluster, m_scratch);
+        unplace(m_sim.cluster, m_scratch, req.host);
         // Its slowdown depends on where it lands; as the fleet fills, a later pass may place
         // it on one node and in time. Make sure that pass looks at everything.
         m_retryFull = true;
@@ -120,7 +120,7 @@ void Scheduler::verifySkip(std::uint32_t job, bool besideHold) {
     std::vector<PodPlacement> pods;
     const bool fits = bestPodCapacity(req, m_sim.cluster) >= req.pods &&
                       tryPlace(req, m_def.placement, m_sim.cluster, pods);
-    if (fits) unplace(m_sim.cluster, pods);
+    if (fits) unplace(m_sim.cluster, pods, req.host);
     if (holdWasOn)
         occupyPhantom();
     else
@@ -304,12 +304,19 @@ void Scheduler::computeReservation(std::uint32_t job, double nowS) {
     // there, and put everything back.
     m_reservation.active = false;
     const PlacementRequest req = requestOf(m_sim.spec(job));
+    // The hold keeps whole GPUs only: a head asking a share, CPU or memory gets no reservation
+    // (it does not block the queue) rather than a promise the hold could not keep.
+    if (!req.wholeGpusOnly()) return;
+    // Shares stay bound in the walk: a shared GPU comes back whole only when its last share
+    // ends, which the hold cannot count on. So the start found is never too early.
     std::vector<std::uint32_t> released;
     auto& bound = m_sim.boundByEnd;
     for (auto it = bound.begin(); it != bound.end();) {
         const double endS = it->endS;
         for (; it != bound.end() && it->endS == endS; ++it) {
-            for (const PodPlacement& p : m_sim.placementOf(it->job))
+            const std::span<const PodPlacement> pods = m_sim.placementOf(it->job);
+            if (pods.front().milliGpu < 1000) continue;  // a share (every pod of it is)
+            for (const PodPlacement& p : pods)
                 m_sim.cluster.release(static_cast<int>(p.node), p.gpuMask);
             released.push_back(it->job);
         }
@@ -393,7 +400,7 @@ bool Scheduler::chooseReservedGpus(const PlacementRequest& req,
         const int node = static_cast<int>(pod.node);
         const std::uint64_t mask = lowestFreeSlots(m_sim.cluster.freeMask(node), p);
         m_sim.cluster.occupy(node, mask);
-        taken.push_back({pod.node, mask});
+        taken.push_back({pod.node, 1000, mask});
     }
     bool ok = true;
     if (taken.size() < static_cast<std::size_t>(req.pods)) {
@@ -438,7 +445,7 @@ void Scheduler::occupyPhantom() {
         const std::uint64_t mask =
             lowestFreeSlots(m_sim.cluster.freeMask(static_cast<int>(node)), hold);
         m_sim.cluster.occupy(static_cast<int>(node), mask);
-        m_phantom.push_back({node, mask});
+        m_phantom.push_back({node, 1000, mask});
         m_phantomGpus += hold;
     }
 }

@@ -37,6 +37,10 @@ struct SimState {
     }
 
     const JobSpec& spec(std::uint32_t job) const { return results.jobs[job].spec; }
+    HostDemand hostOf(std::uint32_t job) const {
+        const JobSpec& s = spec(job);
+        return {s.cpuMilliPerPod, s.memoryMiBPerPod};
+    }
     std::span<const PodPlacement> placementOf(std::uint32_t job) const {
         return results.placementOf(results.segments[runtime[job].segment]);
     }

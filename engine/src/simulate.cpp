@@ -205,6 +205,7 @@ private:
         for (const PodPlacement& pod : pods) {
             fold(std::uint64_t{pod.node});
             fold(pod.gpuMask);
+            if (pod.milliGpu < 1000) fold(pod.milliGpu);  // whole-GPU fingerprints unchanged
         }
     }
 
@@ -287,10 +288,13 @@ private:
         ++rec.segmentCount;
         rec.status = JobStatus::Running;
         m_sim.boundByEnd.insert(p.endS, job);
+        // A share gives no whole GPU back when it ends (others may share the GPU): a head's
+        // hold counts it as returning nothing.
         for (const PodPlacement& pod : pods)
-            m_sim.nodeJobs[pod.node].push_back({job, s.gpusPerPod, p.endS});
+            m_sim.nodeJobs[pod.node].push_back(
+                {job, pod.milliGpu >= 1000 ? s.gpusPerPod : 0, p.endS});
         // Not read from the cluster: during a pass it also holds the head's phantom GPUs.
-        m_rates.allocatedGpus += s.gpus;
+        m_rates.allocatedGpus += heldGpus(job);
         if (rt.phase == Phase::Running) addProgress(job, +1);
         if (rt.phase == Phase::Starting)
             push(rt.progressStartS, EventType::StartupDone, job, rt.segment);
@@ -305,13 +309,21 @@ private:
         countPlacement(pods);
     }
 
+    /// GPU-equivalents the job's current binding holds: its GPUs when whole; a share's may
+    /// differ from what it asked (a time-slice replica), so it is read from the placement.
+    double heldGpus(std::uint32_t job) const {
+        const JobSpec& s = m_sim.spec(job);
+        if (!s.sharesGpu()) return s.gpus;
+        return m_results.gpuEquivalentsOf(m_results.segments[m_sim.runtime[job].segment]);
+    }
+
     void setStuck(std::uint32_t job, bool stuck) {
         if (m_stuck.contains(job) == stuck) return;
         if (stuck)
             m_stuck.insert(job);
         else
             m_stuck.erase(job);
-        m_stuckGpus += (stuck ? 1 : -1) * m_sim.spec(job).gpus;
+        m_stuckGpus += (stuck ? 1 : -1) * heldGpus(job);
     }
 
     void addProgress(std::uint32_t job, int sign) {
@@ -321,7 +333,7 @@ private:
         const double peak =
             fleet.gpuModels[fleet.nodes[m_results.placements[seg.placementBegin].node].gpuModel]
                 .bf16DenseTflops;
-        const double rate = s.gpus / static_cast<double>(seg.slowdown);
+        const double rate = heldGpus(job) / static_cast<double>(seg.slowdown);
         m_rates.usefulGpus += sign * rate;
         m_rates.occupiedGpus += sign * rate * s.smActivity;
         m_rates.achievedTflops += sign * rate * s.mfu * peak;
@@ -333,8 +345,13 @@ private:
         RunSegment& seg = m_results.segments[rt.segment];
         if (rt.phase == Phase::Running) addProgress(job, -1);
         setStuck(job, false);
+        const HostDemand host = m_sim.hostOf(job);
+        const bool wholeOnly = host.none() && !m_sim.spec(job).sharesGpu();
         for (const PodPlacement& pod : m_results.placementOf(seg)) {
-            m_sim.cluster.release(static_cast<int>(pod.node), pod.gpuMask);
+            if (wholeOnly)
+                m_sim.cluster.release(static_cast<int>(pod.node), pod.gpuMask);
+            else
+                m_sim.cluster.release(pod, host);
             auto& list = m_sim.nodeJobs[pod.node];
             list.erase(std::find_if(list.begin(), list.end(),
                                     [job](const SimState::BoundPod& b) { return b.job == job; }));
@@ -342,7 +359,7 @@ private:
         m_sim.boundByEnd.erase(rt.plannedEndS, job);
         seg.endS = m_nowS;
         seg.end = end;
-        m_rates.allocatedGpus -= m_sim.spec(job).gpus;
+        m_rates.allocatedGpus -= heldGpus(job);
         --m_running;
         m_scheduler.capacityGrew();
     }
@@ -401,10 +418,9 @@ private:
 
     void evict(std::uint32_t job) {
         JobRuntime& rt = m_sim.runtime[job];
-        const JobSpec& s = m_sim.spec(job);
         const RunSegment& seg = m_results.segments[rt.segment];
         if (rt.phase == Phase::Running)
-            m_metrics.discardUseful(s.gpus * (m_nowS - rt.progressStartS) / seg.slowdown);
+            m_metrics.discardUseful(heldGpus(job) * (m_nowS - rt.progressStartS) / seg.slowdown);
         unbind(job, SegmentEnd::Evicted);
         m_results.jobs[job].status = JobStatus::Pending;  // queued again
         m_scheduler.enqueue(job);
@@ -477,34 +493,21 @@ private:
 
     /// Test and debug builds: the GPU books balance after every event and every pass.
     void check() {
-        if (!m_options.checkInvariants) return;
-        const Fleet& fleet = m_results.fleet;
-        std::vector<std::uint64_t> used(fleet.nodes.size(), 0);
-        int allocated = 0;
+        if (m_options.checkInvariants) checkBooks();
+    }
+
+    void checkBooks() {
+        std::vector<ClusterState::HeldPod> held;
+        double allocated = 0;
         for (const auto& [endS, job] : m_sim.boundByEnd) {
-            for (const PodPlacement& pod : m_sim.placementOf(job)) {
-                if (used[pod.node] & pod.gpuMask)
-                    throw std::logic_error("invariant: a GPU slot is bound to two pods on " +
-                                           fleet.nodes[pod.node].name);
-                used[pod.node] |= pod.gpuMask;
-                allocated += slotCount(pod.gpuMask);
-            }
+            const HostDemand host = m_sim.hostOf(job);
+            for (const PodPlacement& pod : m_sim.placementOf(job))
+                held.push_back({pod, host});
+            allocated += heldGpus(job);
         }
-        for (std::size_t n = 0; n < fleet.nodes.size(); ++n) {
-            const std::uint64_t free = m_sim.cluster.freeMask(static_cast<int>(n));
-            if ((used[n] & free) || ((used[n] | free) != fullMask(fleet.nodes[n].gpus)))
-                throw std::logic_error("invariant: free and bound GPU slots disagree on " +
-                                       fleet.nodes[n].name);
-            // The kept count and the placement index agree with the slots.
-            const int freeGpus = m_sim.cluster.freeGpus(static_cast<int>(n));
-            const bool indexed = m_sim.cluster.bucket(fleet.nodes[n].gpuModel, freeGpus)
-                                     .contains(static_cast<std::uint32_t>(n));
-            if (freeGpus != slotCount(free) ||
-                indexed != m_sim.cluster.schedulable(static_cast<int>(n)))
-                throw std::logic_error("invariant: free GPU count or index wrong on " +
-                                       fleet.nodes[n].name);
-        }
-        if (allocated != m_sim.cluster.allocatedGpus() || allocated != m_rates.allocatedGpus)
+        // The hold is on only inside a pass; between passes the cluster is what jobs hold.
+        m_sim.cluster.checkAgainst(held);
+        if (std::abs(allocated - m_rates.allocatedGpus) > 1e-6 * (1 + allocated))
             throw std::logic_error("invariant: allocated GPU counter drifted");
         if (m_scheduler.reservationViolations() != 0 || m_scheduler.reservationShortfall() != 0)
             throw std::logic_error("invariant: a backfill took GPUs reserved for the queue head");

@@ -122,6 +122,10 @@ Fleet Fleet::build(const Scenario& scenario) {
                             node.nodeType = typeIndex;
                             node.gpuModel = modelIndex;
                             node.gpus = type.gpusPerNode;
+                            node.cpuMilli = std::int64_t{type.cpuCores.value_or(0)} * 1000;
+                            node.memoryMiB =
+                                static_cast<std::int64_t>(type.ramGb.value_or(0) * 1024);
+                            node.sharing = group.sharing;
                             // Rack-wide NVLink (NVL72): consecutive trays of the group share one
                             // domain of nodesPerNvlinkDomain trays.
                             if (ni % std::max(1, perDomain) == 0) ++f.nvlinkDomainCount;

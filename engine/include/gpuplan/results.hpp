@@ -30,9 +30,12 @@ enum class JobStatus : std::uint8_t {
 };
 const char* toString(JobStatus);
 
-/// GPU slots one pod holds on one node.
+/// What one pod holds on one node: the GPU slots in `gpuMask`, each whole (milliGpu 1000)
+/// or a share of it (milliGpu < 1000; the mask then has one slot). The pod's CPU and memory
+/// are its job's (JobSpec::cpuMilliPerPod, memoryMiBPerPod). 16 bytes, like a bare mask.
 struct PodPlacement {
     std::uint32_t node = 0;
+    std::uint16_t milliGpu = 1000;
     std::uint64_t gpuMask = 0;
 };
 
@@ -198,6 +201,17 @@ struct Results {
     std::optional<std::size_t> sampleAt(double timeS) const;
     std::span<const PodPlacement> placementOf(const RunSegment& segment) const {
         return {placements.data() + segment.placementBegin, segment.placementCount};
+    }
+    /// GPU-equivalents a binding holds: whole GPUs count 1, a share its milli-GPU ÷ 1000.
+    double gpuEquivalentsOf(const RunSegment& segment) const {
+        std::int64_t milli = 0;
+        for (const PodPlacement& pod : placementOf(segment)) {
+            int gpus = 0;
+            for (std::uint64_t m = pod.gpuMask; m != 0; m &= m - 1)
+                ++gpus;
+            milli += std::int64_t{gpus} * pod.milliGpu;
+        }
+        return static_cast<double>(milli) / 1000.0;
     }
     ClusterSnapshot stateAt(double timeS) const;
     /// The jobs waiting or stuck at exactly timeS (submitted ≤ t, not bound or bound but not

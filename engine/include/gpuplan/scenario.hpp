@@ -22,6 +22,20 @@ enum class BuyingClass { Reserved, OnDemand, Spot, CapacityBlock };
 /// nodes are not provisioned and hold no pods.
 enum class NodeState { Provisioning, Ready, Cordoned, Failed };
 
+/// How a node's GPUs are shared between pods (engine/README.md, "Resource model").
+enum class SharingMode : std::uint8_t {
+    Whole,        ///< a GPU serves one pod; requests for a share of a GPU do not fit
+    Mps,          ///< CUDA MPS: shares (milli-GPU) summing to ≤ 1000, at most `mpsClients`
+    TimeSlicing,  ///< `timeSliceReplicas` replicas, each a 1000 / replicas share
+};
+
+struct GpuSharingDef {
+    SharingMode mode = SharingMode::Whole;
+    int mpsClients = 48;        ///< per GPU (Volta and later: 48)
+    int timeSliceReplicas = 4;  ///< per GPU
+    bool operator==(const GpuSharingDef&) const = default;
+};
+
 /// `count` copies of one node type inside a rack.
 struct NodeGroupDef {
     std::string name = "node";  ///< node names are "<rack>-<name><i>" (no index when count 1)
@@ -30,6 +44,7 @@ struct NodeGroupDef {
     BuyingClass buyingClass = BuyingClass::Reserved;
     NodeState state = NodeState::Ready;  ///< state at t = 0
     double readyAtS = 0;  ///< a Provisioning group turns Ready at this time (0 = never by itself)
+    GpuSharingDef sharing;
     bool operator==(const NodeGroupDef&) const = default;
 };
 
@@ -78,6 +93,11 @@ struct JobTraitsDef {
     int priority = 0;                     ///< higher runs first
     std::optional<std::string> gpuModel;  ///< restrict to one GpuModel::id
     int gpusPerPod = 0;  ///< 0 = automatic: the largest divisor of the job's GPUs ≤ GPUs per node
+    /// Share of each GPU a pod takes, milli-GPU: 1000 = whole GPUs; 1..999 = a share of one GPU
+    /// (every pod then has one GPU, served by MPS or time-slicing).
+    int gpuMilli = 1000;
+    int cpuMilliPerPod = 0;     ///< CPU per pod, milli-cores; filtered where the node declares CPU
+    int memoryMiBPerPod = 0;    ///< host memory per pod, MiB; filtered where the node declares it
     double memoryGbPerGpu = 0;  ///< more than the GPU's HBM ⇒ the job crash-loops (workload layer)
     double smActivity = 0.8;    ///< DCGM SM_ACTIVE while running at full speed, 0..1
     double mfu = 0.35;          ///< model FLOPs utilisation while running at full speed, 0..1

@@ -36,6 +36,10 @@ struct FleetNode {
     int nodeType = 0;  ///< index into Fleet::nodeTypes
     int gpuModel = 0;  ///< index into Fleet::gpuModels
     int gpus = 0;
+    /// Host resources pods may ask for; 0 = not declared (not filtered). From the node type.
+    std::int64_t cpuMilli = 0;
+    std::int64_t memoryMiB = 0;
+    GpuSharingDef sharing;
     int nvlinkDomain = 0;
     BuyingClass buyingClass = BuyingClass::Reserved;
     NodeState initialState = NodeState::Ready;

@@ -31,10 +31,17 @@ struct JobSpec {
     std::int32_t pinIndex = -1;     ///< node, rack or pod index by pinLevel
     std::uint32_t sourceIndex = 0;  ///< class, explicit job or trace index
     std::uint32_t sequence = 0;     ///< n-th job of its source
+    std::uint32_t cpuMilliPerPod = 0;
+    std::uint32_t memoryMiBPerPod = 0;
+    std::uint16_t gpuMilli = 1000;  ///< of each GPU of a pod; < 1000 = a share of one GPU
     PinLevel pinLevel = PinLevel::None;
     JobSource source = JobSource::Class;
 
     int pods() const { return gpus / gpusPerPod; }
+    bool sharesGpu() const { return gpuMilli < 1000; }
+    /// GPUs this job holds in GPU-equivalents (a 300 milli-GPU share = 0.3): what allocation,
+    /// quotas and costs count.
+    double gpuEquivalents() const { return gpus * (gpuMilli / 1000.0); }
 };
 
 struct Workload {
