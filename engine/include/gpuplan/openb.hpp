@@ -1,0 +1,63 @@
+// The openb trace (Alibaba cluster-trace-gpu-v2023, the FGD paper's data): node and pod lists
+// as plain CSV. Strict reading: errors are InputError(file, "line N", what is wrong), with the
+// column named. See ../shared/data/openb/SOURCE.md for the columns.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuplan {
+
+/// One row of a node list (columns sn,cpu_milli,memory_mib,gpu,model).
+struct OpenbNode {
+    std::string name;           ///< sn
+    std::int64_t cpuMilli = 0;  ///< 1000 per vCPU
+    std::int64_t memoryMiB = 0;
+    int gpus = 0;       ///< 0 for a CPU-only node
+    std::string model;  ///< GPU model (G1, T4, V100M32, …); empty for a CPU-only node
+    /// The fill protocol uses GPU nodes only; CPU-only rows are kept so the all-node list reads.
+    bool isGpuNode() const { return gpus > 0; }
+};
+
+/// One row of a pod list. The full form has the columns
+/// name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,
+/// deletion_time,scheduled_time; the variants have only the first five. What a file lacks is
+/// empty (gpuSpec, qos, phase) or NaN (the times).
+struct OpenbPod {
+    std::string name;
+    std::int64_t cpuMilli = 0;
+    std::int64_t memoryMiB = 0;
+    int numGpu = 0;    ///< 0 (CPU-only), 1, 2, 4, 8, … (at most 64)
+    int gpuMilli = 0;  ///< per GPU: 1–999 a partial GPU (numGpu 1), 1000 whole GPUs, 0 CPU-only
+    /// The GPU models the pod may run on, as written (split at '|'); empty = any model.
+    std::vector<std::string> gpuSpec;
+    std::string qos;    ///< LS, BE, Burstable, Guaranteed (empty when the file has no column)
+    std::string phase;  ///< Running, Failed, Pending, Succeeded (ditto)
+    double creationS = 0, deletionS = 0, scheduledS = 0;  ///< s from trace start; NaN if absent
+};
+
+/// Bounds on what a node or pod list may hold. A row beyond them is refused with the bound
+/// named. Memory used while reading is proportional to the text.
+struct OpenbLimits {
+    std::size_t maxRows = 10'000'000;
+    static constexpr std::int64_t maxCpuMilli = 10'000'000;  ///< 10,000 vCPUs, node or pod
+    static constexpr std::int64_t maxMemoryMiB = 1ll << 26;  ///< 64 TiB, node or pod
+    static constexpr int maxGpus = 64;                       ///< per node, per pod
+    static constexpr double maxTimeS = 1e10;                 ///< about 317 years
+};
+
+/// Node list: the header names the columns (any order; unknown columns are ignored). Node
+/// names are unique and obey the name rule (1–64 of A–Z a–z 0–9 . _ -), as do models.
+std::vector<OpenbNode> parseOpenbNodes(std::string_view text, const std::string& sourceName,
+                                       const OpenbLimits& limits = {});
+std::vector<OpenbNode> readOpenbNodes(const std::filesystem::path& file);
+
+/// Pod list, either form; the header decides. Throws InputError.
+std::vector<OpenbPod> parseOpenbPods(std::string_view text, const std::string& sourceName,
+                                     const OpenbLimits& limits = {});
+std::vector<OpenbPod> readOpenbPods(const std::filesystem::path& file);
+
+}  // namespace gpuplan
