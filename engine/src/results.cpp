@@ -1,6 +1,7 @@
 #include "gpuplan/results.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -103,19 +104,43 @@ ClusterSnapshot Results::stateAt(double timeS) const {
         if (c.timeS > timeS) break;
         snap.nodeStates[c.node] = c.state;
     }
-    snap.gpuJob.assign(static_cast<std::size_t>(firstGpuOfNode.empty() ? 0 : firstGpuOfNode.back()),
-                       -1);
+    const std::size_t gpus = firstGpuOfNode.empty() ? 0 : firstGpuOfNode.back();
+    // Holds as (GPU, occupant), then grouped by GPU with a counting sort.
+    std::vector<std::pair<std::uint32_t, GpuOccupant>> holds;
     for (const RunSegment& seg : segments) {
         if (seg.startS > timeS || seg.endS <= timeS) continue;
         snap.runningJobs.push_back(seg.job);
-        for (const PodPlacement& pod : placementOf(seg)) {
-            for (int slot = 0; slot < 64; ++slot)
-                if (pod.gpuMask >> slot & 1u)
-                    snap.gpuJob[firstGpuOfNode[pod.node] + slot] =
-                        static_cast<std::int32_t>(seg.job);
-        }
+        for (const PodPlacement& pod : placementOf(seg))
+            for (std::uint64_t m = pod.gpuMask; m != 0; m &= m - 1)
+                holds.push_back(
+                    {static_cast<std::uint32_t>(firstGpuOfNode[pod.node] + std::countr_zero(m)),
+                     GpuOccupant{seg.job, pod.milliGpu}});
     }
     std::sort(snap.runningJobs.begin(), snap.runningJobs.end());
+    // Counting sort by GPU (most GPUs hold one job), then by job within a shared GPU.
+    snap.occupantBegin.assign(gpus + 1, 0);
+    for (const auto& [gpu, occupant] : holds)
+        ++snap.occupantBegin[gpu + 1];
+    for (std::size_t g = 0; g < gpus; ++g)
+        snap.occupantBegin[g + 1] += snap.occupantBegin[g];
+    snap.occupants.resize(holds.size());
+    std::vector<std::uint32_t> next(snap.occupantBegin.begin(), snap.occupantBegin.end() - 1);
+    for (const auto& [gpu, occupant] : holds)
+        snap.occupants[next[gpu]++] = occupant;
+    snap.gpuJob.assign(gpus, -1);
+    for (std::size_t g = 0; g < gpus; ++g) {
+        const auto begin = snap.occupants.begin() + snap.occupantBegin[g];
+        const auto end = snap.occupants.begin() + snap.occupantBegin[g + 1];
+        if (begin == end) continue;
+        if (end - begin > 1)
+            std::sort(begin, end,
+                      [](const GpuOccupant& a, const GpuOccupant& b) { return a.job < b.job; });
+        // The largest hold; a tie keeps the lower job index (first in job order).
+        snap.gpuJob[g] = static_cast<std::int32_t>(
+            std::max_element(begin, end, [](const GpuOccupant& a, const GpuOccupant& b) {
+                return a.milliGpu < b.milliGpu;
+            })->job);
+    }
     snap.pending = pendingAt(timeS);
     return snap;
 }

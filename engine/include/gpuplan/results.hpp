@@ -134,13 +134,37 @@ struct NodeStateChange {
     NodeState state = NodeState::Ready;
 };
 
-/// The cluster at one instant, for the topology view and its time scrubber.
+/// One job's hold on one GPU: the whole GPU (milliGpu 1000) or a share of it.
+struct GpuOccupant {
+    std::uint32_t job = 0;
+    std::uint16_t milliGpu = 1000;
+    bool operator==(const GpuOccupant&) const = default;
+};
+
+/// The cluster at one instant, for the topology view and its time scrubber. GPUs are
+/// numbered in Fleet node order, then slot order (Results::firstGpuOfNode).
 struct ClusterSnapshot {
     double timeS = 0;
     std::vector<NodeState> nodeStates;
-    std::vector<std::int32_t> gpuJob;  ///< per GPU (Fleet node order, slot order), −1 = free
+    /// Per GPU, the job that holds the most of it (the only one when held whole; the lower
+    /// job index on a tie), −1 = free: what a view that colours one cell per GPU shows.
+    std::vector<std::int32_t> gpuJob;
+    /// Per GPU, every job on it, by job index: occupants[occupantBegin[g], occupantBegin[g+1]).
+    std::vector<std::uint32_t> occupantBegin;
+    std::vector<GpuOccupant> occupants;
     std::vector<std::uint32_t> runningJobs;
     std::vector<PendingJob> pending;  ///< Results::pendingAt(timeS)
+
+    std::span<const GpuOccupant> occupantsOf(int gpu) const {
+        return {occupants.data() + occupantBegin[gpu], occupantBegin[gpu + 1] - occupantBegin[gpu]};
+    }
+    /// Milli-GPU held on a GPU (0 = free, 1000 = full).
+    int usedMilli(int gpu) const {
+        int used = 0;
+        for (const GpuOccupant& o : occupantsOf(gpu))
+            used += o.milliGpu;
+        return used;
+    }
 };
 
 struct Results {
