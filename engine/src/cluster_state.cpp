@@ -54,9 +54,9 @@ ClusterState::ClusterState(const Fleet& fleet)
                 byScope[static_cast<int>(Scope::Pod)].rowOffset(node.pod, node.gpuModel)),
             static_cast<std::uint32_t>(
                 byScope[static_cast<int>(Scope::Rack)].rowOffset(node.rack, node.gpuModel))};
-        m_free[i] = fullMask(node.gpus);
+        m_free[i] = fullMask(node.wholeGpus());  // a MIG node's GPUs are never wholly free
         m_freeCount[i] = static_cast<std::uint8_t>(slotCount(m_free[i]));
-        count(Basis::FleetEmpty, i, node.gpus, +1);
+        count(Basis::FleetEmpty, i, node.wholeGpus(), +1);
         // Start from Failed (not indexed) and move to the initial state through setState,
         // so all counters go through one path.
         m_nodesByState[node.gpuModel * 4 + static_cast<int>(NodeState::Failed)] += 1;
@@ -64,6 +64,22 @@ ClusterState::ClusterState(const Fleet& fleet)
     }
     m_shareMilli.assign(gpus, 0);
     m_shareClients.assign(gpus, 0);
+    for (int i = 0; i < n; ++i) {
+        const FleetNode& node = fleet.nodes[i];
+        if (node.sharing.mode != SharingMode::Mig) continue;
+        // The scenario reader refuses a layout the GPU cannot hold; Fleet::build checks again.
+        const GpuModel& model = fleet.gpuModels[node.gpuModel];
+        const std::optional<MigFamily> family = migFamilyFor(model);
+        if (!family) throw std::invalid_argument("MIG on a GPU without MIG: " + node.name);
+        if (m_migLayout.empty()) {
+            m_migLayout.assign(gpus, MigLayout(*family));
+            m_migTaken.assign(gpus, 0);
+        }
+        const MigLayout layout =
+            parseMigLayout(node.sharing.migLayout, *family, model.migMaxInstances);
+        for (int slot = 0; slot < node.gpus; ++slot)
+            m_migLayout[m_firstGpu[i] + slot] = layout;
+    }
 }
 
 void ClusterState::indexNode(int node, int sign) {
@@ -95,7 +111,7 @@ void ClusterState::occupy(int node, std::uint64_t mask) {
     m_free[node] &= ~mask;
     m_freeCount[node] = static_cast<std::uint8_t>(before - gpus);
     if (schedulable(node)) reindexNode(node, before);
-    m_allocatedMilli += std::int64_t{gpus} * 1000;
+    m_allocatedUnits += std::int64_t{gpus} * kUnitsPerGpu;
 }
 
 void ClusterState::release(int node, std::uint64_t mask) {
@@ -107,12 +123,22 @@ void ClusterState::release(int node, std::uint64_t mask) {
     m_free[node] |= mask;
     m_freeCount[node] = static_cast<std::uint8_t>(before + gpus);
     if (schedulable(node)) reindexNode(node, before);
-    m_allocatedMilli -= std::int64_t{gpus} * 1000;
+    m_allocatedUnits -= std::int64_t{gpus} * kUnitsPerGpu;
+}
+
+int ClusterState::partialGpus(int node) const {
+    const FleetNode& info = m_fleet->nodes[node];
+    if (info.sharing.mode == SharingMode::Mig) return info.gpus;
+    if (info.sharing.mode == SharingMode::Whole || m_shareClients.empty()) return 0;
+    int shared = 0;
+    for (int slot = 0; slot < info.gpus; ++slot)
+        shared += m_shareClients[m_firstGpu[node] + slot] > 0;
+    return shared;
 }
 
 bool ClusterState::shareFits(int node, int slot, int milli) const {
     const GpuSharingDef& sharing = m_fleet->nodes[node].sharing;
-    if (sharing.mode == SharingMode::Whole) return false;
+    if (sharing.mode == SharingMode::Whole || sharing.mode == SharingMode::Mig) return false;
     const bool free = m_free[node] >> slot & 1u;
     const int gpu = m_firstGpu[node] + slot;
     if (!free && m_shareClients[gpu] == 0) return false;  // held whole
@@ -134,8 +160,8 @@ void ClusterState::occupyShare(int node, int slot, int milli) {
         if (schedulable(node)) reindexNode(node, before);
     }
     m_shareMilli[gpu] = static_cast<std::uint16_t>(m_shareMilli[gpu] + milli);
-    ++m_shareClients[gpu];
-    m_allocatedMilli += milli;
+    if (m_shareClients[gpu]++ == 0 && schedulable(node)) ++m_readyPartialGpus;
+    m_allocatedUnits += std::int64_t{milli} * (kUnitsPerGpu / 1000);
 }
 
 void ClusterState::releaseShare(int node, int slot, int milli) {
@@ -146,12 +172,13 @@ void ClusterState::releaseShare(int node, int slot, int milli) {
     m_shareMilli[gpu] = static_cast<std::uint16_t>(m_shareMilli[gpu] - milli);
     if (--m_shareClients[gpu] == 0) {  // the last share: wholly free again
         m_shareMilli[gpu] = 0;
+        if (schedulable(node)) --m_readyPartialGpus;
         const int before = m_freeCount[node];
         m_free[node] |= std::uint64_t{1} << slot;
         m_freeCount[node] = static_cast<std::uint8_t>(before + 1);
         if (schedulable(node)) reindexNode(node, before);
     }
-    m_allocatedMilli -= milli;
+    m_allocatedUnits -= std::int64_t{milli} * (kUnitsPerGpu / 1000);
 }
 
 void ClusterState::takeHost(int node, HostDemand host, int sign) {
@@ -162,10 +189,25 @@ void ClusterState::takeHost(int node, HostDemand host, int sign) {
     m_freeMemoryMiB[node] -= sign * host.memoryMiB;
 }
 
+void ClusterState::occupyMig(const PodPlacement& pod, int sign) {
+    const int node = static_cast<int>(pod.node);
+    const int gpu = m_firstGpu[node] + std::countr_zero(pod.gpuMask);
+    const std::uint8_t bit = static_cast<std::uint8_t>(1u << pod.migInstance);
+    if (m_fleet->nodes[node].sharing.mode != SharingMode::Mig ||
+        pod.migInstance >= m_migLayout[gpu].size() || ((m_migTaken[gpu] & bit) != 0) != (sign < 0))
+        throw std::logic_error("MIG instance given twice or not held on node " +
+                               m_fleet->nodes[node].name);
+    m_migTaken[gpu] ^= bit;
+    const int slices = m_migLayout[gpu].profileOf(m_migLayout[gpu][pod.migInstance]).computeSlices;
+    m_allocatedUnits += sign * std::int64_t{slices} * (kUnitsPerGpu / MigLayout::kComputeSlices);
+}
+
 void ClusterState::occupy(const PodPlacement& pod, HostDemand host) {
     const int node = static_cast<int>(pod.node);
     takeHost(node, host, +1);
-    if (pod.milliGpu >= 1000)
+    if (pod.isMig())
+        occupyMig(pod, +1);
+    else if (pod.milliGpu >= 1000)
         occupy(node, pod.gpuMask);
     else
         occupyShare(node, std::countr_zero(pod.gpuMask), pod.milliGpu);
@@ -173,7 +215,9 @@ void ClusterState::occupy(const PodPlacement& pod, HostDemand host) {
 
 void ClusterState::release(const PodPlacement& pod, HostDemand host) {
     const int node = static_cast<int>(pod.node);
-    if (pod.milliGpu >= 1000)
+    if (pod.isMig())
+        occupyMig(pod, -1);
+    else if (pod.milliGpu >= 1000)
         release(node, pod.gpuMask);
     else
         releaseShare(node, std::countr_zero(pod.gpuMask), pod.milliGpu);
@@ -186,8 +230,9 @@ void ClusterState::setState(int node, NodeState next) {
     ++m_stateChanges;
     const FleetNode& info = m_fleet->nodes[node];
     if (prev == NodeState::Ready) {
+        m_readyPartialGpus -= partialGpus(node);
         indexNode(node, -1);
-        count(Basis::ReadyEmpty, node, info.gpus, -1);
+        count(Basis::ReadyEmpty, node, info.wholeGpus(), -1);
     }
     const double peakTflops = info.gpus * m_fleet->gpuModels[info.gpuModel].bf16DenseTflops;
     if (isProvisioned(prev)) {
@@ -202,8 +247,9 @@ void ClusterState::setState(int node, NodeState next) {
         m_provisionedPeakTflops += peakTflops;
     }
     if (next == NodeState::Ready) {
+        m_readyPartialGpus += partialGpus(node);
         indexNode(node, +1);
-        count(Basis::ReadyEmpty, node, info.gpus, +1);
+        count(Basis::ReadyEmpty, node, info.wholeGpus(), +1);
     }
 }
 
@@ -227,6 +273,7 @@ void ClusterState::checkAgainst(std::span<const HeldPod> held) const {
     const int n = nodeCount();
     std::vector<std::uint64_t> whole(n, 0);
     std::vector<int> milli(m_shareMilli.size(), 0), clients(m_shareMilli.size(), 0);
+    std::vector<std::uint8_t> migTaken(m_migTaken.size(), 0);
     std::vector<std::int64_t> cpu(n, 0), memory(n, 0);
     std::int64_t allocated = 0;
     auto fail = [&](int node, const char* what) {
@@ -237,15 +284,22 @@ void ClusterState::checkAgainst(std::span<const HeldPod> held) const {
         const int node = static_cast<int>(pod.node);
         cpu[node] += host.cpuMilli;
         memory[node] += host.memoryMiB;
-        if (pod.milliGpu >= 1000) {
+        if (pod.isMig()) {
+            const int gpu = m_firstGpu[node] + std::countr_zero(pod.gpuMask);
+            const std::uint8_t bit = static_cast<std::uint8_t>(1u << pod.migInstance);
+            if (migTaken.empty() || (migTaken[gpu] & bit))
+                fail(node, "a MIG instance is bound twice");
+            migTaken[gpu] |= bit;
+            allocated += std::int64_t{pod.migComputeSlices} * (kUnitsPerGpu / 7);
+        } else if (pod.milliGpu >= 1000) {
             if (whole[node] & pod.gpuMask) fail(node, "a GPU slot is bound to two pods");
             whole[node] |= pod.gpuMask;
-            allocated += std::int64_t{slotCount(pod.gpuMask)} * 1000;
+            allocated += std::int64_t{slotCount(pod.gpuMask)} * kUnitsPerGpu;
         } else {
             const int gpu = m_firstGpu[node] + std::countr_zero(pod.gpuMask);
             milli[gpu] += pod.milliGpu;
             ++clients[gpu];
-            allocated += pod.milliGpu;
+            allocated += std::int64_t{pod.milliGpu} * (kUnitsPerGpu / 1000);
         }
     }
     for (int node = 0; node < n; ++node) {
@@ -260,8 +314,12 @@ void ClusterState::checkAgainst(std::span<const HeldPod> held) const {
                 fail(node, "GPU shares and their books disagree");
         }
         if ((whole[node] & shared) || ((whole[node] | shared) & m_free[node]) ||
-            ((whole[node] | shared | m_free[node]) != fullMask(info.gpus)))
+            ((whole[node] | shared | m_free[node]) != fullMask(info.wholeGpus())))
             fail(node, "free and bound GPU slots disagree");
+        if (info.sharing.mode == SharingMode::Mig)
+            for (int slot = 0; slot < info.gpus; ++slot)
+                if (migTaken[m_firstGpu[node] + slot] != m_migTaken[m_firstGpu[node] + slot])
+                    fail(node, "MIG instances and their books disagree");
         const bool indexed = m_buckets[info.gpuModel * m_width + m_freeCount[node]].contains(
             static_cast<std::uint32_t>(node));
         if (m_freeCount[node] != slotCount(m_free[node]) || indexed != schedulable(node))
@@ -273,7 +331,12 @@ void ClusterState::checkAgainst(std::span<const HeldPod> held) const {
             m_freeMemoryMiB[node] < 0)
             fail(node, "CPU or memory books disagree");
     }
-    if (allocated != m_allocatedMilli)
+    int partial = 0;
+    for (int node = 0; node < n; ++node)
+        if (schedulable(node)) partial += partialGpus(node);
+    if (partial != m_readyPartialGpus)
+        throw std::logic_error("invariant: shared and MIG GPU count drifted");
+    if (allocated != m_allocatedUnits)
         throw std::logic_error("invariant: allocated GPU counter drifted");
 }
 

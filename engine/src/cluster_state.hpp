@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "gpuplan/results.hpp"
 #include "gpuplan/topology.hpp"
 #include "index_set.hpp"
+#include "mig_geometry.hpp"
 
 namespace gpuplan::detail {
 
@@ -99,7 +101,7 @@ public:
     void occupy(int node, std::uint64_t mask);
     /// Frees whole GPU slots; every slot in `mask` must be held whole.
     void release(int node, std::uint64_t mask);
-    /// Binds what a pod holds: whole slots, or a share of one slot (pod.milliGpu < 1000), and
+    /// Binds what a pod holds: whole slots, a share of one slot or a MIG instance, and
     /// its host resources. Throws std::logic_error on anything given twice or past capacity.
     void occupy(const PodPlacement& pod, HostDemand host);
     void release(const PodPlacement& pod, HostDemand host);
@@ -119,6 +121,17 @@ public:
     }
     /// Shares on a GPU (0 when free or held whole).
     int shareClients(int node, int slot) const { return m_shareClients[m_firstGpu[node] + slot]; }
+    /// A MIG node's GPU: its instances, and which of them pods hold (bit i = instance i).
+    const MigLayout& migLayout(int node, int slot) const {
+        return m_migLayout[m_firstGpu[node] + slot];
+    }
+    std::uint8_t migTaken(int node, int slot) const { return m_migTaken[m_firstGpu[node] + slot]; }
+    /// The MIG family of a node's GPUs, if it is a MIG node.
+    std::optional<MigFamily> migFamily(int node) const {
+        return m_fleet->nodes[node].sharing.mode == SharingMode::Mig
+                   ? std::optional<MigFamily>(m_migLayout[m_firstGpu[node]].family())
+                   : std::nullopt;
+    }
     /// Can one more share of `milli` go on this GPU, by its node's sharing mode?
     bool shareFits(int node, int slot, int milli) const;
     std::int64_t freeCpuMilli(int node) const { return m_freeCpuMilli[node]; }
@@ -144,11 +157,16 @@ public:
     int provisionedGpus() const { return m_provisionedGpus; }  ///< Ready + Cordoned
     /// Peak dense BF16 TFLOP/s of the provisioned GPUs (the MFU denominator).
     double provisionedPeakTflops() const { return m_provisionedPeakTflops; }
-    /// Allocated GPU-equivalents (a 300 milli-GPU share counts 0.3).
-    double allocatedGpus() const { return m_allocatedMilli / 1000.0; }
-    std::int64_t allocatedMilliGpu() const { return m_allocatedMilli; }
+    /// Allocated GPU-equivalents (a 300 milli-GPU share counts 0.3, a 3g instance 3/7).
+    double allocatedGpus() const { return static_cast<double>(m_allocatedUnits) / kUnitsPerGpu; }
+    /// GPU-equivalents are kept in 1/7000 of a GPU: whole GPUs, milli-GPU shares and MIG
+    /// compute slices (sevenths) all count exactly.
+    static constexpr std::int64_t kUnitsPerGpu = 7000;
     /// Wholly free GPUs on Ready nodes.
     int readyFreeGpus() const { return m_readyFreeGpus; }
+    /// GPUs on Ready nodes that take shares or instances beside what holds them: shared GPUs
+    /// and every GPU of a MIG node (an upper bound on where a share or instance could go).
+    int readyPartialGpus() const { return m_readyPartialGpus; }
     /// Grows with every node state change: what depends only on node states (the empty-fleet
     /// histograms) can be kept until it moves.
     std::uint64_t stateChanges() const { return m_stateChanges; }
@@ -167,6 +185,9 @@ private:
     void takeHost(int node, HostDemand host, int sign);
     void occupyShare(int node, int slot, int milli);
     void releaseShare(int node, int slot, int milli);
+    void occupyMig(const PodPlacement& pod, int sign);
+    /// A node's GPUs that count in readyPartialGpus when it is Ready.
+    int partialGpus(int node) const;
 
     const Fleet* m_fleet;
     int m_models;
@@ -176,6 +197,9 @@ private:
     std::vector<int> m_firstGpu;                ///< per node, into the per-GPU arrays
     std::vector<std::uint16_t> m_shareMilli;    ///< per GPU: shares' sum; 0 = not shared
     std::vector<std::uint16_t> m_shareClients;  ///< per GPU: shares on it
+    /// Per GPU, MIG nodes only (empty when the fleet has none): layout and instances taken.
+    std::vector<MigLayout> m_migLayout;
+    std::vector<std::uint8_t> m_migTaken;
     /// Per node; a node that does not declare a resource has "unlimited" (INT64_MAX / 4).
     std::vector<std::int64_t> m_freeCpuMilli, m_freeMemoryMiB;
     /// Per node: its GPU model and its rows in the fleet, pod and rack histograms (the same
@@ -192,8 +216,9 @@ private:
     std::vector<int> m_nodesByState;
     int m_provisionedGpus = 0;
     double m_provisionedPeakTflops = 0;
-    std::int64_t m_allocatedMilli = 0;
+    std::int64_t m_allocatedUnits = 0;
     int m_readyFreeGpus = 0;
+    int m_readyPartialGpus = 0;
     std::uint64_t m_stateChanges = 0;
 };
 

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "mig_geometry.hpp"
+
 namespace gpuplan::detail {
 
 namespace {
@@ -26,6 +28,38 @@ Scope scopeOf(PinLevel level) {
     }
 }
 
+/// The name of a MIG pod's profile as the fleet's GPUs call it (names differ by family: 15 GB
+/// is 1g.20gb on an H100, 3g.20gb on an A100 40GB), else as the first family that has it.
+std::string migProfileName(const JobSpec& job, const Fleet& fleet) {
+    std::optional<std::string_view> name;
+    auto nameIn = [&](MigFamily f) -> std::optional<std::string_view> {
+        const std::uint8_t id = job.migProfileId[static_cast<int>(f)];
+        if (id == JobSpec::kNoMig) return std::nullopt;
+        if (auto p = migProfileById(f, id)) return p->name;
+        return std::nullopt;
+    };
+    for (const GpuModel& gpu : fleet.gpuModels)
+        if (auto f = migFamilyFor(gpu); f && !name) name = nameIn(*f);
+    for (MigFamily f : kMigFamilies)
+        if (!name) name = nameIn(f);
+    return name ? std::string(*name) : std::string("?");
+}
+
+/// What one pod asks, in words: "8 GPUs", "a 300 milli-GPU share", "a MIG 1g.10gb instance",
+/// with its CPU and memory when it asks them.
+std::string podAsk(const JobSpec& job, const Fleet& fleet) {
+    std::string text;
+    if (job.asksMig())
+        text = "a MIG " + migProfileName(job, fleet) + " instance";
+    else if (job.sharesGpu())
+        text = format("a %d milli-GPU share", job.gpuMilli);
+    else
+        text = format("%d GPU%s", job.gpusPerPod, job.gpusPerPod > 1 ? "s" : "");
+    if (job.cpuMilliPerPod > 0) text += format(", %.3g CPUs", job.cpuMilliPerPod / 1000.0);
+    if (job.memoryMiBPerPod > 0) text += format(", %.3g GiB memory", job.memoryMiBPerPod / 1024.0);
+    return text;
+}
+
 }  // namespace
 
 std::string humanDuration(double s) {
@@ -45,6 +79,36 @@ Diagnoser::NodeCounts Diagnoser::countNodes(const JobSpec& job) const {
     NodeCounts n;
     n.total = static_cast<int>(f.nodes.size());
     auto eligible = [&](int model) { return job.gpuModel < 0 || job.gpuModel == model; };
+    const PlacementRequest req = requestOf(job);
+    if (!req.wholeGpusOnly()) {
+        // Shares, instances and host resources: node by node, each failing resource counted
+        // once per node, as kube-scheduler's histogram does.
+        const NodeRange range = nodeRangeOf(f, job.pinLevel, job.pinIndex);
+        n.mismatch = n.total - (range.end - range.begin);
+        PlacementRequest gpuOnly = req;
+        gpuOnly.host = {};
+        for (int i = range.begin; i < range.end; ++i) {
+            if (!eligible(f.nodes[i].gpuModel)) {
+                ++n.mismatch;
+                continue;
+            }
+            if (c.state(i) != NodeState::Ready) {
+                ++(c.state(i) == NodeState::Provisioning ? n.notReady
+                   : c.state(i) == NodeState::Failed     ? n.unreachable
+                                                         : n.cordoned);
+                continue;
+            }
+            const bool gpuFits =
+                req.gpusPerPod == 0 || podsOnNode(gpuOnly, c, i, Basis::FreeNow) > 0;
+            const bool cpuFits = c.hostFits(i, HostDemand{req.host.cpuMilli, 0});
+            const bool memoryFits = c.hostFits(i, HostDemand{0, req.host.memoryMiB});
+            n.insufficient += !gpuFits;
+            n.insufficientCpu += !cpuFits;
+            n.insufficientMemory += !memoryFits;
+            n.available += gpuFits && cpuFits && memoryFits;
+        }
+        return n;
+    }
     if (job.pinLevel == PinLevel::None) {
         int matching = 0;
         for (int m = 0; m < static_cast<int>(f.gpuModels.size()); ++m) {
@@ -88,7 +152,14 @@ Diagnoser::NodeCounts Diagnoser::countNodes(const JobSpec& job) const {
 
 std::string Diagnoser::fitError(const JobSpec& job, const NodeCounts& n) const {
     std::vector<std::string> items;
-    if (n.insufficient) items.push_back(format("%d Insufficient nvidia.com/gpu", n.insufficient));
+    const std::string resource = job.asksMig()
+                                     ? "nvidia.com/mig-" + migProfileName(job, m_sim.fleet)
+                                     : std::string("nvidia.com/gpu");
+    if (n.insufficient)
+        items.push_back(format("%d Insufficient %s", n.insufficient, resource.c_str()));
+    if (n.insufficientCpu) items.push_back(format("%d Insufficient cpu", n.insufficientCpu));
+    if (n.insufficientMemory)
+        items.push_back(format("%d Insufficient memory", n.insufficientMemory));
     if (n.mismatch)
         items.push_back(format("%d node(s) didn't match Pod's node affinity/selector", n.mismatch));
     if (n.notReady)
@@ -105,7 +176,8 @@ std::string Diagnoser::fitError(const JobSpec& job, const NodeCounts& n) const {
     text += ".";
     // Each available node takes one pod; a gang needs that many at once.
     if (job.pods() > 1)
-        text += format(" The gang needs %d pods of %d GPUs.", job.pods(), job.gpusPerPod);
+        text +=
+            format(" The gang needs %d pods of %s.", job.pods(), podAsk(job, m_sim.fleet).c_str());
     return text;
 }
 
@@ -151,6 +223,32 @@ std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const 
     }
     (void)range;
 
+    if (!requestOf(job).wholeGpusOnly()) {
+        // GPU counts do not describe shares, instances or host resources: say what a pod asks.
+        const std::string each = podAsk(job, f);
+        switch (layer) {
+            case Layer::Reservation:
+                return format(
+                    "Reservation: even empty and healthy, %s holds %lld of the %d pods this job "
+                    "needs (each %s).",
+                    where.c_str(), capacity(job, Basis::FleetEmpty), k, each.c_str());
+            case Layer::Provisioning:
+                return format(
+                    "Provisioning: empty Ready nodes of %s would hold %lld of the %d pods it "
+                    "needs (each %s); the rest of what was bought is not Ready.",
+                    where.c_str(), capacity(job, Basis::ReadyEmpty), k, each.c_str());
+            case Layer::Scheduling:
+                if (capacity(job, Basis::FreeNow) >= k)
+                    return "Scheduling: fits now; it binds at the next scheduling pass.";
+                return format(
+                    "Scheduling: %lld of the %d pods it needs (each %s) fit on what is free in "
+                    "%s now; running jobs hold the rest.",
+                    capacity(job, Basis::FreeNow), k, each.c_str(), where.c_str());
+            case Layer::Workload:
+                break;
+        }
+        return {};
+    }
     switch (layer) {
         case Layer::Reservation:
             if (job.gpuModel >= 0 && f.extents[job.gpuModel].totalGpus == 0)

@@ -44,8 +44,10 @@ private:
         int notReady = 0;     // Provisioning
         int unreachable = 0;  // Failed
         int cordoned = 0;
-        int insufficient = 0;  // Ready, fewer free GPUs than one pod needs
-        int available = 0;     // Ready, a pod fits now
+        int insufficient = 0;  // Ready, fewer free GPUs (shares, instances) than one pod needs
+        int insufficientCpu = 0;
+        int insufficientMemory = 0;
+        int available = 0;  // Ready, a pod fits now
     };
     NodeCounts countNodes(const JobSpec& job) const;
     std::string fitError(const JobSpec& job, const NodeCounts& counts) const;

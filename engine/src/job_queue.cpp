@@ -17,14 +17,26 @@ JobQueue::OrderKey JobQueue::orderKey(std::uint32_t job) const {
 }
 
 ShapeKey JobQueue::shapeOf(const JobSpec& job) {
-    return ShapeKey{job.gpuModel, job.gpusPerPod, job.pods(), job.pinLevel,
-                    job.pinLevel == PinLevel::None ? -1 : job.pinIndex};
+    std::uint32_t mig = 0;
+    for (std::uint8_t id : job.migProfileId)
+        mig = mig << 8 | id;
+    return ShapeKey{job.gpuModel,
+                    job.gpusPerPod,
+                    job.pods(),
+                    job.pinLevel,
+                    job.pinLevel == PinLevel::None ? -1 : job.pinIndex,
+                    job.gpuMilli,
+                    mig,
+                    job.cpuMilliPerPod,
+                    job.memoryMiBPerPod};
 }
 
 std::size_t JobQueue::KeyHash::operator()(const ShapeKey& k) const {
-    return std::hash<std::uint64_t>()(k.targetCode() * 0x9E3779B97F4A7C15ull ^
-                                      (static_cast<std::uint64_t>(k.gpusPerPod) << 32) ^
-                                      static_cast<std::uint64_t>(k.pods));
+    return std::hash<std::uint64_t>()(
+        k.targetCode() * 0x9E3779B97F4A7C15ull ^ (static_cast<std::uint64_t>(k.gpusPerPod) << 32) ^
+        static_cast<std::uint64_t>(k.pods) ^
+        (static_cast<std::uint64_t>(k.cpuMilliPerPod) << 20 ^ k.memoryMiBPerPod) *
+            0xC2B2AE3D27D4EB4Full);
 }
 
 void FailedShapes::add(const ShapeKey& key) {

@@ -23,21 +23,32 @@ struct ShapeKey {
     int pods = 1;
     PinLevel pinLevel = PinLevel::None;  ///< pinned jobs group by their target too
     int pinIndex = -1;
+    /// What kind of GPU hold each pod asks: whole (1000), a share, or a MIG instance (the
+    /// profile ids per family, packed; all 0xFF = none). Kinds never cover one another.
+    std::uint16_t gpuMilli = 1000;
+    std::uint32_t migProfiles = 0xFFFFFFFFu;
+    std::uint32_t cpuMilliPerPod = 0;
+    std::uint32_t memoryMiBPerPod = 0;
 
     bool operator==(const ShapeKey&) const = default;
-    /// Every job of this shape fits only if one of `failed`'s fits (same model and target:
-    /// capacity for pods of p GPUs only shrinks as p or the pod count grows).
+    /// Every job of this shape fits only if one of `failed`'s fits (same model, target and
+    /// kind: capacity for identical pods only shrinks as the GPUs per pod, the pod count, or
+    /// the CPU and memory per pod grow — each node holds min(GPUs, CPU, memory) of them).
     bool coveredBy(const ShapeKey& failed) const {
-        return sameTarget(failed) && gpusPerPod >= failed.gpusPerPod && pods >= failed.pods;
+        return sameTarget(failed) && gpusPerPod >= failed.gpusPerPod && pods >= failed.pods &&
+               cpuMilliPerPod >= failed.cpuMilliPerPod && memoryMiBPerPod >= failed.memoryMiBPerPod;
     }
+    /// Same model, pin target and kind of hold.
     bool sameTarget(const ShapeKey& o) const {
-        return model == o.model && pinLevel == o.pinLevel && pinIndex == o.pinIndex;
+        return model == o.model && pinLevel == o.pinLevel && pinIndex == o.pinIndex &&
+               gpuMilli == o.gpuMilli && migProfiles == o.migProfiles;
     }
-    /// The model and target, as one number (for hashing).
+    /// The model, target and kind, as one number (for hashing).
     std::uint64_t targetCode() const {
-        return (static_cast<std::uint64_t>(model + 1) << 40) ^
-               (static_cast<std::uint64_t>(pinLevel) << 36) ^
-               static_cast<std::uint64_t>(pinIndex + 1);
+        return ((static_cast<std::uint64_t>(model + 1) << 40) ^
+                (static_cast<std::uint64_t>(pinLevel) << 36) ^
+                static_cast<std::uint64_t>(pinIndex + 1)) +
+               (static_cast<std::uint64_t>(migProfiles) << 11 ^ gpuMilli) * 0x9E3779B1ull;
     }
 };
 

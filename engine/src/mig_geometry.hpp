@@ -21,6 +21,8 @@ namespace gpuplan::detail {
 
 /// GPUs that share MIG profile names and sizes. A100 80GB and H100 80GB share the names.
 enum class MigFamily : std::uint8_t { A100_40GB, Gpu80GB, H200_141GB, B200_180GB };
+inline constexpr std::array<MigFamily, 4> kMigFamilies{
+    MigFamily::A100_40GB, MigFamily::Gpu80GB, MigFamily::H200_141GB, MigFamily::B200_180GB};
 
 /// "A100 40GB", "A100 80GB / H100 80GB", … for messages.
 std::string_view migFamilyName(MigFamily family);

@@ -12,7 +12,8 @@ PlacementRequest requestOf(const JobSpec& job) {
                             job.pinLevel,
                             job.pinIndex,
                             job.gpuMilli,
-                            HostDemand{job.cpuMilliPerPod, job.memoryMiBPerPod}};
+                            HostDemand{job.cpuMilliPerPod, job.memoryMiBPerPod},
+                            job.migProfileId};
 }
 
 int shareMilliOn(const FleetNode& node, int requestedMilli) {
@@ -23,7 +24,7 @@ int shareMilliOn(const FleetNode& node, int requestedMilli) {
 
 int sharesThatFit(const ClusterState& state, int node, int slot, int milliGpu, bool empty) {
     const GpuSharingDef& sharing = state.fleet().nodes[node].sharing;
-    if (sharing.mode == SharingMode::Whole) return 0;
+    if (sharing.mode == SharingMode::Whole || sharing.mode == SharingMode::Mig) return 0;
     const int clients = empty ? 0 : state.shareClients(node, slot);
     const int used = empty ? 0 : state.usedMilli(node, slot);
     if (!empty && used > 0 && clients == 0) return 0;  // held whole
@@ -33,15 +34,37 @@ int sharesThatFit(const ClusterState& state, int node, int slot, int milliGpu, b
 
 namespace {
 
-/// Pods of `req` one node holds by `basis` (see podCapacityForModel): the fewest of what its
-/// GPUs, CPU and memory allow.
+int migProfileOn(const PlacementRequest& req, const ClusterState& state, int node) {
+    const std::optional<MigFamily> family = state.migFamily(node);
+    if (!family) return -1;
+    const std::uint8_t id = req.migProfileId[static_cast<int>(*family)];
+    return id == JobSpec::kNoMig ? -1 : id;
+}
+
+int freeMigInstances(const PlacementRequest& req, const ClusterState& state, int node, int slot,
+                     bool empty) {
+    const int profile = migProfileOn(req, state, node);
+    if (profile < 0) return 0;
+    const MigLayout& layout = state.migLayout(node, slot);
+    const std::uint8_t taken = empty ? 0 : state.migTaken(node, slot);
+    int free = 0;
+    for (int i = 0; i < layout.size(); ++i)
+        free += layout[i].profileId == profile && !(taken >> i & 1u);
+    return free;
+}
+
+}  // namespace
+
 long long podsOnNode(const PlacementRequest& req, const ClusterState& state, int node,
                      Basis basis) {
     const FleetNode& info = state.fleet().nodes[node];
     if (basis != Basis::FleetEmpty && !state.schedulable(node)) return 0;
     const bool empty = basis != Basis::FreeNow;
     long long pods = 0;
-    if (req.sharesGpu()) {
+    if (req.asksMig()) {
+        for (int slot = 0; slot < info.gpus; ++slot)
+            pods += freeMigInstances(req, state, node, slot, empty);
+    } else if (req.sharesGpu()) {
         for (int slot = 0; slot < info.gpus; ++slot)
             pods += std::max(0, sharesThatFit(state, node, slot, req.milliGpu, empty));
     } else {
@@ -55,8 +78,6 @@ long long podsOnNode(const PlacementRequest& req, const ClusterState& state, int
     limit(req.host.memoryMiB, info.memoryMiB, state.freeMemoryMiB(node));
     return pods;
 }
-
-}  // namespace
 
 NodeRange nodeRangeOf(const Fleet& fleet, PinLevel level, int index) {
     switch (level) {
@@ -136,6 +157,7 @@ public:
     bool run(PlacementPolicy policy) {
         m_out.clear();
         const NodeRange range = nodeRangeOf(m_fleet, m_req.pinLevel, m_req.pinIndex);
+        if (m_req.asksMig()) return migInstances(range, policy == PlacementPolicy::Spread);
         if (m_req.sharesGpu()) return shares(range, policy == PlacementPolicy::Spread);
         if (policy == PlacementPolicy::TopologyAware && m_req.pods > 1) return topology(range);
         const bool spread = policy == PlacementPolicy::Spread;
@@ -176,7 +198,7 @@ private:
 
     void bind(int node, int gpus) {
         const std::uint64_t mask = lowestFreeSlots(m_state.freeMask(node), gpus);
-        const PodPlacement pod{static_cast<std::uint32_t>(node), 1000, mask};
+        const PodPlacement pod{.node = static_cast<std::uint32_t>(node), .gpuMask = mask};
         if (m_req.host.none())
             m_state.occupy(node, mask);  // the common case, without the host books
         else
@@ -208,14 +230,67 @@ private:
             }
             if (bestNode < 0) return rollback();
             model = m_fleet.nodes[bestNode].gpuModel;
-            const PodPlacement placed{
-                static_cast<std::uint32_t>(bestNode),
-                static_cast<std::uint16_t>(shareMilliOn(m_fleet.nodes[bestNode], m_req.milliGpu)),
-                std::uint64_t{1} << bestSlot};
+            const PodPlacement placed{.node = static_cast<std::uint32_t>(bestNode),
+                                      .milliGpu = static_cast<std::uint16_t>(
+                                          shareMilliOn(m_fleet.nodes[bestNode], m_req.milliGpu)),
+                                      .gpuMask = std::uint64_t{1} << bestSlot};
             m_state.occupy(placed, m_req.host);
             m_out.push_back(placed);
         }
         return true;
+    }
+
+    /// Each pod takes a free instance of its profile: pack picks the GPU with the fewest free
+    /// compute slices that has one (ties: lowest node, then slot), spread the most; on that
+    /// GPU, the lowest such instance. A gang keeps to its first pod's model.
+    bool migInstances(NodeRange range, bool spread) {
+        int model = m_req.gpuModel;
+        for (int pod = 0; pod < m_req.pods; ++pod) {
+            int bestNode = -1, bestSlot = -1, bestFreeSlices = 0;
+            for (int node = range.begin; node < range.end; ++node) {
+                const FleetNode& info = m_fleet.nodes[node];
+                if ((model >= 0 && info.gpuModel != model) || !m_state.schedulable(node) ||
+                    migProfileOn(m_req, m_state, node) < 0 || !m_state.hostFits(node, m_req.host))
+                    continue;
+                for (int slot = 0; slot < info.gpus; ++slot) {
+                    if (freeMigInstances(m_req, m_state, node, slot, false) == 0) continue;
+                    const int freeSlices = freeComputeSlices(node, slot);
+                    if (bestNode < 0 ||
+                        (spread ? freeSlices > bestFreeSlices : freeSlices < bestFreeSlices)) {
+                        bestNode = node;
+                        bestSlot = slot;
+                        bestFreeSlices = freeSlices;
+                    }
+                }
+            }
+            if (bestNode < 0) return rollback();
+            model = m_fleet.nodes[bestNode].gpuModel;
+            const int profile = migProfileOn(m_req, m_state, bestNode);
+            const MigLayout& layout = m_state.migLayout(bestNode, bestSlot);
+            const std::uint8_t taken = m_state.migTaken(bestNode, bestSlot);
+            int instance = 0;
+            while (layout[instance].profileId != profile || (taken >> instance & 1u))
+                ++instance;
+            const int slices = layout.profileOf(layout[instance]).computeSlices;
+            const PodPlacement placed{
+                .node = static_cast<std::uint32_t>(bestNode),
+                .milliGpu = static_cast<std::uint16_t>((slices * 1000 + 3) / 7),
+                .migInstance = static_cast<std::uint8_t>(instance),
+                .migComputeSlices = static_cast<std::uint8_t>(slices),
+                .gpuMask = std::uint64_t{1} << bestSlot};
+            m_state.occupy(placed, m_req.host);
+            m_out.push_back(placed);
+        }
+        return true;
+    }
+
+    int freeComputeSlices(int node, int slot) const {
+        const MigLayout& layout = m_state.migLayout(node, slot);
+        const std::uint8_t taken = m_state.migTaken(node, slot);
+        int free = 0;
+        for (int i = 0; i < layout.size(); ++i)
+            if (!(taken >> i & 1u)) free += layout.profileOf(layout[i]).computeSlices;
+        return free;
     }
 
     bool rollback() {
@@ -371,7 +446,7 @@ bool tryPlace(const PlacementRequest& request, PlacementPolicy policy, ClusterSt
 
 void unplace(ClusterState& state, const std::vector<PodPlacement>& pods, HostDemand host) {
     for (auto it = pods.rbegin(); it != pods.rend(); ++it) {
-        if (it->milliGpu >= 1000 && host.none())
+        if (it->isWhole() && host.none())
             state.release(static_cast<int>(it->node), it->gpuMask);
         else
             state.release(*it, host);

@@ -6,6 +6,9 @@
 //   topology  a gang goes to the smallest unit that holds it whole: one node, else the
 //             best-fitting rack, else the best-fitting pod (filling its fullest racks first),
 //             else the fewest pods; inside a unit pods are packed.
+// A pod that asks a MIG instance takes a free instance of its profile (as the GPU's family
+// names it) on a MIG node: pack takes the GPU with the fewest free compute slices that has
+// one, spread the most; the lowest such instance on that GPU.
 // A pod that asks a share of a GPU (milliGpu < 1000) goes to one GPU whose node shares GPUs
 // (MPS or time-slicing) and has room: pack takes the GPU with the least room left that fits
 // (a partly used GPU before a free one), spread the one with the most; topology packs.
@@ -13,6 +16,7 @@
 // an upper bound, and a node is checked before it is chosen).
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include "cluster_state.hpp"
@@ -29,10 +33,14 @@ struct PlacementRequest {
     int pinIndex = -1;
     int milliGpu = 1000;  ///< per GPU of a pod; < 1000 = a share of one GPU
     HostDemand host;      ///< per pod
+    /// A MIG instance per pod: the profile id per MIG family (JobSpec::migProfileId).
+    std::array<std::uint8_t, 4> migProfileId{JobSpec::kNoMig, JobSpec::kNoMig, JobSpec::kNoMig,
+                                             JobSpec::kNoMig};
 
-    bool sharesGpu() const { return milliGpu < 1000; }
+    bool asksMig() const { return migProfileId != decltype(migProfileId){0xFF, 0xFF, 0xFF, 0xFF}; }
+    bool sharesGpu() const { return milliGpu < 1000 && !asksMig(); }
     /// Whole GPUs and no host demand: the histograms answer exactly.
-    bool wholeGpusOnly() const { return !sharesGpu() && host.none(); }
+    bool wholeGpusOnly() const { return milliGpu >= 1000 && !asksMig() && host.none(); }
 };
 
 PlacementRequest requestOf(const JobSpec& job);
@@ -68,6 +76,10 @@ int sharesThatFit(const ClusterState& state, int node, int slot, int milliGpu, b
 /// GPUs, CPU and memory allow), exact per node, an upper bound for a gang of shares.
 long long podCapacityForModel(const PlacementRequest& request, const ClusterState& state, int model,
                               Basis basis = Basis::FreeNow);
+/// Pods of the request one node holds by `basis`: the fewest of what its GPUs (whole, shares
+/// or MIG instances), CPU and memory allow.
+long long podsOnNode(const PlacementRequest& request, const ClusterState& state, int node,
+                     Basis basis);
 /// The best of podCapacityForModel over the models the request allows.
 long long bestPodCapacity(const PlacementRequest& request, const ClusterState& state,
                           Basis basis = Basis::FreeNow);

@@ -50,6 +50,19 @@ const char* toString(NodeState v) {
     }
     return "?";
 }
+const char* toString(SharingMode v) {
+    switch (v) {
+        case SharingMode::Whole:
+            return "whole";
+        case SharingMode::Mps:
+            return "mps";
+        case SharingMode::TimeSlicing:
+            return "time-slicing";
+        case SharingMode::Mig:
+            return "mig";
+    }
+    return "?";
+}
 const char* toString(PinLevel v) {
     switch (v) {
         case PinLevel::None:

@@ -6,6 +6,7 @@
 
 #include "gpuplan/topology.hpp"
 #include "json_reader.hpp"
+#include "mig_geometry.hpp"
 #include "pin_check.hpp"
 #include "random.hpp"
 #include "text_rules.hpp"
@@ -14,6 +15,12 @@ namespace gpuplan {
 
 using detail::JsonNode;
 using detail::JsonObject;
+using detail::kMigFamilies;
+using detail::MigFamily;
+using detail::migFamilyFor;
+using detail::migProfileByName;
+using detail::parseMigLayout;
+using detail::smallestProfileWithMemory;
 
 namespace {
 
@@ -112,6 +119,81 @@ struct Reader {
         return p;
     }
 
+    /// How a node group's GPUs are shared; a MIG layout must be one its GPU can hold.
+    GpuSharingDef sharing(const JsonNode& node, const NodeType& type) {
+        JsonObject o = node.object();
+        GpuSharingDef d;
+        d.mode =
+            o.required("mode").enumeration<SharingMode>({{"whole", SharingMode::Whole},
+                                                         {"mps", SharingMode::Mps},
+                                                         {"time-slicing", SharingMode::TimeSlicing},
+                                                         {"mig", SharingMode::Mig}});
+        auto onlyFor = [&](const char* key, SharingMode mode, const char* modeName) {
+            std::optional<JsonNode> v = o.optional(key);
+            if (v && d.mode != mode)
+                v->fail(std::string("only applies to \"mode\": \"") + modeName + "\"");
+            return v;
+        };
+        // MPS: 48 clients per GPU on Volta and later (reference/scheduling.md §2).
+        if (auto v = onlyFor("mpsClients", SharingMode::Mps, "mps"))
+            d.mpsClients = static_cast<int>(v->integer(1, 48));
+        if (auto v = onlyFor("replicas", SharingMode::TimeSlicing, "time-slicing"))
+            d.timeSliceReplicas = static_cast<int>(v->integer(2, 64));
+        std::optional<JsonNode> layout = onlyFor("migLayout", SharingMode::Mig, "mig");
+        if (d.mode == SharingMode::Mig) {
+            const GpuModel* gpu = catalog.findGpu(type.gpuModel);
+            const std::optional<MigFamily> family =
+                gpu ? migFamilyFor(*gpu) : std::optional<MigFamily>();
+            if (!family)
+                fail(o.pointer() + "/mode", "GPU model \"" + type.gpuModel + "\" of node type \"" +
+                                                type.id + "\" has no MIG geometry");
+            if (!layout) fail(o.pointer(), "missing key \"migLayout\" (e.g. \"3g.40gb, 4g.40gb\")");
+            d.migLayout = layout->string(256);
+            try {
+                parseMigLayout(d.migLayout, *family, gpu->migMaxInstances);
+            } catch (const std::invalid_argument& e) {
+                layout->fail(std::string(e.what()) + " (on " + gpu->id + ")");
+            }
+        }
+        o.finish();
+        return d;
+    }
+
+    /// A pod's GPU share, MIG instance, CPU and memory (engine/README.md, "Resource model").
+    void resources(JsonObject& o, JobTraitsDef& t) {
+        std::optional<JsonNode> milli = o.optional("gpuMilli");
+        if (milli) t.gpuMilli = static_cast<int>(milli->integer(1, 1000));
+        std::optional<JsonNode> profile = o.optional("migProfile");
+        std::optional<JsonNode> memoryGb = o.optional("migMemoryGb");
+        if (profile) {
+            t.migProfile = profile->string(32);
+            bool known = false;
+            for (MigFamily f : kMigFamilies)
+                known |= migProfileByName(f, t.migProfile).has_value();
+            if (!known)
+                profile->fail("no MIG-capable GPU has a profile \"" +
+                              detail::escapedForMessage(t.migProfile) +
+                              "\" (e.g. \"1g.10gb\", \"3g.40gb\")");
+        }
+        if (memoryGb) {
+            if (profile) memoryGb->fail("give \"migProfile\" or \"migMemoryGb\", not both");
+            t.migMemoryGb = memoryGb->number(0.001, 1e5);
+            bool known = false;
+            for (MigFamily f : kMigFamilies)
+                known |= smallestProfileWithMemory(f, t.migMemoryGb).has_value();
+            if (!known) memoryGb->fail("no MIG profile of any GPU has that much memory");
+        }
+        const bool mig = profile || memoryGb;
+        if (mig && milli) milli->fail("a MIG pod takes an instance, not a milli-GPU share");
+        if ((mig || t.gpuMilli < 1000) && t.gpusPerPod > 1)
+            fail(o.pointer() + "/gpusPerPod",
+                 "a pod with a GPU share or a MIG instance has one GPU (gpusPerPod 1)");
+        if (auto v = o.optional("cpuMilliPerPod"))
+            t.cpuMilliPerPod = static_cast<int>(v->integer(0, 100'000'000));
+        if (auto v = o.optional("memoryMiBPerPod"))
+            t.memoryMiBPerPod = static_cast<int>(v->integer(0, 1'000'000'000));
+    }
+
     /// Reads the trait keys of a job class, explicit job or trace (team only where asked).
     JobTraitsDef traits(JsonObject& o, bool withTeam) {
         JobTraitsDef t;
@@ -127,6 +209,7 @@ struct Reader {
             gpuModelRefs.push_back({v->pointer(), *t.gpuModel});
         }
         if (auto v = o.optional("gpusPerPod")) t.gpusPerPod = static_cast<int>(v->integer(1, 64));
+        resources(o, t);
         if (auto v = o.optional("memoryGbPerGpu")) t.memoryGbPerGpu = v->number(0, 1e5);
         if (auto v = o.optional("smActivity")) t.smActivity = v->number(0, 1);
         if (auto v = o.optional("mfu")) t.mfu = v->number(0, 1);
@@ -216,6 +299,7 @@ struct Reader {
                         if (g.state != NodeState::Provisioning)
                             v->fail("\"readyAtS\" only applies to \"state\": \"provisioning\"");
                     }
+                    if (auto v = go.optional("sharing")) g.sharing = sharing(*v, *type);
                     go.finish();
                     addHardware(*type);
                     rack.nodes.push_back(std::move(g));

@@ -42,12 +42,28 @@ OJson distribution(const DistributionDef& d) {
     return o;
 }
 
+OJson sharing(const GpuSharingDef& g) {
+    const GpuSharingDef d;
+    OJson o;
+    o["mode"] = toString(g.mode);
+    if (g.mode == SharingMode::Mps) putIf(o, "mpsClients", g.mpsClients, d.mpsClients);
+    if (g.mode == SharingMode::TimeSlicing)
+        putIf(o, "replicas", g.timeSliceReplicas, d.timeSliceReplicas);
+    if (g.mode == SharingMode::Mig) o["migLayout"] = g.migLayout;
+    return o;
+}
+
 void traits(OJson& o, const JobTraitsDef& t, bool withTeam) {
     const JobTraitsDef d;
     if (withTeam) o["team"] = t.team;
     putIf(o, "priority", t.priority, d.priority);
     if (t.gpuModel) o["gpuModel"] = *t.gpuModel;
     putIf(o, "gpusPerPod", t.gpusPerPod, d.gpusPerPod);
+    putIf(o, "gpuMilli", t.gpuMilli, d.gpuMilli);
+    if (!t.migProfile.empty()) o["migProfile"] = t.migProfile;
+    putIf(o, "migMemoryGb", t.migMemoryGb, d.migMemoryGb);
+    putIf(o, "cpuMilliPerPod", t.cpuMilliPerPod, d.cpuMilliPerPod);
+    putIf(o, "memoryMiBPerPod", t.memoryMiBPerPod, d.memoryMiBPerPod);
     putIf(o, "memoryGbPerGpu", t.memoryGbPerGpu, d.memoryGbPerGpu);
     putIf(o, "smActivity", t.smActivity, d.smActivity);
     putIf(o, "mfu", t.mfu, d.mfu);
@@ -99,6 +115,7 @@ std::string scenarioToJson(const Scenario& s) {
                 if (g.buyingClass != dg.buyingClass) go["buyingClass"] = toString(g.buyingClass);
                 if (g.state != dg.state) go["state"] = toString(g.state);
                 putIf(go, "readyAtS", g.readyAtS, dg.readyAtS);
+                if (g.sharing != dg.sharing) go["sharing"] = sharing(g.sharing);
                 groups.push_back(go);
             }
             ro["nodes"] = groups;

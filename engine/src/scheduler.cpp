@@ -168,9 +168,8 @@ void Scheduler::fullScan(double nowS) {
             // Ready fleet drops out whole, so a backlog of such jobs costs one look per shape.
             if (m_neverFit.covers(key)) continue;
             pushNext(c.group, c.pos + 1);
-            if (m_checkSkips && realFreeGpus() > 0 && coveredByFailure(key, false))
-                verifySkip(job, false);
-            if (realFreeGpus() > 0 && !coveredByFailure(key, false)) {
+            if (m_checkSkips && anyRoom() && coveredByFailure(key, false)) verifySkip(job, false);
+            if (anyRoom() && !coveredByFailure(key, false)) {
                 const Outcome o = tryBind(job, nowS, false);
                 if (o == Outcome::Bound) {
                     // Capacity went to a job ahead of the old head. If the job releases by the
@@ -197,7 +196,7 @@ void Scheduler::fullScan(double nowS) {
             holdReservation();
             continue;
         }
-        if (realFreeGpus() == 0) break;
+        if (!anyRoom()) break;
         // Whole shapes drop out once a smaller one of the same model failed. Jobs of a shape
         // with a short job could still start as short backfills: only failures without the
         // hold rule them out.
@@ -221,7 +220,7 @@ void Scheduler::fullScan(double nowS) {
 void Scheduler::arrivalsOnly(double nowS) {
     // Capacity did not grow and every arrival sorts behind the blocked head: only the arrivals
     // can newly start, and only as backfill (or as anything that fits, in Greedy mode).
-    if (m_def.backfill == BackfillMode::None || realFreeGpus() == 0) return;
+    if (m_def.backfill == BackfillMode::None || !anyRoom()) return;
     std::sort(m_newArrivals.begin(), m_newArrivals.end(),
               [this](std::uint32_t a, std::uint32_t b) { return m_queue.before(a, b); });
     if (m_def.backfill == BackfillMode::Greedy) {
@@ -315,7 +314,7 @@ void Scheduler::computeReservation(std::uint32_t job, double nowS) {
         const double endS = it->endS;
         for (; it != bound.end() && it->endS == endS; ++it) {
             const std::span<const PodPlacement> pods = m_sim.placementOf(it->job);
-            if (pods.front().milliGpu < 1000) continue;  // a share (every pod of it is)
+            if (!pods.front().isWhole()) continue;  // a share or an instance (every pod is)
             for (const PodPlacement& p : pods)
                 m_sim.cluster.release(static_cast<int>(p.node), p.gpuMask);
             released.push_back(it->job);
@@ -400,7 +399,7 @@ bool Scheduler::chooseReservedGpus(const PlacementRequest& req,
         const int node = static_cast<int>(pod.node);
         const std::uint64_t mask = lowestFreeSlots(m_sim.cluster.freeMask(node), p);
         m_sim.cluster.occupy(node, mask);
-        taken.push_back({pod.node, 1000, mask});
+        taken.push_back({.node = pod.node, .gpuMask = mask});
     }
     bool ok = true;
     if (taken.size() < static_cast<std::size_t>(req.pods)) {
@@ -445,7 +444,7 @@ void Scheduler::occupyPhantom() {
         const std::uint64_t mask =
             lowestFreeSlots(m_sim.cluster.freeMask(static_cast<int>(node)), hold);
         m_sim.cluster.occupy(static_cast<int>(node), mask);
-        m_phantom.push_back({node, 1000, mask});
+        m_phantom.push_back({.node = node, .gpuMask = mask});
         m_phantomGpus += hold;
     }
 }

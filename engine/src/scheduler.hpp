@@ -109,6 +109,9 @@ private:
     void clearFailures();
     bool canEndBeforeReservation(std::uint32_t job, double nowS) const;
     int realFreeGpus() const { return m_sim.cluster.readyFreeGpus() + m_phantomGpus; }
+    /// Could any pod start (hold aside)? Wholly free GPUs, or GPUs that take shares or
+    /// instances; when neither, a pass can stop looking.
+    bool anyRoom() const { return realFreeGpus() > 0 || m_sim.cluster.readyPartialGpus() > 0; }
 
     SchedulerDef m_def;
     SimState& m_sim;

@@ -205,7 +205,8 @@ private:
         for (const PodPlacement& pod : pods) {
             fold(std::uint64_t{pod.node});
             fold(pod.gpuMask);
-            if (pod.milliGpu < 1000) fold(pod.milliGpu);  // whole-GPU fingerprints unchanged
+            // Whole-GPU fingerprints unchanged: only shares and instances fold more.
+            if (!pod.isWhole()) fold(pod.milliGpu | std::uint64_t{pod.migInstance} << 16);
         }
     }
 
@@ -291,8 +292,7 @@ private:
         // A share gives no whole GPU back when it ends (others may share the GPU): a head's
         // hold counts it as returning nothing.
         for (const PodPlacement& pod : pods)
-            m_sim.nodeJobs[pod.node].push_back(
-                {job, pod.milliGpu >= 1000 ? s.gpusPerPod : 0, p.endS});
+            m_sim.nodeJobs[pod.node].push_back({job, pod.isWhole() ? s.gpusPerPod : 0, p.endS});
         // Not read from the cluster: during a pass it also holds the head's phantom GPUs.
         m_rates.allocatedGpus += heldGpus(job);
         if (rt.phase == Phase::Running) addProgress(job, +1);
@@ -313,7 +313,7 @@ private:
     /// differ from what it asked (a time-slice replica), so it is read from the placement.
     double heldGpus(std::uint32_t job) const {
         const JobSpec& s = m_sim.spec(job);
-        if (!s.sharesGpu()) return s.gpus;
+        if (!s.sharesGpu() && !s.asksMig()) return s.gpus;
         return m_results.gpuEquivalentsOf(m_results.segments[m_sim.runtime[job].segment]);
     }
 
@@ -346,7 +346,8 @@ private:
         if (rt.phase == Phase::Running) addProgress(job, -1);
         setStuck(job, false);
         const HostDemand host = m_sim.hostOf(job);
-        const bool wholeOnly = host.none() && !m_sim.spec(job).sharesGpu();
+        const bool wholeOnly =
+            host.none() && !m_sim.spec(job).sharesGpu() && !m_sim.spec(job).asksMig();
         for (const PodPlacement& pod : m_results.placementOf(seg)) {
             if (wholeOnly)
                 m_sim.cluster.release(static_cast<int>(pod.node), pod.gpuMask);

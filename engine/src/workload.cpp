@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "large_arrays.hpp"
+#include "mig_geometry.hpp"
 #include "random.hpp"
 #include "sorted_runs.hpp"
 
@@ -121,6 +122,7 @@ struct Resolver {
         job.mfu = static_cast<float>(t.mfu);
         job.topologySensitivity = static_cast<float>(t.topologySensitivity);
         job.startupS = static_cast<float>(t.startupS);
+        resources(t, job);
         job.gpuModel = -1;
         if (t.gpuModel) {
             auto m = fleet.findGpuModel(*t.gpuModel);
@@ -149,8 +151,35 @@ struct Resolver {
         }
     }
 
+    /// GPU share, MIG profile per family, CPU and memory per pod.
+    static void resources(const JobTraitsDef& t, JobSpec& job) {
+        job.gpuMilli = static_cast<std::uint16_t>(std::clamp(t.gpuMilli, 1, 1000));
+        job.cpuMilliPerPod = static_cast<std::uint32_t>(std::max(0, t.cpuMilliPerPod));
+        job.memoryMiBPerPod = static_cast<std::uint32_t>(std::max(0, t.memoryMiBPerPod));
+        job.migProfileId.fill(JobSpec::kNoMig);
+        if (t.migProfile.empty() && t.migMemoryGb <= 0) return;
+        int fewestSlices = detail::MigLayout::kComputeSlices;
+        for (detail::MigFamily f : detail::kMigFamilies) {
+            const std::optional<detail::MigProfile> p =
+                t.migProfile.empty() ? detail::smallestProfileWithMemory(f, t.migMemoryGb)
+                                     : detail::migProfileByName(f, t.migProfile);
+            if (!p) continue;
+            job.migProfileId[static_cast<int>(f)] = p->id;
+            fewestSlices = std::min<int>(fewestSlices, p->computeSlices);
+        }
+        if (!job.asksMig()) throw std::invalid_argument("no GPU has MIG profile " + t.migProfile);
+        // Demand before placement: the smallest instance any family would give it.
+        job.gpuMilli = static_cast<std::uint16_t>((fewestSlices * 1000 + 3) / 7);
+    }
+
     /// Sets gpus and gpusPerPod; an explicit pod size rounds the GPU count up to a multiple.
+    /// A pod with a share or a MIG instance has one GPU: the job's GPUs are its pods.
     void size(int gpus, int gpusPerPodDef, JobSpec& job) const {
+        if (job.sharesGpu() || job.asksMig()) {
+            job.gpus = std::max(1, gpus);
+            job.gpusPerPod = 1;
+            return;
+        }
         int maxPerNode = fleet.maxGpusPerNode;
         if (job.gpuModel >= 0) maxPerNode = fleet.extents[job.gpuModel].maxGpusPerNode;
         if (job.pinLevel == PinLevel::Node) maxPerNode = fleet.nodes[job.pinIndex].gpus;

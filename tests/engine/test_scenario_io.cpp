@@ -81,6 +81,17 @@ const Malformed kMalformed[] = {
      "job class \"gang\" can never run on rack \"pod-rack0\": it asks 64 GPUs (8 pods of 8) and, "
      "even empty and healthy, the rack holds 2 such pods (16 GPUs)"},
     {"gpus-not-multiple", "/jobs/0/gpus", "must be a multiple of gpusPerPod (8)"},
+    // Resource model: sharing modes per node group, shares and MIG instances per pod.
+    {"sharing-mig-layout-refused", "/topology/pods/0/racks/0/nodes/0/sharing/migLayout",
+     "at most 1 × 4g.40gb"},
+    {"sharing-mig-without-geometry", "/topology/pods/0/racks/0/nodes/0/sharing/mode",
+     "GPU model \"gb200\" of node type \"gb200-nvl72-tray\" has no MIG geometry"},
+    {"sharing-replicas-under-mps", "/topology/pods/0/racks/0/nodes/0/sharing/replicas",
+     "only applies to \"mode\": \"time-slicing\""},
+    {"job-gpu-share-with-pod-size", "/jobs/0/gpusPerPod", "has one GPU (gpusPerPod 1)"},
+    {"job-mig-profile-unknown", "/jobs/0/migProfile",
+     "no MIG-capable GPU has a profile \"5g.50gb\""},
+    {"job-mig-and-gpu-share", "/jobs/0/gpuMilli", "a MIG pod takes an instance"},
     {"negative-duration", "/jobs/0/durationS", "must be between 1 and"},
     {"negative-seed", "/seed", "expected a non-negative integer"},
     {"missing-trace", "/traces/0/file", "trace file \"nope/missing.csv\" not found"},
@@ -96,6 +107,24 @@ TEST_CASE("the minimal valid scenario loads") {
     CHECK(s.name == "base");
     CHECK(s.nodeTypes.size() == 1);
     CHECK(s.gpuModels.at(0).id == "h100-sxm");
+}
+
+TEST_CASE("sharing modes, shares, MIG instances and host resources load and write back") {
+    const Scenario s = loadScenario(test::testDataDir() / "valid-sharing.json", catalog());
+    const auto& groups = s.pods[0].racks[0].nodes;
+    REQUIRE(groups.size() == 4);
+    CHECK(groups[0].sharing.mode == SharingMode::Whole);
+    CHECK(groups[1].sharing.mode == SharingMode::Mps);
+    CHECK(groups[1].sharing.mpsClients == 8);
+    CHECK(groups[2].sharing.mode == SharingMode::TimeSlicing);
+    CHECK(groups[2].sharing.timeSliceReplicas == 3);
+    CHECK(groups[3].sharing.migLayout == "3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb");
+    CHECK(s.jobs[0].traits.cpuMilliPerPod == 16000);
+    CHECK(s.jobs[0].traits.memoryMiBPerPod == 65536);
+    CHECK(s.jobs[1].traits.gpuMilli == 300);
+    CHECK(s.jobs[2].traits.migProfile == "1g.10gb");
+    CHECK(s.jobs[3].traits.migMemoryGb == 15);
+    CHECK(parseScenario(scenarioToJson(s), "again.json", catalog()) == s);
 }
 
 TEST_CASE("malformed scenarios are rejected with file, place and reason") {

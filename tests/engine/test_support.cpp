@@ -13,6 +13,7 @@ Catalog testCatalog() {
     tg.bf16DenseTflops = 1000;
     tg.hbmGb = 80;
     tg.nvlinkGBps = 900;
+    tg.migMaxInstances = 7;  // 80 GB: the A100-80 / H100-80 MIG family
     GpuModel big = tg;
     big.id = "tg-big";
     big.bf16DenseTflops = 2000;
@@ -30,8 +31,15 @@ Catalog testCatalog() {
     NodeType tray = node("tray4", "tg", 4, 1600);
     tray.nvlinkDomain = NvlinkDomain::Rack;
     tray.nodesPerNvlinkDomain = 18;
-    c.nodeTypes = {node("n8", "tg", 8, 3200), node("n4", "tg", 4, 1600), node("n1", "tg", 1, 400),
-                   node("big8", "tg-big", 8, 3200), tray};
+    NodeType host = node("n4c", "tg", 4, 1600);
+    host.cpuCores = 16;  // 16,000 milli-CPU
+    host.ramGb = 64;     // 65,536 MiB
+    c.nodeTypes = {node("n8", "tg", 8, 3200),
+                   node("n4", "tg", 4, 1600),
+                   node("n1", "tg", 1, 400),
+                   node("big8", "tg-big", 8, 3200),
+                   tray,
+                   host};
     return c;
 }
 

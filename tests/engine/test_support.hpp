@@ -7,6 +7,8 @@
 //   node "n1":       1 × tg
 //   node "big8":     8 × tg-big
 //   node "tray4":    4 × tg, NVLink across 18 trays of a rack (NVL72-style)
+//   node "n4c":      4 × tg with 16 CPUs (16,000 milli-CPU) and 64 GB (65,536 MiB) declared
+// "tg" is MIG-capable (7 instances) with 80 GB: the A100-80 / H100-80 profile names.
 #pragma once
 
 #include <filesystem>

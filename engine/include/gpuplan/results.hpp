@@ -30,13 +30,30 @@ enum class JobStatus : std::uint8_t {
 };
 const char* toString(JobStatus);
 
-/// What one pod holds on one node: the GPU slots in `gpuMask`, each whole (milliGpu 1000)
-/// or a share of it (milliGpu < 1000; the mask then has one slot). The pod's CPU and memory
-/// are its job's (JobSpec::cpuMilliPerPod, memoryMiBPerPod). 16 bytes, like a bare mask.
+/// What one pod holds on one node: the GPU slots in `gpuMask`, each whole (milliGpu 1000),
+/// or one slot's share (milliGpu < 1000), or one slot's MIG instance (migInstance, its index
+/// in the GPU's layout; milliGpu then is its compute slices ÷ 7, rounded, for display). An
+/// empty mask is a pod that asked no GPU. The pod's CPU and memory are its job's
+/// (JobSpec::cpuMilliPerPod, memoryMiBPerPod). 16 bytes, like a bare mask.
 struct PodPlacement {
+    static constexpr std::uint8_t kNoMig = 0xFF;
     std::uint32_t node = 0;
     std::uint16_t milliGpu = 1000;
+    std::uint8_t migInstance = kNoMig;
+    std::uint8_t migComputeSlices = 0;  ///< of 7, for exact GPU-equivalents
     std::uint64_t gpuMask = 0;
+
+    bool isMig() const { return migInstance != kNoMig; }
+    bool isShare() const { return milliGpu < 1000 && !isMig(); }
+    bool isWhole() const { return milliGpu >= 1000 && !isMig(); }
+    /// GPU-equivalents held: whole GPUs count 1, a share milli ÷ 1000, an instance slices ÷ 7.
+    double gpuEquivalents() const {
+        if (isMig()) return migComputeSlices / 7.0;
+        int gpus = 0;
+        for (std::uint64_t m = gpuMask; m != 0; m &= m - 1)
+            ++gpus;
+        return gpus * (milliGpu / 1000.0);
+    }
 };
 
 enum class SegmentEnd : std::uint8_t { Completed, Failed, Evicted, Horizon };
@@ -228,14 +245,10 @@ struct Results {
     }
     /// GPU-equivalents a binding holds: whole GPUs count 1, a share its milli-GPU ÷ 1000.
     double gpuEquivalentsOf(const RunSegment& segment) const {
-        std::int64_t milli = 0;
-        for (const PodPlacement& pod : placementOf(segment)) {
-            int gpus = 0;
-            for (std::uint64_t m = pod.gpuMask; m != 0; m &= m - 1)
-                ++gpus;
-            milli += std::int64_t{gpus} * pod.milliGpu;
-        }
-        return static_cast<double>(milli) / 1000.0;
+        double gpus = 0;
+        for (const PodPlacement& pod : placementOf(segment))
+            gpus += pod.gpuEquivalents();
+        return gpus;
     }
     ClusterSnapshot stateAt(double timeS) const;
     /// The jobs waiting or stuck at exactly timeS (submitted ≤ t, not bound or bound but not

@@ -25,14 +25,20 @@ enum class NodeState { Provisioning, Ready, Cordoned, Failed };
 /// How a node's GPUs are shared between pods (engine/README.md, "Resource model").
 enum class SharingMode : std::uint8_t {
     Whole,        ///< a GPU serves one pod; requests for a share of a GPU do not fit
-    Mps,          ///< CUDA MPS: shares (milli-GPU) summing to ≤ 1000, at most `mpsClients`
-    TimeSlicing,  ///< `timeSliceReplicas` replicas, each a 1000 / replicas share
+    Mps,          ///< CUDA MPS: shares (milli-GPU) summing to ≤ 1000, at most `mpsClients`;
+                  ///< a GPU no share holds still serves whole-GPU pods
+    TimeSlicing,  ///< `timeSliceReplicas` replicas, each a 1000 / replicas share; a GPU no
+                  ///< replica holds still serves whole-GPU pods
+    Mig,          ///< every GPU cut into the GPU instances of `migLayout`; MIG pods only
 };
 
 struct GpuSharingDef {
     SharingMode mode = SharingMode::Whole;
     int mpsClients = 48;        ///< per GPU (Volta and later: 48)
     int timeSliceReplicas = 4;  ///< per GPU
+    /// Mig: each GPU's instances, e.g. "3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb" (placed in the
+    /// order written, as nvidia-smi would) or with start slots, "4g.40gb@0, 3g.40gb@4".
+    std::string migLayout;
     bool operator==(const GpuSharingDef&) const = default;
 };
 
@@ -96,6 +102,10 @@ struct JobTraitsDef {
     /// Share of each GPU a pod takes, milli-GPU: 1000 = whole GPUs; 1..999 = a share of one GPU
     /// (every pod then has one GPU, served by MPS or time-slicing).
     int gpuMilli = 1000;
+    /// A MIG instance per pod, by profile name ("1g.10gb", resolved per GPU family) or, when
+    /// the name is empty and migMemoryGb > 0, the smallest profile with at least that memory.
+    std::string migProfile;
+    double migMemoryGb = 0;
     int cpuMilliPerPod = 0;     ///< CPU per pod, milli-cores; filtered where the node declares CPU
     int memoryMiBPerPod = 0;    ///< host memory per pod, MiB; filtered where the node declares it
     double memoryGbPerGpu = 0;  ///< more than the GPU's HBM ⇒ the job crash-loops (workload layer)
@@ -243,6 +253,7 @@ struct Scenario {
 
 const char* toString(BuyingClass);
 const char* toString(NodeState);
+const char* toString(SharingMode);
 const char* toString(PinLevel);
 const char* toString(ArrivalProcess);
 const char* toString(DistKind);

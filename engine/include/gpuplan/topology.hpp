@@ -41,6 +41,8 @@ struct FleetNode {
     std::int64_t memoryMiB = 0;
     GpuSharingDef sharing;
     int nvlinkDomain = 0;
+    /// GPUs that can be handed out whole: none on a MIG node (its GPUs are cut into instances).
+    int wholeGpus() const { return sharing.mode == SharingMode::Mig ? 0 : gpus; }
     BuyingClass buyingClass = BuyingClass::Reserved;
     NodeState initialState = NodeState::Ready;
     double readyAtS = 0;

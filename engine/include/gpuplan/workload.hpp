@@ -3,6 +3,7 @@
 // scenario seed and the class name, so adding a class leaves the others' jobs unchanged.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,12 +34,23 @@ struct JobSpec {
     std::uint32_t sequence = 0;     ///< n-th job of its source
     std::uint32_t cpuMilliPerPod = 0;
     std::uint32_t memoryMiBPerPod = 0;
-    std::uint16_t gpuMilli = 1000;  ///< of each GPU of a pod; < 1000 = a share of one GPU
+    /// Of each GPU of a pod; < 1000 = a share of one GPU. For a MIG pod, its instance's
+    /// compute slices ÷ 7 in milli-GPU (rounded), for demand shown before it is placed.
+    std::uint16_t gpuMilli = 1000;
     PinLevel pinLevel = PinLevel::None;
     JobSource source = JobSource::Class;
+    static constexpr std::uint8_t kNoMig = 0xFF;
+    /// A MIG pod: its profile id per MIG family (detail::MigFamily order); kNoMig where the
+    /// family has no such profile. All kNoMig: not a MIG pod.
+    std::array<std::uint8_t, 4> migProfileId{kNoMig, kNoMig, kNoMig, kNoMig};
 
     int pods() const { return gpus / gpusPerPod; }
-    bool sharesGpu() const { return gpuMilli < 1000; }
+    bool asksMig() const {
+        for (std::uint8_t id : migProfileId)
+            if (id != kNoMig) return true;
+        return false;
+    }
+    bool sharesGpu() const { return gpuMilli < 1000 && !asksMig(); }
     /// GPUs this job holds in GPU-equivalents (a 300 milli-GPU share = 0.3): what allocation,
     /// quotas and costs count.
     double gpuEquivalents() const { return gpus * (gpuMilli / 1000.0); }

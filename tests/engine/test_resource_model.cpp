@@ -1,0 +1,188 @@
+// The resource model end to end (engine/README.md, "Resource model"): shares of a GPU under
+// MPS and time-slicing, MIG instances, CPU and memory per pod, and what the results show.
+#include <catch2/catch.hpp>
+
+#include "gpuplan/simulate.hpp"
+#include "test_support.hpp"
+
+using namespace gpuplan;
+
+namespace {
+
+/// One rack of `nodes` nodes of `type`, all shared the same way.
+Scenario sharedFleet(int nodes, const std::string& type, GpuSharingDef sharing) {
+    Scenario s = test::smallFleet(1, nodes, type);
+    s.pods[0].racks[0].nodes[0].sharing = sharing;
+    return s;
+}
+
+JobDef share(const std::string& name, int milli, double submitS = 0, int pods = 1) {
+    JobDef j = test::job(name, pods, 3600, submitS);
+    j.traits.gpuMilli = milli;
+    return j;
+}
+
+double allocationAt(const Results& r, double timeS) {
+    const Series* a = r.findSeries("allocation");
+    return a->values[*r.sampleAt(timeS)];
+}
+
+}  // namespace
+
+TEST_CASE("MPS shares pack onto the fullest GPU that still has room", "[resources]") {
+    // One node of 4 GPUs under MPS. a, b, c ask 400 milli-GPU each at t = 0, d asks 2 whole
+    // GPUs, e asks 1 whole GPU.
+    //   a: every GPU has 1000 free; pack takes the least room that fits, ties to slot 0.
+    //   b: GPU 0 has 600 left (< 1000 elsewhere) and 600 ≥ 400: GPU 0, now 800 used.
+    //   c: GPU 0 has 200 < 400; GPUs 1–3 have 1000: GPU 1.
+    //   d: wholly free GPUs are 2 and 3: it takes both.
+    //   e: no wholly free GPU is left (0 and 1 are shared): it waits, though 800 milli-GPU
+    //      are unused on them.
+    GpuSharingDef mps;
+    mps.mode = SharingMode::Mps;
+    Scenario s = sharedFleet(1, "n4", mps);
+    s.jobs = {share("a", 400), share("b", 400), share("c", 400), test::job("d", 2, 3600),
+              test::job("e", 1, 3600)};
+    const Results r = test::run(s);
+    const ClusterSnapshot at = r.stateAt(60);
+    const auto a = test::jobIndex(r, "a"), b = test::jobIndex(r, "b"), c = test::jobIndex(r, "c"),
+               d = test::jobIndex(r, "d"), e = test::jobIndex(r, "e");
+    REQUIRE(at.occupantsOf(0).size() == 2);
+    CHECK(at.occupantsOf(0)[0] == GpuOccupant{a, 400});
+    CHECK(at.occupantsOf(0)[1] == GpuOccupant{b, 400});
+    CHECK(at.usedMilli(0) == 800);
+    CHECK(at.occupantsOf(1).size() == 1);
+    CHECK(at.occupantsOf(1)[0] == GpuOccupant{c, 400});
+    CHECK(at.gpuJob == std::vector<std::int32_t>{std::int32_t(a), std::int32_t(c), std::int32_t(d),
+                                                 std::int32_t(d)});
+    CHECK(r.jobs[e].firstStartS == 3600);  // when a, b, c and d end together
+    // Allocation counts GPU-equivalents: (3 × 0.4 + 2) / 4 GPUs = 0.8.
+    CHECK(allocationAt(r, 60) == Approx(0.8));
+}
+
+TEST_CASE("MPS refuses a share past the GPU or past its client limit", "[resources]") {
+    // One GPU, at most 2 clients: 600 + 300 fit (900 ≤ 1000, 2 clients); a third share of 100
+    // would fit by milli-GPU but not by clients; 700 would fit by neither.
+    GpuSharingDef mps;
+    mps.mode = SharingMode::Mps;
+    mps.mpsClients = 2;
+    Scenario s = sharedFleet(1, "n1", mps);
+    s.jobs = {share("a", 600), share("b", 300), share("c", 100), share("d", 700)};
+    const Results r = test::run(s);
+    CHECK(r.jobs[test::jobIndex(r, "a")].firstStartS == 0);
+    CHECK(r.jobs[test::jobIndex(r, "b")].firstStartS == 0);
+    CHECK(r.jobs[test::jobIndex(r, "c")].firstStartS == 3600);
+    CHECK(r.jobs[test::jobIndex(r, "d")].firstStartS == 3600);
+    // At 3600 a and b end; c (100) and d (700) both fit then: 800 ≤ 1000, 2 clients.
+    CHECK(r.stateAt(3601).usedMilli(0) == 800);
+}
+
+TEST_CASE("Time-slicing hands out replicas, whatever share a pod asked", "[resources]") {
+    // One GPU with 4 replicas: each pod holds one replica = 1000 / 4 = 250 milli-GPU, so 4 pods
+    // asking 100 run at once and the fifth waits; allocation is 4 × 0.25 = 1.0, not 0.4.
+    GpuSharingDef ts;
+    ts.mode = SharingMode::TimeSlicing;
+    ts.timeSliceReplicas = 4;
+    Scenario s = sharedFleet(1, "n1", ts);
+    s.jobs = {share("a", 100), share("b", 100), share("c", 100), share("d", 100), share("e", 100)};
+    const Results r = test::run(s);
+    CHECK(r.jobs[test::jobIndex(r, "e")].firstStartS == 3600);
+    const ClusterSnapshot at = r.stateAt(60);
+    REQUIRE(at.occupantsOf(0).size() == 4);
+    for (const GpuOccupant& o : at.occupantsOf(0))
+        CHECK(o.milliGpu == 250);
+    CHECK(allocationAt(r, 60) == Approx(1.0));
+}
+
+TEST_CASE("A share never fits a GPU handed out whole: the reservation layer says so",
+          "[resources]") {
+    Scenario s = test::smallFleet(1, 1, "n4");  // whole GPUs only
+    s.jobs = {share("a", 500)};
+    const Results r = test::run(s);
+    const std::vector<PendingJob> pending = r.pendingAt(60);
+    REQUIRE(pending.size() == 1);
+    CHECK(pending[0].layer == Layer::Reservation);
+    CHECK_THAT(r.reasonText(pending[0].reason), Catch::Contains("each a 500 milli-GPU share"));
+}
+
+TEST_CASE("CPU per pod steers placement away from the fullest node", "[resources]") {
+    // Two n4c nodes (4 GPUs, 16 CPUs each). x: 1 GPU and 12 CPUs, on node 0 (pack, ties to the
+    // lowest index). y: 1 GPU and 8 CPUs: pack prefers node 0 (3 free GPUs < 4), but node 0
+    // has 16 − 12 = 4 CPUs left < 8: node 1. z: 1 GPU and 4 CPUs fits node 0's last 4 CPUs
+    // (3 free GPUs there, fewer than node 1's 3? equal: 3 and 3 → the lower index, node 0).
+    Scenario s = test::smallFleet(1, 2, "n4c");
+    JobDef x = test::job("x", 1, 3600), y = test::job("y", 1, 3600), z = test::job("z", 1, 3600);
+    x.traits.cpuMilliPerPod = 12000;
+    y.traits.cpuMilliPerPod = 8000;
+    z.traits.cpuMilliPerPod = 4000;
+    s.jobs = {x, y, z};
+    const Results r = test::run(s);
+    auto nodeOf = [&](const char* name) {
+        const JobRecord& j = r.jobs[test::jobIndex(r, name)];
+        return r.placementOf(r.segments[j.lastSegment])[0].node;
+    };
+    CHECK(nodeOf("x") == 0);
+    CHECK(nodeOf("y") == 1);
+    CHECK(nodeOf("z") == 0);
+}
+
+TEST_CASE("Memory per pod beyond every node is a reservation problem", "[resources]") {
+    // n4c declares 65,536 MiB; a pod asking 70,000 MiB fits no node even empty.
+    Scenario s = test::smallFleet(1, 2, "n4c");
+    JobDef big = test::job("big", 1, 3600);
+    big.traits.memoryMiBPerPod = 70000;
+    s.jobs = {big};
+    const Results r = test::run(s);
+    const std::vector<PendingJob> pending = r.pendingAt(60);
+    REQUIRE(pending.size() == 1);
+    CHECK(pending[0].layer == Layer::Reservation);
+    CHECK_THAT(r.reasonText(pending[0].reason), Catch::Contains("2 Insufficient memory"));
+}
+
+TEST_CASE("MIG pods take instances of their profile; whole-GPU pods never land on MIG",
+          "[resources]") {
+    // Two GPUs... one n4 node cut "4g.40gb, 3g.40gb" on each GPU (80 GB family): 4g at slot 0
+    // (instance 0), 3g at slot 4 (instance 1).
+    //   m: 2 pods of 3g.40gb. Pod 1: every GPU has 7 free compute slices; ties to GPU 0;
+    //      its 3g is instance 1. Pod 2: GPU 0 has 4 free slices but no free 3g; GPUs 1–3 have
+    //      7: GPU 1, instance 1.
+    //   w: 1 whole GPU: no GPU of a MIG node is ever whole; the fleet has no other: reservation.
+    // Allocation: 2 instances × 3/7 over 4 GPUs = 6/28.
+    GpuSharingDef mig;
+    mig.mode = SharingMode::Mig;
+    mig.migLayout = "4g.40gb, 3g.40gb";
+    Scenario s = sharedFleet(1, "n4", mig);
+    JobDef m = test::job("m", 2, 3600);
+    m.traits.migProfile = "3g.40gb";
+    s.jobs = {m, test::job("w", 1, 3600)};
+    const Results r = test::run(s);
+    const JobRecord& mj = r.jobs[test::jobIndex(r, "m")];
+    const auto pods = r.placementOf(r.segments[mj.lastSegment]);
+    REQUIRE(pods.size() == 2);
+    CHECK(pods[0].gpuMask == 0b01);
+    CHECK(pods[0].migInstance == 1);
+    CHECK(pods[1].gpuMask == 0b10);
+    CHECK(pods[1].migInstance == 1);
+    CHECK(pods[0].migComputeSlices == 3);
+    CHECK(allocationAt(r, 60) == Approx(6.0 / 28));
+    const std::vector<PendingJob> pending = r.pendingAt(60);
+    REQUIRE(pending.size() == 1);
+    CHECK(pending[0].layer == Layer::Reservation);
+}
+
+TEST_CASE("A MIG pod asking memory gets the smallest profile with that much", "[resources]") {
+    // 80 GB family, ≥ 15 GB: 1g.10gb (10) is too small; 1g.20gb (2 memory slices, 1 compute)
+    // and 2g.20gb (2, 2) both have 20 GB; fewer compute slices first: 1g.20gb. The layout
+    // holds one 1g.20gb (instance 0 at slot 0... written first, placed by the driver's rule).
+    GpuSharingDef mig;
+    mig.mode = SharingMode::Mig;
+    mig.migLayout = "1g.20gb, 2g.20gb, 3g.40gb";
+    Scenario s = sharedFleet(1, "n1", mig);
+    JobDef j = test::job("j", 1, 3600);
+    j.traits.migMemoryGb = 15;
+    s.jobs = {j};
+    const Results r = test::run(s);
+    const JobRecord& rec = r.jobs[test::jobIndex(r, "j")];
+    REQUIRE(rec.firstStartS == 0);
+    CHECK(r.placementOf(r.segments[rec.lastSegment])[0].migComputeSlices == 1);
+}
