@@ -82,10 +82,14 @@ int runCommand(Args& args);
 int whyCommand(Args& args);
 int validateCommand(Args& args);
 int benchCommand(Args& args);
+int fillCommand(Args& args);
+int studyCommand(Args& args);
 
 extern const char* const kRunUsage;
 extern const char* const kValidateUsage;
 extern const char* const kWhyUsage;
 extern const char* const kBenchUsage;
+extern const char* const kFillUsage;
+extern const char* const kStudyUsage;
 
 }  // namespace gpuplan::cli

@@ -16,6 +16,8 @@ const char* const kUsage =
     "  validate SCENARIO  check a scenario file; exit 0 if good, 2 with the error if not\n"
     "  why SCENARIO --at T  the jobs pending at time T, with layer and reason\n"
     "  bench              run the engine benchmarks\n"
+    "  fill               one fill run of the FGD study on openb node and pod lists\n"
+    "  study              every openb pod list x policy x seed of the FGD study\n"
     "\n"
     "options:\n"
     "  --help             help (also after a command: gpuplan-cli run --help)\n"
@@ -42,6 +44,8 @@ int main(int argc, char** argv) {
                         : command == "validate" ? kValidateUsage
                         : command == "why"      ? kWhyUsage
                         : command == "bench"    ? kBenchUsage
+                        : command == "fill"     ? kFillUsage
+                        : command == "study"    ? kStudyUsage
                                                 : nullptr;
     if (!usage) {
         std::fprintf(stderr, "gpuplan-cli: unknown command \"%s\"\n\n%s", command.c_str(), kUsage);
@@ -59,6 +63,8 @@ int main(int argc, char** argv) {
         if (command == "run") return runCommand(args);
         if (command == "validate") return validateCommand(args);
         if (command == "why") return whyCommand(args);
+        if (command == "fill") return fillCommand(args);
+        if (command == "study") return studyCommand(args);
         return benchCommand(args);
     } catch (const UsageError& e) {
         std::fprintf(stderr, "gpuplan-cli %s: %s\n\n%s", command.c_str(), e.message.c_str(), usage);

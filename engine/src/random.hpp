@@ -41,6 +41,15 @@ public:
 
     /// Uniform in [0, 1) with 53 random bits.
     double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+    /// Uniform in 0 … n − 1 (n ≥ 1) without modulo bias: a draw in the incomplete last block
+    /// of n values (below 2^64 mod n) is drawn again.
+    std::uint64_t below(std::uint64_t n) {
+        const std::uint64_t reject = (0 - n) % n;  // 2^64 mod n
+        for (;;) {
+            const std::uint64_t x = next();
+            if (x >= reject) return x % n;
+        }
+    }
     /// Uniform in (0, 1], safe for log().
     double uniformOpen0() { return 1.0 - uniform(); }
 

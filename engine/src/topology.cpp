@@ -170,6 +170,61 @@ Fleet Fleet::build(const Scenario& scenario) {
     return f;
 }
 
+Fleet Fleet::fromNodes(std::vector<GpuModel> gpuModels, std::vector<NodeType> nodeTypes,
+                       std::vector<FleetNode> nodes) {
+    if (static_cast<long long>(nodes.size()) > InputLimits::maxNodes)
+        throw std::invalid_argument(
+            "the fleet would have " + detail::withThousands(static_cast<long long>(nodes.size())) +
+            " nodes; at most " + detail::withThousands(InputLimits::maxNodes));
+    Fleet f;
+    f.gpuModels = std::move(gpuModels);
+    f.nodeTypes = std::move(nodeTypes);
+    f.extents.assign(f.gpuModels.size(), ModelExtent{});
+    const int models = static_cast<int>(f.gpuModels.size());
+    const int n = static_cast<int>(nodes.size());
+    std::vector<int> gpusByModel(f.gpuModels.size(), 0);
+    long long totalGpus = 0;
+    for (int i = 0; i < n; ++i) {
+        FleetNode& node = nodes[i];
+        if (node.gpuModel < 0 || node.gpuModel >= models || node.nodeType < 0 ||
+            node.nodeType >= static_cast<int>(f.nodeTypes.size()))
+            throw std::invalid_argument("node " + node.name +
+                                        ": GPU model or node type out of range");
+        // Slot masks are 64 bits wide (ClusterState).
+        if (node.gpus < 0 || node.gpus > 64)
+            throw std::invalid_argument("node " + node.name + ": " + std::to_string(node.gpus) +
+                                        " GPUs; at most 64");
+        totalGpus += node.gpus;
+        if (totalGpus > InputLimits::maxGpus)
+            throw std::invalid_argument("the fleet would have more than " +
+                                        detail::withThousands(InputLimits::maxGpus) + " GPUs");
+        node.pod = 0;
+        node.rack = 0;
+        node.nvlinkDomain = i;
+        ModelExtent& ext = f.extents[node.gpuModel];
+        ext.totalGpus += node.gpus;
+        ext.maxGpusPerNode = std::max(ext.maxGpusPerNode, node.gpus);
+        ext.maxDomainGpus = std::max(ext.maxDomainGpus, node.gpus);
+        gpusByModel[node.gpuModel] += node.gpus;
+        f.maxGpusPerNode = std::max(f.maxGpusPerNode, node.gpus);
+        if (!f.m_nodeByName.emplace(node.name, i).second)
+            throw std::invalid_argument("duplicate node name " + node.name);
+    }
+    // One rack in one pod: the rack's and the pod's largest unit of a model is all of it.
+    for (int m = 0; m < models; ++m) {
+        f.extents[m].maxRackGpus = gpusByModel[m];
+        f.extents[m].maxPodGpus = gpusByModel[m];
+    }
+    f.totalGpus = static_cast<int>(totalGpus);
+    f.nvlinkDomainCount = n;
+    f.nodes = std::move(nodes);
+    f.racks.push_back(FleetRack{"pod-rack", 0, 0, n});
+    f.pods.push_back(FleetPod{"pod", 0, 1, 0, n});
+    f.m_rackByName.emplace("pod-rack", 0);
+    f.m_podByName.emplace("pod", 0);
+    return f;
+}
+
 bool Fleet::sameNodes(const Fleet& o) const {
     if (nodes.size() != o.nodes.size() || racks.size() != o.racks.size() ||
         pods.size() != o.pods.size())

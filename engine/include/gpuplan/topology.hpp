@@ -96,6 +96,14 @@ public:
     /// (unknown node type, duplicate names) and on one past InputLimits (checkFleetSize), so
     /// no caller can allocate millions of nodes by mistake.
     static Fleet build(const Scenario& scenario);
+    /// A fleet of the given nodes in one pod holding one rack, each node its own NVLink
+    /// domain, with extents, totals and the name index filled as build() fills them: for
+    /// fleets read from node lists (the openb trace) rather than built from a scenario.
+    /// `nodes[i].gpuModel` and `.nodeType` index the two lists; pod, rack and NVLink domain are
+    /// set here. Throws std::invalid_argument on a bad index, more than 64 GPUs on a node, a
+    /// duplicate name or more nodes or GPUs than InputLimits allow.
+    static Fleet fromNodes(std::vector<GpuModel> gpuModels, std::vector<NodeType> nodeTypes,
+                           std::vector<FleetNode> nodes);
 
     std::vector<GpuModel> gpuModels;
     std::vector<NodeType> nodeTypes;
