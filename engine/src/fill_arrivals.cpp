@@ -22,12 +22,12 @@ void shuffle(std::vector<std::int32_t>& v, Rng& rng) {
 
 std::vector<std::int32_t> fillArrivalOrder(std::span<const OpenbPod> pods,
                                            std::int64_t capacityMilli, double tune,
-                                           std::uint64_t seed) {
+                                           std::uint64_t seed, bool shuffleList) {
     if (pods.size() > kMaxFillArrivals) throw std::invalid_argument("more than 20,000,000 pods");
     std::vector<std::int32_t> order(pods.size());
     std::iota(order.begin(), order.end(), 0);
     Rng rng = fillStream(seed, FillStream::Arrivals);
-    shuffle(order, rng);
+    if (shuffleList) shuffle(order, rng);
 
     std::int64_t demand = 0;
     for (const OpenbPod& p : pods)

@@ -37,9 +37,10 @@ inline constexpr std::size_t kMaxFillArrivals = 20'000'000;
 ///  - tune 0, or D = T: the shuffled list.
 /// A list without GPU demand is not resampled up (nothing would ever reach T; the simulator
 /// refuses it). Throws std::invalid_argument past kMaxFillArrivals.
+/// `shuffle` false keeps the list's order (resampling still draws from the same stream).
 std::vector<std::int32_t> fillArrivalOrder(std::span<const OpenbPod> pods,
                                            std::int64_t capacityMilli, double tune,
-                                           std::uint64_t seed);
+                                           std::uint64_t seed, bool shuffle = true);
 
 /// A uniformly random order of `nodes` node indices: among nodes of equal score the one that
 /// comes first wins (selectHost keeps the smallest name, and the simulator names node i

@@ -107,8 +107,8 @@ public:
 
     FillResult run() {
         FillResult r;
-        const std::vector<std::int32_t> arrivals =
-            detail::fillArrivalOrder(m_spec.pods, m_capacityMilli, m_spec.tune, m_spec.seed);
+        const std::vector<std::int32_t> arrivals = detail::fillArrivalOrder(
+            m_spec.pods, m_capacityMilli, m_spec.tune, m_spec.seed, m_spec.shuffle);
         r.curve.reserve(arrivals.size());
         std::int64_t arrivedMilli = 0;
         for (std::size_t a = 0; a < arrivals.size(); ++a) {

@@ -62,6 +62,9 @@ struct FillSpec {
     std::uint64_t seed = 42;
     /// Arrivals' GPU demand as a multiple of GPU capacity; 0 = the shuffled list as it is.
     double tune = 1.3;
+    /// false: the list's own order before resampling (the simulator's shufflePod: false);
+    /// the study shuffles.
+    bool shuffle = true;
     FillProgressFn progress;  ///< called with the share of arrivals done, now and then
     std::stop_token stop;     ///< a stop request ends the run at the next few arrivals
 };
