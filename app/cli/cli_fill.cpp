@@ -174,7 +174,9 @@ int fillCommand(Args& args) {
     std::printf("  allocation at 100 %% arrived       %s\n", pct(r.allocPctAt100).c_str());
     std::printf("  allocation after the last arrival %s\n", pct(r.allocPctFinal).c_str());
     std::printf("  fragmentation ratio at 90 %% arrived %s\n", pct(r.fragRatioPctAt90).c_str());
-    std::printf("  %.3f s\n", r.seconds);
+    std::printf("  %.3f s (%s node scores computed, %s node states' fragments)\n", r.seconds,
+                withCommas(static_cast<long long>(r.scoresComputed)).c_str(),
+                withCommas(static_cast<long long>(r.fragmentStates)).c_str());
     return kOk;
 }
 

@@ -139,6 +139,8 @@ public:
         r.nodes = m_nodes;
         r.totalGpus = m_fleet.totalGpus;
         r.workloadShapes = static_cast<int>(m_memo.workload().size());
+        r.scoresComputed = m_scoresComputed;
+        r.fragmentStates = m_memo.states();
         if (m_spec.progress) m_spec.progress(1.0);
         return r;
     }
@@ -179,6 +181,7 @@ private:
             if (!memoryFits(node, pod)) continue;
             CachedScore& c = cache[pos];
             if (c.version != m_version[node]) {
+                ++m_scoresComputed;
                 int buf[64];
                 const FillNodeView v = view(node, shape, buf);
                 FillScore s{-1, -1};
@@ -290,6 +293,7 @@ private:
     std::vector<std::int32_t> m_posOf;           ///< node → tie position
     std::vector<CachedScore> m_cache;            ///< per shape × tie position
     std::vector<int> m_feasible;                 ///< Random's candidates, reused
+    std::uint64_t m_scoresComputed = 0;
 };
 
 }  // namespace

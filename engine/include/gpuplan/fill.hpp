@@ -93,7 +93,11 @@ struct FillResult {
     int nodes = 0, totalGpus = 0;
     int workloadShapes = 0;  ///< task shapes in the target workload
     double seconds = 0;      ///< wall time of the run
-    bool stopped = false;    ///< a stop request ended it early: the curve is cut short
+    /// What the run cost: node scores computed (the rest came from the cache), and node
+    /// states whose F_n was computed (the rest came from the memo).
+    std::uint64_t scoresComputed = 0;
+    std::uint64_t fragmentStates = 0;
+    bool stopped = false;  ///< a stop request ended it early: the curve is cut short
 };
 
 /// Runs one fill. Throws std::invalid_argument for a node list without GPU nodes, an empty
