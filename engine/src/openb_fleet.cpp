@@ -28,6 +28,12 @@ Fleet openbFleet(const std::vector<OpenbNode>& rows) {
     std::vector<FleetNode> nodes;
     for (const OpenbNode& row : rows) {
         if (!row.isGpuNode()) continue;
+        // ClusterState reads 0 as "not declared, not filtered": a GPU node with no CPU or no
+        // memory would host anything instead of nothing. Such a list is refused.
+        if (row.cpuMilli == 0 || row.memoryMiB == 0)
+            throw std::invalid_argument("GPU node " + row.name + " has " +
+                                        (row.cpuMilli == 0 ? "cpu_milli" : "memory_mib") +
+                                        " 0; the fill needs both on every GPU node");
         const int model = static_cast<int>(
             std::find(modelNames.begin(), modelNames.end(), row.model) - modelNames.begin());
         const TypeKey key{model, row.gpus, row.cpuMilli, row.memoryMiB};

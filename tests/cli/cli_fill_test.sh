@@ -48,6 +48,9 @@ expect 2 'missing.csv: file not found' -- "$cli" fill --nodes "$work/missing.csv
 printf 'sn,cpu_milli,memory_mib,gpu,model\ncpu-0,32000,1024,0,\n' >"$work/cpu-nodes.csv"
 expect 2 'cpu-nodes.csv: the node list has no GPU node' \
     -- "$cli" fill --nodes "$work/cpu-nodes.csv" --pods "$pods" --policy fgd --seed 1
+printf 'sn,cpu_milli,memory_mib,gpu,model\nn0,0,1024,2,T4\n' >"$work/zero-cpu.csv"
+expect 2 'zero-cpu.csv: GPU node n0 has cpu_milli 0; the fill needs both on every GPU node' \
+    -- "$cli" fill --nodes "$work/zero-cpu.csv" --pods "$pods" --policy fgd --seed 1
 
 # 3. Outputs. --tune 0: the five pods, shuffled, arrive once each: 5 curve rows.
 expect 0 '^\{"alloc_pct_at_100": (null|[0-9]+\.[0-9]{4}), "alloc_pct_final": [0-9]+\.[0-9]{4}, "frag_ratio_pct_at_90": (null|[0-9]+\.[0-9]{4}), "seconds": [0-9]+\.[0-9]{4}\}$' \

@@ -344,7 +344,13 @@ TEST_CASE("fill: a fleet from an openb node list", "[fill]") {
     detail::ClusterState state(f);
     CHECK(state.freeGpus(1) == 8);
     CHECK(state.freeCpuMilli(1) == 96000);
-    CHECK_THROWS_AS(openbFleet({OpenbNode{"cpu", 32000, 1024, 0, ""}}), std::invalid_argument);
+    CHECK_THROWS_WITH(openbFleet({OpenbNode{"cpu", 32000, 1024, 0, ""}}),
+                      "the node list has no GPU node");
+    // 0 CPU or memory would read as "not declared" (unlimited): refused.
+    CHECK_THROWS_WITH(openbFleet({gpuNode("t", 2, 0)}),
+                      "GPU node t has cpu_milli 0; the fill needs both on every GPU node");
+    CHECK_THROWS_WITH(openbFleet({OpenbNode{"t", 1000, 0, 2, "T4"}}),
+                      "GPU node t has memory_mib 0; the fill needs both on every GPU node");
 }
 
 TEST_CASE("fill: the default openb trace, FGD, completes", "[fill]") {

@@ -50,7 +50,8 @@ std::optional<FillPolicy> parseFillPolicy(std::string_view key);
 /// one pod and one rack holding every node, CPU and memory from the list. Every GPU shares by
 /// MPS with a client limit that never binds (shares are at least 1 milli-GPU, so at most 1000
 /// fit on a GPU), as the simulator has no client limit. Throws std::invalid_argument when the
-/// list has no GPU node.
+/// list has no GPU node, or a GPU node with cpu_milli or memory_mib 0 (the resource model
+/// reads 0 as "not declared").
 Fleet openbFleet(const std::vector<OpenbNode>& nodes);
 
 using FillProgressFn = std::function<void(double fraction)>;
