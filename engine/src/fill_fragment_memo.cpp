@@ -48,6 +48,10 @@ double FragmentMemo::fragment(int model, std::int64_t freeCpuMilli,
     key.other |= static_cast<std::uint64_t>(n) << 20;
     key.other |= static_cast<std::uint64_t>(model) << 24;
     key.other |= static_cast<std::uint64_t>(cpuClass(freeCpuMilli)) << 32;
+    if (m_memo.size() >= kMaxStates) {  // full: what is in it still serves
+        const auto it = m_memo.find(key);
+        return it != m_memo.end() ? it->second : nodeFragment(node, m_workload);
+    }
     const auto [it, fresh] = m_memo.try_emplace(key, 0.0);
     if (fresh) it->second = nodeFragment(node, m_workload);
     return it->second;

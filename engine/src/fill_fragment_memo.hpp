@@ -20,6 +20,10 @@ namespace gpuplan::detail {
 
 class FragmentMemo {
 public:
+    /// States kept at most (about 64 bytes each): past it F_n is computed each time. The
+    /// default trace's FGD fill meets about 10,000.
+    static constexpr std::size_t kMaxStates = 2'000'000;
+
     explicit FragmentMemo(std::vector<TaskShape> workload);
 
     /// F_n of a node of GPU model `model` with `freeCpuMilli` CPU and `freeMilli` per GPU.

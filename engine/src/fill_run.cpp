@@ -81,6 +81,10 @@ struct CachedScore {
 /// Affinity classes: 0 a shared GPU, N whole GPUs (N ≤ 64).
 constexpr int kAffinityClasses = 65;
 
+/// Score cache bound: 16 Mi entries of 8 bytes, 128 MiB (the default trace needs 91 shapes ×
+/// 1,213 nodes, 110 k).
+constexpr std::size_t kMaxCachedScores = std::size_t{1} << 24;
+
 class FillRun {
 public:
     FillRun(const FillSpec& spec, const Fleet& fleet, const std::vector<std::string>& models)
@@ -98,7 +102,7 @@ public:
           m_affinityCount(static_cast<std::size_t>(m_nodes) * kAffinityClasses, 0),
           m_affinities(m_nodes, 0),
           m_posOf(m_nodes),
-          m_cache(m_shapes.shapes.size() * m_nodes) {
+          m_cache(m_shapes.shapes.size()) {
         for (int pos = 0; pos < m_nodes; ++pos)
             m_posOf[m_order[pos]] = pos;
         for (int n = 0; n < m_nodes; ++n)
@@ -167,6 +171,23 @@ private:
         return m_memo.fragment(v.model, v.freeCpuMilli, v.freeMilli);
     }
 
+    /// The score cache of a shape. Past the bound, a scratch array whose entries are all
+    /// stale, so every node is scored; it stays valid until the next call (place reads FGD's
+    /// GPU from it).
+    CachedScore* cacheOf(std::int32_t shapeIndex) {
+        std::vector<CachedScore>& c = m_cache[shapeIndex];
+        if (c.empty() && m_cachedScores + m_nodes <= kMaxCachedScores) {
+            c.resize(m_nodes);
+            m_cachedScores += m_nodes;
+        }
+        if (!c.empty()) return c.data();
+        if (m_lastUncached != shapeIndex) {
+            m_uncached.assign(m_nodes, CachedScore{});
+            m_lastUncached = shapeIndex;
+        }
+        return m_uncached.data();
+    }
+
     bool memoryFits(int node, const OpenbPod& pod) const {
         return m_state.freeMemoryMiB(node) >= pod.memoryMiB;
     }
@@ -174,7 +195,7 @@ private:
     /// The scored policies: the highest score, the first node in tie order among equals.
     int bestNode(const OpenbPod& pod, std::int32_t shapeIndex) {
         const FillShape& shape = m_shapes.shapes[shapeIndex];
-        CachedScore* cache = &m_cache[static_cast<std::size_t>(shapeIndex) * m_nodes];
+        CachedScore* cache = cacheOf(shapeIndex);
         int best = -1, bestScore = -1;
         for (int pos = 0; pos < m_nodes; ++pos) {
             const int node = m_order[pos];
@@ -206,7 +227,7 @@ private:
         for (int pos = 0; pos < m_nodes; ++pos) {
             const int node = m_order[pos];
             if (!memoryFits(node, pod)) continue;
-            CachedScore& c = m_cache[static_cast<std::size_t>(shapeIndex) * m_nodes + pos];
+            CachedScore& c = cacheOf(shapeIndex)[pos];
             if (c.version != m_version[node]) {
                 int buf[64];
                 c = {m_version[node],
@@ -230,7 +251,7 @@ private:
             int slot = -1;
             if (m_spec.policy == FillPolicy::Fgd) {
                 // allocateGpuIdBasedOnFGDScore: the GPU that scored best (cached with the score).
-                slot = m_cache[static_cast<std::size_t>(shapeIndex) * m_nodes + m_posOf[node]].slot;
+                slot = cacheOf(shapeIndex)[m_posOf[node]].slot;
             } else if (m_spec.policy == FillPolicy::Random) {
                 slot = randomSlot(v, shape);
             } else {
@@ -291,8 +312,13 @@ private:
     std::vector<std::uint16_t> m_affinityCount;  ///< per node × affinity class: pods
     std::vector<int> m_affinities;               ///< per node: classes with pods
     std::vector<std::int32_t> m_posOf;           ///< node → tie position
-    std::vector<CachedScore> m_cache;            ///< per shape × tie position
-    std::vector<int> m_feasible;                 ///< Random's candidates, reused
+    /// Per shape, by tie position; allocated when the shape first arrives, while fewer than
+    /// kMaxCachedScores are kept (a list of very many shapes is then scored uncached).
+    std::vector<std::vector<CachedScore>> m_cache;
+    std::vector<CachedScore> m_uncached;  ///< scratch for the shapes beyond that
+    std::size_t m_cachedScores = 0;
+    std::int32_t m_lastUncached = -1;
+    std::vector<int> m_feasible;  ///< Random's candidates, reused
     std::uint64_t m_scoresComputed = 0;
 };
 
