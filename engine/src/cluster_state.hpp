@@ -162,6 +162,8 @@ public:
     /// GPU-equivalents are kept in 1/7000 of a GPU: whole GPUs, milli-GPU shares and MIG
     /// compute slices (sevenths) all count exactly.
     static constexpr std::int64_t kUnitsPerGpu = 7000;
+    /// Allocated milli-GPU, exact without MIG instances (a 1g instance is 142.857…).
+    std::int64_t allocatedMilliGpu() const { return m_allocatedUnits / (kUnitsPerGpu / 1000); }
     /// Wholly free GPUs on Ready nodes.
     int readyFreeGpus() const { return m_readyFreeGpus; }
     /// GPUs on Ready nodes that take shares or instances beside what holds them: shared GPUs

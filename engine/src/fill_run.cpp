@@ -262,8 +262,9 @@ private:
             mask = detail::exclusiveGpus(v, shape.numGpu);
         }
         const PodPlacement placement{
-            static_cast<std::uint32_t>(node),
-            static_cast<std::uint16_t>(shape.partial() ? shape.gpuMilli : 1000), mask};
+            .node = static_cast<std::uint32_t>(node),
+            .milliGpu = static_cast<std::uint16_t>(shape.partial() ? shape.gpuMilli : 1000),
+            .gpuMask = mask};
         m_state.occupy(placement, detail::HostDemand{pod.cpuMilli, pod.memoryMiB});
         ++m_version[node];
         if (shape.affinity >= 0 && m_affinityCount[node * kAffinityClasses + shape.affinity]++ == 0)

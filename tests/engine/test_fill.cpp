@@ -56,9 +56,10 @@ std::int64_t replay(const FillSpec& spec, const FillResult& r) {
         if (!row.placed()) continue;
         const OpenbPod& p = spec.pods[row.pod];
         const bool partial = p.numGpu == 1 && p.gpuMilli < 1000;
-        const PodPlacement placement{static_cast<std::uint32_t>(row.node),
-                                     static_cast<std::uint16_t>(partial ? p.gpuMilli : 1000),
-                                     row.gpuMask};
+        const PodPlacement placement{
+            .node = static_cast<std::uint32_t>(row.node),
+            .milliGpu = static_cast<std::uint16_t>(partial ? p.gpuMilli : 1000),
+            .gpuMask = row.gpuMask};
         const detail::HostDemand host{p.cpuMilli, p.memoryMiB};
         state.occupy(placement, host);
         held.emplace_back(placement, host);
