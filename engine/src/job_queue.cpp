@@ -1,6 +1,7 @@
 #include "job_queue.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <queue>
 
@@ -17,18 +18,11 @@ JobQueue::OrderKey JobQueue::orderKey(std::uint32_t job) const {
 }
 
 ShapeKey JobQueue::shapeOf(const JobSpec& job) {
-    std::uint32_t mig = 0;
-    for (std::uint8_t id : job.migProfileId)
-        mig = mig << 8 | id;
-    return ShapeKey{job.gpuModel,
-                    job.gpusPerPod,
-                    job.pods(),
-                    job.pinLevel,
-                    job.pinLevel == PinLevel::None ? -1 : job.pinIndex,
-                    job.gpuMilli,
-                    mig,
-                    job.cpuMilliPerPod,
-                    job.memoryMiBPerPod};
+    const std::uint64_t kind =
+        job.gpuMilli | std::uint64_t{std::bit_cast<std::uint32_t>(job.migProfileId)} << 16;
+    return ShapeKey(job.gpuModel, job.gpusPerPod, job.pods(), job.pinLevel,
+                    job.pinLevel == PinLevel::None ? -1 : job.pinIndex, kind, job.cpuMilliPerPod,
+                    job.memoryMiBPerPod);
 }
 
 std::size_t JobQueue::KeyHash::operator()(const ShapeKey& k) const {

@@ -17,38 +17,49 @@
 
 namespace gpuplan::detail {
 
+/// What makes jobs interchangeable for "does it fit": same target (GPU model and pin), same
+/// kind of GPU hold, and how much per pod. Target and kind are packed into one word each, as
+/// covers() compares them on every try.
 struct ShapeKey {
-    int model = -1;  ///< −1 = any model
+    /// Whole GPUs: milli 1000, no MIG profile.
+    static constexpr std::uint64_t kWholeKind = 1000 | std::uint64_t{0xFFFFFFFFu} << 16;
+
+    ShapeKey() = default;
+    /// model −1 = any; pinIndex −1 when not pinned.
+    ShapeKey(int model, int gpusPerPod, int pods, PinLevel pinLevel = PinLevel::None,
+             int pinIndex = -1, std::uint64_t kind = kWholeKind, std::uint32_t cpuMilliPerPod = 0,
+             std::uint32_t memoryMiBPerPod = 0)
+        : target(static_cast<std::uint64_t>(model + 1) << 40 |
+                 static_cast<std::uint64_t>(pinLevel) << 32 |
+                 static_cast<std::uint32_t>(pinIndex + 1)),
+          kind(kind),
+          gpusPerPod(gpusPerPod),
+          pods(pods),
+          cpuMilliPerPod(cpuMilliPerPod),
+          memoryMiBPerPod(memoryMiBPerPod) {}
+
+    std::uint64_t target = 0;  ///< (model + 1) << 40 | pin level << 32 | (pin + 1); 0 = any
+    /// The kind of GPU hold each pod asks: gpuMilli | MIG profile ids per family << 16 (all
+    /// 0xFF = none). Kinds never cover one another.
+    std::uint64_t kind = kWholeKind;
     int gpusPerPod = 1;
     int pods = 1;
-    PinLevel pinLevel = PinLevel::None;  ///< pinned jobs group by their target too
-    int pinIndex = -1;
-    /// What kind of GPU hold each pod asks: whole (1000), a share, or a MIG instance (the
-    /// profile ids per family, packed; all 0xFF = none). Kinds never cover one another.
-    std::uint16_t gpuMilli = 1000;
-    std::uint32_t migProfiles = 0xFFFFFFFFu;
     std::uint32_t cpuMilliPerPod = 0;
     std::uint32_t memoryMiBPerPod = 0;
 
     bool operator==(const ShapeKey&) const = default;
-    /// Every job of this shape fits only if one of `failed`'s fits (same model, target and
-    /// kind: capacity for identical pods only shrinks as the GPUs per pod, the pod count, or
-    /// the CPU and memory per pod grow — each node holds min(GPUs, CPU, memory) of them).
+    /// Every job of this shape fits only if one of `failed`'s fits (same target and kind:
+    /// capacity for identical pods only shrinks as the GPUs per pod, the pod count, or the CPU
+    /// and memory per pod grow — each node holds min(GPUs, CPU, memory) of them).
     bool coveredBy(const ShapeKey& failed) const {
         return sameTarget(failed) && gpusPerPod >= failed.gpusPerPod && pods >= failed.pods &&
                cpuMilliPerPod >= failed.cpuMilliPerPod && memoryMiBPerPod >= failed.memoryMiBPerPod;
     }
     /// Same model, pin target and kind of hold.
-    bool sameTarget(const ShapeKey& o) const {
-        return model == o.model && pinLevel == o.pinLevel && pinIndex == o.pinIndex &&
-               gpuMilli == o.gpuMilli && migProfiles == o.migProfiles;
-    }
+    bool sameTarget(const ShapeKey& o) const { return target == o.target && kind == o.kind; }
     /// The model, target and kind, as one number (for hashing).
     std::uint64_t targetCode() const {
-        return ((static_cast<std::uint64_t>(model + 1) << 40) ^
-                (static_cast<std::uint64_t>(pinLevel) << 36) ^
-                static_cast<std::uint64_t>(pinIndex + 1)) +
-               (static_cast<std::uint64_t>(migProfiles) << 11 ^ gpuMilli) * 0x9E3779B1ull;
+        return target ^ (kind - kWholeKind) * 0x9E3779B97F4A7C15ull;
     }
 };
 

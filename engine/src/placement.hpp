@@ -17,6 +17,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <vector>
 
 #include "cluster_state.hpp"
@@ -37,7 +38,7 @@ struct PlacementRequest {
     std::array<std::uint8_t, 4> migProfileId{JobSpec::kNoMig, JobSpec::kNoMig, JobSpec::kNoMig,
                                              JobSpec::kNoMig};
 
-    bool asksMig() const { return migProfileId != decltype(migProfileId){0xFF, 0xFF, 0xFF, 0xFF}; }
+    bool asksMig() const { return std::bit_cast<std::uint32_t>(migProfileId) != 0xFFFFFFFFu; }
     bool sharesGpu() const { return milliGpu < 1000 && !asksMig(); }
     /// Whole GPUs and no host demand: the histograms answer exactly.
     bool wholeGpusOnly() const { return milliGpu >= 1000 && !asksMig() && host.none(); }

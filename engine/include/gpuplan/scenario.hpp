@@ -83,7 +83,7 @@ struct TeamDef {
     bool operator==(const TeamDef&) const = default;
 };
 
-enum class PinLevel { None, Node, Rack, Pod };
+enum class PinLevel : std::uint8_t { None, Node, Rack, Pod };
 
 /// A placement constraint: fixed to a node (what a drag in the application creates), or
 /// affinity to a rack or pod. Targets are the generated names ("pod0-rack1-node2").

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -45,11 +46,8 @@ struct JobSpec {
     std::array<std::uint8_t, 4> migProfileId{kNoMig, kNoMig, kNoMig, kNoMig};
 
     int pods() const { return gpus / gpusPerPod; }
-    bool asksMig() const {
-        for (std::uint8_t id : migProfileId)
-            if (id != kNoMig) return true;
-        return false;
-    }
+    /// One word compare, not a loop or a memcmp call: it is asked on every placement try.
+    bool asksMig() const { return std::bit_cast<std::uint32_t>(migProfileId) != 0xFFFFFFFFu; }
     bool sharesGpu() const { return gpuMilli < 1000 && !asksMig(); }
     /// GPUs this job holds in GPU-equivalents (a 300 milli-GPU share = 0.3): what allocation,
     /// quotas and costs count.
