@@ -16,6 +16,7 @@
 
 #include "gpuplan/openb.hpp"
 #include "gpuplan/scenario_io.hpp"
+#include "text_lines.hpp"
 #include "text_rules.hpp"
 
 namespace gpuplan {
@@ -26,9 +27,11 @@ namespace {
 class Table {
 public:
     Table(std::string_view text, const std::string& file, const char* rowKind, std::size_t maxRows)
-        : m_text(text), m_file(file), m_rowKind(rowKind), m_maxRows(maxRows) {
-        if (m_text.starts_with("\xEF\xBB\xBF")) m_text.remove_prefix(3);  // a UTF-8 BOM
-    }
+        : m_text(withoutBom(text)),
+          m_lines(m_text),
+          m_file(file),
+          m_rowKind(rowKind),
+          m_maxRows(maxRows) {}
 
     /// Reads the header. `columns` lists the wanted columns, the first `required` of them
     /// required. Returns for each its position in a row, or -1 when the file lacks it.
@@ -37,8 +40,8 @@ public:
         std::string expected;
         for (std::size_t i = 0; i < required; ++i)
             expected += (i ? "," : "") + std::string(columns[i]);
-        if (!nextLine(line)) {
-            m_line = 1;
+        if (!m_lines.next(line)) {
+            m_lines.setLineNumber(1);
             fail("empty file (expected a header line: " + expected + ")");
         }
         if (line.find('"') != std::string_view::npos)
@@ -70,7 +73,7 @@ public:
     bool nextRow() {
         std::string_view line;
         do {
-            if (!nextLine(line)) return false;
+            if (!m_lines.next(line)) return false;
         } while (line.empty());
         if (++m_rows > m_maxRows)
             fail("more than " + detail::withThousands(static_cast<long long>(m_maxRows)) + " " +
@@ -86,26 +89,20 @@ public:
     std::string_view field(int position) const {
         return position < 0 ? std::string_view() : m_fields[static_cast<std::size_t>(position)];
     }
-    std::size_t line() const { return m_line; }
+    std::size_t line() const { return m_lines.lineNumber(); }
     /// An upper bound on the rows to come, for reserve(): proportional to the text, capped.
     std::size_t rowsBound() const {
         return std::min<std::size_t>(std::count(m_text.begin(), m_text.end(), '\n') + 1, m_maxRows);
     }
 
     [[noreturn]] void fail(const std::string& message) const {
-        throw InputError(m_file, "line " + std::to_string(m_line), message);
+        throw InputError(m_file, "line " + std::to_string(m_lines.lineNumber()), message);
     }
 
 private:
-    bool nextLine(std::string_view& line) {
-        if (m_pos >= m_text.size()) return false;
-        std::size_t end = m_text.find('\n', m_pos);
-        if (end == std::string_view::npos) end = m_text.size();
-        line = m_text.substr(m_pos, end - m_pos);
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        m_pos = end + 1;
-        ++m_line;
-        return true;
+    static std::string_view withoutBom(std::string_view text) {
+        if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 BOM
+        return text;
     }
     static void split(std::string_view line, std::vector<std::string_view>& out) {
         out.clear();
@@ -119,10 +116,11 @@ private:
     }
 
     std::string_view m_text;
+    detail::TextLines m_lines;
     const std::string& m_file;
     const char* m_rowKind;
     std::size_t m_maxRows;
-    std::size_t m_pos = 0, m_line = 0, m_rows = 0, m_width = 0;
+    std::size_t m_rows = 0, m_width = 0;
     std::vector<std::string_view> m_fields;
 };
 

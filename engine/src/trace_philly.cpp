@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "gpuplan/scenario_io.hpp"
+#include "text_lines.hpp"
 #include "text_rules.hpp"
 
 namespace gpuplan {
@@ -31,27 +32,16 @@ long long daysFromCivil(int y, unsigned m, unsigned d) {
 
 class Rows {
 public:
-    Rows(std::string_view text, const std::string& file) : m_text(text), m_file(file) {}
+    Rows(std::string_view text, const std::string& file) : m_lines(text), m_file(file) {}
 
-    bool next(std::string_view& line) {
-        if (m_pos >= m_text.size()) return false;
-        std::size_t end = m_text.find('\n', m_pos);
-        if (end == std::string_view::npos) end = m_text.size();
-        line = m_text.substr(m_pos, end - m_pos);
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        m_pos = end + 1;
-        ++m_line;
-        return true;
-    }
+    bool next(std::string_view& line) { return m_lines.next(line); }
     [[noreturn]] void fail(const std::string& message) const {
-        throw InputError(m_file, "line " + std::to_string(m_line), message);
+        throw InputError(m_file, "line " + std::to_string(m_lines.lineNumber()), message);
     }
 
 private:
-    std::string_view m_text;
+    detail::TextLines m_lines;
     const std::string& m_file;
-    std::size_t m_pos = 0;
-    std::size_t m_line = 0;
 };
 
 template <class T>

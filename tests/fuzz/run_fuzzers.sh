@@ -47,6 +47,19 @@ seed_corpus() {  # seed_corpus TARGET → prints the seed folder
         fuzz_scenario)
             cp presets/scenarios/*.json tests/data/*.json tests/data/malformed/* "$dir"/
             ;;
+        fuzz_openb)
+            # The first byte picks the reader: odd = node list, even = pod list.
+            local csv
+            for csv in tests/data/openb/*.csv tests/data/malformed/openb-*.csv; do
+                case "$(basename "$csv")" in
+                    *node*) { printf '\001'; cat "$csv"; } >"$dir/$(basename "$csv")" ;;
+                    *) { printf '\000'; cat "$csv"; } >"$dir/$(basename "$csv")" ;;
+                esac
+            done
+            for csv in "$shared_data"/openb/openb_pod_list_default.csv; do
+                [ -f "$csv" ] && { printf '\000'; head -n 60 "$csv"; } >"$dir/shared-pods.csv"
+            done
+            ;;
         fuzz_trace)
             cp "$fuzz_dir"/corpus/trace/* "$dir"/
             local csv
@@ -61,12 +74,12 @@ seed_corpus() {  # seed_corpus TARGET → prints the seed folder
 # Runs per target in the smoke run, measured on this 2-core machine while other builds ran:
 # ~2,500 scenario inputs/s and ~7,000 trace inputs/s from these seeds, so ~16 s and ~14 s;
 # -max_total_time stops a slower machine before a minute in all.
-declare -A smoke_runs=([fuzz_scenario]=40000 [fuzz_trace]=100000)
-declare -A smoke_guard_s=([fuzz_scenario]=30 [fuzz_trace]=20)
-declare -A dictionary=([fuzz_scenario]=scenario.dict [fuzz_trace]=trace.dict)
+declare -A smoke_runs=([fuzz_scenario]=40000 [fuzz_trace]=100000 [fuzz_openb]=20000)
+declare -A smoke_guard_s=([fuzz_scenario]=30 [fuzz_trace]=20 [fuzz_openb]=20)
+declare -A dictionary=([fuzz_scenario]=scenario.dict [fuzz_trace]=trace.dict [fuzz_openb]=openb.dict)
 
 status=0
-for target in fuzz_scenario fuzz_trace; do
+for target in fuzz_scenario fuzz_trace fuzz_openb; do
     seeds=$(seed_corpus "$target")
     findings=$build/findings/$target
     mkdir -p "$findings"
