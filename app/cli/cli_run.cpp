@@ -115,11 +115,11 @@ int runCommand(Args& args) {
                 static_cast<int>(results.fleet.nodes.size()), results.fleet.totalGpus,
                 results.jobs.size(), scenario.horizonS / 86400, wallS,
                 static_cast<unsigned long long>(results.eventCount));
-    std::printf("%-24s %-14s %s\n", "kpi", "value", "what it measures");
+    std::printf("%-26s %-14s %s\n", "kpi", "value", "what it measures");
     for (const Kpi& k : results.kpis)
-        std::printf("%-24s %-14s %s\n", k.name.c_str(), formatKpi(k).c_str(),
+        std::printf("%-26s %-14s %s\n", k.name.c_str(), formatKpi(k).c_str(),
                     k.description.c_str());
-    std::printf("%-24s %s\n", "fingerprint", results.fingerprintHex().c_str());
+    std::printf("%-26s %s\n", "fingerprint", results.fingerprintHex().c_str());
     if (by == "team") printGroups("team", results.teamKpis);
     if (by == "class") printGroups("class", results.classKpis);
     if (outFile) writeFileAtomic(*outFile, resultsToJson(results));

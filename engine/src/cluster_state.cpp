@@ -64,6 +64,7 @@ ClusterState::ClusterState(const Fleet& fleet)
     }
     m_shareMilli.assign(gpus, 0);
     m_shareClients.assign(gpus, 0);
+    m_sharedNodes = IndexSet(n);
     for (int i = 0; i < n; ++i) {
         const FleetNode& node = fleet.nodes[i];
         if (node.sharing.mode != SharingMode::Mig) continue;
@@ -160,7 +161,10 @@ void ClusterState::occupyShare(int node, int slot, int milli) {
         if (schedulable(node)) reindexNode(node, before);
     }
     m_shareMilli[gpu] = static_cast<std::uint16_t>(m_shareMilli[gpu] + milli);
-    if (m_shareClients[gpu]++ == 0 && schedulable(node)) ++m_readyPartialGpus;
+    if (m_shareClients[gpu]++ == 0) {
+        if (schedulable(node)) ++m_readyPartialGpus;
+        m_sharedNodes.insert(static_cast<std::uint32_t>(node));
+    }
     m_allocatedUnits += std::int64_t{milli} * (kUnitsPerGpu / 1000);
 }
 
@@ -173,6 +177,10 @@ void ClusterState::releaseShare(int node, int slot, int milli) {
     if (--m_shareClients[gpu] == 0) {  // the last share: wholly free again
         m_shareMilli[gpu] = 0;
         if (schedulable(node)) --m_readyPartialGpus;
+        bool stillShared = false;
+        for (int s = 0; s < m_fleet->nodes[node].gpus; ++s)
+            stillShared |= m_shareClients[m_firstGpu[node] + s] > 0;
+        if (!stillShared) m_sharedNodes.erase(static_cast<std::uint32_t>(node));
         const int before = m_freeCount[node];
         m_free[node] |= std::uint64_t{1} << slot;
         m_freeCount[node] = static_cast<std::uint8_t>(before + 1);

@@ -169,6 +169,9 @@ public:
     /// GPUs on Ready nodes that take shares or instances beside what holds them: shared GPUs
     /// and every GPU of a MIG node (an upper bound on where a share or instance could go).
     int readyPartialGpus() const { return m_readyPartialGpus; }
+    /// Nodes with at least one shared GPU, whatever their state (the fragmentation gauge walks
+    /// them; the histograms describe the rest).
+    const IndexSet& sharedNodes() const { return m_sharedNodes; }
     /// Grows with every node state change: what depends only on node states (the empty-fleet
     /// histograms) can be kept until it moves.
     std::uint64_t stateChanges() const { return m_stateChanges; }
@@ -199,6 +202,7 @@ private:
     std::vector<int> m_firstGpu;                ///< per node, into the per-GPU arrays
     std::vector<std::uint16_t> m_shareMilli;    ///< per GPU: shares' sum; 0 = not shared
     std::vector<std::uint16_t> m_shareClients;  ///< per GPU: shares on it
+    IndexSet m_sharedNodes;
     /// Per GPU, MIG nodes only (empty when the fleet has none): layout and instances taken.
     std::vector<MigLayout> m_migLayout;
     std::vector<std::uint8_t> m_migTaken;

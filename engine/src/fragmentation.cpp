@@ -102,6 +102,11 @@ std::vector<TaskGroup> taskGroups(const std::vector<OpenbPod>& pods,
     }
     for (TaskGroup& g : groups)
         g.shape.probability = static_cast<double>(g.count) / static_cast<double>(pods.size());
+    sortTaskGroups(groups);
+    return groups;
+}
+
+void sortTaskGroups(std::vector<TaskGroup>& groups) {
     // sort.Reverse of TargetPodList.Less (pkg/type/resource.go): count, then PodResource.Less
     // (MilliCpu, MilliGpu, GpuNumber, GpuType), all descending. The key is unique per group, so
     // the order is total and an unstable sort gives the same result.
@@ -109,20 +114,26 @@ std::vector<TaskGroup> taskGroups(const std::vector<OpenbPod>& pods,
         return std::tie(a.count, a.shape.cpuMilli, a.shape.gpuMilli, a.shape.numGpu, a.gpuSpec) >
                std::tie(b.count, b.shape.cpuMilli, b.shape.gpuMilli, b.shape.numGpu, b.gpuSpec);
     });
-    return groups;
 }
 
 std::vector<TaskShape> targetWorkload(const std::vector<OpenbPod>& pods,
                                       std::span<const std::string> gpuModels, double coverage) {
     if (!(coverage > 0 && coverage <= 1))
         throw std::invalid_argument("the target workload's coverage must be in (0, 1]");
-    const std::vector<TaskGroup> groups = taskGroups(pods, gpuModels);
+    return targetWorkload(taskGroups(pods, gpuModels), static_cast<std::int64_t>(pods.size()),
+                          coverage);
+}
+
+std::vector<TaskShape> targetWorkload(std::span<const TaskGroup> groups, std::int64_t totalTasks,
+                                      double coverage) {
+    if (!(coverage > 0 && coverage <= 1))
+        throw std::invalid_argument("the target workload's coverage must be in (0, 1]");
     // frag.go GetTypicalPods with the experiments' settings (scripts/generate_config_and_run.py:
     // isInvolvedCpuPods true, podPopularityThreshold 95, podIncreaseStep 1, gpuResWeight 0; the
     // code's own defaults, 60 % in steps of 10 groups, are not used): take one group at a time
     // while the pods taken are fewer than 95 * total / 100, computed the same way here so that
     // the comparison at the boundary is the same (0.95 * 100 is exactly 95.0).
-    const double total = static_cast<double>(pods.size());
+    const double total = static_cast<double>(totalTasks);
     const double needed = coverage * 100.0 * total / 100.0;
     std::size_t taken = 0;
     std::int64_t covered = 0;

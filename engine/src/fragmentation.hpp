@@ -56,6 +56,13 @@ std::vector<TaskShape> targetWorkload(const std::vector<OpenbPod>& pods,
                                       std::span<const std::string> gpuModels,
                                       double coverage = 0.95);
 
+/// The same cut on groups counted elsewhere (a simulation's jobs), sorted by sortTaskGroups;
+/// `totalTasks` is what the counts are out of.
+std::vector<TaskShape> targetWorkload(std::span<const TaskGroup> groups, std::int64_t totalTasks,
+                                      double coverage = 0.95);
+/// Orders groups as taskGroups returns them: most tasks first, ties as the simulator.
+void sortTaskGroups(std::vector<TaskGroup>& groups);
+
 /// The distinct GPU models of the GPU nodes, in order of first appearance: the index list for
 /// NodeFree::gpuModel and TaskShape::allowedModels. More than 64 throws std::invalid_argument.
 std::vector<std::string> gpuModelNames(const std::vector<OpenbNode>& nodes);

@@ -58,6 +58,8 @@ MetricsRecorder::MetricsRecorder(Results& results, double horizonS, double inter
         {"pending_gpus{workload}", "gpus"},
         {"wait_s_p50", "s"},
         {"wait_s_p95", "s"},
+        {"fragmentation_ratio", "fraction"},
+        {"fragmentation_amount", "fraction"},
     };
     results.sampleTimesS = m_sampleTimes;
     results.series.resize(kSeriesCount);
@@ -107,6 +109,10 @@ void MetricsRecorder::sample(std::size_t k, const Gauges& g) {
     s[kProvisionedGpus].values[k] = g.provisionedGpus;
     s[kAllocatedGpus].values[k] = g.allocatedGpus;
     s[kStrandedGpus].values[k] = g.strandedGpus;
+    s[kFragmentationRatio].values[k] = g.fragmentationRatio;
+    s[kFragmentationAmount].values[k] = g.fragmentationAmount;
+    m_fragmentationRatioSum += g.fragmentationRatio;
+    m_fragmentationAmountSum += g.fragmentationAmount;
     s[kQueueLength].values[k] = g.queueLength;
     s[kRunningJobs].values[k] = g.runningJobs;
     double pending = 0;
@@ -269,6 +275,15 @@ void MetricsRecorder::writeKpis(double endS) {
     add("stranded_gpus_mean",
         m_samplesTaken ? m_strandedSum / static_cast<double>(m_samplesTaken) : 0, "gpus",
         "Free GPUs no waiting pod can use, averaged over the samples.");
+    add("fragmentation_ratio_mean",
+        m_samplesTaken ? m_fragmentationRatioSum / static_cast<double>(m_samplesTaken) : 0,
+        "fraction",
+        "FGD fragmentation: free GPU capacity the job mix's typical pod cannot use there, as a "
+        "share of the free capacity, averaged over the samples.");
+    add("fragmentation_amount_mean",
+        m_samplesTaken ? m_fragmentationAmountSum / static_cast<double>(m_samplesTaken) : 0,
+        "fraction",
+        "FGD fragmentation as a share of the fleet's GPU capacity, averaged over the samples.");
     add("pending_gpus_mean",
         m_samplesTaken ? m_pendingSum / static_cast<double>(m_samplesTaken) : 0, "gpus",
         "GPUs asked by pending and stuck jobs, averaged over the samples.");

@@ -27,6 +27,8 @@ struct Gauges {
     double provisionedGpus = 0;
     double allocatedGpus = 0;
     double strandedGpus = 0;
+    double fragmentationRatio = 0;   ///< FGD: fragment ÷ free milli-GPU (0 when none is free)
+    double fragmentationAmount = 0;  ///< FGD: fragment ÷ the fleet's milli-GPU
     double queueLength = 0;
     double runningJobs = 0;
     std::array<double, kLayerCount> pendingGpus{};
@@ -47,6 +49,8 @@ enum SeriesColumn {
     kPendingWorkload,
     kWaitP50,
     kWaitP95,
+    kFragmentationRatio,
+    kFragmentationAmount,
     kSeriesCount
 };
 
@@ -86,6 +90,7 @@ private:
     Integrals m_interval, m_total;
     std::vector<double> m_intervalWaits;
     double m_strandedSum = 0;
+    double m_fragmentationRatioSum = 0, m_fragmentationAmountSum = 0;
     double m_pendingSum = 0;
     std::size_t m_samplesTaken = 0;
 };

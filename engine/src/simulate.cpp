@@ -11,6 +11,7 @@
 
 #include "diagnosis.hpp"
 #include "event_heap.hpp"
+#include "fragmentation_gauge.hpp"
 #include "large_arrays.hpp"
 #include "metrics_recorder.hpp"
 #include "node_events.hpp"
@@ -88,6 +89,7 @@ public:
               }),
           m_diagnoser(m_sim, m_scheduler),
           m_metrics(results, scenario.horizonS, scenario.sampleIntervalS),
+          m_fragmentation(results.jobs, results.fleet),
           m_stuck(static_cast<std::uint32_t>(results.jobs.size())) {
         m_scheduler.checkSkips(options.checkInvariants);
         m_scheduler.countInto(options.counters);
@@ -476,6 +478,9 @@ private:
         m_results.pendingOmitted.push_back(
             m_options.diagnosePending ? static_cast<std::uint32_t>(queue.size() - listed) : 0);
         g.strandedGpus = strandedGpus(queue.smallestPod());
+        const ClusterFragmentation f = m_fragmentation.measure(m_sim.cluster);
+        g.fragmentationRatio = f.ratioPercent() / 100;
+        g.fragmentationAmount = f.amountPercent() / 100;
         m_metrics.sample(k, g);
     }
 
@@ -529,6 +534,7 @@ private:
     Scheduler m_scheduler;
     Diagnoser m_diagnoser;
     MetricsRecorder m_metrics;
+    FragmentationGauge m_fragmentation;
     EventHeap<Event, std::greater<>> m_events;
     std::vector<NodeChangeEvent> m_nodeEvents;
     Rates m_rates;

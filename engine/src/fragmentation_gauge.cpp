@@ -1,0 +1,113 @@
+#include "fragmentation_gauge.hpp"
+
+#include <limits>
+#include <string>
+
+namespace gpuplan::detail {
+
+namespace {
+
+constexpr std::int64_t kNoCpuLimit = std::numeric_limits<std::int64_t>::max() / 4;
+
+}  // namespace
+
+FragmentationGauge::FragmentationGauge(std::span<const JobRecord> jobs, const Fleet& fleet)
+    : m_fleet(fleet), m_width(fleet.maxGpusPerNode + 1) {
+    // Count pods per shape. Jobs of one class share a shape, so the group of the last job is
+    // tried first: a million jobs cost a million compares, not a million hash lookups.
+    std::vector<TaskGroup> groups;
+    std::vector<int> modelOf;  // per group: the GPU model asked, −1 = any
+    std::int64_t tasks = 0;
+    std::size_t last = 0;
+    const bool modelsFit = fleet.gpuModels.size() <= 64;
+    for (const JobRecord& record : jobs) {
+        const JobSpec& s = record.spec;
+        if (s.asksMig()) continue;
+        const int milli = s.gpuMilli;
+        auto same = [&](std::size_t g) {
+            const TaskShape& t = groups[g].shape;
+            return t.cpuMilli == s.cpuMilliPerPod && t.gpuMilli == milli &&
+                   t.numGpu == s.gpusPerPod && modelOf[g] == s.gpuModel;
+        };
+        if (groups.empty() || !same(last)) {
+            last = 0;
+            while (last < groups.size() && !same(last))
+                ++last;
+            if (last == groups.size()) {
+                TaskGroup g;
+                g.shape.cpuMilli = s.cpuMilliPerPod;
+                g.shape.gpuMilli = milli;
+                g.shape.numGpu = s.gpusPerPod;
+                g.shape.allowedModels =
+                    s.gpuModel < 0 || !modelsFit ? kAnyGpuModel : std::uint64_t{1} << s.gpuModel;
+                g.gpuSpec = s.gpuModel < 0 ? std::string() : fleet.gpuModels[s.gpuModel].id;
+                groups.push_back(std::move(g));
+                modelOf.push_back(s.gpuModel);
+            }
+        }
+        groups[last].count += s.pods();
+        tasks += s.pods();
+    }
+    if (tasks == 0) return;
+    sortTaskGroups(groups);
+    m_workload = targetWorkload(groups, tasks);
+    for (const TaskShape& t : m_workload)
+        m_tasksAskCpu |= t.cpuMilli > 0;
+    if (m_tasksAskCpu) return;
+    // The table: a node of `model` with f wholly free GPUs (each 1000 free) and the rest held.
+    m_wholeFragment.assign(fleet.gpuModels.size() * m_width, 0.0);
+    std::vector<int> freeMilli;
+    for (int m = 0; m < static_cast<int>(fleet.gpuModels.size()); ++m)
+        for (int f = 1; f < m_width; ++f) {
+            freeMilli.assign(f, 1000);
+            m_wholeFragment[m * m_width + f] =
+                nodeFragment(NodeFree{m, kNoCpuLimit, freeMilli}, m_workload);
+        }
+}
+
+double FragmentationGauge::walkedFragment(const ClusterState& state, int node,
+                                          std::int64_t& freeMilli) const {
+    const FleetNode& info = m_fleet.nodes[node];
+    int milli[64];
+    for (int slot = 0; slot < info.gpus; ++slot) {
+        milli[slot] = 1000 - state.usedMilli(node, slot);
+        freeMilli += milli[slot];
+    }
+    const std::int64_t cpu = info.cpuMilli > 0 ? state.freeCpuMilli(node) : kNoCpuLimit;
+    return nodeFragment(NodeFree{info.gpuModel, cpu, std::span<const int>(milli, info.gpus)},
+                        m_workload);
+}
+
+ClusterFragmentation FragmentationGauge::measure(const ClusterState& state) const {
+    ClusterFragmentation c;
+    c.totalGpus = m_fleet.totalGpus;
+    if (m_workload.empty()) return c;
+    auto measured = [&](int node) {
+        return state.schedulable(node) && m_fleet.nodes[node].sharing.mode != SharingMode::Mig;
+    };
+    if (m_tasksAskCpu) {
+        for (int node = 0; node < state.nodeCount(); ++node)
+            if (measured(node)) c.fragmentMilli += walkedFragment(state, node, c.freeMilli);
+        return c;
+    }
+    for (int m = 0; m < static_cast<int>(m_fleet.gpuModels.size()); ++m) {
+        const int* hist = state.freeHist(Scope::Fleet, 0, m);
+        for (int f = 1; f < m_width; ++f) {
+            c.fragmentMilli += hist[f] * m_wholeFragment[m * m_width + f];
+            c.freeMilli += std::int64_t{hist[f]} * f * 1000;
+        }
+    }
+    // Shared nodes are in the histograms by their wholly free GPUs: replace that with a walk.
+    const IndexSet& shared = state.sharedNodes();
+    for (std::uint32_t n = shared.first(); n != IndexSet::npos; n = shared.next(n + 1)) {
+        const int node = static_cast<int>(n);
+        if (!measured(node)) continue;
+        const int f = state.freeGpus(node);
+        c.fragmentMilli -= m_wholeFragment[m_fleet.nodes[node].gpuModel * m_width + f];
+        c.freeMilli -= std::int64_t{f} * 1000;
+        c.fragmentMilli += walkedFragment(state, node, c.freeMilli);
+    }
+    return c;
+}
+
+}  // namespace gpuplan::detail
