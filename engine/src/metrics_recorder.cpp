@@ -60,6 +60,7 @@ MetricsRecorder::MetricsRecorder(Results& results, double horizonS, double inter
         {"wait_s_p95", "s"},
         {"fragmentation_ratio", "fraction"},
         {"fragmentation_amount", "fraction"},
+        {"fragmented_gpus", "gpus"},
     };
     results.sampleTimesS = m_sampleTimes;
     results.series.resize(kSeriesCount);
@@ -111,6 +112,7 @@ void MetricsRecorder::sample(std::size_t k, const Gauges& g) {
     s[kStrandedGpus].values[k] = g.strandedGpus;
     s[kFragmentationRatio].values[k] = g.fragmentationRatio;
     s[kFragmentationAmount].values[k] = g.fragmentationAmount;
+    s[kFragmentedGpus].values[k] = g.fragmentedGpus;
     m_fragmentationRatioSum += g.fragmentationRatio;
     m_fragmentationAmountSum += g.fragmentationAmount;
     s[kQueueLength].values[k] = g.queueLength;

@@ -29,6 +29,7 @@ struct Gauges {
     double strandedGpus = 0;
     double fragmentationRatio = 0;   ///< FGD: fragment ÷ free milli-GPU (0 when none is free)
     double fragmentationAmount = 0;  ///< FGD: fragment ÷ the fleet's milli-GPU
+    double fragmentedGpus = 0;       ///< FGD: the fragment itself, in GPUs
     double queueLength = 0;
     double runningJobs = 0;
     std::array<double, kLayerCount> pendingGpus{};
@@ -51,6 +52,7 @@ enum SeriesColumn {
     kWaitP95,
     kFragmentationRatio,
     kFragmentationAmount,
+    kFragmentedGpus,
     kSeriesCount
 };
 

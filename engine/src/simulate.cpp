@@ -481,6 +481,7 @@ private:
         const ClusterFragmentation f = m_fragmentation.measure(m_sim.cluster);
         g.fragmentationRatio = f.ratioPercent() / 100;
         g.fragmentationAmount = f.amountPercent() / 100;
+        g.fragmentedGpus = f.fragmentMilli / 1000;
         m_metrics.sample(k, g);
     }
 
