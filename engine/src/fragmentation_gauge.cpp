@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <string>
+#include <unordered_map>
 
 namespace gpuplan::detail {
 
@@ -14,26 +15,27 @@ constexpr std::int64_t kNoCpuLimit = std::numeric_limits<std::int64_t>::max() / 
 FragmentationGauge::FragmentationGauge(std::span<const JobRecord> jobs, const Fleet& fleet)
     : m_fleet(fleet), m_width(fleet.maxGpusPerNode + 1) {
     // Count pods per shape. Jobs of one class share a shape, so the group of the last job is
-    // tried first: a million jobs cost a million compares, not a million hash lookups.
+    // tried first; a trace's mixed sizes find theirs in a hash map by the packed shape.
     std::vector<TaskGroup> groups;
-    std::vector<int> modelOf;  // per group: the GPU model asked, −1 = any
+    std::unordered_map<std::uint64_t, std::size_t> groupOf;
     std::int64_t tasks = 0;
     std::size_t last = 0;
+    std::uint64_t lastKey = ~std::uint64_t{0};
     const bool modelsFit = fleet.gpuModels.size() <= 64;
     for (const JobRecord& record : jobs) {
         const JobSpec& s = record.spec;
         if (s.asksMig()) continue;
         const int milli = s.gpuMilli;
-        auto same = [&](std::size_t g) {
-            const TaskShape& t = groups[g].shape;
-            return t.cpuMilli == s.cpuMilliPerPod && t.gpuMilli == milli &&
-                   t.numGpu == s.gpusPerPod && modelOf[g] == s.gpuModel;
-        };
-        if (groups.empty() || !same(last)) {
-            last = 0;
-            while (last < groups.size() && !same(last))
-                ++last;
-            if (last == groups.size()) {
+        // CPU < 2^32, milli ≤ 1000 (10 bits), GPUs per pod ≤ 64 (7 bits), model + 1 (15 bits:
+        // a catalog holds at most 1,000 GPU models).
+        const std::uint64_t key = std::uint64_t{s.cpuMilliPerPod} | std::uint64_t(milli) << 32 |
+                                  std::uint64_t(s.gpusPerPod) << 42 |
+                                  std::uint64_t(s.gpuModel + 1) << 49;
+        if (key != lastKey) {
+            lastKey = key;
+            const auto [it, fresh] = groupOf.try_emplace(key, groups.size());
+            last = it->second;
+            if (fresh) {
                 TaskGroup g;
                 g.shape.cpuMilli = s.cpuMilliPerPod;
                 g.shape.gpuMilli = milli;
@@ -42,7 +44,6 @@ FragmentationGauge::FragmentationGauge(std::span<const JobRecord> jobs, const Fl
                     s.gpuModel < 0 || !modelsFit ? kAnyGpuModel : std::uint64_t{1} << s.gpuModel;
                 g.gpuSpec = s.gpuModel < 0 ? std::string() : fleet.gpuModels[s.gpuModel].id;
                 groups.push_back(std::move(g));
-                modelOf.push_back(s.gpuModel);
             }
         }
         groups[last].count += s.pods();

@@ -18,21 +18,14 @@ enum class JobSource : std::uint8_t { Class, Explicit, Trace };
 
 /// One concrete job, with every name resolved to an index.
 struct JobSpec {
+    // What placement reads on every try comes first and together (submit and size, target,
+    // the kind of hold): one cache line of the record, not two.
     double submitS = 0;
     double durationS = 0;  ///< run time at ideal placement, after startup
-    float memoryGbPerGpu = 0;
-    float smActivity = 0;
-    float mfu = 0;
-    float topologySensitivity = 0;
-    float startupS = 0;
     std::int32_t gpus = 1;
     std::int32_t gpusPerPod = 1;
-    std::int32_t priority = 0;
-    std::int32_t team = 0;
-    std::int32_t gpuModel = -1;     ///< index into Fleet::gpuModels, −1 = any
-    std::int32_t pinIndex = -1;     ///< node, rack or pod index by pinLevel
-    std::uint32_t sourceIndex = 0;  ///< class, explicit job or trace index
-    std::uint32_t sequence = 0;     ///< n-th job of its source
+    std::int32_t gpuModel = -1;  ///< index into Fleet::gpuModels, −1 = any
+    std::int32_t pinIndex = -1;  ///< node, rack or pod index by pinLevel
     std::uint32_t cpuMilliPerPod = 0;
     std::uint32_t memoryMiBPerPod = 0;
     /// Of each GPU of a pod; < 1000 = a share of one GPU. For a MIG pod, its instance's
@@ -44,6 +37,15 @@ struct JobSpec {
     /// A MIG pod: its profile id per MIG family (detail::MigFamily order); kNoMig where the
     /// family has no such profile. All kNoMig: not a MIG pod.
     std::array<std::uint8_t, 4> migProfileId{kNoMig, kNoMig, kNoMig, kNoMig};
+    std::int32_t priority = 0;
+    std::int32_t team = 0;
+    std::uint32_t sourceIndex = 0;  ///< class, explicit job or trace index
+    std::uint32_t sequence = 0;     ///< n-th job of its source
+    float memoryGbPerGpu = 0;
+    float smActivity = 0;
+    float mfu = 0;
+    float topologySensitivity = 0;
+    float startupS = 0;
 
     int pods() const { return gpus / gpusPerPod; }
     /// One word compare, not a loop or a memcmp call: it is asked on every placement try.
