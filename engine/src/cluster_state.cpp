@@ -68,7 +68,8 @@ ClusterState::ClusterState(const Fleet& fleet)
     for (int i = 0; i < n; ++i) {
         const FleetNode& node = fleet.nodes[i];
         if (node.sharing.mode != SharingMode::Mig) continue;
-        // The scenario reader refuses a layout the GPU cannot hold; Fleet::build checks again.
+        // The scenario reader refuses a layout the GPU cannot hold; parsing here throws on one
+        // built in code.
         const GpuModel& model = fleet.gpuModels[node.gpuModel];
         const std::optional<MigFamily> family = migFamilyFor(model);
         if (!family) throw std::invalid_argument("MIG on a GPU without MIG: " + node.name);

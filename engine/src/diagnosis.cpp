@@ -327,20 +327,12 @@ Layer Diagnoser::layerOf(std::uint32_t jobIndex) const {
     return it->second;
 }
 
-std::uint64_t Diagnoser::shapeKey(const JobSpec& job) {
-    return (static_cast<std::uint64_t>(job.pinLevel) << 60) ^
-           (static_cast<std::uint64_t>(job.pinIndex + 1) << 36) ^
-           (static_cast<std::uint64_t>(job.gpuModel + 1) << 28) ^
-           (static_cast<std::uint64_t>(job.gpusPerPod) << 20) ^
-           static_cast<std::uint64_t>(job.pods());
-}
-
 PendingEntry Diagnoser::diagnoseQueued(std::uint32_t jobIndex, double nowS) {
     const JobSpec& job = m_sim.spec(jobIndex);
     // Jobs of one shape and constraint share a diagnosis within a sample; the blocked head
     // is described on its own.
     const bool isHead = jobIndex == m_scheduler.blockedHead();
-    const std::uint64_t key = shapeKey(job) ^ (isHead ? (std::uint64_t{1} << 59) : 0);
+    const ShapeKey key = shapeKey(job);  // the head is neither read from nor kept in the memo
     if (auto it = m_memo.find(key); it != m_memo.end() && !isHead)
         return PendingEntry{jobIndex, it->second.layer, it->second.reason};
 

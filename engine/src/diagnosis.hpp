@@ -56,16 +56,18 @@ private:
     long long capacity(const JobSpec& job, Basis basis) const;
     std::uint32_t intern(const std::string& text);
     /// The shape and constraint of a job, as one number (jobs alike share diagnoses).
-    static std::uint64_t shapeKey(const JobSpec& job);
+    /// Jobs with the same shape (size, target, kind of hold, CPU and memory) get the same
+    /// diagnosis.
+    static ShapeKey shapeKey(const JobSpec& job) { return JobQueue::shapeOf(job); }
 
     SimState& m_sim;
     const Scheduler& m_scheduler;
-    std::unordered_map<std::uint64_t, PendingEntry> m_memo;
+    std::unordered_map<ShapeKey, PendingEntry, JobQueue::KeyHash> m_memo;
     std::unordered_map<std::string, std::uint32_t> m_reasonIds;
     std::uint32_t m_justQueuedReason[kLayerCount] = {~0u, ~0u, ~0u, ~0u};
     /// A queued job's layer depends only on its shape and the node states: kept per shape
     /// until a node changes state (every arrival that cannot start asks).
-    mutable std::unordered_map<std::uint64_t, Layer> m_queuedLayer;
+    mutable std::unordered_map<ShapeKey, Layer, JobQueue::KeyHash> m_queuedLayer;
     mutable std::uint64_t m_queuedLayerAt = ~std::uint64_t{0};
 };
 

@@ -84,7 +84,7 @@ void JobQueue::insert(std::uint32_t job) {
     g.jobs.insert(pos, job);
     g.minRunS.insert(static_cast<double>(s.startupS) + s.durationS);
     ++g.live;
-    g.liveGpus += s.gpus;
+    g.liveMilliGpus += std::int64_t{s.gpus} * s.gpuMilli;
     ++m_size;
     m_groupOf[job] = it->second;
 }
@@ -96,7 +96,7 @@ void JobQueue::remove(std::uint32_t job) {
     g.minRunS.erase(static_cast<double>(s.startupS) + s.durationS);
     --g.live;
     ++g.dead;
-    g.liveGpus -= s.gpus;
+    g.liveMilliGpus -= std::int64_t{s.gpus} * s.gpuMilli;
     --m_size;
     m_staleIn[job] = m_groupOf[job];
     if (g.dead > g.live && !g.compactionDue) {

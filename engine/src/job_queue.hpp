@@ -135,6 +135,10 @@ private:
 
 class JobQueue {
 public:
+    /// Hash of a shape, for maps keyed by it (the queue's groups, the diagnosis memos).
+    struct KeyHash {
+        std::size_t operator()(const ShapeKey& k) const;
+    };
     struct Group {
         ShapeKey key;
         std::vector<std::uint32_t> jobs;  ///< queue order; may hold removed jobs until compaction
@@ -145,7 +149,7 @@ public:
         /// queue order): scans start here instead of skipping them again.
         mutable std::size_t front = 0;
         bool compactionDue = false;
-        long long liveGpus = 0;
+        long long liveMilliGpus = 0;  ///< GPU-equivalents the live jobs ask, × 1000
     };
 
     JobQueue(const std::vector<JobRecord>* jobs, QueueOrder order)
@@ -197,9 +201,6 @@ private:
     const std::vector<JobRecord>* m_jobs;
     QueueOrder m_order;
     std::vector<Group> m_groups;
-    struct KeyHash {
-        std::size_t operator()(const ShapeKey& k) const;
-    };
     std::unordered_map<ShapeKey, int, KeyHash> m_groupByKey;
     std::vector<int> m_groupOf;  ///< live job → group, −1 when not queued
     std::vector<int> m_staleIn;  ///< removed job → group still listing it, −1 when none

@@ -159,7 +159,7 @@ struct GroupTally {
         }
         if (j.status == JobStatus::Pending) {  // never bound, or evicted and queued again
             ++waitingAtEnd;
-            gpusWaitingAtEnd += j.spec.gpus;
+            gpusWaitingAtEnd += j.spec.gpuEquivalents();
         }
         if (j.status == JobStatus::Completed) {
             ++completed;
@@ -229,7 +229,9 @@ void MetricsRecorder::writeKpis(double endS) {
     // GPU-seconds held, from the run segments (closed at the end of the run).
     for (const RunSegment& seg : r.segments) {
         const JobSpec& spec = r.jobs[seg.job].spec;
-        const double gpuS = (seg.endS - seg.startS) * spec.gpus;
+        const double gpus =
+            spec.sharesGpu() || spec.asksMig() ? r.gpuEquivalentsOf(seg) : spec.gpus;
+        const double gpuS = (seg.endS - seg.startS) * gpus;
         teams[spec.team].allocatedGpuS += gpuS;
         classes[classGroup(spec)].allocatedGpuS += gpuS;
     }

@@ -18,8 +18,8 @@ PinCheck::TargetGpus PinCheck::targetGpus(const JobSpec& job) const {
         if (job.pinLevel == PinLevel::Node) {
             const FleetNode& node = m_fleet.nodes[job.pinIndex];
             if (node.gpuModel != m) continue;
-            t.largestNode = node.gpus;
-            t.total = node.gpus;
+            t.largestNode = node.wholeGpus();
+            t.total = node.wholeGpus();
             continue;
         }
         const int* nodesByGpus = m_asBought.hist(Basis::FleetEmpty, scope, job.pinIndex, m);
@@ -33,8 +33,7 @@ PinCheck::TargetGpus PinCheck::targetGpus(const JobSpec& job) const {
 }
 
 std::optional<std::string> PinCheck::refusal(const JobSpec& job) {
-    const auto key = std::tuple{static_cast<int>(job.pinLevel), job.pinIndex, job.gpuModel,
-                                job.gpusPerPod, job.pods()};
+    const ShapeKey key = JobQueue::shapeOf(job);
     if (auto it = m_memo.find(key); it != m_memo.end()) return it->second;
     std::optional<std::string> why;
     const long long capacity = bestPodCapacity(requestOf(job), m_asBought, Basis::FleetEmpty);
@@ -44,7 +43,15 @@ std::optional<std::string> PinCheck::refusal(const JobSpec& job) {
             onNode ? "the node" : std::string("the ") + toString(job.pinLevel);
         const TargetGpus t = targetGpus(job);
         const std::string model = job.gpuModel >= 0 ? m_fleet.gpuModels[job.gpuModel].id : "";
-        if (t.total == 0 && onNode)
+        const bool wholeOnly = requestOf(job).wholeGpusOnly();
+        if (!wholeOnly)
+            // Shares, MIG instances and CPU or memory: say what a pod asks, not GPU counts.
+            why = "asks " + std::to_string(job.pods()) + " pod" + (job.pods() == 1 ? "" : "s") +
+                  " of " + podAsk(job) + " and, even empty and healthy, " + there + " holds " +
+                  std::to_string(capacity);
+        else if (onNode && m_fleet.nodes[job.pinIndex].sharing.mode == SharingMode::Mig)
+            why = "asks whole GPUs and the node's GPUs are cut into MIG instances";
+        else if (t.total == 0 && onNode)
             why = "asks GPU model " + model + " and the node has " +
                   m_fleet.gpuModels[m_fleet.nodes[job.pinIndex].gpuModel].id;
         else if (t.total == 0)
@@ -62,6 +69,16 @@ std::optional<std::string> PinCheck::refusal(const JobSpec& job) {
     }
     m_memo.emplace(key, why);
     return why;
+}
+
+std::string PinCheck::podAsk(const JobSpec& job) {
+    std::string text = job.asksMig()     ? std::string("a MIG instance")
+                       : job.sharesGpu() ? std::to_string(job.gpuMilli) + " milli-GPU"
+                                         : std::to_string(job.gpusPerPod) + " GPU" +
+                                               (job.gpusPerPod == 1 ? "" : "s");
+    if (job.cpuMilliPerPod > 0) text += ", " + std::to_string(job.cpuMilliPerPod) + " milli-CPU";
+    if (job.memoryMiBPerPod > 0) text += ", " + std::to_string(job.memoryMiBPerPod) + " MiB";
+    return text;
 }
 
 std::optional<std::string> PinCheck::jobRefusal(const JobTraitsDef& traits, int gpus) {

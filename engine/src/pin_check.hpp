@@ -5,14 +5,15 @@
 // blames on the reservation layer, so node states (a node still Provisioning) do not matter.
 #pragma once
 
-#include <map>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 
 #include "cluster_state.hpp"
 #include "gpuplan/scenario.hpp"
 #include "gpuplan/workload.hpp"
+#include "job_queue.hpp"
 
 namespace gpuplan::detail {
 
@@ -31,6 +32,7 @@ public:
     std::optional<std::string> classRefusal(const JobClassDef& jobClass);
 
 private:
+    static std::string podAsk(const JobSpec& job);
     /// GPUs of the job's eligible models in its pin target.
     struct TargetGpus {
         int largestNode = 0;
@@ -42,7 +44,7 @@ private:
     const Fleet& m_fleet;
     ClusterState m_asBought;  // only its Basis::FleetEmpty counts are read
     // Many jobs share a shape: pin level, pin index, GPU model, GPUs per pod, pods.
-    std::map<std::tuple<int, int, int, int, int>, std::optional<std::string>> m_memo;
+    std::unordered_map<ShapeKey, std::optional<std::string>, JobQueue::KeyHash> m_memo;
 };
 
 }  // namespace gpuplan::detail

@@ -68,7 +68,7 @@ long long podsOnNode(const PlacementRequest& req, const ClusterState& state, int
         for (int slot = 0; slot < info.gpus; ++slot)
             pods += std::max(0, sharesThatFit(state, node, slot, req.milliGpu, empty));
     } else {
-        pods = (empty ? info.gpus : state.freeGpus(node)) / req.gpusPerPod;
+        pods = (empty ? info.wholeGpus() : state.freeGpus(node)) / req.gpusPerPod;
     }
     auto limit = [&](std::int64_t perPod, std::int64_t declared, std::int64_t freeNow) {
         if (perPod > 0 && declared > 0)
@@ -112,7 +112,8 @@ long long podCapacityForModel(const PlacementRequest& request, const ClusterStat
         const int node = request.pinIndex;
         if (fleet.nodes[node].gpuModel != model) return 0;
         if (basis != Basis::FleetEmpty && !state.schedulable(node)) return 0;
-        const int gpus = basis == Basis::FreeNow ? state.freeGpus(node) : fleet.nodes[node].gpus;
+        const int gpus =
+            basis == Basis::FreeNow ? state.freeGpus(node) : fleet.nodes[node].wholeGpus();
         return gpus / request.gpusPerPod;
     }
     const Scope scope = request.pinLevel == PinLevel::Pod    ? Scope::Pod
@@ -159,7 +160,10 @@ public:
         const NodeRange range = nodeRangeOf(m_fleet, m_req.pinLevel, m_req.pinIndex);
         if (m_req.asksMig()) return migInstances(range, policy == PlacementPolicy::Spread);
         if (m_req.sharesGpu()) return shares(range, policy == PlacementPolicy::Spread);
-        if (policy == PlacementPolicy::TopologyAware && m_req.pods > 1) return topology(range);
+        // The topology tiers choose a unit by GPU capacity alone; with CPU or memory asked the
+        // unit could refuse the gang, so such gangs are packed (see the header).
+        if (policy == PlacementPolicy::TopologyAware && m_req.pods > 1 && m_req.host.none())
+            return topology(range);
         const bool spread = policy == PlacementPolicy::Spread;
         // Per pod, the best node over all allowed models; a gang keeps to its first pod's model.
         int model = m_req.gpuModel;
@@ -210,12 +214,13 @@ private:
     /// (ties: lowest node, then slot), spread the most. A gang keeps to its first pod's model.
     bool shares(NodeRange range, bool spread) {
         int model = m_req.gpuModel;
+        const std::vector<bool> gangFits = modelsHoldingGang();
         for (int pod = 0; pod < m_req.pods; ++pod) {
             int bestNode = -1, bestSlot = -1, bestRoom = 0;
             for (int node = range.begin; node < range.end; ++node) {
                 const FleetNode& info = m_fleet.nodes[node];
-                if ((model >= 0 && info.gpuModel != model) || !m_state.schedulable(node) ||
-                    !m_state.hostFits(node, m_req.host))
+                if ((model >= 0 && info.gpuModel != model) || !gangFits[info.gpuModel] ||
+                    !m_state.schedulable(node) || !m_state.hostFits(node, m_req.host))
                     continue;
                 const int milli = shareMilliOn(info, m_req.milliGpu);
                 for (int slot = 0; slot < info.gpus; ++slot) {
@@ -245,12 +250,14 @@ private:
     /// GPU, the lowest such instance. A gang keeps to its first pod's model.
     bool migInstances(NodeRange range, bool spread) {
         int model = m_req.gpuModel;
+        const std::vector<bool> gangFits = modelsHoldingGang();
         for (int pod = 0; pod < m_req.pods; ++pod) {
             int bestNode = -1, bestSlot = -1, bestFreeSlices = 0;
             for (int node = range.begin; node < range.end; ++node) {
                 const FleetNode& info = m_fleet.nodes[node];
-                if ((model >= 0 && info.gpuModel != model) || !m_state.schedulable(node) ||
-                    migProfileOn(m_req, m_state, node) < 0 || !m_state.hostFits(node, m_req.host))
+                if ((model >= 0 && info.gpuModel != model) || !gangFits[info.gpuModel] ||
+                    !m_state.schedulable(node) || migProfileOn(m_req, m_state, node) < 0 ||
+                    !m_state.hostFits(node, m_req.host))
                     continue;
                 for (int slot = 0; slot < info.gpus; ++slot) {
                     if (freeMigInstances(m_req, m_state, node, slot, false) == 0) continue;
@@ -282,6 +289,16 @@ private:
             m_out.push_back(placed);
         }
         return true;
+    }
+
+    /// Per model: may a pod of this request start there? A gang keeps to one model, so with
+    /// any model allowed only those that can hold every pod now are candidates.
+    std::vector<bool> modelsHoldingGang() const {
+        std::vector<bool> fits(m_fleet.gpuModels.size(), false);
+        for (int m = 0; m < static_cast<int>(fits.size()); ++m)
+            fits[m] = (m_req.gpuModel < 0 || m_req.gpuModel == m) &&
+                      (m_req.pods == 1 || podCapacityForModel(m_req, m_state, m) >= m_req.pods);
+        return fits;
     }
 
     int freeComputeSlices(int node, int slot) const {

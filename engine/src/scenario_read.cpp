@@ -149,6 +149,8 @@ struct Reader {
                                                 type.id + "\" has no MIG geometry");
             if (!layout) fail(o.pointer(), "missing key \"migLayout\" (e.g. \"3g.40gb, 4g.40gb\")");
             d.migLayout = layout->string(256);
+            if (d.migLayout.find_first_not_of(" \t,+") == std::string::npos)
+                layout->fail("a MIG layout needs at least one instance (e.g. \"7g.80gb\")");
             try {
                 parseMigLayout(d.migLayout, *family, gpu->migMaxInstances);
             } catch (const std::invalid_argument& e) {

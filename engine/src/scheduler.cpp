@@ -176,7 +176,10 @@ void Scheduler::fullScan(double nowS) {
                     // reserved start, the head still fits then on the GPUs it reserved, and no
                     // earlier (the job only takes capacity before): the reservation stands.
                     // Else the start may move: plan it again (a walk of the bound jobs).
-                    if (m_sim.runtime[job].plannedEndS > m_reservation.startS)
+                    // A share is never counted as returning a GPU (the GPU comes back whole
+                    // only when its last share ends): plan again after one.
+                    if (m_sim.runtime[job].plannedEndS > m_reservation.startS ||
+                        m_sim.spec(job).sharesGpu())
                         m_reservation.active = false;
                     continue;
                 }
@@ -243,7 +246,9 @@ bool Scheduler::canEndBeforeReservation(std::uint32_t job, double nowS) const {
 
 void Scheduler::backfill(std::uint32_t job, double nowS, Cleared cleared) {
     const ShapeKey key = JobQueue::shapeOf(m_sim.spec(job));
-    const bool canBeShort = canEndBeforeReservation(job, nowS);
+    // A share may not use the held GPUs even when it ends in time: the hold counts a GPU as
+    // returning only when a whole holder ends, and another share could join it meanwhile.
+    const bool canBeShort = canEndBeforeReservation(job, nowS) && !m_sim.spec(job).sharesGpu();
     const bool covered = cleared == Cleared::Both ? false
                          : cleared == Cleared::WithoutHold
                              ? !canBeShort && m_failedWithPhantom.covers(key)

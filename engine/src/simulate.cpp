@@ -227,7 +227,14 @@ private:
         p.tier = fleet.tierOf(m_nodeScratch);
         p.slowdown = fleet.slowdown(fleet.neededTier(s.gpus, first.gpuModel), p.tier,
                                     s.topologySensitivity, first.nodeType);
-        p.crashLoop = s.memoryGbPerGpu > fleet.gpuModels[first.gpuModel].hbmGb;
+        // A MIG pod has its instance's memory, not the GPU's.
+        double memoryGb = fleet.gpuModels[first.gpuModel].hbmGb;
+        if (pods.front().isMig()) {
+            const int slot = std::countr_zero(pods.front().gpuMask);
+            const MigLayout& layout = m_sim.cluster.migLayout(pods.front().node, slot);
+            memoryGb = layout.profileOf(layout[pods.front().migInstance]).memoryGb;
+        }
+        p.crashLoop = s.memoryGbPerGpu > memoryGb;
         p.endS = p.crashLoop ? nowS + crashLoopHoldS(s.startupS)
                              : nowS + s.startupS + s.durationS * p.slowdown;
         return p;
@@ -462,7 +469,8 @@ private:
             for (const JobQueue::Group& group : queue.groups()) {
                 if (group.live == 0) continue;
                 const std::uint32_t first = group.jobs[queue.firstLive(group)];
-                g.pendingGpus[static_cast<int>(m_diagnoser.layerOf(first))] += group.liveGpus;
+                g.pendingGpus[static_cast<int>(m_diagnoser.layerOf(first))] +=
+                    static_cast<double>(group.liveMilliGpus) / 1000;
             }
             // Bound but stuck jobs (starting, crash-looping) are the workload layer. Each has
             // its diagnosis from when it was bound; the sample lists them in what is left of

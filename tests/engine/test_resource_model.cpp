@@ -186,3 +186,44 @@ TEST_CASE("A MIG pod asking memory gets the smallest profile with that much", "[
     REQUIRE(rec.firstStartS == 0);
     CHECK(r.placementOf(r.segments[rec.lastSegment])[0].migComputeSlices == 1);
 }
+
+TEST_CASE("A short share does not take the GPUs held for the queue head", "[resources]") {
+    // One 8-GPU node under MPS. A holds 6 whole GPUs for 0–1000 s; H (8 whole GPUs) comes at
+    // t = 1 and is reserved for t = 1000, holding the 2 free GPUs. S (500 milli-GPU, 10 s)
+    // would end in time, but a share never uses held GPUs: the hold counts a GPU as coming
+    // back only when a whole holder ends, and L (500 milli-GPU, 5000 s) could then join S's
+    // GPU and keep it past 1000. So S and L wait for H, which starts at 1000 as promised
+    // (test::run checks the promise after every pass).
+    GpuSharingDef mps;
+    mps.mode = SharingMode::Mps;
+    Scenario s = sharedFleet(1, "n8", mps);
+    s.jobs = {test::job("A", 6, 1000, 0, 6), test::job("H", 8, 100, 1, 8), share("S", 500, 2),
+              share("L", 500, 3)};
+    s.jobs[2].durationS = 10;
+    s.jobs[3].durationS = 5000;
+    const Results r = test::run(s);
+    CHECK(r.jobs[test::jobIndex(r, "H")].firstStartS == 1000);
+    CHECK(r.jobs[test::jobIndex(r, "S")].firstStartS >= 1100);
+}
+
+TEST_CASE("A gang of shares keeps to a model that can hold all of it", "[resources]") {
+    // Two models, any allowed: a tg-big node (big8) under MPS with 1 client per GPU holds
+    // 8 pods; a tg node (n4) under MPS holds 4 GPUs × 10 shares of 100 = 40. A gang of
+    // 9 × 100 milli-GPU fits only the tg node: placement must not start it on big8 (node 0,
+    // first in order, and the fullest-fitting GPU) and then fail on the ninth pod.
+    Scenario s = test::smallFleet(1, 1, "big8");
+    s.pods[0].racks[0].nodes[0].sharing.mode = SharingMode::Mps;
+    s.pods[0].racks[0].nodes[0].sharing.mpsClients = 1;
+    NodeGroupDef small;
+    small.name = "small";
+    small.nodeType = "n4";
+    small.sharing.mode = SharingMode::Mps;
+    s.pods[0].racks[0].nodes.push_back(small);
+    test::resolveHardware(s);
+    s.jobs = {share("gang", 100, 0, 9)};
+    const Results r = test::run(s);
+    const JobRecord& g = r.jobs[test::jobIndex(r, "gang")];
+    REQUIRE(g.firstStartS == 0);
+    for (const PodPlacement& p : r.placementOf(r.segments[g.lastSegment]))
+        CHECK(p.node == 1);
+}
