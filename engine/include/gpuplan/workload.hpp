@@ -23,9 +23,11 @@ struct JobSpec {
     double submitS = 0;
     double durationS = 0;  ///< run time at ideal placement, after startup
     std::int32_t gpus = 1;
-    std::int32_t gpusPerPod = 1;
-    std::int32_t gpuModel = -1;  ///< index into Fleet::gpuModels, −1 = any
     std::int32_t pinIndex = -1;  ///< node, rack or pod index by pinLevel
+    // Both small by the input rules (GPUs per pod ≤ 64, a catalog ≤ 1,000 GPU models): two
+    // bytes each keep the record at 80 bytes.
+    std::int16_t gpusPerPod = 1;
+    std::int16_t gpuModel = -1;  ///< index into Fleet::gpuModels, −1 = any
     std::uint32_t cpuMilliPerPod = 0;
     std::uint32_t memoryMiBPerPod = 0;
     /// Of each GPU of a pod; < 1000 = a share of one GPU. For a MIG pod, its instance's
