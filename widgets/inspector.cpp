@@ -1,8 +1,10 @@
 #include "inspector.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
+#include "gpu_sub_cells.hpp"
 #include "ui_palette.hpp"
 
 namespace gpuplan::ui {
@@ -14,6 +16,26 @@ QString esc(const std::string& s) {
 QString row(const QString& key, const QString& value) {
     return QStringLiteral("<tr><td style='color:gray;padding-right:10px'>%1</td><td>%2</td></tr>")
         .arg(key, value);
+}
+/// How the node's GPUs are served, in words.
+QString sharingText(const GpuSharingDef& sharing) {
+    switch (sharing.mode) {
+        case SharingMode::Whole:
+            return Inspector::tr("whole GPU");
+        case SharingMode::Mps:
+            return Inspector::tr("MPS, up to %1 clients").arg(sharing.mpsClients);
+        case SharingMode::TimeSlicing:
+            return Inspector::tr("time-slicing, %1 replicas").arg(sharing.timeSliceReplicas);
+        case SharingMode::Mig:
+            return Inspector::tr("MIG: %1").arg(esc(sharing.migLayout));
+    }
+    return {};
+}
+/// GPU counts that may hold shares: "3", "2.4".
+QString gpuCount(double gpus) {
+    const double rounded = std::round(gpus * 10) / 10;
+    return rounded == std::floor(rounded) ? QString::number(static_cast<long long>(rounded))
+                                          : QString::number(rounded, 'f', 1);
 }
 }  // namespace
 
@@ -142,23 +164,29 @@ QString Inspector::nodeHtml(int node, int slot) const {
     const FleetNode& n = f.nodes[node];
     const GpuModel& gpu = f.gpuModels[n.gpuModel];
     const int first = m_results->firstGpuOfNode[node];
-    std::map<int, int> jobs;  // job → GPUs on this node
-    int busy = 0;
-    for (int g = 0; g < n.gpus; ++g)
-        if (const int j = m_snapshot->gpuJob[first + g]; j >= 0) {
-            ++jobs[j];
-            ++busy;
-        }
+    std::map<std::uint32_t, int> jobs;  // job → milli-GPU it holds on this node
+    double busy = 0;                    // GPU-equivalents: shares count by their share
+    for (int g = 0; g < n.gpus; ++g) {
+        busy += heldGpuEquivalents(*m_snapshot, first + g);
+        for (const GpuOccupant& o : m_snapshot->occupantsOf(first + g))
+            jobs[o.job] += o.milliGpu;
+    }
     QString html =
         QStringLiteral("<h3>%1</h3><table>")
             .arg(slot >= 0 ? tr("GPU %1 of %2").arg(slot).arg(esc(n.name)) : esc(n.name));
     if (slot >= 0) {
-        const int j = m_snapshot->gpuJob[first + slot];
-        html += row(tr("sharing"), tr("whole GPU"));
-        html += row(tr("job"),
-                    j < 0 ? tr("free")
-                          : QStringLiteral("<b>%1</b>")
-                                .arg(esc(m_results->jobName(static_cast<std::uint32_t>(j)))));
+        const auto occupants = m_snapshot->occupantsOf(first + slot);
+        html += row(tr("sharing"), sharingText(n.sharing));
+        QString list;
+        for (const GpuOccupant& o : occupants)
+            list +=
+                QStringLiteral("<b>%1</b>%2<br>")
+                    .arg(esc(m_results->jobName(o.job)))
+                    .arg(o.milliGpu >= 1000 ? QString() : tr(" (%1 milli-GPU)").arg(o.milliGpu));
+        html +=
+            row(occupants.size() > 1 ? tr("jobs") : tr("job"), list.isEmpty() ? tr("free") : list);
+    } else if (n.sharing.mode != SharingMode::Whole) {
+        html += row(tr("sharing"), sharingText(n.sharing));
     }
     html += row(tr("state at t"), QString::fromLatin1(toString(m_snapshot->nodeStates[node])));
     html += row(tr("node type"), esc(f.nodeTypes[n.nodeType].name));
@@ -170,13 +198,13 @@ QString Inspector::nodeHtml(int node, int slot) const {
     html += row(tr("rack / pod"),
                 QStringLiteral("%1 / %2").arg(esc(f.racks[n.rack].name), esc(f.pods[n.pod].name)));
     html += row(tr("buying class"), QString::fromLatin1(toString(n.buyingClass)));
-    html += row(tr("GPUs busy"), QStringLiteral("%1 of %2").arg(busy).arg(n.gpus));
+    html += row(tr("GPUs busy"), QStringLiteral("%1 of %2").arg(gpuCount(busy)).arg(n.gpus));
     QString list;
-    for (const auto& [j, gpus] : jobs)
+    for (const auto& [j, milli] : jobs)
         list += QStringLiteral("%1 (%2 GPU%3, %4)<br>")
-                    .arg(esc(m_results->jobName(static_cast<std::uint32_t>(j))))
-                    .arg(gpus)
-                    .arg(gpus > 1 ? "s" : "")
+                    .arg(esc(m_results->jobName(j)))
+                    .arg(gpuCount(milli / 1000.0))
+                    .arg(milli == 1000 ? "" : "s")
                     .arg(esc(m_results->teams[m_results->jobs[j].spec.team]));
     html += row(tr("jobs at t"), list.isEmpty() ? tr("none") : list);
     return html + QStringLiteral("</table>");
@@ -184,19 +212,20 @@ QString Inspector::nodeHtml(int node, int slot) const {
 
 QString Inspector::unitHtml(const QString& title, int firstNode, int nodeCount) const {
     const Fleet& f = m_results->fleet;
-    int gpus = 0, busy = 0, ready = 0;
+    int gpus = 0, ready = 0;
+    double busy = 0;  // GPU-equivalents
     for (int n = firstNode; n < firstNode + nodeCount; ++n) {
         gpus += f.nodes[n].gpus;
         ready += m_snapshot->nodeStates[n] == NodeState::Ready;
         for (int g = 0; g < f.nodes[n].gpus; ++g)
-            busy += m_snapshot->gpuJob[m_results->firstGpuOfNode[n] + g] >= 0;
+            busy += heldGpuEquivalents(*m_snapshot, m_results->firstGpuOfNode[n] + g);
     }
     return QStringLiteral("<h3>%1</h3><table>%2%3%4</table>")
         .arg(title, row(tr("nodes"), tr("%1 (%2 Ready at t)").arg(nodeCount).arg(ready)),
              row(tr("GPUs"), QString::number(gpus)),
              row(tr("allocation at t"), QStringLiteral("%1 % (%2 busy)")
                                             .arg(gpus ? 100.0 * busy / gpus : 0, 0, 'f', 1)
-                                            .arg(busy)));
+                                            .arg(gpuCount(busy))));
 }
 
 QString Inspector::jobHtml(std::uint32_t job) const {

@@ -115,6 +115,8 @@ TopologyHit TopologyLayout::hitTest(QPointF p) const {
             if (slot >= 0 && slot < m_fleet->nodes[node].gpus && gpuRect(node, slot).contains(p)) {
                 hit.kind = TopologyHit::Kind::Gpu;
                 hit.slot = slot;
+                const QRectF cell = gpuRect(node, slot);
+                hit.cellX = std::clamp((p.x() - cell.left()) / cell.width(), 0.0, 1.0);
             }
             return hit;
         }

@@ -17,6 +17,7 @@ struct TopologyHit {
     enum class Kind { None, Pod, Rack, Node, Gpu };
     Kind kind = Kind::None;
     int pod = -1, rack = -1, node = -1, slot = -1;
+    double cellX = -1;  ///< Gpu: where across the GPU's cell, 0..1 (which share, see gpu_sub_cells)
 };
 
 /// The name of the node, rack or pod a hit points at in `fleet`; empty when out of range.

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuplan/workload.hpp"
 #include "ui_palette.hpp"
 
 namespace gpuplan::ui {
@@ -43,6 +44,9 @@ void TopologyView::setResults(std::shared_ptr<const Results> results,
     }
     m_layout = TopologyLayout(m_results->fleet);
     m_teamColors = teamColors(*m_results);
+    m_hasSharedGpus =
+        std::any_of(m_results->fleet.nodes.begin(), m_results->fleet.nodes.end(),
+                    [](const FleetNode& n) { return n.sharing.mode != SharingMode::Whole; });
     if (!keepView) {
         m_fitted = false;
         m_autoFit = true;
@@ -85,11 +89,18 @@ void TopologyView::countRackBusyGpus() {
     m_rackBusyGpus.assign(m_results->fleet.racks.size(), 0);
     for (std::size_t n = 0; n < m_results->fleet.nodes.size(); ++n) {
         const int first = m_results->firstGpuOfNode[n];
-        int busy = 0;
+        double busy = 0;  // shares count by their share
         for (int g = 0; g < m_results->fleet.nodes[n].gpus; ++g)
-            busy += m_snapshot->gpuJob[first + g] >= 0;
+            busy += heldGpuEquivalents(*m_snapshot, first + g);
         m_rackBusyGpus[m_results->fleet.nodes[n].rack] += busy;
     }
+}
+
+int TopologyView::jobAt(const TopologyHit& hit) const {
+    if (!m_results || hit.kind != TopologyHit::Kind::Gpu) return -1;
+    const int gpu = m_results->firstGpuOfNode[hit.node] + hit.slot;
+    // A hit made without a pointer (a test, a selection restored) means the main holder.
+    return hit.cellX < 0 ? m_snapshot->gpuJob[gpu] : jobAtCellX(*m_snapshot, gpu, hit.cellX);
 }
 
 void TopologyView::setSelection(const TopologyHit& hit) {
@@ -132,10 +143,16 @@ void TopologyView::fitAll() {
 int TopologyView::legendWidth() const {
     if (!m_results) return 0;
     const QFontMetrics fm(font());
-    int w = fm.horizontalAdvance(tr("racks: allocation heat")) + 20;
+    int w =
+        fm.horizontalAdvance(m_hasSharedGpus ? sharedCellsNote() : tr("racks: allocation heat")) +
+        20;
     for (const std::string& t : m_results->teams)
         w = std::max(w, fm.horizontalAdvance(QString::fromStdString(t)) + fm.height() + 16);
-    return std::min(w, 220);
+    return std::min(w, 260);
+}
+
+QString TopologyView::sharedCellsNote() const {
+    return tr("cell: GPU; stripe: share; ● MPS/TS");
 }
 
 void TopologyView::fitAndFollow() {
@@ -271,16 +288,36 @@ void TopologyView::paintNode(QPainter& p, int node, bool detailed) {
     const QColor freeColor = freeGpuColor(palette());
     const int first = m_results->firstGpuOfNode[node];
     p.setPen(Qt::NoPen);
+    const bool sharedMode =
+        info.sharing.mode == SharingMode::Mps || info.sharing.mode == SharingMode::TimeSlicing;
     for (int g = 0; g < info.gpus; ++g) {
-        const int job = m_snapshot->gpuJob[first + g];
         const QRectF cell = toWidget(m_layout.gpuRect(node, g));
-        p.setBrush(job >= 0 ? m_teamColors[m_results->jobs[job].spec.team] : freeColor);
-        p.drawRect(cell);
-        if (job >= 0 && job == m_highlightedJob) {
-            p.setPen(QPen(palette().color(QPalette::Highlight), 2));
-            p.setBrush(Qt::NoBrush);
-            p.drawRect(cell.adjusted(-1, -1, 1, 1));
-            p.setPen(Qt::NoPen);
+        // A shared GPU or MIG instances: a stripe per holder, as wide as its share.
+        gpuSubCells(*m_snapshot, first + g, m_subCells);
+        const bool split = m_subCells.size() > 1;
+        for (const GpuSubCell& sc : m_subCells) {
+            const QRectF r(cell.left() + sc.x0 * cell.width(), cell.top(),
+                           (sc.x1 - sc.x0) * cell.width(), cell.height());
+            p.setBrush(sc.job >= 0 ? m_teamColors[m_results->jobs[sc.job].spec.team] : freeColor);
+            p.drawRect(r);
+            if (split && sc.x1 < 1 && cell.width() >= 14) {
+                // A hairline between holders, once each stripe is a few pixels wide.
+                p.setPen(QPen(palette().color(QPalette::Base), 1));
+                p.drawLine(QPointF(r.right(), r.top()), QPointF(r.right(), r.bottom()));
+                p.setPen(Qt::NoPen);
+            }
+            if (sc.job >= 0 && sc.job == m_highlightedJob) {
+                p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+                p.setBrush(Qt::NoBrush);
+                p.drawRect(split ? r : r.adjusted(-1, -1, 1, 1));
+                p.setPen(Qt::NoPen);
+            }
+        }
+        if (sharedMode && cell.height() >= 8) {
+            // A dot marks an MPS / time-sliced GPU, used or not.
+            p.setBrush(palette().color(QPalette::WindowText));
+            const double d = std::max(2.0, cell.height() * 0.12);
+            p.drawEllipse(QPointF(cell.right() - d * 1.2, cell.top() + d * 1.2), d / 2, d / 2);
         }
     }
     if (!ready) {
@@ -428,6 +465,7 @@ void TopologyView::paintLegend(QPainter& p) {
     y += row;
     p.drawText(box.left() + 6, y, box.width(), row, Qt::AlignVCenter,
                TopologyLayout::kCell * m_zoom < kHeatBelowCellPx ? tr("racks: allocation heat")
+               : m_hasSharedGpus                                 ? sharedCellsNote()
                                                                  : tr("cells: one GPU"));
 }
 
@@ -476,7 +514,7 @@ void TopologyView::mousePressEvent(QMouseEvent* e) {
     const TopologyHit hit = m_layout.hitTest(toWorld(e->position()));
     m_pressJob = -1;
     if (hit.kind == TopologyHit::Kind::Gpu) {
-        const int job = m_snapshot->gpuJob[m_results->firstGpuOfNode[hit.node] + hit.slot];
+        const int job = jobAt(hit);
         if (job >= 0 && m_results->jobs[job].spec.source == JobSource::Explicit &&
             m_results->jobs[job].spec.pinLevel != PinLevel::None)
             m_pressJob = job;  // a pinned job: dragging it moves it
@@ -612,17 +650,27 @@ QString TopologyView::tooltipAt(QPointF pos) const {
                        .arg(QString::fromLatin1(toString(m_snapshot->nodeStates[hit.node])))
                        .arg(QString::fromLatin1(toString(node.buyingClass)));
     if (hit.kind == TopologyHit::Kind::Gpu) {
-        const int job = m_snapshot->gpuJob[m_results->firstGpuOfNode[hit.node] + hit.slot];
+        const int gpu = m_results->firstGpuOfNode[hit.node] + hit.slot;
+        const int job = jobAt(hit);
         text += tr("<br>GPU %1: ").arg(hit.slot);
+        if (node.sharing.mode != SharingMode::Whole)
+            text += tr("%1, %2 of 1000 milli-GPU held<br>")
+                        .arg(QString::fromLatin1(toString(node.sharing.mode)))
+                        .arg(std::min(1000, m_snapshot->usedMilli(gpu)));
+        if (m_snapshot->occupantsOf(gpu).size() > 1)
+            text += tr("%1 jobs share it; under the pointer: ")
+                        .arg(m_snapshot->occupantsOf(gpu).size());
         if (job < 0) {
             text += tr("free");
         } else {
             const JobRecord& j = m_results->jobs[job];
-            text += tr("<b>%1</b> (team %2, %3 GPUs)<br>since %4")
+            text += tr("<b>%1</b> (team %2, %3)<br>since %4")
                         .arg(QString::fromStdString(
                             m_results->jobName(static_cast<std::uint32_t>(job))))
                         .arg(QString::fromStdString(m_results->teams[j.spec.team]))
-                        .arg(j.spec.gpus)
+                        .arg(j.spec.sharesGpu() || j.spec.asksMig()
+                                 ? QString::fromStdString(describePodRequest(j.spec))
+                                 : tr("%1 GPUs").arg(j.spec.gpus))
                         .arg(formatSimTime(j.firstStartS));
         }
     }

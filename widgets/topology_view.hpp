@@ -10,6 +10,7 @@
 class QMimeData;
 #include <memory>
 
+#include "gpu_sub_cells.hpp"
 #include "gpuplan/results.hpp"
 #include "topology_layout.hpp"
 
@@ -38,6 +39,9 @@ public:
     const TopologyLayout& layout() const { return m_layout; }
 
     void setSelection(const TopologyHit& hit);
+    /// The job drawn where `hit` points (a GPU hit: the holder of the share under the
+    /// pointer), −1 when free or not a GPU.
+    int jobAt(const TopologyHit& hit) const;
     const TopologyHit& selection() const { return m_selection; }
     /// Outlines the GPUs of one job (−1: none).
     void setHighlightedJob(int job);
@@ -91,6 +95,7 @@ private:
     void paintNode(QPainter& p, int node, bool detailed);
     void paintOverlay(QPainter& p);
     void paintLegend(QPainter& p);
+    QString sharedCellsNote() const;
     QRectF toWidget(const QRectF& world) const;
     QString tooltipAt(QPointF widgetPos) const;
     int legendWidth() const;
@@ -99,7 +104,9 @@ private:
     std::shared_ptr<const Results> m_results;
     TopologyLayout m_layout;
     std::shared_ptr<const ClusterSnapshot> m_snapshot = std::make_shared<ClusterSnapshot>();
-    std::vector<int> m_rackBusyGpus;
+    std::vector<double> m_rackBusyGpus;  ///< GPU-equivalents held, per rack
+    std::vector<GpuSubCell> m_subCells;  ///< scratch for paintNode
+    bool m_hasSharedGpus = false;        ///< some node is MIG, MPS or time-sliced
     std::vector<QColor> m_teamColors;
     double m_timeS = 0;
     double m_zoom = 1;

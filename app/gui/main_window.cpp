@@ -472,8 +472,7 @@ void MainWindow::onSelection(const ui::TopologyHit& hit) {
     switch (hit.kind) {
         case K::Gpu: {
             m_inspector->showGpu(hit.node, hit.slot);
-            const int job =
-                m_topology->snapshot().gpuJob[m_results->firstGpuOfNode[hit.node] + hit.slot];
+            const int job = m_topology->jobAt(hit);
             m_topology->setHighlightedJob(job);
             break;
         }

@@ -72,13 +72,7 @@ std::optional<std::string> PinCheck::refusal(const JobSpec& job) {
 }
 
 std::string PinCheck::podAsk(const JobSpec& job) {
-    std::string text = job.asksMig()     ? std::string("a MIG instance")
-                       : job.sharesGpu() ? std::to_string(job.gpuMilli) + " milli-GPU"
-                                         : std::to_string(job.gpusPerPod) + " GPU" +
-                                               (job.gpusPerPod == 1 ? "" : "s");
-    if (job.cpuMilliPerPod > 0) text += ", " + std::to_string(job.cpuMilliPerPod) + " milli-CPU";
-    if (job.memoryMiBPerPod > 0) text += ", " + std::to_string(job.memoryMiBPerPod) + " MiB";
-    return text;
+    return describePodRequest(job);
 }
 
 std::optional<std::string> PinCheck::jobRefusal(const JobTraitsDef& traits, int gpus) {

@@ -103,6 +103,32 @@ int automaticGpusPerPod(int gpus, int maxPerNode) {
     return 1;
 }
 
+std::string describePodRequest(const JobSpec& job) {
+    std::string text;
+    if (job.asksMig()) {
+        // The profile per MIG family the job can use, each name once.
+        std::vector<std::string> names;
+        for (std::size_t f = 0; f < job.migProfileId.size(); ++f) {
+            if (job.migProfileId[f] == JobSpec::kNoMig) continue;
+            const auto profile =
+                detail::migProfileById(static_cast<detail::MigFamily>(f), job.migProfileId[f]);
+            if (profile && std::find(names.begin(), names.end(), profile->name) == names.end())
+                names.emplace_back(profile->name);
+        }
+        text = "a MIG ";
+        for (std::size_t i = 0; i < names.size(); ++i)
+            text += (i ? " / " : "") + names[i];
+        text += " instance";
+    } else if (job.sharesGpu()) {
+        text = std::to_string(job.gpuMilli) + " milli-GPU";
+    } else {
+        text = std::to_string(job.gpusPerPod) + " GPU" + (job.gpusPerPod == 1 ? "" : "s");
+    }
+    if (job.cpuMilliPerPod > 0) text += ", " + std::to_string(job.cpuMilliPerPod) + " milli-CPU";
+    if (job.memoryMiBPerPod > 0) text += ", " + std::to_string(job.memoryMiBPerPod) + " MiB";
+    return text;
+}
+
 namespace {
 
 struct Resolver {

@@ -80,6 +80,10 @@ JobSpec resolveJobShape(const Fleet& fleet, const JobTraitsDef& traits, int gpus
 /// Pod size for a job of `gpus` GPUs: the largest divisor of gpus that is ≤ maxPerNode.
 int automaticGpusPerPod(int gpus, int maxPerNode);
 
+/// What one pod of `job` asks, in words: "2 GPUs", "300 milli-GPU", "a MIG 1g.10gb instance"
+/// (each family's profile name, "1g.5gb / 1g.10gb", when they differ), then CPU and memory.
+std::string describePodRequest(const JobSpec& job);
+
 /// Stable 64-bit hash (FNV-1a) used to derive per-class random streams.
 std::uint64_t stableHash(std::string_view text);
 

@@ -1,0 +1,45 @@
+#include "gpu_sub_cells.hpp"
+
+#include <algorithm>
+
+namespace gpuplan::ui {
+
+void gpuSubCells(const ClusterSnapshot& snapshot, int gpu, std::vector<GpuSubCell>& out,
+                 double minWidth) {
+    out.clear();
+    const auto occupants = snapshot.occupantsOf(gpu);
+    if (occupants.empty()) {
+        out.push_back({0, 1, -1, 1000});
+        return;
+    }
+    if (occupants.size() == 1 && occupants.front().milliGpu >= 1000) {
+        out.push_back({0, 1, static_cast<int>(occupants.front().job), 1000});
+        return;
+    }
+    // Shares in job order (the snapshot's order), each at least minWidth wide.
+    double total = 0;
+    for (const GpuOccupant& o : occupants)
+        total += std::max(o.milliGpu / 1000.0, minWidth);
+    const double scale = total > 1 ? 1 / total : 1;
+    double x = 0;
+    for (const GpuOccupant& o : occupants) {
+        const double w = std::max(o.milliGpu / 1000.0, minWidth) * scale;
+        out.push_back({x, std::min(1.0, x + w), static_cast<int>(o.job), o.milliGpu});
+        x += w;
+    }
+    if (x < 1 - 1e-9) out.push_back({x, 1, -1, std::max(0, 1000 - snapshot.usedMilli(gpu))});
+}
+
+int jobAtCellX(const ClusterSnapshot& snapshot, int gpu, double cellX) {
+    std::vector<GpuSubCell> cells;
+    gpuSubCells(snapshot, gpu, cells);
+    for (const GpuSubCell& c : cells)
+        if (cellX >= c.x0 && cellX < c.x1) return c.job;
+    return cells.empty() ? -1 : cells.back().job;  // cellX = 1: the right edge
+}
+
+double heldGpuEquivalents(const ClusterSnapshot& snapshot, int gpu) {
+    return std::min(1.0, snapshot.usedMilli(gpu) / 1000.0);
+}
+
+}  // namespace gpuplan::ui
