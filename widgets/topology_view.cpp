@@ -664,14 +664,15 @@ QString TopologyView::tooltipAt(QPointF pos) const {
             text += tr("free");
         } else {
             const JobRecord& j = m_results->jobs[job];
-            text += tr("<b>%1</b> (team %2, %3)<br>since %4")
-                        .arg(QString::fromStdString(
-                            m_results->jobName(static_cast<std::uint32_t>(job))))
-                        .arg(QString::fromStdString(m_results->teams[j.spec.team]))
-                        .arg(j.spec.sharesGpu() || j.spec.asksMig()
-                                 ? QString::fromStdString(describePodRequest(j.spec))
-                                 : tr("%1 GPUs").arg(j.spec.gpus))
-                        .arg(formatSimTime(j.firstStartS));
+            text +=
+                tr("<b>%1</b> (team %2, %3)<br>since %4")
+                    .arg(
+                        QString::fromStdString(m_results->jobName(static_cast<std::uint32_t>(job))))
+                    .arg(QString::fromStdString(m_results->teams[j.spec.team]))
+                    .arg(j.spec.sharesGpu() || j.spec.asksMig()
+                             ? QString::fromStdString(describePodRequest(j.spec, m_results->fleet))
+                             : tr("%1 GPUs").arg(j.spec.gpus))
+                    .arg(formatSimTime(j.firstStartS));
         }
     }
     return text;

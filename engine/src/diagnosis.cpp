@@ -28,38 +28,6 @@ Scope scopeOf(PinLevel level) {
     }
 }
 
-/// The name of a MIG pod's profile as the fleet's GPUs call it (names differ by family: 15 GB
-/// is 1g.20gb on an H100, 3g.20gb on an A100 40GB), else as the first family that has it.
-std::string migProfileName(const JobSpec& job, const Fleet& fleet) {
-    std::optional<std::string_view> name;
-    auto nameIn = [&](MigFamily f) -> std::optional<std::string_view> {
-        const std::uint8_t id = job.migProfileId[static_cast<int>(f)];
-        if (id == JobSpec::kNoMig) return std::nullopt;
-        if (auto p = migProfileById(f, id)) return p->name;
-        return std::nullopt;
-    };
-    for (const GpuModel& gpu : fleet.gpuModels)
-        if (auto f = migFamilyFor(gpu); f && !name) name = nameIn(*f);
-    for (MigFamily f : kMigFamilies)
-        if (!name) name = nameIn(f);
-    return name ? std::string(*name) : std::string("?");
-}
-
-/// What one pod asks, in words: "8 GPUs", "a 300 milli-GPU share", "a MIG 1g.10gb instance",
-/// with its CPU and memory when it asks them.
-std::string podAsk(const JobSpec& job, const Fleet& fleet) {
-    std::string text;
-    if (job.asksMig())
-        text = "a MIG " + migProfileName(job, fleet) + " instance";
-    else if (job.sharesGpu())
-        text = format("a %d milli-GPU share", job.gpuMilli);
-    else
-        text = format("%d GPU%s", job.gpusPerPod, job.gpusPerPod > 1 ? "s" : "");
-    if (job.cpuMilliPerPod > 0) text += format(", %.3g CPUs", job.cpuMilliPerPod / 1000.0);
-    if (job.memoryMiBPerPod > 0) text += format(", %.3g GiB memory", job.memoryMiBPerPod / 1024.0);
-    return text;
-}
-
 }  // namespace
 
 std::string humanDuration(double s) {
@@ -176,8 +144,8 @@ std::string Diagnoser::fitError(const JobSpec& job, const NodeCounts& n) const {
     text += ".";
     // Each available node takes one pod; a gang needs that many at once.
     if (job.pods() > 1)
-        text +=
-            format(" The gang needs %d pods of %s.", job.pods(), podAsk(job, m_sim.fleet).c_str());
+        text += format(" The gang needs %d pods of %s.", job.pods(),
+                       describePodRequest(job, m_sim.fleet).c_str());
     return text;
 }
 
@@ -225,7 +193,7 @@ std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const 
 
     if (!requestOf(job).wholeGpusOnly()) {
         // GPU counts do not describe shares, instances or host resources: say what a pod asks.
-        const std::string each = podAsk(job, f);
+        const std::string each = describePodRequest(job, f);
         switch (layer) {
             case Layer::Reservation:
                 return format(

@@ -47,8 +47,8 @@ std::optional<std::string> PinCheck::refusal(const JobSpec& job) {
         if (!wholeOnly)
             // Shares, MIG instances and CPU or memory: say what a pod asks, not GPU counts.
             why = "asks " + std::to_string(job.pods()) + " pod" + (job.pods() == 1 ? "" : "s") +
-                  " of " + podAsk(job) + " and, even empty and healthy, " + there + " holds " +
-                  std::to_string(capacity);
+                  " of " + describePodRequest(job, m_fleet) + " and, even empty and healthy, " +
+                  there + " holds " + std::to_string(capacity);
         else if (onNode && m_fleet.nodes[job.pinIndex].sharing.mode == SharingMode::Mig)
             why = "asks whole GPUs and the node's GPUs are cut into MIG instances";
         else if (t.total == 0 && onNode)
@@ -69,10 +69,6 @@ std::optional<std::string> PinCheck::refusal(const JobSpec& job) {
     }
     m_memo.emplace(key, why);
     return why;
-}
-
-std::string PinCheck::podAsk(const JobSpec& job) {
-    return describePodRequest(job);
 }
 
 std::optional<std::string> PinCheck::jobRefusal(const JobTraitsDef& traits, int gpus) {

@@ -32,7 +32,6 @@ public:
     std::optional<std::string> classRefusal(const JobClassDef& jobClass);
 
 private:
-    static std::string podAsk(const JobSpec& job);
     /// GPUs of the job's eligible models in its pin target.
     struct TargetGpus {
         int largestNode = 0;

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numbers>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -103,29 +105,40 @@ int automaticGpusPerPod(int gpus, int maxPerNode) {
     return 1;
 }
 
-std::string describePodRequest(const JobSpec& job) {
+namespace {
+std::string formatted(const char* fmt, double value) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, value);
+    return buf;
+}
+}  // namespace
+
+std::string migProfileName(const JobSpec& job, const Fleet& fleet) {
+    std::optional<std::string_view> name;
+    auto nameIn = [&](detail::MigFamily f) -> std::optional<std::string_view> {
+        const std::uint8_t id = job.migProfileId[static_cast<int>(f)];
+        if (id == JobSpec::kNoMig) return std::nullopt;
+        if (auto p = detail::migProfileById(f, id)) return p->name;
+        return std::nullopt;
+    };
+    for (const GpuModel& gpu : fleet.gpuModels)
+        if (auto f = detail::migFamilyFor(gpu); f && !name) name = nameIn(*f);
+    for (detail::MigFamily f : detail::kMigFamilies)
+        if (!name) name = nameIn(f);
+    return name ? std::string(*name) : std::string("?");
+}
+
+std::string describePodRequest(const JobSpec& job, const Fleet& fleet) {
     std::string text;
-    if (job.asksMig()) {
-        // The profile per MIG family the job can use, each name once.
-        std::vector<std::string> names;
-        for (std::size_t f = 0; f < job.migProfileId.size(); ++f) {
-            if (job.migProfileId[f] == JobSpec::kNoMig) continue;
-            const auto profile =
-                detail::migProfileById(static_cast<detail::MigFamily>(f), job.migProfileId[f]);
-            if (profile && std::find(names.begin(), names.end(), profile->name) == names.end())
-                names.emplace_back(profile->name);
-        }
-        text = "a MIG ";
-        for (std::size_t i = 0; i < names.size(); ++i)
-            text += (i ? " / " : "") + names[i];
-        text += " instance";
-    } else if (job.sharesGpu()) {
-        text = std::to_string(job.gpuMilli) + " milli-GPU";
-    } else {
-        text = std::to_string(job.gpusPerPod) + " GPU" + (job.gpusPerPod == 1 ? "" : "s");
-    }
-    if (job.cpuMilliPerPod > 0) text += ", " + std::to_string(job.cpuMilliPerPod) + " milli-CPU";
-    if (job.memoryMiBPerPod > 0) text += ", " + std::to_string(job.memoryMiBPerPod) + " MiB";
+    if (job.asksMig())
+        text = "a MIG " + migProfileName(job, fleet) + " instance";
+    else if (job.sharesGpu())
+        text = "a " + std::to_string(job.gpuMilli) + " milli-GPU share";
+    else
+        text = std::to_string(job.gpusPerPod) + " GPU" + (job.gpusPerPod > 1 ? "s" : "");
+    if (job.cpuMilliPerPod > 0) text += formatted(", %.3g CPUs", job.cpuMilliPerPod / 1000.0);
+    if (job.memoryMiBPerPod > 0)
+        text += formatted(", %.3g GiB memory", job.memoryMiBPerPod / 1024.0);
     return text;
 }
 

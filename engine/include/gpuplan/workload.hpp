@@ -80,9 +80,12 @@ JobSpec resolveJobShape(const Fleet& fleet, const JobTraitsDef& traits, int gpus
 /// Pod size for a job of `gpus` GPUs: the largest divisor of gpus that is ≤ maxPerNode.
 int automaticGpusPerPod(int gpus, int maxPerNode);
 
-/// What one pod of `job` asks, in words: "2 GPUs", "300 milli-GPU", "a MIG 1g.10gb instance"
-/// (each family's profile name, "1g.5gb / 1g.10gb", when they differ), then CPU and memory.
-std::string describePodRequest(const JobSpec& job);
+/// The name of a MIG pod's profile as the fleet's GPUs call it (names differ by family: 15 GB
+/// is 1g.20gb on an H100, 3g.20gb on an A100 40GB), else as the first family that has it.
+std::string migProfileName(const JobSpec& job, const Fleet& fleet);
+/// What one pod of `job` asks, in words: "8 GPUs", "a 300 milli-GPU share", "a MIG 1g.10gb
+/// instance", with its CPU and memory when it asks them.
+std::string describePodRequest(const JobSpec& job, const Fleet& fleet);
 
 /// Stable 64-bit hash (FNV-1a) used to derive per-class random streams.
 std::uint64_t stableHash(std::string_view text);
