@@ -333,7 +333,25 @@ PendingEntry Diagnoser::diagnoseStuck(std::uint32_t jobIndex, double nowS) {
     const JobSpec& job = m_sim.spec(jobIndex);
     const JobRuntime& rt = m_sim.runtime[jobIndex];
     std::string text;
-    if (rt.phase == Phase::CrashLoop) {
+    const auto fault = m_sim.memoryFaults.find(jobIndex);
+    if (rt.phase == Phase::CrashLoop && fault != m_sim.memoryFaults.end()) {
+        const MemoryFault& f = fault->second;
+        const std::string gpu = gpuName(m_sim.fleet, f.node, f.slot);
+        const std::string why =
+            f.kind == MemoryFault::ClientLimit
+                ? format("needs %.0f GB, past its MPS client memory limit of %.0f GB on %s",
+                         f.needGb, f.haveGb, gpu.c_str())
+            : m_sim.fleet.nodes[f.node].sharing.mode == SharingMode::Mps
+                ? format("%d MPS clients on %s need %.0f GB of %.0f GB", f.pods, gpu.c_str(),
+                         f.needGb, f.haveGb)
+                : format(
+                      "%d pods on time-sliced GPU %s need %.0f GB of %.0f GB (time-slicing "
+                      "has no memory isolation)",
+                      f.pods, gpu.c_str(), f.needGb, f.haveGb);
+        text = "Workload: CrashLoopBackOff: OOMKilled: " + why +
+               ". Its CUDA allocation fails at every restart; it holds its share and makes no "
+               "progress.";
+    } else if (rt.phase == Phase::CrashLoop) {
         const auto pods = m_sim.placementOf(jobIndex);
         const FleetNode& node = m_sim.fleet.nodes[pods.empty() ? 0 : pods[0].node];
         const GpuModel& gpu = m_sim.fleet.gpuModels[node.gpuModel];
@@ -349,6 +367,16 @@ PendingEntry Diagnoser::diagnoseStuck(std::uint32_t jobIndex, double nowS) {
             humanDuration(job.startupS).c_str());
     }
     (void)nowS;
+    return PendingEntry{jobIndex, Layer::Workload, intern(text)};
+}
+
+PendingEntry Diagnoser::diagnoseMpsFault(std::uint32_t jobIndex, std::uint32_t faulting,
+                                         std::uint32_t node, int slot) {
+    const std::string text =
+        "Workload: MPS fault on " + gpuName(m_sim.fleet, node, slot) + " from job " +
+        m_sim.results.jobName(faulting) +
+        " (crash-looping): MPS has no fault isolation, so every client on the GPU exited; "
+        "queued again from scratch, its work lost.";
     return PendingEntry{jobIndex, Layer::Workload, intern(text)};
 }
 

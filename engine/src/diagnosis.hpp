@@ -33,6 +33,9 @@ public:
     PendingEntry diagnoseJustQueued(std::uint32_t job);
     /// A bound job that is starting or crash-looping.
     PendingEntry diagnoseStuck(std::uint32_t job, double nowS);
+    /// A job an MPS fault from `faulting`'s crash on (node, slot) evicted: workload layer.
+    PendingEntry diagnoseMpsFault(std::uint32_t job, std::uint32_t faulting, std::uint32_t node,
+                                  int slot);
 
     /// The layer alone, for callers that do not need the text.
     Layer layerOf(std::uint32_t job) const;

@@ -137,6 +137,10 @@ struct Reader {
         // MPS: 48 clients per GPU on Volta and later (reference/scheduling.md §2).
         if (auto v = onlyFor("mpsClients", SharingMode::Mps, "mps"))
             d.mpsClients = static_cast<int>(v->integer(1, 48));
+        if (auto v = onlyFor("mpsComputeCapPct", SharingMode::Mps, "mps"))
+            d.mpsComputeCapPct = v->number(1, 100);
+        if (auto v = onlyFor("mpsMemoryLimitGb", SharingMode::Mps, "mps"))
+            d.mpsMemoryLimitGb = v->number(0, 1e5);
         if (auto v = onlyFor("replicas", SharingMode::TimeSlicing, "time-slicing"))
             d.timeSliceReplicas = static_cast<int>(v->integer(2, 64));
         std::optional<JsonNode> layout = onlyFor("migLayout", SharingMode::Mig, "mig");

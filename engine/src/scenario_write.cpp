@@ -46,7 +46,11 @@ OJson sharing(const GpuSharingDef& g) {
     const GpuSharingDef d;
     OJson o;
     o["mode"] = toString(g.mode);
-    if (g.mode == SharingMode::Mps) putIf(o, "mpsClients", g.mpsClients, d.mpsClients);
+    if (g.mode == SharingMode::Mps) {
+        putIf(o, "mpsClients", g.mpsClients, d.mpsClients);
+        putIf(o, "mpsComputeCapPct", g.mpsComputeCapPct, d.mpsComputeCapPct);
+        putIf(o, "mpsMemoryLimitGb", g.mpsMemoryLimitGb, d.mpsMemoryLimitGb);
+    }
     if (g.mode == SharingMode::TimeSlicing)
         putIf(o, "replicas", g.timeSliceReplicas, d.timeSliceReplicas);
     if (g.mode == SharingMode::Mig) o["migLayout"] = g.migLayout;

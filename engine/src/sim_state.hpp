@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "end_ordered_jobs.hpp"
 #include "gpuplan/results.hpp"
 #include "large_arrays.hpp"
+#include "shared_gpus.hpp"
 
 namespace gpuplan::detail {
 
@@ -60,6 +62,8 @@ struct SimState {
     };
     /// Bound pods per node (a gang appears on each of its nodes once per pod).
     std::vector<std::vector<BoundPod>> nodeJobs;
+    /// Crash-looping shares OOM-killed by their GPU's memory or their client limit: why.
+    std::unordered_map<std::uint32_t, MemoryFault> memoryFaults;
 };
 
 }  // namespace gpuplan::detail

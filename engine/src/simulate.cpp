@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "diagnosis.hpp"
 #include "event_heap.hpp"
@@ -17,6 +18,7 @@
 #include "node_events.hpp"
 #include "random.hpp"
 #include "scheduler.hpp"
+#include "shared_gpus.hpp"
 #include "sim_state.hpp"
 
 namespace gpuplan {
@@ -30,6 +32,20 @@ double crashLoopHoldS(double startupS) {
     return holdS;
 }
 
+namespace {
+
+/// When the k-th of crashLoopHoldS's attempts (1-based) crashes, after the binding: k attempts
+/// and the k − 1 back-offs between them. The 7th is the hold's end, when the job fails.
+double crashLoopCrashS(double startupS, int k) {
+    const double attemptS = std::max(startupS, 30.0);
+    double atS = k * attemptS;
+    for (int i = 0; i < k - 1; ++i)
+        atS += std::min(10.0 * (1 << i), 300.0);
+    return atS;
+}
+
+}  // namespace
+
 namespace detail {
 namespace {
 
@@ -41,8 +57,9 @@ std::size_t pendingEntriesPerSample(const RunOptions& options, std::size_t sampl
 }
 
 /// At equal times: jobs finish first (a node failing at the instant a job completes does not
-/// take its work), then startups end, then nodes change state.
-enum class EventType : std::uint8_t { Release = 0, StartupDone = 1, NodeChange = 2 };
+/// take its work), then startups end, then nodes change state, then crash-looping MPS clients
+/// crash (their last crash is their release).
+enum class EventType : std::uint8_t { Release = 0, StartupDone = 1, NodeChange = 2, MpsFault = 3 };
 
 struct Event {
     double timeS;
@@ -66,7 +83,8 @@ static_assert(sizeof(Event) == 24);
 
 /// What binding a job to some pods would mean.
 struct BindingPlan {
-    double slowdown = 1;
+    double slowdown = 1;      ///< topology × interference
+    double interference = 1;  ///< a share's, from the pods on its GPUs (shared_gpus.hpp)
     FabricTier tier = FabricTier::Nvlink;
     bool crashLoop = false;
     double endS = 0;
@@ -90,7 +108,8 @@ public:
           m_diagnoser(m_sim, m_scheduler),
           m_metrics(results, scenario.horizonS, scenario.sampleIntervalS),
           m_fragmentation(results.jobs, results.fleet),
-          m_stuck(static_cast<std::uint32_t>(results.jobs.size())) {
+          m_stuck(static_cast<std::uint32_t>(results.jobs.size())),
+          m_sharedGpus(static_cast<std::size_t>(results.firstGpuOfNode.back())) {
         m_scheduler.checkSkips(options.checkInvariants);
         m_scheduler.countInto(options.counters);
         m_pendingEntriesPerSample = pendingEntriesPerSample(options, m_metrics.sampleCount());
@@ -235,9 +254,51 @@ private:
             memoryGb = layout.profileOf(layout[pods.front().migInstance]).memoryGb;
         }
         p.crashLoop = s.memoryGbPerGpu > memoryGb;
+        if (s.sharesGpu() && !p.crashLoop) planShare(s, pods, p);
         p.endS = p.crashLoop ? nowS + crashLoopHoldS(s.startupS)
                              : nowS + s.startupS + s.durationS * p.slowdown;
         return p;
+    }
+
+    /// A share's interference and memory on its GPUs, as if it ran now beside the pods there
+    /// (shared_gpus.hpp): a gang advances at its slowest pod's pace. A pod whose memory is past
+    /// its client limit, or past the HBM with its neighbours', is OOM-killed: it crash-loops
+    /// (m_memoryFault says why).
+    void planShare(const JobSpec& s, const std::vector<PodPlacement>& pods, BindingPlan& p) const {
+        const Fleet& fleet = m_results.fleet;
+        const double demand = smDemand(s);
+        m_memoryFault = MemoryFault{};
+        for (const PodPlacement& pod : pods) {
+            const FleetNode& node = fleet.nodes[pod.node];
+            const std::size_t gpu = gpuOf(pod);
+            const double served = servedDemand(demand, node.sharing);
+            p.interference = std::max(
+                p.interference, podSlowdown(demand, served, m_sharedGpus.servedSum(gpu) + served));
+            if (s.memoryGbPerGpu <= 0 || m_memoryFault.kind != MemoryFault::None) continue;
+            const double hbmGb = fleet.gpuModels[node.gpuModel].hbmGb;
+            const double limitGb = clientMemoryLimitGb(node.sharing, hbmGb, pod.milliGpu);
+            const double needGb = m_sharedGpus.memoryGb(gpu) + s.memoryGbPerGpu;
+            const MemoryFault at{.node = pod.node, .slot = std::countr_zero(pod.gpuMask)};
+            if (s.memoryGbPerGpu > limitGb) {
+                m_memoryFault = at;
+                m_memoryFault.kind = MemoryFault::ClientLimit;
+                m_memoryFault.needGb = s.memoryGbPerGpu;
+                m_memoryFault.haveGb = limitGb;
+            } else if (needGb > hbmGb) {
+                m_memoryFault = at;
+                m_memoryFault.kind = MemoryFault::GpuMemory;
+                m_memoryFault.pods = static_cast<int>(m_sharedGpus.on(gpu).size()) + 1;
+                m_memoryFault.needGb = needGb;
+                m_memoryFault.haveGb = hbmGb;
+            }
+        }
+        p.crashLoop = m_memoryFault.kind != MemoryFault::None;
+        p.slowdown *= p.interference;
+    }
+
+    std::size_t gpuOf(const PodPlacement& pod) const {
+        return static_cast<std::size_t>(m_results.firstGpuOfNode[pod.node] +
+                                        std::countr_zero(pod.gpuMask));
     }
 
     void arrive(std::uint32_t job) {
@@ -304,10 +365,12 @@ private:
             m_sim.nodeJobs[pod.node].push_back({job, pod.isWhole() ? s.gpusPerPod : 0, p.endS});
         // Not read from the cluster: during a pass it also holds the head's phantom GPUs.
         m_rates.allocatedGpus += heldGpus(job);
+        if (s.sharesGpu()) bindShare(job, pods, p);
         if (rt.phase == Phase::Running) addProgress(job, +1);
         if (rt.phase == Phase::Starting)
             push(rt.progressStartS, EventType::StartupDone, job, rt.segment);
         push(p.endS, EventType::Release, job, rt.segment);
+        if (s.sharesGpu() && rt.phase == Phase::Running) shareRuns(job);
         if (rt.phase != Phase::Running) {
             setStuck(job, true);
             if (m_options.diagnosePending)
@@ -342,10 +405,176 @@ private:
         const double peak =
             fleet.gpuModels[fleet.nodes[m_results.placements[seg.placementBegin].node].gpuModel]
                 .bf16DenseTflops;
+        if (s.sharesGpu()) {
+            // A share's speed changes with its neighbours. Its pods keep their demand's SMs
+            // busy at its speed, each at most what it holds: occupancy ≤ allocation per pod,
+            // so for the fleet (a time-slice replica can ask more SMs than its 1/replicas).
+            const double rate = heldGpus(job) / m_share[job].slowdown;
+            double occupied = 0;
+            for (const PodPlacement& pod : m_results.placementOf(seg))
+                occupied += std::min(smDemand(s), pod.milliGpu / 1000.0);
+            m_rates.usefulGpus += sign * rate;
+            m_rates.occupiedGpus += sign * occupied / m_share[job].slowdown;
+            m_rates.achievedTflops += sign * rate * s.mfu * peak;
+            return;
+        }
         const double rate = heldGpus(job) / static_cast<double>(seg.slowdown);
         m_rates.usefulGpus += sign * rate;
         m_rates.occupiedGpus += sign * rate * s.smActivity;
         m_rates.achievedTflops += sign * rate * s.mfu * peak;
+    }
+
+    // ---- Shares: interference, memory and the MPS fault domain (shared_gpus.hpp) ----
+
+    /// How a share progresses: its speed changes whenever a pod joins or leaves one of its
+    /// GPUs; the work done so far is kept at each change.
+    struct ShareProgress {
+        double workDoneS = 0;  ///< work (seconds at full speed) done by sinceS
+        double sinceS = 0;     ///< since when it runs at `slowdown`
+        double slowdown = 1;   ///< now: topology × interference
+        double topology = 1;   ///< of its binding, fixed
+    };
+
+    void bindShare(std::uint32_t job, const std::vector<PodPlacement>& pods, const BindingPlan& p) {
+        const JobSpec& s = m_sim.spec(job);
+        if (p.crashLoop) {
+            if (m_memoryFault.kind != MemoryFault::None) m_sim.memoryFaults[job] = m_memoryFault;
+            // Every crash of a client ends every client on its MPS GPUs; the last crash is the
+            // release, which handles it.
+            const auto& nodes = m_results.fleet.nodes;
+            if (std::any_of(pods.begin(), pods.end(), [&](const PodPlacement& pod) {
+                    return nodes[pod.node].sharing.mode == SharingMode::Mps;
+                }))
+                for (int k = 1; k < 7; ++k)
+                    push(m_nowS + crashLoopCrashS(s.startupS, k), EventType::MpsFault, job,
+                         m_sim.runtime[job].segment);
+            return;
+        }
+        if (m_share.empty()) m_share.resize(m_results.jobs.size());
+        m_share[job] = ShareProgress{.sinceS = m_sim.runtime[job].progressStartS,
+                                     .slowdown = p.slowdown,
+                                     .topology = p.slowdown / p.interference};
+        for (const PodPlacement& pod : pods)
+            m_sharedGpus.add(
+                gpuOf(pod),
+                {job, s.memoryGbPerGpu,
+                 servedDemand(smDemand(s), m_results.fleet.nodes[pod.node].sharing), false});
+    }
+
+    /// A share starts running: its pods demand SMs from now on.
+    void shareRuns(std::uint32_t job) {
+        for (const PodPlacement& pod : m_sim.placementOf(job))
+            m_sharedGpus.setRunning(gpuOf(pod), job, true);
+        reviseSpeeds(m_sim.placementOf(job));
+    }
+
+    /// Work a bound job has done by now, in seconds at full speed.
+    double workDoneS(std::uint32_t job) const {
+        const JobRuntime& rt = m_sim.runtime[job];
+        if (rt.phase != Phase::Running) return 0;
+        if (!m_sim.spec(job).sharesGpu())
+            return (m_nowS - rt.progressStartS) / m_results.segments[rt.segment].slowdown;
+        const ShareProgress& pr = m_share[job];
+        return pr.workDoneS + (m_nowS - pr.sinceS) / pr.slowdown;
+    }
+
+    /// The slowdown a running share has now, from its GPUs' books.
+    double shareSlowdownNow(std::uint32_t job) const {
+        const JobSpec& s = m_sim.spec(job);
+        const double demand = smDemand(s);
+        double worst = 1;
+        for (const PodPlacement& pod : m_sim.placementOf(job)) {
+            const double served = servedDemand(demand, m_results.fleet.nodes[pod.node].sharing);
+            worst =
+                std::max(worst, podSlowdown(demand, served, m_sharedGpus.servedSum(gpuOf(pod))));
+        }
+        return m_share[job].topology * worst;
+    }
+
+    /// Pods joined or left these GPUs: every share running on them progresses at its new
+    /// speed from now, and its release moves.
+    void reviseSpeeds(std::span<const PodPlacement> changed) {
+        std::vector<std::uint32_t> jobs;
+        for (const PodPlacement& pod : changed)
+            for (const SharedGpus::Occupant& o : m_sharedGpus.on(gpuOf(pod)))
+                if (o.running) jobs.push_back(o.job);
+        std::sort(jobs.begin(), jobs.end());
+        jobs.erase(std::unique(jobs.begin(), jobs.end()), jobs.end());
+        for (std::uint32_t job : jobs) {
+            const double slowdown = shareSlowdownNow(job);
+            ShareProgress& pr = m_share[job];
+            if (slowdown == pr.slowdown) continue;
+            addProgress(job, -1);
+            pr.workDoneS = workDoneS(job);
+            pr.sinceS = m_nowS;
+            pr.slowdown = slowdown;
+            addProgress(job, +1);
+            const double leftS = std::max(0.0, m_sim.spec(job).durationS - pr.workDoneS);
+            moveRelease(job, m_nowS + leftS * slowdown);
+        }
+    }
+
+    /// A bound job's planned end moves: the books that order by it, and a new Release event
+    /// (the old one is recognised as stale: its time is no longer the planned end). Only
+    /// shares move, which a reservation never counts on (scheduler.cpp).
+    void moveRelease(std::uint32_t job, double endS) {
+        JobRuntime& rt = m_sim.runtime[job];
+        m_sim.boundByEnd.erase(rt.plannedEndS, job);
+        m_sim.boundByEnd.insert(endS, job);
+        for (const PodPlacement& pod : m_sim.placementOf(job))
+            for (SimState::BoundPod& b : m_sim.nodeJobs[pod.node])
+                if (b.job == job) b.plannedEndS = endS;
+        rt.plannedEndS = endS;
+        m_results.segments[rt.segment].endS = endS;
+        push(endS, EventType::Release, job, rt.segment);
+    }
+
+    /// The segment's mean slowdown: time progressing ÷ work done (its bind-time plan when it
+    /// did no work).
+    float meanSlowdown(std::uint32_t job) const {
+        const JobRuntime& rt = m_sim.runtime[job];
+        const double doneS = workDoneS(job);
+        if (doneS <= 0) return static_cast<float>(m_share[job].slowdown);
+        return static_cast<float>((m_nowS - rt.progressStartS) / doneS);
+    }
+
+    /// A share's binding ends (before its pods leave the cluster's books).
+    void unbindShare(std::uint32_t job) {
+        const RunSegment& seg = m_results.segments[m_sim.runtime[job].segment];
+        if (seg.crashLoop) {
+            m_sim.memoryFaults.erase(job);
+            return;
+        }
+        const float mean = meanSlowdown(job);
+        m_results.segments[m_sim.runtime[job].segment].slowdown = mean;
+        m_results.jobs[job].slowdown = mean;
+        const auto pods = m_results.placementOf(seg);
+        for (const PodPlacement& pod : pods)
+            m_sharedGpus.remove(gpuOf(pod), job);
+        reviseSpeeds(pods);
+    }
+
+    /// A crash-looping client crashes: MPS has no fault isolation, so every other client on
+    /// its MPS GPUs exits and queues again from scratch (reference/scheduling.md §2; clients
+    /// that crash-loop themselves restart in their own loop).
+    void mpsFault(std::uint32_t job) {
+        count(7, job);
+        for (const PodPlacement& pod : m_sim.placementOf(job)) {
+            if (m_results.fleet.nodes[pod.node].sharing.mode != SharingMode::Mps) continue;
+            std::vector<std::uint32_t> clients;
+            for (const SharedGpus::Occupant& o : m_sharedGpus.on(gpuOf(pod)))
+                clients.push_back(o.job);
+            std::sort(clients.begin(), clients.end());
+            clients.erase(std::unique(clients.begin(), clients.end()), clients.end());
+            for (std::uint32_t client : clients) {
+                if (m_sim.runtime[client].phase == Phase::Queued) continue;  // a gang on two
+                evict(client, false);
+                if (m_options.diagnosePending)
+                    m_results.jobDiagnoses.push_back(
+                        {m_nowS, m_diagnoser.diagnoseMpsFault(client, job, pod.node,
+                                                              std::countr_zero(pod.gpuMask))});
+            }
+        }
     }
 
     /// Ends the job's current binding: completion, failure or eviction.
@@ -353,6 +582,7 @@ private:
         JobRuntime& rt = m_sim.runtime[job];
         RunSegment& seg = m_results.segments[rt.segment];
         if (rt.phase == Phase::Running) addProgress(job, -1);
+        if (m_sim.spec(job).sharesGpu()) unbindShare(job);
         setStuck(job, false);
         const HostDemand host = m_sim.hostOf(job);
         const bool wholeOnly =
@@ -384,15 +614,25 @@ private:
                 if (rt.segment != e.b || rt.phase != Phase::Starting) return;  // stale
                 rt.phase = Phase::Running;
                 setStuck(e.a, false);
+                if (m_sim.spec(e.a).sharesGpu()) m_share[e.a].sinceS = m_nowS;
                 addProgress(e.a, +1);
+                if (m_sim.spec(e.a).sharesGpu()) shareRuns(e.a);
                 count(3, e.a);
                 break;
             }
+            case EventType::MpsFault:
+                if (m_sim.runtime[e.a].segment != e.b ||
+                    m_sim.runtime[e.a].phase != Phase::CrashLoop)
+                    return;  // stale: evicted before it crashed
+                mpsFault(e.a);
+                break;
             case EventType::Release: {
                 JobRuntime& rt = m_sim.runtime[e.a];
-                if (rt.segment != e.b || rt.phase == Phase::Queued || rt.phase == Phase::Done)
-                    return;  // stale: the binding was evicted earlier
+                if (rt.segment != e.b || rt.phase == Phase::Queued || rt.phase == Phase::Done ||
+                    e.timeS != rt.plannedEndS)
+                    return;  // stale: the binding was evicted earlier, or its end moved
                 const bool crashed = rt.phase == Phase::CrashLoop;
+                if (crashed && m_sim.spec(e.a).sharesGpu()) mpsFault(e.a);  // its last crash
                 unbind(e.a, crashed ? SegmentEnd::Failed : SegmentEnd::Completed);
                 rt.phase = Phase::Done;
                 JobRecord& rec = m_results.jobs[e.a];
@@ -426,15 +666,20 @@ private:
         m_scheduler.invalidateReservation();
     }
 
-    void evict(std::uint32_t job) {
+    /// Queues a bound job again from scratch; its work so far is lost. `diagnose`: as any
+    /// job just queued (else the caller gives the reason).
+    void evict(std::uint32_t job, bool diagnose = true) {
         JobRuntime& rt = m_sim.runtime[job];
         const RunSegment& seg = m_results.segments[rt.segment];
         if (rt.phase == Phase::Running)
-            m_metrics.discardUseful(heldGpus(job) * (m_nowS - rt.progressStartS) / seg.slowdown);
+            m_metrics.discardUseful(m_sim.spec(job).sharesGpu()
+                                        ? heldGpus(job) * workDoneS(job)
+                                        : heldGpus(job) * (m_nowS - rt.progressStartS) /
+                                              seg.slowdown);
         unbind(job, SegmentEnd::Evicted);
         m_results.jobs[job].status = JobStatus::Pending;  // queued again
         m_scheduler.enqueue(job);
-        m_queuedNow.push_back(job);
+        if (diagnose) m_queuedNow.push_back(job);
         count(6, job);
     }
 
@@ -446,6 +691,8 @@ private:
             RunSegment& seg = m_results.segments[rt.segment];
             seg.endS = endS;
             seg.end = SegmentEnd::Horizon;
+            if (m_results.jobs[job].spec.sharesGpu() && !seg.crashLoop)
+                seg.slowdown = m_results.jobs[job].slowdown = meanSlowdown(job);
         }
     }
 
@@ -522,10 +769,45 @@ private:
         }
         // The hold is on only inside a pass; between passes the cluster is what jobs hold.
         m_sim.cluster.checkAgainst(held);
+        checkShares();
         if (std::abs(allocated - m_rates.allocatedGpus) > 1e-6 * (1 + allocated))
             throw std::logic_error("invariant: allocated GPU counter drifted");
         if (m_scheduler.reservationViolations() != 0 || m_scheduler.reservationShortfall() != 0)
             throw std::logic_error("invariant: a backfill took GPUs reserved for the queue head");
+    }
+
+    /// Every running share's speed is the one its GPUs' pods give, summed afresh from the
+    /// bound jobs (not from the books); occupancy never exceeds allocation.
+    void checkShares() {
+        if (m_rates.occupiedGpus > m_rates.allocatedGpus + 1e-9 * (1 + m_rates.allocatedGpus))
+            throw std::logic_error("invariant: occupancy above allocation");
+        if (m_share.empty()) return;
+        std::unordered_map<std::size_t, double> served;  // GPU → D
+        std::vector<std::uint32_t> running;
+        for (const auto& [endS, job] : m_sim.boundByEnd) {
+            const JobSpec& s = m_sim.spec(job);
+            if (!s.sharesGpu() || m_sim.runtime[job].phase != Phase::Running) continue;
+            running.push_back(job);
+            for (const PodPlacement& pod : m_sim.placementOf(job))
+                served[gpuOf(pod)] +=
+                    servedDemand(smDemand(s), m_results.fleet.nodes[pod.node].sharing);
+        }
+        for (std::uint32_t job : running) {
+            const JobSpec& s = m_sim.spec(job);
+            double worst = 1;
+            for (const PodPlacement& pod : m_sim.placementOf(job)) {
+                const double demand = smDemand(s);
+                worst = std::max(
+                    worst,
+                    podSlowdown(demand,
+                                servedDemand(demand, m_results.fleet.nodes[pod.node].sharing),
+                                served[gpuOf(pod)]));
+            }
+            if (std::abs(m_share[job].topology * worst - m_share[job].slowdown) >
+                1e-9 * m_share[job].slowdown)
+                throw std::logic_error("invariant: share " + std::to_string(job) +
+                                       " runs at a stale slowdown");
+        }
     }
 
     /// After a pass: a head whose reserved start has come is running (EASY's promise).
@@ -557,6 +839,9 @@ private:
     IndexSet m_stuck;        ///< bound jobs starting up or crash-looping (workload layer)
     double m_stuckGpus = 0;  ///< GPUs the stuck jobs ask
     std::size_t m_pendingEntriesPerSample = 0;
+    SharedGpus m_sharedGpus;
+    std::vector<ShareProgress> m_share;  ///< per job, from the first share bound
+    mutable MemoryFault m_memoryFault;   ///< the last plan's, for bind
 };
 
 }  // namespace

@@ -88,6 +88,13 @@ const Malformed kMalformed[] = {
      "GPU model \"gb200\" of node type \"gb200-nvl72-tray\" has no MIG geometry"},
     {"sharing-replicas-under-mps", "/topology/pods/0/racks/0/nodes/0/sharing/replicas",
      "only applies to \"mode\": \"time-slicing\""},
+    {"sharing-mps-compute-cap-zero", "/topology/pods/0/racks/0/nodes/0/sharing/mpsComputeCapPct",
+     "must be between 1 and 100"},
+    {"sharing-mps-memory-limit-negative",
+     "/topology/pods/0/racks/0/nodes/0/sharing/mpsMemoryLimitGb", "must be between 0 and"},
+    {"sharing-compute-cap-under-time-slicing",
+     "/topology/pods/0/racks/0/nodes/0/sharing/mpsComputeCapPct",
+     "only applies to \"mode\": \"mps\""},
     {"job-gpu-share-with-pod-size", "/jobs/0/gpusPerPod", "has one GPU (gpusPerPod 1)"},
     {"job-mig-profile-unknown", "/jobs/0/migProfile",
      "no MIG-capable GPU has a profile \"5g.50gb\""},
@@ -116,6 +123,8 @@ TEST_CASE("sharing modes, shares, MIG instances and host resources load and writ
     CHECK(groups[0].sharing.mode == SharingMode::Whole);
     CHECK(groups[1].sharing.mode == SharingMode::Mps);
     CHECK(groups[1].sharing.mpsClients == 8);
+    CHECK(groups[1].sharing.mpsComputeCapPct == 25);
+    CHECK(groups[1].sharing.mpsMemoryLimitGb == 20);
     CHECK(groups[2].sharing.mode == SharingMode::TimeSlicing);
     CHECK(groups[2].sharing.timeSliceReplicas == 3);
     CHECK(groups[3].sharing.migLayout == "3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb");

@@ -34,7 +34,14 @@ enum class SharingMode : std::uint8_t {
 
 struct GpuSharingDef {
     SharingMode mode = SharingMode::Whole;
-    int mpsClients = 48;        ///< per GPU (Volta and later: 48)
+    int mpsClients = 48;  ///< per GPU (Volta and later: 48)
+    /// MPS: each client's compute cap, CUDA_MPS_ACTIVE_THREAD_PERCENTAGE (1..100). 100 is
+    /// CUDA's own default when none is set; NVIDIA recommends 100 / (0.5 · n) for n clients.
+    double mpsComputeCapPct = 100;
+    /// MPS: each client's pinned device-memory limit in GB; 0 = the GPU's HBM × the client's
+    /// share (a per-client limit; the device plugin's HBM ÷ replicas is the case share =
+    /// 1 / replicas). A client allocating past its limit gets out-of-memory.
+    double mpsMemoryLimitGb = 0;
     int timeSliceReplicas = 4;  ///< per GPU
     /// Mig: each GPU's instances, e.g. "3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb" (placed in the
     /// order written, as nvidia-smi would) or with start slots, "4g.40gb@0, 3g.40gb@4".

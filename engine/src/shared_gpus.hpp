@@ -1,0 +1,99 @@
+// What pods sharing one GPU (MPS or time-slicing) do to each other (engine/README.md,
+// "Resource model", "Interference, memory and faults on a shared GPU"):
+// - SM demand and interference: a pod at full speed keeps d = smActivity × its asked share
+//   of the SMs busy; under MPS it is served at most the per-client compute cap. A GPU whose
+//   running pods' served demands sum to D > 1 serves them like a processor-sharing server:
+//   each runs at 1/D of its speed. No other overhead constant (reference/scheduling.md §2
+//   found no authoritative "time-slicing costs x %" figure).
+// - Memory: no isolation under time-slicing (the pods' memory must fit the HBM together);
+//   under MPS each client also has a pinned-memory limit.
+// Whole-GPU and MIG pods never appear here: MIG isolates SMs and memory (PCIe and power,
+// which instances still share, are not modelled), a whole GPU has one pod.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gpuplan/topology.hpp"
+#include "gpuplan/workload.hpp"
+
+namespace gpuplan::detail {
+
+/// A share pod's SM demand at full speed (fraction of the GPU's SMs): smActivity is the
+/// activity within what the pod asked, so a 0.3-GPU pod 80 % active keeps 24 % busy. The
+/// asked share, not the held one: a time-slice replica gives the whole GPU's SMs in turn.
+inline double smDemand(const JobSpec& job) {
+    return job.smActivity * (job.gpuMilli / 1000.0);
+}
+
+/// The SMs a pod can be served on a GPU shared by `sharing`: its demand, capped under MPS by
+/// the client's active-thread percentage (a limit, not a reservation: clients share SMs).
+double servedDemand(double demand, const GpuSharingDef& sharing);
+
+/// How much slower than full speed a pod runs: its cap's share (demand ÷ served, 1 when it
+/// asks nothing) times the GPU's processor sharing, max(1, D) for D the sum of the served
+/// demands of the pods running on it.
+/// Demands are products of float traits (smActivity): sums within 1e-6 of the GPU count as
+/// filling it exactly, not as a slowdown of 1.0000001.
+inline double podSlowdown(double demand, double served, double servedSumOnGpu) {
+    const double capped = served > 0 ? demand / served : 1;
+    return capped * (servedSumOnGpu > 1 + 1e-6 ? servedSumOnGpu : 1);
+}
+
+/// A pod's memory limit on its GPU, GB: the HBM under time-slicing (no isolation); under MPS
+/// the client limit, mpsMemoryLimitGb or else HBM × its share (what a per-client
+/// set_device_pinned_mem_limit gives a client of that share; the device plugin's HBM ÷
+/// replicas is the case share = 1 / replicas).
+double clientMemoryLimitGb(const GpuSharingDef& sharing, double hbmGb, int heldMilli);
+
+/// Per GPU (global index, Results::firstGpuOfNode order), the share pods bound on it that do
+/// not crash-loop, with what they demand and hold. Allocated at the first share.
+class SharedGpus {
+public:
+    struct Occupant {
+        std::uint32_t job;
+        float memoryGb;
+        double served;  ///< SMs it is served at full speed (servedDemand)
+        bool running;   ///< demands SMs only while running (not starting up)
+    };
+
+    explicit SharedGpus(std::size_t gpus) : m_gpus(gpus) {}
+
+    void add(std::size_t gpu, const Occupant& o);
+    void remove(std::size_t gpu, std::uint32_t job);
+    void setRunning(std::size_t gpu, std::uint32_t job, bool running);
+    std::span<const Occupant> on(std::size_t gpu) const {
+        return m_byGpu.empty() ? std::span<const Occupant>() : m_byGpu[gpu];
+    }
+    /// D: the served demands of the pods running on the GPU (summed afresh: at most 48 or
+    /// 64 pods, and no drift across joins and leaves).
+    double servedSum(std::size_t gpu) const;
+    /// GB the bound pods' memory needs on the GPU.
+    double memoryGb(std::size_t gpu) const;
+
+private:
+    std::size_t m_gpus;
+    std::vector<std::vector<Occupant>> m_byGpu;
+};
+
+/// Why a share pod was OOM-killed when it bound (it crash-loops; the diagnosis says this).
+struct MemoryFault {
+    enum Kind : std::uint8_t {
+        None,
+        ClientLimit,  ///< past its MPS client's memory limit
+        GpuMemory,    ///< the pods on the GPU together need more than its HBM
+    };
+    Kind kind = None;
+    std::uint32_t node = 0;
+    int slot = 0;
+    int pods = 1;       ///< on the GPU, with it (GpuMemory)
+    double needGb = 0;  ///< its need (ClientLimit) or the pods' together (GpuMemory)
+    double haveGb = 0;  ///< the limit or the HBM
+};
+
+/// "rack0-node3 GPU 2": how reasons name one GPU.
+std::string gpuName(const Fleet& fleet, std::uint32_t node, int slot);
+
+}  // namespace gpuplan::detail
