@@ -14,8 +14,10 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "gpuplan/results.hpp"
 #include "gpuplan/topology.hpp"
 #include "gpuplan/workload.hpp"
 
@@ -48,36 +50,6 @@ inline double podSlowdown(double demand, double served, double servedSumOnGpu) {
 /// replicas is the case share = 1 / replicas).
 double clientMemoryLimitGb(const GpuSharingDef& sharing, double hbmGb, int heldMilli);
 
-/// Per GPU (global index, Results::firstGpuOfNode order), the share pods bound on it that do
-/// not crash-loop, with what they demand and hold. Allocated at the first share.
-class SharedGpus {
-public:
-    struct Occupant {
-        std::uint32_t job;
-        float memoryGb;
-        double served;  ///< SMs it is served at full speed (servedDemand)
-        bool running;   ///< demands SMs only while running (not starting up)
-    };
-
-    explicit SharedGpus(std::size_t gpus) : m_gpus(gpus) {}
-
-    void add(std::size_t gpu, const Occupant& o);
-    void remove(std::size_t gpu, std::uint32_t job);
-    void setRunning(std::size_t gpu, std::uint32_t job, bool running);
-    std::span<const Occupant> on(std::size_t gpu) const {
-        return m_byGpu.empty() ? std::span<const Occupant>() : m_byGpu[gpu];
-    }
-    /// D: the served demands of the pods running on the GPU (summed afresh: at most 48 or
-    /// 64 pods, and no drift across joins and leaves).
-    double servedSum(std::size_t gpu) const;
-    /// GB the bound pods' memory needs on the GPU.
-    double memoryGb(std::size_t gpu) const;
-
-private:
-    std::size_t m_gpus;
-    std::vector<std::vector<Occupant>> m_byGpu;
-};
-
 /// Why a share pod was OOM-killed when it bound (it crash-loops; the diagnosis says this).
 struct MemoryFault {
     enum Kind : std::uint8_t {
@@ -91,6 +63,51 @@ struct MemoryFault {
     int pods = 1;       ///< on the GPU, with it (GpuMemory)
     double needGb = 0;  ///< its need (ClientLimit) or the pods' together (GpuMemory)
     double haveGb = 0;  ///< the limit or the HBM
+};
+
+/// Per GPU, the share pods bound on it that do not crash-loop, with what they demand and
+/// hold; and what a share's speed and memory come to from them. Allocated at the first share.
+class SharedGpus {
+public:
+    struct Occupant {
+        std::uint32_t job;
+        float memoryGb;
+        double served;  ///< SMs it is served at full speed (servedDemand)
+        bool running;   ///< demands SMs only while running (not starting up)
+    };
+
+    SharedGpus(const Fleet& fleet, std::vector<int> firstGpuOfNode)
+        : m_fleet(&fleet), m_firstGpu(std::move(firstGpuOfNode)) {}
+
+    /// A share's pods join their GPUs (not running yet) / leave them.
+    void add(std::uint32_t job, const JobSpec& spec, std::span<const PodPlacement> pods);
+    void remove(std::uint32_t job, std::span<const PodPlacement> pods);
+    /// A share's pods start demanding SMs.
+    void setRunning(std::uint32_t job, std::span<const PodPlacement> pods);
+
+    /// The slowest of a share's pods' podSlowdown on its GPUs (gang pace). `joining`: as if it
+    /// ran there beside the pods now on them (its plan), else it is one of them.
+    double interference(const JobSpec& spec, std::span<const PodPlacement> pods,
+                        bool joining) const;
+    /// Why a joining share would be OOM-killed (kind None: it fits).
+    MemoryFault memoryFault(const JobSpec& spec, std::span<const PodPlacement> pods) const;
+    /// Jobs with a pod running on any of these pods' GPUs, sorted, once each.
+    std::vector<std::uint32_t> runningOn(std::span<const PodPlacement> pods) const;
+    /// Every job with a pod on this pod's GPU, sorted, once each.
+    std::vector<std::uint32_t> clientsOn(const PodPlacement& pod) const;
+
+private:
+    std::size_t gpuOf(const PodPlacement& pod) const;
+    std::span<const Occupant> on(std::size_t gpu) const {
+        return m_byGpu.empty() ? std::span<const Occupant>() : m_byGpu[gpu];
+    }
+    /// D: the served demands of the pods running on the GPU (summed afresh: at most 48 or
+    /// 64 pods, and no drift across joins and leaves).
+    double servedSum(std::size_t gpu) const;
+
+    const Fleet* m_fleet;
+    std::vector<int> m_firstGpu;  ///< per node, prefix sums of GPUs; back() = all GPUs
+    std::vector<std::vector<Occupant>> m_byGpu;
 };
 
 /// "rack0-node3 GPU 2": how reasons name one GPU.

@@ -8,7 +8,6 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
-#include <unordered_map>
 
 #include "diagnosis.hpp"
 #include "event_heap.hpp"
@@ -109,7 +108,7 @@ public:
           m_metrics(results, scenario.horizonS, scenario.sampleIntervalS),
           m_fragmentation(results.jobs, results.fleet),
           m_stuck(static_cast<std::uint32_t>(results.jobs.size())),
-          m_sharedGpus(static_cast<std::size_t>(results.firstGpuOfNode.back())) {
+          m_sharedGpus(results.fleet, results.firstGpuOfNode) {
         m_scheduler.checkSkips(options.checkInvariants);
         m_scheduler.countInto(options.counters);
         m_pendingEntriesPerSample = pendingEntriesPerSample(options, m_metrics.sampleCount());
@@ -261,44 +260,12 @@ private:
     }
 
     /// A share's interference and memory on its GPUs, as if it ran now beside the pods there
-    /// (shared_gpus.hpp): a gang advances at its slowest pod's pace. A pod whose memory is past
-    /// its client limit, or past the HBM with its neighbours', is OOM-killed: it crash-loops
-    /// (m_memoryFault says why).
+    /// (shared_gpus.hpp). A pod past its memory is OOM-killed: it crash-loops.
     void planShare(const JobSpec& s, const std::vector<PodPlacement>& pods, BindingPlan& p) const {
-        const Fleet& fleet = m_results.fleet;
-        const double demand = smDemand(s);
-        m_memoryFault = MemoryFault{};
-        for (const PodPlacement& pod : pods) {
-            const FleetNode& node = fleet.nodes[pod.node];
-            const std::size_t gpu = gpuOf(pod);
-            const double served = servedDemand(demand, node.sharing);
-            p.interference = std::max(
-                p.interference, podSlowdown(demand, served, m_sharedGpus.servedSum(gpu) + served));
-            if (s.memoryGbPerGpu <= 0 || m_memoryFault.kind != MemoryFault::None) continue;
-            const double hbmGb = fleet.gpuModels[node.gpuModel].hbmGb;
-            const double limitGb = clientMemoryLimitGb(node.sharing, hbmGb, pod.milliGpu);
-            const double needGb = m_sharedGpus.memoryGb(gpu) + s.memoryGbPerGpu;
-            const MemoryFault at{.node = pod.node, .slot = std::countr_zero(pod.gpuMask)};
-            if (s.memoryGbPerGpu > limitGb) {
-                m_memoryFault = at;
-                m_memoryFault.kind = MemoryFault::ClientLimit;
-                m_memoryFault.needGb = s.memoryGbPerGpu;
-                m_memoryFault.haveGb = limitGb;
-            } else if (needGb > hbmGb) {
-                m_memoryFault = at;
-                m_memoryFault.kind = MemoryFault::GpuMemory;
-                m_memoryFault.pods = static_cast<int>(m_sharedGpus.on(gpu).size()) + 1;
-                m_memoryFault.needGb = needGb;
-                m_memoryFault.haveGb = hbmGb;
-            }
-        }
-        p.crashLoop = m_memoryFault.kind != MemoryFault::None;
+        p.interference = m_sharedGpus.interference(s, pods, true);
         p.slowdown *= p.interference;
-    }
-
-    std::size_t gpuOf(const PodPlacement& pod) const {
-        return static_cast<std::size_t>(m_results.firstGpuOfNode[pod.node] +
-                                        std::countr_zero(pod.gpuMask));
+        m_memoryFault = m_sharedGpus.memoryFault(s, pods);
+        p.crashLoop = m_memoryFault.kind != MemoryFault::None;
     }
 
     void arrive(std::uint32_t job) {
@@ -454,17 +421,12 @@ private:
         m_share[job] = ShareProgress{.sinceS = m_sim.runtime[job].progressStartS,
                                      .slowdown = p.slowdown,
                                      .topology = p.slowdown / p.interference};
-        for (const PodPlacement& pod : pods)
-            m_sharedGpus.add(
-                gpuOf(pod),
-                {job, s.memoryGbPerGpu,
-                 servedDemand(smDemand(s), m_results.fleet.nodes[pod.node].sharing), false});
+        m_sharedGpus.add(job, s, pods);
     }
 
     /// A share starts running: its pods demand SMs from now on.
     void shareRuns(std::uint32_t job) {
-        for (const PodPlacement& pod : m_sim.placementOf(job))
-            m_sharedGpus.setRunning(gpuOf(pod), job, true);
+        m_sharedGpus.setRunning(job, m_sim.placementOf(job));
         reviseSpeeds(m_sim.placementOf(job));
     }
 
@@ -478,31 +440,14 @@ private:
         return pr.workDoneS + (m_nowS - pr.sinceS) / pr.slowdown;
     }
 
-    /// The slowdown a running share has now, from its GPUs' books.
-    double shareSlowdownNow(std::uint32_t job) const {
-        const JobSpec& s = m_sim.spec(job);
-        const double demand = smDemand(s);
-        double worst = 1;
-        for (const PodPlacement& pod : m_sim.placementOf(job)) {
-            const double served = servedDemand(demand, m_results.fleet.nodes[pod.node].sharing);
-            worst =
-                std::max(worst, podSlowdown(demand, served, m_sharedGpus.servedSum(gpuOf(pod))));
-        }
-        return m_share[job].topology * worst;
-    }
-
     /// Pods joined or left these GPUs: every share running on them progresses at its new
     /// speed from now, and its release moves.
     void reviseSpeeds(std::span<const PodPlacement> changed) {
-        std::vector<std::uint32_t> jobs;
-        for (const PodPlacement& pod : changed)
-            for (const SharedGpus::Occupant& o : m_sharedGpus.on(gpuOf(pod)))
-                if (o.running) jobs.push_back(o.job);
-        std::sort(jobs.begin(), jobs.end());
-        jobs.erase(std::unique(jobs.begin(), jobs.end()), jobs.end());
-        for (std::uint32_t job : jobs) {
-            const double slowdown = shareSlowdownNow(job);
+        for (std::uint32_t job : m_sharedGpus.runningOn(changed)) {
             ShareProgress& pr = m_share[job];
+            const double slowdown =
+                pr.topology *
+                m_sharedGpus.interference(m_sim.spec(job), m_sim.placementOf(job), false);
             if (slowdown == pr.slowdown) continue;
             addProgress(job, -1);
             pr.workDoneS = workDoneS(job);
@@ -549,8 +494,7 @@ private:
         m_results.segments[m_sim.runtime[job].segment].slowdown = mean;
         m_results.jobs[job].slowdown = mean;
         const auto pods = m_results.placementOf(seg);
-        for (const PodPlacement& pod : pods)
-            m_sharedGpus.remove(gpuOf(pod), job);
+        m_sharedGpus.remove(job, pods);
         reviseSpeeds(pods);
     }
 
@@ -561,12 +505,7 @@ private:
         count(7, job);
         for (const PodPlacement& pod : m_sim.placementOf(job)) {
             if (m_results.fleet.nodes[pod.node].sharing.mode != SharingMode::Mps) continue;
-            std::vector<std::uint32_t> clients;
-            for (const SharedGpus::Occupant& o : m_sharedGpus.on(gpuOf(pod)))
-                clients.push_back(o.job);
-            std::sort(clients.begin(), clients.end());
-            clients.erase(std::unique(clients.begin(), clients.end()), clients.end());
-            for (std::uint32_t client : clients) {
+            for (std::uint32_t client : m_sharedGpus.clientsOn(pod)) {
                 if (m_sim.runtime[client].phase == Phase::Queued) continue;  // a gang on two
                 evict(client, false);
                 if (m_options.diagnosePending)
@@ -782,29 +721,20 @@ private:
         if (m_rates.occupiedGpus > m_rates.allocatedGpus + 1e-9 * (1 + m_rates.allocatedGpus))
             throw std::logic_error("invariant: occupancy above allocation");
         if (m_share.empty()) return;
-        std::unordered_map<std::size_t, double> served;  // GPU → D
+        SharedGpus fresh(m_results.fleet, m_results.firstGpuOfNode);
         std::vector<std::uint32_t> running;
         for (const auto& [endS, job] : m_sim.boundByEnd) {
-            const JobSpec& s = m_sim.spec(job);
-            if (!s.sharesGpu() || m_sim.runtime[job].phase != Phase::Running) continue;
+            if (!m_sim.spec(job).sharesGpu() || m_sim.runtime[job].phase != Phase::Running)
+                continue;
             running.push_back(job);
-            for (const PodPlacement& pod : m_sim.placementOf(job))
-                served[gpuOf(pod)] +=
-                    servedDemand(smDemand(s), m_results.fleet.nodes[pod.node].sharing);
+            fresh.add(job, m_sim.spec(job), m_sim.placementOf(job));
+            fresh.setRunning(job, m_sim.placementOf(job));
         }
         for (std::uint32_t job : running) {
-            const JobSpec& s = m_sim.spec(job);
-            double worst = 1;
-            for (const PodPlacement& pod : m_sim.placementOf(job)) {
-                const double demand = smDemand(s);
-                worst = std::max(
-                    worst,
-                    podSlowdown(demand,
-                                servedDemand(demand, m_results.fleet.nodes[pod.node].sharing),
-                                served[gpuOf(pod)]));
-            }
-            if (std::abs(m_share[job].topology * worst - m_share[job].slowdown) >
-                1e-9 * m_share[job].slowdown)
+            const ShareProgress& pr = m_share[job];
+            const double expected =
+                pr.topology * fresh.interference(m_sim.spec(job), m_sim.placementOf(job), false);
+            if (std::abs(expected - pr.slowdown) > 1e-9 * pr.slowdown)
                 throw std::logic_error("invariant: share " + std::to_string(job) +
                                        " runs at a stale slowdown");
         }
