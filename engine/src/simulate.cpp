@@ -83,6 +83,7 @@ static_assert(sizeof(Event) == 24);
 /// What binding a job to some pods would mean.
 struct BindingPlan {
     double slowdown = 1;      ///< topology × interference
+    double topology = 1;      ///< a share's: the fabric's part of its slowdown
     double interference = 1;  ///< a share's, from the pods on its GPUs (shared_gpus.hpp)
     FabricTier tier = FabricTier::Nvlink;
     bool crashLoop = false;
@@ -253,7 +254,7 @@ private:
             memoryGb = layout.profileOf(layout[pods.front().migInstance]).memoryGb;
         }
         p.crashLoop = s.memoryGbPerGpu > memoryGb;
-        if (s.sharesGpu() && !p.crashLoop) planShare(s, pods, p);
+        if (s.sharesGpu()) planShare(s, pods, p);
         p.endS = p.crashLoop ? nowS + crashLoopHoldS(s.startupS)
                              : nowS + s.startupS + s.durationS * p.slowdown;
         return p;
@@ -262,6 +263,9 @@ private:
     /// A share's interference and memory on its GPUs, as if it ran now beside the pods there
     /// (shared_gpus.hpp). A pod past its memory is OOM-killed: it crash-loops.
     void planShare(const JobSpec& s, const std::vector<PodPlacement>& pods, BindingPlan& p) const {
+        m_memoryFault = MemoryFault{};
+        if (p.crashLoop) return;  // past the whole GPU's memory already
+        p.topology = p.slowdown;
         p.interference = m_sharedGpus.interference(s, pods, true);
         p.slowdown *= p.interference;
         m_memoryFault = m_sharedGpus.memoryFault(s, pods);
@@ -408,10 +412,7 @@ private:
             if (m_memoryFault.kind != MemoryFault::None) m_sim.memoryFaults[job] = m_memoryFault;
             // Every crash of a client ends every client on its MPS GPUs; the last crash is the
             // release, which handles it.
-            const auto& nodes = m_results.fleet.nodes;
-            if (std::any_of(pods.begin(), pods.end(), [&](const PodPlacement& pod) {
-                    return nodes[pod.node].sharing.mode == SharingMode::Mps;
-                }))
+            if (onMps(pods))
                 for (int k = 1; k < 7; ++k)
                     push(m_nowS + crashLoopCrashS(s.startupS, k), EventType::MpsFault, job,
                          m_sim.runtime[job].segment);
@@ -420,8 +421,14 @@ private:
         if (m_share.empty()) m_share.resize(m_results.jobs.size());
         m_share[job] = ShareProgress{.sinceS = m_sim.runtime[job].progressStartS,
                                      .slowdown = p.slowdown,
-                                     .topology = p.slowdown / p.interference};
+                                     .topology = p.topology};
         m_sharedGpus.add(job, s, pods);
+    }
+
+    bool onMps(std::span<const PodPlacement> pods) const {
+        return std::any_of(pods.begin(), pods.end(), [this](const PodPlacement& pod) {
+            return m_results.fleet.nodes[pod.node].sharing.mode == SharingMode::Mps;
+        });
     }
 
     /// A share starts running: its pods demand SMs from now on.
@@ -502,6 +509,7 @@ private:
     /// its MPS GPUs exits and queues again from scratch (reference/scheduling.md §2; clients
     /// that crash-loop themselves restart in their own loop).
     void mpsFault(std::uint32_t job) {
+        if (!onMps(m_sim.placementOf(job))) return;
         count(7, job);
         for (const PodPlacement& pod : m_sim.placementOf(job)) {
             if (m_results.fleet.nodes[pod.node].sharing.mode != SharingMode::Mps) continue;
@@ -718,7 +726,7 @@ private:
     /// Every running share's speed is the one its GPUs' pods give, summed afresh from the
     /// bound jobs (not from the books); occupancy never exceeds allocation.
     void checkShares() {
-        if (m_rates.occupiedGpus > m_rates.allocatedGpus + 1e-9 * (1 + m_rates.allocatedGpus))
+        if (m_rates.occupiedGpus > m_rates.allocatedGpus + 1e-6 * (1 + m_rates.allocatedGpus))
             throw std::logic_error("invariant: occupancy above allocation");
         if (m_share.empty()) return;
         SharedGpus fresh(m_results.fleet, m_results.firstGpuOfNode);
