@@ -161,3 +161,46 @@ TEST_CASE("Sharing runs are deterministic, with interference, OOM and faults",
     CHECK(std::any_of(r1.segments.begin(), r1.segments.end(),
                       [](const RunSegment& seg) { return seg.crashLoop; }));
 }
+
+TEST_CASE("Mixed fleets keep every invariant under sharing, failures and every policy",
+          "[interference][invariants]") {
+    // Whole, MPS (capped) and time-sliced nodes; shares, gangs of shares and whole jobs with
+    // startups, memory that sometimes overfills, a node failing and coming back. test::run
+    // checks after every event that each running share's slowdown is the one its GPUs give
+    // (recomputed from the bound jobs), that occupancy ≤ allocation, and the GPU books.
+    const auto policy =
+        GENERATE(PlacementPolicy::Pack, PlacementPolicy::Spread, PlacementPolicy::TopologyAware);
+    const auto backfill = GENERATE(BackfillMode::Easy, BackfillMode::Greedy);
+    const std::uint64_t seed = GENERATE(1u, 2u);
+    Scenario s = test::smallFleet(1, 2, "n4");
+    s.seed = seed;
+    s.horizonS = 12 * 3600;
+    s.scheduler.placement = policy;
+    s.scheduler.backfill = backfill;
+    NodeGroupDef& mps = s.pods[0].racks[0].nodes[0];
+    mps.name = "mps";
+    mps.sharing = GpuSharingDef{.mode = SharingMode::Mps, .mpsClients = 4, .mpsComputeCapPct = 30};
+    NodeGroupDef ts = mps;
+    ts.name = "ts";
+    ts.sharing = GpuSharingDef{.mode = SharingMode::TimeSlicing, .timeSliceReplicas = 3};
+    NodeGroupDef whole = mps;
+    whole.name = "whole";
+    whole.sharing = GpuSharingDef{};
+    s.pods[0].racks[0].nodes = {mps, ts, whole};
+    JobClassDef small = test::jobClass("small", 1, 20, 1800);
+    small.traits.gpuMilli = 300;
+    small.traits.smActivity = 0.9;
+    small.traits.memoryGbPerGpu = 25;
+    small.traits.startupS = 120;
+    JobClassDef gang = test::jobClass("gang", 3, 3, 2400);
+    gang.traits.gpuMilli = 600;
+    gang.traits.gpusPerPod = 1;
+    gang.traits.memoryGbPerGpu = 40;
+    JobClassDef wide = test::jobClass("wide", 4, 2, 3600);
+    s.jobClasses = {small, gang, wide};
+    s.nodeEvents = {{3 * 3600, "pod-rack-mps0", NodeState::Failed},
+                    {4 * 3600, "pod-rack-mps0", NodeState::Ready}};
+    test::resolveHardware(s);
+    const Results r = test::run(s);
+    CHECK(r.eventCount > 100);
+}
