@@ -50,6 +50,15 @@ inline double podSlowdown(double demand, double served, double servedSumOnGpu) {
 /// replicas is the case share = 1 / replicas).
 double clientMemoryLimitGb(const GpuSharingDef& sharing, double hbmGb, int heldMilli);
 
+/// How a share progresses: its speed changes whenever a pod joins or leaves one of its
+/// GPUs; the work done so far is kept at each change.
+struct ShareProgress {
+    double workDoneS = 0;  ///< work (seconds at full speed) done by sinceS
+    double sinceS = 0;     ///< since when it runs at `slowdown`
+    double slowdown = 1;   ///< now: topology × interference
+    double topology = 1;   ///< of its binding, fixed
+};
+
 /// Why a share pod was OOM-killed when it bound (it crash-loops; the diagnosis says this).
 struct MemoryFault {
     enum Kind : std::uint8_t {

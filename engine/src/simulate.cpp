@@ -22,19 +22,12 @@
 
 namespace gpuplan {
 
-double crashLoopHoldS(double startupS) {
-    constexpr int kAttempts = 7;  // the first run and backoffLimit = 6 restarts
-    const double attemptS = std::max(startupS, 30.0);
-    double holdS = kAttempts * attemptS;
-    for (int i = 0; i < kAttempts - 1; ++i)
-        holdS += std::min(10.0 * (1 << i), 300.0);
-    return holdS;
-}
-
 namespace {
 
-/// When the k-th of crashLoopHoldS's attempts (1-based) crashes, after the binding: k attempts
-/// and the k − 1 back-offs between them. The 7th is the hold's end, when the job fails.
+constexpr int kCrashLoopAttempts = 7;  // the first run and backoffLimit = 6 restarts
+
+/// When the k-th attempt of a crash loop (1-based) crashes, after the binding: k attempts
+/// and the k − 1 back-offs between them. The last is the hold's end, when the job fails.
 double crashLoopCrashS(double startupS, int k) {
     const double attemptS = std::max(startupS, 30.0);
     double atS = k * attemptS;
@@ -44,6 +37,10 @@ double crashLoopCrashS(double startupS, int k) {
 }
 
 }  // namespace
+
+double crashLoopHoldS(double startupS) {
+    return crashLoopCrashS(startupS, kCrashLoopAttempts);
+}
 
 namespace detail {
 namespace {
@@ -397,15 +394,6 @@ private:
 
     // ---- Shares: interference, memory and the MPS fault domain (shared_gpus.hpp) ----
 
-    /// How a share progresses: its speed changes whenever a pod joins or leaves one of its
-    /// GPUs; the work done so far is kept at each change.
-    struct ShareProgress {
-        double workDoneS = 0;  ///< work (seconds at full speed) done by sinceS
-        double sinceS = 0;     ///< since when it runs at `slowdown`
-        double slowdown = 1;   ///< now: topology × interference
-        double topology = 1;   ///< of its binding, fixed
-    };
-
     void bindShare(std::uint32_t job, const std::vector<PodPlacement>& pods, const BindingPlan& p) {
         const JobSpec& s = m_sim.spec(job);
         if (p.crashLoop) {
@@ -413,7 +401,7 @@ private:
             // Every crash of a client ends every client on its MPS GPUs; the last crash is the
             // release, which handles it.
             if (onMps(pods))
-                for (int k = 1; k < 7; ++k)
+                for (int k = 1; k < kCrashLoopAttempts; ++k)
                     push(m_nowS + crashLoopCrashS(s.startupS, k), EventType::MpsFault, job,
                          m_sim.runtime[job].segment);
             return;
