@@ -67,6 +67,18 @@ TEST_CASE("Shares whose SM demands sum to at most the GPU run at full speed", "[
     }
 }
 
+TEST_CASE("A time-slice replica shows at most its replica as occupied", "[interference]") {
+    // One pod asking 0.9 GPU at 100 % on a 2-replica GPU, alone: it keeps d = 0.9 of the SMs
+    // busy, at full speed (D = 0.9), but holds one replica, 0.5 GPU: allocation 0.5, and
+    // occupancy min(0.9, 0.5) = 0.5, not 0.9 (occupancy ≤ allocation).
+    Scenario s = oneSharedGpu(timeSliced(2));
+    s.jobs = {share("a", 900, 1.0, 3600)};
+    const Results r = test::run(s);
+    CHECK(rec(r, "a").endS == 3600);
+    CHECK(seriesAt(r, "allocation", 60) == Approx(0.5));
+    CHECK(seriesAt(r, "occupancy", 60) == Approx(0.5));
+}
+
 TEST_CASE("Oversubscribed SMs slow every pod; a leaving neighbour moves the others' ends",
           "[interference]") {
     // Three 0.5-GPU jobs, 100 % active, on a 4-replica GPU: d = 0.5 each, D = 1.5 > 1, so each
