@@ -61,6 +61,12 @@ MetricsRecorder::MetricsRecorder(Results& results, double horizonS, double inter
         {"fragmentation_ratio", "fraction"},
         {"fragmentation_amount", "fraction"},
         {"fragmented_gpus", "gpus"},
+        {"largest_gang_gpus{node}", "gpus"},
+        {"largest_gang_gpus{rack}", "gpus"},
+        {"largest_gang_gpus{pod}", "gpus"},
+        {"largest_gang_gpus{fleet}", "gpus"},
+        {"slots_8gpu{node}", "jobs"},
+        {"slots_64gpu{rack}", "jobs"},
     };
     results.sampleTimesS = m_sampleTimes;
     results.series.resize(kSeriesCount);
@@ -113,6 +119,10 @@ void MetricsRecorder::sample(std::size_t k, const Gauges& g) {
     s[kFragmentationRatio].values[k] = g.fragmentationRatio;
     s[kFragmentationAmount].values[k] = g.fragmentationAmount;
     s[kFragmentedGpus].values[k] = g.fragmentedGpus;
+    for (int l = 0; l < 4; ++l)
+        s[kLargestGangNode + l].values[k] = g.largestGangGpus[l];
+    s[kSlots8GpuNode].values[k] = g.slots8GpuNode;
+    s[kSlots64GpuRack].values[k] = g.slots64GpuRack;
     m_fragmentationRatioSum += g.fragmentationRatio;
     m_fragmentationAmountSum += g.fragmentationAmount;
     s[kQueueLength].values[k] = g.queueLength;

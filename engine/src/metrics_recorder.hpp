@@ -30,6 +30,10 @@ struct Gauges {
     double fragmentationRatio = 0;   ///< FGD: fragment ÷ free milli-GPU (0 when none is free)
     double fragmentationAmount = 0;  ///< FGD: fragment ÷ the fleet's milli-GPU
     double fragmentedGpus = 0;       ///< FGD: the fragment itself, in GPUs
+    /// Largest placeable gang per SlotLevel (node, rack, pod, fleet), GPUs (placeable.hpp).
+    std::array<double, 4> largestGangGpus{};
+    double slots8GpuNode = 0;   ///< 8-GPU gangs that could start on one node each
+    double slots64GpuRack = 0;  ///< 64-GPU gangs that could start inside one rack each
     double queueLength = 0;
     double runningJobs = 0;
     std::array<double, kLayerCount> pendingGpus{};
@@ -53,6 +57,12 @@ enum SeriesColumn {
     kFragmentationRatio,
     kFragmentationAmount,
     kFragmentedGpus,
+    kLargestGangNode,
+    kLargestGangRack,
+    kLargestGangPod,
+    kLargestGangFleet,
+    kSlots8GpuNode,
+    kSlots64GpuRack,
     kSeriesCount
 };
 

@@ -15,6 +15,7 @@
 #include "large_arrays.hpp"
 #include "metrics_recorder.hpp"
 #include "node_events.hpp"
+#include "placeable_slots.hpp"
 #include "random.hpp"
 #include "scheduler.hpp"
 #include "shared_gpus.hpp"
@@ -105,6 +106,7 @@ public:
           m_diagnoser(m_sim, m_scheduler),
           m_metrics(results, scenario.horizonS, scenario.sampleIntervalS),
           m_fragmentation(results.jobs, results.fleet),
+          m_gangSizes(commonGangSizes(results.fleet)),
           m_stuck(static_cast<std::uint32_t>(results.jobs.size())),
           m_sharedGpus(results.fleet, results.firstGpuOfNode) {
         m_scheduler.checkSkips(options.checkInvariants);
@@ -672,7 +674,18 @@ private:
         g.fragmentationRatio = f.ratioPercent() / 100;
         g.fragmentationAmount = f.amountPercent() / 100;
         g.fragmentedGpus = f.fragmentMilli / 1000;
+        placeableGauges(g);
         m_metrics.sample(k, g);
+    }
+
+    /// The largest placeable gangs and two slot counts (placeable_slots.hpp): O(racks + pods)
+    /// histogram reads per sample, from the free histograms the cluster keeps current.
+    void placeableGauges(Gauges& g) const {
+        const FreeHistograms free(m_results.fleet, m_sim.cluster);
+        for (int l = 0; l < kSlotLevelCount; ++l)
+            g.largestGangGpus[l] = largestGang(free, static_cast<SlotLevel>(l), m_gangSizes);
+        g.slots8GpuNode = static_cast<double>(countSlots(free, SlotLevel::Node, 8));
+        g.slots64GpuRack = static_cast<double>(countSlots(free, SlotLevel::Rack, 64));
     }
 
     /// Free GPUs on Ready nodes that cannot take even the smallest waiting pod.
@@ -752,6 +765,7 @@ private:
     Diagnoser m_diagnoser;
     MetricsRecorder m_metrics;
     FragmentationGauge m_fragmentation;
+    std::vector<int> m_gangSizes;  ///< the placeable table's sizes (largestGang checks them)
     EventHeap<Event, std::greater<>> m_events;
     std::vector<NodeChangeEvent> m_nodeEvents;
     Rates m_rates;
