@@ -26,6 +26,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "capacity_dock.hpp"
 #include "chart_board.hpp"
 #include "compare_table_model.hpp"
 #include "export_controller.hpp"
@@ -63,6 +64,7 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
     buildDocks();
     buildFleetEditing();
     buildWorkloadDock();
+    new CapacityDock(this);  // largest placeable job and the repack what-if
     buildActions();
     // The KPI strip spans the window under the toolbar; it must never widen the window.
     m_kpis = new ui::KpiStrip(this);

@@ -22,7 +22,7 @@ const char* toString(SlotLevel level) {
 long long PlaceableSlots::slotsFor(SlotLevel level, int gangGpus) const {
     const auto it = std::find(gangSizes.begin(), gangSizes.end(), gangGpus);
     if (it == gangSizes.end()) return 0;
-    return slots[static_cast<int>(level)][static_cast<std::size_t>(it - gangSizes.begin())];
+    return slotCounts[static_cast<int>(level)][static_cast<std::size_t>(it - gangSizes.begin())];
 }
 
 }  // namespace gpuplan
@@ -175,7 +175,7 @@ PlaceableSlots placeableSlots(const FreeHistograms& free, int readyFreeGpus) {
     for (int l = 0; l < kSlotLevelCount; ++l) {
         const auto level = static_cast<SlotLevel>(l);
         for (int g : table.gangSizes)
-            table.slots[l].push_back(countSlots(free, level, g));
+            table.slotCounts[l].push_back(countSlots(free, level, g));
         table.largestGangGpus[l] = largestGang(free, level, table.gangSizes);
     }
     return table;

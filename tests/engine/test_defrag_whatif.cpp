@@ -73,7 +73,7 @@ TEST_CASE("defrag: spread re-places the scattered jobs where they are, nothing r
     CHECK(w.keptJobs == 4);
     CHECK(w.moved.empty());
     CHECK(w.restartedGpuHours == 0);
-    CHECK(w.after.slots == w.before.slots);
+    CHECK(w.after.slotCounts == w.before.slotCounts);
     CHECK(w.after.largestGangGpus == w.before.largestGangGpus);
 }
 

@@ -42,13 +42,13 @@ TEST_CASE("placeable slots: one pod, 2 racks × 2 nodes × 8 GPUs") {
     CHECK(t.gangSizes == std::vector<int>{1, 2, 4, 8, 16, 32});
     // Node level, ⌊free / G⌋ per node (G ≤ 8 is one pod):
     //   G=1: 8+8+5+2 = 23; G=2: 4+4+2+1 = 11; G=4: 2+2+1+0 = 5; G=8: 1+1 = 2; G ≥ 16: 0.
-    CHECK(t.slots[0] == std::vector<long long>{23, 11, 5, 2, 0, 0});
+    CHECK(t.slotCounts[0] == std::vector<long long>{23, 11, 5, 2, 0, 0});
     // Rack level: G ≤ 8 as at the node level. G=16 is 2 pods of 8: rack0 has two whole free
     // nodes → 1 slot, rack1 none. G=32 (4 whole nodes) fits no rack.
-    CHECK(t.slots[1] == std::vector<long long>{23, 11, 5, 2, 1, 0});
+    CHECK(t.slotCounts[1] == std::vector<long long>{23, 11, 5, 2, 1, 0});
     // Pod and fleet (one pod): the same 2 whole free nodes → one 16-GPU gang, no 32.
-    CHECK(t.slots[2] == std::vector<long long>{23, 11, 5, 2, 1, 0});
-    CHECK(t.slots[3] == t.slots[2]);
+    CHECK(t.slotCounts[2] == std::vector<long long>{23, 11, 5, 2, 1, 0});
+    CHECK(t.slotCounts[3] == t.slotCounts[2]);
     // Largest: a node holds 8; a rack, the pod and the fleet 2 whole nodes = 16.
     CHECK(t.largest(SlotLevel::Node) == 8);
     CHECK(t.largest(SlotLevel::Rack) == 16);
@@ -75,10 +75,10 @@ TEST_CASE("placeable slots: two pods, each with one whole free node") {
     CHECK(t.gangSizes == std::vector<int>{1, 2, 4, 8, 16, 32});
     // G=4: node 2+1+2+1 = 6 at every level; G=8: the 2 whole free nodes at every level.
     // G=16 (2 whole nodes): no rack or pod has two, the fleet does (no locality): 1.
-    CHECK(t.slots[0] == std::vector<long long>{24, 12, 6, 2, 0, 0});
-    CHECK(t.slots[1] == std::vector<long long>{24, 12, 6, 2, 0, 0});
-    CHECK(t.slots[2] == std::vector<long long>{24, 12, 6, 2, 0, 0});
-    CHECK(t.slots[3] == std::vector<long long>{24, 12, 6, 2, 1, 0});
+    CHECK(t.slotCounts[0] == std::vector<long long>{24, 12, 6, 2, 0, 0});
+    CHECK(t.slotCounts[1] == std::vector<long long>{24, 12, 6, 2, 0, 0});
+    CHECK(t.slotCounts[2] == std::vector<long long>{24, 12, 6, 2, 0, 0});
+    CHECK(t.slotCounts[3] == std::vector<long long>{24, 12, 6, 2, 1, 0});
     CHECK(t.largest(SlotLevel::Node) == 8);
     CHECK(t.largest(SlotLevel::Rack) == 8);
     CHECK(t.largest(SlotLevel::Pod) == 8);

@@ -37,7 +37,7 @@ struct PlaceableSlots {
     /// The common gang sizes 1, 2, 4, … 256 that the largest model's whole GPUs can hold.
     std::vector<int> gangSizes;
     /// [level][i]: disjoint slots for a gang of gangSizes[i] GPUs.
-    std::array<std::vector<long long>, kSlotLevelCount> slots;
+    std::array<std::vector<long long>, kSlotLevelCount> slotCounts;
     /// [level]: the largest gang that could start now (0 when nothing is free).
     std::array<int, kSlotLevelCount> largestGangGpus{};
     int freeGpus = 0;  ///< wholly free GPUs on Ready nodes

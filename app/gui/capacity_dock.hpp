@@ -1,0 +1,49 @@
+// The "Largest job" dock (issue 8: largest placeable job and the defragmentation what-if),
+// tabbed with the bottom docks. It follows the main window's results and time scrubber, and
+// runs a repack off the GUI thread (a FGD repack of a large fleet takes seconds); a repack
+// that finishes after the results or t moved on is dropped by the view. It changes nothing in
+// the scenario: no undo step.
+#pragma once
+
+#include <QDockWidget>
+#include <QFutureWatcher>
+#include <QString>
+#include <memory>
+
+#include "gpuplan/placeable.hpp"
+
+namespace gpuplan::ui {
+class CapacityView;
+}
+
+namespace gpuplan::app {
+
+class MainWindow;
+
+class CapacityDock : public QDockWidget {
+    Q_OBJECT
+public:
+    explicit CapacityDock(MainWindow* window);
+    ~CapacityDock() override;
+
+    ui::CapacityView* view() const { return m_view; }
+    bool repackRunning() const { return m_watcher.isRunning(); }
+
+signals:
+    /// A repack ended (shown, dropped as stale, or failed).
+    void repackFinished();
+
+private:
+    struct Outcome {
+        std::shared_ptr<const Results> results;
+        DefragWhatIf whatIf;
+        QString error;
+    };
+    void repack(DefragPolicy policy, double timeS);
+    void repackDone();
+
+    ui::CapacityView* m_view;
+    QFutureWatcher<Outcome> m_watcher;
+};
+
+}  // namespace gpuplan::app

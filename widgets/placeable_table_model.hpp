@@ -1,0 +1,38 @@
+// The "Largest job" table: one row per level (node, rack, pod, fleet), one column per common
+// gang size with the disjoint slots there, and the largest gang that could start now. Given a
+// second table (a repack's "after"), each cell reads "before → after".
+#pragma once
+
+#include <QAbstractTableModel>
+#include <optional>
+
+#include "gpuplan/placeable.hpp"
+
+namespace gpuplan::ui {
+
+class PlaceableTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void setTable(const PlaceableSlots& table);
+    /// Before and after a repack: cells "0 → 3"; the columns are the before table's sizes.
+    void setComparison(const PlaceableSlots& before, const PlaceableSlots& after);
+    void clear();
+    /// The column of the "largest now" figure (after the sizes).
+    int largestColumn() const { return static_cast<int>(m_table.gangSizes.size()); }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role) const override;
+
+private:
+    QString cell(long long before, std::optional<long long> after) const;
+
+    PlaceableSlots m_table;
+    std::optional<PlaceableSlots> m_after;
+    bool m_empty = true;
+};
+
+}  // namespace gpuplan::ui
