@@ -21,7 +21,6 @@ QTableView* slotTable(PlaceableTableModel* model, QWidget* parent) {
     auto* view = new QTableView(parent);
     view->setModel(model);
     view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    view->horizontalHeader()->setStretchLastSection(true);
     view->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     view->setSelectionMode(QAbstractItemView::NoSelection);
     view->setWordWrap(false);
@@ -78,8 +77,12 @@ CapacityView::CapacityView(QWidget* parent) : QWidget(parent) {
     m_repack->setToolTip(
         tr("What if every job running at t were drained and placed again, largest first, with "
            "this policy? Changes nothing in the scenario."));
-    connect(m_repack, &QPushButton::clicked, this,
-            [this] { emit repackRequested(policy(), m_timeS); });
+    connect(m_repack, &QPushButton::clicked, this, [this] {
+        if (m_repackRunning)
+            emit repackCancelled();
+        else
+            emit repackRequested(policy(), m_timeS);
+    });
     m_defragText = new QLabel(this);
     m_defragText->setObjectName(QStringLiteral("defragSummary"));
     m_defragText->setWordWrap(true);
@@ -88,25 +91,35 @@ CapacityView::CapacityView(QWidget* parent) : QWidget(parent) {
     m_defragView = slotTable(m_defragModel, this);
     m_defragView->setObjectName(QStringLiteral("defragTable"));
 
-    auto* right = new QWidget(this);
-    auto* col = new QVBoxLayout(right);
-    col->setContentsMargins(4, 0, 0, 0);
-    col->addWidget(m_sentence);
-    col->addWidget(m_tableView, 1);
+    // Three panes side by side (the bottom dock is wide and low): the chart, the table now,
+    // the what-if.
+    auto* now = new QWidget(this);
+    auto* nowCol = new QVBoxLayout(now);
+    nowCol->setContentsMargins(4, 0, 4, 0);
+    nowCol->addWidget(m_sentence);
+    nowCol->addWidget(new QLabel(tr("Largest gang (GPUs), then how many gangs of each size "
+                                    "could start at once, each inside one …"),
+                                 now));
+    nowCol->addWidget(m_tableView, 1);
+
+    auto* whatIf = new QWidget(this);
+    auto* whatIfCol = new QVBoxLayout(whatIf);
+    whatIfCol->setContentsMargins(4, 0, 0, 0);
     auto* row = new QHBoxLayout;
-    row->addWidget(new QLabel(tr("Defragment what-if:"), right));
+    row->addWidget(new QLabel(tr("Defragment what-if:"), whatIf));
     row->addWidget(m_policy);
     row->addWidget(m_repack);
     row->addStretch(1);
-    col->addLayout(row);
-    col->addWidget(m_defragText);
-    col->addWidget(m_defragView, 1);
+    whatIfCol->addLayout(row);
+    whatIfCol->addWidget(m_defragText);
+    whatIfCol->addWidget(m_defragView, 1);
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_chart);
-    split->addWidget(right);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
+    split->addWidget(now);
+    split->addWidget(whatIf);
+    split->setSizes({380, 600, 600});
+    m_chart->setMinimumWidth(280);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(split);
@@ -178,9 +191,15 @@ void CapacityView::clearDefrag(const QString& hint) {
     m_defragText->setText(hint);
 }
 
-void CapacityView::setRepackRunning(bool running) {
-    m_repack->setEnabled(!running);
-    m_repack->setText(running ? tr("Repacking…") : tr("Repack at t"));
+void CapacityView::showDefragError(const QString& message) {
+    clearDefrag(tr("The repack failed: %1").arg(message));
+}
+
+void CapacityView::setRepackRunning(bool running, double fraction) {
+    m_repackRunning = running;
+    m_policy->setEnabled(!running);
+    m_repack->setText(running ? tr("Cancel repack (%1 %)").arg(static_cast<int>(100 * fraction))
+                              : tr("Repack at t"));
 }
 
 void CapacityView::showDefrag(std::shared_ptr<const Results> results, const DefragWhatIf& w) {

@@ -34,8 +34,10 @@ public:
 
     /// A repack's outcome for the results and time shown (ignored otherwise).
     void showDefrag(std::shared_ptr<const Results> results, const DefragWhatIf& whatIf);
-    /// While a repack runs: the button is off and says so.
-    void setRepackRunning(bool running);
+    /// A repack that failed (the engine threw): its reason instead of a table.
+    void showDefragError(const QString& message);
+    /// While a repack runs the button cancels it and shows how far it got (0…1).
+    void setRepackRunning(bool running, double fraction = 0);
 
     /// The table at t (computed now if the view was hidden when t or the results changed).
     const PlaceableSlots& table();
@@ -49,6 +51,7 @@ public:
 
 signals:
     void repackRequested(gpuplan::DefragPolicy policy, double timeS);
+    void repackCancelled();
     void timeClicked(double timeS);
 
 protected:
@@ -71,6 +74,7 @@ private:
     PlaceableSlots m_table;
     double m_timeS = 0;
     bool m_stale = true;  ///< t or the results changed since the table was computed
+    bool m_repackRunning = false;
 };
 
 }  // namespace gpuplan::ui

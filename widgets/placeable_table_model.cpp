@@ -33,7 +33,7 @@ int PlaceableTableModel::rowCount(const QModelIndex& parent) const {
 }
 
 int PlaceableTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : largestColumn() + 1;
+    return parent.isValid() ? 0 : static_cast<int>(m_table.gangSizes.size()) + 1;
 }
 
 QString PlaceableTableModel::cell(long long before, std::optional<long long> after) const {
@@ -51,7 +51,7 @@ QVariant PlaceableTableModel::data(const QModelIndex& index, int role) const {
         if (largest)
             return cell(m_table.largest(level),
                         m_after ? std::optional<long long>(m_after->largest(level)) : std::nullopt);
-        const int size = m_table.gangSizes[static_cast<std::size_t>(col)];
+        const int size = m_table.gangSizes[static_cast<std::size_t>(col - 1)];
         return cell(
             m_table.slotsFor(level, size),
             m_after ? std::optional<long long>(m_after->slotsFor(level, size)) : std::nullopt);
@@ -62,7 +62,7 @@ QVariant PlaceableTableModel::data(const QModelIndex& index, int role) const {
                                   : tr("inside one %1").arg(QString::fromLatin1(toString(level)));
         if (largest) return tr("The largest gang that could start now %1, in GPUs.").arg(where);
         return tr("%1-GPU gangs that could start at once, each %2.")
-            .arg(m_table.gangSizes[static_cast<std::size_t>(col)])
+            .arg(m_table.gangSizes[static_cast<std::size_t>(col - 1)])
             .arg(where);
     }
     if (role == Qt::FontRole && largest) {
@@ -74,6 +74,11 @@ QVariant PlaceableTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant PlaceableTableModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o == Qt::Horizontal && role == Qt::ToolTipRole)
+        return section == largestColumn()
+                   ? tr("The largest gang that could start now, in GPUs")
+                   : tr("Slots for a gang of %1 GPUs: how many could start at once")
+                         .arg(m_table.gangSizes[static_cast<std::size_t>(section - 1)]);
     if (role != Qt::DisplayRole) return {};
     if (o == Qt::Vertical) {
         switch (static_cast<SlotLevel>(section)) {
@@ -88,8 +93,8 @@ QVariant PlaceableTableModel::headerData(int section, Qt::Orientation o, int rol
         }
         return {};
     }
-    if (section == largestColumn()) return tr("largest now (GPUs)");
-    return tr("%1 GPU").arg(m_table.gangSizes[static_cast<std::size_t>(section)]);
+    if (section == largestColumn()) return tr("largest now");
+    return QString::number(m_table.gangSizes[static_cast<std::size_t>(section - 1)]);
 }
 
 }  // namespace gpuplan::ui

@@ -1,6 +1,7 @@
-// The "Largest job" table: one row per level (node, rack, pod, fleet), one column per common
-// gang size with the disjoint slots there, and the largest gang that could start now. Given a
-// second table (a repack's "after"), each cell reads "before → after".
+// The "Largest job" table: one row per level (node, rack, pod, fleet); first the largest gang
+// that could start now, then one column per common gang size with the disjoint slots there
+// (headed by the size in GPUs). Given a second table (a repack's "after"), each cell reads
+// "before → after".
 #pragma once
 
 #include <QAbstractTableModel>
@@ -19,8 +20,10 @@ public:
     /// Before and after a repack: cells "0 → 3"; the columns are the before table's sizes.
     void setComparison(const PlaceableSlots& before, const PlaceableSlots& after);
     void clear();
-    /// The column of the "largest now" figure (after the sizes).
-    int largestColumn() const { return static_cast<int>(m_table.gangSizes.size()); }
+    /// The column of the "largest now" figure; the sizes follow it.
+    static constexpr int largestColumn() { return 0; }
+    /// The column of a gang size's slots.
+    static constexpr int sizeColumn(int sizeIndex) { return sizeIndex + 1; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -8,7 +8,10 @@
 #include <QDockWidget>
 #include <QFutureWatcher>
 #include <QString>
+#include <QTimer>
+#include <atomic>
 #include <memory>
+#include <stop_token>
 
 #include "gpuplan/placeable.hpp"
 
@@ -39,11 +42,20 @@ private:
         DefragWhatIf whatIf;
         QString error;
     };
+    /// What the GUI and the worker share about the repack under way.
+    struct Progress {
+        std::stop_source stop;
+        std::atomic<double> fraction{0};
+    };
     void repack(DefragPolicy policy, double timeS);
     void repackDone();
+    void cancel();
 
     ui::CapacityView* m_view;
     QFutureWatcher<Outcome> m_watcher;
+    std::shared_ptr<Progress> m_progress;
+    QTimer m_poll;         ///< shows the progress while a repack runs
+    bool m_sized = false;  ///< grown to its height once, when first raised
 };
 
 }  // namespace gpuplan::app

@@ -179,7 +179,8 @@ bool samePods(const std::vector<PodPlacement>& a, const std::vector<PodPlacement
 
 }  // namespace
 
-DefragWhatIf defragWhatIf(const Results& results, double timeS, DefragPolicy policy) {
+DefragWhatIf defragWhatIf(const Results& results, double timeS, DefragPolicy policy,
+                          const DefragProgressFn& progress, std::stop_token stop) {
     const Fleet& fleet = results.fleet;
     const ClusterSnapshot snapshot = results.stateAt(timeS);
     DefragWhatIf out;
@@ -218,7 +219,15 @@ DefragWhatIf defragWhatIf(const Results& results, double timeS, DefragPolicy pol
                                           : PlacementPolicy::Pack;
 
     std::vector<PodPlacement> placed;
-    for (const RunSegment* seg : running) {
+    for (std::size_t i = 0; i < running.size(); ++i) {
+        if (i % 32 == 0) {
+            if (stop.stop_requested()) {
+                out.stopped = true;
+                return out;
+            }
+            if (progress) progress(static_cast<double>(i) / static_cast<double>(running.size()));
+        }
+        const RunSegment* seg = running[i];
         const JobSpec& spec = results.jobs[seg->job].spec;
         const PlacementRequest req = detail::requestOf(spec);
         const bool ok =
@@ -240,6 +249,7 @@ DefragWhatIf defragWhatIf(const Results& results, double timeS, DefragPolicy pol
         out.moved.push_back(move);
     }
     out.after = detail::placeableSlots(detail::FreeHistograms(fleet, state), state.readyFreeGpus());
+    if (progress) progress(1.0);
     return out;
 }
 

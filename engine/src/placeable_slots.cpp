@@ -212,10 +212,15 @@ std::string gangNeed(int gangGpus, int gpusPerNode) {
 std::string explainPlaceable(const PlaceableSlots& t, const Fleet& fleet) {
     const int gpusPerNode = fleet.maxGpusPerNode;
     if (t.freeGpus == 0) return "No GPU is free on a Ready node: no gang can start now.";
+    // A gang larger than any rack is never rack-local, however empty the fleet: not the
+    // question the sentence answers.
+    int biggestRack = 0;
+    for (const ModelExtent& e : fleet.extents)
+        biggestRack = std::max(biggestRack, e.maxRackGpus);
     const std::string free = std::to_string(t.freeGpus) + " GPUs free";
-    // The smallest common size the free GPUs could hold in number but no rack can.
+    // The smallest common size the free GPUs could hold in number but no rack can now.
     for (int g : t.gangSizes) {
-        if (g > t.freeGpus || t.slotsFor(SlotLevel::Rack, g) > 0) continue;
+        if (g > t.freeGpus || g > biggestRack || t.slotsFor(SlotLevel::Rack, g) > 0) continue;
         const int rackLargest = t.largest(SlotLevel::Rack);
         if (t.slotsFor(SlotLevel::Fleet, g) == 0)
             return free + ", but they are scattered: no " + std::to_string(g) +

@@ -100,3 +100,22 @@ TEST_CASE("defrag: a pinned job the repack leaves no room for is reported, not d
     CHECK(w.after.freeGpus == 10);
     CHECK(w.after.largest(SlotLevel::Fleet) == 8);
 }
+
+TEST_CASE("defrag: a stop request ends the repack, marked as stopped") {
+    const Results r = scatteredRun();
+    std::stop_source stop;
+    stop.request_stop();
+    std::vector<double> progress;
+    const DefragWhatIf w = defragWhatIf(
+        r, 3600, DefragPolicy::Fgd, [&](double f) { progress.push_back(f); }, stop.get_token());
+    CHECK(w.stopped);
+    CHECK(w.moved.empty());
+    CHECK(progress.empty());
+    // Not stopped: progress runs from 0 to 1.
+    const DefragWhatIf full =
+        defragWhatIf(r, 3600, DefragPolicy::Fgd, [&](double f) { progress.push_back(f); });
+    CHECK_FALSE(full.stopped);
+    REQUIRE(progress.size() >= 2);
+    CHECK(progress.front() == 0);
+    CHECK(progress.back() == 1);
+}

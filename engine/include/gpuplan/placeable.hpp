@@ -20,6 +20,8 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -49,8 +51,9 @@ struct PlaceableSlots {
 /// The table for the cluster at a snapshot (node states and holders from Results::stateAt).
 PlaceableSlots placeableSlotsAt(const Fleet& fleet, const ClusterSnapshot& snapshot);
 
-/// One sentence answering "why can't my G-GPU job run?" for the largest table size above the
-/// largest rack-local gang (or for the largest gang when every size fits), e.g. "212 GPUs
+/// One sentence answering "why can't my G-GPU job run?" for the smallest table size that no
+/// rack can hold now although the free GPUs and the largest rack are big enough (or giving
+/// the largest gangs when there is none), e.g. "212 GPUs
 /// free, but no rack has 64 free GPUs on 8 whole nodes: the largest rack-local gang now is
 /// 40 GPUs." Gang shapes are cut by the fleet's largest GPUs per node.
 std::string explainPlaceable(const PlaceableSlots& slots, const Fleet& fleet);
@@ -84,11 +87,17 @@ struct DefragWhatIf {
     /// nothing in `after`, which shows the fleet without them.
     std::vector<std::uint32_t> unplaced;
     double restartedGpuHours = 0;  ///< Σ over moved jobs
+    bool stopped = false;          ///< a stop request ended it early: partial, not to be shown
 };
+
+using DefragProgressFn = std::function<void(double fraction)>;
 
 /// Drains the fleet at `timeS` and places every job running then again, largest first
 /// (GPU-equivalents, then the earlier segment start, then the job index), into the nodes
-/// Ready at t with `policy`. Nothing in `results` changes.
-DefragWhatIf defragWhatIf(const Results& results, double timeS, DefragPolicy policy);
+/// Ready at t with `policy`. Nothing in `results` changes. `progress` is called now and then
+/// with the share of jobs placed; a stop request ends it within a few dozen jobs. FGD and
+/// BestFit score every node for every pod: about 0.6 s for 1,500 jobs on 1,250 nodes.
+DefragWhatIf defragWhatIf(const Results& results, double timeS, DefragPolicy policy,
+                          const DefragProgressFn& progress = {}, std::stop_token stop = {});
 
 }  // namespace gpuplan
