@@ -7,12 +7,16 @@
 // and BestFit score every Ready node for each pod with the fill study's node scores
 // (fill_policies.hpp), the target workload for FGD being the run's job mix as the
 // fragmentation gauge builds it. A MIG pod under FGD or BestFit is packed (the scores are
-// defined on milli-GPU). Cost: FGD and BestFit walk the nodes of the pin's range per pod,
-// O(pods × nodes × GPUs per node), which is what the GUI runs off its thread.
+// defined on milli-GPU). Then the repack is renumbered to move as few jobs as it can
+// (defrag_keep_in_place.hpp: identical pods, racks and nodes swap contents, GPUs of a node
+// are renumbered; no slot count changes), and the jobs the first pass could not place try the
+// renumbered fleet once more. Cost: FGD and BestFit walk the nodes of the pin's range per
+// pod, O(pods × nodes × GPUs per node), which the GUI runs off its thread.
 #include <algorithm>
 #include <limits>
 #include <tuple>
 
+#include "defrag_keep_in_place.hpp"
 #include "fill_fragment_memo.hpp"
 #include "fill_policies.hpp"
 #include "fragmentation_gauge.hpp"
@@ -169,6 +173,15 @@ std::vector<PodPlacement> sortedPods(std::span<const PodPlacement> pods) {
     return sorted;
 }
 
+/// The fleet with the node states of t and nothing held.
+ClusterState drainedFleet(const Fleet& fleet, std::span<const NodeState> states) {
+    ClusterState state(fleet);
+    for (std::size_t n = 0; n < fleet.nodes.size(); ++n)
+        if (state.state(static_cast<int>(n)) != states[n])
+            state.setState(static_cast<int>(n), states[n]);
+    return state;
+}
+
 bool samePods(const std::vector<PodPlacement>& a, const std::vector<PodPlacement>& b) {
     return std::equal(a.begin(), a.end(), b.begin(), b.end(),
                       [](const PodPlacement& x, const PodPlacement& y) {
@@ -201,24 +214,23 @@ DefragWhatIf defragWhatIf(const Results& results, double timeS, DefragPolicy pol
     });
     out.runningJobs = static_cast<int>(running.size());
 
-    // The drained fleet: node states as at t, nothing held.
-    ClusterState state(fleet);
-    for (std::size_t n = 0; n < fleet.nodes.size(); ++n)
-        if (state.state(static_cast<int>(n)) != snapshot.nodeStates[n])
-            state.setState(static_cast<int>(n), snapshot.nodeStates[n]);
     std::optional<detail::FragmentMemo> memo;
-    std::optional<ScoredPlacer> scored;
-    if (policy == DefragPolicy::Fgd || policy == DefragPolicy::BestFit) {
+    if (policy == DefragPolicy::Fgd || policy == DefragPolicy::BestFit)
         memo.emplace(detail::FragmentationGauge(results.jobs, fleet).workload());
-        scored.emplace(policy == DefragPolicy::Fgd ? FillPolicy::Fgd : FillPolicy::BestFit, state,
-                       *memo);
-    }
     const PlacementPolicy scheduler = policy == DefragPolicy::Spread ? PlacementPolicy::Spread
                                       : policy == DefragPolicy::Topology
                                           ? PlacementPolicy::TopologyAware
                                           : PlacementPolicy::Pack;
+    auto place = [&](const JobSpec& spec, ClusterState& state, std::vector<PodPlacement>& pods) {
+        const PlacementRequest req = detail::requestOf(spec);
+        if (!memo) return detail::tryPlace(req, scheduler, state, pods);
+        const FillPolicy fill = policy == DefragPolicy::Fgd ? FillPolicy::Fgd : FillPolicy::BestFit;
+        return ScoredPlacer(fill, state, *memo).place(req, pods);
+    };
 
-    std::vector<PodPlacement> placed;
+    // The repack into the drained fleet (node states as at t, nothing held).
+    ClusterState drained = drainedFleet(fleet, snapshot.nodeStates);
+    std::vector<detail::RepackedJob> repacked(running.size());
     for (std::size_t i = 0; i < running.size(); ++i) {
         if (i % 32 == 0) {
             if (stop.stop_requested()) {
@@ -227,28 +239,60 @@ DefragWhatIf defragWhatIf(const Results& results, double timeS, DefragPolicy pol
             }
             if (progress) progress(static_cast<double>(i) / static_cast<double>(running.size()));
         }
-        const RunSegment* seg = running[i];
-        const JobSpec& spec = results.jobs[seg->job].spec;
-        const PlacementRequest req = detail::requestOf(spec);
-        const bool ok =
-            scored ? scored->place(req, placed) : detail::tryPlace(req, scheduler, state, placed);
-        if (!ok) {
-            out.unplaced.push_back(seg->job);
-            continue;
-        }
-        if (samePods(sortedPods(placed), sortedPods(results.placementOf(*seg)))) {
-            ++out.keptJobs;
-            continue;
-        }
-        DefragMove move;
-        move.job = seg->job;
-        move.gpus = gpusOf[seg->job];
-        move.doneS = timeS - seg->startS;
-        move.startupS = spec.startupS;
-        out.restartedGpuHours += move.restartedGpuHours();
-        out.moved.push_back(move);
+        const JobSpec& spec = results.jobs[running[i]->job].spec;
+        repacked[i].before = results.placementOf(*running[i]);
+        repacked[i].pinLevel = spec.pinLevel;
+        repacked[i].secondsAtStake = timeS - running[i]->startS + spec.startupS;
+        if (!place(spec, drained, repacked[i].after)) repacked[i].after.clear();
     }
-    out.after = detail::placeableSlots(detail::FreeHistograms(fleet, state), state.readyFreeGpus());
+    // Where each job ends, what it costs, and the table after: the jobs the first pass could
+    // not place try the final fleet once more.
+    auto settle = [&](std::vector<detail::RepackedJob>& jobs, DefragWhatIf& w) {
+        ClusterState state = drainedFleet(fleet, snapshot.nodeStates);
+        for (std::size_t i = 0; i < running.size(); ++i) {
+            const JobSpec& spec = results.jobs[running[i]->job].spec;
+            const detail::HostDemand host{spec.cpuMilliPerPod, spec.memoryMiBPerPod};
+            for (const PodPlacement& pod : jobs[i].after)
+                state.occupy(pod, host);
+        }
+        for (std::size_t i = 0; i < running.size(); ++i)
+            if (jobs[i].after.empty() &&
+                !place(results.jobs[running[i]->job].spec, state, jobs[i].after))
+                jobs[i].after.clear();
+        for (std::size_t i = 0; i < running.size(); ++i) {
+            const RunSegment* seg = running[i];
+            if (jobs[i].after.empty()) {
+                w.unplaced.push_back(seg->job);
+            } else if (samePods(sortedPods(jobs[i].after), sortedPods(jobs[i].before))) {
+                ++w.keptJobs;
+            } else {
+                DefragMove move;
+                move.job = seg->job;
+                move.gpus = gpusOf[seg->job];
+                move.doneS = timeS - seg->startS;
+                move.startupS = results.jobs[seg->job].spec.startupS;
+                w.restartedGpuHours += move.restartedGpuHours();
+                w.moved.push_back(move);
+            }
+        }
+        w.after =
+            detail::placeableSlots(detail::FreeHistograms(fleet, state), state.readyFreeGpus());
+    };
+    // The repack as placed, and renumbered among the placements it cannot tell apart to move
+    // fewer jobs, swapping from pods, racks or nodes down (greedy matchings: none is always
+    // best): the one with the fewest jobs left out, then the least restarted work.
+    const DefragWhatIf start = out;
+    settle(repacked, out);
+    for (detail::SwapFrom from :
+         {detail::SwapFrom::Pods, detail::SwapFrom::Racks, detail::SwapFrom::Nodes}) {
+        std::vector<detail::RepackedJob> renumbered = repacked;
+        detail::keepInPlace(fleet, snapshot.nodeStates, renumbered, from);
+        DefragWhatIf candidate = start;
+        settle(renumbered, candidate);
+        if (std::make_pair(candidate.unplaced.size(), candidate.restartedGpuHours) <
+            std::make_pair(out.unplaced.size(), out.restartedGpuHours))
+            out = std::move(candidate);
+    }
     if (progress) progress(1.0);
     return out;
 }
