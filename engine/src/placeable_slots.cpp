@@ -212,24 +212,54 @@ std::string gangNeed(int gangGpus, int gpusPerNode) {
 std::string explainPlaceable(const PlaceableSlots& t, const Fleet& fleet) {
     const int gpusPerNode = fleet.maxGpusPerNode;
     if (t.freeGpus == 0) return "No GPU is free on a Ready node: no gang can start now.";
-    // A gang larger than any rack is never rack-local, however empty the fleet: not the
-    // question the sentence answers.
-    int biggestRack = 0;
-    for (const ModelExtent& e : fleet.extents)
+    // A gang's own level: the smallest unit that could hold it if it were empty.
+    int biggestRack = 0, biggestPod = 0;
+    for (const ModelExtent& e : fleet.extents) {
         biggestRack = std::max(biggestRack, e.maxRackGpus);
+        biggestPod = std::max(biggestPod, e.maxPodGpus);
+    }
+    auto ownLevel = [&](int g) {
+        return g <= gpusPerNode   ? SlotLevel::Node
+               : g <= biggestRack ? SlotLevel::Rack
+               : g <= biggestPod  ? SlotLevel::Pod
+                                  : SlotLevel::Fleet;
+    };
+    auto largestAt = [&](SlotLevel level) {
+        switch (level) {
+            case SlotLevel::Node:
+                return "the largest gang on one node now is ";
+            case SlotLevel::Rack:
+                return "the largest rack-local gang now is ";
+            case SlotLevel::Pod:
+                return "the largest pod-local gang now is ";
+            case SlotLevel::Fleet:
+                break;
+        }
+        return "the largest gang now is ";
+    };
     const std::string free = std::to_string(t.freeGpus) + " GPUs free";
-    // The smallest common size the free GPUs could hold in number but no rack can now.
+    // The smallest common size the free GPUs could hold in number but its own level cannot.
     for (int g : t.gangSizes) {
-        if (g > t.freeGpus || g > biggestRack || t.slotsFor(SlotLevel::Rack, g) > 0) continue;
-        const int rackLargest = t.largest(SlotLevel::Rack);
+        const SlotLevel own = ownLevel(g);
+        if (g > t.freeGpus || t.slotsFor(own, g) > 0) continue;
         if (t.slotsFor(SlotLevel::Fleet, g) == 0)
             return free + ", but they are scattered: no " + std::to_string(g) +
-                   "-GPU gang fits anywhere (it needs " + gangNeed(g, gpusPerNode) +
-                   "); the largest gang now is " + gpusText(t.largest(SlotLevel::Fleet)) + ".";
-        std::string text = free + ", but no rack has " + gangNeed(g, gpusPerNode) +
-                           ": the largest rack-local gang now is " + gpusText(rackLargest) + ".";
-        if (t.slotsFor(SlotLevel::Pod, g) > 0)
-            text += " It fits inside one pod (up to " + gpusText(t.largest(SlotLevel::Pod)) + ").";
+                   "-GPU gang fits anywhere (it needs " + gangNeed(g, gpusPerNode) + "); " +
+                   largestAt(SlotLevel::Fleet) + gpusText(t.largest(SlotLevel::Fleet)) + ".";
+        const std::string need =
+            own == SlotLevel::Node ? std::to_string(g) + " free GPUs" : gangNeed(g, gpusPerNode);
+        std::string text = free + ", but no " + toString(own) + " has " + need + ": " +
+                           largestAt(own) + gpusText(t.largest(own)) + ".";
+        for (int up = static_cast<int>(own) + 1; up < kSlotLevelCount; ++up) {
+            const auto level = static_cast<SlotLevel>(up);
+            if (t.slotsFor(level, g) == 0) continue;
+            text +=
+                level == SlotLevel::Fleet
+                    ? " It could start only across pods (up to " + gpusText(t.largest(level)) + ")."
+                    : std::string(" It fits inside one ") + toString(level) + " (up to " +
+                          gpusText(t.largest(level)) + ").";
+            break;
+        }
         return text;
     }
     return free + ": a gang of up to " + gpusText(t.largest(SlotLevel::Rack)) +

@@ -83,10 +83,11 @@ TEST_CASE("placeable slots: two pods, each with one whole free node") {
     CHECK(t.largest(SlotLevel::Rack) == 8);
     CHECK(t.largest(SlotLevel::Pod) == 8);
     CHECK(t.largest(SlotLevel::Fleet) == 16);
-    // 16 ≤ 24 free, no rack holds it, the fleet does.
+    // 16 ≤ 24 free; a rack (2 nodes, 16 GPUs) is its own level: no rack holds it now, no pod
+    // either (one rack each), the fleet does.
     CHECK(explainPlaceable(t, r.fleet) ==
           "24 GPUs free, but no rack has 16 free GPUs on 2 whole nodes: the largest "
-          "rack-local gang now is 8 GPUs.");
+          "rack-local gang now is 8 GPUs. It could start only across pods (up to 16 GPUs).");
 }
 
 TEST_CASE("placeable slots: scattered free GPUs fit no large gang anywhere") {

@@ -51,11 +51,12 @@ struct PlaceableSlots {
 /// The table for the cluster at a snapshot (node states and holders from Results::stateAt).
 PlaceableSlots placeableSlotsAt(const Fleet& fleet, const ClusterSnapshot& snapshot);
 
-/// One sentence answering "why can't my G-GPU job run?" for the smallest table size that no
-/// rack can hold now although the free GPUs and the largest rack are big enough (or giving
-/// the largest gangs when there is none), e.g. "212 GPUs
-/// free, but no rack has 64 free GPUs on 8 whole nodes: the largest rack-local gang now is
-/// 40 GPUs." Gang shapes are cut by the fleet's largest GPUs per node.
+/// One sentence answering "why can't my G-GPU job run?" for the smallest table size no larger
+/// than the free GPUs that has no slot at its own level (the smallest unit that could hold it
+/// empty: node, rack, pod, fleet), e.g. "212 GPUs free, but no rack has 64 free GPUs on 8
+/// whole nodes: the largest rack-local gang now is 40 GPUs. It fits inside one pod (up to 96
+/// GPUs)."; or the largest gangs when every such size fits. Gang shapes are cut by the
+/// fleet's largest GPUs per node.
 std::string explainPlaceable(const PlaceableSlots& slots, const Fleet& fleet);
 
 /// How the defragmentation what-if re-places the work: the scheduler's policies, or the FGD
