@@ -76,11 +76,16 @@ ClusterState::ClusterState(const Fleet& fleet)
         if (m_migLayout.empty()) {
             m_migLayout.assign(gpus, MigLayout(*family));
             m_migTaken.assign(gpus, 0);
+            m_migRecutting.assign(gpus, 0);
+            m_idleDynamicMig = IndexSet(static_cast<std::uint32_t>(gpus));
         }
         const MigLayout layout =
             parseMigLayout(node.sharing.migLayout, *family, model.migMaxInstances);
-        for (int slot = 0; slot < node.gpus; ++slot)
+        for (int slot = 0; slot < node.gpus; ++slot) {
             m_migLayout[m_firstGpu[i] + slot] = layout;
+            if (node.sharing.migDynamic)
+                m_idleDynamicMig.insert(static_cast<std::uint32_t>(m_firstGpu[i] + slot));
+        }
     }
 }
 
@@ -207,8 +212,29 @@ void ClusterState::occupyMig(const PodPlacement& pod, int sign) {
         throw std::logic_error("MIG instance given twice or not held on node " +
                                m_fleet->nodes[node].name);
     m_migTaken[gpu] ^= bit;
+    if (m_fleet->nodes[node].sharing.migDynamic) {
+        // Idle again, or no longer idle: the re-cut candidates follow.
+        if (m_migTaken[gpu] == 0)
+            m_idleDynamicMig.insert(static_cast<std::uint32_t>(gpu));
+        else if (m_migTaken[gpu] == bit)
+            m_idleDynamicMig.erase(static_cast<std::uint32_t>(gpu));
+    }
     const int slices = m_migLayout[gpu].profileOf(m_migLayout[gpu][pod.migInstance]).computeSlices;
     m_allocatedUnits += sign * std::int64_t{slices} * (kUnitsPerGpu / MigLayout::kComputeSlices);
+}
+
+void ClusterState::setMigLayout(int node, int slot, const MigLayout& layout, bool inService) {
+    const int gpu = m_firstGpu[node] + slot;
+    if (!m_fleet->nodes[node].sharing.migDynamic || m_migTaken[gpu] != 0 ||
+        (!inService && !layout.empty()))
+        throw std::logic_error("re-cutting a GPU that is not an idle dynamic MIG GPU on " +
+                               m_fleet->nodes[node].name);
+    m_migLayout[gpu] = layout;
+    m_migRecutting[gpu] = !inService;
+    if (inService)
+        m_idleDynamicMig.insert(static_cast<std::uint32_t>(gpu));
+    else
+        m_idleDynamicMig.erase(static_cast<std::uint32_t>(gpu));
 }
 
 void ClusterState::occupy(const PodPlacement& pod, HostDemand host) {
@@ -326,9 +352,16 @@ void ClusterState::checkAgainst(std::span<const HeldPod> held) const {
             ((whole[node] | shared | m_free[node]) != fullMask(info.wholeGpus())))
             fail(node, "free and bound GPU slots disagree");
         if (info.sharing.mode == SharingMode::Mig)
-            for (int slot = 0; slot < info.gpus; ++slot)
-                if (migTaken[m_firstGpu[node] + slot] != m_migTaken[m_firstGpu[node] + slot])
+            for (int slot = 0; slot < info.gpus; ++slot) {
+                const int gpu = m_firstGpu[node] + slot;
+                if (migTaken[gpu] != m_migTaken[gpu])
                     fail(node, "MIG instances and their books disagree");
+                const bool idle =
+                    info.sharing.migDynamic && migTaken[gpu] == 0 && !m_migRecutting[gpu];
+                if (idle != m_idleDynamicMig.contains(static_cast<std::uint32_t>(gpu)) ||
+                    (m_migRecutting[gpu] && !m_migLayout[gpu].empty()))
+                    fail(node, "idle dynamic MIG GPUs and their books disagree");
+            }
         const bool indexed = m_buckets[info.gpuModel * m_width + m_freeCount[node]].contains(
             static_cast<std::uint32_t>(node));
         if (m_freeCount[node] != slotCount(m_free[node]) || indexed != schedulable(node))

@@ -132,6 +132,14 @@ public:
                    ? std::optional<MigFamily>(m_migLayout[m_firstGpu[node]].family())
                    : std::nullopt;
     }
+    /// Dynamic MIG: GPUs (index node's first GPU + slot) of dynamic MIG nodes with no
+    /// instance held and not being re-cut, whatever the node's state; the re-cut candidates.
+    const IndexSet& idleDynamicMigGpus() const { return m_idleDynamicMig; }
+    int firstGpu(int node) const { return m_firstGpu[node]; }
+    /// Re-cuts an idle GPU of a dynamic MIG node (no instance held): `layout` replaces its
+    /// instances; `inService` false while it is being reconfigured (then it must be empty and
+    /// leaves the re-cut candidates). Throws std::logic_error on a GPU with instances held.
+    void setMigLayout(int node, int slot, const MigLayout& layout, bool inService);
     /// Can one more share of `milli` go on this GPU, by its node's sharing mode?
     bool shareFits(int node, int slot, int milli) const;
     std::int64_t freeCpuMilli(int node) const { return m_freeCpuMilli[node]; }
@@ -206,6 +214,8 @@ private:
     /// Per GPU, MIG nodes only (empty when the fleet has none): layout and instances taken.
     std::vector<MigLayout> m_migLayout;
     std::vector<std::uint8_t> m_migTaken;
+    IndexSet m_idleDynamicMig;                 ///< per GPU, see idleDynamicMigGpus
+    std::vector<std::uint8_t> m_migRecutting;  ///< per GPU of MIG nodes: being re-cut
     /// Per node; a node that does not declare a resource has "unlimited" (INT64_MAX / 4).
     std::vector<std::int64_t> m_freeCpuMilli, m_freeMemoryMiB;
     /// Per node: its GPU model and its rows in the fleet, pod and rack histograms (the same

@@ -154,6 +154,17 @@ std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const 
     const JobSpec& job = m_sim.spec(jobIndex);
     const Fleet& f = m_sim.fleet;
     const ClusterState& c = m_sim.cluster;
+    if (layer == Layer::Provisioning && job.asksMig()) {
+        // Dynamic MIG: GPUs are being re-cut for it (see layerOf).
+        const MigRecuts::Coming coming = m_sim.migRecuts.coming(job);
+        if (coming.instances > 0)
+            return format(
+                "Provisioning (MIG reconfiguration): %u GPU%s being re-cut to offer %d %s "
+                "instance%s (it needs %d); the first is ready in %s.",
+                coming.gpus, coming.gpus == 1 ? " is" : "s are", coming.instances,
+                migProfileName(job, f).c_str(), coming.instances == 1 ? "" : "s", job.pods(),
+                humanDuration(coming.readyS - nowS).c_str());
+    }
     const int k = job.pods();
     const int p = job.gpusPerPod;
     std::string where = "the fleet";
@@ -281,6 +292,8 @@ Layer Diagnoser::layerOf(std::uint32_t jobIndex) const {
     const JobSpec& job = m_sim.spec(jobIndex);
     const Phase phase = m_sim.runtime[jobIndex].phase;
     if (phase == Phase::Starting || phase == Phase::CrashLoop) return Layer::Workload;
+    // Dynamic MIG: capacity for it is being made (re-cut GPUs are not usable yet).
+    if (job.asksMig() && m_sim.migRecuts.coming(job).instances > 0) return Layer::Provisioning;
     if (m_queuedLayerAt != m_sim.cluster.stateChanges()) {
         m_queuedLayer.clear();
         m_queuedLayerAt = m_sim.cluster.stateChanges();

@@ -46,6 +46,11 @@ int freeMigInstances(const PlacementRequest& req, const ClusterState& state, int
     const int profile = migProfileOn(req, state, node);
     if (profile < 0) return 0;
     const MigLayout& layout = state.migLayout(node, slot);
+    if (empty && state.fleet().nodes[node].sharing.migDynamic) {
+        // An empty dynamic GPU can be cut for the request: as many as one GPU holds.
+        const auto p = migProfileById(layout.family(), profile);
+        return p ? std::min<int>(p->maxCount, layout.maxInstances()) : 0;
+    }
     const std::uint8_t taken = empty ? 0 : state.migTaken(node, slot);
     int free = 0;
     for (int i = 0; i < layout.size(); ++i)

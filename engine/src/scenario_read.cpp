@@ -144,6 +144,8 @@ struct Reader {
         if (auto v = onlyFor("replicas", SharingMode::TimeSlicing, "time-slicing"))
             d.timeSliceReplicas = static_cast<int>(v->integer(2, 64));
         std::optional<JsonNode> layout = onlyFor("migLayout", SharingMode::Mig, "mig");
+        for (const char* key : {"dynamic", "reconfigureS"})
+            onlyFor(key, SharingMode::Mig, "mig");
         if (d.mode == SharingMode::Mig) {
             const GpuModel* gpu = catalog.findGpu(type.gpuModel);
             const std::optional<MigFamily> family =
@@ -151,10 +153,15 @@ struct Reader {
             if (!family)
                 fail(o.pointer() + "/mode", "GPU model \"" + type.gpuModel + "\" of node type \"" +
                                                 type.id + "\" has no MIG geometry");
+            if (auto v = o.optional("dynamic")) d.migDynamic = v->boolean();
+            if (auto v = o.optional("reconfigureS")) d.migReconfigureS = v->number(0, 86400);
             if (!layout) fail(o.pointer(), "missing key \"migLayout\" (e.g. \"3g.40gb, 4g.40gb\")");
             d.migLayout = layout->string(256);
-            if (d.migLayout.find_first_not_of(" \t,+") == std::string::npos)
-                layout->fail("a MIG layout needs at least one instance (e.g. \"7g.80gb\")");
+            // A dynamic GPU may start uncut: the scheduler cuts it for what is pending.
+            if (!d.migDynamic && d.migLayout.find_first_not_of(" \t,+") == std::string::npos)
+                layout->fail(
+                    "a MIG layout needs at least one instance (e.g. \"7g.80gb\"), unless "
+                    "\"dynamic\": true lets the scheduler cut the GPUs");
             try {
                 parseMigLayout(d.migLayout, *family, gpu->migMaxInstances);
             } catch (const std::invalid_argument& e) {

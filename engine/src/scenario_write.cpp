@@ -53,7 +53,11 @@ OJson sharing(const GpuSharingDef& g) {
     }
     if (g.mode == SharingMode::TimeSlicing)
         putIf(o, "replicas", g.timeSliceReplicas, d.timeSliceReplicas);
-    if (g.mode == SharingMode::Mig) o["migLayout"] = g.migLayout;
+    if (g.mode == SharingMode::Mig) {
+        o["migLayout"] = g.migLayout;
+        putIf(o, "dynamic", g.migDynamic, d.migDynamic);
+        putIf(o, "reconfigureS", g.migReconfigureS, d.migReconfigureS);
+    }
     return o;
 }
 

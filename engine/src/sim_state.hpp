@@ -11,6 +11,7 @@
 #include "end_ordered_jobs.hpp"
 #include "gpuplan/results.hpp"
 #include "large_arrays.hpp"
+#include "mig_recuts.hpp"
 #include "shared_gpus.hpp"
 
 namespace gpuplan::detail {
@@ -32,7 +33,8 @@ struct JobRuntime {
 };
 
 struct SimState {
-    SimState(Results& r, const Fleet& f) : results(r), fleet(f), cluster(f) {
+    SimState(Results& r, const Fleet& f)
+        : results(r), fleet(f), cluster(f), migRecuts(f, cluster, r.migRecuts) {
         reserveLarge(runtime, r.jobs.size());
         runtime.resize(r.jobs.size());
         nodeJobs.resize(f.nodes.size());
@@ -50,6 +52,8 @@ struct SimState {
     Results& results;
     const Fleet& fleet;
     ClusterState cluster;
+    /// Dynamic MIG re-cuts in flight (the diagnoser asks what is coming for a MIG job).
+    MigRecuts migRecuts;
     std::vector<JobRuntime> runtime;
     /// Bound jobs by planned release time: what a backfill reservation looks ahead through.
     EndOrderedJobs boundByEnd;

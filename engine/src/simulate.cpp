@@ -55,8 +55,14 @@ std::size_t pendingEntriesPerSample(const RunOptions& options, std::size_t sampl
 
 /// At equal times: jobs finish first (a node failing at the instant a job completes does not
 /// take its work), then startups end, then nodes change state, then crash-looping MPS clients
-/// crash (their last crash is their release).
-enum class EventType : std::uint8_t { Release = 0, StartupDone = 1, NodeChange = 2, MpsFault = 3 };
+/// crash (their last crash is their release), then re-cut MIG GPUs come back.
+enum class EventType : std::uint8_t {
+    Release = 0,
+    StartupDone = 1,
+    NodeChange = 2,
+    MpsFault = 3,
+    MigRecutDone = 4
+};
 
 struct Event {
     double timeS;
@@ -156,6 +162,7 @@ public:
             if (changed) {
                 m_scheduler.pass(now);
                 m_rates.queuedJobs = static_cast<double>(m_scheduler.queue().size());
+                startMigRecuts();
                 check();
                 diagnoseNewlyQueued();
                 checkHeadOnTime();
@@ -541,8 +548,24 @@ private:
         m_scheduler.capacityGrew();
     }
 
+    /// Dynamic MIG: idle GPUs are re-cut for the MIG requests the pass left queued; each
+    /// comes back with its new layout after its group's reconfiguration time.
+    void startMigRecuts() {
+        if (m_sim.cluster.idleDynamicMigGpus().empty() || m_scheduler.queue().empty()) return;
+        for (std::uint32_t r :
+             m_sim.migRecuts.afterPass(m_scheduler.queue(), m_results.jobs, m_nowS)) {
+            push(m_results.migRecuts[r].readyS, EventType::MigRecutDone, r, 0);
+            count(8, r);
+        }
+    }
+
     void handle(const Event& e) {
         switch (e.type()) {
+            case EventType::MigRecutDone:
+                m_sim.migRecuts.finish(e.a);
+                m_scheduler.capacityGrew();
+                count(9, e.a);
+                break;
             case EventType::NodeChange:
                 nodeChange(e.a);
                 break;

@@ -158,6 +158,17 @@ struct GpuOccupant {
     bool operator==(const GpuOccupant&) const = default;
 };
 
+/// A dynamic-MIG re-cut of one GPU: no instances from startS to readyS (the provisioning
+/// layer), then `layout`.
+struct MigRecutRecord {
+    double startS = 0;
+    double readyS = 0;
+    std::uint32_t node = 0;
+    int slot = 0;
+    std::string layout;        ///< what it holds from readyS, "3g.40gb@0 + 1g.10gb@4"
+    std::uint32_t forJob = 0;  ///< the pending job it was cut for
+};
+
 /// The cluster at one instant, for the topology view and its time scrubber. GPUs are
 /// numbered in Fleet node order, then slot order (Results::firstGpuOfNode).
 struct ClusterSnapshot {
@@ -197,6 +208,7 @@ struct Results {
     std::vector<RunSegment> segments;
     std::vector<PodPlacement> placements;
     std::vector<NodeStateChange> nodeChanges;  ///< after t = 0, in time order
+    std::vector<MigRecutRecord> migRecuts;     ///< dynamic MIG, by startS
 
     std::vector<double> sampleTimesS;
     std::vector<Series> series;

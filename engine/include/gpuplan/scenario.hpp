@@ -46,6 +46,14 @@ struct GpuSharingDef {
     /// Mig: each GPU's instances, e.g. "3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb" (placed in the
     /// order written, as nvidia-smi would) or with start slots, "4g.40gb@0, 3g.40gb@4".
     std::string migLayout;
+    /// Mig: "dynamic MIG" — the scheduler may re-cut an idle GPU to fit MIG requests still
+    /// pending (as NVIDIA's MIG manager does when a node's mig.config label changes). The
+    /// layout above is then where the GPUs start, and may be empty.
+    bool migDynamic = false;
+    /// Mig: seconds a GPU is out of service while it is re-cut (provisioning layer). The
+    /// reference found no measured figure; NVIDIA's GPU Operator docs say a MIG rollout takes
+    /// "several minutes", so 180 s is assumed. Applies to dynamic re-cuts.
+    double migReconfigureS = 180;
     bool operator==(const GpuSharingDef&) const = default;
 };
 
