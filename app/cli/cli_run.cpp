@@ -75,6 +75,14 @@ void printGroups(const char* title, const std::vector<GroupKpis>& groups) {
         "waiting at the end, as lower bounds)\n");
 }
 
+/// What each trace's replay leaves out or simplifies (openb pod lists), never silently.
+void printTraceRows(const Scenario& scenario) {
+    for (const TraceDef& t : scenario.traces)
+        if (t.data)
+            if (const std::string rows = describeTraceRows(*t.data); !rows.empty())
+                std::printf("trace %s: %s\n", t.file.c_str(), rows.c_str());
+}
+
 }  // namespace
 
 int runCommand(Args& args) {
@@ -115,6 +123,7 @@ int runCommand(Args& args) {
                 static_cast<int>(results.fleet.nodes.size()), results.fleet.totalGpus,
                 results.jobs.size(), scenario.horizonS / 86400, wallS,
                 static_cast<unsigned long long>(results.eventCount));
+    printTraceRows(scenario);
     std::printf("%-26s %-14s %s\n", "kpi", "value", "what it measures");
     for (const Kpi& k : results.kpis)
         std::printf("%-26s %-14s %s\n", k.name.c_str(), formatKpi(k).c_str(),
@@ -141,6 +150,7 @@ int validateCommand(Args& args) {
         "ok: %s — %zu pods, %zu racks, %zu nodes, %d GPUs, %zu job classes, %zu jobs, %zu traces\n",
         scenarioFile->string().c_str(), fleet.pods.size(), fleet.racks.size(), fleet.nodes.size(),
         fleet.totalGpus, scenario.jobClasses.size(), scenario.jobs.size(), scenario.traces.size());
+    printTraceRows(scenario);
     const RunCost cost = estimateRunCost(scenario, fleet);
     std::printf(
         "estimated run: about %.0f jobs, %.0f events, %.0f MB, %.3g work units (budget %.0f MB, "

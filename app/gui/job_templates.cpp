@@ -1,6 +1,7 @@
 #include "job_templates.hpp"
 
 #include <QObject>
+#include <QRegularExpression>
 #include <cmath>
 
 #include "ui_palette.hpp"
@@ -62,6 +63,40 @@ ui::JobTemplate ready(const QString& id, const QString& label, const QString& de
     return t;
 }
 
+/// How the fleet's GPUs can be shared: whether some node shares GPUs by MPS or
+/// time-slicing (a node list's nodes share by MPS, Scenario::nodeList), and the smallest
+/// MIG instance some MIG node group's layout cuts ("1g.10gb"), empty when none does.
+struct FleetSharing {
+    bool fractional = false;
+    QString smallestMigProfile;
+};
+
+FleetSharing fleetSharing(const Scenario& s) {
+    FleetSharing f;
+    f.fractional = s.nodeList.has_value();
+    int fewestSlices = 8;
+    for (const PodDef& pod : s.pods)
+        for (const RackDef& rack : pod.racks)
+            for (const NodeGroupDef& g : rack.nodes) {
+                const SharingMode mode = g.sharing.mode;
+                f.fractional |= mode == SharingMode::Mps || mode == SharingMode::TimeSlicing;
+                if (mode != SharingMode::Mig) continue;
+                // The layout lists profiles ("3g.40gb, 1g.10gb@6"); the validator has checked
+                // it, so each entry starts with its compute slices ("1g").
+                for (QString entry : QString::fromStdString(g.sharing.migLayout)
+                                         .split(QRegularExpression(QStringLiteral("[,+]")),
+                                                Qt::SkipEmptyParts)) {
+                    entry = entry.section(QLatin1Char('@'), 0, 0).trimmed();
+                    const int slices = entry.section(QLatin1Char('g'), 0, 0).toInt();
+                    if (slices > 0 && slices < fewestSlices) {
+                        fewestSlices = slices;
+                        f.smallestMigProfile = entry;
+                    }
+                }
+            }
+    return f;
+}
+
 }  // namespace
 
 std::vector<ui::JobTemplate> jobTemplates(const Scenario& s) {
@@ -112,6 +147,37 @@ std::vector<ui::JobTemplate> jobTemplates(const Scenario& s) {
                         QObject::tr("notebook, 1 %1, 2 h").arg(gpu),
                         QObject::tr("An interactive notebook: one GPU, mostly idle."), team, 1, 1,
                         2 * 3600, 0.15, 0.03, 0.25 * hbm, 0, 60));
+    // Shares and MIG instances only where the fleet serves them: a template no node could
+    // ever take would only be refused on every drop. Switch a node group to MPS,
+    // time-slicing or MIG and they appear.
+    const FleetSharing sharing = fleetSharing(s);
+    if (sharing.fractional) {
+        ui::JobTemplate t = ready(QStringLiteral("ready:inference-share"),
+                                  QObject::tr("inference 0.3 %1, 4 h").arg(gpu),
+                                  QObject::tr("A small serving replica on 300 milli-GPU of one "
+                                              "GPU (MPS or time-slicing) for four hours."),
+                                  team, 1, 1, 4 * 3600, 0.25, 0.08, 0.2 * hbm, 0, 120);
+        t.job.traits.gpuMilli = 300;
+        out.push_back(t);
+        t = ready(QStringLiteral("ready:notebook-share"),
+                  QObject::tr("notebook 0.1 %1, 2 h").arg(gpu),
+                  QObject::tr("An interactive notebook on 100 milli-GPU of one GPU (MPS or "
+                              "time-slicing), mostly idle."),
+                  team, 1, 1, 2 * 3600, 0.05, 0.01, 0.1 * hbm, 0, 60);
+        t.job.traits.gpuMilli = 100;
+        out.push_back(t);
+    }
+    if (!sharing.smallestMigProfile.isEmpty()) {
+        ui::JobTemplate t = ready(
+            QStringLiteral("ready:notebook-mig"),
+            QObject::tr("notebook %1, 2 h").arg(sharing.smallestMigProfile),
+            QObject::tr("An interactive notebook on a %1 MIG instance, the smallest this "
+                        "fleet's MIG GPUs are cut into.")
+                .arg(sharing.smallestMigProfile),
+            team, 1, 1, 2 * 3600, 0.15, 0.03, 0, 0, 60);
+        t.job.traits.migProfile = sharing.smallestMigProfile.toStdString();
+        out.push_back(t);
+    }
     // Built-in jobs run at priority 0 unless the palette says otherwise; say where that
     // puts them, since below every class they wait behind all of the scenario's demand.
     const std::optional<PriorityRange> classes = classPriorityRange(s);

@@ -30,6 +30,7 @@
 #include "chart_board.hpp"
 #include "compare_table_model.hpp"
 #include "export_controller.hpp"
+#include "fill_study_view.hpp"
 #include "fleet_panel.hpp"
 #include "group_kpi_panel.hpp"
 #include "inspector.hpp"
@@ -355,6 +356,11 @@ void MainWindow::buildActions() {
                    [this] { m_sim.runNow(m_doc->scenario()); });
     run->addAction(tr("&Play / pause time"), QKeySequence(Qt::Key_Space), m_scrubber,
                    &ui::TimeScrubber::togglePlay);
+    run->addAction(tr("&Fill study (FGD paper)…"), this, [this] {
+        auto* study = findChild<FillStudyView*>();
+        if (!study) study = new FillStudyView(m_doc->loadOptions().dataDirs, this);
+        study->show(), study->raise(), study->activateWindow();
+    });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Fit the fleet"), QKeySequence(Qt::Key_F), m_topology,

@@ -268,6 +268,13 @@ std::vector<OpenbPod> parseOpenbPods(std::string_view text, const std::string& s
         if (p.deletionS < p.creationS)  // false when either is NaN
             t.fail("deletion_time " + std::string(t.field(at[kDeleted])) +
                    " is before creation_time " + std::string(t.field(at[kCreated])));
+        // A pod runs from its scheduling to its deletion (the time replay's duration).
+        if (p.scheduledS < p.creationS)
+            t.fail("scheduled_time " + std::string(t.field(at[kScheduled])) +
+                   " is before creation_time " + std::string(t.field(at[kCreated])));
+        if (p.deletionS < p.scheduledS)
+            t.fail("deletion_time " + std::string(t.field(at[kDeleted])) +
+                   " is before scheduled_time " + std::string(t.field(at[kScheduled])));
         pods.push_back(std::move(p));
     }
     if (pods.empty()) t.fail("no pods in the file (only a header)");

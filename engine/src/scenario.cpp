@@ -137,6 +137,15 @@ const char* toString(TraceFormat v) {
     switch (v) {
         case TraceFormat::Philly:
             return "philly";
+        case TraceFormat::Openb:
+            return "openb";
+    }
+    return "?";
+}
+const char* toString(NodeListFormat v) {
+    switch (v) {
+        case NodeListFormat::Openb:
+            return "openb";
     }
     return "?";
 }

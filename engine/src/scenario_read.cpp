@@ -4,6 +4,7 @@
 #include <cmath>
 #include <unordered_set>
 
+#include "gpuplan/fill.hpp"
 #include "gpuplan/topology.hpp"
 #include "json_reader.hpp"
 #include "mig_geometry.hpp"
@@ -259,6 +260,14 @@ struct Reader {
 
     void topology(JsonObject& root) {
         JsonObject topo = root.required("topology").object();
+        std::optional<JsonNode> listNode = topo.optional("nodeList");
+        if (listNode) {
+            if (topo.has("pods"))
+                fail(topo.pointer() + "/pods", "give \"pods\" or \"nodeList\", not both");
+            s.nodeList = nodeList(*listNode);
+            topo.finish();
+            return;
+        }
         JsonNode podsNode = topo.required("pods");
         const auto pods = podsNode.array(10000);
         if (pods.empty()) podsNode.fail("a fleet needs at least one pod");
@@ -333,6 +342,37 @@ struct Reader {
                  size.refusal);
     }
 
+    /// A fleet from a node list file: read now (the topology needs it), its GPU models and
+    /// node types taken from the fleet it builds.
+    NodeListDef nodeList(const JsonNode& node) {
+        JsonObject o = node.object();
+        NodeListDef d;
+        d.format = o.required("format").enumeration<NodeListFormat>(
+            {{"openb", NodeListFormat::Openb}});
+        JsonNode fileNode = o.required("file");
+        d.file = fileNode.string(4096);
+        if (d.file.empty()) fileNode.fail("file must not be empty");
+        o.finish();
+        if (options.preloadedNodeList && options.preloadedNodeList->file == d.file) {
+            d.data = options.preloadedNodeList;
+        } else {
+            auto data = std::make_shared<NodeListData>();
+            const std::filesystem::path path = findDataFile(d.file, fileNode, "node list");
+            data->file = d.file;
+            data->resolvedPath = path.string();
+            data->nodes = readOpenbNodes(path);
+            d.data = std::move(data);
+        }
+        try {
+            const Fleet fleet = openbFleet(d.data->nodes);
+            s.gpuModels = fleet.gpuModels;
+            s.nodeTypes = fleet.nodeTypes;
+        } catch (const std::invalid_argument& e) {
+            fileNode.fail(d.data->resolvedPath + ": " + e.what());
+        }
+        return d;
+    }
+
     void addHardware(const NodeType& type) {
         if (!s.findNodeType(type.id)) s.nodeTypes.push_back(type);
         if (!s.findGpu(type.gpuModel)) s.gpuModels.push_back(*catalog.findGpu(type.gpuModel));
@@ -399,8 +439,8 @@ struct Reader {
         for (const JsonNode& item : node->array(16)) {
             JsonObject o = item.object();
             TraceDef t;
-            t.format =
-                o.required("format").enumeration<TraceFormat>({{"philly", TraceFormat::Philly}});
+            t.format = o.required("format").enumeration<TraceFormat>(
+                {{"philly", TraceFormat::Philly}, {"openb", TraceFormat::Openb}});
             JsonNode fileNode = o.required("file");
             t.file = fileNode.string(4096);
             if (t.file.empty()) fileNode.fail("file must not be empty");
@@ -417,16 +457,45 @@ struct Reader {
             if (auto v = o.optional("maxJobs"))
                 t.maxJobs = static_cast<int>(v->integer(0, InputLimits::maxJobsPerClass));
             t.traits = traits(o, false);
+            if (t.format == TraceFormat::Openb) podOwnTraits(o, t.traits);
             o.finish();
             if (options.loadTraces) t.data = loadTrace(t, fileNode);
             s.traces.push_back(std::move(t));
         }
     }
 
+    /// An openb pod list gives each pod's GPUs, share, CPU, memory and models: the traits
+    /// that would say them too are refused rather than silently overridden.
+    void podOwnTraits(JsonObject& o, const JobTraitsDef& t) const {
+        const JobTraitsDef d;
+        const std::pair<const char*, bool> given[] = {
+            {"gpuModel", t.gpuModel.has_value()},
+            {"gpusPerPod", t.gpusPerPod != d.gpusPerPod},
+            {"gpuMilli", t.gpuMilli != d.gpuMilli},
+            {"migProfile", !t.migProfile.empty()},
+            {"migMemoryGb", t.migMemoryGb != d.migMemoryGb},
+            {"cpuMilliPerPod", t.cpuMilliPerPod != d.cpuMilliPerPod},
+            {"memoryMiBPerPod", t.memoryMiBPerPod != d.memoryMiBPerPod}};
+        for (const auto& [key, set] : given)
+            if (set)
+                fail(o.pointer() + "/" + key,
+                     std::string("an openb pod list gives each pod's own \"") + key +
+                         "\" (its num_gpu, gpu_milli, gpu_spec, cpu_milli and memory_mib "
+                         "columns); remove the key");
+    }
+
     std::shared_ptr<const TraceData> loadTrace(const TraceDef& t, const JsonNode& fileNode) const {
+        const std::filesystem::path path = findDataFile(t.file, fileNode, "trace file");
+        return t.format == TraceFormat::Openb ? readOpenbTrace(path) : readPhillyTrace(path);
+    }
+
+    /// A trace or node list file: an absolute path as it is; a relative one in the
+    /// scenario's folder, then the data folders.
+    std::filesystem::path findDataFile(const std::string& file, const JsonNode& fileNode,
+                                       const char* what) const {
         namespace fs = std::filesystem;
         std::vector<fs::path> candidates;
-        const fs::path given(t.file);
+        const fs::path given(file);
         if (given.is_absolute()) {
             candidates.push_back(given);
         } else {
@@ -439,11 +508,11 @@ struct Reader {
             // Anything at the path is the trace, to be read or refused with what it is (a
             // folder, a FIFO, a dangling link); only a path with nothing there is looked past.
             std::error_code ec;
-            if (fs::exists(fs::symlink_status(c, ec))) return readPhillyTrace(c);
+            if (fs::exists(fs::symlink_status(c, ec))) return c;
             looked += (looked.empty() ? "" : ", ") + detail::escapedForMessage(c.string(), 400);
         }
         fileNode.fail(
-            "trace file \"" + detail::escapedForMessage(t.file, 400) +
+            std::string(what) + " \"" + detail::escapedForMessage(file, 400) +
             "\" not found (looked in: " + (looked.empty() ? std::string("nowhere") : looked) +
             "); set GPUPLAN_DATA_DIR or pass --data-dir to the folder holding it");
     }
@@ -498,6 +567,21 @@ struct Reader {
         }
     }
 
+    /// Every GPU model an openb pod list allows must be a model of the fleet: a pod list
+    /// meant for another fleet would otherwise pend for reasons nobody could see.
+    void openbTraceModels() const {
+        for (std::size_t i = 0; i < s.traces.size(); ++i) {
+            const TraceDef& t = s.traces[i];
+            if (!t.data) continue;
+            for (std::size_t m = 0; m < t.data->gpuModels.size(); ++m)
+                if (!s.findGpu(t.data->gpuModels[m]))
+                    fail("/traces/" + std::to_string(i) + "/file",
+                         t.data->resolvedPath + ": pod " + t.data->gpuModelFirstPod[m] +
+                             " allows GPU model \"" + t.data->gpuModels[m] +
+                             "\" (gpu_spec), which no node of the fleet has");
+        }
+    }
+
     void resolve() {
         for (const auto& [pointer, team] : teamRefs) {
             // Captured by name: clang 14 cannot capture a structured binding.
@@ -507,6 +591,7 @@ struct Reader {
             if (!known) fail(pointer, "unknown team \"" + team + "\" (add it to \"teams\")");
         }
         for (const auto& [pointer, id] : gpuModelRefs) {
+            if (s.findGpu(id)) continue;  // a node has it (a node list's models are not listed)
             const GpuModel* g = catalog.findGpu(id);
             if (!g) fail(pointer, "unknown GPU model \"" + id + "\" (not in the catalog)");
             // A model no node has is allowed: such a job pends on the reservation layer.
@@ -518,6 +603,7 @@ struct Reader {
         } catch (const std::invalid_argument& e) {
             fail("/topology", e.what());
         }
+        openbTraceModels();
         for (const auto& [pointer, pin] : pinRefs) {
             const bool found = (pin.level == PinLevel::Node && fleet.findNode(pin.target)) ||
                                (pin.level == PinLevel::Rack && fleet.findRack(pin.target)) ||
@@ -536,7 +622,9 @@ struct Reader {
                 name.find_first_not_of("0123456789", dash + 1) != std::string::npos)
                 continue;
             const std::string stem = name.substr(0, dash);
-            bool generated = stem == "philly" && !s.traces.empty();
+            bool generated = false;
+            for (const TraceDef& t : s.traces)
+                generated = generated || stem == toString(t.format);
             for (const JobClassDef& c : s.jobClasses)
                 generated = generated || c.name == stem;
             if (generated)
@@ -680,6 +768,7 @@ void validateScenario(const Scenario& scenario, const Catalog& catalog, const Ru
     LoadOptions options;
     options.loadTraces = false;
     options.budget = budget;
+    if (scenario.nodeList) options.preloadedNodeList = scenario.nodeList->data;
     parseScenario(scenarioToJson(scenario), scenario.name.empty() ? "scenario" : scenario.name,
                   catalog, options);
 }

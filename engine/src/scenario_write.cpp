@@ -104,6 +104,9 @@ std::string scenarioToJson(const Scenario& s) {
     if (!fabric.empty()) root["fabric"] = fabric;
 
     OJson pods = OJson::array();
+    if (s.nodeList)
+        root["topology"] =
+            OJson{{"nodeList", {{"format", toString(s.nodeList->format)}, {"file", s.nodeList->file}}}};
     for (const PodDef& pod : s.pods) {
         OJson po;
         po["name"] = pod.name;
@@ -132,7 +135,7 @@ std::string scenarioToJson(const Scenario& s) {
         po["racks"] = racks;
         pods.push_back(po);
     }
-    root["topology"] = OJson{{"pods", pods}};
+    if (!s.nodeList) root["topology"] = OJson{{"pods", pods}};
 
     OJson teams = OJson::array();
     for (const TeamDef& t : s.teams) {
@@ -213,18 +216,27 @@ std::string scenarioToJson(const Scenario& s) {
 Scenario rebaseTraces(const Scenario& scenario, const std::filesystem::path& folder,
                       const std::vector<std::filesystem::path>& dataDirs) {
     namespace fs = std::filesystem;
-    Scenario out = scenario;
-    for (TraceDef& t : out.traces) {
-        if (!t.data || fs::path(t.file).is_absolute()) continue;
+    auto rebase = [&](std::string& file, const std::string& resolvedPath) {
+        if (fs::path(file).is_absolute()) return;
         std::error_code ec;
         bool viaDataDir = false;
         for (const fs::path& d : dataDirs)
-            viaDataDir = viaDataDir || fs::is_regular_file(d / t.file, ec);
-        if (viaDataDir) continue;
-        const fs::path found = fs::absolute(t.data->resolvedPath, ec);
-        if (ec) continue;
+            viaDataDir = viaDataDir || fs::is_regular_file(d / file, ec);
+        if (viaDataDir) return;
+        const fs::path found = fs::absolute(resolvedPath, ec);
+        if (ec) return;
         const fs::path relative = found.lexically_relative(fs::absolute(folder, ec));
-        t.file = (!ec && !relative.empty()) ? relative.generic_string() : found.generic_string();
+        file = (!ec && !relative.empty()) ? relative.generic_string() : found.generic_string();
+    };
+    Scenario out = scenario;
+    for (TraceDef& t : out.traces)
+        if (t.data) rebase(t.file, t.data->resolvedPath);
+    if (out.nodeList && out.nodeList->data) {
+        // The loaded rows stay shared; only the copy's name for the file changes.
+        auto data = std::make_shared<NodeListData>(*out.nodeList->data);
+        rebase(out.nodeList->file, data->resolvedPath);
+        data->file = out.nodeList->file;
+        out.nodeList->data = std::move(data);
     }
     return out;
 }

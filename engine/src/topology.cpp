@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "gpuplan/fill.hpp"
 #include "gpuplan/scenario_io.hpp"
 #include "text_rules.hpp"
 
@@ -48,6 +49,13 @@ int indexOf(const std::vector<T>& items, std::string_view id) {
 
 FleetSizeCheck checkFleetSize(const Scenario& scenario) {
     FleetSizeCheck c;
+    // A node list's size is checked when its fleet is built (Fleet::fromNodes).
+    if (scenario.nodeList && scenario.nodeList->data)
+        for (const OpenbNode& n : scenario.nodeList->data->nodes)
+            if (n.isGpuNode()) {
+                c.nodes += 1;
+                c.gpus += n.gpus;
+            }
     for (int p = 0; p < static_cast<int>(scenario.pods.size()); ++p) {
         const PodDef& pod = scenario.pods[p];
         for (int r = 0; r < static_cast<int>(pod.racks.size()); ++r) {
@@ -80,6 +88,13 @@ FleetSizeCheck checkFleetSize(const Scenario& scenario) {
 }
 
 Fleet Fleet::build(const Scenario& scenario) {
+    if (scenario.nodeList) {
+        if (!scenario.nodeList->data)
+            throw std::invalid_argument("node list " + scenario.nodeList->file + " was not loaded");
+        Fleet f = openbFleet(scenario.nodeList->data->nodes);
+        f.fabric = scenario.fabric;
+        return f;
+    }
     const FleetSizeCheck size = checkFleetSize(scenario);
     if (!size.refusal.empty()) throw std::invalid_argument(size.refusal);
     Fleet f;

@@ -233,6 +233,29 @@ struct Resolver {
     }
 };
 
+/// The fleet GPU model a trace row may run on. A row allowing several (an openb gpu_spec
+/// such as "V100M16|V100M32") is kept to the one of them with the most GPUs in the fleet: a
+/// job holds one model (JobSpec::gpuModel), and narrowing never places a pod where the trace
+/// forbids it, while widening to any model would (TraceRowCounts::severalModels counts them).
+struct TraceModels {
+    const Fleet& fleet;
+    const TraceData& trace;
+
+    std::int16_t of(std::uint64_t allowed) const {
+        if (allowed == 0) return -1;
+        int best = -1;
+        for (std::size_t bit = 0; bit < trace.gpuModels.size(); ++bit) {
+            if (((allowed >> bit) & 1u) == 0) continue;
+            const std::optional<int> m = fleet.findGpuModel(trace.gpuModels[bit]);
+            if (m && (best < 0 || fleet.extents[*m].totalGpus > fleet.extents[best].totalGpus))
+                best = *m;
+        }
+        if (best < 0)
+            throw std::invalid_argument("no node of the GPU models a trace row allows");
+        return static_cast<std::int16_t>(best);
+    }
+};
+
 /// Arrival times of a class before the horizon. `demand` multiplies the Poisson and diurnal
 /// rates; a list gives fixed times, which no multiplier changes.
 std::vector<double> arrivals(const ArrivalDef& a, double demand, double horizonS,
@@ -368,6 +391,7 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
         proto.source = JobSource::Trace;
         proto.sourceIndex = static_cast<std::uint32_t>(ti);
         resolve.traits(trace.traits, proto);
+        const TraceModels models{fleet, *trace.data};
         std::uint32_t seq = 0;
         for (const TraceJob& row : trace.data->jobs) {
             if (trace.maxJobs > 0 && seq >= static_cast<std::uint32_t>(trace.maxJobs)) break;
@@ -380,7 +404,16 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
             job.team = teamIndex[row.team];
             job.submitS = submitS;
             job.durationS = std::max(1.0, row.durationS * trace.durationScale);
-            resolve.size(row.gpus, trace.traits.gpusPerPod, job);
+            if (trace.data->rowsArePods) {
+                // One pod with the row's own resources (TraceJob).
+                job.gpuMilli = static_cast<std::uint16_t>(row.gpuMilli);
+                job.cpuMilliPerPod = static_cast<std::uint32_t>(row.cpuMilliPerPod);
+                job.memoryMiBPerPod = static_cast<std::uint32_t>(row.memoryMiBPerPod);
+                job.gpuModel = models.of(row.allowedGpuModels);
+                resolve.size(row.gpus, row.gpus, job);
+            } else {
+                resolve.size(row.gpus, trace.traits.gpusPerPod, job);
+            }
             w.jobs.push_back(job);
         }
     }

@@ -102,6 +102,14 @@ const Malformed kMalformed[] = {
     {"negative-duration", "/jobs/0/durationS", "must be between 1 and"},
     {"negative-seed", "/seed", "expected a non-negative integer"},
     {"missing-trace", "/traces/0/file", "trace file \"nope/missing.csv\" not found"},
+    // A fleet from an openb node list (topology.nodeList) and an openb pod list replayed.
+    {"openb-node-list-and-pods", "/topology/pods", "give \"pods\" or \"nodeList\", not both"},
+    {"openb-node-list-missing", "/topology/nodeList/file",
+     "node list \"openb/no-such-node-list.csv\" not found"},
+    {"openb-trace-gpu-milli-trait", "/traces/0/gpuMilli",
+     "an openb pod list gives each pod's own \"gpuMilli\""},
+    {"openb-trace-model-not-in-fleet", "/traces/0/file",
+     "pod pod-1 allows GPU model \"V100M16\" (gpu_spec), which no node of the fleet has"},
     // 30 events on a pod of 100,000 nodes would change 3 M node states.
     {"node-event-explosion", "/nodeEvents/20/node",
      "node events change more than 2000000 node states"},

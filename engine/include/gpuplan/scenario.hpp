@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpuplan/catalog.hpp"
+#include "gpuplan/openb.hpp"
 
 namespace gpuplan {
 
@@ -180,23 +181,46 @@ struct JobDef {
     bool operator==(const JobDef&) const = default;
 };
 
-enum class TraceFormat { Philly };
+/// Philly: jobs of N GPUs (timestamp, duration, num_gpus, cluster), shaped by the trace's
+/// traits. Openb: an openb pod list replayed in time, each GPU pod one job of one pod with the
+/// row's own GPUs, share, CPU, memory and allowed GPU models (trace_openb.cpp).
+enum class TraceFormat { Philly, Openb };
 
 /// Loaded rows of a trace: immutable and shared, so copying a Scenario stays cheap.
 struct TraceJob {
-    double submitS = 0;  ///< relative to the earliest submit in the file
+    double submitS = 0;  ///< relative to the earliest submit in the file (openb: trace start)
     double durationS = 0;
     int gpus = 1;
     int team = 0;  ///< index into TraceData::teams
+    // A row that is one pod (TraceData::rowsArePods): its own resources, not the traits'.
+    int gpuMilli = 1000;  ///< per GPU; 1–999 = a share of one GPU
+    int cpuMilliPerPod = 0;
+    int memoryMiBPerPod = 0;
+    std::uint64_t allowedGpuModels = 0;  ///< bits index TraceData::gpuModels; 0 = any model
 };
+
+/// Rows of a trace the replay leaves out or reads with a simplification, counted so a
+/// summary can say so (an openb pod list; Philly reads every row as it is).
+struct TraceRowCounts {
+    int cpuOnly = 0;  ///< pods asking no GPU (num_gpu 0): outside a GPU planner's fleet
+    int noTimes = 0;  ///< pods without creation or deletion time (e.g. the five-column lists)
+    int neverScheduled = 0;  ///< replayed from creation: they waited until deleted
+    int severalModels = 0;   ///< gpu_spec names several models: kept to one (workload.hpp)
+};
+
 struct TraceData {
     std::string resolvedPath;
     std::vector<std::string> teams;  ///< distinct team ids in order of first appearance
     std::vector<TraceJob> jobs;      ///< sorted by submitS, then file order
+    bool rowsArePods = false;        ///< openb: each row's resources are its own
+    std::vector<std::string> gpuModels;  ///< GPU model names the rows allow (openb gpu_spec)
+    std::vector<std::string> gpuModelFirstPod;  ///< the first pod naming each, for messages
+    TraceRowCounts rows;
 };
 
 /// Replay of a job trace. `file` is resolved against the scenario's folder, then the data
-/// folders (see scenario_io.hpp). Teams come from the trace ("cluster" column for Philly).
+/// folders (see scenario_io.hpp). Teams come from the trace ("cluster" column for Philly, the
+/// "qos" column for openb: LS, BE, Burstable, Guaranteed).
 struct TraceDef {
     TraceFormat format = TraceFormat::Philly;
     std::string file;
@@ -236,6 +260,27 @@ struct SchedulerDef {
     bool operator==(const SchedulerDef&) const = default;
 };
 
+enum class NodeListFormat { Openb };
+
+/// The rows of a node list file, read when the scenario is read; shared and immutable.
+struct NodeListData {
+    std::string file;  ///< as the scenario names it (NodeListDef::file)
+    std::string resolvedPath;
+    std::vector<OpenbNode> nodes;
+};
+
+/// A fleet given by a node list file rather than pods, racks and node groups: the GPU nodes of
+/// an openb node list, as the fill study builds them (openbFleet in fill.hpp: one pod, one
+/// rack, GPU models named by the list, CPU and memory per node, MPS sharing whose client limit
+/// never binds). `file` is found as trace files are.
+struct NodeListDef {
+    NodeListFormat format = NodeListFormat::Openb;
+    std::string file;
+    std::shared_ptr<const NodeListData> data;  ///< filled by the loader; not part of equality
+
+    bool operator==(const NodeListDef& o) const { return format == o.format && file == o.file; }
+};
+
 struct Scenario {
     std::string name;
     std::string description;
@@ -252,6 +297,8 @@ struct Scenario {
     std::vector<NodeType> nodeTypes;
 
     std::vector<PodDef> pods;
+    /// Instead of `pods`: the nodes of a node list file (never both).
+    std::optional<NodeListDef> nodeList;
     FabricDef fabric;
     std::vector<TeamDef> teams;
     SchedulerDef scheduler;
@@ -276,6 +323,7 @@ const char* toString(QueueOrder);
 const char* toString(PlacementPolicy);
 const char* toString(BackfillMode);
 const char* toString(TraceFormat);
+const char* toString(NodeListFormat);
 const char* toString(NvlinkDomain);
 
 }  // namespace gpuplan

@@ -45,6 +45,9 @@ struct LoadOptions {
     std::vector<std::filesystem::path> dataDirs;
     /// Read trace files (off: keep only their specs, e.g. for a quick validation).
     bool loadTraces = true;
+    /// A node list already read, used when the scenario names its file instead of reading it
+    /// again (validateScenario passes the scenario's own, so an in-app edit reads no file).
+    std::shared_ptr<const NodeListData> preloadedNodeList;
     /// A scenario whose run would exceed this (estimateRunCost) is refused.
     RunBudget budget;
 };
@@ -81,6 +84,21 @@ void writeFileAtomic(const std::filesystem::path& file, std::string_view text);
 std::shared_ptr<const TraceData> readPhillyTrace(const std::filesystem::path& file);
 std::shared_ptr<const TraceData> parsePhillyTrace(std::string_view text,
                                                   const std::string& sourceName);
+
+/// An openb pod list replayed in time (TraceFormat::Openb; the rules are in trace_openb.cpp):
+/// a job per GPU pod, CPU-only pods and pods without times counted and left out. Throws
+/// InputError naming the file and line (or pod) when the list is malformed or has no pod to
+/// replay.
+std::shared_ptr<const TraceData> readOpenbTrace(const std::filesystem::path& file);
+std::shared_ptr<const TraceData> parseOpenbTrace(std::string_view text,
+                                                 const std::string& sourceName);
+std::shared_ptr<const TraceData> openbTraceData(const std::vector<OpenbPod>& pods,
+                                                const std::string& sourceName);
+
+/// What a replay of the trace leaves out or reads simplified, in a sentence ("7,064 GPU pods
+/// replayed (861 never scheduled: from creation to deletion); left out: 1,088 CPU-only
+/// pods"); empty for a trace whose rows are all replayed as they are (Philly).
+std::string describeTraceRows(const TraceData& data);
 
 /// Reads a whole regular file (a symbolic link to one is fine), refusing anything over
 /// InputLimits::maxFileBytes. A folder, device, FIFO or socket is refused before it is opened
