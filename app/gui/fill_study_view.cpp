@@ -31,8 +31,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-QString pathText(const fs::path& p) { return QString::fromStdString(p.string()); }
-fs::path toPath(const QString& s) { return fs::path(s.toStdString()); }
+QString pathText(const fs::path& p) {
+    return QString::fromStdString(p.string());
+}
+fs::path toPath(const QString& s) {
+    return fs::path(s.toStdString());
+}
 
 /// The first data folder holding openb/<name>.
 std::optional<fs::path> findOpenb(const std::vector<fs::path>& dirs, const std::string& name) {
@@ -95,14 +99,15 @@ FillStudyView::FillStudyView(std::vector<fs::path> dataDirs, QWidget* parent)
     m_tune->setRange(0.1, 10);
     m_tune->setSingleStep(0.1);
     m_tune->setValue(1.3);
-    m_tune->setToolTip(tr("Arrived GPU demand at the end, as a multiple of GPU capacity "
-                          "(the paper: 1.3)"));
+    m_tune->setToolTip(
+        tr("Arrived GPU demand at the end, as a multiple of GPU capacity "
+           "(the paper: 1.3)"));
 
     auto* policiesRow = new QHBoxLayout;
     for (FillPolicy p : kFillPolicies) {
-        auto* box = new QCheckBox(QString::fromUtf8(fillPolicyName(p).data(),
-                                                    static_cast<int>(fillPolicyName(p).size())),
-                                  this);
+        auto* box = new QCheckBox(
+            QString::fromUtf8(fillPolicyName(p).data(), static_cast<int>(fillPolicyName(p).size())),
+            this);
         box->setChecked(true);
         m_policies.push_back(box);
         policiesRow->addWidget(box);
@@ -193,7 +198,9 @@ FillStudyView::FillStudyView(std::vector<fs::path> dataDirs, QWidget* parent)
     });
 }
 
-void FillStudyView::setNodesFile(const fs::path& file) { m_nodes->setText(pathText(file)); }
+void FillStudyView::setNodesFile(const fs::path& file) {
+    m_nodes->setText(pathText(file));
+}
 
 void FillStudyView::setPodsFile(const fs::path& file) {
     const QString path = pathText(file);
@@ -228,7 +235,9 @@ FillStudyRequest FillStudyView::request() const {
     return r;
 }
 
-QString FillStudyView::status() const { return m_status->text(); }
+QString FillStudyView::status() const {
+    return m_status->text();
+}
 
 void FillStudyView::run() {
     const FillStudyRequest r = request();
@@ -283,9 +292,8 @@ void FillStudyView::showResults() {
         auto* value = new QStandardItem(QString::number(mean, 'f', 2) + QStringLiteral(" %"));
         value->setData(mean, Qt::UserRole);
         value->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        auto* range = new QStandardItem(QStringLiteral("%1 – %2 %")
-                                            .arg(*lo, 0, 'f', 2)
-                                            .arg(*hi, 0, 'f', 2));
+        auto* range =
+            new QStandardItem(QStringLiteral("%1 – %2 %").arg(*lo, 0, 'f', 2).arg(*hi, 0, 'f', 2));
         range->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_table->appendRow({name, value, range});
     }

@@ -83,9 +83,9 @@ FleetSharing fleetSharing(const Scenario& s) {
                 if (mode != SharingMode::Mig) continue;
                 // The layout lists profiles ("3g.40gb, 1g.10gb@6"); the validator has checked
                 // it, so each entry starts with its compute slices ("1g").
-                for (QString entry : QString::fromStdString(g.sharing.migLayout)
-                                         .split(QRegularExpression(QStringLiteral("[,+]")),
-                                                Qt::SkipEmptyParts)) {
+                for (QString entry :
+                     QString::fromStdString(g.sharing.migLayout)
+                         .split(QRegularExpression(QStringLiteral("[,+]")), Qt::SkipEmptyParts)) {
                     entry = entry.section(QLatin1Char('@'), 0, 0).trimmed();
                     const int slices = entry.section(QLatin1Char('g'), 0, 0).toInt();
                     if (slices > 0 && slices < fewestSlices) {
@@ -168,13 +168,13 @@ std::vector<ui::JobTemplate> jobTemplates(const Scenario& s) {
         out.push_back(t);
     }
     if (!sharing.smallestMigProfile.isEmpty()) {
-        ui::JobTemplate t = ready(
-            QStringLiteral("ready:notebook-mig"),
-            QObject::tr("notebook %1, 2 h").arg(sharing.smallestMigProfile),
-            QObject::tr("An interactive notebook on a %1 MIG instance, the smallest this "
-                        "fleet's MIG GPUs are cut into.")
-                .arg(sharing.smallestMigProfile),
-            team, 1, 1, 2 * 3600, 0.15, 0.03, 0, 0, 60);
+        ui::JobTemplate t =
+            ready(QStringLiteral("ready:notebook-mig"),
+                  QObject::tr("notebook %1, 2 h").arg(sharing.smallestMigProfile),
+                  QObject::tr("An interactive notebook on a %1 MIG instance, the smallest this "
+                              "fleet's MIG GPUs are cut into.")
+                      .arg(sharing.smallestMigProfile),
+                  team, 1, 1, 2 * 3600, 0.15, 0.03, 0, 0, 60);
         t.job.traits.migProfile = sharing.smallestMigProfile.toStdString();
         out.push_back(t);
     }

@@ -144,7 +144,9 @@ RunCost estimateRunCost(const Scenario& s, const Fleet& fleet) {
         double pods = 0;
         std::set<int> sizes;
         for (std::size_t r = 0; r < rows; ++r) {
-            pods += t.data->rowsArePods ? 1 : podsOf(t.data->jobs[r].gpus, t.traits.gpusPerPod, perNode);
+            pods += t.data->rowsArePods
+                        ? 1
+                        : podsOf(t.data->jobs[r].gpus, t.traits.gpusPerPod, perNode);
             sizes.insert(t.data->jobs[r].gpus);
         }
         addJobs("/traces/" + std::to_string(i), static_cast<double>(rows), pods,

@@ -347,8 +347,8 @@ struct Reader {
     NodeListDef nodeList(const JsonNode& node) {
         JsonObject o = node.object();
         NodeListDef d;
-        d.format = o.required("format").enumeration<NodeListFormat>(
-            {{"openb", NodeListFormat::Openb}});
+        d.format =
+            o.required("format").enumeration<NodeListFormat>({{"openb", NodeListFormat::Openb}});
         JsonNode fileNode = o.required("file");
         d.file = fileNode.string(4096);
         if (d.file.empty()) fileNode.fail("file must not be empty");

@@ -1,6 +1,7 @@
 // Scenario → canonical JSON: stable key order, only fields that differ from their defaults.
 #include <nlohmann/json.hpp>
 
+#include "gpuplan/openb.hpp"
 #include "gpuplan/scenario_io.hpp"
 
 namespace gpuplan {
@@ -105,8 +106,8 @@ std::string scenarioToJson(const Scenario& s) {
 
     OJson pods = OJson::array();
     if (s.nodeList)
-        root["topology"] =
-            OJson{{"nodeList", {{"format", toString(s.nodeList->format)}, {"file", s.nodeList->file}}}};
+        root["topology"] = OJson{
+            {"nodeList", {{"format", toString(s.nodeList->format)}, {"file", s.nodeList->file}}}};
     for (const PodDef& pod : s.pods) {
         OJson po;
         po["name"] = pod.name;

@@ -93,6 +93,13 @@ Fleet Fleet::build(const Scenario& scenario) {
             throw std::invalid_argument("node list " + scenario.nodeList->file + " was not loaded");
         Fleet f = openbFleet(scenario.nodeList->data->nodes);
         f.fabric = scenario.fabric;
+        // Models jobs ask for that no node has (the reader adds them from the catalog): such
+        // jobs pend on the reservation layer, as on a fleet of pods.
+        for (const GpuModel& m : scenario.gpuModels)
+            if (!f.findGpuModel(m.id)) {
+                f.gpuModels.push_back(m);
+                f.extents.emplace_back();
+            }
         return f;
     }
     const FleetSizeCheck size = checkFleetSize(scenario);

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "gpuplan/openb.hpp"
 #include "gpuplan/scenario_io.hpp"
 #include "text_rules.hpp"
 
@@ -96,14 +97,16 @@ std::string describeTraceRows(const TraceData& data) {
     if (c.neverScheduled > 0)
         notes += count(c.neverScheduled, "never scheduled: from creation to deletion");
     if (c.severalModels > 0)
-        notes += (notes.empty() ? "" : "; ") +
-                 count(c.severalModels, "allowing several GPU models: kept to the one with "
-                                        "the most GPUs");
+        notes +=
+            (notes.empty() ? "" : "; ") + count(c.severalModels,
+                                                "allowing several GPU models: kept to the one with "
+                                                "the most GPUs");
     if (!notes.empty()) text += " (" + notes + ")";
     std::string left;
     if (c.cpuOnly > 0) left += count(c.cpuOnly, "CPU-only pods");
     if (c.noTimes > 0)
-        left += (left.empty() ? "" : ", ") + count(c.noTimes, "pods without creation or deletion time");
+        left +=
+            (left.empty() ? "" : ", ") + count(c.noTimes, "pods without creation or deletion time");
     if (!left.empty()) text += "; left out: " + left;
     return text;
 }

@@ -250,8 +250,7 @@ struct TraceModels {
             if (m && (best < 0 || fleet.extents[*m].totalGpus > fleet.extents[best].totalGpus))
                 best = *m;
         }
-        if (best < 0)
-            throw std::invalid_argument("no node of the GPU models a trace row allows");
+        if (best < 0) throw std::invalid_argument("no node of the GPU models a trace row allows");
         return static_cast<std::int16_t>(best);
     }
 };

@@ -46,8 +46,8 @@ private slots:
             spec.seed = 42;
             spec.tune = 1.3;
             const FillResult expected = runFill(spec);
-            QCOMPARE(table->item(row, 0)->text(), QString::fromStdString(std::string(
-                                                      fillPolicyName(policies[row]))));
+            QCOMPARE(table->item(row, 0)->text(),
+                     QString::fromStdString(std::string(fillPolicyName(policies[row]))));
             QCOMPARE(table->item(row, 1)->data(Qt::UserRole).toDouble(), expected.allocPctAt100);
             QCOMPARE(table->item(row, 1)->text(),
                      QString::number(expected.allocPctAt100, 'f', 2) + " %");
@@ -61,8 +61,8 @@ private slots:
     void aMalformedPodListIsRefusedWithItsLine() {
         FillStudyView view({});
         view.setNodesFile(openbTestData() / "fill-nodes.csv");
-        const auto bad =
-            std::filesystem::path(GPUPLAN_TEST_DATA_DIR) / "malformed" / "openb-pods-not-a-number.csv";
+        const auto bad = std::filesystem::path(GPUPLAN_TEST_DATA_DIR) / "malformed" /
+                         "openb-pods-not-a-number.csv";
         view.setPodsFile(bad);
         view.run();
         QVERIFY(!view.runner().running());

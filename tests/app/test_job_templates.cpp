@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
+#include "gpuplan/openb.hpp"
 #include "job_templates.hpp"
 
 using namespace gpuplan;

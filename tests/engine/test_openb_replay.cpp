@@ -13,7 +13,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path openbData() { return test::testDataDir() / "openb"; }
+fs::path openbData() {
+    return test::testDataDir() / "openb";
+}
 
 std::string errorOf(const std::function<void()>& f) {
     try {
@@ -95,7 +97,8 @@ TEST_CASE("an openb replay refuses malformed rows with the line, and counts what
         "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"
         "deletion_time,scheduled_time\n";
     // Line 3 (the header is line 1): deleted at 60, scheduled at 70.
-    const fs::path bad = test::testDataDir() / "malformed" / "openb-pods-deleted-before-scheduled.csv";
+    const fs::path bad =
+        test::testDataDir() / "malformed" / "openb-pods-deleted-before-scheduled.csv";
     CHECK(errorOf([&] { readOpenbTrace(bad); }) ==
           bad.string() + ": line 3: deletion_time 60 is before scheduled_time 70");
     CHECK(errorOf([&] {
@@ -105,7 +108,8 @@ TEST_CASE("an openb replay refuses malformed rows with the line, and counts what
               parseOpenbTrace(header + "p0,1000,1024,1,abc,,LS,Running,50,60,50\n", "p.csv");
           }) == "p.csv: line 2: gpu_milli \"abc\" is not a whole number");
     // A pod without a deletion time cannot be replayed: left out and counted; one with both
-    // times is kept. A list with nothing to replay (the five-column variants) is refused.
+    // times is kept. A list with nothing to replay (the five-column variants) is refused:
+    // pods-five-columns.csv has GPU pods pod-a and pod-b (no time columns) and CPU-only pod-c.
     const auto t = parseOpenbTrace(header + "p0,1000,1024,1,1000,,LS,Running,50,,50\n" +
                                        "p1,1000,1024,2,1000,,LS,Running,60,70,60\n",
                                    "p.csv");
@@ -113,8 +117,8 @@ TEST_CASE("an openb replay refuses malformed rows with the line, and counts what
     CHECK(t->rows.noTimes == 1);
     CHECK(errorOf([&] { readOpenbTrace(openbData() / "pods-five-columns.csv"); }) ==
           (openbData() / "pods-five-columns.csv").string() +
-              ": line 1: no GPU pod with a creation_time and a deletion_time to replay (0 "
-              "CPU-only, 3 without times; the five-column lists serve only the fill study)");
+              ": line 1: no GPU pod with a creation_time and a deletion_time to replay (1 "
+              "CPU-only, 2 without times; the five-column lists serve only the fill study)");
 }
 
 TEST_CASE("an openb node list is a fleet; the pod list replays on it as the trace says") {
@@ -192,6 +196,6 @@ TEST_CASE("the openb preset replays the default pod list on the 1,213 GPU nodes"
     CHECK(t.rows.cpuOnly == 1088);
     CHECK(t.jobs.size() == 7064);
     CHECK(t.teams.size() == 4);  // LS, BE, Burstable, Guaranteed
-X
+    // The horizon covers the whole trace: creations span 0 … 12,901,761 s (SOURCE.md).
     CHECK(s.horizonS >= 12'901'761);
 }

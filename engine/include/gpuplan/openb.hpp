@@ -39,6 +39,14 @@ struct OpenbPod {
     double creationS = 0, deletionS = 0, scheduledS = 0;  ///< s from trace start; NaN if absent
 };
 
+/// The rows of a node list file a scenario names (NodeListDef), read when the scenario is
+/// read; shared and immutable.
+struct NodeListData {
+    std::string file;  ///< as the scenario names it (NodeListDef::file)
+    std::string resolvedPath;
+    std::vector<OpenbNode> nodes;
+};
+
 /// Bounds on what a node or pod list may hold. A row beyond them is refused with the bound
 /// named. Memory used while reading is proportional to the text.
 struct OpenbLimits {

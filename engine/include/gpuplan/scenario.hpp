@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "gpuplan/catalog.hpp"
-#include "gpuplan/openb.hpp"
 
 namespace gpuplan {
 
@@ -210,10 +209,10 @@ struct TraceRowCounts {
 
 struct TraceData {
     std::string resolvedPath;
-    std::vector<std::string> teams;  ///< distinct team ids in order of first appearance
-    std::vector<TraceJob> jobs;      ///< sorted by submitS, then file order
-    bool rowsArePods = false;        ///< openb: each row's resources are its own
-    std::vector<std::string> gpuModels;  ///< GPU model names the rows allow (openb gpu_spec)
+    std::vector<std::string> teams;             ///< distinct team ids in order of first appearance
+    std::vector<TraceJob> jobs;                 ///< sorted by submitS, then file order
+    bool rowsArePods = false;                   ///< openb: each row's resources are its own
+    std::vector<std::string> gpuModels;         ///< GPU model names the rows allow (openb gpu_spec)
     std::vector<std::string> gpuModelFirstPod;  ///< the first pod naming each, for messages
     TraceRowCounts rows;
 };
@@ -262,12 +261,7 @@ struct SchedulerDef {
 
 enum class NodeListFormat { Openb };
 
-/// The rows of a node list file, read when the scenario is read; shared and immutable.
-struct NodeListData {
-    std::string file;  ///< as the scenario names it (NodeListDef::file)
-    std::string resolvedPath;
-    std::vector<OpenbNode> nodes;
-};
+struct NodeListData;  // gpuplan/openb.hpp: the rows, read when the scenario is read
 
 /// A fleet given by a node list file rather than pods, racks and node groups: the GPU nodes of
 /// an openb node list, as the fill study builds them (openbFleet in fill.hpp: one pod, one

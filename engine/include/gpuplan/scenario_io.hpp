@@ -14,6 +14,8 @@
 
 namespace gpuplan {
 
+struct OpenbPod;  // gpuplan/openb.hpp
+
 /// A rejected input. what() reads "file: /json/pointer: message" (or "file:line: message").
 class InputError : public std::runtime_error {
 public:
