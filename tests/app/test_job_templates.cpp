@@ -56,8 +56,8 @@ private slots:
         Scenario s = preset("default.json");
         NodeGroupDef& g = s.pods[0].racks[0].nodes[0];
         g.sharing.mode = SharingMode::Mig;
-        // The smallest instance of the layout, whatever the order it is written in.
-        g.sharing.migLayout = "3g.40gb, 2g.20gb@4, 1g.10gb@6";
+        // The smallest instance of the layout, wherever it is written.
+        g.sharing.migLayout = "3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb";
         validateScenario(s, catalog());
         const auto templates = jobTemplates(s);
         const ui::JobTemplate* notebook = findTemplate(templates, "ready:notebook-mig");
