@@ -91,10 +91,6 @@ FillStudyView::FillStudyView(std::vector<fs::path> dataDirs, QWidget* parent)
     m_seedCount->setRange(1, 100);
     m_seedCount->setValue(10);
     m_seedCount->setSuffix(tr(" seeds"));
-    auto* seedsRow = new QHBoxLayout;
-    seedsRow->addWidget(m_firstSeed);
-    seedsRow->addWidget(m_seedCount);
-    seedsRow->addStretch(1);
     m_tune = new QDoubleSpinBox(this);
     m_tune->setRange(0.1, 10);
     m_tune->setSingleStep(0.1);
@@ -102,6 +98,13 @@ FillStudyView::FillStudyView(std::vector<fs::path> dataDirs, QWidget* parent)
     m_tune->setToolTip(
         tr("Arrived GPU demand at the end, as a multiple of GPU capacity "
            "(the paper: 1.3)"));
+    auto* seedsRow = new QHBoxLayout;
+    seedsRow->addWidget(m_firstSeed);
+    seedsRow->addWidget(m_seedCount);
+    seedsRow->addSpacing(24);
+    seedsRow->addWidget(new QLabel(tr("Tune:"), this));
+    seedsRow->addWidget(m_tune);
+    seedsRow->addStretch(1);
 
     auto* policiesRow = new QHBoxLayout;
     for (FillPolicy p : kFillPolicies) {
@@ -118,7 +121,6 @@ FillStudyView::FillStudyView(std::vector<fs::path> dataDirs, QWidget* parent)
     form->addRow(tr("Node list:"), nodesRow);
     form->addRow(tr("Pod list:"), podsRow);
     form->addRow(tr("Seeds from:"), seedsRow);
-    form->addRow(tr("Tune:"), m_tune);
     form->addRow(tr("Policies:"), policiesRow);
 
     m_run = new QPushButton(tr("&Run"), this);
@@ -145,6 +147,10 @@ FillStudyView::FillStudyView(std::vector<fs::path> dataDirs, QWidget* parent)
     m_tableView->verticalHeader()->hide();
     m_tableView->horizontalHeader()->setStretchLastSection(true);
     m_tableView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // Room for the six policies without scrolling.
+    m_tableView->setMinimumHeight(m_tableView->horizontalHeader()->sizeHint().height() +
+                                  6 * m_tableView->verticalHeader()->defaultSectionSize() +
+                                  2 * m_tableView->frameWidth() + 4);
     m_tableView->setToolTip(
         tr("Allocation (% of GPU capacity) when the arrived GPU demand first reaches 100 % "
            "of capacity, the mean over the seeds: the paper's headline number."));

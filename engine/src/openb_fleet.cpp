@@ -9,7 +9,7 @@
 
 namespace gpuplan {
 
-Fleet openbFleet(const std::vector<OpenbNode>& rows) {
+Fleet openbFleet(const std::vector<OpenbNode>& rows, int nodesPerRack) {
     const std::vector<std::string> modelNames = gpuModelNames(rows);
     if (modelNames.empty()) throw std::invalid_argument("the node list has no GPU node");
     std::vector<GpuModel> models;
@@ -59,7 +59,7 @@ Fleet openbFleet(const std::vector<OpenbNode>& rows) {
         n.sharing.mpsClients = 1000;
         nodes.push_back(std::move(n));
     }
-    return Fleet::fromNodes(std::move(models), std::move(types), std::move(nodes));
+    return Fleet::fromNodes(std::move(models), std::move(types), std::move(nodes), nodesPerRack);
 }
 
 }  // namespace gpuplan

@@ -91,7 +91,7 @@ Fleet Fleet::build(const Scenario& scenario) {
     if (scenario.nodeList) {
         if (!scenario.nodeList->data)
             throw std::invalid_argument("node list " + scenario.nodeList->file + " was not loaded");
-        Fleet f = openbFleet(scenario.nodeList->data->nodes);
+        Fleet f = openbFleet(scenario.nodeList->data->nodes, kNodeListNodesPerRack);
         f.fabric = scenario.fabric;
         // Models jobs ask for that no node has (the reader adds them from the catalog): such
         // jobs pend on the reservation layer, as on a fleet of pods.
@@ -193,7 +193,7 @@ Fleet Fleet::build(const Scenario& scenario) {
 }
 
 Fleet Fleet::fromNodes(std::vector<GpuModel> gpuModels, std::vector<NodeType> nodeTypes,
-                       std::vector<FleetNode> nodes) {
+                       std::vector<FleetNode> nodes, int nodesPerRack) {
     if (static_cast<long long>(nodes.size()) > InputLimits::maxNodes)
         throw std::invalid_argument(
             "the fleet would have " + detail::withThousands(static_cast<long long>(nodes.size())) +
@@ -204,7 +204,10 @@ Fleet Fleet::fromNodes(std::vector<GpuModel> gpuModels, std::vector<NodeType> no
     f.extents.assign(f.gpuModels.size(), ModelExtent{});
     const int models = static_cast<int>(f.gpuModels.size());
     const int n = static_cast<int>(nodes.size());
+    const int perRack = nodesPerRack > 0 ? nodesPerRack : std::max(1, n);
+    const int rackCount = std::max(1, (n + perRack - 1) / perRack);
     std::vector<int> gpusByModel(f.gpuModels.size(), 0);
+    std::vector<int> rackGpusByModel(f.gpuModels.size(), 0);
     long long totalGpus = 0;
     for (int i = 0; i < n; ++i) {
         FleetNode& node = nodes[i];
@@ -221,28 +224,32 @@ Fleet Fleet::fromNodes(std::vector<GpuModel> gpuModels, std::vector<NodeType> no
             throw std::invalid_argument("the fleet would have more than " +
                                         detail::withThousands(InputLimits::maxGpus) + " GPUs");
         node.pod = 0;
-        node.rack = 0;
+        node.rack = i / perRack;
         node.nvlinkDomain = i;
+        if (i % perRack == 0) std::fill(rackGpusByModel.begin(), rackGpusByModel.end(), 0);
+        rackGpusByModel[node.gpuModel] += node.gpus;
         ModelExtent& ext = f.extents[node.gpuModel];
         ext.totalGpus += node.gpus;
         ext.maxGpusPerNode = std::max(ext.maxGpusPerNode, node.gpus);
         ext.maxDomainGpus = std::max(ext.maxDomainGpus, node.gpus);
+        ext.maxRackGpus = std::max(ext.maxRackGpus, rackGpusByModel[node.gpuModel]);
         gpusByModel[node.gpuModel] += node.gpus;
         f.maxGpusPerNode = std::max(f.maxGpusPerNode, node.gpus);
         if (!f.m_nodeByName.emplace(node.name, i).second)
             throw std::invalid_argument("duplicate node name " + node.name);
     }
-    // One rack in one pod: the rack's and the pod's largest unit of a model is all of it.
-    for (int m = 0; m < models; ++m) {
-        f.extents[m].maxRackGpus = gpusByModel[m];
+    // One pod: its largest unit of a model is all of it.
+    for (int m = 0; m < models; ++m)
         f.extents[m].maxPodGpus = gpusByModel[m];
-    }
     f.totalGpus = static_cast<int>(totalGpus);
     f.nvlinkDomainCount = n;
     f.nodes = std::move(nodes);
-    f.racks.push_back(FleetRack{"pod-rack", 0, 0, n});
-    f.pods.push_back(FleetPod{"pod", 0, 1, 0, n});
-    f.m_rackByName.emplace("pod-rack", 0);
+    for (int r = 0; r < rackCount; ++r) {
+        const std::string name = "pod-" + indexedName("rack", rackCount, r);
+        f.racks.push_back(FleetRack{name, 0, r * perRack, std::min(perRack, n - r * perRack)});
+        f.m_rackByName.emplace(name, r);
+    }
+    f.pods.push_back(FleetPod{"pod", 0, rackCount, 0, n});
     f.m_podByName.emplace("pod", 0);
     return f;
 }

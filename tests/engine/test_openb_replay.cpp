@@ -191,6 +191,11 @@ TEST_CASE("the openb preset replays the default pod list on the 1,213 GPU nodes"
     // ../shared/data/openb/SOURCE.md: 1,213 GPU nodes, 6,212 GPUs.
     CHECK(fleet.nodes.size() == 1213);
     CHECK(fleet.totalGpus == 6212);
+    // Racks of 32 nodes in list order: 37 full racks and one of 1,213 − 37 × 32 = 29.
+    REQUIRE(fleet.racks.size() == 38);
+    CHECK(fleet.racks.back().nodeCount == 29);
+    CHECK(fleet.racks.back().name == "pod-rack37");
+    CHECK(fleet.nodes[32].rack == 1);
     // SOURCE.md's default mix: 1,088 CPU-only pods; 6,989 + 16 + 15 + 44 = 7,064 GPU pods.
     const TraceData& t = *s.traces.at(0).data;
     CHECK(t.rows.cpuOnly == 1088);

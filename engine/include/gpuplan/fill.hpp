@@ -51,8 +51,14 @@ std::optional<FillPolicy> parseFillPolicy(std::string_view key);
 /// MPS with a client limit that never binds (shares are at least 1 milli-GPU, so at most 1000
 /// fit on a GPU), as the simulator has no client limit. Throws std::invalid_argument when the
 /// list has no GPU node, or a GPU node with cpu_milli or memory_mib 0 (the resource model
-/// reads 0 as "not declared").
-Fleet openbFleet(const std::vector<OpenbNode>& nodes);
+/// reads 0 as "not declared"). `nodesPerRack` > 0 cuts the one rack into racks of that many
+/// nodes in list order (Fleet::fromNodes).
+Fleet openbFleet(const std::vector<OpenbNode>& nodes, int nodesPerRack = 0);
+
+/// Racks of a scenario's node-list fleet (Scenario::nodeList). The openb lists name no racks;
+/// every openb pod fits one node, so racks change no placement there: they make the fleet
+/// drawable as racks rather than one column of 1,213 nodes.
+inline constexpr int kNodeListNodesPerRack = 32;
 
 using FillProgressFn = std::function<void(double fraction)>;
 

@@ -264,9 +264,10 @@ enum class NodeListFormat { Openb };
 struct NodeListData;  // gpuplan/openb.hpp: the rows, read when the scenario is read
 
 /// A fleet given by a node list file rather than pods, racks and node groups: the GPU nodes of
-/// an openb node list, as the fill study builds them (openbFleet in fill.hpp: one pod, one
-/// rack, GPU models named by the list, CPU and memory per node, MPS sharing whose client limit
-/// never binds). `file` is found as trace files are.
+/// an openb node list, as the fill study builds them (openbFleet in fill.hpp: GPU models named
+/// by the list, CPU and memory per node, MPS sharing whose client limit never binds), in one
+/// pod cut into racks of kNodeListNodesPerRack nodes in list order. `file` is found as trace
+/// files are.
 struct NodeListDef {
     NodeListFormat format = NodeListFormat::Openb;
     std::string file;

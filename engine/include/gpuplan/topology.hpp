@@ -101,9 +101,10 @@ public:
     /// fleets read from node lists (the openb trace) rather than built from a scenario.
     /// `nodes[i].gpuModel` and `.nodeType` index the two lists; pod, rack and NVLink domain are
     /// set here. Throws std::invalid_argument on a bad index, more than 64 GPUs on a node, a
-    /// duplicate name or more nodes or GPUs than InputLimits allow.
+    /// duplicate name or more nodes or GPUs than InputLimits allow. `nodesPerRack` > 0 cuts
+    /// the list into racks of that many consecutive nodes ("pod-rack0", …); 0 = one rack.
     static Fleet fromNodes(std::vector<GpuModel> gpuModels, std::vector<NodeType> nodeTypes,
-                           std::vector<FleetNode> nodes);
+                           std::vector<FleetNode> nodes, int nodesPerRack = 0);
 
     std::vector<GpuModel> gpuModels;
     std::vector<NodeType> nodeTypes;
