@@ -144,6 +144,7 @@ FillStudyView::FillStudyView(std::vector<fs::path> dataDirs, QWidget* parent)
         {tr("Policy"), tr("Allocation at 100 % arrived"), tr("Seeds min – max")});
     m_tableView = new QTableView(this);
     m_tableView->setModel(m_table);
+    m_tableView->resizeColumnsToContents();
     m_tableView->verticalHeader()->hide();
     m_tableView->horizontalHeader()->setStretchLastSection(true);
     m_tableView->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -294,7 +295,8 @@ void FillStudyView::showResults() {
         const double mean = p.meanAllocPctAt100();
         const auto [lo, hi] = std::minmax_element(p.allocPctAt100.begin(), p.allocPctAt100.end());
         auto* name = new QStandardItem(c.label);
-        name->setForeground(c.color);
+        name->setData(c.color,
+                      Qt::DecorationRole);  // a swatch: pale line colours read badly as text
         auto* value = new QStandardItem(QString::number(mean, 'f', 2) + QStringLiteral(" %"));
         value->setData(mean, Qt::UserRole);
         value->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
