@@ -325,11 +325,21 @@ std::optional<Address> locate(const Scenario& s, const std::string& name, int le
     return std::nullopt;
 }
 
+/// A fleet read from a node list has no pods, racks or node groups to edit: its nodes are
+/// the file's. Node events (cordon, fail, repair) still apply to them.
+std::optional<FleetEdit> nodeListRefusal(const Scenario& s) {
+    if (!s.nodeList) return std::nullopt;
+    return refuse("this fleet is the node list " + quoted(s.nodeList->file) +
+                  ": its nodes come from that file and are not added or removed here "
+                  "(cordon, fail and repair still work)");
+}
+
 }  // namespace
 
 // ---- definitions ------------------------------------------------------------------------
 
 FleetEdit addPod(const Scenario& s) {
+    if (auto refusal = nodeListRefusal(s)) return *refusal;
     if (s.pods.empty()) return refuse("the fleet has no pod to copy a rack from");
     Scenario after = s;
     PodDef pod;
@@ -466,6 +476,7 @@ FleetEdit setReadyAt(const Scenario& s, FleetDefPath p, double readyAtS) {
 // ---- generated pods, racks and nodes ----------------------------------------------------
 
 FleetEdit duplicateRack(const Scenario& s, const std::string& rackName, int copies) {
+    if (auto refusal = nodeListRefusal(s)) return *refusal;
     if (copies < 1) return refuse("nothing to add");
     std::optional<Address> a = locate(s, rackName, 1);
     if (!a) return refuse("no rack named " + quoted(rackName));
@@ -499,6 +510,7 @@ FleetEdit duplicateRack(const Scenario& s, const std::string& rackName, int copi
 }
 
 FleetEdit removeRack(const Scenario& s, const std::string& rackName) {
+    if (auto refusal = nodeListRefusal(s)) return *refusal;
     std::optional<Address> a = locate(s, rackName, 1);
     if (!a) return refuse("no rack named " + quoted(rackName));
     Scenario work = s;
@@ -514,6 +526,7 @@ FleetEdit removeRack(const Scenario& s, const std::string& rackName) {
 }
 
 FleetEdit removeNode(const Scenario& s, const std::string& nodeName) {
+    if (auto refusal = nodeListRefusal(s)) return *refusal;
     std::optional<Address> a = locate(s, nodeName, 2);
     if (!a) return refuse("no node named " + quoted(nodeName));
     Scenario work = s;
@@ -531,7 +544,12 @@ FleetEdit removeNode(const Scenario& s, const std::string& nodeName) {
 
 FleetEdit addNodeEvent(const Scenario& s, const std::string& target, double timeS,
                        NodeState state) {
-    if (!locate(s, target, -1)) return refuse("no node, rack or pod named " + quoted(target));
+    bool known = locate(s, target, -1).has_value();
+    if (s.nodeList && s.nodeList->data) {  // no definitions to locate: the built fleet's names
+        const Fleet f = Fleet::build(s);
+        known = f.findNode(target) || f.findRack(target) || f.findPod(target);
+    }
+    if (!known) return refuse("no node, rack or pod named " + quoted(target));
     if (!(timeS >= 0)) return refuse("an event's time must not be negative");
     Scenario after = s;
     after.nodeEvents.push_back(NodeEventDef{timeS, target, state});
@@ -543,6 +561,7 @@ FleetEdit addNodeEvent(const Scenario& s, const std::string& target, double time
 }
 
 FleetEdit addDelivery(const Scenario& s, const std::string& podName, double readyAtS) {
+    if (auto refusal = nodeListRefusal(s)) return *refusal;
     if (!(readyAtS > 0))
         return refuse("a delivery arrives after t = 0; move the time scrubber to its date first");
     std::optional<Address> a;
