@@ -121,6 +121,17 @@ TEST_CASE("an openb replay refuses malformed rows with the line, and counts what
               "CPU-only, 2 without times; the five-column lists serve only the fill study)");
 }
 
+TEST_CASE("a scenario naming a pod list with nothing to replay is refused with that file") {
+    // The error is the pod list's (its file and line), not the scenario's: the file is wrong.
+    const fs::path scenario = test::testDataDir() / "malformed" / "openb-trace-no-times.json";
+    const std::string pods =
+        (test::testDataDir() / "malformed" / ".." / "openb" / "pods-five-columns.csv").string();
+    CHECK(errorOf([&] { loadScenario(scenario, test::testCatalog()); }) ==
+          pods +
+              ": line 1: no GPU pod with a creation_time and a deletion_time to replay (1 "
+              "CPU-only, 2 without times; the five-column lists serve only the fill study)");
+}
+
 TEST_CASE("an openb node list is a fleet; the pod list replays on it as the trace says") {
     const Scenario s = loadScenario(openbData() / "replay.json", test::testCatalog());
     REQUIRE(s.nodeList);
