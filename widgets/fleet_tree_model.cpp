@@ -4,6 +4,7 @@
 #include <QColor>
 #include <cmath>
 
+#include "sharing_format.hpp"
 #include "ui_palette.hpp"
 
 namespace gpuplan::ui {
@@ -185,6 +186,12 @@ QVariant FleetTreeModel::display(const FleetTreePath& p, int column) const {
             return QString::number(gpusEach(p));
         case TotalGpusColumn:
             return QString::number(totalGpus(p));
+        case SharingColumn: {
+            if (!g) return {};
+            const NodeType* type = m_scenario.findNodeType(g->nodeType);
+            return QString::fromStdString(
+                sharingSummary(g->sharing, type ? m_scenario.findGpu(type->gpuModel) : nullptr));
+        }
     }
     return {};
 }
@@ -224,6 +231,10 @@ QString FleetTreeModel::tooltip(const FleetTreePath& p, int column) const {
             return tr("GPUs in one copy of this definition");
         case TotalGpusColumn:
             return tr("GPUs of all copies, the counts above included");
+        case SharingColumn:
+            return tr(
+                "How the group's GPUs are shared; select rows (Ctrl/Shift for several) and set "
+                "it under the Inspector");
     }
     return {};
 }
@@ -292,6 +303,8 @@ QVariant FleetTreeModel::headerData(int section, Qt::Orientation o, int role) co
             return tr("GPUs each");
         case TotalGpusColumn:
             return tr("Total GPUs");
+        case SharingColumn:
+            return tr("GPU sharing");
     }
     return {};
 }

@@ -28,6 +28,7 @@ public:
         ReadyAtColumn,
         GpusEachColumn,
         TotalGpusColumn,
+        SharingColumn,  ///< read-only here: the GPU sharing editor under the Inspector sets it
         ColumnCount
     };
     /// For combo-box cells: QStringList of the values an editor offers (EditRole values).

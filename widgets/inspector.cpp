@@ -5,6 +5,7 @@
 #include <map>
 
 #include "gpu_sub_cells.hpp"
+#include "sharing_format.hpp"
 #include "ui_palette.hpp"
 
 namespace gpuplan::ui {
@@ -16,20 +17,6 @@ QString esc(const std::string& s) {
 QString row(const QString& key, const QString& value) {
     return QStringLiteral("<tr><td style='color:gray;padding-right:10px'>%1</td><td>%2</td></tr>")
         .arg(key, value);
-}
-/// How the node's GPUs are served, in words.
-QString sharingText(const GpuSharingDef& sharing) {
-    switch (sharing.mode) {
-        case SharingMode::Whole:
-            return Inspector::tr("whole GPU");
-        case SharingMode::Mps:
-            return Inspector::tr("MPS, up to %1 clients").arg(sharing.mpsClients);
-        case SharingMode::TimeSlicing:
-            return Inspector::tr("time-slicing, %1 replicas").arg(sharing.timeSliceReplicas);
-        case SharingMode::Mig:
-            return Inspector::tr("MIG: %1").arg(esc(sharing.migLayout));
-    }
-    return {};
 }
 /// GPU counts that may hold shares: "3", "2.4".
 QString gpuCount(double gpus) {
@@ -174,9 +161,9 @@ QString Inspector::nodeHtml(int node, int slot) const {
     QString html =
         QStringLiteral("<h3>%1</h3><table>")
             .arg(slot >= 0 ? tr("GPU %1 of %2").arg(slot).arg(esc(n.name)) : esc(n.name));
+    html += row(tr("GPU sharing"), esc(sharingSummary(n.sharing, &gpu)));
     if (slot >= 0) {
         const auto occupants = m_snapshot->occupantsOf(first + slot);
-        html += row(tr("sharing"), sharingText(n.sharing));
         QString list;
         for (const GpuOccupant& o : occupants)
             list +=
@@ -185,8 +172,6 @@ QString Inspector::nodeHtml(int node, int slot) const {
                     .arg(o.milliGpu >= 1000 ? QString() : tr(" (%1 milli-GPU)").arg(o.milliGpu));
         html +=
             row(occupants.size() > 1 ? tr("jobs") : tr("job"), list.isEmpty() ? tr("free") : list);
-    } else if (n.sharing.mode != SharingMode::Whole) {
-        html += row(tr("sharing"), sharingText(n.sharing));
     }
     html += row(tr("state at t"), QString::fromLatin1(toString(m_snapshot->nodeStates[node])));
     html += row(tr("node type"), esc(f.nodeTypes[n.nodeType].name));
@@ -214,15 +199,23 @@ QString Inspector::unitHtml(const QString& title, int firstNode, int nodeCount) 
     const Fleet& f = m_results->fleet;
     int gpus = 0, ready = 0;
     double busy = 0;  // GPU-equivalents
+    std::map<std::string, int> nodesBySharing;
     for (int n = firstNode; n < firstNode + nodeCount; ++n) {
         gpus += f.nodes[n].gpus;
         ready += m_snapshot->nodeStates[n] == NodeState::Ready;
         for (int g = 0; g < f.nodes[n].gpus; ++g)
             busy += heldGpuEquivalents(*m_snapshot, m_results->firstGpuOfNode[n] + g);
+        ++nodesBySharing[sharingSummary(f.nodes[n].sharing, &f.gpuModels[f.nodes[n].gpuModel])];
     }
-    return QStringLiteral("<h3>%1</h3><table>%2%3%4</table>")
+    QString sharing;
+    for (const auto& [summary, count] : nodesBySharing)
+        sharing +=
+            nodesBySharing.size() == 1
+                ? esc(summary)
+                : tr("%1: %2 node%3<br>").arg(esc(summary)).arg(count).arg(count > 1 ? "s" : "");
+    return QStringLiteral("<h3>%1</h3><table>%2%3%4%5</table>")
         .arg(title, row(tr("nodes"), tr("%1 (%2 Ready at t)").arg(nodeCount).arg(ready)),
-             row(tr("GPUs"), QString::number(gpus)),
+             row(tr("GPUs"), QString::number(gpus)), row(tr("GPU sharing"), sharing),
              row(tr("allocation at t"), QStringLiteral("%1 % (%2 busy)")
                                             .arg(gpus ? 100.0 * busy / gpus : 0, 0, 'f', 1)
                                             .arg(gpuCount(busy))));

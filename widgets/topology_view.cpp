@@ -152,7 +152,7 @@ int TopologyView::legendWidth() const {
 }
 
 QString TopologyView::sharedCellsNote() const {
-    return tr("cell: GPU; stripe: share; ● MPS/TS");
+    return tr("cell: GPU; stripe: share; ● MPS/TS; □ MIG");
 }
 
 void TopologyView::fitAndFollow() {
@@ -313,11 +313,19 @@ void TopologyView::paintNode(QPainter& p, int node, bool detailed) {
                 p.setPen(Qt::NoPen);
             }
         }
-        if (sharedMode && cell.height() >= 8) {
-            // A dot marks an MPS / time-sliced GPU, used or not.
-            p.setBrush(palette().color(QPalette::WindowText));
+        if ((sharedMode || info.sharing.mode == SharingMode::Mig) && cell.height() >= 8) {
+            // A dot marks an MPS / time-sliced GPU, a hollow square a MIG GPU, used or not.
             const double d = std::max(2.0, cell.height() * 0.12);
-            p.drawEllipse(QPointF(cell.right() - d * 1.2, cell.top() + d * 1.2), d / 2, d / 2);
+            const QPointF c(cell.right() - d * 1.2, cell.top() + d * 1.2);
+            if (sharedMode) {
+                p.setBrush(palette().color(QPalette::WindowText));
+                p.drawEllipse(c, d / 2, d / 2);
+            } else {
+                p.setPen(QPen(palette().color(QPalette::WindowText), 1));
+                p.setBrush(Qt::NoBrush);
+                p.drawRect(QRectF(c.x() - d / 2, c.y() - d / 2, d, d));
+                p.setPen(Qt::NoPen);
+            }
         }
     }
     if (!ready) {

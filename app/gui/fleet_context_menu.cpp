@@ -4,6 +4,8 @@
 
 #include "fleet_edits.hpp"
 #include "fleet_panel.hpp"
+#include "sharing_edits.hpp"
+#include "sharing_format.hpp"
 #include "ui_palette.hpp"
 
 namespace gpuplan::app {
@@ -12,8 +14,8 @@ FleetContextMenu::FleetContextMenu(ScenarioDocument* doc, QObject* parent)
     : QObject(parent), m_doc(doc) {}
 
 void FleetContextMenu::fill(QMenu* menu, const FleetTarget& target, double timeS) {
-    auto add = [&](const char* name, const QString& text, auto makeEdit) {
-        QAction* a = menu->addAction(text);
+    auto addTo = [&](QMenu* to, const char* name, const QString& text, auto makeEdit) {
+        QAction* a = to->addAction(text);
         a->setObjectName(QLatin1String(name));
         connect(a, &QAction::triggered, this, [this, makeEdit] {
             const FleetEdit edit = makeEdit(m_doc->scenario());
@@ -21,6 +23,32 @@ void FleetContextMenu::fill(QMenu* menu, const FleetTarget& target, double timeS
             emit message(reason.isEmpty() ? QString::fromStdString(edit.label)
                                           : tr("Refused: %1").arg(reason));
         });
+    };
+    auto add = [&](const char* name, const QString& text, auto makeEdit) {
+        addTo(menu, name, text, makeEdit);
+    };
+    // Quick switches of one node's or rack's GPUs; MIG needs a layout, so it opens the editor.
+    auto sharing = [&](const std::string& prefix, const QString& kind, const QString& name) {
+        QMenu* sub = menu->addMenu(tr("GPU sharing of this %1").arg(kind.toLower()));
+        sub->setObjectName(QString::fromStdString(prefix + "Sharing"));
+        const std::string target = name.toStdString();
+        const std::pair<SharingMode, const char*> modes[] = {
+            {SharingMode::Whole, "Whole"},
+            {SharingMode::Mps, "Mps"},
+            {SharingMode::TimeSlicing, "TimeSlicing"}};
+        for (const auto& [mode, modeName] : modes) {
+            GpuSharingDef d;  // the default clients and replicas
+            d.mode = mode;
+            const std::string id = prefix + "Sharing" + modeName;
+            QString text = QString::fromStdString(ui::sharingSummary(d, nullptr));
+            text[0] = text[0].toUpper();
+            addTo(sub, id.c_str(), text,
+                  [target, d](const Scenario& s) { return setSharingOf(s, target, d); });
+        }
+        QAction* mig = sub->addAction(tr("MIG layout… (in the Inspector)"));
+        mig->setObjectName(QString::fromStdString(prefix + "SharingEditor"));
+        connect(mig, &QAction::triggered, this,
+                [this, kind, name] { emit sharingEditorRequested(kind, name); });
     };
     const std::string rack = target.rack.toStdString(), node = target.node.toStdString();
     const QString at = ui::formatSimTime(timeS);  // as the scrubber reads it
@@ -36,6 +64,7 @@ void FleetContextMenu::fill(QMenu* menu, const FleetTarget& target, double timeS
         event("repairNode", tr("Repair from %1").arg(at), NodeState::Ready);
         add("removeNode", tr("Remove node"),
             [node](const Scenario& s) { return removeNode(s, node); });
+        sharing("node", tr("Node"), target.node);
     }
     if (!target.rack.isEmpty()) {
         menu->addSection(tr("Rack %1").arg(target.rack));
@@ -45,6 +74,7 @@ void FleetContextMenu::fill(QMenu* menu, const FleetTarget& target, double timeS
             [rack](const Scenario& s) { return duplicateRack(s, rack, 2); });
         add("removeRack", tr("Remove rack"),
             [rack](const Scenario& s) { return removeRack(s, rack); });
+        sharing("rack", tr("Rack"), target.rack);
     }
     menu->addSection(tr("Fleet"));
     const std::string pod = target.pod.toStdString();

@@ -1,6 +1,7 @@
 // What a right-click on the fleet offers at the scrubber's time t: duplicate or remove a rack,
-// remove a node or change its state from t (cordon, failure, repair), and add a delivery (a
-// Provisioning rack ready at t). Each action is one fleet edit through the document.
+// remove a node or change its state from t (cordon, failure, repair), switch a node's or a
+// rack's GPU sharing, and add a delivery (a Provisioning rack ready at t). Each action is one fleet
+// edit through the document.
 #pragma once
 
 #include <QObject>
@@ -29,6 +30,9 @@ public:
 signals:
     /// What an action did or why it was refused, for the status bar.
     void message(const QString& text);
+    /// "MIG layout…" on the node or rack `name` ("Node" or "Rack" in `kind`): the Inspector's
+    /// GPU sharing editor should show it.
+    void sharingEditorRequested(const QString& kind, const QString& name);
 
 private:
     ScenarioDocument* m_doc;

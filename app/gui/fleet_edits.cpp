@@ -589,4 +589,33 @@ FleetEdit addDelivery(const Scenario& s, const std::string& podName, double read
                   "Deliver rack " + defName(after, p) + " at " + formatSimTime(readyAtS));
 }
 
+namespace {
+/// The node groups under the definitions `a` names down to `level` (its entity's level).
+std::vector<FleetDefPath> groupsAt(const Scenario& s, const Address& a) {
+    const int level = a.def[2] >= 0 ? 2 : a.def[1] >= 0 ? 1 : 0;
+    std::vector<FleetDefPath> out;
+    const auto& racks = s.pods[a.def[0]].racks;
+    for (int r = 0; r < static_cast<int>(racks.size()); ++r) {
+        if (level >= 1 && r != a.def[1]) continue;
+        for (int g = 0; g < static_cast<int>(racks[r].nodes.size()); ++g)
+            if (level < 2 || g == a.def[2]) out.push_back({a.def[0], r, g});
+    }
+    return out;
+}
+}  // namespace
+
+std::vector<FleetDefPath> groupsOf(const Scenario& s, const std::string& name) {
+    const std::optional<Address> a = locate(s, name, -1);
+    return a ? groupsAt(s, *a) : std::vector<FleetDefPath>{};
+}
+
+std::optional<std::vector<FleetDefPath>> isolateGroups(Scenario& s, const std::string& name) {
+    std::optional<Address> a = locate(s, name, -1);
+    if (!a) return std::nullopt;
+    const int level = a->def[2] >= 0 ? 2 : a->def[1] >= 0 ? 1 : 0;
+    for (int l = 0; l <= level; ++l)
+        isolate(s, *a, l);
+    return groupsAt(s, *a);
+}
+
 }  // namespace gpuplan::app

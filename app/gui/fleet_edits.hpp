@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gpuplan/catalog.hpp"
 #include "gpuplan/scenario.hpp"
@@ -67,5 +68,13 @@ FleetEdit addNodeEvent(const Scenario& s, const std::string& target, double time
 /// A new rack in pod `podName` (the last pod when empty), like that pod's first rack, whose
 /// nodes are Provisioning until `readyAtS`.
 FleetEdit addDelivery(const Scenario& s, const std::string& podName, double readyAtS);
+
+/// The node-group definitions that generate the pod, rack or node named `name` (shared with
+/// its identical copies, if any); empty when nothing has that name.
+std::vector<FleetDefPath> groupsOf(const Scenario& s, const std::string& name);
+/// Splits `s`'s definitions so that the pod, rack or node named `name` has definitions of its
+/// own (every generated name kept) and returns its node groups; nothing when no pod, rack or
+/// node has that name. For edits of one generated entity (sharing_edits.cpp).
+std::optional<std::vector<FleetDefPath>> isolateGroups(Scenario& s, const std::string& name);
 
 }  // namespace gpuplan::app

@@ -1,6 +1,7 @@
 #include "fleet_panel.hpp"
 
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QToolBar>
 #include <QTreeView>
@@ -42,6 +43,7 @@ FleetPanel::FleetPanel(ScenarioDocument* doc, QWidget* parent) : QWidget(parent)
     m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                             QAbstractItemView::SelectedClicked);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->setAlternatingRowColors(true);
     m_view->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_view->header()->setStretchLastSection(false);
@@ -64,6 +66,20 @@ FleetPanel::FleetPanel(ScenarioDocument* doc, QWidget* parent) : QWidget(parent)
         m_refusal->setVisible(false);  // a refusal is about the scenario it was refused on
     });
     connect(m_model, &QAbstractItemModel::modelReset, m_view, &QTreeView::expandAll);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { emit definitionsSelected(selectedPaths()); });
+    // A reset (definitions added, split or removed) drops the selection without saying so.
+    connect(m_model, &QAbstractItemModel::modelReset, this,
+            [this] { emit definitionsSelected(selectedPaths()); });
+}
+
+std::vector<FleetDefPath> FleetPanel::selectedPaths() const {
+    std::vector<FleetDefPath> out;
+    for (const QModelIndex& index : m_view->selectionModel()->selectedRows()) {
+        const ui::FleetTreePath p = ui::FleetTreeModel::pathOf(index);
+        if (p.pod >= 0) out.push_back({p.pod, p.rack, p.group});
+    }
+    return out;
 }
 
 QString FleetPanel::refusal() const {

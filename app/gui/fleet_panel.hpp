@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QWidget>
+#include <vector>
 
 #include "fleet_edits.hpp"
 #include "scenario_document.hpp"
@@ -32,6 +33,8 @@ public:
     QTreeView* view() const { return m_view; }
     /// The refusal shown under the tree (empty when the last edit went through).
     QString refusal() const;
+    /// Every selected pod, rack and node-group definition (Ctrl/Shift-click selects several).
+    std::vector<FleetDefPath> selectedPaths() const;
 
 public slots:
     void addPod();
@@ -45,6 +48,8 @@ public slots:
 signals:
     /// What an edit did or why it was refused, for the status bar.
     void message(const QString& text);
+    /// The selection changed (the GPU sharing editor follows it).
+    void definitionsSelected(const std::vector<gpuplan::app::FleetDefPath>& paths);
 
 private:
     QString commitCell(const ui::FleetTreePath& path, int column, const QVariant& value);

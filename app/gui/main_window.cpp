@@ -32,6 +32,7 @@
 #include "export_controller.hpp"
 #include "fill_study_view.hpp"
 #include "fleet_panel.hpp"
+#include "gpu_sharing_editor.hpp"
 #include "group_kpi_panel.hpp"
 #include "inspector.hpp"
 #include "job_palette.hpp"
@@ -39,6 +40,7 @@
 #include "kpi_strip.hpp"
 #include "pending_table_model.hpp"
 #include "scheduler_panel.hpp"
+#include "sharing_controller.hpp"
 #include "time_scrubber.hpp"
 #include "topology_view.hpp"
 #include "ui_palette.hpp"
@@ -160,10 +162,18 @@ void MainWindow::buildDocks() {
     };
     m_palette = new ui::JobPalette(this);
     m_palette->setMinimumWidth(230);
-    dock(tr("Job palette"), "palette", m_palette, Qt::LeftDockWidgetArea);
+    auto* paletteDock = dock(tr("Job palette"), "palette", m_palette, Qt::LeftDockWidgetArea);
     m_inspector = new ui::Inspector(this);
     m_inspector->setMinimumWidth(230);
-    dock(tr("Inspector"), "inspector", m_inspector, Qt::LeftDockWidgetArea);
+    // The selection's GPU sharing, editable, under what the inspector says about it; the
+    // editor takes the height it needs, the inspector the rest.
+    auto* inspectorPane = new QWidget(this);
+    auto* inspectorColumn = new QVBoxLayout(inspectorPane);
+    inspectorColumn->setContentsMargins(0, 0, 0, 0);
+    m_sharingEditor = new ui::GpuSharingEditor(inspectorPane);
+    inspectorColumn->addWidget(m_inspector, 1);
+    inspectorColumn->addWidget(m_sharingEditor);
+    auto* inspectorDock = dock(tr("Inspector"), "inspector", inspectorPane, Qt::LeftDockWidgetArea);
 
     m_charts = new ui::ChartBoard(this);
     m_charts->setMinimumWidth(560);
@@ -204,6 +214,8 @@ void MainWindow::buildDocks() {
                      dock(tr("By team / class"), "groups", m_groups, Qt::BottomDockWidgetArea));
     pendingDock->raise();
     resizeDocks({pendingDock}, {170}, Qt::Vertical);
+    // The inspector holds the sharing editor (its MIG picture) too: it gets the taller share.
+    resizeDocks({paletteDock, inspectorDock}, {200, 600}, Qt::Vertical);
 }
 
 void MainWindow::buildFleetEditing() {
@@ -232,6 +244,16 @@ void MainWindow::buildFleetEditing() {
     }
 
     m_fleetMenu = new FleetContextMenu(m_doc, this);
+    m_sharing = new SharingController(m_doc, m_sharingEditor, this);
+    connect(m_sharing, &SharingController::message, this, &MainWindow::showStatus);
+    connect(m_fleetPanel, &FleetPanel::definitionsSelected, m_sharing,
+            &SharingController::selectDefinitions);
+    connect(m_fleetMenu, &FleetContextMenu::sharingEditorRequested, this,
+            [this](const QString& kind, const QString& name) {
+                m_sharing->selectGenerated(kind, name);
+                if (auto* dock = findChild<QDockWidget*>(QStringLiteral("inspector")))
+                    dock->raise();
+            });
     connect(m_fleetPanel, &FleetPanel::message, this, &MainWindow::showStatus);
     connect(m_schedulerPanel, &SchedulerPanel::message, this, &MainWindow::showStatus);
     connect(m_fleetMenu, &FleetContextMenu::message, this, &MainWindow::showStatus);
@@ -477,6 +499,13 @@ void MainWindow::setTime(double timeS) {
 void MainWindow::onSelection(const ui::TopologyHit& hit) {
     using K = ui::TopologyHit::Kind;
     m_topology->setHighlightedJob(-1);
+    const FleetTarget target = fleetTarget(hit);
+    if (!target.node.isEmpty())
+        m_sharing->selectGenerated(tr("Node"), target.node);
+    else if (!target.rack.isEmpty())
+        m_sharing->selectGenerated(tr("Rack"), target.rack);
+    else
+        m_sharing->selectGenerated(tr("Pod"), target.pod);
     switch (hit.kind) {
         case K::Gpu: {
             m_inspector->showGpu(hit.node, hit.slot);

@@ -22,6 +22,7 @@ class QToolButton;
 namespace gpuplan::ui {
 class ChartBoard;
 class CompareTableModel;
+class GpuSharingEditor;
 class Inspector;
 class JobPalette;
 class KpiStrip;
@@ -36,6 +37,7 @@ namespace gpuplan::app {
 
 class FleetPanel;
 class SchedulerPanel;
+class SharingController;
 class WorkloadPanel;
 
 class MainWindow : public QMainWindow {
@@ -55,6 +57,8 @@ public:
     FleetPanel* fleetPanel() const { return m_fleetPanel; }
     SchedulerPanel* schedulerPanel() const { return m_schedulerPanel; }
     FleetContextMenu* fleetMenu() const { return m_fleetMenu; }
+    /// The GPU sharing editor under the Inspector and what it edits.
+    SharingController* sharing() const { return m_sharing; }
     /// Generated names of what a hit on the fleet on screen points at.
     FleetTarget fleetTarget(const ui::TopologyHit& hit) const;
     QComboBox* placementBox() const { return m_placement; }
@@ -118,6 +122,8 @@ private:
     ui::KpiStrip* m_kpis;
     ui::ChartBoard* m_charts;
     ui::Inspector* m_inspector;
+    ui::GpuSharingEditor* m_sharingEditor;
+    SharingController* m_sharing = nullptr;
     ui::JobPalette* m_palette;
     ui::PendingTableModel* m_pending;
     ui::GroupKpiPanel* m_groups;

@@ -16,10 +16,10 @@
 #include <utility>
 #include <vector>
 
+#include "gpuplan/mig_geometry.hpp"
 #include "gpuplan/results.hpp"
 #include "gpuplan/topology.hpp"
 #include "index_set.hpp"
-#include "mig_geometry.hpp"
 
 namespace gpuplan::detail {
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "mig_geometry.hpp"
+#include "gpuplan/mig_geometry.hpp"
 
 namespace gpuplan::detail {
 

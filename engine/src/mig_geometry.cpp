@@ -1,4 +1,4 @@
-#include "mig_geometry.hpp"
+#include "gpuplan/mig_geometry.hpp"
 
 #include <bit>
 #include <charconv>
@@ -8,7 +8,7 @@
 #include "gpuplan/catalog.hpp"
 #include "text_rules.hpp"
 
-namespace gpuplan::detail {
+namespace gpuplan {
 
 namespace {
 
@@ -373,7 +373,7 @@ MigLayout parseMigLayout(std::string_view text, MigFamily family, int maxInstanc
         ++itemNumber;
         const auto fail = [&](const std::string& why) {
             throw std::invalid_argument("MIG layout item " + std::to_string(itemNumber) + " \"" +
-                                        escapedForMessage(item) + "\": " + why);
+                                        detail::escapedForMessage(item) + "\": " + why);
         };
         if (item.empty()) fail("empty (two separators in a row?)");
         const std::size_t at = item.find('@');
@@ -383,7 +383,7 @@ MigLayout parseMigLayout(std::string_view text, MigFamily family, int maxInstanc
             std::string known;
             for (const MigProfile& p : migProfiles(family))
                 known += (known.empty() ? "" : ", ") + std::string(p.name);
-            fail("unknown profile \"" + escapedForMessage(name) + "\"; the " +
+            fail("unknown profile \"" + detail::escapedForMessage(name) + "\"; the " +
                  std::string(migFamilyName(family)) + " profiles are " + known);
         }
         MigPlaceResult result;
@@ -402,4 +402,4 @@ MigLayout parseMigLayout(std::string_view text, MigFamily family, int maxInstanc
     return layout;
 }
 
-}  // namespace gpuplan::detail
+}  // namespace gpuplan

@@ -5,9 +5,9 @@
 #include <unordered_set>
 
 #include "gpuplan/fill.hpp"
+#include "gpuplan/mig_geometry.hpp"
 #include "gpuplan/topology.hpp"
 #include "json_reader.hpp"
-#include "mig_geometry.hpp"
 #include "pin_check.hpp"
 #include "random.hpp"
 #include "text_rules.hpp"
@@ -16,12 +16,6 @@ namespace gpuplan {
 
 using detail::JsonNode;
 using detail::JsonObject;
-using detail::kMigFamilies;
-using detail::MigFamily;
-using detail::migFamilyFor;
-using detail::migProfileByName;
-using detail::parseMigLayout;
-using detail::smallestProfileWithMemory;
 
 namespace {
 
@@ -137,13 +131,14 @@ struct Reader {
         };
         // MPS: 48 clients per GPU on Volta and later (reference/scheduling.md §2).
         if (auto v = onlyFor("mpsClients", SharingMode::Mps, "mps"))
-            d.mpsClients = static_cast<int>(v->integer(1, 48));
+            d.mpsClients = static_cast<int>(v->integer(1, GpuSharingDef::kMaxMpsClients));
         if (auto v = onlyFor("mpsComputeCapPct", SharingMode::Mps, "mps"))
             d.mpsComputeCapPct = v->number(1, 100);
         if (auto v = onlyFor("mpsMemoryLimitGb", SharingMode::Mps, "mps"))
             d.mpsMemoryLimitGb = v->number(0, 1e5);
         if (auto v = onlyFor("replicas", SharingMode::TimeSlicing, "time-slicing"))
-            d.timeSliceReplicas = static_cast<int>(v->integer(2, 64));
+            d.timeSliceReplicas = static_cast<int>(
+                v->integer(GpuSharingDef::kMinReplicas, GpuSharingDef::kMaxReplicas));
         std::optional<JsonNode> layout = onlyFor("migLayout", SharingMode::Mig, "mig");
         for (const char* key : {"dynamic", "reconfigureS"})
             onlyFor(key, SharingMode::Mig, "mig");

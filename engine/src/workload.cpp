@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "gpuplan/mig_geometry.hpp"
 #include "large_arrays.hpp"
-#include "mig_geometry.hpp"
 #include "random.hpp"
 #include "sorted_runs.hpp"
 
@@ -115,15 +115,15 @@ std::string formatted(const char* fmt, double value) {
 
 std::string migProfileName(const JobSpec& job, const Fleet& fleet) {
     std::optional<std::string_view> name;
-    auto nameIn = [&](detail::MigFamily f) -> std::optional<std::string_view> {
+    auto nameIn = [&](MigFamily f) -> std::optional<std::string_view> {
         const std::uint8_t id = job.migProfileId[static_cast<int>(f)];
         if (id == JobSpec::kNoMig) return std::nullopt;
-        if (auto p = detail::migProfileById(f, id)) return p->name;
+        if (auto p = migProfileById(f, id)) return p->name;
         return std::nullopt;
     };
     for (const GpuModel& gpu : fleet.gpuModels)
-        if (auto f = detail::migFamilyFor(gpu); f && !name) name = nameIn(*f);
-    for (detail::MigFamily f : detail::kMigFamilies)
+        if (auto f = migFamilyFor(gpu); f && !name) name = nameIn(*f);
+    for (MigFamily f : kMigFamilies)
         if (!name) name = nameIn(f);
     return name ? std::string(*name) : std::string("?");
 }
@@ -197,11 +197,11 @@ struct Resolver {
         job.memoryMiBPerPod = static_cast<std::uint32_t>(std::max(0, t.memoryMiBPerPod));
         job.migProfileId.fill(JobSpec::kNoMig);
         if (t.migProfile.empty() && t.migMemoryGb <= 0) return;
-        int fewestSlices = detail::MigLayout::kComputeSlices;
-        for (detail::MigFamily f : detail::kMigFamilies) {
-            const std::optional<detail::MigProfile> p =
-                t.migProfile.empty() ? detail::smallestProfileWithMemory(f, t.migMemoryGb)
-                                     : detail::migProfileByName(f, t.migProfile);
+        int fewestSlices = MigLayout::kComputeSlices;
+        for (MigFamily f : kMigFamilies) {
+            const std::optional<MigProfile> p = t.migProfile.empty()
+                                                    ? smallestProfileWithMemory(f, t.migMemoryGb)
+                                                    : migProfileByName(f, t.migProfile);
             if (!p) continue;
             job.migProfileId[static_cast<int>(f)] = p->id;
             fewestSlices = std::min<int>(fewestSlices, p->computeSlices);

@@ -138,7 +138,7 @@ private slots:
         inspector.setTime(1800);
         inspector.showGpu(0, 0);
         const QString gpuText = inspector.toPlainText();
-        QVERIFY2(gpuText.contains("MPS, up to 8 clients"), qPrintable(gpuText));
+        QVERIFY2(gpuText.contains("MPS (8 clients, cap 25 %, 20 GB)"), qPrintable(gpuText));
         QVERIFY2(gpuText.contains("a (300 milli-GPU)"), qPrintable(gpuText));
         QVERIFY2(gpuText.contains("b (500 milli-GPU)"), qPrintable(gpuText));
         inspector.showNode(0);

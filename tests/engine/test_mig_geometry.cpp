@@ -9,11 +9,11 @@
 #include <type_traits>
 #include <vector>
 
+#include "gpuplan/mig_geometry.hpp"
 #include "gpuplan/scenario_io.hpp"
-#include "mig_geometry.hpp"
 #include "test_support.hpp"
 
-using namespace gpuplan::detail;
+using namespace gpuplan;
 using Catch::Matchers::Contains;
 
 namespace {

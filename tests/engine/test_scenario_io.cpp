@@ -95,6 +95,11 @@ const Malformed kMalformed[] = {
     {"sharing-compute-cap-under-time-slicing",
      "/topology/pods/0/racks/0/nodes/0/sharing/mpsComputeCapPct",
      "only applies to \"mode\": \"mps\""},
+    // GpuSharingDef's ranges: 48 MPS clients (Volta and later), 2–64 time-slicing replicas.
+    {"sharing-mps-clients-too-many", "/topology/pods/0/racks/0/nodes/0/sharing/mpsClients",
+     "must be between 1 and 48"},
+    {"sharing-replicas-too-many", "/topology/pods/0/racks/0/nodes/0/sharing/replicas",
+     "must be between 2 and 64"},
     {"job-gpu-share-with-pod-size", "/jobs/0/gpusPerPod", "has one GPU (gpusPerPod 1)"},
     {"job-mig-profile-unknown", "/jobs/0/migProfile",
      "no MIG-capable GPU has a profile \"5g.50gb\""},

@@ -33,6 +33,10 @@ enum class SharingMode : std::uint8_t {
 };
 
 struct GpuSharingDef {
+    /// The ranges the reader accepts (and the application's editor offers).
+    static constexpr int kMaxMpsClients = 48;
+    static constexpr int kMinReplicas = 2, kMaxReplicas = 64;
+
     SharingMode mode = SharingMode::Whole;
     int mpsClients = 48;  ///< per GPU (Volta and later: 48)
     /// MPS: each client's compute cap, CUDA_MPS_ACTIVE_THREAD_PERCENTAGE (1..100). 100 is

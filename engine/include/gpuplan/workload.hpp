@@ -36,7 +36,7 @@ struct JobSpec {
     PinLevel pinLevel = PinLevel::None;
     JobSource source = JobSource::Class;
     static constexpr std::uint8_t kNoMig = 0xFF;
-    /// A MIG pod: its profile id per MIG family (detail::MigFamily order); kNoMig where the
+    /// A MIG pod: its profile id per MIG family (MigFamily order); kNoMig where the
     /// family has no such profile. All kNoMig: not a MIG pod.
     std::array<std::uint8_t, 4> migProfileId{kNoMig, kNoMig, kNoMig, kNoMig};
     std::int32_t priority = 0;

@@ -4,6 +4,7 @@
 // memory slices starting at one of its profile's valid start slots, and NVML refuses one whose
 // memory slices overlap an existing instance's. The layout of one GPU is a small value (no
 // heap) because the fleet will hold one per GPU, 100k of them.
+// Public so the application's MIG editor offers, places and refuses exactly as the engine does.
 #pragma once
 
 #include <array>
@@ -14,10 +15,8 @@
 #include <string_view>
 
 namespace gpuplan {
-struct GpuModel;
-}
 
-namespace gpuplan::detail {
+struct GpuModel;
 
 /// GPUs that share MIG profile names and sizes. A100 80GB and H100 80GB share the names.
 enum class MigFamily : std::uint8_t { A100_40GB, Gpu80GB, H200_141GB, B200_180GB };
@@ -152,4 +151,4 @@ private:
 MigLayout parseMigLayout(std::string_view text, MigFamily family,
                          int maxInstances = MigLayout::kMaxInstances);
 
-}  // namespace gpuplan::detail
+}  // namespace gpuplan

@@ -1,0 +1,419 @@
+#include "gpu_sharing_editor.hpp"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+#include <stdexcept>
+
+#include "mig_slot_picture.hpp"
+#include "sharing_format.hpp"
+
+namespace gpuplan::ui {
+
+namespace {
+
+constexpr int kProfileColumns = 4;
+
+QString nameOf(const MigProfile& p) {
+    return QString::fromLatin1(p.name.data(), static_cast<qsizetype>(p.name.size()));
+}
+
+QLabel* grayNote(const QString& text, QWidget* parent) {
+    auto* l = new QLabel(text, parent);
+    l->setWordWrap(true);
+    l->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    l->setForegroundRole(QPalette::PlaceholderText);
+    return l;
+}
+
+}  // namespace
+
+GpuSharingEditor::GpuSharingEditor(QWidget* parent) : QWidget(parent) {
+    m_title = new QLabel(this);
+    m_title->setWordWrap(true);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_note = grayNote({}, this);
+
+    m_mode = new QComboBox(this);
+    m_mode->setObjectName(QStringLiteral("sharingMode"));
+    m_mode->addItem(tr("Whole GPUs"), static_cast<int>(SharingMode::Whole));
+    m_mode->addItem(tr("MIG"), static_cast<int>(SharingMode::Mig));
+    m_mode->addItem(tr("MPS"), static_cast<int>(SharingMode::Mps));
+    m_mode->addItem(tr("Time-slicing"), static_cast<int>(SharingMode::TimeSlicing));
+    m_mode->setToolTip(tr("How each GPU of the selection is shared between pods"));
+    connect(m_mode, &QComboBox::activated, this, &GpuSharingEditor::onModeIndex);
+
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(grayNote(tr("One pod per GPU. Pods asking a share of a GPU or a MIG "
+                                   "instance do not fit here."),
+                                m_pages));
+
+    auto* mig = new QWidget(m_pages);
+    auto* migColumn = new QVBoxLayout(mig);
+    migColumn->setContentsMargins(0, 0, 0, 0);
+    m_picture = new MigSlotPicture(mig);
+    m_picture->setObjectName(QStringLiteral("migPicture"));
+    connect(m_picture, &MigSlotPicture::addRequested, this, &GpuSharingEditor::addProfileAt);
+    connect(m_picture, &MigSlotPicture::removeRequested, this, &GpuSharingEditor::removeInstance);
+    m_migUsage = grayNote({}, mig);
+    m_profileRow = new QWidget(mig);
+    auto* profiles = new QGridLayout(m_profileRow);  // rows of 4: a narrow dock stays narrow
+    profiles->setContentsMargins(0, 0, 0, 0);
+    profiles->setSpacing(3);
+    profiles->setAlignment(Qt::AlignTop);
+    for (int c = 0; c < kProfileColumns; ++c)
+        profiles->setColumnStretch(c, 1);  // a lone button keeps a quarter's width
+    // Two rows kept whatever is offered: the controls below stay where they are.
+    m_profileRow->setMinimumHeight(2 * QPushButton(QStringLiteral("1g")).sizeHint().height() + 3);
+    m_notOffered = grayNote({}, mig);
+    m_notOffered->setWordWrap(false);  // one line: elided by the dock's width if need be
+    m_notOffered->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_layoutText = new QLineEdit(mig);
+    m_layoutText->setObjectName(QStringLiteral("migLayoutText"));
+    m_layoutText->setPlaceholderText(tr("e.g. 3g.40gb, 2g.20gb, 1g.10gb or 4g.40gb@0, 3g.40gb@4"));
+    m_layoutText->setToolTip(
+        tr("Instances in creation order (placed as nvidia-smi would) or with start slots "
+           "(name@slot); Enter applies"));
+    connect(m_layoutText, &QLineEdit::returnPressed, this,
+            [this] { applyLayoutText(m_layoutText->text()); });
+    migColumn->addWidget(m_picture);
+    migColumn->addWidget(m_migUsage);
+    migColumn->addWidget(m_profileRow);
+    migColumn->addWidget(m_notOffered);
+    migColumn->addWidget(m_layoutText);
+    m_pages->addWidget(mig);
+
+    auto* mps = new QWidget(m_pages);
+    auto* mpsForm = new QFormLayout(mps);
+    mpsForm->setContentsMargins(0, 0, 0, 0);
+    m_clients = new QSpinBox(mps);
+    m_clients->setObjectName(QStringLiteral("mpsClients"));
+    m_clients->setRange(1, GpuSharingDef::kMaxMpsClients);
+    m_clients->setKeyboardTracking(false);
+    m_clients->setToolTip(tr("Pods sharing one GPU at most (48 on Volta and later)"));
+    connect(m_clients, &QSpinBox::valueChanged, this, [this](int clients) {
+        if (!m_hasTarget || m_sharing.mode != SharingMode::Mps ||
+            (clients == m_sharing.mpsClients && !m_differs))
+            return;
+        GpuSharingDef d = m_sharing;
+        d.mpsClients = clients;
+        emit sharingRequested(d);
+    });
+    mpsForm->addRow(tr("Clients per GPU"), m_clients);
+    // Per-client caps (engine/README.md, "Resource model"): each a spin box that asks for the
+    // MPS sharing with that one value changed, like the clients box.
+    auto capBox = [&](const char* name, double low, double high, const QString& suffix,
+                      double GpuSharingDef::*field, const QString& tip) {
+        auto* box = new QDoubleSpinBox(mps);
+        box->setObjectName(QLatin1String(name));
+        box->setRange(low, high);
+        box->setDecimals(0);
+        box->setSuffix(suffix);
+        box->setKeyboardTracking(false);
+        box->setToolTip(tip);
+        connect(box, &QDoubleSpinBox::valueChanged, this, [this, field](double value) {
+            if (!m_hasTarget || m_sharing.mode != SharingMode::Mps ||
+                (value == m_sharing.*field && !m_differs))
+                return;
+            GpuSharingDef d = m_sharing;
+            d.*field = value;
+            emit sharingRequested(d);
+        });
+        return box;
+    };
+    m_computeCap =
+        capBox("mpsComputeCapPct", 1, 100, QStringLiteral(" %"), &GpuSharingDef::mpsComputeCapPct,
+               tr("Each client's share of the SMs at most "
+                  "(CUDA_MPS_ACTIVE_THREAD_PERCENTAGE); NVIDIA suggests 100 / (0.5 · "
+                  "clients). A limit, not a reservation."));
+    m_memoryLimit = capBox("mpsMemoryLimitGb", 0, 100000, QStringLiteral(" GB"),
+                           &GpuSharingDef::mpsMemoryLimitGb,
+                           tr("Each client's pinned device-memory limit; a client allocating "
+                              "more runs out of memory. 0: the GPU's memory × the pod's share."));
+    m_memoryLimit->setSpecialValueText(tr("HBM × share"));
+    mpsForm->addRow(tr("Compute cap per client"), m_computeCap);
+    mpsForm->addRow(tr("Memory limit per client"), m_memoryLimit);
+    mpsForm->addRow(grayNote(tr("Shares (milli-GPU) of the pods sum to at most one GPU."), mps));
+    m_pages->addWidget(mps);
+
+    auto* slicing = new QWidget(m_pages);
+    auto* slicingForm = new QFormLayout(slicing);
+    slicingForm->setContentsMargins(0, 0, 0, 0);
+    m_replicas = new QSpinBox(slicing);
+    m_replicas->setObjectName(QStringLiteral("replicas"));
+    m_replicas->setRange(GpuSharingDef::kMinReplicas, GpuSharingDef::kMaxReplicas);
+    m_replicas->setKeyboardTracking(false);
+    connect(m_replicas, &QSpinBox::valueChanged, this, [this](int replicas) {
+        if (!m_hasTarget || m_sharing.mode != SharingMode::TimeSlicing ||
+            (replicas == m_sharing.timeSliceReplicas && !m_differs))
+            return;
+        GpuSharingDef d = m_sharing;
+        d.timeSliceReplicas = replicas;
+        emit sharingRequested(d);
+    });
+    slicingForm->addRow(tr("Replicas per GPU"), m_replicas);
+    slicingForm->addRow(grayNote(tr("Each pod gets one replica (1 / replicas of the GPU), "
+                                    "whatever share it asked."),
+                                 slicing));
+    m_pages->addWidget(slicing);
+
+    // The stack is as tall as the page shown, not its tallest page.
+    auto fitPage = [this](int current) {
+        for (int i = 0; i < m_pages->count(); ++i)
+            m_pages->widget(i)->setSizePolicy(QSizePolicy::Preferred, i == current
+                                                                          ? QSizePolicy::Preferred
+                                                                          : QSizePolicy::Ignored);
+        m_pages->updateGeometry();
+    };
+    connect(m_pages, &QStackedWidget::currentChanged, this, fitPage);
+    fitPage(m_pages->currentIndex());
+
+    m_refusal = new QLabel(this);
+    m_refusal->setObjectName(QStringLiteral("sharingRefusal"));
+    m_refusal->setWordWrap(true);
+    m_refusal->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_refusal->setVisible(false);
+
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(4, 4, 4, 4);
+    column->addWidget(m_title);
+    auto* modeRow = new QHBoxLayout;
+    modeRow->addWidget(new QLabel(tr("GPU sharing"), this));
+    modeRow->addWidget(m_mode, 1);
+    column->addLayout(modeRow);
+    column->addWidget(m_note);
+    column->addWidget(m_pages);
+    column->addWidget(m_refusal);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    clearTarget(
+        tr("Select a node, rack or pod (or node groups in the Fleet panel) to set how "
+           "its GPUs are shared."));
+}
+
+void GpuSharingEditor::setTarget(const QString& title, const GpuSharingDef& sharing,
+                                 const GpuModel* gpu, const QString& differs) {
+    m_hasTarget = true;
+    m_differs = !differs.isEmpty();
+    m_sharing = sharing;
+    m_gpu = gpu ? std::optional<GpuModel>(*gpu) : std::nullopt;
+    m_family = gpu ? migFamilyFor(*gpu) : std::nullopt;
+    m_draft.reset();
+    if (m_family && sharing.mode == SharingMode::Mig) {
+        try {
+            m_draft = parseMigLayout(sharing.migLayout, *m_family, gpu->migMaxInstances);
+        } catch (const std::invalid_argument&) {
+            // A scenario never holds a refused layout (validation); nothing to draw if it did.
+        }
+    }
+    m_title->setText(title);
+    m_note->setText(differs);
+    m_note->setVisible(m_differs);
+    m_refusal->setVisible(false);
+    m_mode->setEnabled(true);
+    m_pages->setVisible(true);
+    refresh();
+}
+
+void GpuSharingEditor::clearTarget(const QString& hint) {
+    m_hasTarget = false;
+    m_differs = false;
+    m_sharing = GpuSharingDef{};
+    m_gpu.reset();
+    m_family.reset();
+    m_draft.reset();
+    m_title->setText(hint);
+    m_note->setVisible(false);
+    m_refusal->setVisible(false);
+    m_mode->setEnabled(false);
+    m_pages->setVisible(false);
+}
+
+void GpuSharingEditor::showRefusal(const QString& reason) {
+    m_refusal->setText(tr("Refused: %1").arg(reason));
+    m_refusal->setVisible(!reason.isEmpty());
+}
+
+QString GpuSharingEditor::refusal() const {
+    return m_refusal->isVisible() ? m_refusal->text() : QString();
+}
+
+QList<QPushButton*> GpuSharingEditor::profileButtons() const {
+    return m_profileRow->findChildren<QPushButton*>();
+}
+
+void GpuSharingEditor::chooseMode(SharingMode mode) {
+    const int index = m_mode->findData(static_cast<int>(mode));
+    m_mode->setCurrentIndex(index);
+    onModeIndex(index);
+}
+
+void GpuSharingEditor::onModeIndex(int index) {
+    if (!m_hasTarget) return;
+    const auto mode = static_cast<SharingMode>(m_mode->itemData(index).toInt());
+    m_refusal->setVisible(false);
+    if (mode == m_sharing.mode && (!m_differs || mode == SharingMode::Mig)) {
+        refresh();
+        return;
+    }
+    if (mode == SharingMode::Mig) {
+        // A MIG GPU needs instances: the picture starts empty, and the first instance added
+        // asks for the switch (one edit). A GPU without MIG says why here and now.
+        if (!m_gpu || !m_family) {
+            GpuSharingDef probe;
+            probe.mode = SharingMode::Mig;
+            showRefusal(m_gpu ? QString::fromStdString(sharingRefusal(probe, *m_gpu))
+                              : tr("the selection mixes GPU models; a MIG layout is per model"));
+            refresh();  // back to the document's mode
+            return;
+        }
+        m_draft = MigLayout(*m_family, m_gpu->migMaxInstances);
+        m_pages->setCurrentIndex(1);
+        rebuildProfileButtons();
+        m_layoutText->clear();
+        m_migUsage->setText(tr("Add an instance: the GPUs switch to MIG with the first one."));
+        return;
+    }
+    GpuSharingDef d = m_sharing;
+    d.mode = mode;
+    emit sharingRequested(d);
+}
+
+void GpuSharingEditor::refresh() {
+    const int index = m_mode->findData(static_cast<int>(m_sharing.mode));
+    m_mode->setCurrentIndex(index);
+    m_pages->setCurrentIndex(index);
+    {
+        const QSignalBlocker a(m_clients), b(m_replicas), c(m_computeCap), d(m_memoryLimit);
+        m_clients->setValue(m_sharing.mpsClients);
+        m_computeCap->setValue(m_sharing.mpsComputeCapPct);
+        m_memoryLimit->setValue(m_sharing.mpsMemoryLimitGb);
+        m_replicas->setValue(m_sharing.timeSliceReplicas);
+    }
+    m_layoutText->setText(m_draft ? QString::fromStdString(m_draft->describe()) : QString());
+    if (m_draft) {
+        m_migUsage->setText(tr("%1 of %2 instances · memory %3/8 · compute %4/7 slices")
+                                .arg(m_draft->size())
+                                .arg(m_draft->maxInstances())
+                                .arg(m_draft->memorySlicesUsed())
+                                .arg(m_draft->computeSlicesUsed()));
+    }
+    rebuildProfileButtons();
+}
+
+void GpuSharingEditor::rebuildProfileButtons() {
+    m_picture->setMigLayout(m_draft);
+    for (QPushButton* b : profileButtons())
+        delete b;
+    if (!m_draft) {
+        m_notOffered->clear();
+        return;
+    }
+    QStringList refused, reasons;
+    auto* grid = static_cast<QGridLayout*>(m_profileRow->layout());
+    int offered = 0;
+    const auto profiles = migProfiles(m_draft->family());
+    for (int i = 0; i < static_cast<int>(profiles.size()); ++i) {
+        const MigProfile& p = profiles[i];
+        MigLayout trial = *m_draft;
+        const MigPlaceResult placed = trial.place(p);
+        if (!placed.placed()) {
+            refused << nameOf(p);
+            reasons << nameOf(p) + QStringLiteral(": ") + QString::fromStdString(placed.refusal);
+            continue;
+        }
+        auto* b = new QPushButton(QStringLiteral("+ ") + nameOf(p), m_profileRow);
+        b->setObjectName(QStringLiteral("profile:") + nameOf(p));
+        b->setToolTip(tr("Add a %1 (%2 memory, %3 compute slices); it would go to slot %4")
+                          .arg(nameOf(p))
+                          .arg(p.memorySlices)
+                          .arg(p.computeSlices)
+                          .arg(placed.start));
+        const QColor c = migProfileColor(i);
+        b->setStyleSheet(QStringLiteral("QPushButton { border-left: 5px solid %1; padding: 2px "
+                                        "5px; }")
+                             .arg(c.name()));
+        connect(b, &QPushButton::clicked, this, [this, id = p.id] { addProfile(id); });
+        grid->addWidget(b, offered / kProfileColumns, offered % kProfileColumns);
+        ++offered;
+    }
+    // One line whatever is refused, so the controls below do not move under the pointer.
+    m_notOffered->setText(
+        refused.isEmpty() ? tr("Every profile fits.")
+        : offered == 0    ? tr("Nothing more fits (hover for why).")
+                       : tr("Not now (hover for why): %1").arg(refused.join(QStringLiteral(", "))));
+    m_notOffered->setToolTip(reasons.join(QLatin1Char('\n')));
+}
+
+void GpuSharingEditor::addProfile(int profileId) {
+    if (!m_draft) return;
+    const std::optional<MigProfile> p = migProfileById(m_draft->family(), profileId);
+    if (!p) return;
+    MigLayout next = *m_draft;
+    const MigPlaceResult r = next.place(*p);
+    if (!r.placed()) {
+        showRefusal(QString::fromStdString(r.refusal));
+        return;
+    }
+    requestLayout(next);
+}
+
+void GpuSharingEditor::addProfileAt(int profileId, int start) {
+    if (!m_draft) return;
+    const std::optional<MigProfile> p = migProfileById(m_draft->family(), profileId);
+    if (!p) return;
+    MigLayout next = *m_draft;
+    const MigPlaceResult r = next.placeAt(*p, start);
+    if (!r.placed()) {
+        showRefusal(QString::fromStdString(r.refusal));
+        return;
+    }
+    requestLayout(next);
+}
+
+void GpuSharingEditor::removeInstance(int index) {
+    if (!m_draft || index < 0 || index >= m_draft->size()) return;
+    if (m_draft->size() == 1) {
+        showRefusal(tr("a MIG GPU keeps at least one instance; choose Whole GPUs to undo MIG"));
+        return;
+    }
+    MigLayout next = *m_draft;
+    next.remove(index);
+    requestLayout(next);
+}
+
+bool GpuSharingEditor::applyLayoutText(const QString& text) {
+    if (!m_hasTarget) return false;
+    if (!m_gpu) {
+        showRefusal(tr("the selection mixes GPU models; a MIG layout is per model"));
+        return false;
+    }
+    GpuSharingDef d = m_sharing;
+    d.mode = SharingMode::Mig;
+    d.migLayout = text.toStdString();
+    if (const std::string why = sharingRefusal(d, *m_gpu); !why.empty()) {
+        showRefusal(QString::fromStdString(why));
+        return false;
+    }
+    requestLayout(parseMigLayout(d.migLayout, *m_family, m_gpu->migMaxInstances));
+    return true;
+}
+
+void GpuSharingEditor::requestLayout(const MigLayout& layout) {
+    m_refusal->setVisible(false);
+    GpuSharingDef d = m_sharing;
+    d.mode = SharingMode::Mig;
+    d.migLayout = layout.describe();
+    emit sharingRequested(d);
+}
+
+}  // namespace gpuplan::ui
