@@ -212,7 +212,8 @@ private:
             push(m_nodeEvents[i].timeS, EventType::NodeChange, i, 0);
     }
 
-    void push(double timeS, EventType type, std::uint32_t a, std::uint32_t b) {
+    [[gnu::always_inline]] void push(double timeS, EventType type, std::uint32_t a,
+                                     std::uint32_t b) {
         // The sequence shares a word with the type: 2^56 events, far past any run budget.
         if (m_seq >> 56) throw std::length_error("more than 2^56 events in one run");
         m_events.push(Event(timeS, type, m_seq++, a, b));
@@ -268,7 +269,8 @@ private:
 
     /// A share's interference and memory on its GPUs, as if it ran now beside the pods there
     /// (shared_gpus.hpp). A pod past its memory is OOM-killed: it crash-loops.
-    void planShare(const JobSpec& s, const std::vector<PodPlacement>& pods, BindingPlan& p) const {
+    [[gnu::noinline]] void planShare(const JobSpec& s, const std::vector<PodPlacement>& pods,
+                                     BindingPlan& p) const {
         m_memoryFault = MemoryFault{};
         if (p.crashLoop) return;  // past the whole GPU's memory already
         p.topology = p.slowdown;
@@ -360,7 +362,7 @@ private:
 
     /// GPU-equivalents the job's current binding holds: its GPUs when whole; a share's may
     /// differ from what it asked (a time-slice replica), so it is read from the placement.
-    double heldGpus(std::uint32_t job) const {
+    [[gnu::always_inline]] double heldGpus(std::uint32_t job) const {
         const JobSpec& s = m_sim.spec(job);
         if (!s.sharesGpu() && !s.asksMig()) return s.gpus;
         return m_results.gpuEquivalentsOf(m_results.segments[m_sim.runtime[job].segment]);
@@ -375,26 +377,14 @@ private:
         m_stuckGpus += (stuck ? 1 : -1) * heldGpus(job);
     }
 
-    void addProgress(std::uint32_t job, int sign) {
+    [[gnu::always_inline]] void addProgress(std::uint32_t job, int sign) {
         const JobSpec& s = m_sim.spec(job);
         const RunSegment& seg = m_results.segments[m_sim.runtime[job].segment];
         const Fleet& fleet = m_results.fleet;
         const double peak =
             fleet.gpuModels[fleet.nodes[m_results.placements[seg.placementBegin].node].gpuModel]
                 .bf16DenseTflops;
-        if (s.sharesGpu()) {
-            // A share's speed changes with its neighbours. Its pods keep their demand's SMs
-            // busy at its speed, each at most what it holds: occupancy ≤ allocation per pod,
-            // so for the fleet (a time-slice replica can ask more SMs than its 1/replicas).
-            const double rate = heldGpus(job) / m_share[job].slowdown;
-            double occupied = 0;
-            for (const PodPlacement& pod : m_results.placementOf(seg))
-                occupied += std::min(smDemand(s), pod.milliGpu / 1000.0);
-            m_rates.usefulGpus += sign * rate;
-            m_rates.occupiedGpus += sign * occupied / m_share[job].slowdown;
-            m_rates.achievedTflops += sign * rate * s.mfu * peak;
-            return;
-        }
+        if (s.sharesGpu()) return addShareProgress(job, sign, peak);
         const double rate = heldGpus(job) / static_cast<double>(seg.slowdown);
         m_rates.usefulGpus += sign * rate;
         m_rates.occupiedGpus += sign * rate * s.smActivity;
@@ -402,8 +392,26 @@ private:
     }
 
     // ---- Shares: interference, memory and the MPS fault domain (shared_gpus.hpp) ----
+    // Out of line (noinline), so the whole-GPU path through plan, bind and release stays
+    // small enough to be inlined as it was before shares existed.
 
-    void bindShare(std::uint32_t job, const std::vector<PodPlacement>& pods, const BindingPlan& p) {
+    /// A share's speed changes with its neighbours. Its pods keep their demand's SMs busy at
+    /// its speed, each at most what it holds: occupancy ≤ allocation per pod, so for the
+    /// fleet (a time-slice replica can ask more SMs than its 1/replicas).
+    [[gnu::noinline]] void addShareProgress(std::uint32_t job, int sign, double peak) {
+        const JobSpec& s = m_sim.spec(job);
+        const RunSegment& seg = m_results.segments[m_sim.runtime[job].segment];
+        const double rate = heldGpus(job) / m_share[job].slowdown;
+        double occupied = 0;
+        for (const PodPlacement& pod : m_results.placementOf(seg))
+            occupied += std::min(smDemand(s), pod.milliGpu / 1000.0);
+        m_rates.usefulGpus += sign * rate;
+        m_rates.occupiedGpus += sign * occupied / m_share[job].slowdown;
+        m_rates.achievedTflops += sign * rate * s.mfu * peak;
+    }
+
+    [[gnu::noinline]] void bindShare(std::uint32_t job, const std::vector<PodPlacement>& pods,
+                                     const BindingPlan& p) {
         const JobSpec& s = m_sim.spec(job);
         if (p.crashLoop) {
             if (m_memoryFault.kind != MemoryFault::None) m_sim.memoryFaults[job] = m_memoryFault;
@@ -429,7 +437,7 @@ private:
     }
 
     /// A share starts running: its pods demand SMs from now on.
-    void shareRuns(std::uint32_t job) {
+    [[gnu::noinline]] void shareRuns(std::uint32_t job) {
         m_sharedGpus.setRunning(job, m_sim.placementOf(job));
         reviseSpeeds(m_sim.placementOf(job));
     }
@@ -446,7 +454,7 @@ private:
 
     /// Pods joined or left these GPUs: every share running on them progresses at its new
     /// speed from now, and its release moves.
-    void reviseSpeeds(std::span<const PodPlacement> changed) {
+    [[gnu::noinline]] void reviseSpeeds(std::span<const PodPlacement> changed) {
         for (std::uint32_t job : m_sharedGpus.runningOn(changed)) {
             ShareProgress& pr = m_share[job];
             const double slowdown =
@@ -488,7 +496,7 @@ private:
     }
 
     /// A share's binding ends (before its pods leave the cluster's books).
-    void unbindShare(std::uint32_t job) {
+    [[gnu::noinline]] void unbindShare(std::uint32_t job) {
         const RunSegment& seg = m_results.segments[m_sim.runtime[job].segment];
         if (seg.crashLoop) {
             m_sim.memoryFaults.erase(job);
@@ -505,7 +513,7 @@ private:
     /// A crash-looping client crashes: MPS has no fault isolation, so every other client on
     /// its MPS GPUs exits and queues again from scratch (reference/scheduling.md §2; clients
     /// that crash-loop themselves restart in their own loop).
-    void mpsFault(std::uint32_t job) {
+    [[gnu::noinline]] void mpsFault(std::uint32_t job) {
         if (!onMps(m_sim.placementOf(job))) return;
         count(7, job);
         for (const PodPlacement& pod : m_sim.placementOf(job)) {
