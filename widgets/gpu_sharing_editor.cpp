@@ -1,5 +1,6 @@
 #include "gpu_sharing_editor.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -91,6 +92,48 @@ GpuSharingEditor::GpuSharingEditor(QWidget* parent) : QWidget(parent) {
     migColumn->addWidget(m_profileRow);
     migColumn->addWidget(m_notOffered);
     migColumn->addWidget(m_layoutText);
+    // Dynamic MIG (engine/README.md): the scheduler may re-cut idle GPUs for waiting jobs;
+    // each re-cut takes the GPU out of service for the reconfiguration time.
+    m_migDynamic = new QCheckBox(tr("Re-cut idle GPUs for waiting jobs (dynamic MIG)"), mig);
+    m_migDynamic->setObjectName(QStringLiteral("migDynamic"));
+    m_migDynamic->setToolTip(
+        tr("The layout above is where the GPUs start; an idle GPU is re-cut when a job asks "
+           "a profile no free instance offers (as NVIDIA's MIG manager does)"));
+    m_migReconfigure = new QDoubleSpinBox(mig);
+    m_migReconfigure->setObjectName(QStringLiteral("migReconfigureS"));
+    m_migReconfigure->setRange(0, 86400);
+    m_migReconfigure->setDecimals(0);
+    m_migReconfigure->setSuffix(QStringLiteral(" s"));
+    m_migReconfigure->setKeyboardTracking(false);
+    m_migReconfigure->setToolTip(
+        tr("How long a re-cut GPU is out of service (no measured figure is published; NVIDIA "
+           "says a MIG rollout takes several minutes)"));
+    connect(m_migDynamic, &QCheckBox::toggled, this, [this](bool on) {
+        if (!m_hasTarget || on == (m_sharing.mode == SharingMode::Mig && m_sharing.migDynamic))
+            return;
+        // From the MIG page of GPUs not yet in MIG mode: dynamic GPUs may start uncut, so
+        // this alone switches them (with the draft's instances, if any).
+        GpuSharingDef d = m_sharing;
+        if (d.mode != SharingMode::Mig) {
+            d.mode = SharingMode::Mig;
+            d.migLayout = m_draft ? m_draft->describe() : std::string();
+        }
+        d.migDynamic = on;
+        emit sharingRequested(d);
+    });
+    connect(m_migReconfigure, &QDoubleSpinBox::valueChanged, this, [this](double seconds) {
+        if (!m_hasTarget || m_sharing.mode != SharingMode::Mig ||
+            seconds == m_sharing.migReconfigureS)
+            return;
+        GpuSharingDef d = m_sharing;
+        d.migReconfigureS = seconds;
+        emit sharingRequested(d);
+    });
+    auto* recutRow = new QHBoxLayout;
+    recutRow->addWidget(new QLabel(tr("Re-cut takes"), mig));
+    recutRow->addWidget(m_migReconfigure, 1);
+    migColumn->addWidget(m_migDynamic);
+    migColumn->addLayout(recutRow);
     m_pages->addWidget(mig);
 
     auto* mps = new QWidget(m_pages);
@@ -293,7 +336,12 @@ void GpuSharingEditor::refresh() {
     m_mode->setCurrentIndex(index);
     m_pages->setCurrentIndex(index);
     {
-        const QSignalBlocker a(m_clients), b(m_replicas), c(m_computeCap), d(m_memoryLimit);
+        const QSignalBlocker a(m_clients), b(m_replicas), c(m_computeCap), d(m_memoryLimit),
+            e(m_migDynamic), f(m_migReconfigure);
+        m_migDynamic->setChecked(m_sharing.migDynamic);
+        m_migReconfigure->setValue(m_sharing.migReconfigureS);
+        m_migDynamic->setEnabled(m_family.has_value());
+        m_migReconfigure->setEnabled(m_sharing.mode == SharingMode::Mig && m_sharing.migDynamic);
         m_clients->setValue(m_sharing.mpsClients);
         m_computeCap->setValue(m_sharing.mpsComputeCapPct);
         m_memoryLimit->setValue(m_sharing.mpsMemoryLimitGb);

@@ -12,6 +12,7 @@
 #include "gpuplan/mig_geometry.hpp"
 #include "gpuplan/scenario.hpp"
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -52,6 +53,8 @@ public:
     QDoubleSpinBox* memoryLimitBox() const { return m_memoryLimit; }
     QSpinBox* replicasBox() const { return m_replicas; }
     QLineEdit* layoutEdit() const { return m_layoutText; }
+    QCheckBox* migDynamicBox() const { return m_migDynamic; }
+    QDoubleSpinBox* migReconfigureBox() const { return m_migReconfigure; }
     MigSlotPicture* picture() const { return m_picture; }
     /// The profile buttons now offered (objectName "profile:<name>"), smallest profile first.
     QList<QPushButton*> profileButtons() const;
@@ -96,6 +99,8 @@ private:
     QWidget* m_profileRow;
     QLabel* m_notOffered;
     QLineEdit* m_layoutText;
+    QCheckBox* m_migDynamic;
+    QDoubleSpinBox* m_migReconfigure;
     QLabel* m_refusal;
 };
 

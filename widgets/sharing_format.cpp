@@ -52,7 +52,12 @@ std::string sharingSummary(const GpuSharingDef& s, const GpuModel* gpu) {
             return "time-slicing (" + std::to_string(s.timeSliceReplicas) + " replicas)";
         case SharingMode::Mig: {
             std::string summary = gpu ? migSummary(s.migLayout, *gpu) : std::string();
-            return "MIG " + (summary.empty() ? s.migLayout : summary);
+            std::string out = "MIG " + (summary.empty() ? s.migLayout : summary);
+            if (s.migDynamic)
+                out += (summary.empty() && s.migLayout.empty() ? "dynamic" : ", dynamic") +
+                       std::string(" (re-cut ") +
+                       std::to_string(static_cast<int>(s.migReconfigureS)) + " s)";
+            return out;
         }
     }
     return {};
@@ -66,7 +71,9 @@ std::string sharingRefusal(const GpuSharingDef& sharing, const GpuModel& gpu) {
                    ? gpu.name + " has no MIG (the catalog gives it no MIG instances)"
                    : "the MIG profiles of " + gpu.name + " are not known";
     try {
-        if (parseMigLayout(sharing.migLayout, *family, gpu.migMaxInstances).empty())
+        // Dynamic GPUs may start uncut: the scheduler cuts them (the scenario reader's rule).
+        if (parseMigLayout(sharing.migLayout, *family, gpu.migMaxInstances).empty() &&
+            !sharing.migDynamic)
             return "a MIG layout needs at least one instance";
     } catch (const std::invalid_argument& e) {
         return std::string(e.what()) + " (on " + gpu.name + ")";

@@ -3,6 +3,7 @@
 //   pod-a: "rack" × 4, each "node" × 4 dgx-h100 (8 × H100 80GB, MIG family A100/H100 80GB)
 //   pod-b: "rack" × 3 of the same + "rack3" × 1 (Provisioning until 48 h)
 // so pod-a-rack1-node2 is copy 2 of pod-a's node group, inside copy 1 of its rack definition.
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
@@ -248,6 +249,37 @@ private slots:
         QVERIFY(f.waitForResults());
         QCOMPARE(f.window->results()->fleet.nodes[node].sharing.mode, SharingMode::Whole);
         QVERIFY(heldOn(*f.window->results(), node).whole > 0);
+    }
+
+    void dynamicMigStartsUncutAndIsOneUndoStep() {
+        // From the MIG page of a whole-GPU node, ticking "dynamic" alone switches it: dynamic
+        // GPUs may start uncut (the scheduler cuts them for waiting MIG jobs). One step; the
+        // reconfiguration time is another; undo goes back through both.
+        Fixture f;
+        const std::string before = json(f.doc);
+        const int node = f.nodeIndex(kNode);
+        ui::GpuSharingEditor* editor = editorOn(f, kNode);
+        editor->chooseMode(SharingMode::Mig);
+        QCOMPARE(f.doc.undoStack()->count(), 0);
+        QVERIFY(editor->migDynamicBox()->isEnabled());
+        editor->migDynamicBox()->setChecked(true);
+        QCOMPARE(f.doc.undoStack()->count(), 1);
+        QCOMPARE(editor->sharing().mode, SharingMode::Mig);
+        QVERIFY(editor->sharing().migDynamic);
+        QCOMPARE(editor->sharing().migLayout, std::string());
+        QCOMPARE(f.doc.undoStack()->text(0),
+                 QStringLiteral("MIG dynamic (re-cut 180 s) on pod-a-rack1-node2"));
+        editor->migReconfigureBox()->setValue(60);
+        QCOMPARE(f.doc.undoStack()->count(), 2);
+        QVERIFY(f.waitForResults());
+        const FleetNode& n = f.window->results()->fleet.nodes[node];
+        QCOMPARE(n.sharing.migReconfigureS, 60.0);
+        // Nothing asks MIG in the default preset: the uncut GPUs hold nothing, whole or not.
+        QCOMPARE(heldOn(*f.window->results(), node).whole, 0);
+        f.doc.undoStack()->undo();
+        f.doc.undoStack()->undo();
+        QCOMPARE(json(f.doc), before);
+        QVERIFY(!editor->migDynamicBox()->isChecked());
     }
 
     void fractionalDropLandsOnASharedGpu() {
