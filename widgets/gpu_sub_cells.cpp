@@ -8,6 +8,28 @@ void gpuSubCells(const ClusterSnapshot& snapshot, int gpu, std::vector<GpuSubCel
                  double minWidth) {
     out.clear();
     const auto occupants = snapshot.occupantsOf(gpu);
+    if (!snapshot.migLayouts.empty() && snapshot.migLayouts[gpu]) {
+        const MigLayout& layout = *snapshot.migLayouts[gpu];
+        constexpr double kSlice = 1.0 / MigLayout::kMemorySlices;
+        int slot = 0;
+        auto uncutUpTo = [&](int end) {
+            if (end > slot) out.push_back({slot * kSlice, end * kSlice, -1, 0, true});
+        };
+        for (int i = 0; i < layout.size(); ++i) {
+            const MigInstance& instance = layout[i];
+            const MigProfile profile = layout.profileOf(instance);
+            uncutUpTo(instance.start);
+            int job = -1;
+            for (const GpuOccupant& o : occupants)
+                if (o.migInstance == i) job = static_cast<int>(o.job);
+            const int end = instance.start + profile.memorySlices;
+            out.push_back({instance.start * kSlice, end * kSlice, job,
+                           (profile.computeSlices * 1000 + 3) / 7});
+            slot = end;
+        }
+        uncutUpTo(MigLayout::kMemorySlices);
+        return;
+    }
     if (occupants.empty()) {
         out.push_back({0, 1, -1, 1000});
         return;

@@ -13,6 +13,7 @@ struct GpuSubCell {
     double x0 = 0, x1 = 1;
     int job = -1;  ///< −1: free capacity
     int milliGpu = 1000;
+    bool uncut = false;  ///< MIG memory slices in no instance (nothing can use them)
 };
 
 /// The stripes of GPU `gpu` (index into the snapshot's GPUs) on `node`, left to right, into
@@ -20,8 +21,8 @@ struct GpuSubCell {
 /// - Whole mode: one stripe, the job holding it or free.
 /// - MPS and time-slicing: each occupant a stripe as wide as its share (milli-GPU ÷ 1000; a
 ///   time-slicing replica is 1000 ÷ replicas), in job order, then the free rest.
-/// - MIG: each instance a stripe as wide as its compute share (slices ÷ 7), in job order,
-///   then the uncut or unused rest.
+/// - MIG: each instance where it sits on the GPU's 8 memory slices (start ÷ 8 to its end),
+///   held or free; slices in no instance are an uncut stripe.
 /// A share that would be narrower than `minWidth` of the cell is widened to it (the free rest
 /// shrinks), so 48 MPS clients stay visible; shares never overflow the cell.
 void gpuSubCells(const ClusterSnapshot& snapshot, int gpu, std::vector<GpuSubCell>& out,

@@ -300,6 +300,11 @@ void TopologyView::paintNode(QPainter& p, int node, bool detailed) {
                            (sc.x1 - sc.x0) * cell.width(), cell.height());
             p.setBrush(sc.job >= 0 ? m_teamColors[m_results->jobs[sc.job].spec.team] : freeColor);
             p.drawRect(r);
+            if (sc.uncut) {
+                // MIG memory in no instance: no pod can use it until the GPU is re-cut.
+                p.setBrush(QBrush(palette().color(QPalette::Mid), Qt::BDiagPattern));
+                p.drawRect(r);
+            }
             if (split && sc.x1 < 1 && cell.width() >= 14) {
                 // A hairline between holders, once each stripe is a few pixels wide.
                 p.setPen(QPen(palette().color(QPalette::Base), 1));

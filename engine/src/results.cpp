@@ -94,6 +94,30 @@ std::span<const PendingEntry> Results::pendingAtSample(std::size_t sample) const
     return {pending.data() + pendingBegin[sample], pending.data() + pendingBegin[sample + 1]};
 }
 
+std::vector<std::optional<MigLayout>> Results::migLayoutsAt(double timeS) const {
+    std::vector<std::optional<MigLayout>> layouts;
+    for (std::size_t n = 0; n < fleet.nodes.size(); ++n) {
+        const FleetNode& node = fleet.nodes[n];
+        if (node.sharing.mode != SharingMode::Mig) continue;
+        if (layouts.empty()) layouts.resize(firstGpuOfNode.back());
+        // The scenario reader checked the layout: it parses.
+        const GpuModel& gpu = fleet.gpuModels[node.gpuModel];
+        const MigLayout layout =
+            parseMigLayout(node.sharing.migLayout, *migFamilyFor(gpu), gpu.migMaxInstances);
+        for (int slot = 0; slot < node.gpus; ++slot)
+            layouts[firstGpuOfNode[n] + slot] = layout;
+    }
+    // Dynamic re-cuts up to timeS, in the order they started: no instances while being re-cut.
+    for (const MigRecutRecord& r : migRecuts) {
+        if (r.startS > timeS) break;
+        std::optional<MigLayout>& layout = layouts[firstGpuOfNode[r.node] + r.slot];
+        layout = r.readyS <= timeS
+                     ? parseMigLayout(r.layout, layout->family(), layout->maxInstances())
+                     : MigLayout(layout->family(), layout->maxInstances());
+    }
+    return layouts;
+}
+
 ClusterSnapshot Results::stateAt(double timeS) const {
     ClusterSnapshot snap;
     snap.timeS = timeS;
@@ -114,7 +138,7 @@ ClusterSnapshot Results::stateAt(double timeS) const {
             for (std::uint64_t m = pod.gpuMask; m != 0; m &= m - 1)
                 holds.push_back(
                     {static_cast<std::uint32_t>(firstGpuOfNode[pod.node] + std::countr_zero(m)),
-                     GpuOccupant{seg.job, pod.milliGpu}});
+                     GpuOccupant{seg.job, pod.milliGpu, pod.migInstance}});
     }
     std::sort(snap.runningJobs.begin(), snap.runningJobs.end());
     // Counting sort by GPU (most GPUs hold one job), then by job within a shared GPU.
@@ -142,6 +166,7 @@ ClusterSnapshot Results::stateAt(double timeS) const {
             })->job);
     }
     snap.pending = pendingAt(timeS);
+    snap.migLayouts = migLayoutsAt(timeS);
     return snap;
 }
 

@@ -114,6 +114,29 @@ private slots:
         QCOMPARE(heldGpuEquivalents(over, 0), 1.0);
     }
 
+    void migInstancesSitWhereTheirMemorySlicesAre() {
+        // An H100 cut "2g.20gb@0, 1g.10gb@2, 3g.40gb@4": instances in start order are
+        // 2g@0 (memory slices 0–1), 1g@2 (slice 2), 3g@4 (slices 4–7); slice 3 is in no
+        // instance. In eighths of the cell: 2g [0, 0.25), 1g [0.25, 0.375), uncut
+        // [0.375, 0.5), 3g [0.5, 1). Job 9 holds the 3g (instance index 2), the others free.
+        ClusterSnapshot s = snapshotOf({{{9, 429, 2}}});
+        s.migLayouts = {parseMigLayout("2g.20gb@0, 1g.10gb@2, 3g.40gb@4", MigFamily::Gpu80GB)};
+        std::vector<GpuSubCell> cells;
+        gpuSubCells(s, 0, cells);
+        QCOMPARE(cells.size(), std::size_t{4});
+        QCOMPARE(cells[0].x1, 0.25);
+        QCOMPARE(cells[0].job, -1);
+        QVERIFY(!cells[0].uncut);
+        QCOMPARE(cells[1].x1, 0.375);
+        QVERIFY(cells[2].uncut);
+        QCOMPARE(cells[2].x1, 0.5);
+        QCOMPARE(cells[3].x0, 0.5);
+        QCOMPARE(cells[3].job, 9);
+        QCOMPARE(cells[3].milliGpu, 429);  // 3 of 7 compute slices
+        QCOMPARE(jobAtCellX(s, 0, 0.75), 9);
+        QCOMPARE(jobAtCellX(s, 0, 0.1), -1);
+    }
+
     void pointerPicksTheShareUnderIt() {
         const Results r = simulate(twoSharesOnMps());
         const ClusterSnapshot snap = r.stateAt(1800);

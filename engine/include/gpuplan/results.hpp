@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuplan/mig_geometry.hpp"
 #include "gpuplan/topology.hpp"
 #include "gpuplan/workload.hpp"
 
@@ -155,6 +156,7 @@ struct NodeStateChange {
 struct GpuOccupant {
     std::uint32_t job = 0;
     std::uint16_t milliGpu = 1000;
+    std::uint8_t migInstance = PodPlacement::kNoMig;  ///< its instance in the GPU's layout
     bool operator==(const GpuOccupant&) const = default;
 };
 
@@ -180,6 +182,9 @@ struct ClusterSnapshot {
     /// Per GPU, every job on it, by job index: occupants[occupantBegin[g], occupantBegin[g+1]).
     std::vector<std::uint32_t> occupantBegin;
     std::vector<GpuOccupant> occupants;
+    /// Per GPU, its MIG instances at timeS (the node's layout, or a dynamic re-cut's; empty
+    /// while being re-cut); nullopt on other GPUs. Empty when the fleet has no MIG node.
+    std::vector<std::optional<MigLayout>> migLayouts;
     std::vector<std::uint32_t> runningJobs;
     std::vector<PendingJob> pending;  ///< Results::pendingAt(timeS)
 
@@ -244,6 +249,8 @@ struct Results {
     double kpi(std::string_view name) const;  ///< NaN when absent
     std::string fingerprintHex() const;
     std::string jobName(std::uint32_t job) const;
+    /// Per GPU, its MIG instances at timeS (see ClusterSnapshot::migLayouts).
+    std::vector<std::optional<MigLayout>> migLayoutsAt(double timeS) const;
     /// The job's class: its class name, "(explicit jobs)" or "(trace NAME)".
     std::string jobClassName(std::uint32_t job) const;
     /// The reason text, or "not diagnosed" (diagnosis off).
