@@ -1,0 +1,309 @@
+// The discrete-event kernel's state and steps (one Simulation per simulate() call). Its
+// member functions live in three files by what they do: simulate.cpp (the event loop,
+// binding and releasing), simulation_shares.cpp (interference, memory and the MPS fault
+// domain on shared GPUs), simulation_samples.cpp (samples, gauges and invariant checks).
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+#include "diagnosis.hpp"
+#include "event_heap.hpp"
+#include "fragmentation_gauge.hpp"
+#include "large_arrays.hpp"
+#include "metrics_recorder.hpp"
+#include "node_events.hpp"
+#include "placeable_slots.hpp"
+#include "random.hpp"
+#include "scheduler.hpp"
+#include "shared_gpus.hpp"
+#include "sim_state.hpp"
+
+#include "gpuplan/simulate.hpp"
+
+namespace gpuplan::detail {
+
+inline constexpr int kCrashLoopAttempts = 7;  // the first run and backoffLimit = 6 restarts
+
+/// When the k-th attempt of a crash loop (1-based) crashes, after the binding: k attempts
+/// and the k − 1 back-offs between them. The last is the hold's end, when the job fails.
+double crashLoopCrashS(double startupS, int k);
+
+/// Entries a sample's pending list may hold: the per-sample cap, lowered so that all samples
+/// together stay within the per-run cap (memory and time bounded whatever the backlog).
+inline std::size_t pendingEntriesPerSample(const RunOptions& options, std::size_t samples) {
+    if (samples == 0) return options.maxPendingEntriesPerSample;
+    return std::min(options.maxPendingEntriesPerSample, options.maxPendingEntriesPerRun / samples);
+}
+
+/// At equal times: jobs finish first (a node failing at the instant a job completes does not
+/// take its work), then startups end, then nodes change state, then crash-looping MPS clients
+/// crash (their last crash is their release), then re-cut MIG GPUs come back.
+enum class EventType : std::uint8_t {
+    Release = 0,
+    StartupDone = 1,
+    NodeChange = 2,
+    MpsFault = 3,
+    MigRecutDone = 4
+};
+
+struct Event {
+    double timeS;
+    /// Type in the top byte, then insertion order (deterministic): at equal times one
+    /// comparison orders by type, then by sequence. 24 bytes, so the heap moves less.
+    std::uint64_t typeThenSeq;
+    std::uint32_t a;  // job, or node-event index
+    std::uint32_t b;  // segment
+
+    Event(double t, EventType type, std::uint64_t seq, std::uint32_t a_, std::uint32_t b_)
+        : timeS(t),
+          typeThenSeq(std::uint64_t{static_cast<std::uint8_t>(type)} << 56 | seq),
+          a(a_),
+          b(b_) {}
+    EventType type() const { return static_cast<EventType>(typeThenSeq >> 56); }
+    bool operator>(const Event& o) const {
+        return timeS != o.timeS ? timeS > o.timeS : typeThenSeq > o.typeThenSeq;
+    }
+};
+static_assert(sizeof(Event) == 24);
+
+/// What binding a job to some pods would mean.
+struct BindingPlan {
+    double slowdown = 1;      ///< topology × interference
+    double topology = 1;      ///< a share's: the fabric's part of its slowdown
+    double interference = 1;  ///< a share's, from the pods on its GPUs (shared_gpus.hpp)
+    FabricTier tier = FabricTier::Nvlink;
+    bool crashLoop = false;
+    double endS = 0;
+};
+
+class Simulation {
+public:
+    Simulation(const Scenario& scenario, const RunOptions& options, Results& results)
+        : m_scenario(scenario),
+          m_options(options),
+          m_results(results),
+          m_sim(results, prepare(scenario, results)),
+          m_scheduler(
+              scenario.scheduler, m_sim,
+              [this](std::uint32_t job, const std::vector<PodPlacement>& pods, double nowS) {
+                  return plan(job, pods, nowS).endS;
+              },
+              [this](std::uint32_t job, const std::vector<PodPlacement>& pods) {
+                  bind(job, pods);
+              }),
+          m_diagnoser(m_sim, m_scheduler),
+          m_metrics(results, scenario.horizonS, scenario.sampleIntervalS),
+          m_fragmentation(results.jobs, results.fleet),
+          m_gangSizes(commonGangSizes(results.fleet)),
+          m_stuck(static_cast<std::uint32_t>(results.jobs.size())),
+          m_sharedGpus(results.fleet, results.firstGpuOfNode) {
+        m_scheduler.checkSkips(options.checkInvariants);
+        m_scheduler.countInto(options.counters);
+        m_pendingEntriesPerSample = pendingEntriesPerSample(options, m_metrics.sampleCount());
+        m_fingerprint = 0x6a09e667f3bcc908ull ^ options.seed.value_or(scenario.seed);
+        buildNodeEvents();
+        m_rates.provisionedGpus = m_sim.cluster.provisionedGpus();
+        m_rates.provisionedPeakTflops = m_sim.cluster.provisionedPeakTflops();
+    }
+
+    void run(const ProgressFn& progress, std::stop_token stop);
+
+private:
+    static const Fleet& prepare(const Scenario& scenario, Results& results);
+
+    void buildNodeEvents();
+
+    [[gnu::always_inline]] void push(double timeS, EventType type, std::uint32_t a,
+                                     std::uint32_t b) {
+        // The sequence shares a word with the type: 2^56 events, far past any run budget.
+        if (m_seq >> 56) throw std::length_error("more than 2^56 events in one run");
+        m_events.push(Event(timeS, type, m_seq++, a, b));
+    }
+
+    /// Folds one event into the fingerprint.
+    void count(std::uint32_t type, std::uint32_t id) {
+        ++m_eventCount;
+        std::uint64_t bits;
+        static_assert(sizeof bits == sizeof m_nowS);
+        std::memcpy(&bits, &m_nowS, sizeof bits);
+        fold(bits ^ (std::uint64_t{type} << 56) ^ (std::uint64_t{id} << 8));
+    }
+
+    /// Folds the GPUs a binding got into the fingerprint, so placement changes show.
+    void countPlacement(const std::vector<PodPlacement>& pods) {
+        for (const PodPlacement& pod : pods) {
+            fold(std::uint64_t{pod.node});
+            fold(pod.gpuMask);
+            // Whole-GPU fingerprints unchanged: only shares and instances fold more.
+            if (!pod.isWhole()) fold(pod.milliGpu | std::uint64_t{pod.migInstance} << 16);
+        }
+    }
+
+    void fold(std::uint64_t x) {
+        m_fingerprint = (m_fingerprint ^ splitmix64(x)) * 0x100000001b3ull;
+    }
+
+    BindingPlan plan(std::uint32_t job, const std::vector<PodPlacement>& pods, double nowS) const;
+
+    /// A share's interference and memory on its GPUs, as if it ran now beside the pods there
+    /// (shared_gpus.hpp). A pod past its memory is OOM-killed: it crash-loops.
+    [[gnu::noinline]] void planShare(const JobSpec& s, const std::vector<PodPlacement>& pods,
+                                     BindingPlan& p) const;
+
+    void arrive(std::uint32_t job);
+
+    /// Jobs queued at this instant (arrived or evicted) that the pass could not start are
+    /// diagnosed now, so the pending list between samples has a layer and reason for each.
+    /// Explicit jobs (what a user placed or dropped) get the full reason; generated jobs get
+    /// their layer, and the full reason at the next sample if they are within its list (else
+    /// pendingAt says they were left out, Results::omittedReason): full reasons for every arrival
+    /// cost the 100k-GPU benchmark about 60 % more time and 300k distinct reason texts.
+    void diagnoseNewlyQueued();
+
+    void bind(std::uint32_t job, const std::vector<PodPlacement>& pods);
+
+    /// GPU-equivalents the job's current binding holds: its GPUs when whole; a share's may
+    /// differ from what it asked (a time-slice replica), so it is read from the placement.
+    [[gnu::always_inline]] double heldGpus(std::uint32_t job) const {
+        const JobSpec& s = m_sim.spec(job);
+        if (!s.sharesGpu() && !s.asksMig()) return s.gpus;
+        return m_results.gpuEquivalentsOf(m_results.segments[m_sim.runtime[job].segment]);
+    }
+
+    void setStuck(std::uint32_t job, bool stuck) {
+        if (m_stuck.contains(job) == stuck) return;
+        if (stuck)
+            m_stuck.insert(job);
+        else
+            m_stuck.erase(job);
+        m_stuckGpus += (stuck ? 1 : -1) * heldGpus(job);
+    }
+
+    [[gnu::always_inline]] void addProgress(std::uint32_t job, int sign) {
+        const JobSpec& s = m_sim.spec(job);
+        const RunSegment& seg = m_results.segments[m_sim.runtime[job].segment];
+        const Fleet& fleet = m_results.fleet;
+        const double peak =
+            fleet.gpuModels[fleet.nodes[m_results.placements[seg.placementBegin].node].gpuModel]
+                .bf16DenseTflops;
+        if (s.sharesGpu()) return addShareProgress(job, sign, peak);
+        const double rate = heldGpus(job) / static_cast<double>(seg.slowdown);
+        m_rates.usefulGpus += sign * rate;
+        m_rates.occupiedGpus += sign * rate * s.smActivity;
+        m_rates.achievedTflops += sign * rate * s.mfu * peak;
+    }
+
+    // ---- Shares: interference, memory and the MPS fault domain (shared_gpus.hpp) ----
+    // Out of line (noinline), so the whole-GPU path through plan, bind and release stays
+    // small enough to be inlined as it was before shares existed.
+
+    /// A share's speed changes with its neighbours. Its pods keep their demand's SMs busy at
+    /// its speed, each at most what it holds: occupancy ≤ allocation per pod, so for the
+    /// fleet (a time-slice replica can ask more SMs than its 1/replicas).
+    [[gnu::noinline]] void addShareProgress(std::uint32_t job, int sign, double peak);
+
+    [[gnu::noinline]] void bindShare(std::uint32_t job, const std::vector<PodPlacement>& pods,
+                                     const BindingPlan& p);
+
+    bool onMps(std::span<const PodPlacement> pods) const;
+
+    /// A share starts running: its pods demand SMs from now on.
+    [[gnu::noinline]] void shareRuns(std::uint32_t job);
+
+    /// Work a bound job has done by now, in seconds at full speed.
+    double workDoneS(std::uint32_t job) const;
+
+    /// Pods joined or left these GPUs: every share running on them progresses at its new
+    /// speed from now, and its release moves.
+    [[gnu::noinline]] void reviseSpeeds(std::span<const PodPlacement> changed);
+
+    /// A bound job's planned end moves: the books that order by it, and a new Release event
+    /// (the old one is recognised as stale: its time is no longer the planned end). Only
+    /// shares move, which a reservation never counts on (scheduler.cpp).
+    void moveRelease(std::uint32_t job, double endS);
+
+    /// The segment's mean slowdown: time progressing ÷ work done (its bind-time plan when it
+    /// did no work).
+    float meanSlowdown(std::uint32_t job) const;
+
+    /// A share's binding ends (before its pods leave the cluster's books).
+    [[gnu::noinline]] void unbindShare(std::uint32_t job);
+
+    /// A crash-looping client crashes: MPS has no fault isolation, so every other client on
+    /// its MPS GPUs exits and queues again from scratch (reference/scheduling.md §2; clients
+    /// that crash-loop themselves restart in their own loop).
+    [[gnu::noinline]] void mpsFault(std::uint32_t job);
+
+    /// Ends the job's current binding: completion, failure or eviction.
+    void unbind(std::uint32_t job, SegmentEnd end);
+
+    /// Dynamic MIG: idle GPUs are re-cut for the MIG requests the pass left queued; each
+    /// comes back with its new layout after its group's reconfiguration time.
+    void startMigRecuts();
+
+    void handle(const Event& e);
+
+    void nodeChange(std::uint32_t index);
+
+    /// Queues a bound job again from scratch; its work so far is lost. `diagnose`: as any
+    /// job just queued (else the caller gives the reason).
+    void evict(std::uint32_t job, bool diagnose = true);
+
+    void closeOpenSegments(double endS);
+
+    void takeSample(std::size_t k);
+
+    /// The largest placeable gangs and two slot counts (placeable_slots.hpp): O(racks + pods)
+    /// histogram reads per sample, from the free histograms the cluster keeps current.
+    void placeableGauges(Gauges& g) const;
+
+    /// Free GPUs on Ready nodes that cannot take even the smallest waiting pod.
+    double strandedGpus(int smallestPod) const;
+
+    /// Test and debug builds: the GPU books balance after every event and every pass.
+    void check() {
+        if (m_options.checkInvariants) checkBooks();
+    }
+
+    void checkBooks();
+
+    /// Every running share's speed is the one its GPUs' pods give, summed afresh from the
+    /// bound jobs (not from the books); occupancy never exceeds allocation.
+    void checkShares();
+
+    /// After a pass: a head whose reserved start has come is running (EASY's promise).
+    void checkHeadOnTime() const;
+
+    const Scenario& m_scenario;
+    RunOptions m_options;
+    Results& m_results;
+    SimState m_sim;
+    Scheduler m_scheduler;
+    Diagnoser m_diagnoser;
+    MetricsRecorder m_metrics;
+    FragmentationGauge m_fragmentation;
+    std::vector<int> m_gangSizes;  ///< the placeable table's sizes (largestGang checks them)
+    EventHeap<Event, std::greater<>> m_events;
+    std::vector<NodeChangeEvent> m_nodeEvents;
+    Rates m_rates;
+    double m_nowS = 0;
+    std::uint64_t m_seq = 0;
+    std::uint64_t m_eventCount = 0;
+    std::uint64_t m_fingerprint = 0;
+    int m_running = 0;
+    mutable std::vector<std::uint32_t> m_nodeScratch;
+    std::vector<std::uint32_t> m_queuedNow;  ///< arrived or evicted at m_nowS
+    IndexSet m_stuck;        ///< bound jobs starting up or crash-looping (workload layer)
+    double m_stuckGpus = 0;  ///< GPUs the stuck jobs ask
+    std::size_t m_pendingEntriesPerSample = 0;
+    SharedGpus m_sharedGpus;
+    std::vector<ShareProgress> m_share;  ///< per job, from the first share bound
+    mutable MemoryFault m_memoryFault;   ///< the last plan's, for bind
+};
+
+}  // namespace gpuplan::detail

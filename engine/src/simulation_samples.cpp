@@ -1,0 +1,132 @@
+// The kernel's samples (gauges, the pending list, the fragmentation and placeable measures)
+// and, in test builds, the invariant checks after every event.
+#include "simulation.hpp"
+
+namespace gpuplan::detail {
+
+void Simulation::closeOpenSegments(double endS) {
+    for (std::uint32_t job = 0; job < m_sim.runtime.size(); ++job) {
+        const JobRuntime& rt = m_sim.runtime[job];
+        if (rt.segment == 0xFFFFFFFFu || rt.phase == Phase::Done || rt.phase == Phase::Queued)
+            continue;
+        RunSegment& seg = m_results.segments[rt.segment];
+        seg.endS = endS;
+        seg.end = SegmentEnd::Horizon;
+        if (m_results.jobs[job].spec.sharesGpu() && !seg.crashLoop)
+            seg.slowdown = m_results.jobs[job].slowdown = meanSlowdown(job);
+    }
+}
+
+void Simulation::takeSample(std::size_t k) {
+    Gauges g;
+    g.provisionedGpus = m_sim.cluster.provisionedGpus();
+    g.allocatedGpus = m_sim.cluster.allocatedGpus();
+    g.runningJobs = m_running;
+    const JobQueue& queue = m_scheduler.queue();
+    g.queueLength = static_cast<double>(queue.size());
+    std::uint32_t listed = 0;
+    if (m_options.diagnosePending) {
+        m_diagnoser.beginSample();
+        // The list: the first jobs in queue order, each with its layer and reason.
+        for (std::uint32_t job : queue.firstInOrder(m_pendingEntriesPerSample)) {
+            m_results.pending.push_back(m_diagnoser.diagnoseQueued(job, m_nowS));
+            ++listed;
+        }
+        // The totals: every queued job. A job's layer depends only on its shape and
+        // target, so each shape group is diagnosed once.
+        for (const JobQueue::Group& group : queue.groups()) {
+            if (group.live == 0) continue;
+            const std::uint32_t first = group.jobs[queue.firstLive(group)];
+            g.pendingGpus[static_cast<int>(m_diagnoser.layerOf(first))] +=
+                static_cast<double>(group.liveMilliGpus) / 1000;
+        }
+        // Bound but stuck jobs (starting, crash-looping) are the workload layer. Each has
+        // its diagnosis from when it was bound; the sample lists them in what is left of
+        // its cap after the queued jobs.
+        g.pendingGpus[static_cast<int>(Layer::Workload)] += m_stuckGpus;
+        std::size_t listedEntries = listed;
+        for (std::uint32_t job = m_stuck.first();
+             job != IndexSet::npos && listedEntries < m_pendingEntriesPerSample;
+             job = m_stuck.next(job + 1), ++listedEntries)
+            m_results.pending.push_back(m_diagnoser.diagnoseStuck(job, m_nowS));
+    }
+    m_results.pendingBegin.push_back(static_cast<std::uint32_t>(m_results.pending.size()));
+    m_results.pendingOmitted.push_back(
+        m_options.diagnosePending ? static_cast<std::uint32_t>(queue.size() - listed) : 0);
+    g.strandedGpus = strandedGpus(queue.smallestPod());
+    const ClusterFragmentation f = m_fragmentation.measure(m_sim.cluster);
+    g.fragmentationRatio = f.ratioPercent() / 100;
+    g.fragmentationAmount = f.amountPercent() / 100;
+    g.fragmentedGpus = f.fragmentMilli / 1000;
+    placeableGauges(g);
+    m_metrics.sample(k, g);
+}
+
+void Simulation::placeableGauges(Gauges& g) const {
+    const FreeHistograms free(m_results.fleet, m_sim.cluster);
+    for (int l = 0; l < kSlotLevelCount; ++l)
+        g.largestGangGpus[l] = largestGang(free, static_cast<SlotLevel>(l), m_gangSizes);
+    g.slots8GpuNode = static_cast<double>(countSlots(free, SlotLevel::Node, 8));
+    g.slots64GpuRack = static_cast<double>(countSlots(free, SlotLevel::Rack, 64));
+}
+
+double Simulation::strandedGpus(int smallestPod) const {
+    if (smallestPod <= 0) return 0;
+    const ClusterState& c = m_sim.cluster;
+    double stranded = 0;
+    for (int m = 0; m < static_cast<int>(m_results.fleet.gpuModels.size()); ++m) {
+        const int* hist = c.freeHist(Scope::Fleet, 0, m);
+        for (int f = 1; f < std::min(smallestPod, c.histWidth()); ++f)
+            stranded += f * hist[f];
+    }
+    return stranded;
+}
+
+void Simulation::checkBooks() {
+    std::vector<ClusterState::HeldPod> held;
+    double allocated = 0;
+    for (const auto& [endS, job] : m_sim.boundByEnd) {
+        const HostDemand host = m_sim.hostOf(job);
+        for (const PodPlacement& pod : m_sim.placementOf(job))
+            held.push_back({pod, host});
+        allocated += heldGpus(job);
+    }
+    // The hold is on only inside a pass; between passes the cluster is what jobs hold.
+    m_sim.cluster.checkAgainst(held);
+    checkShares();
+    if (std::abs(allocated - m_rates.allocatedGpus) > 1e-6 * (1 + allocated))
+        throw std::logic_error("invariant: allocated GPU counter drifted");
+    if (m_scheduler.reservationViolations() != 0 || m_scheduler.reservationShortfall() != 0)
+        throw std::logic_error("invariant: a backfill took GPUs reserved for the queue head");
+}
+
+void Simulation::checkShares() {
+    if (m_rates.occupiedGpus > m_rates.allocatedGpus + 1e-6 * (1 + m_rates.allocatedGpus))
+        throw std::logic_error("invariant: occupancy above allocation");
+    if (m_share.empty()) return;
+    SharedGpus fresh(m_results.fleet, m_results.firstGpuOfNode);
+    std::vector<std::uint32_t> running;
+    for (const auto& [endS, job] : m_sim.boundByEnd) {
+        if (!m_sim.spec(job).sharesGpu() || m_sim.runtime[job].phase != Phase::Running) continue;
+        running.push_back(job);
+        fresh.add(job, m_sim.spec(job), m_sim.placementOf(job));
+        fresh.setRunning(job, m_sim.placementOf(job));
+    }
+    for (std::uint32_t job : running) {
+        const ShareProgress& pr = m_share[job];
+        const double expected =
+            pr.topology * fresh.interference(m_sim.spec(job), m_sim.placementOf(job), false);
+        if (std::abs(expected - pr.slowdown) > 1e-9 * pr.slowdown)
+            throw std::logic_error("invariant: share " + std::to_string(job) +
+                                   " runs at a stale slowdown");
+    }
+}
+
+void Simulation::checkHeadOnTime() const {
+    if (!m_options.checkInvariants) return;
+    const Reservation& r = m_scheduler.reservation();
+    if (r.active && r.job == m_scheduler.blockedHead() && r.startS <= m_nowS)
+        throw std::logic_error("invariant: the queue head did not start at its reserved time");
+}
+
+}  // namespace gpuplan::detail
