@@ -430,7 +430,7 @@ void GpuSharingEditor::addProfileAt(int profileId, int start) {
 
 void GpuSharingEditor::removeInstance(int index) {
     if (!m_draft || index < 0 || index >= m_draft->size()) return;
-    if (m_draft->size() == 1) {
+    if (m_draft->size() == 1 && !m_sharing.migDynamic) {  // a dynamic GPU may be uncut
         showRefusal(tr("a MIG GPU keeps at least one instance; choose Whole GPUs to undo MIG"));
         return;
     }

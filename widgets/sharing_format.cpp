@@ -71,10 +71,9 @@ std::string sharingRefusal(const GpuSharingDef& sharing, const GpuModel& gpu) {
                    ? gpu.name + " has no MIG (the catalog gives it no MIG instances)"
                    : "the MIG profiles of " + gpu.name + " are not known";
     try {
-        // Dynamic GPUs may start uncut: the scheduler cuts them (the scenario reader's rule).
-        if (parseMigLayout(sharing.migLayout, *family, gpu.migMaxInstances).empty() &&
-            !sharing.migDynamic)
-            return "a MIG layout needs at least one instance";
+        // Only the geometry is checked here; that a static GPU needs an instance is the
+        // scenario reader's rule, which the document's validation applies.
+        parseMigLayout(sharing.migLayout, *family, gpu.migMaxInstances);
     } catch (const std::invalid_argument& e) {
         return std::string(e.what()) + " (on " + gpu.name + ")";
     }
