@@ -66,13 +66,17 @@ void FailedShapes::clear() {
 void JobQueue::insert(std::uint32_t job) {
     const JobSpec& s = spec(job);
     const ShapeKey key = shapeOf(s);
-    // try_emplace: no node is allocated when the shape has its group already (emplace
-    // builds one first, then frees it: two allocator calls per arrival).
-    auto [it, added] = m_groupByKey.try_emplace(key, static_cast<int>(m_groups.size()));
-    if (added) m_groups.push_back(Group{key, {}, {}, 0});
+    if (m_lastGroup < 0 || !(m_groups[m_lastGroup].key == key)) {
+        // try_emplace: no node is allocated when the shape has its group already (emplace
+        // builds one first, then frees it: two allocator calls per arrival).
+        auto [it, added] = m_groupByKey.try_emplace(key, static_cast<int>(m_groups.size()));
+        if (added) m_groups.push_back(Group{key, {}, {}, 0});
+        m_lastGroup = it->second;
+    }
+    const int group = m_lastGroup;
     // A requeued job still listed from before (not yet compacted) must not appear twice.
     if (m_staleIn[job] >= 0) compactGroup(m_staleIn[job]);
-    Group& g = m_groups[it->second];
+    Group& g = m_groups[group];
     // Arrivals almost always go to the end; requeued jobs find their place again.
     auto pos =
         g.jobs.empty() || !before(job, g.jobs.back())
@@ -86,7 +90,7 @@ void JobQueue::insert(std::uint32_t job) {
     ++g.live;
     g.liveMilliGpus += std::int64_t{s.gpus} * s.gpuMilli;
     ++m_size;
-    m_groupOf[job] = it->second;
+    m_groupOf[job] = group;
 }
 
 void JobQueue::remove(std::uint32_t job) {

@@ -202,6 +202,7 @@ private:
     QueueOrder m_order;
     std::vector<Group> m_groups;
     std::unordered_map<ShapeKey, int, KeyHash> m_groupByKey;
+    int m_lastGroup = -1;        ///< the last arrival's group: runs of one shape skip the hash
     std::vector<int> m_groupOf;  ///< live job → group, −1 when not queued
     std::vector<int> m_staleIn;  ///< removed job → group still listing it, −1 when none
     std::vector<int> m_toCompact;

@@ -84,30 +84,38 @@ void MetricsRecorder::advanceTo(double timeS, const Rates& r) {
             std::min(m_horizonS, static_cast<double>(m_openInterval + 1) * m_intervalS);
         const double until = std::min(timeS, boundary);
         const double dt = until - m_lastS;
-        for (Integrals* acc : {&m_interval, &m_total}) {
-            acc->allocated += r.allocatedGpus * dt;
-            acc->provisioned += r.provisionedGpus * dt;
-            acc->occupied += r.occupiedGpus * dt;
-            acc->achieved += r.achievedTflops * dt;
-            acc->peak += r.provisionedPeakTflops * dt;
-            acc->useful += r.usefulGpus * dt;
-            acc->queued += r.queuedJobs * dt;
-        }
+        // Only the open interval integrates (this runs at every instant); closing it adds it
+        // to the run's total.
+        m_interval.allocated += r.allocatedGpus * dt;
+        m_interval.provisioned += r.provisionedGpus * dt;
+        m_interval.occupied += r.occupiedGpus * dt;
+        m_interval.achieved += r.achievedTflops * dt;
+        m_interval.peak += r.provisionedPeakTflops * dt;
+        m_interval.useful += r.usefulGpus * dt;
+        m_interval.queued += r.queuedJobs * dt;
         m_lastS = until;
         if (until == boundary && boundary < m_horizonS) closeInterval(m_openInterval++);
     }
 }
 
 void MetricsRecorder::closeInterval(std::size_t k) {
-    if (k >= m_sampleTimes.size()) return;
-    auto& s = m_results.series;
-    s[kAllocation].values[k] = ratio(m_interval.allocated, m_interval.provisioned);
-    s[kOccupancy].values[k] = ratio(m_interval.occupied, m_interval.provisioned);
-    s[kMfu].values[k] = ratio(m_interval.achieved, m_interval.peak);
-    const auto [p50, p95] = percentiles<2>(m_intervalWaits, {0.50, 0.95});
-    s[kWaitP50].values[k] = p50;
-    s[kWaitP95].values[k] = p95;
-    m_intervalWaits.clear();
+    if (k < m_sampleTimes.size()) {
+        auto& s = m_results.series;
+        s[kAllocation].values[k] = ratio(m_interval.allocated, m_interval.provisioned);
+        s[kOccupancy].values[k] = ratio(m_interval.occupied, m_interval.provisioned);
+        s[kMfu].values[k] = ratio(m_interval.achieved, m_interval.peak);
+        const auto [p50, p95] = percentiles<2>(m_intervalWaits, {0.50, 0.95});
+        s[kWaitP50].values[k] = p50;
+        s[kWaitP95].values[k] = p95;
+        m_intervalWaits.clear();
+    }
+    m_total.allocated += m_interval.allocated;
+    m_total.provisioned += m_interval.provisioned;
+    m_total.occupied += m_interval.occupied;
+    m_total.achieved += m_interval.achieved;
+    m_total.peak += m_interval.peak;
+    m_total.useful += m_interval.useful;
+    m_total.queued += m_interval.queued;
     m_interval = Integrals{};
 }
 

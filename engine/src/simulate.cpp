@@ -111,11 +111,15 @@ BindingPlan Simulation::plan(std::uint32_t job, const std::vector<PodPlacement>&
     const JobSpec& s = m_sim.spec(job);
     const Fleet& fleet = m_results.fleet;
     BindingPlan p;
-    m_nodeScratch.clear();
-    for (const PodPlacement& pod : pods)
-        m_nodeScratch.push_back(pod.node);
     const FleetNode& first = fleet.nodes[pods.front().node];
-    p.tier = fleet.tierOf(m_nodeScratch);
+    if (pods.size() == 1) {
+        p.tier = FabricTier::Nvlink;  // tierOf's answer for one node, without the walk
+    } else {
+        m_nodeScratch.clear();
+        for (const PodPlacement& pod : pods)
+            m_nodeScratch.push_back(pod.node);
+        p.tier = fleet.tierOf(m_nodeScratch);
+    }
     p.slowdown = fleet.slowdown(fleet.neededTier(s.gpus, first.gpuModel), p.tier,
                                 s.topologySensitivity, first.nodeType);
     // A MIG pod has its instance's memory, not the GPU's.
@@ -158,18 +162,20 @@ void Simulation::bind(std::uint32_t job, const std::vector<PodPlacement>& pods) 
     JobRecord& rec = m_results.jobs[job];
     JobRuntime& rt = m_sim.runtime[job];
     const JobSpec& s = rec.spec;
-    RunSegment seg;
-    seg.job = job;
-    seg.startS = m_nowS;
-    seg.endS = p.endS;
-    seg.placementBegin = static_cast<std::uint32_t>(m_results.placements.size());
-    seg.placementCount = static_cast<std::uint32_t>(pods.size());
-    seg.slowdown = static_cast<float>(p.slowdown);
-    seg.tier = p.tier;
-    seg.crashLoop = p.crashLoop;
-    m_results.placements.insert(m_results.placements.end(), pods.begin(), pods.end());
     rt.segment = static_cast<std::uint32_t>(m_results.segments.size());
-    m_results.segments.push_back(seg);
+    // Built in place: a RunSegment assembled on the stack and copied costs store-forwarding
+    // stalls on every binding.
+    m_results.segments.push_back(RunSegment{
+        .job = job,
+        .startS = m_nowS,
+        .endS = p.endS,
+        .placementBegin = static_cast<std::uint32_t>(m_results.placements.size()),
+        .placementCount = static_cast<std::uint32_t>(pods.size()),
+        .slowdown = static_cast<float>(p.slowdown),
+        .tier = p.tier,
+        .crashLoop = p.crashLoop,
+    });
+    m_results.placements.insert(m_results.placements.end(), pods.begin(), pods.end());
     rt.plannedEndS = p.endS;
     rt.progressStartS = m_nowS + s.startupS;
     rt.phase = p.crashLoop ? Phase::CrashLoop : s.startupS > 0 ? Phase::Starting : Phase::Running;
