@@ -374,10 +374,13 @@ PendingEntry Diagnoser::diagnoseStuck(std::uint32_t jobIndex, double nowS) {
             "progress.",
             static_cast<double>(job.memoryGbPerGpu), gpu.id.c_str(), gpu.hbmGb, job.gpus);
     } else {
-        text = format(
-            "Workload: ContainerCreating: bound, starting up (image pull, model load) for %s; "
-            "no useful progress yet.",
-            humanDuration(job.startupS).c_str());
+        const auto [it, fresh] = m_startingReason.try_emplace(job.startupS, 0);
+        if (fresh)
+            it->second = intern(format(
+                "Workload: ContainerCreating: bound, starting up (image pull, model load) for "
+                "%s; no useful progress yet.",
+                humanDuration(job.startupS).c_str()));
+        return PendingEntry{jobIndex, Layer::Workload, it->second};
     }
     (void)nowS;
     return PendingEntry{jobIndex, Layer::Workload, intern(text)};

@@ -68,6 +68,9 @@ private:
     std::unordered_map<ShapeKey, PendingEntry, JobQueue::KeyHash> m_memo;
     std::unordered_map<std::string, std::uint32_t> m_reasonIds;
     std::uint32_t m_justQueuedReason[kLayerCount] = {~0u, ~0u, ~0u, ~0u};
+    /// "Starting up for …" by startup time: every binding with a startup asks for it, and
+    /// formatting it each time cost more than the rest of the binding.
+    std::unordered_map<float, std::uint32_t> m_startingReason;
     /// A queued job's layer depends only on its shape and the node states: kept per shape
     /// until a node changes state (every arrival that cannot start asks).
     mutable std::unordered_map<ShapeKey, Layer, JobQueue::KeyHash> m_queuedLayer;

@@ -59,7 +59,7 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
             m_rates.queuedJobs = static_cast<double>(m_scheduler.queue().size());
             startMigRecuts();
             check();
-            diagnoseNewlyQueued();
+            if (!m_queuedNow.empty()) diagnoseNewlyQueued();
             checkHeadOnTime();
         }
         if (tSample == now) {
