@@ -17,11 +17,12 @@ std::size_t EndOrderedJobs::blockFor(const Entry& key) const {
     return std::min(block, m_blocks.size() - 1);
 }
 
-void EndOrderedJobs::insert(double endS, std::uint32_t job) {
+void EndOrderedJobs::insert(double endS, std::uint32_t job, std::uint32_t placementBegin,
+                            std::uint32_t placementCount) {
     if (job >= m_newAt.size())
         m_newAt.resize(std::max<std::size_t>(job + 1, 2 * m_newAt.size()), kNotNew);
     m_newAt[job] = static_cast<std::uint32_t>(m_new.size());
-    m_new.push_back({endS, job});
+    m_new.push_back({endS, job, placementBegin, placementCount});
     ++m_size;
 }
 

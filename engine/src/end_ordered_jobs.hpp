@@ -24,7 +24,12 @@ public:
     struct Entry {
         double endS;  ///< planned release time
         std::uint32_t job;
-        bool operator==(const Entry&) const = default;
+        /// The job's pods (Results::placements): a walk reads them without two dependent
+        /// cache misses (the job's runtime, then its segment) per job on a large fleet.
+        std::uint32_t placementBegin = 0;
+        std::uint32_t placementCount = 0;
+        /// The key is (endS, job); the placements ride along.
+        bool operator==(const Entry& o) const { return endS == o.endS && job == o.job; }
         bool operator<(const Entry& o) const {
             return endS != o.endS ? endS < o.endS : job < o.job;
         }
@@ -66,8 +71,10 @@ public:
         std::size_t m_pos = 0;
     };
 
-    /// Adds a job ending at `endS`; the pair must not be present.
-    void insert(double endS, std::uint32_t job);
+    /// Adds a job ending at `endS`, with its pods' range in Results::placements; the pair
+    /// must not be present.
+    void insert(double endS, std::uint32_t job, std::uint32_t placementBegin = 0,
+                std::uint32_t placementCount = 0);
     /// Removes a pair that is present.
     void erase(double endS, std::uint32_t job);
 

@@ -313,16 +313,17 @@ void Scheduler::computeReservation(std::uint32_t job, double nowS) {
     if (!req.wholeGpusOnly()) return;
     // Shares stay bound in the walk: a shared GPU comes back whole only when its last share
     // ends, which the hold cannot count on. So the start found is never too early.
-    std::vector<std::uint32_t> released;
+    std::vector<std::span<const PodPlacement>> released;  // each released job's pods
     auto& bound = m_sim.boundByEnd;
+    const std::span<const PodPlacement> placements = m_sim.results.placements;
     for (auto it = bound.begin(); it != bound.end();) {
         const double endS = it->endS;
         for (; it != bound.end() && it->endS == endS; ++it) {
-            const std::span<const PodPlacement> pods = m_sim.placementOf(it->job);
+            const auto pods = placements.subspan(it->placementBegin, it->placementCount);
             if (!pods.front().isWhole()) continue;  // a share or an instance (every pod is)
             for (const PodPlacement& p : pods)
                 m_sim.cluster.release(static_cast<int>(p.node), p.gpuMask);
-            released.push_back(it->job);
+            released.push_back(pods);
         }
         if (bestPodCapacity(req, m_sim.cluster) < req.pods) continue;
         if (!tryPlace(req, m_def.placement, m_sim.cluster, m_scratch)) continue;
@@ -333,12 +334,12 @@ void Scheduler::computeReservation(std::uint32_t job, double nowS) {
         break;
     }
     for (auto it = released.rbegin(); it != released.rend(); ++it)
-        for (const PodPlacement& p : m_sim.placementOf(*it))
+        for (const PodPlacement& p : *it)
             m_sim.cluster.occupy(static_cast<int>(p.node), p.gpuMask);
 }
 
 bool Scheduler::chooseReservedGpus(const PlacementRequest& req,
-                                   const std::vector<std::uint32_t>& released) {
+                                   const std::vector<std::span<const PodPlacement>>& released) {
     // EASY lets a later job start now on anything the head will not need, so the head
     // reserves GPUs that are busy now and come back by its start before GPUs that are free
     // now: each free-now GPU it reserves is one that later jobs cannot use meanwhile.
@@ -348,8 +349,8 @@ bool Scheduler::chooseReservedGpus(const PlacementRequest& req,
     // node, so taking the cheapest pods first gives the fewest free-now GPUs reserved.
     const Fleet& fleet = m_sim.fleet;
     std::vector<std::pair<std::uint32_t, int>> returning;  // node → GPUs back by the start
-    for (std::uint32_t j : released)
-        for (const PodPlacement& p : m_sim.placementOf(j))
+    for (const std::span<const PodPlacement> pods : released)
+        for (const PodPlacement& p : pods)
             returning.push_back({p.node, slotCount(p.gpuMask)});
     std::sort(returning.begin(), returning.end());
     const NodeRange range = nodeRangeOf(fleet, req.pinLevel, req.pinIndex);

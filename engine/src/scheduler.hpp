@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "gpuplan/simulate.hpp"
@@ -87,7 +88,7 @@ private:
     void computeReservation(std::uint32_t job, double nowS);
     /// Fills the reservation's GPUs per node, fewest free-now GPUs first; false if none fit.
     bool chooseReservedGpus(const PlacementRequest& req,
-                            const std::vector<std::uint32_t>& released);
+                            const std::vector<std::span<const PodPlacement>>& released);
     /// GPUs the head needs on `node` beyond what bound jobs there hand back by its start.
     int holdNeeded(std::uint32_t node, int need) const;
     /// For the rest of the pass the head's GPUs are held from later jobs. The hold (phantom

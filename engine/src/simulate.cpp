@@ -187,7 +187,8 @@ void Simulation::bind(std::uint32_t job, const std::vector<PodPlacement>& pods) 
     rec.lastSegment = rt.segment;
     ++rec.segmentCount;
     rec.status = JobStatus::Running;
-    m_sim.boundByEnd.insert(p.endS, job);
+    m_sim.boundByEnd.insert(p.endS, job, m_results.segments.back().placementBegin,
+                            m_results.segments.back().placementCount);
     // A share gives no whole GPU back when it ends (others may share the GPU): a head's
     // hold counts it as returning nothing.
     for (const PodPlacement& pod : pods)

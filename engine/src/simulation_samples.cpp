@@ -85,11 +85,14 @@ double Simulation::strandedGpus(int smallestPod) const {
 void Simulation::checkBooks() {
     std::vector<ClusterState::HeldPod> held;
     double allocated = 0;
-    for (const auto& [endS, job] : m_sim.boundByEnd) {
-        const HostDemand host = m_sim.hostOf(job);
-        for (const PodPlacement& pod : m_sim.placementOf(job))
+    for (const EndOrderedJobs::Entry& e : m_sim.boundByEnd) {
+        const HostDemand host = m_sim.hostOf(e.job);
+        const RunSegment& seg = m_results.segments[m_sim.runtime[e.job].segment];
+        if (e.placementBegin != seg.placementBegin || e.placementCount != seg.placementCount)
+            throw std::logic_error("invariant: a bound job's end entry names other pods");
+        for (const PodPlacement& pod : m_sim.placementOf(e.job))
             held.push_back({pod, host});
-        allocated += heldGpus(job);
+        allocated += heldGpus(e.job);
     }
     // The hold is on only inside a pass; between passes the cluster is what jobs hold.
     m_sim.cluster.checkAgainst(held);
@@ -106,7 +109,8 @@ void Simulation::checkShares() {
     if (m_share.empty()) return;
     SharedGpus fresh(m_results.fleet, m_results.firstGpuOfNode);
     std::vector<std::uint32_t> running;
-    for (const auto& [endS, job] : m_sim.boundByEnd) {
+    for (const EndOrderedJobs::Entry& e : m_sim.boundByEnd) {
+        const std::uint32_t job = e.job;
         if (!m_sim.spec(job).sharesGpu() || m_sim.runtime[job].phase != Phase::Running) continue;
         running.push_back(job);
         fresh.add(job, m_sim.spec(job), m_sim.placementOf(job));
