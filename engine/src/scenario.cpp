@@ -122,6 +122,47 @@ const char* toString(PlacementPolicy v) {
     }
     return "?";
 }
+const char* toString(PreemptionMode v) {
+    switch (v) {
+        case PreemptionMode::Off:
+            return "off";
+        case PreemptionMode::Priority:
+            return "priority";
+    }
+    return "?";
+}
+// Kubernetes' and Kueue's own spellings, as their manifests write them.
+const char* toString(PreemptionPolicy v) {
+    switch (v) {
+        case PreemptionPolicy::PreemptLowerPriority:
+            return "PreemptLowerPriority";
+        case PreemptionPolicy::Never:
+            return "Never";
+    }
+    return "?";
+}
+const char* toString(ReclaimPolicy v) {
+    switch (v) {
+        case ReclaimPolicy::Never:
+            return "Never";
+        case ReclaimPolicy::LowerPriority:
+            return "LowerPriority";
+        case ReclaimPolicy::Any:
+            return "Any";
+    }
+    return "?";
+}
+const char* toString(WithinTeamPolicy v) {
+    switch (v) {
+        case WithinTeamPolicy::Never:
+            return "Never";
+        case WithinTeamPolicy::LowerPriority:
+            return "LowerPriority";
+        case WithinTeamPolicy::LowerOrNewerEqualPriority:
+            return "LowerOrNewerEqualPriority";
+    }
+    return "?";
+}
 const char* toString(BackfillMode v) {
     switch (v) {
         case BackfillMode::Easy:

@@ -10,6 +10,7 @@
 #include "json_reader.hpp"
 #include "pin_check.hpp"
 #include "random.hpp"
+#include "scenario_read_quotas.hpp"
 #include "text_rules.hpp"
 
 namespace gpuplan {
@@ -225,6 +226,11 @@ struct Reader {
         if (auto v = o.optional("topologySensitivity")) t.topologySensitivity = v->number(0, 1);
         if (auto v = o.optional("startupS")) t.startupS = v->number(0, 1e7);
         if (auto v = o.optional("pin")) t.pin = pin(*v);
+        if (auto v = o.optional("preemptionPolicy"))
+            t.preemptionPolicy = v->enumeration<PreemptionPolicy>(
+                {{"PreemptLowerPriority", PreemptionPolicy::PreemptLowerPriority},
+                 {"Never", PreemptionPolicy::Never}});
+        if (auto v = o.optional("checkpointIntervalS")) t.checkpointIntervalS = v->number(0, 1e7);
         return t;
     }
 
@@ -390,6 +396,8 @@ struct Reader {
             c.durationS = distribution(o.required("durationS"), 1, kMaxTimeS);
             if (auto v = o.optional("maxJobs"))
                 c.maxJobs = static_cast<int>(v->integer(0, InputLimits::maxJobsPerClass));
+            if (auto v = o.optional("minAvailable"))
+                c.minAvailable = static_cast<int>(v->integer(0, InputLimits::maxJobsPerClass));
             o.finish();
             classJobEstimates.push_back({item.pointer(), expectedJobs(c)});
             s.jobClasses.push_back(std::move(c));
@@ -733,8 +741,12 @@ struct Reader {
                     v->enumeration<BackfillMode>({{"easy", BackfillMode::Easy},
                                                   {"none", BackfillMode::None},
                                                   {"greedy", BackfillMode::Greedy}});
+            if (auto v = o.optional("preemption"))
+                s.scheduler.preemption = v->enumeration<PreemptionMode>(
+                    {{"off", PreemptionMode::Off}, {"priority", PreemptionMode::Priority}});
             o.finish();
         }
+        readQuotas(root, s);
         jobClasses(root);
         jobs(root);
         traces(root);

@@ -79,6 +79,51 @@ void traits(OJson& o, const JobTraitsDef& t, bool withTeam) {
     putIf(o, "topologySensitivity", t.topologySensitivity, d.topologySensitivity);
     putIf(o, "startupS", t.startupS, d.startupS);
     if (t.pin.level != PinLevel::None) o["pin"] = OJson{{toString(t.pin.level), t.pin.target}};
+    if (t.preemptionPolicy != d.preemptionPolicy)
+        o["preemptionPolicy"] = toString(t.preemptionPolicy);
+    putIf(o, "checkpointIntervalS", t.checkpointIntervalS, d.checkpointIntervalS);
+}
+
+OJson flavorQuotas(const std::vector<FlavorQuotaDef>& flavors) {
+    OJson list = OJson::array();
+    for (const FlavorQuotaDef& f : flavors) {
+        OJson o{{"gpuModel", f.gpuModel}, {"nominalGpus", f.nominalGpus}};
+        if (f.borrowingLimitGpus) o["borrowingLimitGpus"] = *f.borrowingLimitGpus;
+        if (f.lendingLimitGpus) o["lendingLimitGpus"] = *f.lendingLimitGpus;
+        list.push_back(o);
+    }
+    return list;
+}
+
+void quotas(OJson& root, const Scenario& s) {
+    if (!s.cohorts.empty()) {
+        const CohortDef d;
+        OJson list = OJson::array();
+        for (const CohortDef& c : s.cohorts) {
+            OJson o{{"name", c.name}};
+            if (!c.parent.empty()) o["parent"] = c.parent;
+            putIf(o, "fairSharing", c.fairSharing, d.fairSharing);
+            if (!c.flavors.empty()) o["flavors"] = flavorQuotas(c.flavors);
+            putIf(o, "fairShareWeight", c.fairShareWeight, d.fairShareWeight);
+            list.push_back(o);
+        }
+        root["cohorts"] = list;
+    }
+    if (!s.quotas.empty()) {
+        const QuotaDef d;
+        OJson list = OJson::array();
+        for (const QuotaDef& q : s.quotas) {
+            OJson o{{"team", q.team}};
+            if (!q.cohort.empty()) o["cohort"] = q.cohort;
+            o["flavors"] = flavorQuotas(q.flavors);
+            putIf(o, "fairShareWeight", q.fairShareWeight, d.fairShareWeight);
+            if (q.reclaimWithinCohort != d.reclaimWithinCohort)
+                o["reclaimWithinCohort"] = toString(q.reclaimWithinCohort);
+            if (q.withinTeam != d.withinTeam) o["withinTeam"] = toString(q.withinTeam);
+            list.push_back(o);
+        }
+        root["quotas"] = list;
+    }
 }
 
 }  // namespace
@@ -146,9 +191,13 @@ std::string scenarioToJson(const Scenario& s) {
     }
     root["teams"] = teams;
 
+    quotas(root, s);
+
     root["scheduler"] = OJson{{"queueOrder", toString(s.scheduler.queueOrder)},
                               {"placement", toString(s.scheduler.placement)},
                               {"backfill", toString(s.scheduler.backfill)}};
+    if (s.scheduler.preemption != d.scheduler.preemption)
+        root["scheduler"]["preemption"] = toString(s.scheduler.preemption);
 
     if (!s.jobClasses.empty()) {
         OJson classes = OJson::array();
@@ -173,6 +222,7 @@ std::string scenarioToJson(const Scenario& s) {
             o["gpus"] = distribution(c.gpus);
             o["durationS"] = distribution(c.durationS);
             if (c.maxJobs) o["maxJobs"] = *c.maxJobs;
+            if (c.minAvailable) o["minAvailable"] = *c.minAvailable;
             classes.push_back(o);
         }
         root["jobClasses"] = classes;

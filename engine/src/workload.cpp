@@ -306,6 +306,18 @@ JobSpec resolveJobShape(const Fleet& fleet, const JobTraitsDef& traits, int gpus
     return job;
 }
 
+const JobTraitsDef& sourceTraits(const Scenario& scenario, const JobSpec& job) {
+    switch (job.source) {
+        case JobSource::Class:
+            return scenario.jobClasses.at(job.sourceIndex).traits;
+        case JobSource::Explicit:
+            return scenario.jobs.at(job.sourceIndex).traits;
+        case JobSource::Trace:
+            return scenario.traces.at(job.sourceIndex).traits;
+    }
+    throw std::logic_error("a job of no known source");
+}
+
 Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
     Workload w;
     for (const TeamDef& t : scenario.teams)

@@ -118,6 +118,21 @@ const Malformed kMalformed[] = {
     // 30 events on a pod of 100,000 nodes would change 3 M node states.
     {"node-event-explosion", "/nodeEvents/20/node",
      "node events change more than 2000000 node states"},
+    // Quotas and cohorts (edits of ../valid-quotas.json).
+    {"quota-unknown-team", "/quotas/0/team", "unknown team \"nobody\""},
+    {"quota-second-for-team", "/quotas/3/team", "a second quota for team \"w\""},
+    {"quota-unknown-cohort", "/quotas/0/cohort", "unknown cohort \"mll\""},
+    {"quota-unknown-gpu", "/quotas/1/flavors/0/gpuModel", "no node of the fleet has GPU model"},
+    {"quota-lends-above-nominal", "/quotas/0/flavors/0/lendingLimitGpus",
+     "lends more than its nominal quota of 16 GPUs"},
+    {"quota-borrows-without-cohort", "/quotas/2/flavors/0/borrowingLimitGpus",
+     "borrowing needs a cohort"},
+    {"quota-negative-nominal", "/quotas/2/flavors/0/nominalGpus", "must be between 0"},
+    {"quota-duplicate-flavor", "/quotas/2/flavors/1/gpuModel", "a second quota for GPU model"},
+    {"cohort-cycle", "/cohorts/0/parent", "is its own ancestor"},
+    {"cohort-unknown-parent", "/cohorts/1/parent", "unknown cohort \"orgg\""},
+    {"quota-bad-reclaim", "/quotas/0/reclaimWithinCohort", "unknown value \"Sometimes\""},
+    {"preemption-policy-typo", "/jobClasses/0/preemptionPolicy", "unknown value \"never\""},
 };
 
 }  // namespace
@@ -146,6 +161,33 @@ TEST_CASE("sharing modes, shares, MIG instances and host resources load and writ
     CHECK(s.jobs[1].traits.gpuMilli == 300);
     CHECK(s.jobs[2].traits.migProfile == "1g.10gb");
     CHECK(s.jobs[3].traits.migMemoryGb == 15);
+    CHECK(parseScenario(scenarioToJson(s), "again.json", catalog()) == s);
+}
+
+TEST_CASE("quotas, cohorts and preemption traits load and write back") {
+    const Scenario s = loadScenario(test::testDataDir() / "valid-quotas.json", catalog());
+    REQUIRE(s.cohorts.size() == 2);
+    CHECK(s.cohorts[1].parent == "org");
+    CHECK(s.cohorts[1].fairSharing);
+    CHECK(s.cohorts[1].fairShareWeight == 2);
+    CHECK(s.cohorts[1].flavors.at(0).borrowingLimitGpus == 1);
+    REQUIRE(s.quotas.size() == 3);
+    const QuotaDef& t = s.quotas[0];
+    CHECK(t.team == "t");
+    CHECK(t.cohort == "ml");
+    CHECK(t.flavors.at(0).nominalGpus == 16);
+    CHECK(t.flavors.at(0).borrowingLimitGpus == 8);
+    CHECK(t.flavors.at(0).lendingLimitGpus == 4.5);
+    CHECK(t.fairShareWeight == 2);
+    CHECK(t.reclaimWithinCohort == ReclaimPolicy::Any);
+    CHECK(t.withinTeam == WithinTeamPolicy::LowerOrNewerEqualPriority);
+    CHECK(s.quotas[1].flavors.at(0).nominalGpus == 0.5);        // a share's worth
+    CHECK_FALSE(s.quotas[1].flavors.at(0).borrowingLimitGpus);  // unset: the cohort's
+    CHECK(s.quotas[2].cohort.empty());
+    CHECK(s.scheduler.preemption == PreemptionMode::Priority);
+    CHECK(s.jobClasses[0].traits.preemptionPolicy == PreemptionPolicy::Never);
+    CHECK(s.jobClasses[0].traits.checkpointIntervalS == 1800);
+    CHECK(s.jobClasses[0].minAvailable == 2);
     CHECK(parseScenario(scenarioToJson(s), "again.json", catalog()) == s);
 }
 

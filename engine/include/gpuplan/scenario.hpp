@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpuplan/catalog.hpp"
+#include "gpuplan/quota.hpp"
 
 namespace gpuplan {
 
@@ -112,6 +113,9 @@ struct PinDef {
     bool operator==(const PinDef&) const = default;
 };
 
+/// kube-scheduler's preemptionPolicy (reference/scheduling.md §3).
+enum class PreemptionPolicy : std::uint8_t { PreemptLowerPriority, Never };
+
 /// What every job carries, whether it comes from a class, an explicit list or a trace.
 struct JobTraitsDef {
     std::string team;
@@ -133,6 +137,12 @@ struct JobTraitsDef {
     double topologySensitivity = 0;  ///< share of step time in exposed communication, 0..1
     double startupS = 0;             ///< bound but not progressing (image pull, model load)
     PinDef pin;
+    /// With priority preemption on: may a job that fits nowhere evict lower-priority jobs?
+    /// Never = it waits (kube's preemptionPolicy; it can still be evicted itself).
+    PreemptionPolicy preemptionPolicy = PreemptionPolicy::PreemptLowerPriority;
+    /// Progress is saved every this many seconds of work; an evicted job resumes from its
+    /// last checkpoint (after its startup again). 0 = never saved: it starts over.
+    double checkpointIntervalS = 0;
     bool operator==(const JobTraitsDef&) const = default;
 };
 
@@ -171,6 +181,9 @@ struct JobClassDef {
     DistributionDef gpus;       ///< total GPUs of a job; rounded to an integer ≥ 1
     DistributionDef durationS;  ///< run time at ideal placement
     std::optional<int> maxJobs;
+    /// Like a PodDisruptionBudget: preemption keeps at least this many of the class's jobs
+    /// running where it can (it prefers victims that break no budget).
+    std::optional<int> minAvailable;
     bool operator==(const JobClassDef&) const = default;
 };
 
@@ -255,11 +268,15 @@ enum class PlacementPolicy { Pack, Spread, TopologyAware };
 /// Easy: a blocked head gets a reservation; later jobs start only if they cannot delay it.
 /// None: strict FIFO, nothing passes a blocked head. Greedy: anything that fits starts now.
 enum class BackfillMode { Easy, None, Greedy };
+/// Off: jobs wait for capacity to free. Priority: a job that fits nowhere evicts
+/// lower-priority jobs as kube-scheduler's DefaultPreemption does (reference §3).
+enum class PreemptionMode { Off, Priority };
 
 struct SchedulerDef {
     QueueOrder queueOrder = QueueOrder::PriorityFifo;
     PlacementPolicy placement = PlacementPolicy::Pack;
     BackfillMode backfill = BackfillMode::Easy;
+    PreemptionMode preemption = PreemptionMode::Off;
     bool operator==(const SchedulerDef&) const = default;
 };
 
@@ -300,6 +317,8 @@ struct Scenario {
     std::optional<NodeListDef> nodeList;
     FabricDef fabric;
     std::vector<TeamDef> teams;
+    std::vector<QuotaDef> quotas;  ///< at most one per team (quota.hpp)
+    std::vector<CohortDef> cohorts;
     SchedulerDef scheduler;
     std::vector<JobClassDef> jobClasses;
     std::vector<JobDef> jobs;
@@ -321,6 +340,8 @@ const char* toString(DistKind);
 const char* toString(QueueOrder);
 const char* toString(PlacementPolicy);
 const char* toString(BackfillMode);
+const char* toString(PreemptionMode);
+const char* toString(PreemptionPolicy);
 const char* toString(TraceFormat);
 const char* toString(NodeListFormat);
 const char* toString(NvlinkDomain);

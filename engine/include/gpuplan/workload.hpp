@@ -77,6 +77,11 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet);
 /// std::invalid_argument when the model or pin target does not resolve.
 JobSpec resolveJobShape(const Fleet& fleet, const JobTraitsDef& traits, int gpus);
 
+/// The traits `job` was made from: its class's, its own (an explicit job) or its trace's. What
+/// is read rarely (preemption policy, checkpoint interval) is read here rather than copied
+/// into every JobSpec.
+const JobTraitsDef& sourceTraits(const Scenario& scenario, const JobSpec& job);
+
 /// Pod size for a job of `gpus` GPUs: the largest divisor of gpus that is ≤ maxPerNode.
 int automaticGpusPerPod(int gpus, int maxPerNode);
 
