@@ -315,14 +315,17 @@ PendingEntry Diagnoser::diagnoseQueued(std::uint32_t jobIndex, double nowS) {
     const bool isHead = jobIndex == m_scheduler.blockedHead();
     const ShapeKey key = shapeKey(job);  // the head is neither read from nor kept in the memo
     if (auto it = m_memo.find(key); it != m_memo.end() && !isHead)
-        return PendingEntry{jobIndex, it->second.layer, it->second.reason};
+        return PendingEntry{.job = jobIndex,
+                            .layer = it->second.layer,
+                            .token = it->second.token,
+                            .reason = it->second.reason};
 
     const Layer layer = layerOf(jobIndex);
     const NodeCounts counts = countNodes(job);
     std::string text = fitError(job, counts);
     const std::string sentence = layerSentence(jobIndex, layer, counts, nowS);
     text += " " + sentence;
-    const PendingEntry entry{jobIndex, layer, intern(text)};
+    const PendingEntry entry{.job = jobIndex, .layer = layer, .reason = intern(text)};
     if (!isHead) m_memo.emplace(key, entry);
     return entry;
 }
@@ -339,7 +342,7 @@ PendingEntry Diagnoser::diagnoseJustQueued(std::uint32_t jobIndex) {
                         ": could not start when it was queued (detailed reasons are taken at "
                         "samples).");
     }
-    return PendingEntry{jobIndex, layer, reason};
+    return PendingEntry{.job = jobIndex, .layer = layer, .reason = reason};
 }
 
 PendingEntry Diagnoser::diagnoseStuck(std::uint32_t jobIndex, double nowS) {
@@ -380,10 +383,10 @@ PendingEntry Diagnoser::diagnoseStuck(std::uint32_t jobIndex, double nowS) {
                 "Workload: ContainerCreating: bound, starting up (image pull, model load) for "
                 "%s; no useful progress yet.",
                 humanDuration(job.startupS).c_str()));
-        return PendingEntry{jobIndex, Layer::Workload, it->second};
+        return PendingEntry{.job = jobIndex, .layer = Layer::Workload, .reason = it->second};
     }
     (void)nowS;
-    return PendingEntry{jobIndex, Layer::Workload, intern(text)};
+    return PendingEntry{.job = jobIndex, .layer = Layer::Workload, .reason = intern(text)};
 }
 
 PendingEntry Diagnoser::diagnoseMpsFault(std::uint32_t jobIndex, std::uint32_t faulting,
@@ -393,7 +396,7 @@ PendingEntry Diagnoser::diagnoseMpsFault(std::uint32_t jobIndex, std::uint32_t f
         m_sim.results.jobName(faulting) +
         " (crash-looping): MPS has no fault isolation, so every client on the GPU exited; "
         "queued again from scratch, its work lost.";
-    return PendingEntry{jobIndex, Layer::Workload, intern(text)};
+    return PendingEntry{.job = jobIndex, .layer = Layer::Workload, .reason = intern(text)};
 }
 
 std::uint32_t Diagnoser::intern(const std::string& text) {

@@ -8,6 +8,24 @@
 
 namespace gpuplan {
 
+const char* toString(ReasonToken token) {
+    switch (token) {
+        case ReasonToken::None:
+            return "";
+        case ReasonToken::ExceedsMaxQuota:
+            return "ExceedsMaxQuota";
+        case ReasonToken::BorrowingLimitReached:
+            return "BorrowingLimitReached";
+        case ReasonToken::WaitingForQuota:
+            return "WaitingForQuota";
+        case ReasonToken::WaitingForPreemptedWorkloads:
+            return "WaitingForPreemptedWorkloads";
+        case ReasonToken::Preempted:
+            return "Preempted";
+    }
+    return "?";
+}
+
 const char* toString(Layer l) {
     switch (l) {
         case Layer::Reservation:

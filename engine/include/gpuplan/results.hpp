@@ -87,9 +87,22 @@ struct JobRecord {
 };
 
 /// A pending (or placed-but-stuck) job at one sample, with its layer and reason.
+/// Kueue's names for why quota keeps a workload out (scheduling layer); None for the other
+/// reasons a job waits.
+enum class ReasonToken : std::uint8_t {
+    None,
+    ExceedsMaxQuota,        ///< more than its quota could ever give it (or no quota there)
+    BorrowingLimitReached,  ///< the cohort has it unused, but the team may not borrow more
+    WaitingForQuota,        ///< the team's and its cohort's quota are in use
+    WaitingForPreemptedWorkloads,
+    Preempted,
+};
+const char* toString(ReasonToken token);
+
 struct PendingEntry {
     std::uint32_t job = 0;
     Layer layer = Layer::Scheduling;
+    ReasonToken token = ReasonToken::None;
     std::uint32_t reason = 0;  ///< into Results::reasons
 };
 

@@ -1,0 +1,256 @@
+#include "quota_ledger.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "gpuplan/mig_geometry.hpp"
+
+namespace gpuplan::detail {
+
+namespace {
+
+std::int64_t unitsOf(double gpus) {
+    return std::llround(gpus * QuotaLedger::kUnitsPerGpu);
+}
+
+std::int64_t slotCount(std::uint64_t mask) {
+    std::int64_t n = 0;
+    for (; mask != 0; mask &= mask - 1)
+        ++n;
+    return n;
+}
+
+}  // namespace
+
+QuotaLedger::QuotaLedger(const Scenario& scenario, const Fleet& fleet,
+                         const std::vector<std::string>& teams) {
+    if (scenario.quotas.empty()) return;
+    m_models = static_cast<int>(fleet.gpuModels.size());
+    // Cohorts first (their indices are their order), then one node per quota.
+    auto cohortIndex = [&scenario](const std::string& name) {
+        for (std::size_t i = 0; i < scenario.cohorts.size(); ++i)
+            if (scenario.cohorts[i].name == name) return static_cast<int>(i);
+        return -1;
+    };
+    for (const CohortDef& c : scenario.cohorts)
+        m_nodes.push_back(
+            {c.name, c.parent.empty() ? -1 : cohortIndex(c.parent), c.fairShareWeight});
+    m_queueOfTeam.assign(teams.size(), -1);
+    m_flavorsOfTeam.assign(teams.size(), {});
+    for (const QuotaDef& q : scenario.quotas) {
+        const int node = static_cast<int>(m_nodes.size());
+        m_nodes.push_back(
+            {q.team, q.cohort.empty() ? -1 : cohortIndex(q.cohort), q.fairShareWeight});
+        const auto team = std::find(teams.begin(), teams.end(), q.team);
+        if (team == teams.end()) throw std::invalid_argument("quota for unknown team " + q.team);
+        m_queueOfTeam[team - teams.begin()] = node;
+    }
+    const std::size_t cells = m_nodes.size() * static_cast<std::size_t>(m_models);
+    m_subtreeQuota.assign(cells, 0);
+    m_guaranteed.assign(cells, 0);
+    m_borrowingLimit.assign(cells, kNoLimit);
+    m_lendingLimit.assign(cells, kNoLimit);
+    m_usage.assign(cells, 0);
+    auto setQuotas = [&](int node, const std::vector<FlavorQuotaDef>& flavors,
+                         std::vector<int>* order) {
+        for (const FlavorQuotaDef& f : flavors) {
+            const auto model = fleet.findGpuModel(f.gpuModel);
+            if (!model) throw std::invalid_argument("quota for GPU model " + f.gpuModel);
+            const std::size_t i = at(node, *model);
+            m_subtreeQuota[i] = unitsOf(f.nominalGpus);  // a cohort's children add theirs below
+            if (f.borrowingLimitGpus) m_borrowingLimit[i] = unitsOf(*f.borrowingLimitGpus);
+            if (f.lendingLimitGpus) m_lendingLimit[i] = unitsOf(*f.lendingLimitGpus);
+            if (order) order->push_back(*model);
+        }
+    };
+    for (std::size_t c = 0; c < scenario.cohorts.size(); ++c)
+        setQuotas(static_cast<int>(c), scenario.cohorts[c].flavors, nullptr);
+    for (std::size_t t = 0; t < m_queueOfTeam.size(); ++t)
+        if (m_queueOfTeam[t] >= 0) {
+            const QuotaDef& q = scenario.quotas[m_queueOfTeam[t] - scenario.cohorts.size()];
+            setQuotas(m_queueOfTeam[t], q.flavors, &m_flavorsOfTeam[t]);
+        }
+    // Children before parents: a node's subtree quota is final once all its children have
+    // added theirs. Queues are leaves; cohorts are sorted deepest first.
+    std::vector<int> order(m_nodes.size());
+    for (std::size_t n = 0; n < order.size(); ++n)
+        order[n] = static_cast<int>(n);
+    auto depth = [this](int n) {
+        int d = 0;
+        for (; m_nodes[n].parent >= 0; n = m_nodes[n].parent)
+            ++d;
+        return d;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return depth(a) > depth(b); });
+    for (int n : order)
+        for (int m = 0; m < m_models; ++m) {
+            const std::size_t i = at(n, m);
+            if (m_lendingLimit[i] != kNoLimit)
+                m_guaranteed[i] = std::max<std::int64_t>(0, m_subtreeQuota[i] - m_lendingLimit[i]);
+            if (m_nodes[n].parent >= 0)
+                m_subtreeQuota[at(m_nodes[n].parent, m)] += m_subtreeQuota[i] - m_guaranteed[i];
+        }
+}
+
+std::span<const int> QuotaLedger::flavorsOf(int team) const {
+    if (!manages(team)) return {};
+    return m_flavorsOfTeam[team];
+}
+
+std::int64_t QuotaLedger::requestUnits(const JobSpec& job, const Fleet& fleet, int model) {
+    if (job.asksMig()) {
+        const auto family = migFamilyFor(fleet.gpuModels[model]);
+        if (!family) return 0;
+        const auto profile =
+            migProfileById(*family, job.migProfileId[static_cast<std::size_t>(*family)]);
+        if (!profile) return 0;
+        return std::int64_t{job.pods()} * profile->computeSlices *
+               (kUnitsPerGpu / MigLayout::kComputeSlices);
+    }
+    return std::int64_t{job.gpus} * job.gpuMilli * (kUnitsPerGpu / 1000);
+}
+
+std::int64_t QuotaLedger::podUnits(const PodPlacement& pod) {
+    if (pod.isMig())
+        return std::int64_t{pod.migComputeSlices} * (kUnitsPerGpu / MigLayout::kComputeSlices);
+    return slotCount(pod.gpuMask) * pod.milliGpu * (kUnitsPerGpu / 1000);
+}
+
+std::int64_t QuotaLedger::usedInParent(int node, int model) const {
+    const std::size_t i = at(node, model);
+    return std::max<std::int64_t>(0, m_usage[i] - m_guaranteed[i]);
+}
+
+std::int64_t QuotaLedger::availableAt(int node, int model, bool ownLimit) const {
+    const std::size_t i = at(node, model);
+    const int parent = m_nodes[node].parent;
+    if (parent < 0) return m_subtreeQuota[i] - m_usage[i];
+    const std::int64_t local = std::max<std::int64_t>(0, m_guaranteed[i] - m_usage[i]);
+    std::int64_t fromParent = availableAt(parent, model, true);
+    if (ownLimit && m_borrowingLimit[i] != kNoLimit) {
+        const std::int64_t storedInParent = m_subtreeQuota[i] - m_guaranteed[i];
+        fromParent =
+            std::min(fromParent, storedInParent - usedInParent(node, model) + m_borrowingLimit[i]);
+    }
+    return local + fromParent;
+}
+
+std::int64_t QuotaLedger::potentialAt(int node, int model) const {
+    const std::size_t i = at(node, model);
+    const int parent = m_nodes[node].parent;
+    if (parent < 0) return m_subtreeQuota[i];
+    std::int64_t potential = m_guaranteed[i] + potentialAt(parent, model);
+    if (m_borrowingLimit[i] != kNoLimit)
+        potential = std::min(potential, m_subtreeQuota[i] + m_borrowingLimit[i]);
+    return potential;
+}
+
+QuotaCheck QuotaLedger::check(int team, int model, std::int64_t units) const {
+    QuotaCheck c;
+    const int node = queueOf(team);
+    if (node < 0) return c;
+    const auto flavors = flavorsOf(team);
+    if (units <= 0 || std::find(flavors.begin(), flavors.end(), model) == flavors.end()) {
+        c.verdict = ReasonToken::ExceedsMaxQuota;  // no quota of this model at all
+        c.missingUnits = std::max<std::int64_t>(units, 0);
+        return c;
+    }
+    const std::int64_t available = availableAt(node, model, true);
+    if (units <= available) {
+        c.borrows = m_usage[at(node, model)] + units > m_subtreeQuota[at(node, model)];
+        return c;
+    }
+    c.missingUnits = units - available;
+    if (units > potentialAt(node, model))
+        c.verdict = ReasonToken::ExceedsMaxQuota;
+    else if (m_borrowingLimit[at(node, model)] != kNoLimit &&
+             units <= availableAt(node, model, false))
+        c.verdict = ReasonToken::BorrowingLimitReached;
+    else
+        c.verdict = ReasonToken::WaitingForQuota;
+    return c;
+}
+
+void QuotaLedger::charge(int team, int model, std::int64_t units) {
+    int node = queueOf(team);
+    if (node < 0 || units == 0) return;
+    // Up the tree: each cohort's usage is what its children use beyond their guaranteed part.
+    std::int64_t delta = units;
+    while (node >= 0 && delta != 0) {
+        const std::int64_t before = usedInParent(node, model);
+        m_usage[at(node, model)] += delta;
+        delta = usedInParent(node, model) - before;
+        node = m_nodes[node].parent;
+    }
+}
+
+std::int64_t QuotaLedger::usage(int team, int model) const {
+    const int node = queueOf(team);
+    return node < 0 ? 0 : m_usage[at(node, model)];
+}
+
+std::int64_t QuotaLedger::nominal(int team, int model) const {
+    const int node = queueOf(team);
+    return node < 0 ? 0 : m_subtreeQuota[at(node, model)];
+}
+
+std::int64_t QuotaLedger::available(int team, int model) const {
+    const int node = queueOf(team);
+    return node < 0 ? 0 : availableAt(node, model, true);
+}
+
+double QuotaLedger::share(int team, int model, std::int64_t extraUnits) const {
+    const int node = queueOf(team);
+    if (node < 0 || m_nodes[node].parent < 0) return 0;
+    if (m_nodes[node].weight <= 0) return std::numeric_limits<double>::infinity();
+    std::int64_t borrowed = 0;
+    for (int m = 0; m < m_models; ++m) {
+        const std::size_t i = at(node, m);
+        borrowed += std::max<std::int64_t>(
+            0, m_usage[i] + (m == model ? extraUnits : 0) - m_subtreeQuota[i]);
+    }
+    if (borrowed == 0) return 0;
+    int root = node;
+    while (m_nodes[root].parent >= 0)
+        root = m_nodes[root].parent;
+    std::int64_t lendable = 0;
+    for (int m = 0; m < m_models; ++m)
+        lendable += m_subtreeQuota[at(root, m)];
+    if (lendable <= 0) return 0;
+    return static_cast<double>(borrowed) / static_cast<double>(lendable) / m_nodes[node].weight;
+}
+
+void QuotaLedger::checkInvariants() const {
+    if (!enabled()) return;
+    std::vector<std::int64_t> fromChildren(m_usage.size(), 0);
+    for (int n = 0; n < static_cast<int>(m_nodes.size()); ++n)
+        if (m_nodes[n].parent >= 0)
+            for (int m = 0; m < m_models; ++m)
+                fromChildren[at(m_nodes[n].parent, m)] += usedInParent(n, m);
+    for (int n = 0; n < static_cast<int>(m_nodes.size()); ++n) {
+        const bool isQueue =
+            std::find(m_queueOfTeam.begin(), m_queueOfTeam.end(), n) != m_queueOfTeam.end();
+        for (int m = 0; m < m_models; ++m) {
+            const std::size_t i = at(n, m);
+            if (!isQueue && m_usage[i] != fromChildren[i])
+                throw std::logic_error("invariant: cohort " + m_nodes[n].name +
+                                       "'s quota usage is not its children's");
+            if (m_usage[i] < 0)
+                throw std::logic_error("invariant: negative quota usage in " + m_nodes[n].name);
+            if (m_borrowingLimit[i] != kNoLimit &&
+                m_usage[i] > m_subtreeQuota[i] + m_borrowingLimit[i])
+                throw std::logic_error("invariant: " + m_nodes[n].name +
+                                       " borrows past its borrowing limit");
+            // Lending: a node's guaranteed part never enters its parent's pool, so it lends
+            // past its lending limit only if the tree as a whole is overdrawn at its root.
+            if (m_nodes[n].parent < 0 && m_usage[i] > m_subtreeQuota[i])
+                throw std::logic_error("invariant: " + m_nodes[n].name +
+                                       " uses more quota than its tree holds (lent past a "
+                                       "lending limit)");
+        }
+    }
+}
+
+}  // namespace gpuplan::detail
