@@ -123,6 +123,7 @@ int whyCommand(Args& args) {
                             {"team", results.teams[spec.team]},
                             {"gpus", spec.gpus},
                             {"layer", toString(p.layer)},
+                            {"token", toString(p.token)},
                             {"waiting_s", p.waitingS},
                             {"diagnosed_at_s", std::isfinite(p.diagnosedAtS)
                                                    ? nlohmann::ordered_json(p.diagnosedAtS)
@@ -150,9 +151,12 @@ int whyCommand(Args& args) {
                 "why it is pending");
     for (const PendingJob& p : rows) {
         const JobSpec& spec = results.jobs[p.job].spec;
-        std::printf("%-28s %-14s %5d %-13s %12s  %s\n", results.jobName(p.job).c_str(),
+        const std::string token =
+            p.token == ReasonToken::None ? "" : std::string("[") + toString(p.token) + "] ";
+        std::printf("%-28s %-14s %5d %-13s %12s  %s%s\n", results.jobName(p.job).c_str(),
                     results.teams[spec.team].c_str(), spec.gpus, toString(p.layer),
-                    formatSeconds(p.waitingS).c_str(), results.reasonText(p.reason).c_str());
+                    formatSeconds(p.waitingS).c_str(), token.c_str(),
+                    results.reasonText(p.reason).c_str());
     }
     return kOk;
 }

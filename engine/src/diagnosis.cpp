@@ -308,12 +308,58 @@ Layer Diagnoser::layerOf(std::uint32_t jobIndex) const {
     return it->second;
 }
 
+Diagnoser::QuotaBlock Diagnoser::quotaBlock(const JobSpec& job, bool withText) const {
+    QuotaBlock block;
+    const QuotaLedger& quota = m_sim.quota;
+    if (!quota.manages(job.team)) return block;
+    auto gpus = [](std::int64_t units) {
+        return format("%g", static_cast<double>(units) / QuotaLedger::kUnitsPerGpu);
+    };
+    // The most hopeful verdict over the flavors it may use names the wait.
+    auto rank = [](ReasonToken t) {
+        return t == ReasonToken::WaitingForQuota         ? 3
+               : t == ReasonToken::BorrowingLimitReached ? 2
+                                                         : 1;
+    };
+    const std::string& team = m_sim.results.teams[job.team];
+    for (int model : quota.flavorsOf(job.team)) {
+        if (job.gpuModel >= 0 && model != job.gpuModel) continue;
+        const std::int64_t units = QuotaLedger::requestUnits(job, m_sim.fleet, model);
+        const QuotaCheck c = quota.check(job.team, model, units);
+        if (c.admits()) return {};
+        if (block.token == ReasonToken::None || rank(c.verdict) > rank(block.token))
+            block.token = c.verdict;
+        if (!withText) continue;
+        const std::string& flavor = m_sim.fleet.gpuModels[model].id;
+        if (!block.text.empty()) block.text += "; ";
+        if (units == 0)
+            block.text += "flavor " + flavor + " has no MIG instance of its profile";
+        else if (c.verdict == ReasonToken::ExceedsMaxQuota)
+            block.text += "insufficient quota for nvidia.com/gpu in flavor " + flavor +
+                          ", request > maximum capacity (" + gpus(units) + " > " +
+                          gpus(quota.potential(job.team, model)) + ")";
+        else
+            block.text += "insufficient unused quota for nvidia.com/gpu in flavor " + flavor +
+                          ", " + gpus(c.missingUnits) + " more needed" +
+                          (c.verdict == ReasonToken::BorrowingLimitReached
+                               ? " (team " + team + " reached its borrowing limit)"
+                               : "");
+    }
+    if (block.token == ReasonToken::None) {  // no flavor of its quota offers its GPU model
+        block.token = ReasonToken::ExceedsMaxQuota;
+        if (withText)
+            block.text = "no flavor of team " + team + "'s quota is GPU model " +
+                         (job.gpuModel >= 0 ? m_sim.fleet.gpuModels[job.gpuModel].id : "any");
+    }
+    return block;
+}
+
 PendingEntry Diagnoser::diagnoseQueued(std::uint32_t jobIndex, double nowS) {
     const JobSpec& job = m_sim.spec(jobIndex);
     // Jobs of one shape and constraint share a diagnosis within a sample; the blocked head
     // is described on its own.
     const bool isHead = jobIndex == m_scheduler.blockedHead();
-    const ShapeKey key = shapeKey(job);  // the head is neither read from nor kept in the memo
+    const ShapeKey key = memoKey(job);  // the head is neither read from nor kept in the memo
     if (auto it = m_memo.find(key); it != m_memo.end() && !isHead)
         return PendingEntry{.job = jobIndex,
                             .layer = it->second.layer,
@@ -321,6 +367,24 @@ PendingEntry Diagnoser::diagnoseQueued(std::uint32_t jobIndex, double nowS) {
                             .reason = it->second.reason};
 
     const Layer layer = layerOf(jobIndex);
+    if (layer == Layer::Scheduling) {
+        // Kueue admits before kube-scheduler places: a quota that keeps the job out is the
+        // reason, whatever the GPUs would say.
+        if (QuotaBlock q = quotaBlock(job, true); q.token != ReasonToken::None) {
+            const std::string& team = m_sim.results.teams[job.team];
+            const std::string text =
+                "couldn't assign flavors to pod set main: " + q.text +
+                ". Scheduling (quota): " + std::string(toString(q.token)) + ": team " + team +
+                (q.token == ReasonToken::ExceedsMaxQuota
+                     ? "'s quota can never admit it as it is."
+                     : "'s quota, and what its cohort lends, are in use; it starts when quota "
+                       "frees up.");
+            const PendingEntry entry{
+                .job = jobIndex, .layer = layer, .token = q.token, .reason = intern(text)};
+            if (!isHead) m_memo.emplace(key, entry);
+            return entry;
+        }
+    }
     const NodeCounts counts = countNodes(job);
     std::string text = fitError(job, counts);
     const std::string sentence = layerSentence(jobIndex, layer, counts, nowS);
@@ -342,7 +406,10 @@ PendingEntry Diagnoser::diagnoseJustQueued(std::uint32_t jobIndex) {
                         ": could not start when it was queued (detailed reasons are taken at "
                         "samples).");
     }
-    return PendingEntry{.job = jobIndex, .layer = layer, .reason = reason};
+    const ReasonToken token = layer == Layer::Scheduling
+                                  ? quotaBlock(m_sim.spec(jobIndex), false).token
+                                  : ReasonToken::None;
+    return PendingEntry{.job = jobIndex, .layer = layer, .token = token, .reason = reason};
 }
 
 PendingEntry Diagnoser::diagnoseStuck(std::uint32_t jobIndex, double nowS) {

@@ -57,6 +57,19 @@ private:
     std::string layerSentence(std::uint32_t job, Layer layer, const NodeCounts& counts,
                               double nowS) const;
     long long capacity(const JobSpec& job, Basis basis) const;
+    /// Why its team's quota admits a queued job on none of its flavors (Kueue's token and
+    /// message); token None when quota admits it somewhere or does not manage its team.
+    struct QuotaBlock {
+        ReasonToken token = ReasonToken::None;
+        std::string text;
+    };
+    QuotaBlock quotaBlock(const JobSpec& job, bool withText) const;
+    /// The diagnosis memo's key: the shape, and the team where quota decides admission.
+    ShapeKey memoKey(const JobSpec& job) const {
+        ShapeKey key = shapeKey(job);
+        if (m_sim.quota.manages(job.team)) key.team = job.team;
+        return key;
+    }
     std::uint32_t intern(const std::string& text);
     /// The shape and constraint of a job, as one number (jobs alike share diagnoses).
     /// Jobs with the same shape (size, target, kind of hold, CPU and memory) get the same

@@ -17,10 +17,11 @@ FitVerdict checkFit(const Scenario& scenario, const JobDef& job, double timeS) {
     results.fleet = Fleet::build(alone);
     Workload w = generateWorkload(alone, results.fleet);
     results.explicitNames = std::move(w.explicitNames);
+    results.teams = std::move(w.teams);
     for (const JobSpec& spec : w.jobs)
         results.jobs.push_back(JobRecord{.spec = spec});
 
-    detail::SimState sim(results, results.fleet);
+    detail::SimState sim(results, results.fleet, alone);
     // Node states as of timeS, by the run's own node-event path.
     for (const detail::NodeChangeEvent& change :
          detail::nodeChangeEvents(results.fleet, scenario.nodeEvents)) {

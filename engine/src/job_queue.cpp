@@ -29,7 +29,8 @@ std::size_t JobQueue::KeyHash::operator()(const ShapeKey& k) const {
     return std::hash<std::uint64_t>()(
         k.targetCode() * 0x9E3779B97F4A7C15ull ^ (static_cast<std::uint64_t>(k.gpusPerPod) << 32) ^
         static_cast<std::uint64_t>(k.pods) ^
-        (static_cast<std::uint64_t>(k.cpuMilliPerPod) << 20 ^ k.memoryMiBPerPod) *
+        (static_cast<std::uint64_t>(k.cpuMilliPerPod) << 20 ^ k.memoryMiBPerPod ^
+         static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.team)) << 40) *
             0xC2B2AE3D27D4EB4Full);
 }
 

@@ -46,6 +46,9 @@ struct ShapeKey {
     int pods = 1;
     std::uint32_t cpuMilliPerPod = 0;
     std::uint32_t memoryMiBPerPod = 0;
+    /// The team, where its quota decides admission (the diagnosis tells such teams apart);
+    /// −1 elsewhere. Never compared by coveredBy: whether a shape fits is no team's business.
+    std::int32_t team = -1;
 
     bool operator==(const ShapeKey&) const = default;
     /// Every job of this shape fits only if one of `failed`'s fits (same target and kind:

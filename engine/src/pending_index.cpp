@@ -237,6 +237,7 @@ std::vector<PendingJob> Results::pendingAt(double timeS) const {
         const bool inSample = sampledIt != sampled.end() && sampledIt->job == row.job;
         if (inSample) {
             row.layer = sampledIt->layer;
+            row.token = sampledIt->token;
             row.reason = sampledIt->reason;
             row.diagnosedAtS = sampleS;
         }
@@ -248,6 +249,7 @@ std::vector<PendingJob> Results::pendingAt(double timeS) const {
             if (after != first && !(inSample && (after - 1)->timeS <= sampleS)) {
                 const TimedDiagnosis& d = *(after - 1);
                 row.layer = d.entry.layer;
+                row.token = d.entry.token;
                 row.reason = d.entry.reason;
                 row.diagnosedAtS = d.timeS;
             }

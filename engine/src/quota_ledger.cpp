@@ -201,6 +201,11 @@ std::int64_t QuotaLedger::available(int team, int model) const {
     return node < 0 ? 0 : availableAt(node, model, true);
 }
 
+std::int64_t QuotaLedger::potential(int team, int model) const {
+    const int node = queueOf(team);
+    return node < 0 ? 0 : potentialAt(node, model);
+}
+
 double QuotaLedger::share(int team, int model, std::int64_t extraUnits) const {
     const int node = queueOf(team);
     if (node < 0 || m_nodes[node].parent < 0) return 0;

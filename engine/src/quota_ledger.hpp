@@ -71,6 +71,8 @@ public:
     std::int64_t usage(int team, int model) const;
     std::int64_t nominal(int team, int model) const;
     std::int64_t available(int team, int model) const;
+    /// The most the team could ever be admitted for in `model` (everyone else idle).
+    std::int64_t potential(int team, int model) const;
     /// Kueue's fair-sharing share of a team if it were admitted for `extraUnits` more of
     /// `model`: what it would use beyond its nominal quota (all models) ÷ the root's lendable
     /// quota, ÷ its weight. 0 when it would not borrow; +∞ for weight 0.

@@ -121,7 +121,7 @@ void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
         atEnd[p.job] = &p;
     std::string jobs =
         "job,name,class,team,gpus,gpus_per_pod,priority,submit_s,duration_s,startup_s,start_s,"
-        "end_s,wait_s,status,slowdown,evictions,nodes,pending_layer,pending_reason\n";
+        "end_s,wait_s,status,slowdown,evictions,nodes,pending_layer,pending_reason,pending_token\n";
     std::vector<int> evictions(r.jobs.size(), 0);
     for (const RunSegment& seg : r.segments)
         if (seg.end == SegmentEnd::Evicted) ++evictions[seg.job];
@@ -145,7 +145,8 @@ void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
                 (started ? csvNumber(j.waitS()) : "") + "," + csvField(toString(j.status)) + "," +
                 csvNumber(j.slowdown) + "," + std::to_string(evictions[i]) + "," + csvField(nodes) +
                 "," + (never ? csvField(toString(never->layer)) : "") + "," +
-                (never ? csvField(r.reasonText(never->reason)) : "") + "\n";
+                (never ? csvField(r.reasonText(never->reason)) : "") + "," +
+                (never ? csvField(toString(never->token)) : "") + "\n";
     }
     writeFileAtomic(folder / "jobs.csv", jobs);
 }

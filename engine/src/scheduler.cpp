@@ -79,10 +79,60 @@ Scheduler::Outcome Scheduler::tryBind(std::uint32_t job, double nowS,
                                       bool mustEndBeforeReservation) {
     const JobSpec& s = m_sim.spec(job);
     const PlacementRequest req = requestOf(s);
+    if (m_sim.quota.manages(s.team))
+        return tryBindWithQuota(job, req, nowS, mustEndBeforeReservation);
+    if (!place(req)) return Outcome::NoFit;
+    return commit(job, req, nowS, mustEndBeforeReservation);
+}
+
+bool Scheduler::place(const PlacementRequest& req) {
     // The histograms reject a gang that cannot fit before any pod is placed and rolled back;
     // a single pod fails just as fast in placement itself.
-    if (req.pods > 1 && bestPodCapacity(req, m_sim.cluster) < req.pods) return Outcome::NoFit;
-    if (!tryPlace(req, m_def.placement, m_sim.cluster, m_scratch)) return Outcome::NoFit;
+    if (req.pods > 1 && bestPodCapacity(req, m_sim.cluster) < req.pods) return false;
+    return tryPlace(req, m_def.placement, m_sim.cluster, m_scratch);
+}
+
+Scheduler::Outcome Scheduler::tryBindWithQuota(std::uint32_t job, const PlacementRequest& req,
+                                               double nowS, bool mustEndBeforeReservation) {
+    // Kueue admits by quota, trying the team's flavors in order; the job then lands on that
+    // GPU model. Admission and binding are one step here: a flavor whose quota admits but
+    // whose GPUs are full is passed over for the next (Kueue would admit and leave the pods
+    // unschedulable; gpuplan never holds quota for pods that cannot run).
+    const JobSpec& s = m_sim.spec(job);
+    bool admitted = false;
+    for (int model : m_sim.quota.flavorsOf(s.team)) {
+        if (s.gpuModel >= 0 && model != s.gpuModel) continue;
+        const std::int64_t units = QuotaLedger::requestUnits(s, m_sim.fleet, model);
+        if (!m_sim.quota.check(s.team, model, units).admits()) continue;
+        admitted = true;
+        PlacementRequest onModel = req;
+        onModel.gpuModel = model;
+        if (place(onModel)) return commit(job, onModel, nowS, mustEndBeforeReservation);
+    }
+    if (!admitted) return Outcome::QuotaBlocked;
+    // Only a try on the job's own target says its shape does not fit.
+    return onOneModel(s) ? Outcome::NoFit : Outcome::NoFitInFlavor;
+}
+
+bool Scheduler::onOneModel(const JobSpec& s) const {
+    return s.gpuModel >= 0 || m_sim.fleet.gpuModels.size() == 1;
+}
+
+bool Scheduler::mayBeHead(std::uint32_t job) const {
+    const JobSpec& s = m_sim.spec(job);
+    if (!m_sim.quota.manages(s.team)) return true;
+    // Quota, not capacity, decides when a job it blocks starts: it waits without a
+    // reservation. A job its quota could send to several models is not planned either.
+    if (!onOneModel(s)) return false;
+    // Its reservation holds GPUs, not quota (Kueue reserves no quota ahead of admission):
+    // later jobs may take the quota, and then it waits for quota without a reservation.
+    const int model = s.gpuModel >= 0 ? s.gpuModel : 0;
+    return m_sim.quota.check(s.team, model, QuotaLedger::requestUnits(s, m_sim.fleet, model))
+        .admits();
+}
+
+Scheduler::Outcome Scheduler::commit(std::uint32_t job, const PlacementRequest& req, double nowS,
+                                     bool mustEndBeforeReservation) {
     if (mustEndBeforeReservation && m_plannedEnd(job, m_scratch, nowS) > m_reservation.startS) {
         unplace(m_sim.cluster, m_scratch, req.host);
         // Its slowdown depends on where it lands; as the fleet fills, a later pass may place
@@ -171,6 +221,7 @@ void Scheduler::fullScan(double nowS) {
             if (m_checkSkips && anyRoom() && coveredByFailure(key, false)) verifySkip(job, false);
             if (anyRoom() && !coveredByFailure(key, false)) {
                 const Outcome o = tryBind(job, nowS, false);
+                if (o == Outcome::QuotaBlocked || o == Outcome::NoFitInFlavor) continue;
                 if (o == Outcome::Bound) {
                     // Capacity went to a job ahead of the old head. If the job releases by the
                     // reserved start, the head still fits then on the GPUs it reserved, and no
@@ -189,6 +240,7 @@ void Scheduler::fullScan(double nowS) {
                 m_neverFit.add(key);
                 continue;
             }
+            if (!mayBeHead(job)) continue;
             m_head = job;
             if (m_def.backfill == BackfillMode::None) break;
             if (!m_reservation.active || m_reservation.job != job) computeReservation(job, nowS);
@@ -271,10 +323,13 @@ void Scheduler::backfill(std::uint32_t job, double nowS, Cleared cleared) {
     }
     // With the head's GPUs held by phantom occupancy, anything that fits cannot delay it.
     occupyPhantom();
-    if (tryBind(job, nowS, false) == Outcome::Bound) {
+    const Outcome first = tryBind(job, nowS, false);
+    if (first == Outcome::Bound) {
         if (canBeShort) refreshPhantom(job);
         return;
     }
+    if (first == Outcome::QuotaBlocked || first == Outcome::NoFitInFlavor)
+        return;  // no shape failed
     if (!canBeShort) {
         m_failedWithPhantom.add(key);
         return;

@@ -24,6 +24,7 @@
 #include "gpuplan/simulate.hpp"
 #include "job_queue.hpp"
 #include "placement.hpp"
+#include "quota_ledger.hpp"
 #include "sim_state.hpp"
 
 namespace gpuplan::detail {
@@ -77,11 +78,25 @@ public:
     bool fitsBesideReservation(std::uint32_t job) const;
 
 private:
-    enum class Outcome { Bound, NoFit, TooLong };
+    /// QuotaBlocked: no flavor of its team's quota admits it. NoFitInFlavor: admitted, but
+    /// not placeable on the models its quota sent it to (which says nothing of its shape).
+    enum class Outcome { Bound, NoFit, TooLong, QuotaBlocked, NoFitInFlavor };
 
     void fullScan(double nowS);
     void arrivalsOnly(double nowS);
     Outcome tryBind(std::uint32_t job, double nowS, bool mustEndBeforeReservation);
+    Outcome tryBindWithQuota(std::uint32_t job, const PlacementRequest& req, double nowS,
+                             bool mustEndBeforeReservation);
+    /// Places every pod into m_scratch (slots occupied), or leaves the cluster as it was.
+    bool place(const PlacementRequest& req);
+    /// A placed job (m_scratch) is bound, unless it must end before the reservation and
+    /// would not (its slots are then given back).
+    Outcome commit(std::uint32_t job, const PlacementRequest& req, double nowS,
+                   bool mustEndBeforeReservation);
+    /// The job can land on one GPU model only (its own, or the fleet's only one).
+    bool onOneModel(const JobSpec& s) const;
+    /// Can a job that does not fit now be the head (planned a start, blocking later ones)?
+    bool mayBeHead(std::uint32_t job) const;
     /// Which failure lists the caller already found not to cover the job's shape.
     enum class Cleared { Nothing, WithoutHold, Both };
     void backfill(std::uint32_t job, double nowS, Cleared cleared = Cleared::Nothing);

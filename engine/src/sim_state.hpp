@@ -12,6 +12,7 @@
 #include "gpuplan/results.hpp"
 #include "large_arrays.hpp"
 #include "mig_recuts.hpp"
+#include "quota_ledger.hpp"
 #include "shared_gpus.hpp"
 
 namespace gpuplan::detail {
@@ -33,8 +34,13 @@ struct JobRuntime {
 };
 
 struct SimState {
-    SimState(Results& r, const Fleet& f)
-        : results(r), fleet(f), cluster(f), migRecuts(f, cluster, r.migRecuts) {
+    SimState(Results& r, const Fleet& f, const Scenario& s)
+        : results(r),
+          fleet(f),
+          scenario(s),
+          cluster(f),
+          migRecuts(f, cluster, r.migRecuts),
+          quota(s, f, r.teams) {
         reserveLarge(runtime, r.jobs.size());
         runtime.resize(r.jobs.size());
         nodeJobs.resize(f.nodes.size());
@@ -49,11 +55,23 @@ struct SimState {
         return results.placementOf(results.segments[runtime[job].segment]);
     }
 
+    /// Admitted GPU-equivalents, per team and GPU model (a team's job while bound).
+    void chargeQuota(std::uint32_t job, std::span<const PodPlacement> pods, int sign) {
+        const JobSpec& s = spec(job);
+        if (!quota.manages(s.team) || pods.empty()) return;
+        std::int64_t units = 0;
+        for (const PodPlacement& pod : pods)
+            units += QuotaLedger::podUnits(pod);
+        quota.charge(s.team, fleet.nodes[pods.front().node].gpuModel, sign * units);
+    }
+
     Results& results;
     const Fleet& fleet;
+    const Scenario& scenario;
     ClusterState cluster;
     /// Dynamic MIG re-cuts in flight (the diagnoser asks what is coming for a MIG job).
     MigRecuts migRecuts;
+    QuotaLedger quota;
     std::vector<JobRuntime> runtime;
     /// Bound jobs by planned release time: what a backfill reservation looks ahead through.
     EndOrderedJobs boundByEnd;

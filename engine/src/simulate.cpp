@@ -195,6 +195,7 @@ void Simulation::bind(std::uint32_t job, const std::vector<PodPlacement>& pods) 
         m_sim.nodeJobs[pod.node].push_back({job, pod.isWhole() ? s.gpusPerPod : 0, p.endS});
     // Not read from the cluster: during a pass it also holds the head's phantom GPUs.
     m_rates.allocatedGpus += heldGpus(job);
+    m_sim.chargeQuota(job, pods, +1);
     if (s.sharesGpu()) bindShare(job, pods, p);
     if (rt.phase == Phase::Running) addProgress(job, +1);
     if (rt.phase == Phase::Starting)
@@ -229,6 +230,7 @@ void Simulation::unbind(std::uint32_t job, SegmentEnd end) {
         list.erase(std::find_if(list.begin(), list.end(),
                                 [job](const SimState::BoundPod& b) { return b.job == job; }));
     }
+    m_sim.chargeQuota(job, m_results.placementOf(seg), -1);
     m_sim.boundByEnd.erase(rt.plannedEndS, job);
     seg.endS = m_nowS;
     seg.end = end;

@@ -91,7 +91,7 @@ public:
         : m_scenario(scenario),
           m_options(options),
           m_results(results),
-          m_sim(results, prepare(scenario, results)),
+          m_sim(results, prepare(scenario, results), scenario),
           m_scheduler(
               scenario.scheduler, m_sim,
               [this](std::uint32_t job, const std::vector<PodPlacement>& pods, double nowS) {
@@ -280,6 +280,8 @@ private:
     /// Every running share's speed is the one its GPUs' pods give, summed afresh from the
     /// bound jobs (not from the books); occupancy never exceeds allocation.
     void checkShares();
+    /// Quota books (QuotaLedger::checkInvariants) and admitted usage = placed usage.
+    void checkQuota();
 
     /// After a pass: a head whose reserved start has come is running (EASY's promise).
     void checkHeadOnTime() const;

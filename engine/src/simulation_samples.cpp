@@ -96,11 +96,32 @@ void Simulation::checkBooks() {
     }
     // The hold is on only inside a pass; between passes the cluster is what jobs hold.
     m_sim.cluster.checkAgainst(held);
+    checkQuota();
     checkShares();
     if (std::abs(allocated - m_rates.allocatedGpus) > 1e-6 * (1 + allocated))
         throw std::logic_error("invariant: allocated GPU counter drifted");
     if (m_scheduler.reservationViolations() != 0 || m_scheduler.reservationShortfall() != 0)
         throw std::logic_error("invariant: a backfill took GPUs reserved for the queue head");
+}
+
+void Simulation::checkQuota() {
+    const QuotaLedger& quota = m_sim.quota;
+    if (!quota.enabled()) return;
+    quota.checkInvariants();
+    // Admitted usage is placed usage: per team and model, what its bound jobs hold.
+    const int models = static_cast<int>(m_results.fleet.gpuModels.size());
+    std::vector<std::int64_t> placed(m_results.teams.size() * models, 0);
+    for (const EndOrderedJobs::Entry& e : m_sim.boundByEnd) {
+        const std::span<const PodPlacement> pods = m_sim.placementOf(e.job);
+        const int model = m_results.fleet.nodes[pods.front().node].gpuModel;
+        for (const PodPlacement& pod : pods)
+            placed[m_sim.spec(e.job).team * models + model] += QuotaLedger::podUnits(pod);
+    }
+    for (int team = 0; team < static_cast<int>(m_results.teams.size()); ++team)
+        for (int m = 0; m < models; ++m)
+            if (quota.manages(team) && quota.usage(team, m) != placed[team * models + m])
+                throw std::logic_error("invariant: team " + m_results.teams[team] +
+                                       "'s admitted quota is not what its jobs hold");
 }
 
 void Simulation::checkShares() {

@@ -117,7 +117,8 @@ struct TimedDiagnosis {
 struct PendingJob {
     std::uint32_t job = 0;
     Layer layer = Layer::Scheduling;
-    std::uint32_t reason = kNoReason;  ///< into Results::reasons; kNoReason = not diagnosed
+    ReasonToken token = ReasonToken::None;  ///< Kueue's, when quota keeps it out
+    std::uint32_t reason = kNoReason;       ///< into Results::reasons; kNoReason = not diagnosed
     double waitingS = 0;      ///< t − submit (an evicted job's wait includes the time it ran)
     double diagnosedAtS = 0;  ///< when the layer and reason were found (≤ t)
     static constexpr std::uint32_t kNoReason = 0xFFFFFFFFu;
