@@ -19,7 +19,7 @@ public:
     std::size_t size() const { return m_items.size(); }
     const T& top() const { return m_items.front(); }
 
-    void push(T item) {
+    [[gnu::always_inline]] void push(T item) {
         std::size_t i = m_items.size();
         m_items.push_back(std::move(item));
         T moving = std::move(m_items[i]);

@@ -186,6 +186,15 @@ void QuotaLedger::charge(int team, int model, std::int64_t units) {
     }
 }
 
+void QuotaLedger::chargePods(int team, const Fleet& fleet, std::span<const PodPlacement> pods,
+                             int sign) {
+    if (!manages(team) || pods.empty()) return;
+    std::int64_t units = 0;
+    for (const PodPlacement& pod : pods)
+        units += podUnits(pod);
+    charge(team, fleet.nodes[pods.front().node].gpuModel, sign * units);
+}
+
 std::int64_t QuotaLedger::usage(int team, int model) const {
     const int node = queueOf(team);
     return node < 0 ? 0 : m_usage[at(node, model)];

@@ -67,6 +67,9 @@ public:
     QuotaCheck check(int team, int model, std::int64_t units) const;
     /// Admitted (+) or released (−) units of a team in a model; a no-op for unmanaged teams.
     void charge(int team, int model, std::int64_t units);
+    /// Charges (+1) or gives back (−1) what a bound job's pods hold, on their GPU model.
+    [[gnu::noinline]] void chargePods(int team, const Fleet& fleet,
+                                      std::span<const PodPlacement> pods, int sign);
 
     std::int64_t usage(int team, int model) const;
     std::int64_t nominal(int team, int model) const;

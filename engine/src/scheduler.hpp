@@ -85,14 +85,14 @@ private:
     void fullScan(double nowS);
     void arrivalsOnly(double nowS);
     Outcome tryBind(std::uint32_t job, double nowS, bool mustEndBeforeReservation);
-    Outcome tryBindWithQuota(std::uint32_t job, const PlacementRequest& req, double nowS,
-                             bool mustEndBeforeReservation);
+    [[gnu::noinline]] Outcome tryBindWithQuota(std::uint32_t job, const PlacementRequest& req,
+                                               double nowS, bool mustEndBeforeReservation);
     /// Places every pod into m_scratch (slots occupied), or leaves the cluster as it was.
-    bool place(const PlacementRequest& req);
+    [[gnu::always_inline]] inline bool place(const PlacementRequest& req);
     /// A placed job (m_scratch) is bound, unless it must end before the reservation and
     /// would not (its slots are then given back).
-    Outcome commit(std::uint32_t job, const PlacementRequest& req, double nowS,
-                   bool mustEndBeforeReservation);
+    [[gnu::always_inline]] inline Outcome commit(std::uint32_t job, const PlacementRequest& req,
+                                                 double nowS, bool mustEndBeforeReservation);
     /// The job can land on one GPU model only (its own, or the fleet's only one).
     bool onOneModel(const JobSpec& s) const;
     /// Can a job that does not fit now be the head (planned a start, blocking later ones)?

@@ -9,6 +9,15 @@ using namespace gpuplan;
 
 namespace {
 
+CohortDef cohort(const std::string& name, const std::string& parent = "",
+                 bool fairSharing = false) {
+    CohortDef c;
+    c.name = name;
+    c.parent = parent;
+    c.fairSharing = fairSharing;
+    return c;
+}
+
 QuotaDef quota(const std::string& team, double nominal, const std::string& cohort = "",
                std::optional<double> borrowingLimit = {}) {
     QuotaDef q;
@@ -57,7 +66,7 @@ TEST_CASE("a team borrows its cohort's unused quota, and the lender waits for it
     // available: WaitingForQuota, 8 more needed (no reclaim: Kueue's default is Never). It
     // starts when a's jobs end at 3600 s.
     const Results r =
-        test::run(twoTeams({quota("a", 8, "all"), quota("b", 8, "all")}, {CohortDef{"all"}}));
+        test::run(twoTeams({quota("a", 8, "all"), quota("b", 8, "all")}, {cohort("all")}));
     CHECK(startOf(r, "a1") == 0);
     CHECK(startOf(r, "a2") == 0);
     CHECK(startOf(r, "b1") == 3600);
@@ -89,7 +98,7 @@ TEST_CASE("a borrowing limit holds a team back while its cohort has quota unused
     // a may borrow only 4: with a1 running, a2 (8) finds min(16 − 8, 8 − 8 + 4) = 4 available
     // though the pool has 8 unused: BorrowingLimitReached. b1 starts at 100 s; a2 at 3600 s.
     const Results r =
-        test::run(twoTeams({quota("a", 8, "all", 4), quota("b", 8, "all")}, {CohortDef{"all"}}));
+        test::run(twoTeams({quota("a", 8, "all", 4), quota("b", 8, "all")}, {cohort("all")}));
     CHECK(startOf(r, "a2") == 3600);
     CHECK(startOf(r, "b1") == 100);
     const auto a2Rows = r.pendingAt(60);

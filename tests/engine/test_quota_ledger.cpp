@@ -11,6 +11,15 @@ using gpuplan::detail::QuotaLedger;
 
 namespace {
 
+CohortDef cohort(const std::string& name, const std::string& parent = "",
+                 bool fairSharing = false) {
+    CohortDef c;
+    c.name = name;
+    c.parent = parent;
+    c.fairSharing = fairSharing;
+    return c;
+}
+
 constexpr std::int64_t G = QuotaLedger::kUnitsPerGpu;
 
 FlavorQuotaDef flavor(double nominal, std::optional<double> borrowing = {},
@@ -49,7 +58,7 @@ QuotaDef quota(const std::string& team, const std::string& cohort, FlavorQuotaDe
 
 TEST_CASE("a flat cohort lends unused nominal quota and says why a job waits", "[quota]") {
     // a: nominal 8, b: nominal 4, no limits: the cohort's pool is 8 + 4 = 12 GPUs.
-    Books k({quota("a", "all", flavor(8)), quota("b", "all", flavor(4))}, {CohortDef{"all"}});
+    Books k({quota("a", "all", flavor(8)), quota("b", "all", flavor(4))}, {cohort("all")});
     QuotaLedger& q = k.ledger;
     CHECK(q.available(Books::a, Books::tg) == 12 * G);
     // a asks 10: 10 ≤ 12 available, beyond its nominal 8: admitted by borrowing.
@@ -75,8 +84,7 @@ TEST_CASE("a flat cohort lends unused nominal quota and says why a job waits", "
 TEST_CASE("a lending limit keeps the rest of a team's quota for it alone", "[quota]") {
     // a: nominal 8, lends at most 2 → guaranteed 6, puts 2 in the pool; b: nominal 4, puts 4.
     // Pool = 6. b can get at most 6 (its own 4 plus a's 2), ever.
-    Books k({quota("a", "all", flavor(8, {}, 2)), quota("b", "all", flavor(4))},
-            {CohortDef{"all"}});
+    Books k({quota("a", "all", flavor(8, {}, 2)), quota("b", "all", flavor(4))}, {cohort("all")});
     QuotaLedger& q = k.ledger;
     CHECK(q.check(Books::b, Books::tg, 7 * G).verdict == ReasonToken::ExceedsMaxQuota);
     REQUIRE(q.check(Books::b, Books::tg, 6 * G).admits());
@@ -95,7 +103,7 @@ TEST_CASE("a lending limit keeps the rest of a team's quota for it alone", "[quo
 
 TEST_CASE("a borrowing limit caps what a team takes from its cohort", "[quota]") {
     // a: nominal 8, may borrow 2; b: nominal 8. Pool 16.
-    Books k({quota("a", "all", flavor(8, 2)), quota("b", "all", flavor(8))}, {CohortDef{"all"}});
+    Books k({quota("a", "all", flavor(8, 2)), quota("b", "all", flavor(8))}, {cohort("all")});
     QuotaLedger& q = k.ledger;
     // a can never hold more than 8 + 2 = 10.
     CHECK(q.check(Books::a, Books::tg, 12 * G).verdict == ReasonToken::ExceedsMaxQuota);
@@ -117,7 +125,7 @@ TEST_CASE("nested cohorts: a child cohort borrows from its parent within its own
     // org ⊃ {ml ⊃ {a: 4, b: 4}, c: 8}. ml puts 8 in org's pool, c 8: org's pool 16.
     Books k(
         {quota("a", "ml", flavor(4)), quota("b", "ml", flavor(4)), quota("c", "org", flavor(8))},
-        {CohortDef{"org"}, CohortDef{"ml", "org"}});
+        {cohort("org"), cohort("ml", "org")});
     QuotaLedger& q = k.ledger;
     REQUIRE(q.check(Books::a, Books::tg, 12 * G).admits());
     q.charge(Books::a, Books::tg, 12 * G);
@@ -129,11 +137,11 @@ TEST_CASE("nested cohorts: a child cohort borrows from its parent within its own
 
     // The same tree with ml allowed to borrow only 2 beyond its 8: a can never reach 12
     // (potential = min(0 + 16, 8 + 2) = 10).
-    CohortDef ml{"ml", "org"};
+    CohortDef ml = cohort("ml", "org");
     ml.flavors = {flavor(0, 2)};
     Books limited(
         {quota("a", "ml", flavor(4)), quota("b", "ml", flavor(4)), quota("c", "org", flavor(8))},
-        {CohortDef{"org"}, ml});
+        {cohort("org"), ml});
     CHECK(limited.ledger.check(Books::a, Books::tg, 12 * G).verdict ==
           ReasonToken::ExceedsMaxQuota);
     CHECK(limited.ledger.check(Books::a, Books::tg, 10 * G).admits());
@@ -164,7 +172,7 @@ TEST_CASE("fair sharing: a team's share is what it borrows over the pool, over i
     QuotaDef a = quota("a", "all", flavor(4));
     QuotaDef b = quota("b", "all", flavor(4));
     b.fairShareWeight = 2;
-    Books k({a, b}, {CohortDef{"all", "", true}});
+    Books k({a, b}, {cohort("all", "", true)});
     QuotaLedger& q = k.ledger;
     // Pool 8. a using 6 borrows 2: share 2 / 8 / 1 = 0.25. b borrowing the same 2 with weight 2:
     // 0.125. Not borrowing: 0.
