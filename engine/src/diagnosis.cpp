@@ -466,6 +466,26 @@ PendingEntry Diagnoser::diagnoseMpsFault(std::uint32_t jobIndex, std::uint32_t f
     return PendingEntry{.job = jobIndex, .layer = Layer::Workload, .reason = intern(text)};
 }
 
+PendingEntry Diagnoser::diagnosePreempted(std::uint32_t jobIndex, std::uint32_t by) {
+    const JobSpec& job = m_sim.spec(jobIndex);
+    const JobSpec& taker = m_sim.spec(by);
+    const std::vector<std::string>& teams = m_sim.results.teams;
+    // Why it could be taken: the priority gap, or the quota its team borrowed.
+    std::string why;
+    if (taker.priority > job.priority)
+        why = format("its priority %d is below %d", job.priority, taker.priority);
+    if (taker.team != job.team && m_sim.quota.shareTree(taker.team, job.team))
+        why += std::string(why.empty() ? "" : ", and ") + "team " + teams[job.team] +
+               " was borrowing quota team " + teams[taker.team] + " reclaimed";
+    const std::string text = "Preempted: evicted so that " + m_sim.results.jobName(by) + " (team " +
+                             teams[taker.team] + ") could start: " + why +
+                             ". It queues again and restarts from its last checkpoint.";
+    return PendingEntry{.job = jobIndex,
+                        .layer = Layer::Scheduling,
+                        .token = ReasonToken::Preempted,
+                        .reason = intern(text)};
+}
+
 std::uint32_t Diagnoser::intern(const std::string& text) {
     auto [it, inserted] =
         m_reasonIds.emplace(text, static_cast<std::uint32_t>(m_sim.results.reasons.size()));

@@ -37,6 +37,9 @@ public:
     PendingEntry diagnoseMpsFault(std::uint32_t job, std::uint32_t faulting, std::uint32_t node,
                                   int slot);
 
+    /// A job just preempted so that `by` could start: scheduling layer, token Preempted.
+    PendingEntry diagnosePreempted(std::uint32_t job, std::uint32_t by);
+
     /// The layer alone, for callers that do not need the text.
     Layer layerOf(std::uint32_t job) const;
 

@@ -110,7 +110,8 @@ void indexPending(Results& r, double endS) {
         auto visit = [&](const RunSegment& s) {
             if (s.startS > queuedFromS) wait(s.startS);
             bound = true;
-            queuedFromS = s.end == SegmentEnd::Evicted ? s.endS : kInf;
+            queuedFromS =
+                s.end == SegmentEnd::Evicted || s.end == SegmentEnd::Preempted ? s.endS : kInf;
         };
         if (rec.segmentCount == 1) {
             visit(r.segments[rec.lastSegment]);

@@ -39,6 +39,8 @@ QuotaLedger::QuotaLedger(const Scenario& scenario, const Fleet& fleet,
             {c.name, c.parent.empty() ? -1 : cohortIndex(c.parent), c.fairShareWeight});
     m_queueOfTeam.assign(teams.size(), -1);
     m_flavorsOfTeam.assign(teams.size(), {});
+    m_reclaim.assign(teams.size(), ReclaimPolicy::Never);
+    m_withinTeam.assign(teams.size(), WithinTeamPolicy::Never);
     for (const QuotaDef& q : scenario.quotas) {
         const int node = static_cast<int>(m_nodes.size());
         m_nodes.push_back(
@@ -46,6 +48,8 @@ QuotaLedger::QuotaLedger(const Scenario& scenario, const Fleet& fleet,
         const auto team = std::find(teams.begin(), teams.end(), q.team);
         if (team == teams.end()) throw std::invalid_argument("quota for unknown team " + q.team);
         m_queueOfTeam[team - teams.begin()] = node;
+        m_reclaim[team - teams.begin()] = q.reclaimWithinCohort;
+        m_withinTeam[team - teams.begin()] = q.withinTeam;
     }
     const std::size_t cells = m_nodes.size() * static_cast<std::size_t>(m_models);
     m_subtreeQuota.assign(cells, 0);
@@ -193,6 +197,26 @@ void QuotaLedger::chargePods(int team, const Fleet& fleet, std::span<const PodPl
     for (const PodPlacement& pod : pods)
         units += podUnits(pod);
     charge(team, fleet.nodes[pods.front().node].gpuModel, sign * units);
+}
+
+ReclaimPolicy QuotaLedger::reclaimPolicy(int team) const {
+    return manages(team) ? m_reclaim[team] : ReclaimPolicy::Never;
+}
+
+WithinTeamPolicy QuotaLedger::withinTeamPolicy(int team) const {
+    return manages(team) ? m_withinTeam[team] : WithinTeamPolicy::Never;
+}
+
+bool QuotaLedger::shareTree(int teamA, int teamB) const {
+    auto root = [this](int node) {
+        while (m_nodes[node].parent >= 0)
+            node = m_nodes[node].parent;
+        return node;
+    };
+    const int a = queueOf(teamA), b = queueOf(teamB);
+    if (a < 0 || b < 0) return false;
+    if (a == b) return true;
+    return m_nodes[a].parent >= 0 && m_nodes[b].parent >= 0 && root(a) == root(b);
 }
 
 std::int64_t QuotaLedger::usage(int team, int model) const {

@@ -81,6 +81,14 @@ public:
     /// quota, ÷ its weight. 0 when it would not borrow; +∞ for weight 0.
     double share(int team, int model, std::int64_t extraUnits) const;
 
+    /// The team's Kueue preemption policies (Never for unmanaged teams).
+    ReclaimPolicy reclaimPolicy(int team) const;
+    WithinTeamPolicy withinTeamPolicy(int team) const;
+    /// Do the two teams' ClusterQueues share a cohort tree (so lend to each other)?
+    bool shareTree(int teamA, int teamB) const;
+    /// Does the team use more than its nominal quota of `model`?
+    bool borrowing(int team, int model) const { return usage(team, model) > nominal(team, model); }
+
     /// Test builds: no ClusterQueue above nominal + borrowing limit, none lending past its
     /// lending limit, every cohort's usage the sum of its children's. Throws std::logic_error.
     void checkInvariants() const;
@@ -104,6 +112,8 @@ private:
     std::vector<Node> m_nodes;
     std::vector<int> m_queueOfTeam;                 ///< team → node, −1 = unmanaged
     std::vector<std::vector<int>> m_flavorsOfTeam;  ///< team → models in flavor order
+    std::vector<ReclaimPolicy> m_reclaim;           ///< per team
+    std::vector<WithinTeamPolicy> m_withinTeam;     ///< per team
     // Per node × model.
     std::vector<std::int64_t> m_subtreeQuota, m_guaranteed, m_borrowingLimit, m_lendingLimit,
         m_usage;

@@ -124,7 +124,8 @@ void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
         "end_s,wait_s,status,slowdown,evictions,nodes,pending_layer,pending_reason,pending_token\n";
     std::vector<int> evictions(r.jobs.size(), 0);
     for (const RunSegment& seg : r.segments)
-        if (seg.end == SegmentEnd::Evicted) ++evictions[seg.job];
+        if (seg.end == SegmentEnd::Evicted || seg.end == SegmentEnd::Preempted)
+            ++evictions[seg.job];
     for (std::uint32_t i = 0; i < r.jobs.size(); ++i) {
         const JobRecord& j = r.jobs[i];
         std::string nodes;

@@ -85,13 +85,6 @@ Scheduler::Outcome Scheduler::tryBind(std::uint32_t job, double nowS,
     return commit(job, req, nowS, mustEndBeforeReservation);
 }
 
-bool Scheduler::place(const PlacementRequest& req) {
-    // The histograms reject a gang that cannot fit before any pod is placed and rolled back;
-    // a single pod fails just as fast in placement itself.
-    if (req.pods > 1 && bestPodCapacity(req, m_sim.cluster) < req.pods) return false;
-    return tryPlace(req, m_def.placement, m_sim.cluster, m_scratch);
-}
-
 Scheduler::Outcome Scheduler::tryBindWithQuota(std::uint32_t job, const PlacementRequest& req,
                                                double nowS, bool mustEndBeforeReservation) {
     // Kueue admits by quota, trying the team's flavors in order; the job then lands on that
@@ -188,6 +181,7 @@ bool Scheduler::groupHasShortJob(const JobQueue::Group& group, double nowS) cons
 
 void Scheduler::fullScan(double nowS) {
     m_head = npos;
+    m_preemptionFailed.clear();
     auto& groups = m_queue.groups();
     // The groups' next jobs, merged in queue order (a heap kept across passes: no
     // allocation per pass).
@@ -219,9 +213,10 @@ void Scheduler::fullScan(double nowS) {
             if (m_neverFit.covers(key)) continue;
             pushNext(c.group, c.pos + 1);
             if (m_checkSkips && anyRoom() && coveredByFailure(key, false)) verifySkip(job, false);
+            bool quotaBlocked = false;
             if (anyRoom() && !coveredByFailure(key, false)) {
                 const Outcome o = tryBind(job, nowS, false);
-                if (o == Outcome::QuotaBlocked || o == Outcome::NoFitInFlavor) continue;
+                quotaBlocked = o == Outcome::QuotaBlocked || o == Outcome::NoFitInFlavor;
                 if (o == Outcome::Bound) {
                     // Capacity went to a job ahead of the old head. If the job releases by the
                     // reserved start, the head still fits then on the GPUs it reserved, and no
@@ -234,8 +229,17 @@ void Scheduler::fullScan(double nowS) {
                         m_reservation.active = false;
                     continue;
                 }
-                m_failedAlways.add(key);
+                if (!quotaBlocked) m_failedAlways.add(key);
             }
+            if (m_preempt && tryPreempt(job, nowS)) {
+                // Evictions freed GPUs (maybe more than it took): failures so far may be stale,
+                // and the bound jobs the reservation counted on have changed.
+                m_failedAlways.clear();
+                m_failedWithPhantom.clear();
+                m_reservation.active = false;
+                continue;
+            }
+            if (quotaBlocked) continue;
             if (!fitsEmptyReady(job)) {  // waits for capacity, does not block
                 m_neverFit.add(key);
                 continue;

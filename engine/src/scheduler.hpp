@@ -41,6 +41,8 @@ public:
     using PlannedEndFn =
         std::function<double(std::uint32_t job, const std::vector<PodPlacement>&, double nowS)>;
     using BindFn = std::function<void(std::uint32_t job, const std::vector<PodPlacement>&)>;
+    /// Evicts `victim` so that `by` can start (the kernel queues it again after the pass).
+    using PreemptFn = std::function<void(std::uint32_t victim, std::uint32_t by)>;
 
     Scheduler(const SchedulerDef& def, SimState& sim, PlannedEndFn plannedEnd, BindFn bind);
 
@@ -60,6 +62,8 @@ public:
     /// unannounced before a pass that keeps the last pass's failures.
     void checkSkips(bool on) { m_checkSkips = on; }
     void countInto(RunCounters* counters) { m_counters = counters; }
+    /// Lets passes preempt (scheduler_preemption.cpp); without it no job is ever evicted.
+    void onPreempt(PreemptFn preempt) { m_preempt = std::move(preempt); }
 
     const JobQueue& queue() const { return m_queue; }
     std::uint32_t blockedHead() const { return m_head; }  ///< npos when none
@@ -88,7 +92,32 @@ private:
     [[gnu::noinline]] Outcome tryBindWithQuota(std::uint32_t job, const PlacementRequest& req,
                                                double nowS, bool mustEndBeforeReservation);
     /// Places every pod into m_scratch (slots occupied), or leaves the cluster as it was.
-    [[gnu::always_inline]] inline bool place(const PlacementRequest& req);
+    // ---- Preemption (scheduler_preemption.cpp) ----
+    /// Evicts the fewest bound jobs that let `job` start, by the rules of its team's quota and
+    /// the scheduler's preemption mode, and binds it; false (nothing changed) when none do.
+    bool tryPreempt(std::uint32_t job, double nowS);
+    std::vector<std::uint32_t> preemptionCandidates(std::uint32_t job);
+    std::vector<std::uint32_t> chooseVictims(std::uint32_t job);
+    /// Would `job` be admitted and placed now? Leaves nothing placed.
+    bool fitsNow(std::uint32_t job);
+    /// Takes a bound job's pods and quota off the books (−1) or puts them back (+1).
+    void lift(std::uint32_t victim, int sign);
+    /// Jobs alike in who they may evict (a failed search is not repeated in a pass).
+    struct PreemptionKey {
+        ShapeKey shape;
+        std::int32_t priority;
+        JobSource source;
+        std::uint32_t sourceIndex;
+        bool operator==(const PreemptionKey&) const = default;
+    };
+    PreemptionKey preemptionKey(std::uint32_t job) const;
+
+    [[gnu::always_inline]] bool place(const PlacementRequest& req) {
+        // The histograms reject a gang that cannot fit before any pod is placed and rolled
+        // back; a single pod fails just as fast in placement itself.
+        if (req.pods > 1 && bestPodCapacity(req, m_sim.cluster) < req.pods) return false;
+        return tryPlace(req, m_def.placement, m_sim.cluster, m_scratch);
+    }
     /// A placed job (m_scratch) is bound, unless it must end before the reservation and
     /// would not (its slots are then given back).
     [[gnu::always_inline]] inline Outcome commit(std::uint32_t job, const PlacementRequest& req,
@@ -153,6 +182,8 @@ private:
     FailedShapes m_failedAlways, m_failedWithPhantom;
     /// Shapes that cannot fit even the empty Ready fleet (read by full scans only).
     FailedShapes m_neverFit;
+    PreemptFn m_preempt;
+    std::vector<PreemptionKey> m_preemptionFailed;  ///< in this pass
     bool m_retryFull = false;      ///< a job was too long only because of where it landed
     bool m_phantomShrank = false;  ///< a short backfill on a reserved node freed held GPUs
     std::vector<PodPlacement> m_scratch;

@@ -56,6 +56,11 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
         }
         if (changed) {
             m_scheduler.pass(now);
+            // Preempted jobs queue again and may fit elsewhere at once. A few rounds at most:
+            // policies that preempt back and forth must not stall the clock.
+            for (int round = 0; round < kPreemptionRounds && requeuePreempted(); ++round)
+                m_scheduler.pass(now);
+            requeuePreempted();
             m_rates.queuedJobs = static_cast<double>(m_scheduler.queue().size());
             startMigRecuts();
             check();
@@ -312,18 +317,40 @@ void Simulation::nodeChange(std::uint32_t index) {
     m_scheduler.invalidateReservation();
 }
 
-void Simulation::evict(std::uint32_t job, bool diagnose) {
+void Simulation::takeOff(std::uint32_t job, SegmentEnd end) {
     JobRuntime& rt = m_sim.runtime[job];
     const RunSegment& seg = m_results.segments[rt.segment];
     if (rt.phase == Phase::Running)
         m_metrics.discardUseful(m_sim.spec(job).sharesGpu()
                                     ? heldGpus(job) * workDoneS(job)
                                     : heldGpus(job) * (m_nowS - rt.progressStartS) / seg.slowdown);
-    unbind(job, SegmentEnd::Evicted);
+    unbind(job, end);
     m_results.jobs[job].status = JobStatus::Pending;  // queued again
+}
+
+void Simulation::evict(std::uint32_t job, bool diagnose) {
+    takeOff(job, SegmentEnd::Evicted);
     m_scheduler.enqueue(job);
     if (diagnose) m_queuedNow.push_back(job);
     count(6, job);
+}
+
+void Simulation::preempt(std::uint32_t victim, std::uint32_t by) {
+    // Not queued yet: the pass that preempts is walking the queue.
+    takeOff(victim, SegmentEnd::Preempted);
+    m_preemptedNow.push_back({victim, by});
+    count(10, victim);
+}
+
+bool Simulation::requeuePreempted() {
+    if (m_preemptedNow.empty()) return false;
+    for (const auto& [victim, by] : m_preemptedNow) {
+        m_scheduler.enqueue(victim);
+        if (m_options.diagnosePending)
+            m_results.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnosePreempted(victim, by)});
+    }
+    m_preemptedNow.clear();
+    return true;
 }
 
 }  // namespace detail

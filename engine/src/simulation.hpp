@@ -27,6 +27,19 @@
 
 namespace gpuplan::detail {
 
+/// Passes at one instant that may follow preemptions (each queues its victims again).
+inline constexpr int kPreemptionRounds = 4;
+
+/// Can anything ever be preempted in this scenario (priority mode, or a quota policy)?
+inline bool preemptionPossible(const Scenario& s) {
+    if (s.scheduler.preemption != PreemptionMode::Off) return true;
+    for (const QuotaDef& q : s.quotas)
+        if (q.reclaimWithinCohort != ReclaimPolicy::Never ||
+            q.withinTeam != WithinTeamPolicy::Never)
+            return true;
+    return false;
+}
+
 inline constexpr int kCrashLoopAttempts = 7;  // the first run and backoffLimit = 6 restarts
 
 /// When the k-th attempt of a crash loop (1-based) crashes, after the binding: k attempts
@@ -107,6 +120,9 @@ public:
           m_stuck(static_cast<std::uint32_t>(results.jobs.size())),
           m_sharedGpus(results.fleet, results.firstGpuOfNode) {
         m_scheduler.checkSkips(options.checkInvariants);
+        if (preemptionPossible(scenario))
+            m_scheduler.onPreempt(
+                [this](std::uint32_t victim, std::uint32_t by) { preempt(victim, by); });
         m_scheduler.countInto(options.counters);
         m_pendingEntriesPerSample = pendingEntriesPerSample(options, m_metrics.sampleCount());
         m_fingerprint = 0x6a09e667f3bcc908ull ^ options.seed.value_or(scenario.seed);
@@ -258,6 +274,14 @@ private:
     /// Queues a bound job again from scratch; its work so far is lost. `diagnose`: as any
     /// job just queued (else the caller gives the reason).
     void evict(std::uint32_t job, bool diagnose = true);
+    /// Takes a bound job off its GPUs (its work since its last checkpoint is lost) and marks it
+    /// pending; the caller queues it again. The one path for evictions and preemptions.
+    void takeOff(std::uint32_t job, SegmentEnd end);
+    /// Preempts `victim` so that `by` can start (Scheduler::PreemptFn); it is queued again
+    /// after the pass, with a Preempted diagnosis.
+    void preempt(std::uint32_t victim, std::uint32_t by);
+    /// Queues the jobs preempted in the last pass again; true if there were any.
+    bool requeuePreempted();
 
     void closeOpenSegments(double endS);
 
@@ -305,6 +329,8 @@ private:
     int m_running = 0;
     mutable std::vector<std::uint32_t> m_nodeScratch;
     std::vector<std::uint32_t> m_queuedNow;  ///< arrived or evicted at m_nowS
+    /// Preempted in the current pass, with the job that took their place.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> m_preemptedNow;
     IndexSet m_stuck;        ///< bound jobs starting up or crash-looping (workload layer)
     double m_stuckGpus = 0;  ///< GPUs the stuck jobs ask
     std::size_t m_pendingEntriesPerSample = 0;

@@ -57,7 +57,9 @@ struct PodPlacement {
     }
 };
 
-enum class SegmentEnd : std::uint8_t { Completed, Failed, Evicted, Horizon };
+/// How a binding ended. Evicted: its node failed or went away. Preempted: another job took
+/// its GPUs or its quota (priority preemption, Kueue's reclaim).
+enum class SegmentEnd : std::uint8_t { Completed, Failed, Evicted, Horizon, Preempted };
 
 /// One binding of a job to GPUs, from bind to release (a job evicted by a node failure and
 /// started again has several).
