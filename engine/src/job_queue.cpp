@@ -66,7 +66,8 @@ void FailedShapes::clear() {
 
 void JobQueue::insert(std::uint32_t job) {
     const JobSpec& s = spec(job);
-    const ShapeKey key = shapeOf(s);
+    ShapeKey key = shapeOf(s);
+    if (s.team < static_cast<int>(m_groupByTeam.size()) && m_groupByTeam[s.team]) key.team = s.team;
     if (m_lastGroup < 0 || !(m_groups[m_lastGroup].key == key)) {
         // try_emplace: no node is allocated when the shape has its group already (emplace
         // builds one first, then frees it: two allocator calls per arrival).

@@ -170,6 +170,8 @@ public:
     /// Queue order (orderKey(a) < orderKey(b)).
     bool before(std::uint32_t a, std::uint32_t b) const { return orderKey(a) < orderKey(b); }
     static ShapeKey shapeOf(const JobSpec& job);
+    /// Jobs of these teams are grouped by team too (fair sharing orders teams apart).
+    void groupByTeam(std::vector<bool> teams) { m_groupByTeam = std::move(teams); }
 
     void insert(std::uint32_t job);
     /// The job left the queue (bound); its slot is reclaimed at the next compaction.
@@ -205,9 +207,11 @@ private:
     QueueOrder m_order;
     std::vector<Group> m_groups;
     std::unordered_map<ShapeKey, int, KeyHash> m_groupByKey;
-    int m_lastGroup = -1;        ///< the last arrival's group: runs of one shape skip the hash
-    std::vector<int> m_groupOf;  ///< live job → group, −1 when not queued
-    std::vector<int> m_staleIn;  ///< removed job → group still listing it, −1 when none
+    int m_lastGroup = -1;
+    std::vector<bool> m_groupByTeam;  ///< per team        ///< the last arrival's group: runs of
+                                      ///< one shape skip the hash
+    std::vector<int> m_groupOf;       ///< live job → group, −1 when not queued
+    std::vector<int> m_staleIn;       ///< removed job → group still listing it, −1 when none
     std::vector<int> m_toCompact;
     std::size_t m_size = 0;
 };

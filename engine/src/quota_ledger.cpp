@@ -34,9 +34,11 @@ QuotaLedger::QuotaLedger(const Scenario& scenario, const Fleet& fleet,
             if (scenario.cohorts[i].name == name) return static_cast<int>(i);
         return -1;
     };
-    for (const CohortDef& c : scenario.cohorts)
-        m_nodes.push_back(
-            {c.name, c.parent.empty() ? -1 : cohortIndex(c.parent), c.fairShareWeight});
+    for (const CohortDef& c : scenario.cohorts) {
+        m_nodes.push_back({c.name, c.parent.empty() ? -1 : cohortIndex(c.parent), c.fairShareWeight,
+                           c.fairSharing});
+        m_anyFairSharing |= c.fairSharing;
+    }
     m_queueOfTeam.assign(teams.size(), -1);
     m_flavorsOfTeam.assign(teams.size(), {});
     m_reclaim.assign(teams.size(), ReclaimPolicy::Never);
@@ -44,7 +46,7 @@ QuotaLedger::QuotaLedger(const Scenario& scenario, const Fleet& fleet,
     for (const QuotaDef& q : scenario.quotas) {
         const int node = static_cast<int>(m_nodes.size());
         m_nodes.push_back(
-            {q.team, q.cohort.empty() ? -1 : cohortIndex(q.cohort), q.fairShareWeight});
+            {q.team, q.cohort.empty() ? -1 : cohortIndex(q.cohort), q.fairShareWeight, false});
         const auto team = std::find(teams.begin(), teams.end(), q.team);
         if (team == teams.end()) throw std::invalid_argument("quota for unknown team " + q.team);
         m_queueOfTeam[team - teams.begin()] = node;

@@ -81,6 +81,13 @@ public:
     /// quota, ÷ its weight. 0 when it would not borrow; +∞ for weight 0.
     double share(int team, int model, std::int64_t extraUnits) const;
 
+    /// Is the team in a cohort with fair sharing (admission by lowest share first)?
+    bool fairSharing(int team) const {
+        const int node = queueOf(team);
+        return node >= 0 && m_nodes[node].parent >= 0 && m_nodes[m_nodes[node].parent].fairSharing;
+    }
+    bool anyFairSharing() const { return m_anyFairSharing; }
+
     /// The team's Kueue preemption policies (Never for unmanaged teams).
     ReclaimPolicy reclaimPolicy(int team) const;
     WithinTeamPolicy withinTeamPolicy(int team) const;
@@ -98,6 +105,7 @@ private:
         std::string name;
         int parent = -1;
         double weight = 1;
+        bool fairSharing = false;  ///< a cohort that orders its members by share
     };
     static constexpr std::int64_t kNoLimit = -1;
     std::size_t at(int node, int model) const {
@@ -109,6 +117,7 @@ private:
     std::int64_t usedInParent(int node, int model) const;
 
     int m_models = 0;
+    bool m_anyFairSharing = false;
     std::vector<Node> m_nodes;
     std::vector<int> m_queueOfTeam;                 ///< team → node, −1 = unmanaged
     std::vector<std::vector<int>> m_flavorsOfTeam;  ///< team → models in flavor order

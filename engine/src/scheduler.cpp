@@ -13,7 +13,26 @@ Scheduler::Scheduler(const SchedulerDef& def, SimState& sim, PlannedEndFn planne
       m_sim(sim),
       m_plannedEnd(std::move(plannedEnd)),
       m_bind(std::move(bind)),
-      m_queue(&sim.results.jobs, def.queueOrder) {}
+      m_queue(&sim.results.jobs, def.queueOrder) {
+    if (m_sim.quota.anyFairSharing()) {
+        std::vector<bool> byTeam(m_sim.results.teams.size());
+        for (std::size_t t = 0; t < byTeam.size(); ++t)
+            byTeam[t] = m_sim.quota.fairSharing(static_cast<int>(t));
+        m_queue.groupByTeam(std::move(byTeam));
+    }
+}
+
+double Scheduler::fairShare(std::uint32_t job) const {
+    // Kueue's fair sharing: the share its team would have with the job admitted (on the first
+    // flavor it may use); teams outside fair-sharing cohorts count 0 (queue order decides).
+    const JobSpec& s = m_sim.spec(job);
+    if (!m_sim.quota.fairSharing(s.team)) return 0;
+    for (int model : m_sim.quota.flavorsOf(s.team))
+        if (s.gpuModel < 0 || s.gpuModel == model)
+            return m_sim.quota.share(s.team, model,
+                                     QuotaLedger::requestUnits(s, m_sim.fleet, model));
+    return 0;
+}
 
 void Scheduler::enqueue(std::uint32_t job) {
     m_queue.insert(job);
@@ -36,7 +55,8 @@ void Scheduler::pass(double nowS) {
     }
     // Capacity only shrank since the last pass unless it grew: jobs that did not fit then
     // still do not, so only arrivals need a look — unless one sorts ahead of the head.
-    bool full = m_capacityGrew || m_retryFull;
+    // Fair sharing orders the queue by shares that move with every admission: no shortcut.
+    bool full = m_capacityGrew || m_retryFull || m_sim.quota.anyFairSharing();
     if (!full && m_def.backfill != BackfillMode::Greedy) {
         full = m_head == npos;
         for (std::uint32_t j : m_newArrivals)
@@ -185,7 +205,11 @@ void Scheduler::fullScan(double nowS) {
     auto& groups = m_queue.groups();
     // The groups' next jobs, merged in queue order (a heap kept across passes: no
     // allocation per pass).
-    auto later = [](const Cursor& a, const Cursor& b) { return b.key < a.key; };
+    // With fair sharing, first by the team's share with the job admitted (lowest first).
+    const bool fair = m_sim.quota.anyFairSharing();
+    auto later = [](const Cursor& a, const Cursor& b) {
+        return b.share != a.share ? b.share < a.share : b.key < a.key;
+    };
     std::vector<Cursor>& heap = m_cursors;
     heap.clear();
     auto pushNext = [&](int g, std::size_t pos) {
@@ -193,7 +217,8 @@ void Scheduler::fullScan(double nowS) {
         while (pos < jobs.size() && !m_queue.contains(jobs[pos]))
             ++pos;
         if (pos < jobs.size()) {
-            heap.push_back(Cursor{m_queue.orderKey(jobs[pos]), g, pos});
+            heap.push_back(
+                Cursor{m_queue.orderKey(jobs[pos]), g, pos, fair ? fairShare(jobs[pos]) : 0.0});
             std::push_heap(heap.begin(), heap.end(), later);
         }
     };
@@ -202,8 +227,19 @@ void Scheduler::fullScan(double nowS) {
 
     while (!heap.empty()) {
         std::pop_heap(heap.begin(), heap.end(), later);
-        const Cursor c = heap.back();
+        Cursor c = heap.back();
         heap.pop_back();
+        if (fair) {
+            // Shares grow as the pass admits: a cursor's may be stale. Look again, and put it
+            // back if it no longer comes first.
+            const double now = fairShare(c.key.job);
+            if (now > c.share && !heap.empty()) {
+                c.share = now;
+                heap.push_back(c);
+                std::push_heap(heap.begin(), heap.end(), later);
+                continue;
+            }
+        }
         const std::uint32_t job = c.key.job;
         const ShapeKey key = groups[c.group].key;
         if (m_head == npos && m_def.backfill != BackfillMode::Greedy) {

@@ -171,7 +171,10 @@ private:
         JobQueue::OrderKey key;
         int group;
         std::size_t pos;
+        double share = 0;  ///< fair sharing: its team's share, when pushed
     };
+    /// Kueue's fair-sharing share of the job's team with the job admitted (0 outside).
+    double fairShare(std::uint32_t job) const;
     std::vector<Cursor> m_cursors;
     std::vector<PodPlacement> m_phantom;
     int m_phantomGpus = 0;

@@ -167,3 +167,49 @@ TEST_CASE("a reserved head holds GPUs, not quota: a later job may take the quota
     CHECK(startOf(r2, "late") == 10);
     CHECK(startOf(r2, "big") == 3600);
 }
+
+TEST_CASE("fair sharing with weights 2:1 splits a saturated cohort's GPU-hours 2:1",
+          "[quota][fairsharing]") {
+    // 3 nodes, 24 GPUs, all held by the cohort itself; a (weight 2) and b (weight 1) have
+    // nominal 0, so everything they run is borrowed and share = usage ÷ 24 ÷ weight. Each team
+    // alone asks near the fleet (1-GPU jobs of 30 min at 40/h: 20 GPUs of demand; both: 40 >
+    // 24), so both always wait, and every freed GPU goes to the team with the lower share after
+    // admission. At (16, 8): a's job ends → a with 16/48 beats b's 9/24; b's ends → b's 8/24
+    // beats a's 17/48. So usage stays at 16:8, exactly 2:1 (a fleet that 3 does not divide
+    // settles one GPU off: 11:5 on 16). The start moves the GPU-hours: arrivals fill the empty
+    // fleet about evenly (12:12 after ~20 min) and the 16:8 split is reached as those end,
+    // ~45 min in; over 48 h that gives about (16 · 47.25 + 9) ÷ (8 · 47.25 + 9) = 1.98.
+    Scenario s = test::smallFleet(1, 3, "n8");
+    s.horizonS = 48 * 3600;
+    s.sampleIntervalS = 600;
+    s.teams.push_back(TeamDef{"a", ""});
+    s.teams.push_back(TeamDef{"b", ""});
+    CohortDef all = cohort("all", "", true);
+    all.flavors = {FlavorQuotaDef{"tg", 24, {}, {}}};
+    s.cohorts = {all};
+    QuotaDef a = quota("a", 0, "all"), b = quota("b", 0, "all");
+    a.fairShareWeight = 2;
+    s.quotas = {a, b};
+    JobClassDef ca = test::jobClass("ja", 1, 40, 1800), cb = test::jobClass("jb", 1, 40, 1800);
+    ca.traits.team = "a";
+    cb.traits.team = "b";
+    s.jobClasses = {ca, cb};
+    const Results r = test::run(s);
+    double hoursA = 0, hoursB = 0;
+    for (const GroupKpis& k : r.teamKpis) {
+        if (k.name == "a") hoursA = k.gpuHours;
+        if (k.name == "b") hoursB = k.gpuHours;
+    }
+    REQUIRE(hoursB > 0);
+    CHECK(hoursA / hoursB == Approx(2.0).epsilon(0.02));
+
+    SECTION("equal weights split it evenly") {
+        s.quotas[0].fairShareWeight = 1;
+        const Results even = test::run(s);
+        for (const GroupKpis& k : even.teamKpis) {
+            if (k.name == "a") hoursA = k.gpuHours;
+            if (k.name == "b") hoursB = k.gpuHours;
+        }
+        CHECK(hoursA / hoursB == Approx(1.0).epsilon(0.02));
+    }
+}
