@@ -1,4 +1,5 @@
 // gpuplan-cli run / validate.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -59,20 +60,40 @@ std::string formatKpi(const Kpi& k) {
     return buf;
 }
 
-/// The KPIs of each team or job class, one row each.
+/// The KPIs of each team or job class, one row each; teams with quotas add the quota's
+/// columns (means over the samples, GPU-equivalents) and their preemptions.
 void printGroups(const char* title, const std::vector<GroupKpis>& groups) {
-    std::printf("\n%-24s %10s %10s %12s %12s %10s %12s\n", title, "alloc", "GPU-h", "wait p50",
+    const bool quota = std::any_of(groups.begin(), groups.end(), [](const GroupKpis& g) {
+        return !std::isnan(g.nominalGpus) || g.preemptions > 0;
+    });
+    std::printf("\n%-24s %10s %10s %12s %12s %10s %12s", title, "alloc", "GPU-h", "wait p50",
                 "wait p95", "completed", "waiting end");
+    if (quota)
+        std::printf(" %9s %9s %9s %9s %9s", "nominal", "used", "borrowed", "lent", "preempted");
+    std::printf("\n");
+    auto cell = [](double v) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, std::isnan(v) ? "-" : "%.1f", v);
+        return std::string(buf);
+    };
     for (const GroupKpis& g : groups) {
         char share[32];
         std::snprintf(share, sizeof share, "%.2f %%", 100 * g.allocationShare);
-        std::printf("%-24s %10s %10.1f %12s %12s %10d %12d\n", g.name.c_str(), share, g.gpuHours,
+        std::printf("%-24s %10s %10.1f %12s %12s %10d %12d", g.name.c_str(), share, g.gpuHours,
                     formatSeconds(g.waitP50S).c_str(), formatSeconds(g.waitP95S).c_str(),
                     g.completed, g.waitingAtEnd);
+        if (quota)
+            std::printf(" %9s %9s %9s %9s %9d", cell(g.nominalGpus).c_str(),
+                        cell(g.usedGpusMean).c_str(), cell(g.borrowedGpusMean).c_str(),
+                        cell(g.lentGpusMean).c_str(), g.preemptions);
+        std::printf("\n");
     }
     std::printf(
         "(alloc: share of the fleet's provisioned GPU-hours; waits include jobs still "
-        "waiting at the end, as lower bounds)\n");
+        "waiting at the end, as lower bounds%s)\n",
+        quota ? "; nominal, used, borrowed, lent: quota GPU-equivalents, used and the rest "
+                "averaged over the samples; - = no quota"
+              : "");
 }
 
 /// What each trace's replay leaves out or simplifies (openb pod lists), never silently.

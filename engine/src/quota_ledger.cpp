@@ -262,6 +262,50 @@ double QuotaLedger::share(int team, int model, std::int64_t extraUnits) const {
     return static_cast<double>(borrowed) / static_cast<double>(lendable) / m_nodes[node].weight;
 }
 
+QuotaLedger::TeamQuotaNow QuotaLedger::now(int team) const {
+    TeamQuotaNow t;
+    const int node = queueOf(team);
+    if (node < 0) return t;
+    auto rootOf = [this](int n) {
+        while (m_nodes[n].parent >= 0)
+            n = m_nodes[n].parent;
+        return n;
+    };
+    const int root = m_nodes[node].parent >= 0 ? rootOf(node) : -1;
+    for (int m = 0; m < m_models; ++m) {
+        const std::size_t i = at(node, m);
+        t.nominal += m_subtreeQuota[i];
+        t.used += m_usage[i];
+        t.borrowed += std::max<std::int64_t>(0, m_usage[i] - m_subtreeQuota[i]);
+        if (root < 0) continue;
+        // Over the tree: what members borrow, and the unused quota each put in the pool.
+        std::int64_t borrowedInTree = 0, unusedInPool = 0, mine = 0;
+        for (int n = 0; n < static_cast<int>(m_nodes.size()); ++n) {
+            const std::size_t j = at(n, m);
+            const bool queue = std::find(m_queueOfTeam.begin(), m_queueOfTeam.end(), n) !=
+                               m_queueOfTeam.end();
+            if (rootOf(n) != root) continue;
+            // A cohort's own quota is its subtree quota less what its children put in.
+            std::int64_t own = m_subtreeQuota[j] - m_guaranteed[j];
+            if (!queue) {
+                for (int c = 0; c < static_cast<int>(m_nodes.size()); ++c)
+                    if (m_nodes[c].parent == n)
+                        own -= m_subtreeQuota[at(c, m)] - m_guaranteed[at(c, m)];
+                unusedInPool += std::max<std::int64_t>(0, own);
+                continue;
+            }
+            borrowedInTree += std::max<std::int64_t>(0, m_usage[j] - m_subtreeQuota[j]);
+            const std::int64_t unused = std::max<std::int64_t>(
+                0, own - std::max<std::int64_t>(0, m_usage[j] - m_guaranteed[j]));
+            unusedInPool += unused;
+            if (n == node) mine = unused;
+        }
+        if (unusedInPool > 0 && borrowedInTree > 0)
+            t.lent += std::min(mine, borrowedInTree * mine / unusedInPool);
+    }
+    return t;
+}
+
 void QuotaLedger::checkInvariants() const {
     if (!enabled()) return;
     std::vector<std::int64_t> fromChildren(m_usage.size(), 0);

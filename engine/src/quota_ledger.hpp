@@ -96,6 +96,17 @@ public:
     /// Does the team use more than its nominal quota of `model`?
     bool borrowing(int team, int model) const { return usage(team, model) > nominal(team, model); }
 
+    /// A team's quota at this moment, in units summed over its models (the cohort view).
+    struct TeamQuotaNow {
+        std::int64_t nominal = 0;
+        std::int64_t used = 0;
+        std::int64_t borrowed = 0;  ///< used beyond its nominal quota
+        /// Its unused quota others use now: its tree's borrowing split among the members (and
+        /// cohorts holding quota) in proportion to the unused quota each put in the pool.
+        std::int64_t lent = 0;
+    };
+    TeamQuotaNow now(int team) const;
+
     /// Test builds: no ClusterQueue above nominal + borrowing limit, none lending past its
     /// lending limit, every cohort's usage the sum of its children's. Throws std::logic_error.
     void checkInvariants() const;

@@ -25,16 +25,25 @@ std::string csvNumber(double v) {
 
 OJson groupsToJson(const std::vector<GroupKpis>& groups) {
     OJson list = OJson::array();
-    for (const GroupKpis& g : groups)
-        list.push_back({{"name", g.name},
-                        {"allocation_share", number(g.allocationShare)},
-                        {"gpu_hours", number(g.gpuHours)},
-                        {"wait_s_p50", number(g.waitP50S)},
-                        {"wait_s_p95", number(g.waitP95S)},
-                        {"jobs_submitted", g.submitted},
-                        {"jobs_completed", g.completed},
-                        {"jobs_waiting_at_end", g.waitingAtEnd},
-                        {"gpus_waiting_at_end", number(g.gpusWaitingAtEnd)}});
+    for (const GroupKpis& g : groups) {
+        OJson o{{"name", g.name},
+                {"allocation_share", number(g.allocationShare)},
+                {"gpu_hours", number(g.gpuHours)},
+                {"wait_s_p50", number(g.waitP50S)},
+                {"wait_s_p95", number(g.waitP95S)},
+                {"jobs_submitted", g.submitted},
+                {"jobs_completed", g.completed},
+                {"jobs_waiting_at_end", g.waitingAtEnd},
+                {"gpus_waiting_at_end", number(g.gpusWaitingAtEnd)}};
+        if (!std::isnan(g.nominalGpus)) {  // a team with a quota
+            o["quota_nominal_gpus"] = number(g.nominalGpus);
+            o["quota_used_gpus_mean"] = number(g.usedGpusMean);
+            o["quota_borrowed_gpus_mean"] = number(g.borrowedGpusMean);
+            o["quota_lent_gpus_mean"] = number(g.lentGpusMean);
+        }
+        if (g.preemptions > 0) o["preemptions"] = g.preemptions;
+        list.push_back(o);
+    }
     return list;
 }
 

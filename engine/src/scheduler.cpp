@@ -14,10 +14,12 @@ Scheduler::Scheduler(const SchedulerDef& def, SimState& sim, PlannedEndFn planne
       m_plannedEnd(std::move(plannedEnd)),
       m_bind(std::move(bind)),
       m_queue(&sim.results.jobs, def.queueOrder) {
-    if (m_sim.quota.anyFairSharing()) {
+    // Teams with a quota queue apart: fair sharing orders them by team, and the cohort view
+    // counts each one's queued demand.
+    if (m_sim.quota.enabled()) {
         std::vector<bool> byTeam(m_sim.results.teams.size());
         for (std::size_t t = 0; t < byTeam.size(); ++t)
-            byTeam[t] = m_sim.quota.fairSharing(static_cast<int>(t));
+            byTeam[t] = m_sim.quota.manages(static_cast<int>(t));
         m_queue.groupByTeam(std::move(byTeam));
     }
 }

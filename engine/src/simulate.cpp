@@ -76,6 +76,7 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
     m_nowS = endS;
     closeOpenSegments(endS);
     m_metrics.finish(endS, m_rates);
+    m_quotaSeries.writeKpis(m_results, m_sim.quota);
     m_results.fingerprint = m_fingerprint;
     m_results.eventCount = m_eventCount;
     if (progress) progress(1.0);
@@ -339,6 +340,7 @@ void Simulation::preempt(std::uint32_t victim, std::uint32_t by) {
     // Not queued yet: the pass that preempts is walking the queue.
     takeOff(victim, SegmentEnd::Preempted);
     m_preemptedNow.push_back({victim, by});
+    m_quotaSeries.preempted();
     count(10, victim);
 }
 

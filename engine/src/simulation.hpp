@@ -18,6 +18,7 @@
 #include "metrics_recorder.hpp"
 #include "node_events.hpp"
 #include "placeable_slots.hpp"
+#include "quota_series.hpp"
 #include "random.hpp"
 #include "scheduler.hpp"
 #include "shared_gpus.hpp"
@@ -118,7 +119,9 @@ public:
           m_fragmentation(results.jobs, results.fleet),
           m_gangSizes(commonGangSizes(results.fleet)),
           m_stuck(static_cast<std::uint32_t>(results.jobs.size())),
-          m_sharedGpus(results.fleet, results.firstGpuOfNode) {
+          m_sharedGpus(results.fleet, results.firstGpuOfNode),
+          m_quotaSeries(results, m_sim.quota, preemptionPossible(scenario),
+                        m_metrics.sampleCount()) {
         m_scheduler.checkSkips(options.checkInvariants);
         if (preemptionPossible(scenario))
             m_scheduler.onPreempt(
@@ -335,6 +338,7 @@ private:
     double m_stuckGpus = 0;  ///< GPUs the stuck jobs ask
     std::size_t m_pendingEntriesPerSample = 0;
     SharedGpus m_sharedGpus;
+    QuotaSeries m_quotaSeries;           ///< after m_metrics: appends to the series it made
     std::vector<ShareProgress> m_share;  ///< per job, from the first share bound
     mutable MemoryFault m_memoryFault;   ///< the last plan's, for bind
 };

@@ -60,6 +60,7 @@ void Simulation::takeSample(std::size_t k) {
     g.fragmentedGpus = f.fragmentMilli / 1000;
     placeableGauges(g);
     m_metrics.sample(k, g);
+    if (m_quotaSeries.active()) m_quotaSeries.sample(m_results, k, m_sim.quota, queue);
 }
 
 void Simulation::placeableGauges(Gauges& g) const {

@@ -147,6 +147,13 @@ struct GroupKpis {
     int completed = 0;
     int waitingAtEnd = 0;  ///< queued when the run ends
     double gpusWaitingAtEnd = 0;
+    // Teams only. Quota (NaN without one): nominal GPU-equivalents, and the used, borrowed
+    // and lent GPU-equivalents averaged over the samples.
+    double nominalGpus = std::numeric_limits<double>::quiet_NaN();
+    double usedGpusMean = std::numeric_limits<double>::quiet_NaN();
+    double borrowedGpusMean = std::numeric_limits<double>::quiet_NaN();
+    double lentGpusMean = std::numeric_limits<double>::quiet_NaN();
+    int preemptions = 0;  ///< times its jobs were preempted
 };
 
 struct Series {
