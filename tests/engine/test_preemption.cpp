@@ -76,6 +76,14 @@ TEST_CASE("a higher-priority job evicts a lower one whole and takes its GPUs", "
             CHECK_THAT(r.reasonText(p.reason), Catch::Contains("its priority 0 is below 10"));
         }
     CHECK(found);
+    // The preemptions series counts it in the interval ending at the 120 s sample (samples
+    // every 60 s take the count since the one before), and the team KPIs count it.
+    for (const Series& series : r.series)
+        if (series.name == "preemptions") {
+            CHECK(series.values.at(1) == 0);  // 60 s
+            CHECK(series.values.at(2) == 1);  // 120 s
+        }
+    CHECK(r.teamKpis.at(0).preemptions == 1);
 
     SECTION("without preemption, or with preemptionPolicy Never, high waits for low") {
         Scenario off = s;

@@ -78,6 +78,26 @@ TEST_CASE("a team borrows its cohort's unused quota, and the lender waits for it
     CHECK_THAT(r.reasonText(b1->reason),
                Catch::Contains("insufficient unused quota for nvidia.com/gpu in flavor tg, 8 "
                                "more needed"));
+
+    // The cohort view's series at the 120 s sample: a uses 16 of its 8 (borrows 8); b uses
+    // nothing, and as the pool's only member with unused quota it lends all 8 a borrows; b's
+    // queued demand is b1's 8. At 3660 s a's jobs are gone, b1 runs: b uses 8, nobody borrows.
+    auto at = [&](const std::string& name, double t) {
+        for (const Series& series : r.series)
+            if (series.name == name) return series.values.at(static_cast<std::size_t>(t / 60));
+        FAIL("no series " << name);
+        return 0.0;
+    };
+    CHECK(at("quota_used_gpus{a}", 120) == 16);
+    CHECK(at("quota_borrowed_gpus{a}", 120) == 8);
+    CHECK(at("quota_lent_gpus{a}", 120) == 0);
+    CHECK(at("quota_lent_gpus{b}", 120) == 8);
+    CHECK(at("quota_pending_gpus{b}", 120) == 8);
+    CHECK(at("quota_used_gpus{b}", 3660) == 8);
+    CHECK(at("quota_borrowed_gpus{a}", 3660) == 0);
+    CHECK(at("quota_pending_gpus{b}", 3660) == 0);
+    for (const GroupKpis& k : r.teamKpis)
+        if (k.name == "a") CHECK(k.nominalGpus == 8);
 }
 
 TEST_CASE("without a cohort a team keeps to its nominal quota", "[quota][admission]") {
