@@ -88,7 +88,7 @@ void JobQueue::insert(std::uint32_t job) {
     if (static_cast<std::size_t>(pos - g.jobs.begin()) < g.front)
         g.front = static_cast<std::size_t>(pos - g.jobs.begin());
     g.jobs.insert(pos, job);
-    g.minRunS.insert(static_cast<double>(s.startupS) + s.durationS);
+    g.minRunS.insert(minRunS(job));
     ++g.live;
     g.liveMilliGpus += std::int64_t{s.gpus} * s.gpuMilli;
     ++m_size;
@@ -99,7 +99,7 @@ void JobQueue::remove(std::uint32_t job) {
     if (m_groupOf[job] < 0) return;
     Group& g = m_groups[m_groupOf[job]];
     const JobSpec& s = spec(job);
-    g.minRunS.erase(static_cast<double>(s.startupS) + s.durationS);
+    g.minRunS.erase(minRunS(job));
     --g.live;
     ++g.dead;
     g.liveMilliGpus -= std::int64_t{s.gpus} * s.gpuMilli;

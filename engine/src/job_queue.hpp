@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "checkpoints.hpp"
 #include "gpuplan/results.hpp"
 
 namespace gpuplan::detail {
@@ -145,7 +146,7 @@ public:
     struct Group {
         ShapeKey key;
         std::vector<std::uint32_t> jobs;  ///< queue order; may hold removed jobs until compaction
-        MinTracker minRunS;               ///< startup + ideal duration of the live jobs
+        MinTracker minRunS;  ///< startup + ideal work left (checkpoints) of the live jobs
         std::uint32_t live = 0;
         std::uint32_t dead = 0;  ///< removed jobs still in `jobs`
         /// Every job before this position was removed (jobs leave mostly from the front, in
@@ -155,8 +156,13 @@ public:
         long long liveMilliGpus = 0;  ///< GPU-equivalents the live jobs ask, × 1000
     };
 
-    JobQueue(const std::vector<JobRecord>* jobs, QueueOrder order)
-        : m_jobs(jobs), m_order(order), m_groupOf(jobs->size(), -1), m_staleIn(jobs->size(), -1) {}
+    /// `saved`: work the jobs kept at checkpoints (none when null), for their shortest runs.
+    JobQueue(const std::vector<JobRecord>* jobs, QueueOrder order, const SavedWork* saved = nullptr)
+        : m_jobs(jobs),
+          m_saved(saved),
+          m_order(order),
+          m_groupOf(jobs->size(), -1),
+          m_staleIn(jobs->size(), -1) {}
 
     /// A job's place in queue order as a value: merges compare these without reading the
     /// jobs again. Priority (high first), then fewer GPUs (smallest-first), then submit order.
@@ -201,9 +207,15 @@ public:
 
 private:
     const JobSpec& spec(std::uint32_t job) const;
+    /// Startup + the ideal work left: the shortest the job's next binding can run.
+    double minRunS(std::uint32_t job) const {
+        const JobSpec& s = spec(job);
+        return static_cast<double>(s.startupS) + (m_saved ? m_saved->leftS(job, s) : s.durationS);
+    }
     void compactGroup(int group);
 
     const std::vector<JobRecord>* m_jobs;
+    const SavedWork* m_saved;
     QueueOrder m_order;
     std::vector<Group> m_groups;
     std::unordered_map<ShapeKey, int, KeyHash> m_groupByKey;

@@ -76,8 +76,12 @@ public:
     void sample(std::size_t k, const Gauges& gauges);
     /// A job started at the current time after waiting `waitS`.
     void jobStarted(double waitS) { m_intervalWaits.push_back(waitS); }
-    /// Useful work discarded (an evicted job restarts from scratch).
-    void discardUseful(double gpuSeconds) { m_total.useful -= gpuSeconds; }
+    /// Useful work lost: an evicted job's progress since its last checkpoint. It was counted
+    /// useful while it ran; it is not, and gpu_hours_lost sums it.
+    void discardUseful(double gpuSeconds) {
+        m_total.useful -= gpuSeconds;
+        m_lostGpuS += gpuSeconds;
+    }
     /// Closes the last interval at the horizon, writes the KPIs (fleet, per team, per class)
     /// and indexes the pending list for Results::pendingAt.
     void finish(double endS, const Rates& rates);
@@ -104,6 +108,7 @@ private:
     double m_strandedSum = 0;
     double m_fragmentationRatioSum = 0, m_fragmentationAmountSum = 0;
     double m_pendingSum = 0;
+    double m_lostGpuS = 0;
     std::size_t m_samplesTaken = 0;
 };
 

@@ -77,6 +77,36 @@ std::string Results::fingerprintHex() const {
     return buf;
 }
 
+double Results::checkpointIntervalS(std::uint32_t job) const {
+    const JobSpec& s = jobs[job].spec;
+    const auto& intervals = sourceCheckpointIntervalsS[static_cast<std::size_t>(s.source)];
+    return s.sourceIndex < intervals.size() ? intervals[s.sourceIndex] : 0;
+}
+
+namespace {
+/// The one rule both scans count by: an evicted binding is a restart and loses its lostWorkS.
+void addInterruption(JobInterruptions& j, const RunSegment& seg, const Results& r) {
+    if (seg.end != SegmentEnd::Evicted) return;
+    ++j.restarts;
+    j.lostWorkS += seg.lostWorkS;
+    j.lostGpuS += seg.lostWorkS * r.gpuEquivalentsOf(seg);
+}
+}  // namespace
+
+JobInterruptions Results::interruptionsOf(std::uint32_t job) const {
+    JobInterruptions j;
+    for (const RunSegment& seg : segments)
+        if (seg.job == job) addInterruption(j, seg, *this);
+    return j;
+}
+
+std::vector<JobInterruptions> Results::interruptionsByJob() const {
+    std::vector<JobInterruptions> all(jobs.size());
+    for (const RunSegment& seg : segments)
+        addInterruption(all[seg.job], seg, *this);
+    return all;
+}
+
 std::string Results::jobName(std::uint32_t job) const {
     const JobSpec& s = jobs[job].spec;
     switch (s.source) {

@@ -130,11 +130,9 @@ void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
         atEnd[p.job] = &p;
     std::string jobs =
         "job,name,class,team,gpus,gpus_per_pod,priority,submit_s,duration_s,startup_s,start_s,"
-        "end_s,wait_s,status,slowdown,evictions,nodes,pending_layer,pending_reason,pending_token\n";
-    std::vector<int> evictions(r.jobs.size(), 0);
-    for (const RunSegment& seg : r.segments)
-        if (seg.end == SegmentEnd::Evicted || seg.end == SegmentEnd::Preempted)
-            ++evictions[seg.job];
+        "end_s,wait_s,status,slowdown,evictions,nodes,pending_layer,pending_reason,pending_token,"
+        "lost_work_s,checkpoint_interval_s\n";
+    const std::vector<JobInterruptions> interruptions = r.interruptionsByJob();
     for (std::uint32_t i = 0; i < r.jobs.size(); ++i) {
         const JobRecord& j = r.jobs[i];
         std::string nodes;
@@ -153,10 +151,12 @@ void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
                 (started ? csvNumber(j.firstStartS) : "") + "," +
                 (j.endS >= 0 ? csvNumber(j.endS) : "") + "," +
                 (started ? csvNumber(j.waitS()) : "") + "," + csvField(toString(j.status)) + "," +
-                csvNumber(j.slowdown) + "," + std::to_string(evictions[i]) + "," + csvField(nodes) +
-                "," + (never ? csvField(toString(never->layer)) : "") + "," +
+                csvNumber(j.slowdown) + "," + std::to_string(interruptions[i].restarts) + "," +
+                csvField(nodes) + "," + (never ? csvField(toString(never->layer)) : "") + "," +
                 (never ? csvField(r.reasonText(never->reason)) : "") + "," +
-                (never ? csvField(toString(never->token)) : "") + "\n";
+                (never ? csvField(toString(never->token)) : "") + "," +
+                csvNumber(interruptions[i].lostWorkS) + "," + csvNumber(r.checkpointIntervalS(i)) +
+                "\n";
     }
     writeFileAtomic(folder / "jobs.csv", jobs);
 }

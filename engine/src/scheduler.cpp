@@ -13,7 +13,7 @@ Scheduler::Scheduler(const SchedulerDef& def, SimState& sim, PlannedEndFn planne
       m_sim(sim),
       m_plannedEnd(std::move(plannedEnd)),
       m_bind(std::move(bind)),
-      m_queue(&sim.results.jobs, def.queueOrder) {
+      m_queue(&sim.results.jobs, def.queueOrder, &sim.savedWork) {
     // Teams with a quota queue apart: fair sharing orders them by team, and the cohort view
     // counts each one's queued demand.
     if (m_sim.quota.enabled()) {
@@ -334,8 +334,8 @@ void Scheduler::arrivalsOnly(double nowS) {
 
 bool Scheduler::canEndBeforeReservation(std::uint32_t job, double nowS) const {
     const JobSpec& s = m_sim.spec(job);
-    // Slowdown is ≥ 1, so startup + ideal duration is the earliest possible end.
-    return nowS + s.startupS + s.durationS <= m_reservation.startS;
+    // Slowdown is ≥ 1, so startup + the ideal work left is the earliest possible end.
+    return nowS + s.startupS + m_sim.savedWork.leftS(job, s) <= m_reservation.startS;
 }
 
 void Scheduler::backfill(std::uint32_t job, double nowS, Cleared cleared) {

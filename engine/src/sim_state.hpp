@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "checkpoints.hpp"
 #include "cluster_state.hpp"
 #include "end_ordered_jobs.hpp"
 #include "gpuplan/results.hpp"
@@ -70,6 +71,8 @@ struct SimState {
     MigRecuts migRecuts;
     QuotaLedger quota;
     std::vector<JobRuntime> runtime;
+    /// What each job kept at checkpoints when it was evicted: its next binding resumes there.
+    SavedWork savedWork;
     /// Bound jobs by planned release time: what a backfill reservation looks ahead through.
     EndOrderedJobs boundByEnd;
     /// A pod bound on a node, with what a reservation asks of it kept alongside (a head's

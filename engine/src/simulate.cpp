@@ -94,6 +94,17 @@ const Fleet& Simulation::prepare(const Scenario& scenario, Results& results) {
     results.traceNames = std::move(w.traceNames);
     results.horizonS = scenario.horizonS;
     results.sampleIntervalS = scenario.sampleIntervalS;
+    // Per source, as sourceTraits(scenario, job) finds a job's traits.
+    auto& intervals = results.sourceCheckpointIntervalsS;
+    for (const JobClassDef& c : scenario.jobClasses)
+        intervals[static_cast<std::size_t>(JobSource::Class)].push_back(
+            c.traits.checkpointIntervalS);
+    for (const JobDef& j : scenario.jobs)
+        intervals[static_cast<std::size_t>(JobSource::Explicit)].push_back(
+            j.traits.checkpointIntervalS);
+    for (const TraceDef& t : scenario.traces)
+        intervals[static_cast<std::size_t>(JobSource::Trace)].push_back(
+            t.traits.checkpointIntervalS);
     reserveLarge(results.jobs, w.jobs.size());
     for (const JobSpec& spec : w.jobs)
         results.jobs.push_back(JobRecord{.spec = spec});
@@ -138,7 +149,7 @@ BindingPlan Simulation::plan(std::uint32_t job, const std::vector<PodPlacement>&
     p.crashLoop = s.memoryGbPerGpu > memoryGb;
     if (s.sharesGpu()) planShare(s, pods, p);
     p.endS = p.crashLoop ? nowS + crashLoopHoldS(s.startupS)
-                         : nowS + s.startupS + s.durationS * p.slowdown;
+                         : nowS + s.startupS + m_sim.savedWork.leftS(job, s) * p.slowdown;
     return p;
 }
 
@@ -320,11 +331,26 @@ void Simulation::nodeChange(std::uint32_t index) {
 
 void Simulation::takeOff(std::uint32_t job, SegmentEnd end) {
     JobRuntime& rt = m_sim.runtime[job];
-    const RunSegment& seg = m_results.segments[rt.segment];
-    if (rt.phase == Phase::Running)
-        m_metrics.discardUseful(m_sim.spec(job).sharesGpu()
-                                    ? heldGpus(job) * workDoneS(job)
-                                    : heldGpus(job) * (m_nowS - rt.progressStartS) / seg.slowdown);
+    const JobSpec& s = m_sim.spec(job);
+    if (rt.phase == Phase::Running) {
+        // Work since the last checkpoint is lost; checkpoints count the job's work over all
+        // its bindings, in ideal seconds.
+        const double doneS = workDoneS(job);
+        const double savedBeforeS = m_sim.savedWork.of(job);
+        const double savedS = checkpointedWorkS(savedBeforeS + doneS,
+                                                m_results.checkpointIntervalS(job), s.durationS);
+        const double gainedS = savedS - savedBeforeS;
+        const float slowdown = m_results.segments[rt.segment].slowdown;
+        // A whole-GPU binding's lost GPU-seconds as GPUs × wall seconds ÷ slowdown: without
+        // checkpoints (gained 0) that is the product it always was, so goodput keeps its bits.
+        const double lostGpuS =
+            s.sharesGpu()
+                ? heldGpus(job) * (doneS - gainedS)
+                : heldGpus(job) * (m_nowS - rt.progressStartS - gainedS * slowdown) / slowdown;
+        m_metrics.discardUseful(lostGpuS);
+        m_results.segments[rt.segment].lostWorkS = static_cast<float>(doneS - gainedS);
+        m_sim.savedWork.set(job, savedS, m_results.jobs.size());
+    }
     unbind(job, end);
     m_results.jobs[job].status = JobStatus::Pending;  // queued again
 }

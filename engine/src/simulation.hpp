@@ -239,7 +239,7 @@ private:
     /// A share starts running: its pods demand SMs from now on.
     [[gnu::noinline]] void shareRuns(std::uint32_t job);
 
-    /// Work a bound job has done by now, in seconds at full speed.
+    /// Work a bound job has done in its current binding by now, in seconds at full speed.
     double workDoneS(std::uint32_t job) const;
 
     /// Pods joined or left these GPUs: every share running on them progresses at its new
@@ -274,8 +274,11 @@ private:
 
     void nodeChange(std::uint32_t index);
 
-    /// Queues a bound job again from scratch; its work so far is lost. `diagnose`: as any
-    /// job just queued (else the caller gives the reason).
+    /// The one path by which a bound job is taken off its GPUs and queued again (its node
+    /// failed or went back to provisioning, an MPS neighbour crashed; preemption and spot
+    /// reclaim next): it keeps the work its checkpoints saved (checkpoints.hpp), loses the
+    /// rest (RunSegment::lostWorkS, not useful), and its next binding resumes from there after
+    /// its startup again. `diagnose`: as any job just queued (else the caller gives the reason).
     void evict(std::uint32_t job, bool diagnose = true);
     /// Takes a bound job off its GPUs (its work since its last checkpoint is lost) and marks it
     /// pending; the caller queues it again. The one path for evictions and preemptions.

@@ -78,7 +78,8 @@ void Simulation::reviseSpeeds(std::span<const PodPlacement> changed) {
         pr.sinceS = m_nowS;
         pr.slowdown = slowdown;
         addProgress(job, +1);
-        const double leftS = std::max(0.0, m_sim.spec(job).durationS - pr.workDoneS);
+        const double leftS =
+            std::max(0.0, m_sim.savedWork.leftS(job, m_sim.spec(job)) - pr.workDoneS);
         moveRelease(job, m_nowS + leftS * slowdown);
     }
 }

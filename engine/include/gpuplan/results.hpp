@@ -4,6 +4,7 @@
 // pending jobs at any exact time t, and a fingerprint of the event sequence and placements.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -65,6 +66,9 @@ enum class SegmentEnd : std::uint8_t { Completed, Failed, Evicted, Horizon, Pree
 /// started again has several).
 struct RunSegment {
     std::uint32_t job = 0;
+    /// Evicted: the work it did since the job's last checkpoint, which is lost (ideal
+    /// seconds; all it did without checkpoints). 0 for other ends. Fills the padding after job.
+    float lostWorkS = 0;
     double startS = 0;
     double endS = 0;
     std::uint32_t placementBegin = 0;  ///< into Results::placements
@@ -73,6 +77,15 @@ struct RunSegment {
     FabricTier tier = FabricTier::Nvlink;
     SegmentEnd end = SegmentEnd::Completed;
     bool crashLoop = false;  ///< memory need above the GPU's HBM: bound, never progressing
+};
+// One per binding, up to millions a run: lostWorkS lives in what was padding.
+static_assert(sizeof(RunSegment) == 40);
+
+/// What evictions cost one job (the inspector's and jobs.csv's numbers).
+struct JobInterruptions {
+    int restarts = 0;      ///< its evicted bindings, each followed by a queue and a restart
+    double lostWorkS = 0;  ///< work lost since the last checkpoints, ideal seconds
+    double lostGpuS = 0;   ///< the same in GPU-seconds (× the GPU-equivalents each binding held)
 };
 
 struct JobRecord {
@@ -260,6 +273,10 @@ struct Results {
     std::size_t pendingEndTreeLeaves = 0;
     static constexpr std::size_t kPendingSpanBlock = 16;
 
+    /// Checkpoint interval of every job source (JobTraitsDef::checkpointIntervalS), indexed
+    /// by JobSource, then by source index as classNames, explicitNames and traceNames are.
+    std::array<std::vector<double>, 3> sourceCheckpointIntervalsS;
+
     std::vector<Kpi> kpis;
     std::vector<GroupKpis> teamKpis;   ///< per team with a job submitted before the end
     std::vector<GroupKpis> classKpis;  ///< per job class (see jobClassName)
@@ -272,6 +289,12 @@ struct Results {
     double kpi(std::string_view name) const;  ///< NaN when absent
     std::string fingerprintHex() const;
     std::string jobName(std::uint32_t job) const;
+    /// How often the job saves its work, seconds of work; 0 = never (an eviction loses all).
+    double checkpointIntervalS(std::uint32_t job) const;
+    /// One job's restarts and lost work, from its segments (a scan of them all).
+    JobInterruptions interruptionsOf(std::uint32_t job) const;
+    /// Every job's, in one scan.
+    std::vector<JobInterruptions> interruptionsByJob() const;
     /// Per GPU, its MIG instances at timeS (see ClusterSnapshot::migLayouts).
     std::vector<std::optional<MigLayout>> migLayoutsAt(double timeS) const;
     /// The job's class: its class name, "(explicit jobs)" or "(trace NAME)".

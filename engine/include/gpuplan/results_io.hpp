@@ -15,7 +15,8 @@ std::string resultsToJson(const Results& results);
 
 /// One CSV per series ("time_s,<metric>"), all series in series.csv, and jobs.csv with the
 /// per-job records (class, team, requested duration, startup, evictions; for jobs that never
-/// started, their layer and reason at the horizon). File names replace "{layer}" by
+/// started, their layer and reason at the horizon; then the work evictions lost and the
+/// checkpoint interval, last so older readers keep their columns). File names replace "{layer}" by
 /// "_layer". Writes atomically.
 void writeResultsCsv(const Results& results, const std::filesystem::path& folder);
 
