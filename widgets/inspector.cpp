@@ -260,6 +260,7 @@ QString Inspector::jobHtml(std::uint32_t job) const {
             row(j.status == JobStatus::Failed ? tr("failed") : tr("ended"), formatSimTime(j.endS));
     html += row(tr("status at horizon"), QString::fromLatin1(toString(j.status)));
     html += row(tr("run time (ideal)"), formatDuration(s.durationS));
+    html += interruptionRows(job);
     html += row(tr("SM activity / MFU"),
                 QStringLiteral("%1 / %2").arg(s.smActivity, 0, 'f', 2).arg(s.mfu, 0, 'f', 2));
     if (s.memoryGbPerGpu > 0)
@@ -270,6 +271,20 @@ QString Inspector::jobHtml(std::uint32_t job) const {
                                             .arg(layerColor(e->layer).name(), layerName(e->layer),
                                                  esc(m_results->reasonText(e->reason))));
     return html + QStringLiteral("</table>");
+}
+
+QString Inspector::interruptionRows(std::uint32_t job) const {
+    const double intervalS = m_results->checkpointIntervalS(job);
+    QString html =
+        row(tr("checkpoints"), intervalS > 0 ? tr("every %1 of work").arg(formatDuration(intervalS))
+                                             : tr("none: an eviction loses all work done"));
+    const JobInterruptions ji = m_results->interruptionsOf(job);
+    if (ji.restarts == 0) return html;
+    html += row(tr("restarts"), tr("%1 (evicted and queued again)").arg(ji.restarts));
+    html += row(
+        tr("work lost"),
+        tr("%1 (%2 GPU-h)").arg(formatDuration(ji.lostWorkS)).arg(ji.lostGpuS / 3600, 0, 'f', 1));
+    return html;
 }
 
 QString Inspector::teamHtml(int team) const {

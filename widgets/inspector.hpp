@@ -33,6 +33,8 @@ private:
     void refresh();
     QString nodeHtml(int node, int slot) const;
     QString jobHtml(std::uint32_t job) const;
+    /// Checkpoint interval, and the restarts and lost work of the job's evictions.
+    QString interruptionRows(std::uint32_t job) const;
     QString teamHtml(int team) const;
     QString unitHtml(const QString& title, int firstNode, int nodeCount) const;
     const PendingJob* pendingEntry(std::uint32_t job) const;

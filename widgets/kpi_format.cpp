@@ -62,7 +62,8 @@ QString formatKpiDelta(const Kpi& current, const Kpi& baseline) {
 int goodDirection(const std::string& name) {
     if (name.rfind("wait_s", 0) == 0 || name == "jct_s_mean" || name == "queue_length_mean" ||
         name == "stranded_gpus_mean" || name == "pending_gpus_mean" || name == "jobs_failed" ||
-        name == "jobs_waiting_at_end" || name == "gpus_waiting_at_end" || name == "slowdown_mean")
+        name == "jobs_waiting_at_end" || name == "gpus_waiting_at_end" || name == "slowdown_mean" ||
+        name == "gpu_hours_lost")
         return -1;
     if (name == "allocation_mean" || name == "occupancy_mean" || name == "mfu_mean" ||
         name == "goodput" || name == "jobs_completed" || name == "jobs_started" ||

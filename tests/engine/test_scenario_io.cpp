@@ -133,6 +133,7 @@ const Malformed kMalformed[] = {
     {"cohort-unknown-parent", "/cohorts/1/parent", "unknown cohort \"orgg\""},
     {"quota-bad-reclaim", "/quotas/0/reclaimWithinCohort", "unknown value \"Sometimes\""},
     {"preemption-policy-typo", "/jobClasses/0/preemptionPolicy", "unknown value \"never\""},
+    {"checkpoint-interval-negative", "/jobClasses/0/checkpointIntervalS", "must be between 0"},
 };
 
 }  // namespace
