@@ -38,6 +38,7 @@ void Inspector::setResults(std::shared_ptr<const Results> results,
                            m_results->teams == results->teams;
     if (!sameFleet && m_kind != Kind::Job) m_kind = Kind::Nothing;
     m_results = std::move(results);
+    m_interruptionsOf.reset();
     if (snapshot) {
         m_timeS = snapshot->timeS;
         m_snapshot = std::move(snapshot);
@@ -278,7 +279,10 @@ QString Inspector::interruptionRows(std::uint32_t job) const {
     QString html =
         row(tr("checkpoints"), intervalS > 0 ? tr("every %1 of work").arg(formatDuration(intervalS))
                                              : tr("none: an eviction loses all work done"));
-    const JobInterruptions ji = m_results->interruptionsOf(job);
+    // A scan of every segment: once per job and run, not on every move of the time scrubber.
+    if (!m_interruptionsOf || m_interruptionsOf->first != job)
+        m_interruptionsOf.emplace(job, m_results->interruptionsOf(job));
+    const JobInterruptions& ji = m_interruptionsOf->second;
     if (ji.restarts == 0) return html;
     html += row(tr("restarts"), tr("%1 (evicted and queued again)").arg(ji.restarts));
     html += row(

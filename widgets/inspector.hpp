@@ -3,6 +3,8 @@
 
 #include <QTextBrowser>
 #include <memory>
+#include <optional>
+#include <utility>
 
 #include "gpuplan/results.hpp"
 
@@ -45,6 +47,8 @@ private:
     Kind m_kind = Kind::Nothing;
     int m_a = -1, m_b = -1;
     QString m_jobName;
+    /// The shown job's restarts and lost work, for m_results.
+    mutable std::optional<std::pair<std::uint32_t, JobInterruptions>> m_interruptionsOf;
 };
 
 }  // namespace gpuplan::ui
