@@ -255,3 +255,38 @@ TEST_CASE("an evicted share keeps its checkpoints, and its speed changes count f
     CHECK(r.kpi("gpu_hours_lost") == Approx(250.0 / 3600));
     CHECK(r.kpi("goodput") == Approx(8250.0 / 9100));
 }
+
+TEST_CASE("an MPS client evicted by its neighbour's crashes resumes from its checkpoints",
+          "[checkpoints][mps-fault]") {
+    // As in test_gpu_memory_sharing: on one MPS GPU, b (0.4 GPU, 40 GB over its 32 GB limit)
+    // crash-loops and crashes at 30, 70, 120, 190, 300, 490 and 820 s, each time evicting a
+    // (0.5 GPU, 1 h at full speed), which rebinds at once. Now a checkpoints every 60 s:
+    //   binding   work  in all  kept  lost
+    //   0–30       30     30      0    30
+    //   30–70      40     40      0    40
+    //   70–120     50     50      0    50
+    //   120–190    70     70     60    10
+    //   190–300   110    170    120    50
+    //   300–490   190    310    300    10
+    //   490–820   330    630    600    30
+    // From 820 it has 3,600 − 600 = 3,000 s left: ends at 3,820 (4,420 without checkpoints).
+    // Lost 220 s in all, on 0.5 GPU: 110 GPU-s.
+    Scenario s = test::smallFleet(1, 1, "n1");
+    s.pods[0].racks[0].nodes[0].sharing.mode = SharingMode::Mps;
+    JobDef a = job("a", 1, 3600), b = job("b", 1, 3600);
+    a.traits.gpuMilli = 500;
+    a.traits.checkpointIntervalS = 60;
+    b.traits.gpuMilli = 400;
+    b.traits.memoryGbPerGpu = 40;
+    s.jobs = {a, b};
+    const Results r = test::run(s);
+    const std::uint32_t ja = jobIndex(r, "a");
+    std::vector<float> lost;
+    for (const RunSegment* seg : segmentsOf(r, ja))
+        if (seg->end == SegmentEnd::Evicted) lost.push_back(seg->lostWorkS);
+    CHECK(lost == std::vector<float>{30, 40, 50, 10, 50, 10, 30});
+    CHECK(r.jobs[ja].endS == 3820);
+    CHECK(r.interruptionsOf(ja).restarts == 7);
+    CHECK(r.interruptionsOf(ja).lostGpuS == 110);
+    CHECK(r.kpi("gpu_hours_lost") == Approx(110.0 / 3600));
+}
