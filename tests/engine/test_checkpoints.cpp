@@ -290,3 +290,33 @@ TEST_CASE("an MPS client evicted by its neighbour's crashes resumes from its che
     CHECK(r.interruptionsOf(ja).lostGpuS == 110);
     CHECK(r.kpi("gpu_hours_lost") == Approx(110.0 / 3600));
 }
+
+TEST_CASE("a restarted job backfills by the work it has left, not its whole duration",
+          "[checkpoints]") {
+    // Two 4-GPU nodes. r (4 GPUs, 10,000 s) and l (4 GPUs, 12,000 s) start at 0 on node0 and
+    // node1. h (8 GPUs, 1,000 s, priority 10) arrives at 100 and waits at the head of the
+    // queue. node0 fails at 8,500 (r evicted) and is back at 8,600: h still cannot start, and
+    // EASY reserves both nodes for it at 12,000, when l ends.
+    Scenario s = test::smallFleet(1, 2, "n4");
+    JobDef r = job("r", 4, 10000), l = job("l", 4, 12000), h = job("h", 8, 1000, 100);
+    h.traits.priority = 10;
+    s.nodeEvents = {{8500, "pod-rack-node0", NodeState::Failed},
+                    {8600, "pod-rack-node0", NodeState::Ready}};
+    SECTION("checkpoint every 1,000 s") {
+        // r kept 8,000 s: at 8,600 it needs 2,000 s, ends at 10,600 ≤ 12,000, so it may use
+        // node0 before h's start. h starts at 12,000 as reserved.
+        r.traits.checkpointIntervalS = 1000;
+        s.jobs = {r, l, h};
+        const Results res = test::run(s);
+        CHECK(res.jobs[jobIndex(res, "r")].endS == 10600);
+        CHECK(res.jobs[jobIndex(res, "h")].firstStartS == 12000);
+    }
+    SECTION("no checkpoints") {
+        // r needs all 10,000 s again: it would end at 18,600 on GPUs h needs at 12,000, so it
+        // waits for h (12,000 to 13,000) and ends at 23,000.
+        s.jobs = {r, l, h};
+        const Results res = test::run(s);
+        CHECK(res.jobs[jobIndex(res, "h")].firstStartS == 12000);
+        CHECK(res.jobs[jobIndex(res, "r")].endS == 23000);
+    }
+}
