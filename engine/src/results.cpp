@@ -84,9 +84,13 @@ double Results::checkpointIntervalS(std::uint32_t job) const {
 }
 
 namespace {
-/// The one rule both scans count by: an evicted binding is a restart and loses its lostWorkS.
+/// The one rule both scans count by: a binding that ended other than by completing, failing
+/// or reaching the end of the run took the job off its GPUs to queue again (an eviction; a
+/// preemption): a restart, which lost the segment's lostWorkS.
 void addInterruption(JobInterruptions& j, const RunSegment& seg, const Results& r) {
-    if (seg.end != SegmentEnd::Evicted) return;
+    if (seg.end == SegmentEnd::Completed || seg.end == SegmentEnd::Failed ||
+        seg.end == SegmentEnd::Horizon)
+        return;
     ++j.restarts;
     j.lostWorkS += seg.lostWorkS;
     j.lostGpuS += seg.lostWorkS * r.gpuEquivalentsOf(seg);

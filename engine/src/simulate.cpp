@@ -329,28 +329,29 @@ void Simulation::nodeChange(std::uint32_t index) {
     m_scheduler.invalidateReservation();
 }
 
-void Simulation::takeOff(std::uint32_t job, SegmentEnd end) {
-    JobRuntime& rt = m_sim.runtime[job];
+void Simulation::loseUnsavedWork(std::uint32_t job) {
+    const JobRuntime& rt = m_sim.runtime[job];
     const JobSpec& s = m_sim.spec(job);
-    if (rt.phase == Phase::Running) {
-        // Work since the last checkpoint is lost; checkpoints count the job's work over all
-        // its bindings, in ideal seconds.
-        const double doneS = workDoneS(job);
-        const double savedBeforeS = m_sim.savedWork.of(job);
-        const double savedS = checkpointedWorkS(savedBeforeS + doneS,
-                                                m_results.checkpointIntervalS(job), s.durationS);
-        const double gainedS = savedS - savedBeforeS;
-        const float slowdown = m_results.segments[rt.segment].slowdown;
-        // A whole-GPU binding's lost GPU-seconds as GPUs × wall seconds ÷ slowdown: without
-        // checkpoints (gained 0) that is the product it always was, so goodput keeps its bits.
-        const double lostGpuS =
-            s.sharesGpu()
-                ? heldGpus(job) * (doneS - gainedS)
-                : heldGpus(job) * (m_nowS - rt.progressStartS - gainedS * slowdown) / slowdown;
-        m_metrics.discardUseful(lostGpuS);
-        m_results.segments[rt.segment].lostWorkS = static_cast<float>(doneS - gainedS);
-        m_sim.savedWork.set(job, savedS, m_results.jobs.size());
-    }
+    // Checkpoints count the job's work over all its bindings, in ideal seconds.
+    const double doneS = workDoneS(job);
+    const double savedBeforeS = m_sim.savedWork.of(job);
+    const double savedS =
+        checkpointedWorkS(savedBeforeS + doneS, m_results.checkpointIntervalS(job), s.durationS);
+    const double gainedS = savedS - savedBeforeS;
+    const float slowdown = m_results.segments[rt.segment].slowdown;
+    // A whole-GPU binding's lost GPU-seconds as GPUs × wall seconds ÷ slowdown: without
+    // checkpoints (gained 0) that is the product it always was, so goodput keeps its bits.
+    const double lostGpuS =
+        s.sharesGpu()
+            ? heldGpus(job) * (doneS - gainedS)
+            : heldGpus(job) * (m_nowS - rt.progressStartS - gainedS * slowdown) / slowdown;
+    m_metrics.discardUseful(lostGpuS);
+    m_results.segments[rt.segment].lostWorkS = static_cast<float>(doneS - gainedS);
+    m_sim.savedWork.set(job, savedS, m_results.jobs.size());
+}
+
+void Simulation::takeOff(std::uint32_t job, SegmentEnd end) {
+    if (m_sim.runtime[job].phase == Phase::Running) loseUnsavedWork(job);
     unbind(job, end);
     m_results.jobs[job].status = JobStatus::Pending;  // queued again
 }

@@ -274,20 +274,25 @@ private:
 
     void nodeChange(std::uint32_t index);
 
-    /// The one path by which a bound job is taken off its GPUs and queued again (its node
-    /// failed or went back to provisioning, an MPS neighbour crashed; preemption and spot
-    /// reclaim next): it keeps the work its checkpoints saved (checkpoints.hpp), loses the
-    /// rest (RunSegment::lostWorkS, not useful), and its next binding resumes from there after
-    /// its startup again. `diagnose`: as any job just queued (else the caller gives the reason).
+    /// Its node failed or went back to provisioning, or an MPS neighbour crashed: takeOff,
+    /// then queued again at once. `diagnose`: as any job just queued (else the caller gives
+    /// the reason).
     void evict(std::uint32_t job, bool diagnose = true);
-    /// Takes a bound job off its GPUs (its work since its last checkpoint is lost) and marks it
-    /// pending; the caller queues it again. The one path for evictions and preemptions.
+    /// The one path by which a bound job is taken off its GPUs to queue again (evictions,
+    /// preemptions; spot reclaim next): a running job loses its unsaved work
+    /// (loseUnsavedWork), and its next binding resumes from its last checkpoint after its
+    /// startup again. The caller queues it.
     void takeOff(std::uint32_t job, SegmentEnd end);
     /// Preempts `victim` so that `by` can start (Scheduler::PreemptFn); it is queued again
     /// after the pass, with a Preempted diagnosis.
     void preempt(std::uint32_t victim, std::uint32_t by);
     /// Queues the jobs preempted in the last pass again; true if there were any.
     bool requeuePreempted();
+
+    /// A running job leaves its GPUs: it keeps what its checkpoints saved (checkpoints.hpp,
+    /// SimState::savedWork) and loses the rest of this binding's work (RunSegment::lostWorkS,
+    /// discarded from useful). Checkpoint overhead is not modelled (issue 10).
+    void loseUnsavedWork(std::uint32_t job);
 
     void closeOpenSegments(double endS);
 

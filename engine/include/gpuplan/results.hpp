@@ -83,7 +83,7 @@ static_assert(sizeof(RunSegment) == 40);
 
 /// What evictions cost one job (the inspector's and jobs.csv's numbers).
 struct JobInterruptions {
-    int restarts = 0;      ///< its evicted bindings, each followed by a queue and a restart
+    int restarts = 0;      ///< bindings it was taken off (evicted), each queued again to restart
     double lostWorkS = 0;  ///< work lost since the last checkpoints, ideal seconds
     double lostGpuS = 0;   ///< the same in GPU-seconds (× the GPU-equivalents each binding held)
 };
