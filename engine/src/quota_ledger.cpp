@@ -282,8 +282,8 @@ QuotaLedger::TeamQuotaNow QuotaLedger::now(int team) const {
         std::int64_t borrowedInTree = 0, unusedInPool = 0, mine = 0;
         for (int n = 0; n < static_cast<int>(m_nodes.size()); ++n) {
             const std::size_t j = at(n, m);
-            const bool queue = std::find(m_queueOfTeam.begin(), m_queueOfTeam.end(), n) !=
-                               m_queueOfTeam.end();
+            const bool queue =
+                std::find(m_queueOfTeam.begin(), m_queueOfTeam.end(), n) != m_queueOfTeam.end();
             if (rootOf(n) != root) continue;
             // A cohort's own quota is its subtree quota less what its children put in.
             std::int64_t own = m_subtreeQuota[j] - m_guaranteed[j];
