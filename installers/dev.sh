@@ -17,7 +17,7 @@ cd "$root"
 # at build or run time.
 packages=(
     g++ make cmake ninja-build pkg-config
-    nlohmann-json3-dev catch2
+    nlohmann-json3-dev catch2 libyaml-cpp-dev
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libimgui-dev libstb-dev
     xvfb xauth libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core imagemagick
     dpkg-dev file clang-format

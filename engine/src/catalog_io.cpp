@@ -65,6 +65,17 @@ Catalog parseCatalog(std::string_view text, const std::string& sourceName) {
         g.nvlinkGBps = o.required("nvlinkGBps").number(0, 1e5);
         g.tdpW = o.required("tdpW").number(0, 1e5);
         g.migMaxInstances = static_cast<int>(o.required("migMaxInstances").integer(0, 8));
+        if (auto labels = o.optional("productLabels")) {
+            for (const JsonNode& item : labels->array(16)) {
+                std::string label = item.string(128);
+                for (const GpuModel& other : catalog.gpuModels)
+                    for (const std::string& taken : other.productLabels)
+                        if (detail::equalIgnoringCase(taken, label))
+                            item.fail("product label \"" + detail::escapedForMessage(label) +
+                                      "\" is already GPU model \"" + other.id + "\"'s");
+                g.productLabels.push_back(std::move(label));
+            }
+        }
         g.sources = sourceKeys(o, catalog);
         if (auto n = o.optional("notes")) g.notes = n->string();
         o.finish();

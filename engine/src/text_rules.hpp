@@ -22,6 +22,10 @@ std::string escapedForMessage(std::string_view text, std::size_t maxChars = 200)
 /// ("must not be empty", "\"a\u001bb\" holds a control character (\u001b)", …), or nothing.
 std::optional<std::string> nameProblem(std::string_view text);
 
+/// True when `a` and `b` differ at most in the case of ASCII letters ("NVIDIA-H100-PCIe" and
+/// "nvidia-h100-pcie"): product names, which people write in either case.
+bool equalIgnoringCase(std::string_view a, std::string_view b);
+
 /// 25000000 → "25,000,000": counts in messages.
 std::string withThousands(long long n);
 

@@ -20,6 +20,10 @@ struct GpuModel {
     double nvlinkGBps = 0;  ///< total bidirectional NVLink bandwidth per GPU; 0 = none
     double tdpW = 0;
     int migMaxInstances = 0;  ///< 0 = not MIG-capable
+    /// Values of the Kubernetes node label nvidia.com/gpu.product on nodes with this GPU (GPU
+    /// Feature Discovery writes nvidia-smi's product name, spaces as '-'): how a Kueue
+    /// ResourceFlavor's nodeLabels name it. Empty = not known.
+    std::vector<std::string> productLabels;
     std::vector<std::string> sources;
     std::string notes;
 
