@@ -84,6 +84,7 @@ int validateCommand(Args& args);
 int benchCommand(Args& args);
 int fillCommand(Args& args);
 int studyCommand(Args& args);
+int importKueueCommand(Args& args);
 
 extern const char* const kRunUsage;
 extern const char* const kValidateUsage;
@@ -91,5 +92,6 @@ extern const char* const kWhyUsage;
 extern const char* const kBenchUsage;
 extern const char* const kFillUsage;
 extern const char* const kStudyUsage;
+extern const char* const kImportKueueUsage;
 
 }  // namespace gpuplan::cli

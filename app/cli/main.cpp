@@ -18,6 +18,8 @@ const char* const kUsage =
     "  bench              run the engine benchmarks\n"
     "  fill               one fill run of the FGD study on openb node and pod lists\n"
     "  study              every openb pod list x policy x seed of the FGD study\n"
+    "  import-kueue FILE.yaml... --into SCENARIO --out NEW.json\n"
+    "                     Kueue queues, cohorts and flavors into a scenario's quotas\n"
     "\n"
     "options:\n"
     "  --help             help (also after a command: gpuplan-cli run --help)\n"
@@ -46,6 +48,7 @@ int main(int argc, char** argv) {
                         : command == "bench"    ? kBenchUsage
                         : command == "fill"     ? kFillUsage
                         : command == "study"    ? kStudyUsage
+                        : command == "import-kueue" ? kImportKueueUsage
                                                 : nullptr;
     if (!usage) {
         std::fprintf(stderr, "gpuplan-cli: unknown command \"%s\"\n\n%s", command.c_str(), kUsage);
@@ -65,6 +68,7 @@ int main(int argc, char** argv) {
         if (command == "why") return whyCommand(args);
         if (command == "fill") return fillCommand(args);
         if (command == "study") return studyCommand(args);
+        if (command == "import-kueue") return importKueueCommand(args);
         return benchCommand(args);
     } catch (const UsageError& e) {
         std::fprintf(stderr, "gpuplan-cli %s: %s\n\n%s", command.c_str(), e.message.c_str(), usage);

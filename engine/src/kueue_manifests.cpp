@@ -75,9 +75,9 @@ public:
 
 private:
     [[noreturn]] void fail(const YamlNode& at, const std::string& message) const {
-        throw InputError(m_file, "line " + std::to_string(at.line), message);
+        throw InputError(m_file, "line " + std::to_string(at.placeLine()), message);
     }
-    SourcePlace place(const YamlNode& n) const { return {m_file, n.line}; }
+    SourcePlace place(const YamlNode& n) const { return {m_file, n.placeLine()}; }
     void note(const std::string& key, const std::string& text, const YamlNode& at,
               const std::string& detail = {}) {
         m_out.notes.add(key, text, place(at), detail);

@@ -64,6 +64,7 @@ private:
         YamlNode* node;
         bool expectKey = true;  // in a map: the next node is a key
         std::string key;
+        int keyLine = 0;
         std::set<std::string> keys;
     };
 
@@ -93,10 +94,12 @@ private:
                 if (!parent.keys.insert(text).second)
                     fail(mark, "duplicate key \"" + escapedForMessage(text) + "\"");
                 parent.key = text;
+                parent.keyLine = node.line;
                 parent.expectKey = false;
                 return nullptr;
             }
             node.key = std::move(parent.key);
+            node.keyLine = parent.keyLine;
             parent.expectKey = true;
         }
         parent.node->items.push_back(std::move(node));
@@ -109,7 +112,7 @@ private:
         YamlNode* node = add(mark, kind, {});
         if (!node) fail(mark, "a map key must be text, not a list, a map or null");
         // Its parent gets no other child while it is open, so the pointer stays valid.
-        m_open.push_back({.node = node, .expectKey = true, .key = {}, .keys = {}});
+        m_open.push_back({.node = node, .expectKey = true, .key = {}, .keyLine = 0, .keys = {}});
     }
 
     const std::string& m_file;

@@ -14,6 +14,7 @@ struct YamlNode {
     enum class Kind : std::uint8_t { Null, Scalar, Sequence, Map };
     Kind kind = Kind::Null;
     int line = 0;     ///< 1-based line where the node starts
+    int keyLine = 0;  ///< for an entry of a map: the line of its key (a block's is above it)
     std::string key;  ///< for an entry of a map: its key
     std::string text;             ///< a scalar's text
     std::vector<YamlNode> items;  ///< a sequence's items, or a map's entries in file order
@@ -21,6 +22,8 @@ struct YamlNode {
     /// The entry of a map with this key; nullptr when absent or when this is not a map.
     const YamlNode* find(std::string_view entryKey) const;
     bool isNull() const { return kind == Kind::Null; }
+    /// Where a message points: an entry's key, else the node itself.
+    int placeLine() const { return keyLine ? keyLine : line; }
 };
 
 /// Bounds on one YAML read (all documents of all files read with one YamlBudget).

@@ -319,6 +319,8 @@ TEST_CASE("the catalog holds the reference GPUs and node types with their source
     CHECK(h100->bf16DenseTflops == Approx(989.4));  // dense, not the 2:4-sparse headline
     CHECK(h100->hbmGb == 80);
     CHECK_FALSE(h100->sources.empty());
+    // GPU Feature Discovery's nvidia.com/gpu.product for it (a Kueue flavor's node label).
+    CHECK(h100->productLabels == std::vector<std::string>{"NVIDIA-H100-80GB-HBM3"});
     const NodeType* dgx = c.findNodeType("dgx-h100");
     REQUIRE(dgx);
     CHECK(dgx->gpusPerNode == 8);
@@ -334,6 +336,17 @@ TEST_CASE("a malformed catalog is rejected with its place") {
         "asOf": "x", "sources": {}, "gpuModels": [{"id": "g"}], "nodeTypes": []})",
                                    "cat.json"),
                       Catch::Contains("cat.json: /gpuModels/0: missing required key \"name\""));
+    // A product label names one GPU model, whatever its case.
+    const std::string model = R"("name": "G", "vendor": "v", "bf16DenseTflops": 1, "hbmGb": 1,
+        "hbmTbps": 1, "nvlinkGBps": 0, "tdpW": 1, "migMaxInstances": 0)";
+    CHECK_THROWS_WITH(
+        parseCatalog(R"({"format": "gpuplan-catalog", "formatVersion": 1, "asOf": "x",
+            "sources": {}, "nodeTypes": [], "gpuModels": [
+            {"id": "a", "productLabels": ["NVIDIA-X"], )" + model + R"(},
+            {"id": "b", "productLabels": ["nvidia-x"], )" + model + "}]}",
+                     "cat.json"),
+        "cat.json: /gpuModels/1/productLabels/0: product label \"nvidia-x\" is already GPU "
+        "model \"a\"'s");
 }
 
 TEST_CASE("randomly damaged scenarios are rejected cleanly, never crash") {

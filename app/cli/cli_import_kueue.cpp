@@ -1,0 +1,144 @@
+// gpuplan-cli import-kueue: Kueue manifests into a scenario's teams, quotas and cohorts.
+#include <cstdio>
+#include <optional>
+
+#include "cli_common.hpp"
+#include "cli_outputs.hpp"
+#include "gpuplan/kueue_import.hpp"
+#include "gpuplan/scenario_io.hpp"
+#include "paths.hpp"
+
+namespace gpuplan::cli {
+
+const char* const kImportKueueUsage =
+    "usage: gpuplan-cli import-kueue FILE.yaml... --into SCENARIO --out NEW.json\n"
+    "                                [--flavor NAME=GPU_MODEL]... [--team QUEUE=TEAM]...\n"
+    "                                [--fair-sharing]\n"
+    "\n"
+    "Reads Kueue ClusterQueue, Cohort, ResourceFlavor and LocalQueue manifests (YAML, several\n"
+    "documents and `kind: List` as `kubectl get -o yaml` writes them) and writes SCENARIO with\n"
+    "its quotas and cohorts replaced by them to NEW.json, checked as `validate` would. Exit 2\n"
+    "with the file and line when a manifest is wrong or uses what gpuplan cannot model; NEW.json\n"
+    "is then not written. What the import leaves out is printed as notes.\n"
+    "\n"
+    "How Kueue maps to gpuplan:\n"
+    "  ResourceFlavor  a GPU model of SCENARIO's fleet: the one --flavor names, else the catalog\n"
+    "                  GPU whose productLabels hold its nodeLabels' nvidia.com/gpu.product (any\n"
+    "                  case), else the fleet GPU model with the flavor's name. Flavors of one\n"
+    "                  GPU model are merged (quotas and limits added). A flavor no quota uses\n"
+    "                  needs no GPU model.\n"
+    "  quotas          only nvidia.com/gpu, in GPUs (Kubernetes quantities: 8, 1.5, 500m);\n"
+    "                  cpu, memory and other resources are skipped with a note; nvidia.com/mig-*\n"
+    "                  and nvidia.com/gpu.* (shared replicas) are refused.\n"
+    "  ClusterQueue    a team's quota: the team --team names, else the namespace of the\n"
+    "                  LocalQueues that point at it, else a team named like the queue (teams\n"
+    "                  are added when SCENARIO lacks them). A queue used from two namespaces, or\n"
+    "                  a namespace using two queues, is refused: a gpuplan team has one quota.\n"
+    "                  preemption.reclaimWithinCohort and withinClusterQueue, and\n"
+    "                  fairSharing.weight, are kept; other settings gpuplan cannot honour\n"
+    "                  (borrowWithinCohort, flavorFungibility, StrictFIFO, admission checks,\n"
+    "                  stopPolicy) are noted.\n"
+    "  Cohort          a cohort with its parent (spec.parentName or v1alpha1's spec.parent),\n"
+    "                  its own quota and weight; a cohort name with no Cohort object is a\n"
+    "                  cohort without quota, as in Kueue.\n"
+    "\n"
+    "  --into FILE          the scenario to import into (its fleet decides the GPU models)\n"
+    "  --out FILE           the new scenario (written atomically; may be --into itself)\n"
+    "  --flavor NAME=MODEL  flavor NAME counts GPUs of fleet GPU model MODEL (repeatable)\n"
+    "  --team QUEUE=TEAM    ClusterQueue QUEUE's quota goes to team TEAM (repeatable)\n"
+    "  --fair-sharing       turn on fair sharing in every cohort (Kueue switches it on in its\n"
+    "                       Configuration, which no manifest holds)\n"
+    "  --data-dir, --presets, --catalog, --budget-gb, --budget-ops  as for validate\n";
+
+namespace {
+
+/// "NAME=VALUE" of a repeatable option.
+std::pair<std::string, std::string> assignment(Args& args, const std::string& flag) {
+    const std::string text = args.value(flag);
+    const std::size_t eq = text.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+        throw UsageError{flag + " needs NAME=VALUE, got \"" + text + "\""};
+    return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+std::string joined(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names)
+        out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+}  // namespace
+
+int importKueueCommand(Args& args) {
+    CommonOptions common;
+    KueueImportOptions options;
+    std::vector<std::filesystem::path> manifests;
+    std::optional<std::filesystem::path> into, out;
+    while (!args.done()) {
+        if (args.common(common)) continue;
+        if (args.at("--into")) {
+            into = args.value("--into");
+        } else if (args.at("--out")) {
+            out = args.value("--out");
+        } else if (args.at("--flavor")) {
+            options.flavorModels.push_back(assignment(args, "--flavor"));
+        } else if (args.at("--team")) {
+            options.queueTeams.push_back(assignment(args, "--team"));
+        } else if (args.at("--fair-sharing")) {
+            args.flag("--fair-sharing");
+            options.fairSharing = true;
+        } else if (!args.peek().empty() && args.peek()[0] == '-' && args.peek() != "-") {
+            args.unknown();
+        } else {
+            manifests.emplace_back(args.take());
+        }
+    }
+    if (manifests.empty()) throw UsageError{"no manifest file given"};
+    if (!into) throw UsageError{"--into SCENARIO is required"};
+    if (!out) throw UsageError{"--out FILE is required"};
+    checkOutputFile("--out", *out);
+
+    const Catalog catalog = loadCatalogFor(common);
+    const Scenario base = loadScenarioFor(*into, common);
+    const KueueImport result = importKueueFiles(base, manifests, options);
+    for (const std::string& note : result.notes)
+        std::fprintf(stderr, "note: %s\n", note.c_str());
+
+    std::vector<std::filesystem::path> dataDirs = common.dataDirs;
+    for (const auto& d : paths::dataDirs())
+        dataDirs.push_back(d);
+    const Scenario scenario = rebaseTraces(result.scenario, folderOf(*out), dataDirs);
+    try {
+        validateScenario(scenario, catalog, common.budget);
+    } catch (const InputError& e) {  // a rule the import did not check first: still refused
+        throw InputError(out->string() + " (not written)", e.place(), e.message());
+    }
+    saveScenarioAtomic(scenario, *out);
+
+    std::printf("%s: %d ClusterQueues, %d Cohorts, %d ResourceFlavors, %d LocalQueues from %zu "
+                "file%s → %zu quotas, %zu cohorts\n",
+                out->string().c_str(), result.clusterQueues, result.cohorts,
+                result.resourceFlavors, result.localQueues, manifests.size(),
+                manifests.size() == 1 ? "" : "s",
+                scenario.quotas.size(), scenario.cohorts.size());
+    for (const QuotaDef& q : scenario.quotas) {
+        std::string flavors;
+        for (const FlavorQuotaDef& f : q.flavors) {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%g", f.nominalGpus);
+            flavors += (flavors.empty() ? "" : ", ") + f.gpuModel + " " + buf;
+        }
+        std::printf("  team %-20s cohort %-16s nominal GPUs: %s\n", q.team.c_str(),
+                    q.cohort.empty() ? "-" : q.cohort.c_str(),
+                    flavors.empty() ? "none" : flavors.c_str());
+    }
+    if (!result.createdTeams.empty())
+        std::printf("teams added: %s\n", joined(result.createdTeams).c_str());
+    if (!result.unmanagedTeams.empty())
+        std::printf("teams without a quota (admitted wherever their jobs fit): %s\n",
+                    joined(result.unmanagedTeams).c_str());
+    return kOk;
+}
+
+}  // namespace gpuplan::cli
