@@ -116,12 +116,12 @@ int importKueueCommand(Args& args) {
     }
     saveScenarioAtomic(scenario, *out);
 
-    std::printf("%s: %d ClusterQueues, %d Cohorts, %d ResourceFlavors, %d LocalQueues from %zu "
-                "file%s → %zu quotas, %zu cohorts\n",
-                out->string().c_str(), result.clusterQueues, result.cohorts,
-                result.resourceFlavors, result.localQueues, manifests.size(),
-                manifests.size() == 1 ? "" : "s",
-                scenario.quotas.size(), scenario.cohorts.size());
+    std::printf(
+        "%s: %d ClusterQueues, %d Cohorts, %d ResourceFlavors, %d LocalQueues from %zu "
+        "file%s → %zu quotas, %zu cohorts\n",
+        out->string().c_str(), result.clusterQueues, result.cohorts, result.resourceFlavors,
+        result.localQueues, manifests.size(), manifests.size() == 1 ? "" : "s",
+        scenario.quotas.size(), scenario.cohorts.size());
     for (const QuotaDef& q : scenario.quotas) {
         std::string flavors;
         for (const FlavorQuotaDef& f : q.flavors) {

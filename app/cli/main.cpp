@@ -42,14 +42,14 @@ int main(int argc, char** argv) {
         std::printf("gpuplan-cli %s\n", GPUPLAN_VERSION);
         return kOk;
     }
-    const char* usage = command == "run"        ? kRunUsage
-                        : command == "validate" ? kValidateUsage
-                        : command == "why"      ? kWhyUsage
-                        : command == "bench"    ? kBenchUsage
-                        : command == "fill"     ? kFillUsage
-                        : command == "study"    ? kStudyUsage
+    const char* usage = command == "run"            ? kRunUsage
+                        : command == "validate"     ? kValidateUsage
+                        : command == "why"          ? kWhyUsage
+                        : command == "bench"        ? kBenchUsage
+                        : command == "fill"         ? kFillUsage
+                        : command == "study"        ? kStudyUsage
                         : command == "import-kueue" ? kImportKueueUsage
-                                                : nullptr;
+                                                    : nullptr;
     if (!usage) {
         std::fprintf(stderr, "gpuplan-cli: unknown command \"%s\"\n\n%s", command.c_str(), kUsage);
         return kBadInput;

@@ -54,6 +54,11 @@ public:
             quota.fairShareWeight = q.weight.value_or(1);
             quota.reclaimWithinCohort = q.reclaimWithinCohort;
             quota.withinTeam = q.withinClusterQueue;
+            if (quota.flavors.empty())
+                m_in.notes.add("no-gpu-quota",
+                               "ClusterQueues with no nvidia.com/gpu quota: their teams get no "
+                               "GPUs, as Kueue admits no GPU job there",
+                               q.at, q.name);
             s.quotas.push_back(std::move(quota));
             if (std::none_of(s.teams.begin(), s.teams.end(),
                              [&](const TeamDef& t) { return t.name == teams[i]; })) {
@@ -82,7 +87,8 @@ private:
     }
     void checkName(const std::string& name, const SourcePlace& at, const std::string& what) const {
         if (const auto problem = detail::nameProblem(name))
-            fail(at, what + " " + *problem + " (gpuplan names: 1–64 letters, digits, '.', '_', '-')");
+            fail(at,
+                 what + " " + *problem + " (gpuplan names: 1–64 letters, digits, '.', '_', '-')");
     }
 
     std::string fleetModels() const {
@@ -141,11 +147,11 @@ private:
             if (flavor == name) return model;
         const auto rf = std::find_if(m_in.flavors.begin(), m_in.flavors.end(),
                                      [&](const auto& f) { return f.name == name; });
-        const std::string mapHint = "; map it with --flavor " + escapedForMessage(name) + "=GPU_MODEL";
+        const std::string mapHint =
+            "; map it with --flavor " + escapedForMessage(name) + "=GPU_MODEL";
         if (rf != m_in.flavors.end() && rf->gpuProduct) {
             const std::string& product = *rf->gpuProduct;
-            if (product.find("-MIG-") != std::string::npos ||
-                product.ends_with("-SHARED"))
+            if (product.find("-MIG-") != std::string::npos || product.ends_with("-SHARED"))
                 fail(rf->gpuProductAt,
                      "ResourceFlavor " + inQuotes(name) + " selects nodes labelled " +
                          inQuotes(product) +
@@ -287,7 +293,8 @@ private:
             if (teamOption(q->name)) continue;
             const auto [it, first] = queueOfNamespace.emplace(lq.nameSpace, i);
             if (!first && it->second != i)
-                fail(lq.at, "namespace " + inQuotes(lq.nameSpace) + " has LocalQueues of ClusterQueues " +
+                fail(lq.at, "namespace " + inQuotes(lq.nameSpace) +
+                                " has LocalQueues of ClusterQueues " +
                                 inQuotes(queues[it->second].name) + " and " + inQuotes(q->name) +
                                 ": a gpuplan team (a namespace) has one quota; give one of "
                                 "the queues another team with --team CLUSTERQUEUE=TEAM");
@@ -320,7 +327,8 @@ private:
             checkName(team, at, "team");
             for (std::size_t j = 0; j < i; ++j)
                 if (teams[j] == team)
-                    fail(q.at, "team " + inQuotes(team) + " would get the quotas of ClusterQueues " +
+                    fail(q.at, "team " + inQuotes(team) +
+                                   " would get the quotas of ClusterQueues " +
                                    inQuotes(queues[j].name) + " and " + inQuotes(q.name) +
                                    ": a gpuplan team has one quota (--team CLUSTERQUEUE=TEAM "
                                    "names another)");

@@ -52,9 +52,12 @@ std::string inQuotes(std::string_view text) {
 
 bool hasContent(const YamlNode& n) {
     switch (n.kind) {
-        case YamlNode::Kind::Null: return false;
-        case YamlNode::Kind::Scalar: return !n.text.empty();
-        default: return !n.items.empty();
+        case YamlNode::Kind::Null:
+            return false;
+        case YamlNode::Kind::Scalar:
+            return !n.text.empty();
+        default:
+            return !n.items.empty();
     }
 }
 
@@ -107,10 +110,14 @@ private:
     }
     static std::string describe(const YamlNode& n) {
         switch (n.kind) {
-            case YamlNode::Kind::Null: return "nothing";
-            case YamlNode::Kind::Scalar: return "text " + inQuotes(n.text);
-            case YamlNode::Kind::Sequence: return "a list";
-            default: return "a map";
+            case YamlNode::Kind::Null:
+                return "nothing";
+            case YamlNode::Kind::Scalar:
+                return "text " + inQuotes(n.text);
+            case YamlNode::Kind::Sequence:
+                return "a list";
+            default:
+                return "a map";
         }
     }
     const YamlNode& required(const YamlNode& owner, std::string_view key) const {
@@ -147,8 +154,8 @@ private:
         const YamlNode& apiVersionNode = required(o, "apiVersion");
         const std::string apiVersion = text(apiVersionNode);
         const std::string group = apiVersion.substr(0, apiVersion.find('/'));
-        const bool known = kind == "ClusterQueue" || kind == "Cohort" ||
-                           kind == "ResourceFlavor" || kind == "LocalQueue";
+        const bool known = kind == "ClusterQueue" || kind == "Cohort" || kind == "ResourceFlavor" ||
+                           kind == "LocalQueue";
         if (group != kGroup || !known) {
             if (kind.ends_with("List") && o.find("items"))
                 fail(o, "a " + escapedForMessage(kind) + " inside a list: give its items");
@@ -243,7 +250,8 @@ private:
                              " ignored: the ClusterQueue is imported as running, admitting jobs",
                          field);
                 else if (s != "None")
-                    fail(field, "unknown stopPolicy " + inQuotes(s) + " (None, Hold or HoldAndDrain)");
+                    fail(field,
+                         "unknown stopPolicy " + inQuotes(s) + " (None, Hold or HoldAndDrain)");
             } else if (key == "admissionScope" || key == "concurrentAdmissionPolicy") {
                 if (hasContent(field))
                     note(key, "ignored spec." + key + ": gpuplan does not model it", field);
@@ -261,21 +269,29 @@ private:
         for (const YamlNode& p : map(field, "\"preemption\"").items) {
             if (p.key == "reclaimWithinCohort") {
                 const std::string s = text(p);
-                if (s == "Never") q.reclaimWithinCohort = ReclaimPolicy::Never;
-                else if (s == "LowerPriority") q.reclaimWithinCohort = ReclaimPolicy::LowerPriority;
-                else if (s == "Any") q.reclaimWithinCohort = ReclaimPolicy::Any;
-                else fail(p, "unknown reclaimWithinCohort " + inQuotes(s) + " (Never, LowerPriority or Any)");
+                if (s == "Never")
+                    q.reclaimWithinCohort = ReclaimPolicy::Never;
+                else if (s == "LowerPriority")
+                    q.reclaimWithinCohort = ReclaimPolicy::LowerPriority;
+                else if (s == "Any")
+                    q.reclaimWithinCohort = ReclaimPolicy::Any;
+                else
+                    fail(p, "unknown reclaimWithinCohort " + inQuotes(s) +
+                                " (Never, LowerPriority or Any)");
             } else if (p.key == "withinClusterQueue") {
                 const std::string s = text(p);
-                if (s == "Never") q.withinClusterQueue = WithinTeamPolicy::Never;
-                else if (s == "LowerPriority") q.withinClusterQueue = WithinTeamPolicy::LowerPriority;
+                if (s == "Never")
+                    q.withinClusterQueue = WithinTeamPolicy::Never;
+                else if (s == "LowerPriority")
+                    q.withinClusterQueue = WithinTeamPolicy::LowerPriority;
                 else if (s == "LowerOrNewerEqualPriority")
                     q.withinClusterQueue = WithinTeamPolicy::LowerOrNewerEqualPriority;
                 else
                     fail(p, "unknown withinClusterQueue " + inQuotes(s) +
                                 " (Never, LowerPriority or LowerOrNewerEqualPriority)");
             } else if (p.key == "borrowWithinCohort") {
-                const YamlNode* policy = p.isNull() ? nullptr : map(p, "\"borrowWithinCohort\"").find("policy");
+                const YamlNode* policy =
+                    p.isNull() ? nullptr : map(p, "\"borrowWithinCohort\"").find("policy");
                 const std::string s = policy && hasContent(*policy) ? text(*policy) : "Never";
                 if (s == "LowerPriority")
                     note("borrow-within-cohort",
@@ -298,12 +314,14 @@ private:
         for (const YamlNode& f : map(field, "\"flavorFungibility\"").items) {
             const std::string s = hasContent(f) ? text(f) : "";
             if (f.key == "whenCanBorrow") {
-                if (s == "TryNextFlavor") isDefault = false;
+                if (s == "TryNextFlavor")
+                    isDefault = false;
                 else if (s != "MayStopSearch" && s != "Borrow" && !s.empty())
                     fail(f, "unknown whenCanBorrow " + inQuotes(s) +
                                 " (MayStopSearch, Borrow or TryNextFlavor)");
             } else if (f.key == "whenCanPreempt") {
-                if (s == "MayStopSearch" || s == "Preempt") isDefault = false;
+                if (s == "MayStopSearch" || s == "Preempt")
+                    isDefault = false;
                 else if (s != "TryNextFlavor" && !s.empty())
                     fail(f, "unknown whenCanPreempt " + inQuotes(s) +
                                 " (MayStopSearch, Preempt or TryNextFlavor)");
@@ -363,8 +381,8 @@ private:
                 const YamlNode& nameNode = required(flavor, "name");
                 const std::string name = text(nameNode);
                 if (!flavorsSeen.insert(name).second)
-                    fail(nameNode, "flavor " + inQuotes(name) + " is listed twice in this " + owner +
-                                       " (Kueue allows a flavor once)");
+                    fail(nameNode, "flavor " + inQuotes(name) + " is listed twice in this " +
+                                       owner + " (Kueue allows a flavor once)");
                 for (const YamlNode& quota : list(required(flavor, "resources"), 64))
                     resourceQuota(quota, nameNode, covered, out);
                 for (const YamlNode& f : flavor.items)
@@ -457,7 +475,8 @@ private:
         for (const YamlNode& field : spec.items) {
             if (field.key == "nodeLabels") {
                 if (field.isNull()) continue;
-                if (const YamlNode* product = map(field, "\"nodeLabels\"").find("nvidia.com/gpu.product")) {
+                if (const YamlNode* product =
+                        map(field, "\"nodeLabels\"").find("nvidia.com/gpu.product")) {
                     f.gpuProduct = text(*product);
                     f.gpuProductAt = place(*product);
                 }

@@ -13,10 +13,10 @@ namespace gpuplan::detail {
 struct YamlNode {
     enum class Kind : std::uint8_t { Null, Scalar, Sequence, Map };
     Kind kind = Kind::Null;
-    int line = 0;     ///< 1-based line where the node starts
-    int keyLine = 0;  ///< for an entry of a map: the line of its key (a block's is above it)
-    std::string key;  ///< for an entry of a map: its key
-    std::string text;             ///< a scalar's text
+    int line = 0;      ///< 1-based line where the node starts
+    int keyLine = 0;   ///< for an entry of a map: the line of its key (a block's is above it)
+    std::string key;   ///< for an entry of a map: its key
+    std::string text;  ///< a scalar's text
     std::vector<YamlNode> items;  ///< a sequence's items, or a map's entries in file order
 
     /// The entry of a map with this key; nullptr when absent or when this is not a map.

@@ -60,16 +60,16 @@ const QuotaDef& quotaOf(const Scenario& s, const std::string& team) {
 /// A ClusterQueue of `gpus` nvidia.com/gpu in flavor h100-sxm (named like the fleet's model),
 /// after `spec` lines of its own (indented by 2).
 std::string queue(const std::string& name, const std::string& spec, const std::string& gpus = "8") {
-    return "apiVersion: kueue.x-k8s.io/v1beta1\n"   // 1
-           "kind: ClusterQueue\n"                     // 2
-           "metadata: {name: " + name + "}\n"         // 3
-           "spec:\n" +                                // 4
-           spec +
-           "  resourceGroups:\n"
-           "  - coveredResources: [nvidia.com/gpu]\n"
-           "    flavors:\n"
-           "    - name: h100-sxm\n"
-           "      resources: [{name: nvidia.com/gpu, nominalQuota: " + gpus + "}]\n";
+    std::string yaml = "apiVersion: kueue.x-k8s.io/v1beta1\n";  // line 1
+    yaml += "kind: ClusterQueue\n";                             // 2
+    yaml += "metadata: {name: " + name + "}\n";                 // 3
+    yaml += "spec:\n" + spec;                                   // 4, then the spec's lines
+    yaml += "  resourceGroups:\n";
+    yaml += "  - coveredResources: [nvidia.com/gpu]\n";
+    yaml += "    flavors:\n";
+    yaml += "    - name: h100-sxm\n";
+    yaml += "      resources: [{name: nvidia.com/gpu, nominalQuota: " + gpus + "}]\n";
+    return yaml;
 }
 
 bool hasNote(const KueueImport& r, const std::string& text) {
@@ -140,20 +140,25 @@ TEST_CASE("a small Kueue cohort imports to the quotas worked out by hand", "[kue
 
     // Notes, one per kind. Skipped: cpu and memory of research-cq's three GPU flavors (6)
     // and the pods quota of cpu-only (1) = 7, the first at line 62.
-    CHECK(hasNote(r, "skipped quotas of resources other than nvidia.com/gpu (gpuplan's quotas "
-                     "count GPUs) [cpu, memory, pods] (7 places, first " +
-                         fixture("cohort.yaml").string() + ": line 62)"));
-    CHECK(hasNote(r, "flavors of one GPU model merged into one quota (nominal quotas and limits "
-                     "added): gpuplan's quotas are per GPU model [h100+spot-h100 = h100-sxm] "
-                     "(1 place: " + fixture("cohort.yaml").string() + ": line 70)"));
+    CHECK(hasNote(r,
+                  "skipped quotas of resources other than nvidia.com/gpu (gpuplan's quotas "
+                  "count GPUs) [cpu, memory, pods] (7 places, first " +
+                      fixture("cohort.yaml").string() + ": line 62)"));
+    CHECK(hasNote(r,
+                  "flavors of one GPU model merged into one quota (nominal quotas and limits "
+                  "added): gpuplan's quotas are per GPU model [h100+spot-h100 = h100-sxm] "
+                  "(1 place: " +
+                      fixture("cohort.yaml").string() + ": line 70)"));
     // Weights on research-cq (line 40) and ml (line 118), fair sharing not switched on.
-    CHECK(hasNote(r, "fairSharing weights kept, but fair sharing is off: Kueue switches it on "
-                     "in its Configuration (fairSharing.enable), which no manifest holds; pass "
-                     "--fair-sharing if your cluster does (2 places, first " +
-                         fixture("cohort.yaml").string() + ": line 40)"));
-    CHECK(hasNote(r, "skipped objects that are not Kueue ClusterQueues, Cohorts, ResourceFlavors "
-                     "or LocalQueues [Namespace] (1 place: " + fixture("cohort.yaml").string() +
-                     ": line 153)"));
+    CHECK(hasNote(r,
+                  "fairSharing weights kept, but fair sharing is off: Kueue switches it on "
+                  "in its Configuration (fairSharing.enable), which no manifest holds; pass "
+                  "--fair-sharing if your cluster does (2 places, first " +
+                      fixture("cohort.yaml").string() + ": line 40)"));
+    CHECK(hasNote(r,
+                  "skipped objects that are not Kueue ClusterQueues, Cohorts, ResourceFlavors "
+                  "or LocalQueues [Namespace] (1 place: " +
+                      fixture("cohort.yaml").string() + ": line 153)"));
     // Defaults written out (namespaceSelector {}, BestEffortFIFO, Borrow/TryNextFlavor,
     // borrowWithinCohort Never, stopPolicy None) are no notes.
     CHECK(r.notes.size() == 4);
@@ -164,7 +169,7 @@ TEST_CASE("an imported Kueue cohort round-trips through the scenario file", "[ku
     options.fairSharing = true;
     const KueueImport r = importKueueFiles(base(), {fixture("cohort.yaml")}, options);
     for (const CohortDef& c : r.scenario.cohorts)
-        CHECK(c.fairSharing);  // --fair-sharing: every cohort
+        CHECK(c.fairSharing);    // --fair-sharing: every cohort
     CHECK(r.notes.size() == 3);  // no note on weights now
     const std::string json = scenarioToJson(r.scenario);
     const Scenario reread = parseScenario(json, "imported.json", catalog());
@@ -303,7 +308,8 @@ TEST_CASE("hostile Kueue YAML is bounded", "[kueue]") {
     SECTION("a List of more than 20,000 objects") {
         std::string yaml = "apiVersion: v1\nkind: List\nitems:\n";
         for (int i = 0; i < 20001; ++i)
-            yaml += "- {apiVersion: v1, kind: ConfigMap, metadata: {name: c" + std::to_string(i) + "}}\n";
+            yaml += "- {apiVersion: v1, kind: ConfigMap, metadata: {name: c" + std::to_string(i) +
+                    "}}\n";
         const InputError e = textError(yaml);
         CHECK(e.place() == "line 3");
         CHECK_THAT(e.message(), Catch::Contains("more than 20,000 items"));
@@ -362,4 +368,35 @@ TEST_CASE("Kubernetes quantities", "[kueue]") {
         INFO(bad);
         CHECK(!parseKubeQuantity(bad));
     }
+}
+
+TEST_CASE("Kueue objects gpuplan reads differently are imported with a note", "[kueue]") {
+    // A CPU-only queue: its team gets an empty quota (no GPUs), as Kueue admits no GPU job
+    // there. A LocalQueue of a queue in no file is left out. Both noted at their lines.
+    const std::string yaml =
+        "apiVersion: kueue.x-k8s.io/v1beta1\n"               // 1
+        "kind: ClusterQueue\n"                               // 2
+        "metadata: {name: cpu-queue}\n"                      // 3
+        "spec:\n"                                            // 4
+        "  resourceGroups:\n"                                // 5
+        "  - coveredResources: [cpu]\n"                      // 6
+        "    flavors:\n"                                     // 7
+        "    - name: default\n"                              // 8
+        "      resources: [{name: cpu, nominalQuota: 8}]\n"  // 9
+        "---\n"                                              // 10
+        "apiVersion: kueue.x-k8s.io/v1beta1\n"               // 11
+        "kind: LocalQueue\n"                                 // 12
+        "metadata: {name: lq, namespace: research}\n"        // 13
+        "spec: {clusterQueue: elsewhere}\n";                 // 14
+    const KueueImport r = importText(yaml);
+    CHECK(quotaOf(r.scenario, "cpu-queue").flavors.empty());
+    CHECK(r.createdTeams == std::vector<std::string>{"cpu-queue"});
+    CHECK(r.unmanagedTeams == std::vector<std::string>{"research", "keep"});
+    CHECK(r.notes == std::vector<std::string>{
+                         "skipped quotas of resources other than nvidia.com/gpu (gpuplan's quotas "
+                         "count GPUs) [cpu] (1 place: m.yaml: line 9)",
+                         "LocalQueues left out: their ClusterQueue is in none of the files "
+                         "[research/lq → elsewhere] (1 place: m.yaml: line 13)",
+                         "ClusterQueues with no nvidia.com/gpu quota: their teams get no GPUs, as "
+                         "Kueue admits no GPU job there [cpu-queue] (1 place: m.yaml: line 3)"});
 }

@@ -342,8 +342,10 @@ TEST_CASE("a malformed catalog is rejected with its place") {
     CHECK_THROWS_WITH(
         parseCatalog(R"({"format": "gpuplan-catalog", "formatVersion": 1, "asOf": "x",
             "sources": {}, "nodeTypes": [], "gpuModels": [
-            {"id": "a", "productLabels": ["NVIDIA-X"], )" + model + R"(},
-            {"id": "b", "productLabels": ["nvidia-x"], )" + model + "}]}",
+            {"id": "a", "productLabels": ["NVIDIA-X"], )" +
+                         model + R"(},
+            {"id": "b", "productLabels": ["nvidia-x"], )" +
+                         model + "}]}",
                      "cat.json"),
         "cat.json: /gpuModels/1/productLabels/0: product label \"nvidia-x\" is already GPU "
         "model \"a\"'s");
