@@ -128,7 +128,8 @@ private:
                                            inQuotes(flavor));
         }
         seen.clear();
-        for (const auto& [queue, team] : m_options.queueTeams) {
+        for (const auto& [queueName, team] : m_options.queueTeams) {
+            const std::string& queue = queueName;  // clang 14 cannot capture a binding
             if (!seen.insert(queue).second)
                 failOption("--team", "ClusterQueue " + inQuotes(queue) + " is given twice");
             if (std::none_of(m_in.clusterQueues.begin(), m_in.clusterQueues.end(),
