@@ -61,10 +61,13 @@ std::pair<std::string, std::string> assignment(Args& args, const std::string& fl
     return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
+/// The first kShown names, then how many more.
+constexpr std::size_t kShown = 20;
 std::string joined(const std::vector<std::string>& names) {
     std::string out;
-    for (const std::string& n : names)
-        out += (out.empty() ? "" : ", ") + n;
+    for (std::size_t i = 0; i < names.size() && i < kShown; ++i)
+        out += (i ? ", " : "") + names[i];
+    if (names.size() > kShown) out += " and " + std::to_string(names.size() - kShown) + " more";
     return out;
 }
 
@@ -122,7 +125,8 @@ int importKueueCommand(Args& args) {
         out->string().c_str(), result.clusterQueues, result.cohorts, result.resourceFlavors,
         result.localQueues, manifests.size(), manifests.size() == 1 ? "" : "s",
         scenario.quotas.size(), scenario.cohorts.size());
-    for (const QuotaDef& q : scenario.quotas) {
+    for (std::size_t i = 0; i < scenario.quotas.size() && i < kShown; ++i) {
+        const QuotaDef& q = scenario.quotas[i];
         std::string flavors;
         for (const FlavorQuotaDef& f : q.flavors) {
             char buf[64];
@@ -133,6 +137,8 @@ int importKueueCommand(Args& args) {
                     q.cohort.empty() ? "-" : q.cohort.c_str(),
                     flavors.empty() ? "none" : flavors.c_str());
     }
+    if (scenario.quotas.size() > kShown)
+        std::printf("  and %zu more quotas\n", scenario.quotas.size() - kShown);
     if (!result.createdTeams.empty())
         std::printf("teams added: %s\n", joined(result.createdTeams).c_str());
     if (!result.unmanagedTeams.empty())

@@ -34,7 +34,21 @@ std::string gpus(double value) {
 class Importer {
 public:
     Importer(const Scenario& base, KueueManifests& manifests, const KueueImportOptions& options)
-        : m_base(base), m_in(manifests), m_options(options) {}
+        : m_base(base), m_in(manifests), m_options(options) {
+        // Indexes by name: a file of 20,000 objects must not cost their square.
+        for (const auto& f : m_in.flavors)
+            m_flavorByName.emplace(f.name, &f);
+        for (std::size_t i = 0; i < m_in.clusterQueues.size(); ++i)
+            m_queueByName.emplace(m_in.clusterQueues[i].name, i);
+        for (const auto& c : m_in.cohorts)
+            m_cohortByName.emplace(c.name, &c);
+        for (const auto& q : m_in.clusterQueues)
+            for (const KueueGpuQuota& g : q.gpuQuotas)
+                m_quotaFlavors.insert(g.flavor);
+        for (const auto& c : m_in.cohorts)
+            for (const KueueGpuQuota& g : c.gpuQuotas)
+                m_quotaFlavors.insert(g.flavor);
+    }
 
     KueueImport run() {
         checkOptions();
@@ -101,16 +115,7 @@ private:
     }
 
     bool flavorNamed(const std::string& name) const {
-        const auto inQuotas = [&](const std::vector<KueueGpuQuota>& quotas) {
-            return std::any_of(quotas.begin(), quotas.end(),
-                               [&](const KueueGpuQuota& q) { return q.flavor == name; });
-        };
-        return std::any_of(m_in.flavors.begin(), m_in.flavors.end(),
-                           [&](const auto& f) { return f.name == name; }) ||
-               std::any_of(m_in.clusterQueues.begin(), m_in.clusterQueues.end(),
-                           [&](const auto& q) { return inQuotas(q.gpuQuotas); }) ||
-               std::any_of(m_in.cohorts.begin(), m_in.cohorts.end(),
-                           [&](const auto& c) { return inQuotas(c.gpuQuotas); });
+        return m_flavorByName.count(name) || m_quotaFlavors.count(name);
     }
 
     void checkOptions() const {
@@ -132,8 +137,7 @@ private:
             const std::string& queue = queueName;  // clang 14 cannot capture a binding
             if (!seen.insert(queue).second)
                 failOption("--team", "ClusterQueue " + inQuotes(queue) + " is given twice");
-            if (std::none_of(m_in.clusterQueues.begin(), m_in.clusterQueues.end(),
-                             [&](const auto& q) { return q.name == queue; }))
+            if (!m_queueByName.count(queue))
                 failOption("--team", "no ClusterQueue " + inQuotes(queue) + " in the files");
             if (const auto problem = detail::nameProblem(team))
                 failOption("--team", "team " + *problem);
@@ -146,11 +150,12 @@ private:
         const std::string& name = quota.flavor;
         for (const auto& [flavor, model] : m_options.flavorModels)
             if (flavor == name) return model;
-        const auto rf = std::find_if(m_in.flavors.begin(), m_in.flavors.end(),
-                                     [&](const auto& f) { return f.name == name; });
+        const auto found = m_flavorByName.find(name);
+        const detail::KueueResourceFlavor* rf =
+            found == m_flavorByName.end() ? nullptr : found->second;
         const std::string mapHint =
             "; map it with --flavor " + escapedForMessage(name) + "=GPU_MODEL";
-        if (rf != m_in.flavors.end() && rf->gpuProduct) {
+        if (rf && rf->gpuProduct) {
             const std::string& product = *rf->gpuProduct;
             if (product.find("-MIG-") != std::string::npos || product.ends_with("-SHARED"))
                 fail(rf->gpuProductAt,
@@ -168,13 +173,12 @@ private:
                                        fleetModels() + ")" + mapHint);
         }
         if (m_base.findGpu(name)) return name;
-        const std::string why = rf == m_in.flavors.end()
-                                    ? "no ResourceFlavor " + inQuotes(name) + " is in the files"
+        const std::string why = !rf ? "no ResourceFlavor " + inQuotes(name) + " is in the files"
                                     : "its ResourceFlavor has no nvidia.com/gpu.product node label";
-        fail(rf == m_in.flavors.end() ? quota.at : rf->at,
-             "flavor " + inQuotes(name) + " maps to no GPU model of the scenario's fleet: " + why +
-                 " and no fleet GPU model is called " + inQuotes(name) + " (the fleet has " +
-                 fleetModels() + ")" + mapHint);
+        fail(!rf ? quota.at : rf->at, "flavor " + inQuotes(name) +
+                                          " maps to no GPU model of the scenario's fleet: " + why +
+                                          " and no fleet GPU model is called " + inQuotes(name) +
+                                          " (the fleet has " + fleetModels() + ")" + mapHint);
     }
 
     /// A ClusterQueue's or Cohort's GPU quotas as gpuplan's, flavors of one model merged.
@@ -268,10 +272,8 @@ private:
                     fail(start.parentAt, "Cohort " + inQuotes(start.name) +
                                              " is its own ancestor (" + escapedForMessage(path) +
                                              "): Kueue stops admitting in such a cohort tree");
-                const auto next =
-                    std::find_if(m_in.cohorts.begin(), m_in.cohorts.end(),
-                                 [&](const auto& other) { return other.name == c->parent; });
-                c = next == m_in.cohorts.end() ? nullptr : &*next;
+                const auto next = m_cohortByName.find(c->parent);
+                c = next == m_cohortByName.end() ? nullptr : next->second;
             }
         }
     }
@@ -282,15 +284,15 @@ private:
         std::vector<std::vector<const detail::KueueLocalQueue*>> users(queues.size());
         std::map<std::string, std::size_t> queueOfNamespace;  // for namespaces with no --team
         for (const auto& lq : m_in.localQueues) {
-            const auto q = std::find_if(queues.begin(), queues.end(),
-                                        [&](const auto& cq) { return cq.name == lq.clusterQueue; });
-            if (q == queues.end()) {
+            const auto found = m_queueByName.find(lq.clusterQueue);
+            if (found == m_queueByName.end()) {
                 m_in.notes.add("unknown-queue",
                                "LocalQueues left out: their ClusterQueue is in none of the files",
                                lq.at, lq.nameSpace + "/" + lq.name + " → " + lq.clusterQueue);
                 continue;
             }
-            const std::size_t i = q - queues.begin();
+            const std::size_t i = found->second;
+            const KueueClusterQueue* q = &queues[i];
             if (teamOption(q->name)) continue;
             const auto [it, first] = queueOfNamespace.emplace(lq.nameSpace, i);
             if (!first && it->second != i)
@@ -299,9 +301,7 @@ private:
                                 inQuotes(queues[it->second].name) + " and " + inQuotes(q->name) +
                                 ": a gpuplan team (a namespace) has one quota; give one of "
                                 "the queues another team with --team CLUSTERQUEUE=TEAM");
-            if (std::none_of(users[i].begin(), users[i].end(),
-                             [&](const auto* u) { return u->nameSpace == lq.nameSpace; }))
-                users[i].push_back(&lq);
+            if (first) users[i].push_back(&lq);  // each namespace once
         }
         std::vector<std::string> teams;
         for (std::size_t i = 0; i < queues.size(); ++i) {
@@ -362,6 +362,10 @@ private:
     const Scenario& m_base;
     KueueManifests& m_in;
     const KueueImportOptions& m_options;
+    std::map<std::string, const detail::KueueResourceFlavor*> m_flavorByName;
+    std::map<std::string, std::size_t> m_queueByName;
+    std::map<std::string, const detail::KueueCohort*> m_cohortByName;
+    std::set<std::string> m_quotaFlavors;  ///< flavors a GPU quota names
 };
 
 }  // namespace

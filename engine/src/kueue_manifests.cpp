@@ -189,20 +189,19 @@ private:
         if (kind == "LocalQueue") localQueue(metadata, nameNode, *spec);
     }
 
-    template <typename T>
-    void checkUnique(const std::vector<T>& seen, const T& next, const YamlNode& at,
-                     const std::string& what) const {
-        for (const T& other : seen)
-            if (other.name == next.name)
-                fail(at, "a second " + what + " " + inQuotes(next.name) + " (the first is at " +
-                             other.at.file + ": " + other.at.lineText() + ")");
+    /// Refuses a second object of one kind and name (across files).
+    void checkUnique(const std::string& kind, const std::string& name, const YamlNode& at) {
+        const auto [it, first] = m_out.firstPlace.emplace(kind + "/" + name, place(at));
+        if (!first)
+            fail(at, "a second " + kind + " " + inQuotes(name) + " (the first is at " +
+                         it->second.file + ": " + it->second.lineText() + ")");
     }
 
     void clusterQueue(const YamlNode& nameNode, const YamlNode& spec) {
         KueueClusterQueue q;
         q.name = text(nameNode);
         q.at = place(nameNode);
-        checkUnique(m_out.clusterQueues, q, nameNode, "ClusterQueue");
+        checkUnique("ClusterQueue", q.name, nameNode);
         for (const YamlNode& field : spec.items) {
             const std::string& key = field.key;
             if (key == "resourceGroups") {
@@ -445,7 +444,7 @@ private:
         KueueCohort c;
         c.name = text(nameNode);
         c.at = place(nameNode);
-        checkUnique(m_out.cohorts, c, nameNode, "Cohort");
+        checkUnique("Cohort", c.name, nameNode);
         for (const YamlNode& field : spec.items) {
             if (field.key == "parentName" || field.key == "parent") {  // v1beta1+, v1alpha1
                 if (!hasContent(field)) continue;
@@ -471,7 +470,7 @@ private:
         KueueResourceFlavor f;
         f.name = text(nameNode);
         f.at = place(nameNode);
-        checkUnique(m_out.flavors, f, nameNode, "ResourceFlavor");
+        checkUnique("ResourceFlavor", f.name, nameNode);
         for (const YamlNode& field : spec.items) {
             if (field.key == "nodeLabels") {
                 if (field.isNull()) continue;
@@ -498,11 +497,7 @@ private:
                                " has no metadata.namespace (its namespace is the team that uses "
                                "the ClusterQueue)");
         q.nameSpace = text(*ns);
-        for (const KueueLocalQueue& other : m_out.localQueues)
-            if (other.nameSpace == q.nameSpace && other.name == q.name)
-                fail(nameNode, "a second LocalQueue " + inQuotes(q.nameSpace + "/" + q.name) +
-                                   " (the first is at " + other.at.file + ": " +
-                                   other.at.lineText() + ")");
+        checkUnique("LocalQueue", q.nameSpace + "/" + q.name, nameNode);
         for (const YamlNode& field : spec.items) {
             if (field.key == "clusterQueue") {
                 q.clusterQueue = text(field);

@@ -3,6 +3,7 @@
 // cannot honour becomes a note, what is wrong an InputError at its line.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -87,6 +88,8 @@ struct KueueManifests {
     std::vector<KueueResourceFlavor> flavors;
     std::vector<KueueLocalQueue> localQueues;
     long long objects = 0;  ///< every object read, other kinds included
+    /// "Kind/name" (a LocalQueue's "LocalQueue/namespace/name") → where it was first read.
+    std::map<std::string, SourcePlace> firstPlace;
     ImportNotes notes;
 };
 
