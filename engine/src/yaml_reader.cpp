@@ -33,9 +33,10 @@ public:
     TreeBuilder(const std::string& file, YamlBudget& budget) : m_file(file), m_budget(budget) {}
 
     bool hasDocument() const { return m_haveRoot && !m_root.isNull(); }
+    const YAML::Mark& start() const { return m_start; }
     YamlNode take() { return std::move(m_root); }
 
-    void OnDocumentStart(const YAML::Mark&) override {}
+    void OnDocumentStart(const YAML::Mark& mark) override { m_start = mark; }
     void OnDocumentEnd() override {}
     void OnNull(const YAML::Mark& mark, YAML::anchor_t) override {
         add(mark, YamlNode::Kind::Null, {});
@@ -119,6 +120,7 @@ private:
     YamlBudget& m_budget;
     YamlNode m_root;
     bool m_haveRoot = false;
+    YAML::Mark m_start;
     std::vector<Open> m_open;
 };
 
@@ -135,10 +137,26 @@ std::vector<YamlNode> readYamlDocuments(std::string_view text, const std::string
     std::vector<YamlNode> documents;
     try {
         YAML::Parser parser(in);
+        int lastEmptyAt = -1;
         for (;;) {
             TreeBuilder builder(file, budget);
             if (!parser.HandleNextDocument(builder)) break;
-            if (builder.hasDocument()) documents.push_back(builder.take());
+            if (builder.hasDocument()) {
+                documents.push_back(builder.take());
+                continue;
+            }
+            // yaml-cpp 0.7 answers a stray ',' or ']' where a document should start with empty
+            // documents at the same place, forever: stop at the second one.
+            const YAML::Mark& at = builder.start();
+            if (at.pos == lastEmptyAt) {
+                const char c = at.pos >= 0 && static_cast<std::size_t>(at.pos) < text.size()
+                                   ? text[at.pos]
+                                   : ' ';
+                throw InputError(file, lineOf(at),
+                                 "invalid YAML: unexpected \"" + escapedForMessage({&c, 1}) +
+                                     "\" where a document should start");
+            }
+            lastEmptyAt = at.pos;
         }
     } catch (const YAML::Exception& e) {
         throw InputError(file, e.mark.is_null() ? "" : lineOf(e.mark), "invalid YAML: " + e.msg);

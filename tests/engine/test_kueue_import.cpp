@@ -247,6 +247,9 @@ TEST_CASE("malformed Kueue YAML is refused at its line", "[kueue]") {
         {"kind: ClusterQueue\nkind: Cohort\n", "line 2", "duplicate key \"kind\""},
         {"kind: [ClusterQueue\n", "line 2", "invalid YAML"},
         {"- a\n- b\n", "line 1", "expected a Kubernetes object (a map of keys), got a list"},
+        // yaml-cpp 0.7 would read empty documents here forever (a fuzzer found it).
+        {"kind: Cohort\n---\n,a: b\n", "line 3",
+         "invalid YAML: unexpected \",\" where a document should start"},
         {"apiVersion: kueue.x-k8s.io/v1\nkind: ClusterQueue\nmetadata: {name: q}\n", "line 1",
          "apiVersion \"kueue.x-k8s.io/v1\" of a ClusterQueue is not supported"},
         {"apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nspec: {}\n", "line 1",
