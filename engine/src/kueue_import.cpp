@@ -56,7 +56,6 @@ public:
         result.scenario = m_base;
         Scenario& s = result.scenario;
         s.quotas.clear();
-        s.cohorts.clear();
         s.cohorts = cohorts();
         const std::vector<std::string> teams = teamOfEachQueue();
         for (std::size_t i = 0; i < m_in.clusterQueues.size(); ++i) {
