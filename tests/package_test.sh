@@ -17,6 +17,8 @@ for f in usr/bin/gpuplan usr/bin/gpuplan-cli usr/share/applications/gpuplan.desk
     [ -e "$work/root/$f" ] || { echo "FAIL: the package lacks $f"; exit 1; }
 done
 grep -q "Depends:.*libqt6" <<<"$info" || { echo "FAIL: no Qt dependencies recorded"; exit 1; }
+# gpuplan-cli import-kueue links yaml-cpp (Debian's shared library).
+grep -q "Depends:.*libyaml-cpp" <<<"$info" || { echo "FAIL: no yaml-cpp dependency recorded"; exit 1; }
 "$work/root/usr/bin/gpuplan-cli" --version
 # The unpacked CLI finds the presets it ships (next to itself, not in the checkout).
 GPUPLAN_PRESETS_DIR= "$work/root/usr/bin/gpuplan-cli" validate "$work/root/usr/share/gpuplan/presets/scenarios/default.json"
