@@ -145,8 +145,8 @@ std::vector<YamlNode> readYamlDocuments(std::string_view text, const std::string
                 documents.push_back(builder.take());
                 continue;
             }
-            // yaml-cpp 0.7 answers a stray ',' or ']' where a document should start with empty
-            // documents at the same place, forever: stop at the second one.
+            // yaml-cpp 0.7 answers a stray ',' where a document should start with empty
+            // documents at the same place, forever (found by fuzz_kueue): stop at the second.
             const YAML::Mark& at = builder.start();
             if (at.pos == lastEmptyAt) {
                 const char c = at.pos >= 0 && static_cast<std::size_t>(at.pos) < text.size()
