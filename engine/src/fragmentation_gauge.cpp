@@ -1,5 +1,6 @@
 #include "fragmentation_gauge.hpp"
 
+#include <array>
 #include <limits>
 #include <string>
 #include <unordered_map>
@@ -15,9 +16,14 @@ constexpr std::int64_t kNoCpuLimit = std::numeric_limits<std::int64_t>::max() / 
 FragmentationGauge::FragmentationGauge(std::span<const JobRecord> jobs, const Fleet& fleet)
     : m_fleet(fleet), m_width(fleet.maxGpusPerNode + 1) {
     // Count pods per shape. Jobs of one class share a shape, so the group of the last job is
-    // tried first; a trace's mixed sizes find theirs in a hash map by the packed shape.
+    // tried first; a trace's mixed sizes find theirs in a small direct-mapped cache of recent
+    // shapes, then in a hash map by the packed shape.
     std::vector<TaskGroup> groups;
     std::unordered_map<std::uint64_t, std::size_t> groupOf;
+    constexpr int kCacheBits = 6;
+    std::array<std::uint64_t, 1 << kCacheBits> cachedKey;
+    std::array<std::size_t, 1 << kCacheBits> cachedGroup{};
+    cachedKey.fill(~std::uint64_t{0});
     std::int64_t tasks = 0;
     std::size_t last = 0;
     std::uint64_t lastKey = ~std::uint64_t{0};
@@ -33,8 +39,17 @@ FragmentationGauge::FragmentationGauge(std::span<const JobRecord> jobs, const Fl
                                   std::uint64_t(s.gpuModel + 1) << 49;
         if (key != lastKey) {
             lastKey = key;
+            const std::size_t slot = (key * 0x9E3779B97F4A7C15ull) >> (64 - kCacheBits);
+            if (cachedKey[slot] == key) {
+                last = cachedGroup[slot];
+                groups[last].count += s.pods();
+                tasks += s.pods();
+                continue;
+            }
             const auto [it, fresh] = groupOf.try_emplace(key, groups.size());
             last = it->second;
+            cachedKey[slot] = key;
+            cachedGroup[slot] = last;
             if (fresh) {
                 TaskGroup g;
                 g.shape.cpuMilli = s.cpuMilliPerPod;

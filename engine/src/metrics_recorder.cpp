@@ -166,7 +166,7 @@ struct GroupTally {
     double allocatedGpuS = 0, gpusWaitingAtEnd = 0;
     int submitted = 0, started = 0, completed = 0, failed = 0, waitingAtEnd = 0;
 
-    void add(const JobRecord& j, double endS) {
+    [[gnu::always_inline]] void add(const JobRecord& j, double endS) {
         ++submitted;
         const double waitS = j.firstStartS >= 0 ? j.waitS() : endS - j.spec.submitS;  // ≥ wait
         waits.push_back(waitS);

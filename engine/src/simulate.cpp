@@ -58,9 +58,11 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
             m_scheduler.pass(now);
             // Preempted jobs queue again and may fit elsewhere at once. A few rounds at most:
             // policies that preempt back and forth must not stall the clock.
-            for (int round = 0; round < kPreemptionRounds && requeuePreempted(); ++round)
-                m_scheduler.pass(now);
-            requeuePreempted();
+            if (!m_preemptedNow.empty()) {
+                for (int round = 0; round < kPreemptionRounds && requeuePreempted(); ++round)
+                    m_scheduler.pass(now);
+                requeuePreempted();
+            }
             m_rates.queuedJobs = static_cast<double>(m_scheduler.queue().size());
             startMigRecuts();
             check();

@@ -199,7 +199,7 @@ private:
         return m_results.gpuEquivalentsOf(m_results.segments[m_sim.runtime[job].segment]);
     }
 
-    void setStuck(std::uint32_t job, bool stuck) {
+    [[gnu::always_inline]] void setStuck(std::uint32_t job, bool stuck) {
         if (m_stuck.contains(job) == stuck) return;
         if (stuck)
             m_stuck.insert(job);
