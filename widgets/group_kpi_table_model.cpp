@@ -39,6 +39,9 @@ QVariant GroupKpiTableModel::data(const QModelIndex& index, int role) const {
     if (!all || !index.isValid()) return {};
     const GroupKpis& g = (*all)[index.row()];
     auto wait = [](double s) { return std::isfinite(s) ? formatDuration(s) : QStringLiteral("–"); };
+    auto gpus = [](double v) {
+        return std::isfinite(v) ? QLocale().toString(v, 'f', 1) : QStringLiteral("–");
+    };
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
             case NameColumn:
@@ -58,6 +61,17 @@ QVariant GroupKpiTableModel::data(const QModelIndex& index, int role) const {
                                            : tr("%1 (%2 GPUs)")
                                                  .arg(g.waitingAtEnd)
                                                  .arg(g.gpusWaitingAtEnd, 0, 'f', 0);
+            case NominalColumn:
+                return gpus(g.nominalGpus);
+            case UsedColumn:
+                return gpus(g.usedGpusMean);
+            case BorrowedColumn:
+                return gpus(g.borrowedGpusMean);
+            case LentColumn:
+                return gpus(g.lentGpusMean);
+            case PreemptedColumn:
+                return m_grouping == Grouping::Team ? QVariant(g.preemptions)
+                                                    : QVariant(QStringLiteral("–"));
         }
     }
     if (role == Qt::TextAlignmentRole && index.column() != NameColumn)
@@ -80,6 +94,23 @@ QVariant GroupKpiTableModel::headerData(int section, Qt::Orientation o, int role
                     "with their wait so far, a lower bound.");
             case WaitingAtEndColumn:
                 return tr("Jobs still queued when the run ends, and the GPUs they ask.");
+            case NominalColumn:
+                return tr(
+                    "Its quota's nominal GPU-equivalents, all GPU models (– without a "
+                    "quota).");
+            case UsedColumn:
+                return tr("GPU-equivalents its quota had admitted, averaged over the samples.");
+            case BorrowedColumn:
+                return tr(
+                    "GPU-equivalents it used beyond its nominal quota, borrowed from its "
+                    "cohort, averaged over the samples.");
+            case LentColumn:
+                return tr(
+                    "Its unused quota others in its cohort used, averaged over the "
+                    "samples (the cohort's borrowing split among the members by the "
+                    "unused quota each put in).");
+            case PreemptedColumn:
+                return tr("Times its jobs were preempted (priority, or quota reclaimed).");
         }
         return {};
     }
@@ -99,6 +130,16 @@ QVariant GroupKpiTableModel::headerData(int section, Qt::Orientation o, int role
             return tr("Completed");
         case WaitingAtEndColumn:
             return tr("Waiting at end");
+        case NominalColumn:
+            return tr("Nominal");
+        case UsedColumn:
+            return tr("Used");
+        case BorrowedColumn:
+            return tr("Borrowed");
+        case LentColumn:
+            return tr("Lent");
+        case PreemptedColumn:
+            return tr("Preempted");
     }
     return {};
 }

@@ -20,6 +20,13 @@ public:
         WaitP95Column,
         CompletedColumn,
         WaitingAtEndColumn,
+        // Teams with a quota (issue 9): GPU-equivalents, used and the rest averaged over the
+        // samples; "–" for teams without one and for job classes.
+        NominalColumn,
+        UsedColumn,
+        BorrowedColumn,
+        LentColumn,
+        PreemptedColumn,
         ColumnCount
     };
 

@@ -1,0 +1,98 @@
+// The By team table's quota columns: a run of the default fleet in which team research
+// borrows the quota of team applied (worked by hand), and the dashes for teams without one.
+#include <QtTest>
+
+#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/simulate.hpp"
+#include "group_kpi_table_model.hpp"
+
+using namespace gpuplan;
+using namespace gpuplan::ui;
+
+namespace {
+
+/// The default preset's fleet (16 Ready nodes of 8 H100 in pod-a, 16 more in pod-b; the last
+/// 4 arrive at 2 d), no job classes; research (nominal 64) and applied (nominal 64) share a
+/// cohort. research runs 96 GPUs for the whole 1-day run from t = 0: it borrows 32 of
+/// applied's unused 64; applied runs 1 GPU for a minute. At every sample (each 600 s, the one
+/// at 0 included) research uses 96 and borrows 32, and applied, the pool's only member with
+/// unused quota (63 or 64 of it), lends all 32.
+Scenario borrowing() {
+    const Catalog catalog = loadCatalog(GPUPLAN_TEST_PRESETS_DIR "/catalog/catalog.json");
+    Scenario s = loadScenario(GPUPLAN_TEST_PRESETS_DIR "/scenarios/default.json", catalog);
+    s.horizonS = 86400;
+    s.jobClasses.clear();
+    s.jobs.clear();
+    JobDef j;
+    j.name = "big";
+    j.traits.team = "research";
+    j.gpus = 96;
+    j.durationS = 86400;
+    s.jobs.push_back(j);
+    j.name = "small";
+    j.traits.team = "applied";
+    j.gpus = 1;
+    j.durationS = 60;
+    s.jobs.push_back(j);
+    s.cohorts = {CohortDef{
+        .name = "all", .parent = "", .fairSharing = false, .flavors = {}, .fairShareWeight = 1}};
+    for (const char* team : {"research", "applied"}) {
+        QuotaDef q;
+        q.team = team;
+        q.cohort = "all";
+        q.flavors = {FlavorQuotaDef{"h100-sxm", 64, {}, {}}};
+        s.quotas.push_back(q);
+    }
+    return s;
+}
+
+}  // namespace
+
+class GroupKpiQuotaTest : public QObject {
+    Q_OBJECT
+private slots:
+    void quotaColumnsShowNominalUsedBorrowedLent() {
+        auto results = std::make_shared<const Results>(simulate(borrowing()));
+        GroupKpiTableModel model;
+        model.setResults(results);
+        int research = -1, applied = -1;
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const QString name = model.index(r, GroupKpiTableModel::NameColumn).data().toString();
+            if (name == "research") research = r;
+            if (name == "applied") applied = r;
+        }
+        QVERIFY(research >= 0 && applied >= 0);
+        auto cell = [&](int row, int column) { return model.index(row, column).data().toString(); };
+        const QString n64 = QLocale().toString(64.0, 'f', 1),
+                      n96 = QLocale().toString(96.0, 'f', 1),
+                      n32 = QLocale().toString(32.0, 'f', 1), n0 = QLocale().toString(0.0, 'f', 1);
+        QCOMPARE(cell(research, GroupKpiTableModel::NominalColumn), n64);
+        QCOMPARE(cell(research, GroupKpiTableModel::UsedColumn), n96);
+        QCOMPARE(cell(research, GroupKpiTableModel::BorrowedColumn), n32);
+        QCOMPARE(cell(research, GroupKpiTableModel::LentColumn), n0);
+        QCOMPARE(cell(research, GroupKpiTableModel::PreemptedColumn), QStringLiteral("0"));
+        QCOMPARE(cell(applied, GroupKpiTableModel::LentColumn), n32);
+        QCOMPARE(cell(applied, GroupKpiTableModel::BorrowedColumn), n0);
+        QCOMPARE(
+            model.headerData(GroupKpiTableModel::BorrowedColumn, Qt::Horizontal, Qt::DisplayRole)
+                .toString(),
+            QStringLiteral("Borrowed"));
+    }
+
+    void teamsWithoutQuotaShowDashes() {
+        Scenario s = borrowing();
+        s.quotas.clear();
+        s.cohorts.clear();
+        auto results = std::make_shared<const Results>(simulate(s));
+        GroupKpiTableModel model;
+        model.setResults(results);
+        QVERIFY(model.rowCount() >= 1);
+        QCOMPARE(model.index(0, GroupKpiTableModel::NominalColumn).data().toString(),
+                 QStringLiteral("–"));
+        QCOMPARE(model.index(0, GroupKpiTableModel::BorrowedColumn).data().toString(),
+                 QStringLiteral("–"));
+    }
+};
+
+QTEST_MAIN(GroupKpiQuotaTest)
+#include "test_group_kpi_quota.moc"
