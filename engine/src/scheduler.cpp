@@ -165,6 +165,19 @@ void Scheduler::clearFailures() {
     m_failedAlways.clear();
     m_failedWithPhantom.clear();
     m_neverFit.clear();
+    clearQuotaFailures();
+}
+
+void Scheduler::addQuotaFailure(const JobSpec& s) {
+    if (m_quotaFailed.empty()) m_quotaFailed.resize(m_sim.results.teams.size());
+    if (m_quotaFailed[s.team].size() == 0) m_quotaFailedTeams.push_back(s.team);
+    m_quotaFailed[s.team].add(JobQueue::shapeOf(s));
+}
+
+void Scheduler::clearQuotaFailures() {
+    for (int team : m_quotaFailedTeams)
+        m_quotaFailed[team].clear();
+    m_quotaFailedTeams.clear();
 }
 
 bool Scheduler::coveredByFailure(const ShapeKey& key, bool canBeShort) const {
@@ -249,12 +262,16 @@ void Scheduler::fullScan(double nowS) {
             // once running jobs end) becomes the head. A shape that cannot fit even the empty
             // Ready fleet drops out whole, so a backlog of such jobs costs one look per shape.
             if (m_neverFit.covers(key)) continue;
+            // Its group (one team, one shape) is kept out by its team's quota: all of it waits,
+            // so the group drops out of the merge (a backlog over quota costs one look).
+            if (quotaCovered(m_sim.spec(job))) continue;
             pushNext(c.group, c.pos + 1);
             if (m_checkSkips && anyRoom() && coveredByFailure(key, false)) verifySkip(job, false);
-            bool quotaBlocked = false;
-            if (anyRoom() && !coveredByFailure(key, false)) {
+            bool quotaBlocked = quotaCovered(m_sim.spec(job));
+            if (!quotaBlocked && anyRoom() && !coveredByFailure(key, false)) {
                 const Outcome o = tryBind(job, nowS, false);
                 quotaBlocked = o == Outcome::QuotaBlocked || o == Outcome::NoFitInFlavor;
+                if (quotaBlocked) addQuotaFailure(m_sim.spec(job));
                 if (o == Outcome::Bound) {
                     // Capacity went to a job ahead of the old head. If the job releases by the
                     // reserved start, the head still fits then on the GPUs it reserved, and no
@@ -274,15 +291,20 @@ void Scheduler::fullScan(double nowS) {
                 // and the bound jobs the reservation counted on have changed.
                 m_failedAlways.clear();
                 m_failedWithPhantom.clear();
+                clearQuotaFailures();
                 m_reservation.active = false;
                 continue;
             }
             if (quotaBlocked) continue;
+            if (!mayBeHead(job)) {
+                // Quota, not capacity, decides its start: its group waits without a head.
+                addQuotaFailure(m_sim.spec(job));
+                continue;
+            }
             if (!fitsEmptyReady(job)) {  // waits for capacity, does not block
                 m_neverFit.add(key);
                 continue;
             }
-            if (!mayBeHead(job)) continue;
             m_head = job;
             if (m_def.backfill == BackfillMode::None) break;
             if (!m_reservation.active || m_reservation.job != job) computeReservation(job, nowS);
@@ -299,13 +321,18 @@ void Scheduler::fullScan(double nowS) {
         // hold rule them out.
         const JobQueue::Group& group = groups[c.group];
         const bool anyShort = groupHasShortJob(group, nowS);
+        if (quotaCovered(m_sim.spec(job))) continue;  // the group's team's quota said no
         if (group.live == 0 || coveredByFailure(key, anyShort)) {
             if (m_checkSkips && group.live > 0) verifySkip(job, !anyShort);
             continue;
         }
         pushNext(c.group, c.pos + 1);
         if (m_def.backfill == BackfillMode::Greedy) {
-            if (tryBind(job, nowS, false) == Outcome::NoFit) m_failedAlways.add(key);
+            if (quotaCovered(m_sim.spec(job))) continue;
+            const Outcome o = tryBind(job, nowS, false);
+            if (o == Outcome::NoFit) m_failedAlways.add(key);
+            if (o == Outcome::QuotaBlocked || o == Outcome::NoFitInFlavor)
+                addQuotaFailure(m_sim.spec(job));
             continue;
         }
         backfill(job, nowS, anyShort ? Cleared::WithoutHold : Cleared::Both);
@@ -340,6 +367,7 @@ bool Scheduler::canEndBeforeReservation(std::uint32_t job, double nowS) const {
 
 void Scheduler::backfill(std::uint32_t job, double nowS, Cleared cleared) {
     const ShapeKey key = JobQueue::shapeOf(m_sim.spec(job));
+    if (quotaCovered(m_sim.spec(job))) return;  // its team's quota already said no
     // A share may not use the held GPUs even when it ends in time: the hold counts a GPU as
     // returning only when a whole holder ends, and another share could join it meanwhile.
     const bool canBeShort = canEndBeforeReservation(job, nowS) && !m_sim.spec(job).sharesGpu();
@@ -370,8 +398,10 @@ void Scheduler::backfill(std::uint32_t job, double nowS, Cleared cleared) {
         if (canBeShort) refreshPhantom(job);
         return;
     }
-    if (first == Outcome::QuotaBlocked || first == Outcome::NoFitInFlavor)
-        return;  // no shape failed
+    if (first == Outcome::QuotaBlocked || first == Outcome::NoFitInFlavor) {
+        addQuotaFailure(m_sim.spec(job));  // no shape failed: its team's quota did
+        return;
+    }
     if (!canBeShort) {
         m_failedWithPhantom.add(key);
         return;

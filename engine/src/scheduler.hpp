@@ -185,6 +185,18 @@ private:
     FailedShapes m_failedAlways, m_failedWithPhantom;
     /// Shapes that cannot fit even the empty Ready fleet (read by full scans only).
     FailedShapes m_neverFit;
+    /// Per team with a quota: shapes its quota kept out in this pass (or, in a pass that looks
+    /// only at arrivals, since the last full one), or that found no room on the models its
+    /// quota allowed. A larger job of the same team, target and kind fails too: within a pass
+    /// usage only grows, and a release or a preemption makes the next pass full.
+    std::vector<FailedShapes> m_quotaFailed;
+    std::vector<int> m_quotaFailedTeams;  ///< teams with entries (clearing touches only these)
+    bool quotaCovered(const JobSpec& s) const {
+        return s.team < static_cast<int>(m_quotaFailed.size()) &&
+               m_quotaFailed[s.team].covers(JobQueue::shapeOf(s));
+    }
+    void addQuotaFailure(const JobSpec& s);
+    void clearQuotaFailures();
     PreemptFn m_preempt;
     std::vector<PreemptionKey> m_preemptionFailed;  ///< in this pass
     bool m_retryFull = false;      ///< a job was too long only because of where it landed
