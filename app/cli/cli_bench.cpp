@@ -22,17 +22,23 @@
 namespace gpuplan::cli {
 
 const char* const kBenchUsage =
-    "usage: gpuplan-cli bench [--suite engine|scaling|adversarial|all] [--json] [--only NAME]...\n"
+    "usage: gpuplan-cli bench [--suite engine|quota|scaling|adversarial|all] [--json] [--only "
+    "NAME]...\n"
     "                         [--repeat N]\n"
     "\n"
     "Runs engine benchmarks, each in its own process, and prints per benchmark the median\n"
     "wall seconds of simulate(), the load time, events/s, µs per job and peak RSS, against\n"
-    "the targets of DESIGN.md and issue 7:\n"
+    "the targets of DESIGN.md and issues 7 and 9:\n"
     "  engine (default):\n"
     "  default_scenario     presets/scenarios/default.json      < 0.05 s\n"
+    "  shared_cohort        presets/scenarios/shared-cohort.json (default with quotas,\n"
+    "                       fair sharing and preemption)        < 0.05 s\n"
     "  philly_replay_2048   presets/scenarios/philly-2048.json  < 1 s, >= 5 M events/s\n"
     "  synthetic_100k_gpus  presets/scenarios/synthetic-100k.json (100,000 GPUs,\n"
     "                       ~1,000,000 jobs, 30 days)           < 3 s, >= 1 M events/s, < 2 GB\n"
+    "  quota: synthetic-100k shared by 8 teams in one cohort, each with 1/8 of the GPUs as\n"
+    "           nominal quota (quota_100k_8teams), and with fair sharing, reclaim and priority\n"
+    "           preemption (quota_100k_8teams_fair)                 < 10 s, < 2 GB\n"
     "  scaling: synthetic-100k cut to 4k, 12k, 24k, 48k and 100k GPUs with its load scaled,\n"
     "           as it is (scaling_*) and with 1:1 pod uplinks (scaling_flat_*: no slowdown\n"
     "           for gangs across pods, so every size runs in one regime); each row shows\n"
@@ -80,9 +86,12 @@ Benchmark preset(const char* name, const char* file, int repeat, double wallS, d
 std::vector<Benchmark> allBenchmarks() {
     std::vector<Benchmark> all = {
         preset("default_scenario", "default.json", 15, 0.05, 0, 0),
+        preset("shared_cohort", "shared-cohort.json", 15, 0.05, 0, 0),
         preset("philly_replay_2048", "philly-2048.json", 3, 1.0, 5e6, 0),
         preset("synthetic_100k_gpus", "synthetic-100k.json", 1, 3.0, 1e6, 2048),
     };
+    for (GeneratedScenario& g : quotaScenarios())
+        all.push_back({g.name, "quota", g.build, 1, 10.0, 0, 2048});
     for (GeneratedScenario& g : scalingScenarios())
         all.push_back({g.name, "scaling", g.build, 1, 1e9, 0, 0, g.family});
     // What the default budget promises: about budget ÷ 1.5e7 work units per second, its memory.
@@ -226,9 +235,11 @@ int benchCommand(Args& args) {
             json = true;
         } else if (args.at("--suite")) {
             suite = args.value("--suite");
-            if (suite != "engine" && suite != "scaling" && suite != "adversarial" && suite != "all")
-                throw UsageError{"--suite takes engine, scaling, adversarial or all, got \"" +
-                                 suite + "\""};
+            if (suite != "engine" && suite != "quota" && suite != "scaling" &&
+                suite != "adversarial" && suite != "all")
+                throw UsageError{
+                    "--suite takes engine, quota, scaling, adversarial or all, got \"" + suite +
+                    "\""};
         } else if (args.at("--only")) {
             only.push_back(args.value("--only"));
         } else if (args.at("--repeat")) {

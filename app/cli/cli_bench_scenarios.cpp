@@ -207,4 +207,59 @@ std::vector<GeneratedScenario> adversarialScenarios() {
     return out;
 }
 
+std::vector<GeneratedScenario> quotaScenarios() {
+    std::vector<GeneratedScenario> out;
+    for (const bool fair : {false, true}) {
+        const std::string what = fair
+                                     ? "synthetic-100k, 8 teams in one cohort: fair sharing, "
+                                       "reclaim, priority preemption"
+                                     : "synthetic-100k, 8 teams in one cohort: quota and borrowing";
+        out.push_back(
+            {fair ? "quota_100k_8teams_fair" : "quota_100k_8teams", what, "",
+             [fair, what](const CommonOptions& common, const std::filesystem::path&) {
+                 const std::filesystem::path file =
+                     presetsDirFor(common) / "scenarios" / "synthetic-100k.json";
+                 Json doc = Json::parse(readTextFile(file));
+                 constexpr int kTeams = 8;
+                 Json classes = Json::array();
+                 Json teams = Json::array();
+                 Json quotas = Json::array();
+                 // The fleet as the preset builds it: its GPUs split evenly in nominal quota.
+                 const double gpus =
+                     Fleet::build(parse(doc, common, file.parent_path(), RunBudget{})).totalGpus;
+                 for (const Json& c : doc["jobClasses"]) {
+                     for (int half = 0; half < 2; ++half) {
+                         const std::string team = "team" + std::to_string(teams.size());
+                         Json split = c;
+                         split["name"] = c["name"].get<std::string>() + "-" + std::to_string(half);
+                         split["team"] = team;
+                         split["arrival"]["ratePerHour"] =
+                             c["arrival"]["ratePerHour"].get<double>() / 2;
+                         split["maxJobs"] = c["maxJobs"].get<long long>() / 2;
+                         classes.push_back(split);
+                         teams.push_back({{"name", team}});
+                         Json quota = {
+                             {"team", team},
+                             {"cohort", "all"},
+                             {"flavors",
+                              {{{"gpuModel", "h100-sxm"}, {"nominalGpus", gpus / kTeams}}}}};
+                         if (fair) quota["reclaimWithinCohort"] = "Any";
+                         quotas.push_back(quota);
+                     }
+                 }
+                 if (teams.size() != kTeams)
+                     throw std::runtime_error("synthetic-100k.json: expected 4 job classes");
+                 doc["jobClasses"] = classes;
+                 doc["teams"] = teams;
+                 doc["quotas"] = quotas;
+                 doc["cohorts"] = {{{"name", "all"}, {"fairSharing", fair}}};
+                 if (fair) doc["scheduler"]["preemption"] = "priority";
+                 Scenario s = parse(doc, common, file.parent_path(), RunBudget{});
+                 s.description = what;
+                 return s;
+             }});
+    }
+    return out;
+}
+
 }  // namespace gpuplan::cli

@@ -33,4 +33,9 @@ std::vector<GeneratedScenario> scalingScenarios();
 /// cost is just within the default budget (the largest size that validates).
 std::vector<GeneratedScenario> adversarialScenarios();
 
+/// synthetic-100k shared by 8 teams in one cohort (issue 9): each of its 4 classes split into
+/// two teams at half the rate, each team a nominal quota of 1/8 of the GPUs. Plain (admission
+/// by quota and borrowing) and with fair sharing, reclaim and priority preemption.
+std::vector<GeneratedScenario> quotaScenarios();
+
 }  // namespace gpuplan::cli
