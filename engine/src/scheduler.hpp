@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -28,6 +29,8 @@
 #include "sim_state.hpp"
 
 namespace gpuplan::detail {
+
+class CandidateCursor;  // scheduler_preemption.cpp
 
 struct Reservation {
     bool active = false;
@@ -96,7 +99,10 @@ private:
     /// Evicts the fewest bound jobs that let `job` start, by the rules of its team's quota and
     /// the scheduler's preemption mode, and binds it; false (nothing changed) when none do.
     bool tryPreempt(std::uint32_t job, double nowS);
-    std::vector<std::uint32_t> preemptionCandidates(std::uint32_t job);
+    /// The jobs it may evict, in the documented order (none: nullopt).
+    std::optional<CandidateCursor> preemptionCandidates(std::uint32_t job);
+    /// Cheap necessary condition for fitsNow.
+    bool mayFitNow(std::uint32_t job) const;
     std::vector<std::uint32_t> chooseVictims(std::uint32_t job);
     /// Would `job` be admitted and placed now? Leaves nothing placed.
     bool fitsNow(std::uint32_t job);

@@ -11,27 +11,104 @@
 // and its GPUs — then each is given back, last first, if the job still fits without evicting
 // it (kube's reprieve, Kueue's minimal set). A gang is evicted whole.
 #include <algorithm>
+#include <optional>
 #include <tuple>
-#include <unordered_map>
 
 #include "scheduler.hpp"
 
 namespace gpuplan::detail {
 
-namespace {
-
-struct Candidate {
-    std::uint32_t job;
-    bool breaksBudget;  ///< its eviction would leave its class below minAvailable
+/// A group of bound jobs preemption may take from: all of one team, GPU model and priority.
+struct Source {
+    const BoundJobIndex::Group* group;
     bool fromBorrower;  ///< of another team that borrows (Kueue takes these first)
-    std::int32_t priority;
-    std::uint32_t segment;  ///< its binding: later segments were admitted more recently
-    auto order() const {
-        return std::tuple(breaksBudget, !fromBorrower, priority, -std::int64_t{segment});
-    }
+    bool newerOnly;     ///< its own team at equal priority: only jobs submitted after it
+    std::size_t next;   ///< its entries not yet looked at: [0, next), newest last
+    auto order() const { return std::tuple(!fromBorrower, group->priority); }
 };
 
-}  // namespace
+/// The candidates in the documented order — (breaks a class's minAvailable, not from a
+/// borrower, priority, most recently admitted first) — produced one at a time: the groups in
+/// (borrower, priority) order, jobs of equal rank merged newest binding first, the jobs whose
+/// eviction breaks a budget in a second sweep. Bindings are numbered, so the order is total.
+class CandidateCursor {
+public:
+    CandidateCursor(std::vector<Source> sources, const SimState& sim, std::uint32_t preemptor)
+        : m_sources(std::move(sources)), m_sim(sim), m_preemptor(preemptor) {
+        std::stable_sort(m_sources.begin(), m_sources.end(),
+                         [](const Source& a, const Source& b) { return a.order() < b.order(); });
+        for (const JobClassDef& c : sim.scenario.jobClasses)
+            m_budgets |= c.minAvailable.has_value();
+        restart();
+    }
+
+    std::optional<std::uint32_t> next() {
+        for (;;) {
+            if (m_runBegin == m_sources.size()) {
+                if (m_sweep == 1 || !m_budgets) return std::nullopt;
+                m_sweep = 1;
+                restart();
+                continue;
+            }
+            int best = -1;
+            std::uint32_t bestSegment = 0;
+            for (std::size_t i = m_runBegin; i < m_runEnd; ++i) {
+                Source& src = m_sources[i];
+                while (src.next > 0 && !wanted(src, src.group->entries[src.next - 1]))
+                    --src.next;
+                if (src.next == 0) continue;
+                const std::uint32_t segment = src.group->entries[src.next - 1].segment;
+                if (best < 0 || segment > bestSegment) {
+                    best = static_cast<int>(i);
+                    bestSegment = segment;
+                }
+            }
+            if (best < 0) {
+                m_runBegin = m_runEnd;
+                m_runEnd = runEnd(m_runBegin);
+                continue;
+            }
+            Source& src = m_sources[static_cast<std::size_t>(best)];
+            return src.group->entries[--src.next].job;
+        }
+    }
+
+private:
+    void restart() {
+        for (Source& src : m_sources)
+            src.next = src.group->entries.size();
+        m_runBegin = 0;
+        m_runEnd = runEnd(0);
+    }
+    /// Sources of equal rank from `begin` on: their jobs interleave by binding.
+    std::size_t runEnd(std::size_t begin) const {
+        std::size_t end = begin;
+        while (end < m_sources.size() && m_sources[end].order() == m_sources[begin].order())
+            ++end;
+        return end;
+    }
+    bool wanted(const Source& src, const BoundJobIndex::Entry& e) const {
+        if (e.job == BoundJobIndex::kGone) return false;
+        if (src.newerOnly && e.job < m_preemptor) return false;  // job ids follow submission
+        return !m_budgets || breaksBudget(e.job) == (m_sweep == 1);
+    }
+    /// Its eviction would leave its class below minAvailable (explicit jobs and traces have
+    /// no budget).
+    bool breaksBudget(std::uint32_t job) const {
+        const JobSpec& v = m_sim.spec(job);
+        if (v.source != JobSource::Class) return false;
+        const auto& minAvailable = m_sim.scenario.jobClasses[v.sourceIndex].minAvailable;
+        return minAvailable &&
+               m_sim.boundJobs.boundInClass(static_cast<int>(v.sourceIndex)) - 1 < *minAvailable;
+    }
+
+    std::vector<Source> m_sources;
+    const SimState& m_sim;
+    std::uint32_t m_preemptor;
+    bool m_budgets = false;
+    int m_sweep = 0;
+    std::size_t m_runBegin = 0, m_runEnd = 0;
+};
 
 bool Scheduler::fitsNow(std::uint32_t job) {
     const JobSpec& s = m_sim.spec(job);
@@ -66,7 +143,7 @@ void Scheduler::lift(std::uint32_t victim, int sign) {
     m_sim.chargeQuota(victim, pods, sign);
 }
 
-std::vector<std::uint32_t> Scheduler::preemptionCandidates(std::uint32_t job) {
+std::optional<CandidateCursor> Scheduler::preemptionCandidates(std::uint32_t job) {
     const JobSpec& s = m_sim.spec(job);
     const QuotaLedger& quota = m_sim.quota;
     const bool byPriority =
@@ -83,64 +160,73 @@ std::vector<std::uint32_t> Scheduler::preemptionCandidates(std::uint32_t job) {
                 (s.gpuModel < 0 || s.gpuModel == model) &&
                 quota.usage(s.team, model) + QuotaLedger::requestUnits(s, m_sim.fleet, model) <=
                     quota.nominal(s.team, model);
-    if (!byPriority && !withinNominal && within == WithinTeamPolicy::Never) return {};
+    if (!byPriority && !withinNominal && within == WithinTeamPolicy::Never) return std::nullopt;
 
-    // Bound jobs per class, for minAvailable (explicit jobs and traces have no budget).
-    std::unordered_map<std::uint32_t, int> boundInClass;
-    std::vector<Candidate> candidates;
-    for (const EndOrderedJobs::Entry& e : m_sim.boundByEnd) {
-        const JobSpec& v = m_sim.spec(e.job);
-        if (v.source == JobSource::Class) ++boundInClass[v.sourceIndex];
-        const int model = m_sim.fleet.nodes[m_sim.placementOf(e.job).front().node].gpuModel;
-        bool eligible = byPriority && v.priority < s.priority;
+    // Who may be evicted depends only on a bound job's team, model and priority — except
+    // LowerOrNewerEqualPriority, which looks at when it was submitted.
+    std::vector<Source> sources;
+    for (const BoundJobIndex::Group& g : m_sim.boundJobs.groups()) {
+        if (g.live == 0) continue;
+        bool eligible = byPriority && g.priority < s.priority;
         bool fromBorrower = false;
-        if (managed && quota.manages(v.team)) {
-            if (v.team == s.team) {
+        bool newerOnly = false;
+        if (managed && quota.manages(g.team)) {
+            if (g.team == s.team) {
                 eligible |= (within == WithinTeamPolicy::LowerPriority ||
                              within == WithinTeamPolicy::LowerOrNewerEqualPriority) &&
-                            v.priority < s.priority;
-                eligible |= within == WithinTeamPolicy::LowerOrNewerEqualPriority &&
-                            v.priority == s.priority && e.job > job;  // submitted later
-            } else if (withinNominal && quota.shareTree(s.team, v.team) &&
-                       quota.borrowing(v.team, model)) {
+                            g.priority < s.priority;
+                if (within == WithinTeamPolicy::LowerOrNewerEqualPriority &&
+                    g.priority == s.priority)
+                    eligible = newerOnly = true;
+            } else if (withinNominal && quota.shareTree(s.team, g.team) &&
+                       quota.borrowing(g.team, g.gpuModel)) {
                 fromBorrower = true;
-                eligible |= reclaim == ReclaimPolicy::Any || v.priority < s.priority;
+                eligible |= reclaim == ReclaimPolicy::Any || g.priority < s.priority;
             }
         }
-        if (!eligible) continue;
-        candidates.push_back(
-            {e.job, false, fromBorrower, v.priority, m_sim.runtime[e.job].segment});
+        if (eligible) sources.push_back({&g, fromBorrower, newerOnly, 0});
     }
-    for (Candidate& c : candidates) {
-        const JobSpec& v = m_sim.spec(c.job);
-        if (v.source != JobSource::Class) continue;
-        const auto& minAvailable = m_sim.scenario.jobClasses[v.sourceIndex].minAvailable;
-        c.breaksBudget = minAvailable && boundInClass[v.sourceIndex] - 1 < *minAvailable;
+    if (sources.empty()) return std::nullopt;
+    return CandidateCursor(std::move(sources), m_sim, job);
+}
+
+bool Scheduler::mayFitNow(std::uint32_t job) const {
+    // A whole-GPU job needs nodes of one model with room for each of its pods (Ready nodes
+    // by wholly free GPUs): a look at the histograms before any placement search.
+    const JobSpec& s = m_sim.spec(job);
+    if (s.sharesGpu() || s.asksMig()) return true;
+    if (s.gpus > m_sim.cluster.readyFreeGpus()) return false;
+    const int width = m_sim.cluster.histWidth();
+    for (int model = 0; model < static_cast<int>(m_sim.fleet.gpuModels.size()); ++model) {
+        if (s.gpuModel >= 0 && model != s.gpuModel) continue;
+        const int* hist = m_sim.cluster.freeHist(Scope::Fleet, 0, model);
+        int pods = 0;
+        for (int free = s.gpusPerPod; free < width; ++free)
+            pods += hist[free] * (free / s.gpusPerPod);
+        if (pods >= s.pods()) return true;
     }
-    std::sort(candidates.begin(), candidates.end(),
-              [](const Candidate& a, const Candidate& b) { return a.order() < b.order(); });
-    std::vector<std::uint32_t> jobs;
-    jobs.reserve(candidates.size());
-    for (const Candidate& c : candidates)
-        jobs.push_back(c.job);
-    return jobs;
+    return false;
 }
 
 std::vector<std::uint32_t> Scheduler::chooseVictims(std::uint32_t job) {
-    const std::vector<std::uint32_t> candidates = preemptionCandidates(job);
-    if (candidates.empty()) return {};
-    // Would evicting every candidate be enough? If not, no subset is.
-    for (std::uint32_t v : candidates)
-        lift(v, -1);
-    const bool possible = fitsNow(job);
-    for (auto it = candidates.rbegin(); it != candidates.rend(); ++it)
-        lift(*it, +1);
-    if (!possible) return {};
+    std::optional<CandidateCursor> candidates = preemptionCandidates(job);
+    if (!candidates) return {};
+    // Candidates are taken off in order until the job fits. Taking more off never makes it
+    // fit less, so running out of candidates means no subset would do.
     std::vector<std::uint32_t> victims;
-    for (std::uint32_t v : candidates) {
-        lift(v, -1);
-        victims.push_back(v);
-        if (fitsNow(job)) break;
+    bool fits = false;
+    while (const std::optional<std::uint32_t> v = candidates->next()) {
+        lift(*v, -1);
+        victims.push_back(*v);
+        if (mayFitNow(job) && fitsNow(job)) {
+            fits = true;
+            break;
+        }
+    }
+    if (!fits) {
+        for (auto it = victims.rbegin(); it != victims.rend(); ++it)
+            lift(*it, +1);
+        return {};
     }
     // Reprieve, last added first: keep every victim the job can do without.
     std::vector<std::uint32_t> kept;

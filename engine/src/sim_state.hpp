@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "bound_job_index.hpp"
 #include "checkpoints.hpp"
 #include "cluster_state.hpp"
 #include "end_ordered_jobs.hpp"
@@ -75,6 +76,8 @@ struct SimState {
     SavedWork savedWork;
     /// Bound jobs by planned release time: what a backfill reservation looks ahead through.
     EndOrderedJobs boundByEnd;
+    /// Bound jobs by team, model and priority: kept only when something can be preempted.
+    BoundJobIndex boundJobs;
     /// A pod bound on a node, with what a reservation asks of it kept alongside (a head's
     /// hold reads every reserved node's pods on every pass: no job records to fetch).
     struct BoundPod {

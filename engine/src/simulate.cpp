@@ -215,6 +215,10 @@ void Simulation::bind(std::uint32_t job, const std::vector<PodPlacement>& pods) 
     // Not read from the cluster: during a pass it also holds the head's phantom GPUs.
     m_rates.allocatedGpus += heldGpus(job);
     m_sim.chargeQuota(job, pods, +1);
+    if (m_sim.boundJobs.enabled())
+        m_sim.boundJobs.add(job, s.team, m_sim.fleet.nodes[pods.front().node].gpuModel, s.priority,
+                            rt.segment,
+                            s.source == JobSource::Class ? static_cast<int>(s.sourceIndex) : -1);
     if (s.sharesGpu()) bindShare(job, pods, p);
     if (rt.phase == Phase::Running) addProgress(job, +1);
     if (rt.phase == Phase::Starting)
@@ -250,6 +254,7 @@ void Simulation::unbind(std::uint32_t job, SegmentEnd end) {
                                 [job](const SimState::BoundPod& b) { return b.job == job; }));
     }
     m_sim.chargeQuota(job, m_results.placementOf(seg), -1);
+    if (m_sim.boundJobs.enabled()) m_sim.boundJobs.remove(job);
     m_sim.boundByEnd.erase(rt.plannedEndS, job);
     seg.endS = m_nowS;
     seg.end = end;

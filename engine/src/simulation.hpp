@@ -123,9 +123,11 @@ public:
           m_quotaSeries(results, m_sim.quota, preemptionPossible(scenario),
                         m_metrics.sampleCount()) {
         m_scheduler.checkSkips(options.checkInvariants);
-        if (preemptionPossible(scenario))
+        if (preemptionPossible(scenario)) {
+            m_sim.boundJobs.enable(results.jobs.size(), scenario.jobClasses.size());
             m_scheduler.onPreempt(
                 [this](std::uint32_t victim, std::uint32_t by) { preempt(victim, by); });
+        }
         m_scheduler.countInto(options.counters);
         m_pendingEntriesPerSample = pendingEntriesPerSample(options, m_metrics.sampleCount());
         m_fingerprint = 0x6a09e667f3bcc908ull ^ options.seed.value_or(scenario.seed);
