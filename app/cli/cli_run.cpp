@@ -68,8 +68,13 @@ void printGroups(const char* title, const std::vector<GroupKpis>& groups) {
     });
     std::printf("\n%-24s %10s %10s %12s %12s %10s %12s", title, "alloc", "GPU-h", "wait p50",
                 "wait p95", "completed", "waiting end");
+    // Preemption health: jobs preempted too often, and jobs that waited too long at a stretch.
+    const bool health = quota || std::any_of(groups.begin(), groups.end(), [](const GroupKpis& g) {
+                            return g.thrashingJobs > 0 || g.starvedJobs > 0;
+                        });
     if (quota)
         std::printf(" %9s %9s %9s %9s %9s", "nominal", "used", "borrowed", "lent", "preempted");
+    if (health) std::printf(" %9s %9s", "thrashing", "starved");
     std::printf("\n");
     auto cell = [](double v) {
         char buf[32];
@@ -86,14 +91,18 @@ void printGroups(const char* title, const std::vector<GroupKpis>& groups) {
             std::printf(" %9s %9s %9s %9s %9d", cell(g.nominalGpus).c_str(),
                         cell(g.usedGpusMean).c_str(), cell(g.borrowedGpusMean).c_str(),
                         cell(g.lentGpusMean).c_str(), g.preemptions);
+        if (health) std::printf(" %9d %9d", g.thrashingJobs, g.starvedJobs);
         std::printf("\n");
     }
     std::printf(
         "(alloc: share of the fleet's provisioned GPU-hours; waits include jobs still "
-        "waiting at the end, as lower bounds%s)\n",
+        "waiting at the end, as lower bounds%s%s)\n",
         quota ? "; nominal, used, borrowed, lent: quota GPU-equivalents, used and the rest "
                 "averaged over the samples; - = no quota"
-              : "");
+              : "",
+        health ? "; thrashing: jobs preempted scheduler.thrashingPreemptions times or more; "
+                 "starved: jobs that waited longer than scheduler.starvationWaitS at a stretch"
+               : "");
 }
 
 /// What each trace's replay leaves out or simplifies (openb pod lists), never silently.

@@ -111,6 +111,33 @@ std::vector<JobInterruptions> Results::interruptionsByJob() const {
     return all;
 }
 
+std::vector<JobHealth> Results::healthByJob() const {
+    std::vector<JobHealth> all(jobs.size());
+    // When each job joined the queue (submission, or its last eviction); +inf while bound
+    // or once ended. Segments are in binding order, so a job's come in time order.
+    constexpr double kNotQueued = std::numeric_limits<double>::infinity();
+    std::vector<double> queuedSinceS(jobs.size());
+    for (std::size_t j = 0; j < jobs.size(); ++j)
+        queuedSinceS[j] = jobs[j].spec.submitS;
+    for (const RunSegment& seg : segments) {
+        JobHealth& h = all[seg.job];
+        if (queuedSinceS[seg.job] < kNotQueued)
+            h.longestQueuedS = std::max(h.longestQueuedS, seg.startS - queuedSinceS[seg.job]);
+        if (seg.end == SegmentEnd::Preempted) ++h.preemptions;
+        const bool requeued = seg.end == SegmentEnd::Preempted || seg.end == SegmentEnd::Evicted;
+        queuedSinceS[seg.job] = requeued ? seg.endS : kNotQueued;
+    }
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        JobHealth& h = all[j];
+        // Still queued when the run ends (never started, or evicted and not restarted).
+        if (queuedSinceS[j] < kNotQueued && jobs[j].endS < 0 && queuedSinceS[j] <= horizonS)
+            h.longestQueuedS = std::max(h.longestQueuedS, horizonS - queuedSinceS[j]);
+        h.thrashing = h.preemptions >= thrashingPreemptions;
+        h.starved = h.longestQueuedS > starvationWaitS;
+    }
+    return all;
+}
+
 std::string Results::jobName(std::uint32_t job) const {
     const JobSpec& s = jobs[job].spec;
     switch (s.source) {

@@ -42,6 +42,8 @@ OJson groupsToJson(const std::vector<GroupKpis>& groups) {
             o["quota_lent_gpus_mean"] = number(g.lentGpusMean);
         }
         if (g.preemptions > 0) o["preemptions"] = g.preemptions;
+        if (g.thrashingJobs > 0) o["jobs_thrashing"] = g.thrashingJobs;
+        if (g.starvedJobs > 0) o["jobs_starved"] = g.starvedJobs;
         list.push_back(o);
     }
     return list;
@@ -131,8 +133,9 @@ void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
     std::string jobs =
         "job,name,class,team,gpus,gpus_per_pod,priority,submit_s,duration_s,startup_s,start_s,"
         "end_s,wait_s,status,slowdown,evictions,nodes,pending_layer,pending_reason,pending_token,"
-        "lost_work_s,checkpoint_interval_s\n";
+        "lost_work_s,checkpoint_interval_s,preemptions,longest_wait_s,thrashing,starved\n";
     const std::vector<JobInterruptions> interruptions = r.interruptionsByJob();
+    const std::vector<JobHealth> health = r.healthByJob();
     for (std::uint32_t i = 0; i < r.jobs.size(); ++i) {
         const JobRecord& j = r.jobs[i];
         std::string nodes;
@@ -156,7 +159,9 @@ void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
                 (never ? csvField(r.reasonText(never->reason)) : "") + "," +
                 (never ? csvField(toString(never->token)) : "") + "," +
                 csvNumber(interruptions[i].lostWorkS) + "," + csvNumber(r.checkpointIntervalS(i)) +
-                "\n";
+                "," + std::to_string(health[i].preemptions) + "," +
+                csvNumber(health[i].longestQueuedS) + "," + (health[i].thrashing ? "1" : "0") +
+                "," + (health[i].starved ? "1" : "0") + "\n";
     }
     writeFileAtomic(folder / "jobs.csv", jobs);
 }

@@ -744,6 +744,10 @@ struct Reader {
             if (auto v = o.optional("preemption"))
                 s.scheduler.preemption = v->enumeration<PreemptionMode>(
                     {{"off", PreemptionMode::Off}, {"priority", PreemptionMode::Priority}});
+            if (auto v = o.optional("thrashingPreemptions"))
+                s.scheduler.thrashingPreemptions = static_cast<int>(v->integer(1, 1000000));
+            if (auto v = o.optional("starvationWaitS"))
+                s.scheduler.starvationWaitS = v->number(1, InputLimits::maxHorizonS);
             o.finish();
         }
         readQuotas(root, s);

@@ -198,6 +198,10 @@ std::string scenarioToJson(const Scenario& s) {
                               {"backfill", toString(s.scheduler.backfill)}};
     if (s.scheduler.preemption != d.scheduler.preemption)
         root["scheduler"]["preemption"] = toString(s.scheduler.preemption);
+    if (s.scheduler.thrashingPreemptions != d.scheduler.thrashingPreemptions)
+        root["scheduler"]["thrashingPreemptions"] = s.scheduler.thrashingPreemptions;
+    if (s.scheduler.starvationWaitS != d.scheduler.starvationWaitS)
+        root["scheduler"]["starvationWaitS"] = s.scheduler.starvationWaitS;
 
     if (!s.jobClasses.empty()) {
         OJson classes = OJson::array();

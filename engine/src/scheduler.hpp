@@ -104,8 +104,17 @@ private:
     /// Cheap necessary condition for fitsNow.
     bool mayFitNow(std::uint32_t job) const;
     std::vector<std::uint32_t> chooseVictims(std::uint32_t job);
-    /// Would `job` be admitted and placed now? Leaves nothing placed.
-    bool fitsNow(std::uint32_t job);
+    /// Where a fitting job would go: its GPU model (−1 when quota does not manage it) and
+    /// the nodes of its pods.
+    struct Placed {
+        int gpuModel = -1;
+        std::vector<int> nodes;
+    };
+    /// Would `job` be admitted and placed now? Leaves nothing placed; says where in `placed`.
+    bool fitsNow(std::uint32_t job, Placed* placed = nullptr);
+    /// After `restored` was put back: does `job` still fit? `placed` is where it fitted
+    /// before, and is kept up to date.
+    bool stillFits(std::uint32_t job, Placed& placed, std::uint32_t restored);
     /// Takes a bound job's pods and quota off the books (−1) or puts them back (+1).
     void lift(std::uint32_t victim, int sign);
     /// Jobs alike in who they may evict (a failed search is not repeated in a pass).

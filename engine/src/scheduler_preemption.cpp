@@ -110,15 +110,21 @@ private:
     std::size_t m_runBegin = 0, m_runEnd = 0;
 };
 
-bool Scheduler::fitsNow(std::uint32_t job) {
+bool Scheduler::fitsNow(std::uint32_t job, Placed* placed) {
     const JobSpec& s = m_sim.spec(job);
     const PlacementRequest req = requestOf(s);
-    auto fitsOn = [&](const PlacementRequest& r) {
+    auto fitsOn = [&](const PlacementRequest& r, int model) {
         if (!place(r)) return false;
+        if (placed) {
+            placed->gpuModel = model;
+            placed->nodes.clear();
+            for (const PodPlacement& pod : m_scratch)
+                placed->nodes.push_back(static_cast<int>(pod.node));
+        }
         unplace(m_sim.cluster, m_scratch, r.host);
         return true;
     };
-    if (!m_sim.quota.manages(s.team)) return fitsOn(req);
+    if (!m_sim.quota.manages(s.team)) return fitsOn(req, -1);
     for (int model : m_sim.quota.flavorsOf(s.team)) {
         if (s.gpuModel >= 0 && model != s.gpuModel) continue;
         if (!m_sim.quota.check(s.team, model, QuotaLedger::requestUnits(s, m_sim.fleet, model))
@@ -126,9 +132,28 @@ bool Scheduler::fitsNow(std::uint32_t job) {
             continue;
         PlacementRequest onModel = req;
         onModel.gpuModel = model;
-        if (fitsOn(onModel)) return true;
+        if (fitsOn(onModel, model)) return true;
     }
     return false;
+}
+
+bool Scheduler::stillFits(std::uint32_t job, Placed& placed, std::uint32_t restored) {
+    // A restored job on none of the placement's nodes leaves that placement free: the job
+    // still fits if its quota still admits it there — no placement search needed.
+    bool touches = false;
+    for (const PodPlacement& pod : m_sim.placementOf(restored))
+        touches |= std::find(placed.nodes.begin(), placed.nodes.end(),
+                             static_cast<int>(pod.node)) != placed.nodes.end();
+    if (!touches) {
+        const JobSpec& s = m_sim.spec(job);
+        if (placed.gpuModel < 0) return true;  // not managed: GPUs are all it needs
+        if (m_sim.quota
+                .check(s.team, placed.gpuModel,
+                       QuotaLedger::requestUnits(s, m_sim.fleet, placed.gpuModel))
+                .admits())
+            return true;
+    }
+    return fitsNow(job, &placed);
 }
 
 void Scheduler::lift(std::uint32_t victim, int sign) {
@@ -214,11 +239,12 @@ std::vector<std::uint32_t> Scheduler::chooseVictims(std::uint32_t job) {
     // Candidates are taken off in order until the job fits. Taking more off never makes it
     // fit less, so running out of candidates means no subset would do.
     std::vector<std::uint32_t> victims;
+    Placed placed;
     bool fits = false;
     while (const std::optional<std::uint32_t> v = candidates->next()) {
         lift(*v, -1);
         victims.push_back(*v);
-        if (mayFitNow(job) && fitsNow(job)) {
+        if (mayFitNow(job) && fitsNow(job, &placed)) {
             fits = true;
             break;
         }
@@ -232,7 +258,7 @@ std::vector<std::uint32_t> Scheduler::chooseVictims(std::uint32_t job) {
     std::vector<std::uint32_t> kept;
     for (auto it = victims.rbegin(); it != victims.rend(); ++it) {
         lift(*it, +1);
-        if (fitsNow(job)) continue;  // not needed: it stays bound
+        if (stillFits(job, placed, *it)) continue;  // not needed: it stays bound
         lift(*it, -1);
         kept.push_back(*it);
     }

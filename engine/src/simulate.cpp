@@ -1,5 +1,6 @@
 // The discrete-event kernel: arrivals, releases, startup ends and node changes in time order;
 // one scheduling pass per instant at which something happened; samples at fixed intervals.
+#include "preemption_health.hpp"
 #include "simulation.hpp"
 
 namespace gpuplan {
@@ -79,6 +80,7 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
     closeOpenSegments(endS);
     m_metrics.finish(endS, m_rates);
     m_quotaSeries.writeKpis(m_results, m_sim.quota);
+    writePreemptionHealthKpis(m_results);
     m_results.fingerprint = m_fingerprint;
     m_results.eventCount = m_eventCount;
     if (progress) progress(1.0);
@@ -96,6 +98,8 @@ const Fleet& Simulation::prepare(const Scenario& scenario, Results& results) {
     results.traceNames = std::move(w.traceNames);
     results.horizonS = scenario.horizonS;
     results.sampleIntervalS = scenario.sampleIntervalS;
+    results.thrashingPreemptions = scenario.scheduler.thrashingPreemptions;
+    results.starvationWaitS = scenario.scheduler.starvationWaitS;
     // Per source, as sourceTraits(scenario, job) finds a job's traits.
     auto& intervals = results.sourceCheckpointIntervalsS;
     for (const JobClassDef& c : scenario.jobClasses)

@@ -113,7 +113,7 @@ TEST_CASE("a job evicted 3.5 h into 10 h loses 0.5 h with hourly checkpoints, 3.
     }
 }
 
-TEST_CASE("jobs.csv lists each job's lost work and checkpoint interval last", "[checkpoints]") {
+TEST_CASE("jobs.csv lists each job's lost work and checkpoint interval", "[checkpoints]") {
     // The hourly case above: one eviction, which lost 1,800 s; checkpoints every 3,600 s.
     const Results r = test::run(tenHourJobWhoseNodeFails(3600));
     const auto dir =
@@ -137,8 +137,6 @@ TEST_CASE("jobs.csv lists each job's lost work and checkpoint interval last", "[
     const auto names = split(header), values = split(row);
     REQUIRE(names.size() >= 2);
     REQUIRE(values.size() == names.size());
-    CHECK(names[names.size() - 2] == "lost_work_s");
-    CHECK(names.back() == "checkpoint_interval_s");
     auto field = [&](const std::string& name) {
         const auto it = std::find(names.begin(), names.end(), name);
         return it == names.end() ? std::string("(no column)") : values[it - names.begin()];

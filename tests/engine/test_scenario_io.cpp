@@ -132,6 +132,8 @@ const Malformed kMalformed[] = {
     {"cohort-cycle", "/cohorts/0/parent", "is its own ancestor"},
     {"cohort-unknown-parent", "/cohorts/1/parent", "unknown cohort \"orgg\""},
     {"quota-bad-reclaim", "/quotas/0/reclaimWithinCohort", "unknown value \"Sometimes\""},
+    {"thrashing-preemptions-zero", "/scheduler/thrashingPreemptions", "must be between 1"},
+    {"starvation-wait-negative", "/scheduler/starvationWaitS", "must be between 1"},
     {"preemption-policy-typo", "/jobClasses/0/preemptionPolicy", "unknown value \"never\""},
     {"checkpoint-interval-negative", "/jobClasses/0/checkpointIntervalS", "must be between 0"},
 };
@@ -186,6 +188,8 @@ TEST_CASE("quotas, cohorts and preemption traits load and write back") {
     CHECK_FALSE(s.quotas[1].flavors.at(0).borrowingLimitGpus);  // unset: the cohort's
     CHECK(s.quotas[2].cohort.empty());
     CHECK(s.scheduler.preemption == PreemptionMode::Priority);
+    CHECK(s.scheduler.thrashingPreemptions == 5);
+    CHECK(s.scheduler.starvationWaitS == 7200);
     CHECK(s.jobClasses[0].traits.preemptionPolicy == PreemptionPolicy::Never);
     CHECK(s.jobClasses[0].traits.checkpointIntervalS == 1800);
     CHECK(s.jobClasses[0].minAvailable == 2);

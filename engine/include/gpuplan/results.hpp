@@ -88,6 +88,14 @@ struct JobInterruptions {
     double lostGpuS = 0;   ///< the same in GPU-seconds (× the GPU-equivalents each binding held)
 };
 
+/// Preemption health of one job (the thresholds are the scenario's scheduler settings).
+struct JobHealth {
+    int preemptions = 0;        ///< bindings that ended preempted
+    double longestQueuedS = 0;  ///< longest stretch in the queue: submission or eviction to start
+    bool thrashing = false;     ///< preemptions ≥ thrashingPreemptions
+    bool starved = false;       ///< longestQueuedS > starvationWaitS
+};
+
 struct JobRecord {
     JobSpec spec;
     double firstStartS = -1;  ///< −1 = never bound
@@ -166,7 +174,9 @@ struct GroupKpis {
     double usedGpusMean = std::numeric_limits<double>::quiet_NaN();
     double borrowedGpusMean = std::numeric_limits<double>::quiet_NaN();
     double lentGpusMean = std::numeric_limits<double>::quiet_NaN();
-    int preemptions = 0;  ///< times its jobs were preempted
+    int preemptions = 0;    ///< times its jobs were preempted
+    int thrashingJobs = 0;  ///< its jobs flagged thrashing (JobHealth)
+    int starvedJobs = 0;    ///< its jobs flagged starved (JobHealth)
 };
 
 struct Series {
@@ -244,6 +254,8 @@ struct Results {
     std::vector<std::string> classNames, explicitNames, traceNames;
     double horizonS = 0;
     double sampleIntervalS = 0;
+    int thrashingPreemptions = 3;  ///< SchedulerDef's, for JobHealth
+    double starvationWaitS = 86400;
 
     std::vector<JobRecord> jobs;  ///< in submit order
     std::vector<RunSegment> segments;
@@ -295,6 +307,8 @@ struct Results {
     JobInterruptions interruptionsOf(std::uint32_t job) const;
     /// Every job's, in one scan.
     std::vector<JobInterruptions> interruptionsByJob() const;
+    /// Every job's preemption health, in one scan of the segments.
+    std::vector<JobHealth> healthByJob() const;
     /// Per GPU, its MIG instances at timeS (see ClusterSnapshot::migLayouts).
     std::vector<std::optional<MigLayout>> migLayoutsAt(double timeS) const;
     /// The job's class: its class name, "(explicit jobs)" or "(trace NAME)".

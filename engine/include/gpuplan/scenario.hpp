@@ -277,6 +277,11 @@ struct SchedulerDef {
     PlacementPolicy placement = PlacementPolicy::Pack;
     BackfillMode backfill = BackfillMode::Easy;
     PreemptionMode preemption = PreemptionMode::Off;
+    /// Preemption health: a job preempted this many times or more is flagged as thrashing,
+    /// and one that waited longer than starvationWaitS in the queue at a stretch (from its
+    /// submission or an eviction to its next start, or to the end) as starved.
+    int thrashingPreemptions = 3;
+    double starvationWaitS = 86400;
     bool operator==(const SchedulerDef&) const = default;
 };
 
