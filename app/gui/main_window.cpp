@@ -39,6 +39,7 @@
 #include "job_templates.hpp"
 #include "kpi_strip.hpp"
 #include "pending_table_model.hpp"
+#include "quota_dock.hpp"
 #include "scheduler_panel.hpp"
 #include "sharing_controller.hpp"
 #include "time_scrubber.hpp"
@@ -68,6 +69,7 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
     buildFleetEditing();
     buildWorkloadDock();
     new CapacityDock(this);  // largest placeable job and the repack what-if
+    connect(new QuotaDock(this), &QuotaDock::message, this, &MainWindow::showStatus);
     buildActions();
     // The KPI strip spans the window under the toolbar; it must never widen the window.
     m_kpis = new ui::KpiStrip(this);

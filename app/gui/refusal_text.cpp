@@ -20,7 +20,9 @@ constexpr FieldWords kFields[] = {
     {"amplitude", "amplitude", ""},
     {"arrival", "arrival", ""},
     {"backfill", "backfill", ""},
+    {"borrowingLimitGpus", "borrowing limit", "GPUs"},
     {"buyingClass", "buying class", ""},
+    {"cohort", "cohort", ""},
     {"color", "colour", ""},
     {"count", "count", ""},
     {"demandMultiplier", "demand multiplier", ""},
@@ -29,6 +31,8 @@ constexpr FieldWords kFields[] = {
     {"durationS", "duration", "s"},
     {"durationScale", "duration scale", ""},
     {"fabric", "fabric", ""},
+    {"fairShareWeight", "fair-share weight", ""},
+    {"fairSharing", "fair sharing", ""},
     {"fallbackFabricGBpsPerGpu", "fallback fabric bandwidth per GPU", "GB/s"},
     {"file", "file", ""},
     {"format", "format", ""},
@@ -37,6 +41,7 @@ constexpr FieldWords kFields[] = {
     {"gpusPerPod", "GPUs per pod", "GPUs"},
     {"high", "high", ""},
     {"horizonS", "horizon", "s"},
+    {"lendingLimitGpus", "lending limit", "GPUs"},
     {"low", "low", ""},
     {"max", "max", ""},
     {"maxJobs", "max jobs", "jobs"},
@@ -48,7 +53,9 @@ constexpr FieldWords kFields[] = {
     {"name", "name", ""},
     {"node", "node", ""},
     {"nodeType", "node type", ""},
+    {"nominalGpus", "nominal quota", "GPUs"},
     {"offsetS", "offset", "s"},
+    {"parent", "parent cohort", ""},
     {"peakHourOfDay", "peak hour of day", "h"},
     {"pin", "pin", ""},
     {"placement", "placement", ""},
@@ -59,6 +66,7 @@ constexpr FieldWords kFields[] = {
     {"rackUplinkOversubscription", "rack uplink oversubscription", ""},
     {"ratePerHour", "rate", "jobs/h"},
     {"readyAtS", "ready at", "s"},
+    {"reclaimWithinCohort", "reclaim within cohort", ""},
     {"sampleIntervalS", "sample interval", "s"},
     {"scheduler", "scheduler", ""},
     {"seed", "seed", ""},
@@ -77,6 +85,7 @@ constexpr FieldWords kFields[] = {
     {"value", "value", ""},
     {"values", "values", ""},
     {"weights", "weights", ""},
+    {"withinTeam", "preemption within team", ""},
 };
 
 const FieldWords* findField(const QString& key) {
@@ -110,6 +119,7 @@ QString describePlace(const Scenario& s, const std::string& pointer) {
     QStringList field;    // "duration", "median"
     const PodDef* pod = nullptr;
     const RackDef* rack = nullptr;
+    const std::vector<FlavorQuotaDef>* flavors = nullptr;  // of the quota or cohort named last
     for (int i = 0; i < keys.size(); ++i) {
         const QString& key = keys[i];
         bool isIndex = false;
@@ -133,6 +143,22 @@ QString describePlace(const Scenario& s, const std::string& pointer) {
             } else if (key == QLatin1String("nodes")) {
                 static const std::vector<NodeGroupDef> none;
                 objects << named("node group", rack ? rack->nodes : none, index);
+            } else if (key == QLatin1String("quotas")) {
+                const bool known = index >= 0 && index < static_cast<int>(s.quotas.size());
+                objects << (known ? QObject::tr("quota of team \"%1\"")
+                                        .arg(QString::fromStdString(s.quotas[index].team))
+                                  : QObject::tr("quota %1").arg(index + 1));
+                flavors = known ? &s.quotas[index].flavors : nullptr;
+            } else if (key == QLatin1String("cohorts")) {
+                objects << named("cohort", s.cohorts, index);
+                flavors = index >= 0 && index < static_cast<int>(s.cohorts.size())
+                              ? &s.cohorts[index].flavors
+                              : nullptr;
+            } else if (key == QLatin1String("flavors")) {
+                objects << (flavors && index >= 0 && index < static_cast<int>(flavors->size())
+                                ? QObject::tr("GPU model \"%1\"")
+                                      .arg(QString::fromStdString((*flavors)[index].gpuModel))
+                                : QObject::tr("GPU model %1").arg(index + 1));
             } else if (key == QLatin1String("traces")) {
                 objects << QObject::tr("trace %1").arg(index + 1);
             } else if (key == QLatin1String("nodeEvents")) {

@@ -1,0 +1,27 @@
+// The "Quotas" dock (issue 9), tabbed with the bottom docks behind the pending list: the quota
+// panel, following the main window's results and time scrubber. Its edits go through the
+// document like every other; message() carries their outcome to the status bar.
+#pragma once
+
+#include <QDockWidget>
+
+namespace gpuplan::app {
+
+class MainWindow;
+class QuotaPanel;
+
+class QuotaDock : public QDockWidget {
+    Q_OBJECT
+public:
+    explicit QuotaDock(MainWindow* window);
+    QuotaPanel* panel() const { return m_panel; }
+
+signals:
+    void message(const QString& text);
+
+private:
+    QuotaPanel* m_panel;
+    bool m_sized = false;  ///< grown to its height once, when first raised
+};
+
+}  // namespace gpuplan::app
