@@ -69,7 +69,10 @@ QuotaPanel::QuotaPanel(ScenarioDocument* doc, QWidget* parent) : QWidget(parent)
     m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                             QAbstractItemView::AnyKeyPressed);
     m_view->verticalHeader()->hide();
-    m_view->horizontalHeader()->setStretchLastSection(true);
+    // The usage bars take the room left; the other columns fit their contents when rows come
+    // or go and when the first results arrive (not on every edit: columns would jump).
+    m_view->horizontalHeader()->setStretchLastSection(false);
+    m_view->horizontalHeader()->setSectionResizeMode(Model::UsageColumn, QHeaderView::Stretch);
     m_view->setWordWrap(false);
 
     m_add = new QPushButton(tr("Add quota"), this);
@@ -174,15 +177,18 @@ QuotaPanel::QuotaPanel(ScenarioDocument* doc, QWidget* parent) : QWidget(parent)
         if (row < 0) row = m_model->rowOf(m_selected.team);
         if (row < 0 && m_model->rowCount() > 0) row = 0;
         if (row >= 0) m_view->selectRow(row);
+        m_view->resizeColumnsToContents();
     });
     connect(m_doc, &ScenarioDocument::changed, this, &QuotaPanel::syncFromDocument);
     syncFromDocument();
 }
 
 void QuotaPanel::setResults(std::shared_ptr<const Results> results) {
+    const bool first = !m_results && results;
     m_results = std::move(results);
     m_model->setResults(m_results);
-    syncTuning();  // the nominal slider's range follows the fleet
+    if (first) m_view->resizeColumnsToContents();  // the wait p95 column has text now
+    syncTuning();                                  // the nominal slider's range follows the fleet
     updateReadout();
 }
 
@@ -367,7 +373,7 @@ void QuotaPanel::updateReadout() {
         return;
     }
     QString html =
-        tr("<table cellspacing=2><tr><th align=left>Team</th><th align=right>Wait "
+        tr("<table cellspacing=0 cellpadding=3><tr><th align=left>Team</th><th align=right>Wait "
            "p95</th><th align=right>Used (mean)</th><th align=right>GPU-h</th></tr>");
     for (const GroupKpis& k : m_results->teamKpis) {
         const bool selected = k.name == m_selected.team;

@@ -87,6 +87,8 @@ WorkloadEdit renameTeam(const Scenario& s, int team, const QString& name) {
         if (c.traits.team == oldName) c.traits.team = newName;
     for (JobDef& j : e.after.jobs)
         if (j.traits.team == oldName) j.traits.team = newName;
+    for (QuotaDef& quota : e.after.quotas)
+        if (quota.team == oldName) quota.team = newName;
     e.text = QObject::tr("Rename team %1 to %2").arg(q(oldName), q(newName));
     return e;
 }
@@ -134,6 +136,10 @@ WorkloadEdit removeTeam(const Scenario& s, int team) {
         if (j.traits.team == name)
             return refused(QObject::tr("Team %1 still runs job %2; give it another team first.")
                                .arg(q(name), q(j.name)));
+    for (const QuotaDef& quota : s.quotas)
+        if (quota.team == name)
+            return refused(QObject::tr("Team %1 has a quota; remove it in the Quotas panel first.")
+                               .arg(q(name)));
     WorkloadEdit e;
     e.after = s;
     e.after.teams.erase(e.after.teams.begin() + team);

@@ -13,6 +13,7 @@
 #include "quota_edits.hpp"
 #include "quota_panel.hpp"
 #include "quota_table_model.hpp"
+#include "workload_edits.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;
@@ -141,6 +142,20 @@ private slots:
         QCOMPARE(e.after.quotas[0].team, std::string("research"));
         QCOMPARE(e.after.quotas[1].team, std::string("product"));
         QVERIFY(!removeQuota(s, "data-science", "h100-sxm").refusal.isEmpty());
+
+        // Renaming a team takes its quota along; a team with a quota is not removed under it.
+        const int applied = 1;
+        QCOMPARE(s.teams[applied].name, std::string("applied"));
+        WorkloadEdit w = renameTeam(s, applied, "applied-ml");
+        QVERIFY(w.refusal.isEmpty());
+        QCOMPARE(w.after.quotas[1].team, std::string("applied-ml"));
+        Scenario noClasses = s;
+        noClasses.jobClasses.clear();
+        noClasses.jobs.clear();
+        QVERIFY2(removeTeam(noClasses, applied).refusal.contains("has a quota"),
+                 qPrintable(removeTeam(noClasses, applied).refusal));
+        QVERIFY(removeTeam(removeQuota(noClasses, "applied", "h100-sxm").after, applied)
+                    .refusal.isEmpty());
 
         QString error;
         // "" and "none" clear the limit: a value (no error) that holds no limit.
