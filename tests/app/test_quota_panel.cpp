@@ -14,6 +14,7 @@
 #include "quota_panel.hpp"
 #include "quota_table_model.hpp"
 #include "workload_edits.hpp"
+#include "workload_models.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;
@@ -225,6 +226,32 @@ private slots:
         QCOMPARE((ui::QuotaUsage{150, 86, 64, 32}.scaleGpus()), 150.0);  // what it uses
     }
 
+    void aTeamWithTwoGpuModelsHasTwoRows() {
+        // The model shows what it is given (the document validates): research with a second
+        // flavor has two rows; its usage (the series are per team) is on its first row only.
+        Scenario s = sharedCohort();
+        s.quotas[0].flavors.push_back(FlavorQuotaDef{"a100-80gb", 8, {}, {}});
+        auto results = std::make_shared<const Results>(simulate(sharedCohort()));
+        Model m;
+        m.setScenario(std::make_shared<const Scenario>(s));
+        m.setResults(results);
+        m.setTime(86400);
+        QCOMPARE(m.rowCount(), 5);
+        QCOMPARE(m.rowOf("research", "a100-80gb"), 1);
+        QCOMPARE(m.rowOf("applied"), 2);
+        QCOMPARE(m.index(1, Model::GpuModelColumn).data().toString(), QStringLiteral("A100"));
+        QCOMPARE(m.index(1, Model::NominalColumn).data().toString(), QStringLiteral("8"));
+        QVERIFY(m.index(0, Model::UsageColumn).data(Model::UsageRole).isValid());
+        QVERIFY(!m.index(1, Model::UsageColumn).data(Model::UsageRole).isValid());
+        QCOMPARE(m.usageOf("research")->nominalGpus, 104.0);  // 96 + 8, all models together
+        // The same rows again keep the model (no reset: a drag keeps its selection).
+        QSignalSpy resets(&m, &QAbstractItemModel::modelReset);
+        s.quotas[0].fairShareWeight = 3;
+        m.setScenario(std::make_shared<const Scenario>(s));
+        QCOMPARE(resets.count(), 0);
+        QCOMPARE(m.index(1, Model::WeightColumn).data().toString(), QStringLiteral("3"));
+    }
+
     void editingAQuotaChangesWhoRunsAndUndoRestoresIt() {
         Fixture f;
         const Scenario original = twoTeamsNoCohort();
@@ -314,6 +341,14 @@ private slots:
                                          QStringLiteral("heavy"), Qt::EditRole));
         QVERIFY(panel->refusal().contains("not a number"));
         QVERIFY(f.doc.scenario() == before);
+
+        // The reclaim policy is picked from Kueue's three.
+        QVERIFY(panel->model()->setData(cell(panel, "product", Model::ReclaimColumn),
+                                        QStringLiteral("LowerPriority"), Qt::EditRole));
+        QCOMPARE(f.doc.scenario().quotas[2].reclaimWithinCohort, ReclaimPolicy::LowerPriority);
+        QCOMPARE(cell(panel, "product", Model::ReclaimColumn).data(ui::ChoicesRole).toStringList(),
+                 (QStringList{"Never", "LowerPriority", "Any"}));
+        f.doc.undoStack()->undo();
 
         // A limit cleared with "none" goes through, and a good value clears the reason.
         QVERIFY(panel->model()->setData(cell(panel, "research", Model::LendingLimitColumn),
