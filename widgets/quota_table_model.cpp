@@ -165,7 +165,7 @@ QVariant QuotaTableModel::display(int row, int column) const {
     if (!quota || !flavor) return column == GpuModelColumn ? tr("not managed") : QVariant();
     switch (column) {
         case CohortColumn:
-            return quota->cohort.empty() ? QStringLiteral("–") : q(quota->cohort);
+            return quota->cohort.empty() ? kNoCohort : q(quota->cohort);
         case GpuModelColumn:
             return gpuShortName(flavor->gpuModel);
         case NominalColumn:
@@ -205,6 +205,12 @@ QVariant QuotaTableModel::data(const QModelIndex& index, int role) const {
             return {};
         case ChoicesRole:
             if (column == ReclaimColumn && managed) return reclaimChoices();
+            if (column == CohortColumn && managed && m_scenario) {
+                QStringList cohorts{kNoCohort};
+                for (const CohortDef& c : m_scenario->cohorts)
+                    cohorts << q(c.name);
+                return cohorts;
+            }
             return {};
         case Qt::ForegroundRole:
             if (!managed) return QApplication::palette().brush(QPalette::Disabled, QPalette::Text);
@@ -255,6 +261,7 @@ Qt::ItemFlags QuotaTableModel::flags(const QModelIndex& index) const {
     if (!index.isValid() || index.row() >= rowCount()) return f;
     const bool managed = !m_rows[index.row()].gpuModel.empty();
     switch (index.column()) {
+        case CohortColumn:
         case NominalColumn:
         case BorrowingLimitColumn:
         case LendingLimitColumn:
@@ -279,7 +286,8 @@ QVariant QuotaTableModel::headerData(int section, Qt::Orientation o, int role) c
             case CohortColumn:
                 return tr(
                     "spec.cohort: the teams of one cohort lend each other the quota they do not "
-                    "use. – = in no cohort: it neither lends nor borrows.");
+                    "use. – = in no cohort: it neither lends nor borrows (a team in none may "
+                    "have no borrowing or lending limit).");
             case GpuModelColumn:
                 return tr(
                     "The ResourceFlavor: the GPU model this quota of nvidia.com/gpu is for. "

@@ -37,6 +37,8 @@ struct QuotaUsage {
 class QuotaTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
+    /// The cohort cell of a team in no cohort (and the first choice of its editor).
+    static inline const QString kNoCohort = QStringLiteral("–");
     enum Column {
         TeamColumn,
         CohortColumn,

@@ -94,6 +94,13 @@ QuotaEdit setLendingLimitGpus(const Scenario& s, const std::string& team,
                       [&](FlavorQuotaDef& f) { f.lendingLimitGpus = limitGpus; });
 }
 
+QuotaEdit setQuotaCohort(const Scenario& s, const std::string& team, const std::string& cohort) {
+    return editQuota(s, team,
+                     cohort.empty() ? QObject::tr("Take %1 out of its cohort").arg(q(team))
+                                    : QObject::tr("Move %1 to cohort %2").arg(q(team), q(cohort)),
+                     [&](QuotaDef& quota) { quota.cohort = cohort; });
+}
+
 QuotaEdit setFairShareWeight(const Scenario& s, const std::string& team, double weight) {
     return editQuota(s, team,
                      QObject::tr("Set %1's fair-share weight to %2").arg(q(team), number(weight)),

@@ -28,6 +28,8 @@ QuotaEdit setBorrowingLimitGpus(const Scenario& s, const std::string& team,
 /// nullopt clears the limit (lending: all of its unused nominal quota).
 QuotaEdit setLendingLimitGpus(const Scenario& s, const std::string& team,
                               const std::string& gpuModel, std::optional<double> limitGpus);
+/// "" takes the team out of any cohort (it then neither lends nor borrows).
+QuotaEdit setQuotaCohort(const Scenario& s, const std::string& team, const std::string& cohort);
 QuotaEdit setFairShareWeight(const Scenario& s, const std::string& team, double weight);
 QuotaEdit setReclaimWithinCohort(const Scenario& s, const std::string& team, ReclaimPolicy policy);
 QuotaEdit setCohortFairSharing(const Scenario& s, const std::string& cohort, bool on);

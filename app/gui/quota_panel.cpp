@@ -240,6 +240,12 @@ QString QuotaPanel::editCell(const Model::RowKey& row, int column, const QVarian
     QString error;
     QuotaEdit edit;
     switch (column) {
+        case Model::CohortColumn: {
+            const QString cohort = text.trimmed();
+            edit = setQuotaCohort(
+                s, row.team, cohort == Model::kNoCohort ? std::string() : cohort.toStdString());
+            break;
+        }
         case Model::NominalColumn: {
             const auto v = parseCell(field, text, ui::Quantity::Gpus, false, &error);
             if (!v) return commit(QuotaEdit{{}, {}, error});

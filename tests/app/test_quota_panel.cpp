@@ -113,6 +113,9 @@ private slots:
         e = setLendingLimitGpus(s, "research", "h100-sxm", 16);
         QCOMPARE(*e.after.quotas[0].flavors[0].lendingLimitGpus, 16.0);
         QCOMPARE(e.text, QStringLiteral("Set research's H100 lending limit to 16"));
+        e = setQuotaCohort(s, "product", "");
+        QCOMPARE(e.after.quotas[2].cohort, std::string());
+        QCOMPARE(e.text, QStringLiteral("Take product out of its cohort"));
         e = setFairShareWeight(s, "product", 0.5);
         QCOMPARE(e.after.quotas[2].fairShareWeight, 0.5);
         QCOMPARE(e.text, QStringLiteral("Set product's fair-share weight to 0.5"));
@@ -340,6 +343,21 @@ private slots:
         QVERIFY(!panel->model()->setData(cell(panel, "applied", Model::WeightColumn),
                                          QStringLiteral("heavy"), Qt::EditRole));
         QVERIFY(panel->refusal().contains("not a number"));
+        QVERIFY(f.doc.scenario() == before);
+
+        // Out of its cohort, applied's borrowing limit has nothing to borrow from: refused.
+        QVERIFY(!panel->model()->setData(cell(panel, "applied", Model::CohortColumn),
+                                         Model::kNoCohort, Qt::EditRole));
+        QVERIFY2(panel->refusal().contains("borrowing needs a cohort"),
+                 qPrintable(panel->refusal()));
+        QVERIFY(f.doc.scenario() == before);
+        // product has no limits: it may leave the cohort (and come back with undo).
+        QCOMPARE(cell(panel, "product", Model::CohortColumn).data(ui::ChoicesRole).toStringList(),
+                 (QStringList{Model::kNoCohort, "all"}));
+        QVERIFY(panel->model()->setData(cell(panel, "product", Model::CohortColumn),
+                                        Model::kNoCohort, Qt::EditRole));
+        QCOMPARE(f.doc.scenario().quotas[2].cohort, std::string());
+        f.doc.undoStack()->undo();
         QVERIFY(f.doc.scenario() == before);
 
         // The reclaim policy is picked from Kueue's three.
