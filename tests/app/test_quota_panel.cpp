@@ -9,6 +9,7 @@
 #include <QTableView>
 
 #include "app_test_support.hpp"
+#include "pending_table_model.hpp"
 #include "quota_dock.hpp"
 #include "quota_edits.hpp"
 #include "quota_panel.hpp"
@@ -287,6 +288,20 @@ private slots:
                 pendingWithToken =
                     p.layer == Layer::Scheduling && p.token == ReasonToken::ExceedsMaxQuota;
         QVERIFY(pendingWithToken);
+        // The pending list at 30 min shows "a" blamed on its quota (the reason's words).
+        f.window->scrubber()->setTime(1800);
+        ui::PendingTableModel* pending = f.window->pendingModel();
+        bool listed = false;
+        for (int r = 0; r < pending->rowCount(); ++r) {
+            if (pending->index(r, 0).data(ui::PendingTableModel::JobIndexRole).toUInt() != a)
+                continue;
+            QString row;
+            for (int c = 0; c < pending->columnCount(); ++c)
+                row += pending->index(r, c).data().toString() + " | ";
+            listed = row.contains("quota", Qt::CaseInsensitive);
+            QVERIFY2(listed, qPrintable(row));
+        }
+        QVERIFY(listed);
         const std::uint64_t editedFingerprint = after.fingerprint;
         QVERIFY(editedFingerprint != originalFingerprint);
         QCOMPARE(cell(panel, "applied", Model::NominalColumn).data().toString(),
