@@ -21,6 +21,8 @@
 #include <limits>
 
 #include "kpi_format.hpp"
+#include "preemption_markers.hpp"
+#include "time_axis.hpp"
 #include "ui_palette.hpp"
 
 namespace gpuplan::ui {
@@ -76,12 +78,6 @@ QList<QPointF> toList(const std::vector<QPointF>& v) {
 }
 
 constexpr double kSecondsPerX = 3600;  // the x axis counts hours; its labels say "d2 12:00"
-
-/// Round steps for the time axis, smallest first.
-constexpr double kTimeStepsS[] = {3600,       2 * 3600,   3 * 3600,   4 * 3600,   6 * 3600,
-                                  12 * 3600,  86400,      2 * 86400,  3 * 86400,  5 * 86400,
-                                  7 * 86400,  10 * 86400, 14 * 86400, 15 * 86400, 20 * 86400,
-                                  30 * 86400, 60 * 86400, 90 * 86400, 180 * 86400};
 
 /// 1, 2, 2.5 or 5 × 10^k: the smallest at least `raw`.
 double niceStep(double raw) {
@@ -163,8 +159,10 @@ ChartPanel::ChartPanel(const QString& title, const QString& unit, const QString&
     m_hover->setAttribute(Qt::WA_TransparentForMouseEvents);
     m_hover->hide();
     // The plot's size is known only once the chart has laid itself out.
+    m_preemptions = std::make_unique<PreemptionMarkers>(m_chart);
     connect(m_chart, &QChart::plotAreaChanged, this, [this] {
         if (updateTicks()) updateCursor();
+        m_preemptions->update(m_results.get(), m_cursor, kSecondsPerX);
     });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 2);
@@ -310,6 +308,9 @@ QString ChartPanel::valuesAt(double timeS) const {
         lines << tr("total: %1 %2").arg(hoverNumber(total), m_unit);
         if (m_baseline) lines << tr("baseline total: %1 %2").arg(hoverNumber(baseTotal), m_unit);
     }
+    if (const QString preempted = PreemptionMarkers::hoverLine(*m_results, timeS);
+        !preempted.isEmpty())
+        lines << preempted;
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -361,18 +362,7 @@ bool ChartPanel::updateTicks() {
     const double plotW = plot.width() > 10 ? plot.width() : std::max(100, width() - 70);
     const double plotH = plot.height() > 10 ? plot.height() : std::max(60, height() - 90);
     // Time: the smallest round step whose labels do not crowd each other.
-    const QFontMetrics fm(m_x->labelsFont());
-    double step = kTimeStepsS[std::size(kTimeStepsS) - 1];
-    for (double candidate : kTimeStepsS) {
-        const bool wholeDays = std::fmod(candidate, 86400) == 0;
-        const int labelPx = fm.horizontalAdvance(formatSimTime(
-                                wholeDays ? horizonS : horizonS - 1800, TimeLabel::Short)) +
-                            18;
-        if (horizonS / candidate * labelPx <= plotW) {
-            step = candidate;
-            break;
-        }
-    }
+    const double step = timeAxisStepS(horizonS, plotW, QFontMetrics(m_x->labelsFont()));
     // Values: about one tick per 32 px of height, on round numbers.
     const double top = m_fixedYMax > 0 ? m_fixedYMax : std::max(m_dataYMax * 1.05, 1e-9);
     const double ySteps = std::clamp(std::floor(plotH / 32), 2.0, 10.0);
@@ -430,6 +420,7 @@ void ChartPanel::rebuild() {
     if (m_chart->series().contains(m_cursor)) m_chart->removeSeries(m_cursor);
     m_current.clear();
     updateLegend();
+    m_preemptions->update(nullptr, nullptr, kSecondsPerX);
     if (!m_results) return;
     const int columns =
         std::max(50, static_cast<int>(m_chart->plotArea().width() > 10 ? m_chart->plotArea().width()
@@ -513,12 +504,17 @@ void ChartPanel::rebuild() {
     m_cursor->attachAxis(m_x);
     m_cursor->attachAxis(m_y);
     updateCursor();
+    m_preemptions->update(m_results.get(), m_cursor, kSecondsPerX);
 }
 
 void ChartPanel::updateCursor() {
     if (!m_results) return;
     const double x = m_cursorS / kSecondsPerX;
     m_cursor->replace(QList<QPointF>{QPointF(x, 0), QPointF(x, m_yMax)});
+}
+
+int ChartPanel::preemptionMarkers() const {
+    return m_preemptions->count();
 }
 
 int ChartPanel::plottedPoints(int seriesIndex) const {

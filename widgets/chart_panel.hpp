@@ -33,6 +33,8 @@ struct ChartSeriesSpec {
     double scale = 1;  ///< e.g. 100 to show a fraction as %
 };
 
+class PreemptionMarkers;
+
 class ChartPanel : public QWidget {
     Q_OBJECT
 public:
@@ -69,6 +71,8 @@ public:
     /// Every text the chart draws (title, legend, axis titles and tick labels), for checks.
     QStringList drawnTexts() const;
     QStringList timeTickLabels() const;
+    /// Preemption markers drawn along the time axis now (0 when there were none).
+    int preemptionMarkers() const;
 
 signals:
     /// The user clicked the plot at this simulated time.
@@ -117,6 +121,7 @@ private:
     QValueAxis* m_y = nullptr;
     QLineSeries* m_cursor = nullptr;
     std::vector<QLineSeries*> m_current;
+    std::unique_ptr<PreemptionMarkers> m_preemptions;  // destroyed before the chart
 };
 
 }  // namespace gpuplan::ui

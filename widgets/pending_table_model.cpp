@@ -81,6 +81,9 @@ QVariant PendingTableModel::data(const QModelIndex& index, int role) const {
                 return job.spec.gpus;
             case LayerColumn:
                 return sort ? QVariant(static_cast<int>(e.layer)) : QVariant(layerName(e.layer));
+            case TokenColumn:  // sorts by name, the jobs without one first
+                return e.token == ReasonToken::None ? QString()
+                                                    : QString::fromLatin1(toString(e.token));
             case WaitingColumn:
                 return sort ? QVariant(waitingS) : QVariant(formatDuration(waitingS));
             case ReasonColumn:
@@ -98,6 +101,11 @@ QVariant PendingTableModel::headerData(int section, Qt::Orientation o, int role)
         return tr(
             "Time since the job was submitted. For a job evicted by a node failure and "
             "queued again, this includes the time it ran before the eviction.");
+    if (o == Qt::Horizontal && role == Qt::ToolTipRole && section == TokenColumn)
+        return tr(
+            "Kueue's reason token when quota keeps the job out: ExceedsMaxQuota, "
+            "BorrowingLimitReached, WaitingForQuota; Preempted when another job took its place. "
+            "Empty for the other reasons a job waits.");
     if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
         case JobColumn:
@@ -108,6 +116,8 @@ QVariant PendingTableModel::headerData(int section, Qt::Orientation o, int role)
             return tr("GPUs");
         case LayerColumn:
             return tr("Layer");
+        case TokenColumn:
+            return tr("Token");
         case WaitingColumn:
             return tr("Waiting");
         case ReasonColumn:

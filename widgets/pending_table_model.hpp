@@ -1,5 +1,6 @@
 // The jobs waiting at exactly time t (Results::pendingAt, as gpuplan-cli why), each with the
-// layer it is blamed on and the reason in kube-scheduler's words. Sort through a
+// layer it is blamed on, Kueue's reason token when quota or preemption keeps it out, and the
+// reason in kube-scheduler's (or Kueue's) words. Sort through a
 // QSortFilterProxyModel (Qt::UserRole holds numbers).
 #pragma once
 
@@ -21,6 +22,7 @@ public:
         TeamColumn,
         GpusColumn,
         LayerColumn,
+        TokenColumn,  ///< Kueue's reason token (WaitingForQuota, Preempted, …), empty for None
         WaitingColumn,
         ReasonColumn,
         ColumnCount
