@@ -162,7 +162,8 @@ ChartPanel::ChartPanel(const QString& title, const QString& unit, const QString&
     m_preemptions = std::make_unique<PreemptionMarkers>(m_chart);
     connect(m_chart, &QChart::plotAreaChanged, this, [this] {
         if (updateTicks()) updateCursor();
-        m_preemptions->update(m_results.get(), m_cursor, kSecondsPerX);
+        m_preemptions->update(m_results.get(), m_cursor, kSecondsPerX,
+                              palette().color(QPalette::Text));
     });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 2);
@@ -420,7 +421,7 @@ void ChartPanel::rebuild() {
     if (m_chart->series().contains(m_cursor)) m_chart->removeSeries(m_cursor);
     m_current.clear();
     updateLegend();
-    m_preemptions->update(nullptr, nullptr, kSecondsPerX);
+    m_preemptions->update(nullptr, nullptr, kSecondsPerX, {});
     if (!m_results) return;
     const int columns =
         std::max(50, static_cast<int>(m_chart->plotArea().width() > 10 ? m_chart->plotArea().width()
@@ -504,7 +505,7 @@ void ChartPanel::rebuild() {
     m_cursor->attachAxis(m_x);
     m_cursor->attachAxis(m_y);
     updateCursor();
-    m_preemptions->update(m_results.get(), m_cursor, kSecondsPerX);
+    m_preemptions->update(m_results.get(), m_cursor, kSecondsPerX, palette().color(QPalette::Text));
 }
 
 void ChartPanel::updateCursor() {

@@ -33,6 +33,12 @@ QString gpusText(double gpus) {
     return formatFixed(gpus, std::fabs(gpus - std::round(gpus)) < 1e-9 || gpus >= 100 ? 0 : 1);
 }
 
+/// The borrowed band: the team's hue, much darker — the same team, plainly another band, on
+/// light and dark palettes.
+QColor borrowedShade(const QColor& teamColor) {
+    return teamColor.darker(175);
+}
+
 double valueAt(const Series* s, std::size_t k) {
     if (!s || k >= s->values.size() || !std::isfinite(s->values[k])) return 0;
     return s->values[k];
@@ -148,29 +154,61 @@ QString CohortView::emptyText() const {
     return {};
 }
 
+int CohortView::fixedHeightPx() const {
+    int headings = 0;
+    for (std::size_t i = 0; i < m_strips.size(); ++i)
+        if (i == 0 || m_strips[i].cohort != m_strips[i - 1].cohort) ++headings;
+    int legendHeight = kLegendHeightPx;
+    legendPositions(&legendHeight);
+    return legendHeight + std::max(1, headings) * kHeadingHeightPx + kAxisHeightPx;
+}
+
 QSize CohortView::minimumSizeHint() const {
+    // The strips at their least height: more teams than the dock holds scroll.
     const int strips = std::max<int>(1, static_cast<int>(m_strips.size()));
-    return {420, kLegendHeightPx + 2 * kHeadingHeightPx +
-                     strips * (kMinStripHeightPx + kStripGapPx) + kAxisHeightPx};
+    return {420, fixedHeightPx() + strips * (kMinStripHeightPx + kStripGapPx)};
 }
 
 QSize CohortView::sizeHint() const {
     const int strips = std::max<int>(1, static_cast<int>(m_strips.size()));
-    return {900,
-            kLegendHeightPx + 2 * kHeadingHeightPx + strips * (76 + kStripGapPx) + kAxisHeightPx};
+    return {900, fixedHeightPx() + strips * (76 + kStripGapPx)};
+}
+
+QStringList CohortView::legendLabels() const {
+    return {
+        tr("used within nominal"), tr("borrowed above nominal"), tr("lent to the cohort"),
+        tr("nominal quota"),       tr("demand (used + queued)"),
+    };
+}
+
+std::vector<QPoint> CohortView::legendPositions(int* heightPx) const {
+    // Items left to right, wrapped to the width, so a narrow dock cuts none of them.
+    const QFontMetrics fm(font());
+    const int lineHeight = std::max(18, fm.height() + 4);
+    std::vector<QPoint> at;
+    int x = 6, y = 5;
+    for (const QString& label : legendLabels()) {
+        const int w = 16 + fm.horizontalAdvance(label);
+        if (x > 6 && x + w > width() - 4) {
+            x = 6;
+            y += lineHeight;
+        }
+        at.emplace_back(x, y);
+        x += w + 14;
+    }
+    if (heightPx) *heightPx = y + lineHeight;
+    return at;
 }
 
 CohortView::Layout CohortView::layout() const {
     Layout l;
-    int headings = 0;
-    for (std::size_t i = 0; i < m_strips.size(); ++i)
-        if (i == 0 || m_strips[i].cohort != m_strips[i - 1].cohort) ++headings;
     const int n = static_cast<int>(m_strips.size());
-    const int room =
-        height() - kLegendHeightPx - headings * kHeadingHeightPx - kAxisHeightPx - n * kStripGapPx;
+    int legendHeight = kLegendHeightPx;
+    legendPositions(&legendHeight);
+    const int room = height() - fixedHeightPx() - n * kStripGapPx;
     const int stripH = n > 0 ? std::clamp(room / n, kMinStripHeightPx, kMaxStripHeightPx) : 0;
     const int left = kLabelWidthPx, width = std::max(1, this->width() - left - kRightMarginPx);
-    int y = kLegendHeightPx;
+    int y = legendHeight;
     for (std::size_t i = 0; i < m_strips.size(); ++i) {
         if (i == 0 || m_strips[i].cohort != m_strips[i - 1].cohort) {
             l.headings.emplace_back(4, y, this->width() - 8, kHeadingHeightPx);
@@ -180,7 +218,7 @@ CohortView::Layout CohortView::layout() const {
         l.strips.emplace_back(left, y, width, stripH);
         y += stripH + kStripGapPx;
     }
-    l.plot = QRect(left, kLegendHeightPx, width, std::max(0, y - kLegendHeightPx - kStripGapPx));
+    l.plot = QRect(left, legendHeight, width, std::max(0, y - legendHeight - kStripGapPx));
     l.axisY = y;
     return l;
 }
@@ -220,7 +258,7 @@ QColor CohortView::usedColor(const QString& team) const {
 QColor CohortView::borrowedColor(const QString& team) const {
     // The team's hue, much darker: the same team, plainly another band, on light and dark.
     const QColor c = usedColor(team);
-    return c.isValid() ? c.darker(175) : c;
+    return c.isValid() ? borrowedShade(c) : c;
 }
 
 std::vector<std::size_t> CohortView::columnSamples(int plotWidth) const {
@@ -241,7 +279,7 @@ void CohortView::paintStrip(QPainter& p, const Strip& s, const QRect& r,
     const std::vector<double>& times = m_results->sampleTimesS;
     const double horizonS = std::max(1.0, m_results->horizonS);
     const int width = static_cast<int>(first.size());
-    const QColor used = s.color, borrowed = used.darker(175);
+    const QColor used = s.color, borrowed = borrowedShade(used);
     QColor lentFill = used;
     lentFill.setAlpha(55);
     QColor hatch = used;
@@ -350,30 +388,28 @@ void CohortView::paintEvent(QPaintEvent*) {
         QColor lent = grey;
         lent.setAlpha(55);
         const QColor text = palette().color(QPalette::Text);
-        int x = kLabelWidthPx;
-        const int y = 5;
-        const QFontMetrics fm(font());
-        auto swatch = [&](const QString& label, auto drawSwatch) {
-            drawSwatch(QRect(x, y, 12, 12));
-            x += 16;
+        const QStringList labels = legendLabels();
+        const std::vector<QPoint> at = legendPositions(nullptr);
+        for (int i = 0; i < labels.size(); ++i) {
+            const QRect r(at[i], QSize(12, 12));
+            switch (i) {
+                case 0:
+                    p.fillRect(r, grey);
+                    break;
+                case 1:
+                    p.fillRect(r, borrowedShade(grey));
+                    break;
+                case 2:
+                    p.fillRect(r, lent);
+                    p.fillRect(r, QBrush(grey, Qt::BDiagPattern));
+                    break;
+                default:  // the nominal quota dashed, demand solid
+                    p.setPen(QPen(text, i == 3 ? 1 : 1.6, i == 3 ? Qt::DashLine : Qt::SolidLine));
+                    p.drawLine(r.left(), r.center().y(), r.right(), r.center().y());
+            }
             p.setPen(text);
-            p.drawText(QPoint(x, y + 11), label);
-            x += fm.horizontalAdvance(label) + 14;
-        };
-        swatch(tr("used within nominal"), [&](QRect r) { p.fillRect(r, grey); });
-        swatch(tr("borrowed above nominal"), [&](QRect r) { p.fillRect(r, grey.darker(175)); });
-        swatch(tr("lent to the cohort"), [&](QRect r) {
-            p.fillRect(r, lent);
-            p.fillRect(r, QBrush(grey, Qt::BDiagPattern));
-        });
-        swatch(tr("nominal quota"), [&](QRect r) {
-            p.setPen(QPen(text, 1, Qt::DashLine));
-            p.drawLine(r.left(), r.center().y(), r.right(), r.center().y());
-        });
-        swatch(tr("demand (used + queued), GPU-equivalents"), [&](QRect r) {
-            p.setPen(QPen(text, 1.6));
-            p.drawLine(r.left(), r.center().y(), r.right(), r.center().y());
-        });
+            p.drawText(at[i] + QPoint(16, 11), labels[i]);
+        }
     }
     QFont bold = font();
     bold.setBold(true);
@@ -409,12 +445,13 @@ QString CohortView::tooltipAt(QPoint pos) const {
     const TeamSample v = valuesAt(s.name, t);
     QStringList lines{
         QStringLiteral("<b>%1</b> · %2").arg(s.name.toHtmlEscaped(), formatSimTime(t))};
-    lines << tr("used %1 GPUs: %2 within its nominal %3, %4 borrowed")
+    lines << tr("used %1 GPUs: %2 within its nominal %3 + %4 borrowed")
                  .arg(gpusText(v.usedGpus), gpusText(v.usedWithinNominalGpus()),
                       gpusText(v.nominalGpus), gpusText(v.borrowedGpus));
     lines << tr("lent to its cohort: %1").arg(gpusText(v.lentGpus));
     lines << tr("demand %1 (%2 queued)").arg(gpusText(v.demandGpus()), gpusText(v.pendingGpus));
-    return lines.join(QStringLiteral("<br>"));
+    // One line per value, never wrapped: rich tooltips wrap long lines at a narrow width.
+    return QStringLiteral("<nobr>%1</nobr>").arg(lines.join(QStringLiteral("<br>")));
 }
 
 void CohortView::mouseMoveEvent(QMouseEvent* e) {

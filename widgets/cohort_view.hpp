@@ -98,6 +98,11 @@ private:
     /// of the plot; empty without samples.
     std::vector<std::size_t> columnSamples(int plotWidth) const;
     Layout layout() const;
+    /// The legend's, headings' and time axis's height together.
+    int fixedHeightPx() const;
+    QStringList legendLabels() const;
+    /// Where each legend item's swatch is; its height in `heightPx` when given.
+    std::vector<QPoint> legendPositions(int* heightPx) const;
     double timeAtX(int x) const;
     int stripAt(QPoint pos) const;
     void paintStrip(QPainter& p, const Strip& s, const QRect& r,

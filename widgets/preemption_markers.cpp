@@ -15,7 +15,6 @@ namespace {
 
 constexpr int kMinBarHeightPx = 3;
 constexpr int kMaxBarHeightPx = 12;
-const QColor kPreemptionColor(0xc0, 0x39, 0x2b);  // red: work lost, unlike any series' colour
 
 const Series* preemptions(const Results& r) {
     return r.findSeries("preemptions");
@@ -44,7 +43,7 @@ void PreemptionMarkers::clear() {
 }
 
 void PreemptionMarkers::update(const Results* results, const QAbstractSeries* axisSeries,
-                               double secondsPerX) {
+                               double secondsPerX, const QColor& color) {
     clear();
     const Series* s = results ? preemptions(*results) : nullptr;
     const QRectF plot = m_chart->plotArea();
@@ -80,7 +79,7 @@ void PreemptionMarkers::update(const Results* results, const QAbstractSeries* ax
             new QGraphicsRectItem(QRectF(std::max(plot.left(), right - widthPx), plot.bottom() - h,
                                          std::min(widthPx, right - plot.left()), h),
                                   m_chart);
-        QColor fill = kPreemptionColor;
+        QColor fill = color;
         fill.setAlphaF(0.45 + 0.55 * share);
         bar->setBrush(fill);
         bar->setPen(Qt::NoPen);

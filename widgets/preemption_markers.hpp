@@ -5,6 +5,7 @@
 // with the plot's size.
 #pragma once
 
+#include <QColor>
 #include <QString>
 #include <vector>
 
@@ -24,8 +25,11 @@ public:
     PreemptionMarkers& operator=(const PreemptionMarkers&) = delete;
 
     /// Redraws the bars for `results` (nullptr: none) on the plot as it is now, positions
-    /// mapped through a series attached to the chart's axes whose x counts `secondsPerX`.
-    void update(const Results* results, const QAbstractSeries* axisSeries, double secondsPerX);
+    /// mapped through a series attached to the chart's axes whose x counts `secondsPerX`, in
+    /// `color` (the owner gives its text colour: a neutral rug along the axis that no series
+    /// colour — red p95, the workload layer — is mistaken for).
+    void update(const Results* results, const QAbstractSeries* axisSeries, double secondsPerX,
+                const QColor& color);
     /// Bars drawn now (one per pixel column with preemptions).
     int count() const { return static_cast<int>(m_bars.size()); }
     /// Preemptions the bars stand for in all.

@@ -1,6 +1,7 @@
 #include "cohort_dock.hpp"
 
 #include <QScrollArea>
+#include <algorithm>
 
 #include "cohort_view.hpp"
 #include "main_window.hpp"
@@ -29,7 +30,9 @@ CohortDock::CohortDock(MainWindow* window) : QDockWidget(tr("Cohorts"), window) 
     connect(this, &QDockWidget::visibilityChanged, this, [this, window](bool visible) {
         if (!visible || m_sized) return;
         m_sized = true;
-        window->resizeDocks({this}, {320}, Qt::Vertical);
+        // Enough for the strips at their least height, no more: the charts keep their room.
+        window->resizeDocks({this}, {std::min(320, m_view->minimumSizeHint().height() + 60)},
+                            Qt::Vertical);
     });
 
     showResults(window);
