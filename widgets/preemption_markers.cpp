@@ -84,7 +84,6 @@ void PreemptionMarkers::update(const Results* results, const QAbstractSeries* ax
         bar->setBrush(fill);
         bar->setPen(Qt::NoPen);
         bar->setZValue(100);  // above the series and the grid
-        bar->setToolTip(countText(n));
         m_bars.push_back(bar);
     }
 }

@@ -220,6 +220,14 @@ private slots:
         const QString reason = cell(PendingTableModel::ReasonColumn);
         QVERIFY2(reason.contains("reclaimer") && reason.contains("team research"),
                  qPrintable(reason));
+        // The next sample (70 min) diagnoses it again: what keeps it out now is quota (its
+        // team's 8 and the cohort's are in use), as Kueue's condition would say after the
+        // eviction. The Preempted row lasts until then (engine behaviour, reported).
+        model.setTime(75 * 60);
+        const int later = rowOf(model, *results, "borrower");
+        QVERIFY(later >= 0);
+        QCOMPARE(model.index(later, PendingTableModel::TokenColumn).data().toString(),
+                 QStringLiteral("WaitingForQuota"));
     }
 
     void chartsMarkPreemptionsOnlyWhenThereWereSome() {
