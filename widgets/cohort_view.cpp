@@ -58,6 +58,7 @@ void CohortView::setResults(std::shared_ptr<const Results> results, std::vector<
                             std::vector<CohortDef> cohorts) {
     m_results = std::move(results);
     m_strips.clear();
+    m_columnsWidth = -1;
     if (m_results) {
         const std::vector<QColor> colors = teamColors(*m_results);
         // Cohorts in the scenario's order, then the teams in no cohort; teams in quota order.
@@ -141,10 +142,14 @@ TeamSample CohortView::sampleOf(const Strip& s, std::size_t k) const {
 }
 
 TeamSample CohortView::valuesAt(const QString& team, double timeS) const {
-    if (!m_results) return {};
-    const std::optional<std::size_t> k = m_results->sampleAt(timeS);
-    for (const Strip& s : m_strips)
-        if (s.name == team) return k ? sampleOf(s, *k) : TeamSample{.nominalGpus = s.nominalGpus};
+    // The same columns the painting reads.
+    const int width = plotWidthPx();
+    const std::vector<std::vector<Column>>& drawn = columns(width);
+    for (std::size_t i = 0; i < m_strips.size(); ++i) {
+        if (m_strips[i].name != team) continue;
+        const Column& c = drawn[i][xOf(timeS) - kLabelWidthPx];
+        return c.shown ? c.bands : TeamSample{.nominalGpus = m_strips[i].nominalGpus};
+    }
     return {};
 }
 
@@ -200,6 +205,10 @@ std::vector<QPoint> CohortView::legendPositions(int* heightPx) const {
     return at;
 }
 
+int CohortView::plotWidthPx() const {
+    return std::max(1, width() - kLabelWidthPx - kRightMarginPx);
+}
+
 CohortView::Layout CohortView::layout() const {
     Layout l;
     const int n = static_cast<int>(m_strips.size());
@@ -207,7 +216,7 @@ CohortView::Layout CohortView::layout() const {
     legendPositions(&legendHeight);
     const int room = height() - fixedHeightPx() - n * kStripGapPx;
     const int stripH = n > 0 ? std::clamp(room / n, kMinStripHeightPx, kMaxStripHeightPx) : 0;
-    const int left = kLabelWidthPx, width = std::max(1, this->width() - left - kRightMarginPx);
+    const int left = kLabelWidthPx, width = plotWidthPx();
     int y = legendHeight;
     for (std::size_t i = 0; i < m_strips.size(); ++i) {
         if (i == 0 || m_strips[i].cohort != m_strips[i - 1].cohort) {
@@ -231,14 +240,14 @@ QRect CohortView::stripRect(const QString& team) const {
 }
 
 int CohortView::xOf(double timeS) const {
-    const int width = std::max(1, this->width() - kLabelWidthPx - kRightMarginPx);
+    const int width = plotWidthPx();
     const double horizonS = m_results ? std::max(1.0, m_results->horizonS) : 1;
     const int column = static_cast<int>(std::floor(timeS / horizonS * width));
     return kLabelWidthPx + std::clamp(column, 0, width - 1);
 }
 
 double CohortView::timeAtX(int x) const {
-    const int width = std::max(1, this->width() - kLabelWidthPx - kRightMarginPx);
+    const int width = plotWidthPx();
     const double horizonS = m_results ? m_results->horizonS : 0;
     // The middle of the pixel column: a click reads the time the column shows.
     return std::clamp((x - kLabelWidthPx + 0.5) / width * horizonS, 0.0, horizonS);
@@ -261,24 +270,43 @@ QColor CohortView::borrowedColor(const QString& team) const {
     return c.isValid() ? borrowedShade(c) : c;
 }
 
-std::vector<std::size_t> CohortView::columnSamples(int plotWidth) const {
-    // Decimation to the pixel column, one sample per column per strip is chosen in
-    // paintStrip; here, the first sample in force in each column (npos before the first).
-    std::vector<std::size_t> first(static_cast<std::size_t>(std::max(0, plotWidth)),
-                                   static_cast<std::size_t>(-1));
-    if (!m_results || m_results->sampleTimesS.empty()) return first;
+const std::vector<std::vector<CohortView::Column>>& CohortView::columns(int plotWidth) const {
+    // Decimation to the pixel column, computed once per results and width (the cursor moves
+    // far more often: Play repaints every frame). Of the samples in force in a column, the
+    // bands show the one whose stack (use + lent) is highest, whole, so the three bands are one
+    // instant's values and never a mix of maxima from different instants (a borrow peak is a
+    // use peak, so it stays visible); demand takes its own maximum over the column, so a short
+    // backlog is not lost.
+    if (m_columnsWidth == plotWidth) return m_columns;
+    m_columnsWidth = plotWidth;
+    m_columns.assign(m_strips.size(), std::vector<Column>(std::max(0, plotWidth)));
+    if (!m_results || m_results->sampleTimesS.empty()) return m_columns;
+    const std::vector<double>& times = m_results->sampleTimesS;
     const double horizonS = std::max(1.0, m_results->horizonS);
-    for (int c = 0; c < plotWidth; ++c)
-        if (const auto k = m_results->sampleAt(c * horizonS / plotWidth)) first[c] = *k;
-    return first;
+    for (int c = 0; c < plotWidth; ++c) {
+        const std::optional<std::size_t> first = m_results->sampleAt(c * horizonS / plotWidth);
+        if (!first) continue;  // before the first sample
+        const double endS = (c + 1) * horizonS / plotWidth;
+        for (std::size_t i = 0; i < m_strips.size(); ++i) {
+            Column& column = m_columns[i][c];
+            column.shown = true;
+            double stackTop = -1;
+            for (std::size_t k = *first; k < times.size() && (k == *first || times[k] < endS);
+                 ++k) {
+                const TeamSample v = sampleOf(m_strips[i], k);
+                if (v.usedGpus + v.lentGpus > stackTop) {
+                    stackTop = v.usedGpus + v.lentGpus;
+                    column.bands = v;
+                }
+                column.demandMaxGpus = std::max(column.demandMaxGpus, v.demandGpus());
+            }
+        }
+    }
+    return m_columns;
 }
 
 void CohortView::paintStrip(QPainter& p, const Strip& s, const QRect& r,
-                            const std::vector<std::size_t>& first) const {
-    const std::size_t none = static_cast<std::size_t>(-1);
-    const std::vector<double>& times = m_results->sampleTimesS;
-    const double horizonS = std::max(1.0, m_results->horizonS);
-    const int width = static_cast<int>(first.size());
+                            const std::vector<Column>& columns) const {
     const QColor used = s.color, borrowed = borrowedShade(used);
     QColor lentFill = used;
     lentFill.setAlpha(55);
@@ -287,26 +315,9 @@ void CohortView::paintStrip(QPainter& p, const Strip& s, const QRect& r,
     const QBrush lentHatch(hatch, Qt::BDiagPattern);
     QPolygonF demand;
     p.setRenderHint(QPainter::Antialiasing, false);
-    for (int c = 0; c < width; ++c) {
-        if (first[c] == none) continue;
-        // Decimation: of the samples in force in this column, the bands show the one whose
-        // stack (use + lent) is highest, whole, so the three bands are one instant's values
-        // and never a mix of maxima from different instants (a borrow peak is a use peak,
-        // so it stays visible); demand takes its own maximum over the column, so a short
-        // backlog is not lost.
-        const double endS = (c + 1) * horizonS / width;
-        std::size_t pick = first[c];
-        double stackTop = -1, demandMax = 0;
-        for (std::size_t k = first[c]; k < times.size() && (k == first[c] || times[k] < endS);
-             ++k) {
-            const TeamSample v = sampleOf(s, k);
-            if (v.usedGpus + v.lentGpus > stackTop) {
-                stackTop = v.usedGpus + v.lentGpus;
-                pick = k;
-            }
-            demandMax = std::max(demandMax, v.demandGpus());
-        }
-        const TeamSample v = sampleOf(s, pick);
+    for (int c = 0; c < static_cast<int>(columns.size()); ++c) {
+        if (!columns[c].shown) continue;
+        const TeamSample& v = columns[c].bands;
         const int x = r.left() + c;
         const int y0 = r.bottom() + 1, y1 = yOf(r, v.usedWithinNominalGpus()),
                   y2 = yOf(r, v.usedGpus), y3 = yOf(r, v.usedGpus + v.lentGpus);
@@ -316,7 +327,7 @@ void CohortView::paintStrip(QPainter& p, const Strip& s, const QRect& r,
             p.fillRect(QRect(x, y3, 1, y2 - y3), lentFill);
             p.fillRect(QRect(x, y3, 1, y2 - y3), lentHatch);
         }
-        demand << QPointF(x + 0.5, std::max(r.top(), yOf(r, demandMax)));
+        demand << QPointF(x + 0.5, std::max(r.top(), yOf(r, columns[c].demandMaxGpus)));
     }
     // The nominal quota, dashed, and demand above the bands.
     const QColor text = palette().color(QPalette::Text);
@@ -420,9 +431,9 @@ void CohortView::paintEvent(QPaintEvent*) {
     }
     p.setFont(font());
     paintTimeAxis(p, l);
-    const std::vector<std::size_t> first = columnSamples(l.plot.width());
+    const std::vector<std::vector<Column>>& columns = this->columns(plotWidthPx());
     for (std::size_t i = 0; i < m_strips.size(); ++i)
-        paintStrip(p, m_strips[i], l.strips[i], first);
+        paintStrip(p, m_strips[i], l.strips[i], columns[i]);
     // The scrubber's time, across every strip.
     p.setPen(QPen(palette().color(QPalette::Highlight), 1.5));
     const int x = xOf(m_timeS);

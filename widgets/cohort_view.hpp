@@ -46,8 +46,11 @@ public:
 
     /// The teams drawn, in order ("" when the empty state shows).
     QStringList teams() const;
-    /// The values drawn for a team at time t (the sample in force at t, Results::sampleAt);
-    /// all zero for a team not drawn.
+    /// The values drawn for a team at time t: its bands in the pixel column of t at the
+    /// current width (the sample in force at t, Results::sampleAt, while a column holds at
+    /// most one sample; else the column's decimation pick). The demand line shows the
+    /// column's highest demand, this sample's when the column holds one. All zero for a team
+    /// not drawn; the nominal quota only before the first sample.
     TeamSample valuesAt(const QString& team, double timeS) const;
     /// Where a team's strip is (its plot area, axis excluded); empty for a team not drawn.
     QRect stripRect(const QString& team) const;
@@ -94,10 +97,17 @@ private:
     };
     /// The one reading of the series: strip s at sample k.
     TeamSample sampleOf(const Strip& s, std::size_t k) const;
-    /// The sample each pixel column shows (see the decimation rule in the .cpp), per column
-    /// of the plot; empty without samples.
-    std::vector<std::size_t> columnSamples(int plotWidth) const;
+    /// What one pixel column of a strip shows (see the decimation rule in the .cpp).
+    struct Column {
+        TeamSample bands;
+        double demandMaxGpus = 0;
+        bool shown = false;  ///< false before the first sample
+    };
+    /// Per strip, per pixel column of a plot that wide; kept until the results or the width
+    /// change.
+    const std::vector<std::vector<Column>>& columns(int plotWidth) const;
     Layout layout() const;
+    int plotWidthPx() const;  ///< the time span's width, one pixel column per step
     /// The legend's, headings' and time axis's height together.
     int fixedHeightPx() const;
     QStringList legendLabels() const;
@@ -106,7 +116,7 @@ private:
     double timeAtX(int x) const;
     int stripAt(QPoint pos) const;
     void paintStrip(QPainter& p, const Strip& s, const QRect& r,
-                    const std::vector<std::size_t>& columns) const;
+                    const std::vector<Column>& columns) const;
     void paintTimeAxis(QPainter& p, const Layout& l) const;
     int yOf(const QRect& r, double gpus) const;
 
@@ -114,6 +124,8 @@ private:
     std::vector<Strip> m_strips;
     double m_scaleGpus = 1;  ///< the top of every strip (one scale: strips compare)
     double m_timeS = 0;
+    mutable std::vector<std::vector<Column>> m_columns;
+    mutable int m_columnsWidth = -1;
 };
 
 }  // namespace gpuplan::ui
