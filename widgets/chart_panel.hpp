@@ -3,8 +3,10 @@
 // deprecated from Qt 6.10; swapping the toolkit touches only chart_panel.cpp). Series are
 // kept at full resolution in Results and decimated to min/max per pixel column on redraw.
 //
-// Reading it: hovering shows the time and every series' value there; a click asks to move the
-// scrubber there (timeClicked). The title and the legend are word-wrapped labels around the
+// Reading it: hovering shows the time and every series' value there (and how many jobs were
+// preempted in that sample interval); a click asks to move the scrubber there (timeClicked).
+// When the results have a "preemptions" series, small bars along the bottom of the time axis
+// mark the intervals with preemptions (preemption_markers.hpp). The title and the legend are word-wrapped labels around the
 // plot, so they are never cut to "…"; the axes pick their tick count from the plot's pixel
 // size, and the time axis reads like every other time label ("d2", "d2 12:00").
 #pragma once
