@@ -1,14 +1,15 @@
 // One chart of results over simulated time, with the pinned baseline dashed beside it and a
 // cursor at the scrubber's time. All Qt Charts code lives behind this class (Qt Charts is
-// deprecated from Qt 6.10; swapping the toolkit touches only chart_panel.cpp). Series are
-// kept at full resolution in Results and decimated to min/max per pixel column on redraw.
+// deprecated from Qt 6.10; swapping the toolkit touches only chart_panel.cpp and the
+// preemption markers it draws, preemption_markers.cpp). Series are kept at full resolution in
+// Results and decimated to min/max per pixel column on redraw.
 //
 // Reading it: hovering shows the time and every series' value there (and how many jobs were
 // preempted in that sample interval); a click asks to move the scrubber there (timeClicked).
 // When the results have a "preemptions" series, small bars along the bottom of the time axis
-// mark the intervals with preemptions (preemption_markers.hpp). The title and the legend are word-wrapped labels around the
-// plot, so they are never cut to "…"; the axes pick their tick count from the plot's pixel
-// size, and the time axis reads like every other time label ("d2", "d2 12:00").
+// mark the intervals with preemptions. The title and the legend are word-wrapped labels
+// around the plot, so they are never cut to "…"; the axes pick their tick count from the
+// plot's pixel size, and the time axis reads like every other time label ("d2", "d2 12:00").
 #pragma once
 
 #include <QColor>
