@@ -71,7 +71,7 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
     buildWorkloadDock();
     new CapacityDock(this);  // largest placeable job and the repack what-if
     connect(new QuotaDock(this), &QuotaDock::message, this, &MainWindow::showStatus);
-    new CohortDock(this);    // quota use, borrowing and lending per team over time
+    new CohortDock(this);  // quota use, borrowing and lending per team over time
     buildActions();
     // The KPI strip spans the window under the toolbar; it must never widen the window.
     m_kpis = new ui::KpiStrip(this);
