@@ -13,19 +13,8 @@ CapacityDock::CapacityDock(MainWindow* window) : QDockWidget(tr("Largest job"), 
     setObjectName(QStringLiteral("capacity"));
     m_view = new ui::CapacityView(this);
     setWidget(m_view);
-    window->addDockWidget(Qt::BottomDockWidgetArea, this);
-    if (auto* pending = window->findChild<QDockWidget*>(QStringLiteral("pending"))) {
-        window->tabifyDockWidget(pending, this);
-        pending->raise();  // the pending list stays the first tab a look needs
-    }
-
-    // The view needs more height than the pending list: the first time it is raised, the
-    // bottom docks grow to give it room (the user can drag them back).
-    connect(this, &QDockWidget::visibilityChanged, this, [this, window](bool visible) {
-        if (!visible || m_sized) return;
-        m_sized = true;
-        window->resizeDocks({this}, {330}, Qt::Vertical);
-    });
+    // The view needs more height than the pending list.
+    window->addBottomTab(this, [] { return 330; });
 
     m_view->setResults(window->results());
     m_view->setTime(window->scrubber()->time());

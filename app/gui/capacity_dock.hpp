@@ -54,8 +54,7 @@ private:
     ui::CapacityView* m_view;
     QFutureWatcher<Outcome> m_watcher;
     std::shared_ptr<Progress> m_progress;
-    QTimer m_poll;         ///< shows the progress while a repack runs
-    bool m_sized = false;  ///< grown to its height once, when first raised
+    QTimer m_poll;  ///< shows the progress while a repack runs
 };
 
 }  // namespace gpuplan::app

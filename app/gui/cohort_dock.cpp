@@ -20,20 +20,10 @@ CohortDock::CohortDock(MainWindow* window) : QDockWidget(tr("Cohorts"), window) 
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     setWidget(scroll);
-    window->addDockWidget(Qt::BottomDockWidgetArea, this);
-    if (auto* pending = window->findChild<QDockWidget*>(QStringLiteral("pending"))) {
-        window->tabifyDockWidget(pending, this);
-        pending->raise();  // the pending list stays the first tab a look needs
-    }
-    // Strips need more height than the pending list: the first time it is raised, the bottom
-    // docks grow to give them room (the user can drag them back).
-    connect(this, &QDockWidget::visibilityChanged, this, [this, window](bool visible) {
-        if (!visible || m_sized) return;
-        m_sized = true;
-        // Enough for the strips at their least height, no more: the charts keep their room.
-        window->resizeDocks({this}, {std::min(320, m_view->minimumSizeHint().height() + 60)},
-                            Qt::Vertical);
-    });
+    // Strips need more height than the pending list; enough for them at their least height,
+    // no more: the charts keep their room.
+    window->addBottomTab(this,
+                         [this] { return std::min(320, m_view->minimumSizeHint().height() + 60); });
 
     showResults(window);
     m_view->setTime(window->scrubber()->time());

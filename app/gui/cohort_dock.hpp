@@ -25,7 +25,6 @@ private:
     void showResults(MainWindow* window);
 
     ui::CohortView* m_view;
-    bool m_sized = false;  ///< grown to its height once, when first raised
 };
 
 }  // namespace gpuplan::app

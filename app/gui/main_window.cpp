@@ -222,6 +222,21 @@ void MainWindow::buildDocks() {
     resizeDocks({paletteDock, inspectorDock}, {200, 600}, Qt::Vertical);
 }
 
+void MainWindow::addBottomTab(QDockWidget* dock, std::function<int()> heightPx) {
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    if (auto* pending = findChild<QDockWidget*>(QStringLiteral("pending"))) {
+        tabifyDockWidget(pending, dock);
+        pending->raise();
+    }
+    auto sized = std::make_shared<bool>(false);
+    connect(dock, &QDockWidget::visibilityChanged, this,
+            [this, dock, sized, heightPx = std::move(heightPx)](bool visible) {
+                if (!visible || *sized) return;
+                *sized = true;
+                resizeDocks({dock}, {heightPx()}, Qt::Vertical);
+            });
+}
+
 void MainWindow::buildFleetEditing() {
     m_fleetPanel = new FleetPanel(m_doc, this);
     auto* fleetDock = new QDockWidget(tr("Fleet"), this);

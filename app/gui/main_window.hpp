@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <functional>
 #include <memory>
 
 #include "drop_controller.hpp"
@@ -59,6 +60,10 @@ public:
     FleetContextMenu* fleetMenu() const { return m_fleetMenu; }
     /// The GPU sharing editor under the Inspector and what it edits.
     SharingController* sharing() const { return m_sharing; }
+    /// Adds `dock` as a tab behind the pending list, which stays raised (the tab a first look
+    /// needs). The first time the dock is raised, the bottom docks grow to heightPx() (the
+    /// user can drag them back).
+    void addBottomTab(QDockWidget* dock, std::function<int()> heightPx);
     /// Generated names of what a hit on the fleet on screen points at.
     FleetTarget fleetTarget(const ui::TopologyHit& hit) const;
     QComboBox* placementBox() const { return m_placement; }

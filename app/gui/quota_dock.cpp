@@ -10,18 +10,8 @@ QuotaDock::QuotaDock(MainWindow* window) : QDockWidget(tr("Quotas"), window) {
     setObjectName(QStringLiteral("quotas"));
     m_panel = new QuotaPanel(window->document(), this);
     setWidget(m_panel);
-    window->addDockWidget(Qt::BottomDockWidgetArea, this);
-    if (auto* pending = window->findChild<QDockWidget*>(QStringLiteral("pending"))) {
-        window->tabifyDockWidget(pending, this);
-        pending->raise();  // the pending list stays the first tab a look needs
-    }
-    // The table and the sliders need more height than the pending list: the first time the
-    // dock is raised, the bottom docks grow to give it room (the user can drag them back).
-    connect(this, &QDockWidget::visibilityChanged, this, [this, window](bool visible) {
-        if (!visible || m_sized) return;
-        m_sized = true;
-        window->resizeDocks({this}, {300}, Qt::Vertical);
-    });
+    // The table and the sliders need more height than the pending list.
+    window->addBottomTab(this, [] { return 300; });
 
     m_panel->setResults(window->results());
     m_panel->setTime(window->scrubber()->time());

@@ -21,7 +21,6 @@ signals:
 
 private:
     QuotaPanel* m_panel;
-    bool m_sized = false;  ///< grown to its height once, when first raised
 };
 
 }  // namespace gpuplan::app
