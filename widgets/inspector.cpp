@@ -281,13 +281,30 @@ QString Inspector::interruptionRows(std::uint32_t job) const {
                                              : tr("none: an eviction loses all work done"));
     // A scan of every segment: once per job and run, not on every move of the time scrubber.
     if (!m_interruptionsOf || m_interruptionsOf->first != job)
-        m_interruptionsOf.emplace(job, m_results->interruptionsOf(job));
-    const JobInterruptions& ji = m_interruptionsOf->second;
-    if (ji.restarts == 0) return html;
-    html += row(tr("restarts"), tr("%1 (evicted and queued again)").arg(ji.restarts));
-    html += row(
-        tr("work lost"),
-        tr("%1 (%2 GPU-h)").arg(formatDuration(ji.lostWorkS)).arg(ji.lostGpuS / 3600, 0, 'f', 1));
+        m_interruptionsOf.emplace(
+            job, JobHistory{m_results->interruptionsOf(job), m_results->healthOf(job)});
+    const JobInterruptions& ji = m_interruptionsOf->second.interruptions;
+    const JobHealth& health = m_interruptionsOf->second.health;
+    if (ji.restarts > 0) {
+        html += row(tr("restarts"), tr("%1 (evicted and queued again)").arg(ji.restarts));
+        html += row(tr("work lost"), tr("%1 (%2 GPU-h)")
+                                         .arg(formatDuration(ji.lostWorkS))
+                                         .arg(ji.lostGpuS / 3600, 0, 'f', 1));
+    }
+    if (health.preemptions > 0)
+        html +=
+            row(tr("preempted"), health.thrashing ? tr("%1 times: <b>thrashing</b> (%2 or more)")
+                                                        .arg(health.preemptions)
+                                                        .arg(m_results->thrashingPreemptions)
+                                                  : tr("%1 times").arg(health.preemptions));
+    if (health.longestQueuedS > 0)
+        html += row(
+            tr("longest wait"),
+            health.starved
+                ? tr("%1 in the queue at a stretch: <b>starved</b> (over %2)")
+                      .arg(formatDuration(health.longestQueuedS),
+                           formatDuration(m_results->starvationWaitS))
+                : tr("%1 in the queue at a stretch").arg(formatDuration(health.longestQueuedS)));
     return html;
 }
 

@@ -47,8 +47,12 @@ private:
     Kind m_kind = Kind::Nothing;
     int m_a = -1, m_b = -1;
     QString m_jobName;
-    /// The shown job's restarts and lost work, for m_results.
-    mutable std::optional<std::pair<std::uint32_t, JobInterruptions>> m_interruptionsOf;
+    /// The shown job's restarts, lost work and preemption health, for m_results.
+    struct JobHistory {
+        JobInterruptions interruptions;
+        JobHealth health;
+    };
+    mutable std::optional<std::pair<std::uint32_t, JobHistory>> m_interruptionsOf;
 };
 
 }  // namespace gpuplan::ui

@@ -111,31 +111,48 @@ std::vector<JobInterruptions> Results::interruptionsByJob() const {
     return all;
 }
 
+namespace {
+// The one rule both health scans follow. A job is queued from its submission, and again
+// from each eviction or preemption, until its next start; +inf: bound, or ended.
+constexpr double kNotQueued = std::numeric_limits<double>::infinity();
+
+void addHealth(JobHealth& h, double& queuedSinceS, const RunSegment& seg) {
+    if (queuedSinceS < kNotQueued)
+        h.longestQueuedS = std::max(h.longestQueuedS, seg.startS - queuedSinceS);
+    if (seg.end == SegmentEnd::Preempted) ++h.preemptions;
+    const bool requeued = seg.end == SegmentEnd::Preempted || seg.end == SegmentEnd::Evicted;
+    queuedSinceS = requeued ? seg.endS : kNotQueued;
+}
+
+void finishHealth(JobHealth& h, double queuedSinceS, const JobRecord& job, const Results& r) {
+    // Still queued when the run ends (never started, or evicted and not restarted).
+    if (queuedSinceS < kNotQueued && job.endS < 0 && queuedSinceS <= r.horizonS)
+        h.longestQueuedS = std::max(h.longestQueuedS, r.horizonS - queuedSinceS);
+    h.thrashing = h.preemptions >= r.thrashingPreemptions;
+    h.starved = h.longestQueuedS > r.starvationWaitS;
+}
+}  // namespace
+
 std::vector<JobHealth> Results::healthByJob() const {
     std::vector<JobHealth> all(jobs.size());
-    // When each job joined the queue (submission, or its last eviction); +inf while bound
-    // or once ended. Segments are in binding order, so a job's come in time order.
-    constexpr double kNotQueued = std::numeric_limits<double>::infinity();
     std::vector<double> queuedSinceS(jobs.size());
     for (std::size_t j = 0; j < jobs.size(); ++j)
         queuedSinceS[j] = jobs[j].spec.submitS;
-    for (const RunSegment& seg : segments) {
-        JobHealth& h = all[seg.job];
-        if (queuedSinceS[seg.job] < kNotQueued)
-            h.longestQueuedS = std::max(h.longestQueuedS, seg.startS - queuedSinceS[seg.job]);
-        if (seg.end == SegmentEnd::Preempted) ++h.preemptions;
-        const bool requeued = seg.end == SegmentEnd::Preempted || seg.end == SegmentEnd::Evicted;
-        queuedSinceS[seg.job] = requeued ? seg.endS : kNotQueued;
-    }
-    for (std::size_t j = 0; j < jobs.size(); ++j) {
-        JobHealth& h = all[j];
-        // Still queued when the run ends (never started, or evicted and not restarted).
-        if (queuedSinceS[j] < kNotQueued && jobs[j].endS < 0 && queuedSinceS[j] <= horizonS)
-            h.longestQueuedS = std::max(h.longestQueuedS, horizonS - queuedSinceS[j]);
-        h.thrashing = h.preemptions >= thrashingPreemptions;
-        h.starved = h.longestQueuedS > starvationWaitS;
-    }
+    // Segments are in binding order: a job's come in time order.
+    for (const RunSegment& seg : segments)
+        addHealth(all[seg.job], queuedSinceS[seg.job], seg);
+    for (std::size_t j = 0; j < jobs.size(); ++j)
+        finishHealth(all[j], queuedSinceS[j], jobs[j], *this);
     return all;
+}
+
+JobHealth Results::healthOf(std::uint32_t job) const {
+    JobHealth h;
+    double queuedSinceS = jobs[job].spec.submitS;
+    for (const RunSegment& seg : segments)
+        if (seg.job == job) addHealth(h, queuedSinceS, seg);
+    finishHealth(h, queuedSinceS, jobs[job], *this);
+    return h;
 }
 
 std::string Results::jobName(std::uint32_t job) const {

@@ -1,5 +1,5 @@
-// The job inspector's checkpoint, restart and lost-work rows (Results::interruptionsOf), on a
-// run whose numbers are worked out by hand.
+// The job inspector's checkpoint, restart, lost-work and preemption-health rows
+// (Results::interruptionsOf, Results::healthOf), on runs whose numbers are worked out by hand.
 #include <QtTest>
 
 #include "gpuplan/scenario_io.hpp"
@@ -31,6 +31,41 @@ Scenario twoJobsWhosePodFails() {
     return s;
 }
 
+/// One DGX H100 node (8 GPUs) with priority preemption, to 14,000 s. "low" (priority 0,
+/// 10 h) starts at 0; "high1" (1 h, priority 10) at 1,000 s, "high2" (1 h) at 5,000 s and
+/// "high3" (4 h) at 9,000 s each evict it; it restarts at 4,600 s and 8,600 s, and still
+/// waits at the end. Longest stretch in the queue: 9,000 → 14,000 s = 5,000 s ≈ 83 min.
+Scenario thriceEvicted() {
+    const Catalog catalog = loadCatalog(GPUPLAN_TEST_PRESETS_DIR "/catalog/catalog.json");
+    Scenario s = loadScenario(GPUPLAN_TEST_PRESETS_DIR "/scenarios/default.json", catalog);
+    s.pods.resize(1);
+    s.pods[0].count = 1;
+    s.pods[0].racks.resize(1);
+    s.pods[0].racks[0].count = 1;
+    s.pods[0].racks[0].nodes.resize(1);
+    s.pods[0].racks[0].nodes[0].count = 1;
+    s.pods[0].racks[0].nodes[0].state = NodeState::Ready;
+    s.nodeEvents.clear();
+    s.horizonS = 14000;
+    s.scheduler.preemption = PreemptionMode::Priority;
+    s.scheduler.starvationWaitS = 3600;
+    s.jobClasses.clear();
+    s.jobs.clear();
+    for (auto [name, durationS, submitS, priority] :
+         {std::tuple{"low", 36000.0, 0.0, 0}, std::tuple{"high1", 3600.0, 1000.0, 10},
+          std::tuple{"high2", 3600.0, 5000.0, 10}, std::tuple{"high3", 14400.0, 9000.0, 10}}) {
+        JobDef j;
+        j.name = name;
+        j.traits.team = s.teams.at(0).name;
+        j.traits.priority = priority;
+        j.gpus = 8;
+        j.durationS = durationS;
+        j.submitS = submitS;
+        s.jobs.push_back(j);
+    }
+    return s;
+}
+
 }  // namespace
 
 class JobInspectorTest : public QObject {
@@ -53,6 +88,24 @@ private slots:
         text = inspector.toPlainText();
         QVERIFY2(text.contains("none: an eviction loses all work done"), qPrintable(text));
         QVERIFY2(text.contains("3.5 h (28.0 GPU-h)"), qPrintable(text));
+    }
+
+    void flagsAThrashingStarvedJob() {
+        auto results = std::make_shared<const Results>(simulate(thriceEvicted()));
+        Inspector inspector;
+        inspector.setResults(results);
+        inspector.setTime(13000);
+        // 3 preemptions ≥ the default 3: thrashing; 83 min at a stretch > 60 min: starved.
+        inspector.showJob(QStringLiteral("low"));
+        QString text = inspector.toPlainText();
+        QVERIFY2(text.contains("3 times: thrashing (3 or more)"), qPrintable(text));
+        QVERIFY2(text.contains("83 min in the queue at a stretch: starved (over 60 min)"),
+                 qPrintable(text));
+        QVERIFY2(text.contains("3 (evicted and queued again)"), qPrintable(text));
+        // high1 never waited nor was preempted: no health rows.
+        inspector.showJob(QStringLiteral("high1"));
+        text = inspector.toPlainText();
+        QVERIFY2(!text.contains("preempted") && !text.contains("longest wait"), qPrintable(text));
     }
 };
 

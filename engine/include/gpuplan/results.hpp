@@ -309,6 +309,8 @@ struct Results {
     std::vector<JobInterruptions> interruptionsByJob() const;
     /// Every job's preemption health, in one scan of the segments.
     std::vector<JobHealth> healthByJob() const;
+    /// One job's (a scan of every segment).
+    JobHealth healthOf(std::uint32_t job) const;
     /// Per GPU, its MIG instances at timeS (see ClusterSnapshot::migLayouts).
     std::vector<std::optional<MigLayout>> migLayoutsAt(double timeS) const;
     /// The job's class: its class name, "(explicit jobs)" or "(trace NAME)".
