@@ -1,6 +1,8 @@
 // Preemption: a job that cannot start may evict bound jobs (reference/scheduling.md §3, §5).
 //   Priority (scheduler.preemption "priority", the job's preemptionPolicy not Never): any
-//     bound job of lower priority, as kube-scheduler's DefaultPreemption.
+//     bound job of lower priority, as kube-scheduler's DefaultPreemption — but between two
+//     teams with quotas only from a team that borrows in the same cohort tree (Kueue's
+//     borrowWithinCohort): a team within its nominal quota keeps it.
 //   Reclaim (its team's reclaimWithinCohort): jobs of other teams of its cohort tree that
 //     borrow, when the job would fit within its own nominal quota (Kueue).
 //   Within its team (withinTeam): lower-priority jobs of its own team, or also newer ones of
@@ -196,6 +198,13 @@ std::optional<CandidateCursor> Scheduler::preemptionCandidates(std::uint32_t job
         bool fromBorrower = false;
         bool newerOnly = false;
         if (managed && quota.manages(g.team)) {
+            // Quota guarantees a team its nominal share: across managed teams, priority takes
+            // only from teams that borrow in the job's cohort tree (Kueue's borrowWithinCohort).
+            // Without this, a borrower's high-priority job and a reclaiming team evict each
+            // other back and forth for ever.
+            if (g.team != s.team &&
+                !(quota.shareTree(s.team, g.team) && quota.borrowing(g.team, g.gpuModel)))
+                eligible = false;
             if (g.team == s.team) {
                 eligible |= (within == WithinTeamPolicy::LowerPriority ||
                              within == WithinTeamPolicy::LowerOrNewerEqualPriority) &&

@@ -147,6 +147,58 @@ TEST_CASE("a team within its nominal quota reclaims what a borrowing team took",
     }
 }
 
+TEST_CASE("priority preemption takes from another team only while it borrows",
+          "[preemption][quota]") {
+    // 2 nodes (16 GPUs), a cohort of a (8) and b (8), priority preemption, reclaim Never.
+    // a1 (8 GPUs, priority 10, 10 h) and b1 (8 GPUs, priority 0, 10 h) at 0 fill the fleet,
+    // each team at its nominal. a2 (8 GPUs, priority 10, 1 h) at 100 s cannot evict a1 (equal
+    // priority) and would have to borrow, and b borrows nothing: b keeps its nominal share, so
+    // a2 evicts no one and starts when a1 and b1 end at 36,000 s.
+    Scenario s = test::smallFleet(1, 2, "n8");
+    s.scheduler.preemption = PreemptionMode::Priority;
+    s.teams.push_back(TeamDef{"a", ""});
+    s.teams.push_back(TeamDef{"b", ""});
+    s.cohorts = {cohort("all")};
+    s.quotas = {quota("a", 8, "all"), quota("b", 8, "all")};
+    s.jobs = {prioritized("a1", 8, 36000, 0, 10, "a"), prioritized("b1", 8, 36000, 0, 0, "b"),
+              prioritized("a2", 8, 3600, 100, 10, "a")};
+    const Results r = test::run(s);
+    CHECK(startOf(r, "a2") == 36000);
+    CHECK(preemptionsOf(r, "b1").empty());
+    CHECK(preemptionsOf(r, "a1").empty());
+
+    SECTION("its own team's lower-priority job is fair game") {
+        // a1 at priority 0: a2 evicts it (a stays within its nominal), not b1.
+        Scenario own = s;
+        own.jobs[0] = prioritized("a1", 8, 36000, 0, 0, "a");
+        const Results ro = test::run(own);
+        CHECK(startOf(ro, "a2") == 100);
+        CHECK(preemptionsOf(ro, "a1") == std::vector<double>{100});
+        CHECK(preemptionsOf(ro, "b1").empty());
+    }
+
+    SECTION("a team that borrows loses its most recent job to a higher priority") {
+        // b1 and b2 at 0: b uses 16, 8 of them borrowed from a. a2 (priority 10) at 100 s
+        // fits a's nominal; b borrows, so priority takes b's most recently admitted job, b2.
+        Scenario borrowing = s;
+        borrowing.jobs = {prioritized("b1", 8, 36000, 0, 0, "b"),
+                          prioritized("b2", 8, 36000, 0, 0, "b"),
+                          prioritized("a2", 8, 3600, 100, 10, "a")};
+        const Results rb = test::run(borrowing);
+        CHECK(startOf(rb, "a2") == 100);
+        CHECK(preemptionsOf(rb, "b2") == std::vector<double>{100});
+        CHECK(preemptionsOf(rb, "b1").empty());
+    }
+    SECTION("without quotas, plain priority preemption takes b1 at once") {
+        Scenario free = s;
+        free.quotas.clear();
+        free.cohorts.clear();
+        const Results rf = test::run(free);
+        CHECK(startOf(rf, "a2") == 100);
+        CHECK(preemptionsOf(rf, "b1") == std::vector<double>{100});
+    }
+}
+
 TEST_CASE("preemption prefers victims whose class keeps its minAvailable", "[preemption]") {
     // 2 nodes. Class serving (priority 1, minAvailable 1): one 8-GPU job at 0 (2 h). Class
     // batch (priority 1): one 8-GPU job at 1 s (2 h), admitted later. x (priority 5, 8 GPUs) at
