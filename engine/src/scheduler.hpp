@@ -101,6 +101,10 @@ private:
     bool tryPreempt(std::uint32_t job, double nowS);
     /// The jobs it may evict, in the documented order (none: nullopt).
     std::optional<CandidateCursor> preemptionCandidates(std::uint32_t job);
+    /// May `job` evict `victim` now (quota's rules between teams, looked at as victims go)?
+    bool mayTakeFrom(std::uint32_t job, std::uint32_t victim) const;
+    /// What of mayTakeFrom holds for a whole group of bound jobs (false: none of them).
+    bool mayTakeFromGroup(std::uint32_t job, const BoundJobIndex::Group& group) const;
     /// Cheap necessary condition for fitsNow.
     bool mayFitNow(std::uint32_t job) const;
     std::vector<std::uint32_t> chooseVictims(std::uint32_t job);

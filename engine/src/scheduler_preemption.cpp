@@ -44,7 +44,9 @@ public:
         restart();
     }
 
-    std::optional<std::uint32_t> next() {
+    /// The next candidate from a group `groupAllowed` lets preemption take from now.
+    template <class GroupAllowed>
+    std::optional<std::uint32_t> next(const GroupAllowed& groupAllowed) {
         for (;;) {
             if (m_runBegin == m_sources.size()) {
                 if (m_sweep == 1 || !m_budgets) return std::nullopt;
@@ -56,6 +58,7 @@ public:
             std::uint32_t bestSegment = 0;
             for (std::size_t i = m_runBegin; i < m_runEnd; ++i) {
                 Source& src = m_sources[i];
+                if (src.next > 0 && !groupAllowed(*src.group)) continue;
                 while (src.next > 0 && !wanted(src, src.group->entries[src.next - 1]))
                     --src.next;
                 if (src.next == 0) continue;
@@ -242,6 +245,40 @@ bool Scheduler::mayFitNow(std::uint32_t job) const {
     return false;
 }
 
+bool Scheduler::mayTakeFromGroup(std::uint32_t job, const BoundJobIndex::Group& group) const {
+    // What mayTakeFrom asks that holds for a whole group: a team that stopped borrowing, or
+    // whose share is below the job's team's, gives no more victims in this attempt.
+    const QuotaLedger& quota = m_sim.quota;
+    const JobSpec& s = m_sim.spec(job);
+    if (!quota.manages(s.team) || !quota.manages(group.team) || group.team == s.team) return true;
+    if (!quota.borrowing(group.team, group.gpuModel)) return false;
+    if (!quota.fairSharing(s.team)) return true;
+    const double jobShare = quota.share(s.team, group.gpuModel,
+                                        QuotaLedger::requestUnits(s, m_sim.fleet, group.gpuModel));
+    return jobShare <= quota.share(group.team, group.gpuModel, 0);
+}
+
+bool Scheduler::mayTakeFrom(std::uint32_t job, std::uint32_t victim) const {
+    const QuotaLedger& quota = m_sim.quota;
+    const JobSpec& s = m_sim.spec(job);
+    const JobSpec& v = m_sim.spec(victim);
+    if (!quota.manages(s.team) || !quota.manages(v.team) || v.team == s.team) return true;
+    // Kueue looks again as it takes victims: another team's job only while that team still
+    // borrows (the victims taken so far are already off its books).
+    const int model = m_sim.fleet.nodes[m_sim.placementOf(victim).front().node].gpuModel;
+    if (!quota.borrowing(v.team, model)) return false;
+    if (!quota.fairSharing(s.team)) return true;
+    // Fair sharing (Kueue's strategies LessThanOrEqualToFinalShare, then LessThanInitialShare,
+    // taken here as either): the job's team, with the job admitted, must not end up with a
+    // larger share than the victim's team has without the victim, or must stay below the
+    // share it has now. A team far above its share cannot take from one near it.
+    const double jobShare =
+        quota.share(s.team, model, QuotaLedger::requestUnits(s, m_sim.fleet, model));
+    const std::int64_t victimUnits = QuotaLedger::requestUnits(v, m_sim.fleet, model);
+    return jobShare <= quota.share(v.team, model, -victimUnits) ||
+           jobShare < quota.share(v.team, model, 0);
+}
+
 std::vector<std::uint32_t> Scheduler::chooseVictims(std::uint32_t job) {
     std::optional<CandidateCursor> candidates = preemptionCandidates(job);
     if (!candidates) return {};
@@ -250,7 +287,9 @@ std::vector<std::uint32_t> Scheduler::chooseVictims(std::uint32_t job) {
     std::vector<std::uint32_t> victims;
     Placed placed;
     bool fits = false;
-    while (const std::optional<std::uint32_t> v = candidates->next()) {
+    auto groupAllowed = [&](const BoundJobIndex::Group& g) { return mayTakeFromGroup(job, g); };
+    while (const std::optional<std::uint32_t> v = candidates->next(groupAllowed)) {
+        if (!mayTakeFrom(job, *v)) continue;
         lift(*v, -1);
         victims.push_back(*v);
         if (mayFitNow(job) && fitsNow(job, &placed)) {

@@ -199,6 +199,53 @@ TEST_CASE("priority preemption takes from another team only while it borrows",
     }
 }
 
+TEST_CASE("under fair sharing a team takes only from a team whose share stays at least its own",
+          "[preemption][quota][fair]") {
+    // Kueue's strategies: the job's team's share with the job admitted must be ≤ the victim
+    // team's share without the victim (LessThanOrEqualToFinalShare) or < its share now
+    // (LessThanInitialShare). share = GPUs used above nominal ÷ the cohort's nominal sum.
+    // 3 nodes (24 GPUs); a, b, c nominal 8 each, one fair-sharing cohort; priority preemption.
+    // a1 (8, priority 10) and b1, b2 (8 each, priority 0), all 10 h, at 0 fill the fleet: b
+    // borrows 8. (a1's equal priority keeps a2 from taking it instead.)
+    // a2 (8 GPUs, priority 10) at 100 s: a would borrow 8 → share 8/24 = 1/3. b's share now
+    // 8/24 = 1/3, without b2 0. 1/3 ≤ 0? no; 1/3 < 1/3? no: a2 waits until 36,000 s.
+    Scenario s = test::smallFleet(1, 3, "n8");
+    s.scheduler.preemption = PreemptionMode::Priority;
+    for (const char* t : {"a", "b", "c"})
+        s.teams.push_back(TeamDef{t, ""});
+    s.cohorts = {cohort("all")};
+    s.cohorts[0].fairSharing = true;
+    s.quotas = {quota("a", 8, "all"), quota("b", 8, "all"), quota("c", 8, "all")};
+    s.jobs = {prioritized("a1", 8, 36000, 0, 10, "a"), prioritized("b1", 8, 36000, 0, 0, "b"),
+              prioritized("b2", 8, 36000, 0, 0, "b"), prioritized("a2", 8, 3600, 100, 10, "a")};
+    const Results r = test::run(s);
+    CHECK(startOf(r, "a2") == 36000);
+    CHECK(preemptionsOf(r, "b2").empty());
+
+    SECTION("without fair sharing, priority takes from the borrower at once") {
+        Scenario classic = s;
+        classic.cohorts[0].fairSharing = false;
+        const Results rc = test::run(classic);
+        CHECK(startOf(rc, "a2") == 100);
+        CHECK(preemptionsOf(rc, "b2") == std::vector<double>{100});
+    }
+    SECTION("a team far above its share gives way") {
+        // A fourth node and team d (nominal 8): lendable 32. b runs b1..b3 (24, borrowing 16,
+        // share 16/32 = 1/2). a2: a's share with it 8/32 = 1/4; b's without b3 8/32 = 1/4:
+        // 1/4 ≤ 1/4, so a2 evicts b3, b's most recently admitted job, at 100 s.
+        Scenario wide = s;
+        wide.pods[0].racks[0].nodes[0].count = 4;
+        wide.teams.push_back(TeamDef{"d", ""});
+        wide.quotas.push_back(quota("d", 8, "all"));
+        wide.jobs.insert(wide.jobs.begin() + 3, prioritized("b3", 8, 36000, 0, 0, "b"));
+        const Results rw = test::run(wide);
+        CHECK(startOf(rw, "a2") == 100);
+        CHECK(preemptionsOf(rw, "b3") == std::vector<double>{100});
+        CHECK(preemptionsOf(rw, "b1").empty());
+        CHECK(preemptionsOf(rw, "b2").empty());
+    }
+}
+
 TEST_CASE("preemption prefers victims whose class keeps its minAvailable", "[preemption]") {
     // 2 nodes. Class serving (priority 1, minAvailable 1): one 8-GPU job at 0 (2 h). Class
     // batch (priority 1): one 8-GPU job at 1 s (2 h), admitted later. x (priority 5, 8 GPUs) at
