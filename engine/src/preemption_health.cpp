@@ -6,18 +6,24 @@
 namespace gpuplan::detail {
 
 void writePreemptionHealthKpis(Results& results) {
-    const std::vector<JobHealth> health = results.healthByJob();
+    // Jobs bound at most once (most runs: no eviction) each have their health from their one
+    // binding; otherwise one scan of every segment.
+    bool rebound = false;
+    for (const JobRecord& j : results.jobs)
+        rebound |= j.segmentCount > 1;
+    const std::vector<JobHealth> all = rebound ? results.healthByJob() : std::vector<JobHealth>{};
     std::vector<int> thrashing(results.teams.size(), 0);
     std::vector<int> starved(results.teams.size(), 0);
     int thrashingJobs = 0;
     int starvedJobs = 0;
-    for (std::size_t j = 0; j < health.size(); ++j) {
+    for (std::uint32_t j = 0; j < results.jobs.size(); ++j) {
+        const JobHealth h = rebound ? all[j] : results.healthOf(j);
         const int team = results.jobs[j].spec.team;
-        if (health[j].thrashing) {
+        if (h.thrashing) {
             ++thrashingJobs;
             ++thrashing[team];
         }
-        if (health[j].starved) {
+        if (h.starved) {
             ++starvedJobs;
             ++starved[team];
         }

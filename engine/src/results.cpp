@@ -148,10 +148,15 @@ std::vector<JobHealth> Results::healthByJob() const {
 
 JobHealth Results::healthOf(std::uint32_t job) const {
     JobHealth h;
-    double queuedSinceS = jobs[job].spec.submitS;
-    for (const RunSegment& seg : segments)
-        if (seg.job == job) addHealth(h, queuedSinceS, seg);
-    finishHealth(h, queuedSinceS, jobs[job], *this);
+    const JobRecord& rec = jobs[job];
+    double queuedSinceS = rec.spec.submitS;
+    if (rec.segmentCount == 1) {
+        addHealth(h, queuedSinceS, segments[rec.lastSegment]);  // its only binding
+    } else if (rec.segmentCount > 1) {
+        for (const RunSegment& seg : segments)
+            if (seg.job == job) addHealth(h, queuedSinceS, seg);
+    }
+    finishHealth(h, queuedSinceS, rec, *this);
     return h;
 }
 

@@ -309,7 +309,7 @@ struct Results {
     std::vector<JobInterruptions> interruptionsByJob() const;
     /// Every job's preemption health, in one scan of the segments.
     std::vector<JobHealth> healthByJob() const;
-    /// One job's (a scan of every segment).
+    /// One job's (a scan of every segment when it was bound more than once).
     JobHealth healthOf(std::uint32_t job) const;
     /// Per GPU, its MIG instances at timeS (see ClusterSnapshot::migLayouts).
     std::vector<std::optional<MigLayout>> migLayoutsAt(double timeS) const;
