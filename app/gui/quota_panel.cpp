@@ -149,6 +149,14 @@ QuotaPanel::QuotaPanel(ScenarioDocument* doc, QWidget* parent) : QWidget(parent)
     layout->addLayout(tableColumn, 3);
     layout->addWidget(m_tuning, 1);
 
+    // A drag is one undo step however long the hand rests on the handle.
+    connect(m_weight, &QSlider::sliderPressed, this, [this] {
+        m_doc->beginGesture(mergeKey("weight", {m_selected.team, {}}));
+    });
+    connect(m_nominal, &QSlider::sliderPressed, this,
+            [this] { m_doc->beginGesture(mergeKey("nominal", m_selected)); });
+    for (QSlider* slider : {m_weight, m_nominal})
+        connect(slider, &QSlider::sliderReleased, m_doc, &ScenarioDocument::endGesture);
     connect(m_weight, &QSlider::valueChanged, this, [this](int v) {
         const double weight = static_cast<double>(v) / kWeightSteps;
         m_weightValue->setText(QString::number(weight, 'g', 4));

@@ -24,12 +24,16 @@ public:
     void redo() override { m_doc->apply(m_after); }
     int id() const override { return m_mergeKey == ScenarioDocument::kNoMerge ? -1 : m_mergeKey; }
     /// A burst of small steps of one control (arrow clicks on a spin box) is one undo step;
-    /// a pause longer than ScenarioDocument::kMergeWindowMs starts a new one.
+    /// a pause longer than ScenarioDocument::kMergeWindowMs starts a new one, except within
+    /// a gesture (beginGesture), which is one step from its first edit to its end.
     bool mergeWith(const QUndoCommand* other) override {
         const auto* next = static_cast<const ScenarioEditCommand*>(other);
-        if (next->m_mergeKey != m_mergeKey ||
-            m_lastChange.elapsed() > ScenarioDocument::kMergeWindowMs)
+        if (next->m_mergeKey != m_mergeKey) return false;
+        if (m_doc->m_gestureKey == m_mergeKey) {
+            if (m_doc->m_gestureFresh) return false;
+        } else if (m_lastChange.elapsed() > ScenarioDocument::kMergeWindowMs) {
             return false;
+        }
         m_after = next->m_after;
         setText(next->text());
         m_lastChange.start();
@@ -99,7 +103,18 @@ QString ScenarioDocument::edit(const Scenario& after, const QString& text, int m
     if (QString error = validationError(after); !error.isEmpty()) return error;
     m_undo.push(
         new ScenarioEditCommand(this, m_scenario, after, text, mergeKey));  // push() calls redo()
+    if (mergeKey == m_gestureKey) m_gestureFresh = false;
     return {};
+}
+
+void ScenarioDocument::beginGesture(int mergeKey) {
+    m_gestureKey = mergeKey;
+    m_gestureFresh = true;
+}
+
+void ScenarioDocument::endGesture() {
+    m_gestureKey = kNoMerge;
+    m_gestureFresh = false;
 }
 
 void ScenarioDocument::apply(const Scenario& s) {

@@ -46,6 +46,11 @@ public:
     /// merge into one undo step (the arrow clicks of one spin box).
     QString edit(const Scenario& after, const QString& text, int mergeKey = kNoMerge);
 
+    /// A gesture (a slider held down): every edit with `mergeKey` until endGesture() is one
+    /// undo step however long the hand rests, and the gesture's first edit starts a new step.
+    void beginGesture(int mergeKey);
+    void endGesture();
+
     static constexpr int kNoMerge = 0;
     static constexpr int kMergeDemandSteps = 1;
     static constexpr int kMergeWindowMs = 1500;
@@ -70,6 +75,8 @@ private:
     Scenario m_scenario;
     QString m_path;
     QUndoStack m_undo;
+    int m_gestureKey = kNoMerge;
+    bool m_gestureFresh = false;  ///< its first edit is still to come
 };
 
 }  // namespace gpuplan::app

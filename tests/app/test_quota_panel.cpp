@@ -1,6 +1,6 @@
 // The Quotas dock (issue 9): the pure quota edits, a quota edit that changes who runs, exact
 // undo and redo (scenario and results' fingerprint), refused values that change nothing, and a
-// slider drag that is one undo step.
+// slider drag that is one undo step, however long the hand rests.
 #include <QCheckBox>
 #include <QLabel>
 #include <QPushButton>
@@ -437,8 +437,11 @@ private slots:
         QTest::mousePress(slider, Qt::LeftButton, {}, start);
         int edits = 0;
         QObject::connect(&f.doc, &ScenarioDocument::changed, [&edits] { ++edits; });
-        for (int dx = 10; dx <= 60; dx += 10)
+        for (int dx = 10; dx <= 60; dx += 10) {
             QTest::mouseMove(slider, start + QPoint(dx, 0), 20);
+            // The hand rests longer than the merge window: still the same drag.
+            if (dx == 30) QTest::qWait(ScenarioDocument::kMergeWindowMs + 300);
+        }
         QTest::mouseRelease(slider, Qt::LeftButton, {}, start + QPoint(60, 0));
         QVERIFY2(edits >= 3, qPrintable(QString::number(edits)));  // several steps re-simulated
         const double weight = f.doc.scenario().quotas[1].fairShareWeight;
@@ -447,6 +450,16 @@ private slots:
         QCOMPARE(f.doc.undoStack()->count(), steps + 1);  // one drag, one undo step
         QCOMPARE(f.doc.undoStack()->undoText(),
                  QStringLiteral("Set applied's fair-share weight to %1").arg(weight));
+        QVERIFY(f.waitForResults());
+
+        // A second drag right after (within the merge window) is a step of its own.
+        const QPoint again = handleCentre(slider);
+        QTest::mousePress(slider, Qt::LeftButton, {}, again);
+        QTest::mouseMove(slider, again + QPoint(-20, 0), 20);
+        QTest::mouseRelease(slider, Qt::LeftButton, {}, again + QPoint(-20, 0));
+        QCOMPARE(f.doc.undoStack()->count(), steps + 2);
+        f.doc.undoStack()->undo();
+        QCOMPARE(f.doc.scenario().quotas[1].fairShareWeight, weight);
         QVERIFY(f.waitForResults());
 
         // One undo takes the whole drag back, and the slider follows.

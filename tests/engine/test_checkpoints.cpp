@@ -4,14 +4,7 @@
 // slowdown. Every expected number is worked out from those rules in the comment above it.
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
-#include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
 #include "checkpoints.hpp"
-#include "gpuplan/results_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;
@@ -116,30 +109,10 @@ TEST_CASE("a job evicted 3.5 h into 10 h loses 0.5 h with hourly checkpoints, 3.
 TEST_CASE("jobs.csv lists each job's lost work and checkpoint interval", "[checkpoints]") {
     // The hourly case above: one eviction, which lost 1,800 s; checkpoints every 3,600 s.
     const Results r = test::run(tenHourJobWhoseNodeFails(3600));
-    const auto dir =
-        std::filesystem::temp_directory_path() / ("gpuplan-ckpt-csv-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir);
-    writeResultsCsv(r, dir);
-    std::ifstream in(dir / "jobs.csv");
-    std::string header, row;
-    std::getline(in, header);
-    std::getline(in, row);
-    std::filesystem::remove_all(dir);
-    // Fields by column name (no field of this row is quoted).
-    auto split = [](const std::string& line) {
-        std::vector<std::string> fields;
-        std::stringstream ss(line);
-        for (std::string f; std::getline(ss, f, ',');)
-            fields.push_back(f);
-        if (!line.empty() && line.back() == ',') fields.emplace_back();
-        return fields;
-    };
-    const auto names = split(header), values = split(row);
-    REQUIRE(names.size() >= 2);
-    REQUIRE(values.size() == names.size());
+    const auto row = test::jobsCsvRow(r, 0);
     auto field = [&](const std::string& name) {
-        const auto it = std::find(names.begin(), names.end(), name);
-        return it == names.end() ? std::string("(no column)") : values[it - names.begin()];
+        const auto it = row.find(name);
+        return it == row.end() ? std::string("(no column)") : it->second;
     };
     CHECK(field("name") == "a");
     CHECK(field("evictions") == "1");

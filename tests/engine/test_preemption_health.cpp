@@ -1,13 +1,8 @@
 // Preemption health: a job preempted again and again is flagged thrashing, one that waited in
 // the queue past the starvation threshold at a stretch is flagged starved. Worked by hand on
 // one 8-GPU node.
-#include <unistd.h>
 #include <catch2/catch.hpp>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
-#include "gpuplan/results_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;
@@ -80,28 +75,10 @@ TEST_CASE("a job preempted three times thrashes; its longest wait decides starva
     }
 
     SECTION("jobs.csv carries the counts and the flags") {
-        const auto dir = std::filesystem::temp_directory_path() /
-                         ("gpuplan-health-csv-" + std::to_string(::getpid()));
-        std::filesystem::remove_all(dir);
-        writeResultsCsv(r, dir);
-        std::ifstream in(dir / "jobs.csv");
-        std::string header, row;
-        std::getline(in, header);
-        std::getline(in, row);  // job 0: low (submitted first)
-        std::filesystem::remove_all(dir);
-        auto split = [](const std::string& line) {
-            std::vector<std::string> fields;
-            std::stringstream ss(line);
-            for (std::string f; std::getline(ss, f, ',');)
-                fields.push_back(f);
-            if (!line.empty() && line.back() == ',') fields.emplace_back();
-            return fields;
-        };
-        const auto names = split(header), values = split(row);
-        REQUIRE(values.size() == names.size());
+        const auto row = test::jobsCsvRow(r, test::jobIndex(r, "low"));
         auto field = [&](const std::string& name) {
-            const auto it = std::find(names.begin(), names.end(), name);
-            return it == names.end() ? std::string("(no column)") : values[it - names.begin()];
+            const auto it = row.find(name);
+            return it == row.end() ? std::string("(no column)") : it->second;
         };
         CHECK(field("name") == "low");
         CHECK(field("preemptions") == "3");

@@ -14,59 +14,8 @@
 using namespace gpuplan;
 namespace fs = std::filesystem;
 
-namespace {
-
-using Rows = std::vector<std::vector<std::string>>;
-
-/// RFC 4180, strictly: records end in CRLF or LF; a field holding a comma, quote, CR or LF
-/// is quoted, its quotes doubled. A quote, CR or LF in an unquoted field is an error, as
-/// is anything after a closing quote but a comma or the record's end.
-Rows parseCsv(const std::string& text) {
-    Rows rows(1, std::vector<std::string>(1));
-    std::size_t i = 0;
-    auto endOfRecord = [&] {
-        if (text.compare(i, 2, "\r\n") == 0) return i += 2, true;
-        if (text[i] == '\n') return ++i, true;
-        return false;
-    };
-    while (i < text.size()) {
-        std::string& field = rows.back().back();
-        if (text[i] == '"' && field.empty()) {
-            for (++i;; ++i) {
-                if (i >= text.size()) throw std::runtime_error("quoted field not closed");
-                if (text[i] != '"') {
-                    field += text[i];
-                } else if (i + 1 < text.size() && text[i + 1] == '"') {
-                    field += '"';
-                    ++i;
-                } else {
-                    ++i;
-                    break;
-                }
-            }
-            if (i < text.size() && text[i] != ',' && text[i] != '\n' &&
-                text.compare(i, 2, "\r\n") != 0)
-                throw std::runtime_error("text after a closing quote");
-            continue;
-        }
-        if (endOfRecord()) {
-            if (i < text.size()) rows.emplace_back(1);
-            continue;
-        }
-        if (text[i] == ',') {
-            rows.back().emplace_back();
-        } else if (text[i] == '"' || text[i] == '\r' || text[i] == '\n') {
-            throw std::runtime_error("a quote or line break in an unquoted field of record " +
-                                     std::to_string(rows.size()));
-        } else {
-            field += text[i];
-        }
-        ++i;
-    }
-    return rows;
-}
-
-}  // namespace
+using test::parseCsv;
+using test::Rows;
 
 TEST_CASE("the test's RFC 4180 reader reads what the RFC says") {
     CHECK(parseCsv("a,\"b,c\",\"say \"\"hi\"\"\"\r\nx,\"1\r\n2\",\n") ==

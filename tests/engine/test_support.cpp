@@ -1,6 +1,11 @@
 #include "test_support.hpp"
 
+#include <unistd.h>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
+
+#include "gpuplan/results_io.hpp"
 
 namespace gpuplan::test {
 
@@ -126,6 +131,68 @@ std::filesystem::path sharedDataDir() {
 }
 std::filesystem::path testDataDir() {
     return GPUPLAN_TEST_DATA_DIR;
+}
+
+Rows parseCsv(const std::string& text) {
+    Rows rows(1, std::vector<std::string>(1));
+    std::size_t i = 0;
+    auto endOfRecord = [&] {
+        if (text.compare(i, 2, "\r\n") == 0) return i += 2, true;
+        if (text[i] == '\n') return ++i, true;
+        return false;
+    };
+    while (i < text.size()) {
+        std::string& field = rows.back().back();
+        if (text[i] == '"' && field.empty()) {
+            for (++i;; ++i) {
+                if (i >= text.size()) throw std::runtime_error("quoted field not closed");
+                if (text[i] != '"') {
+                    field += text[i];
+                } else if (i + 1 < text.size() && text[i + 1] == '"') {
+                    field += '"';
+                    ++i;
+                } else {
+                    ++i;
+                    break;
+                }
+            }
+            if (i < text.size() && text[i] != ',' && text[i] != '\n' &&
+                text.compare(i, 2, "\r\n") != 0)
+                throw std::runtime_error("text after a closing quote");
+            continue;
+        }
+        if (endOfRecord()) {
+            if (i < text.size()) rows.emplace_back(1);
+            continue;
+        }
+        if (text[i] == ',') {
+            rows.back().emplace_back();
+        } else if (text[i] == '"' || text[i] == '\r' || text[i] == '\n') {
+            throw std::runtime_error("a quote or line break in an unquoted field of record " +
+                                     std::to_string(rows.size()));
+        } else {
+            field += text[i];
+        }
+        ++i;
+    }
+    return rows;
+}
+
+std::map<std::string, std::string> jobsCsvRow(const Results& r, std::uint32_t job) {
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() /
+        ("gpuplan-jobs-csv-" + std::to_string(::getpid()) + "-" + std::to_string(job));
+    std::filesystem::remove_all(dir);
+    writeResultsCsv(r, dir);
+    std::ifstream in(dir / "jobs.csv", std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::filesystem::remove_all(dir);
+    const Rows rows = parseCsv(text);
+    if (rows.size() < job + 2) throw std::runtime_error("jobs.csv has no row for the job");
+    std::map<std::string, std::string> fields;
+    for (std::size_t c = 0; c < rows[0].size() && c < rows[job + 1].size(); ++c)
+        fields[rows[0][c]] = rows[job + 1][c];
+    return fields;
 }
 
 }  // namespace gpuplan::test

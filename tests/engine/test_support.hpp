@@ -11,8 +11,11 @@
 // "tg" is MIG-capable (7 instances) with 80 GB: the A100-80 / H100-80 profile names.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "gpuplan/scenario.hpp"
 #include "gpuplan/simulate.hpp"
@@ -44,5 +47,14 @@ std::uint32_t jobIndex(const Results& r, const std::string& name);
 std::filesystem::path presetsDir();
 std::filesystem::path sharedDataDir();
 std::filesystem::path testDataDir();
+
+using Rows = std::vector<std::vector<std::string>>;
+/// RFC 4180, strictly: records end in CRLF or LF; a field holding a comma, quote, CR or LF
+/// is quoted, its quotes doubled. A quote, CR or LF in an unquoted field is an error, as
+/// is anything after a closing quote but a comma or the record's end.
+Rows parseCsv(const std::string& text);
+
+/// One job's jobs.csv row (writeResultsCsv), by column name.
+std::map<std::string, std::string> jobsCsvRow(const Results& r, std::uint32_t job);
 
 }  // namespace gpuplan::test
