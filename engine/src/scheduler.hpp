@@ -101,10 +101,14 @@ private:
     bool tryPreempt(std::uint32_t job, double nowS);
     /// The jobs it may evict, in the documented order (none: nullopt).
     std::optional<CandidateCursor> preemptionCandidates(std::uint32_t job);
-    /// May `job` evict `victim` now (quota's rules between teams, looked at as victims go)?
-    bool mayTakeFrom(std::uint32_t job, std::uint32_t victim) const;
-    /// What of mayTakeFrom holds for a whole group of bound jobs (false: none of them).
+    /// May `job` take victims from this group now (quota's rules between teams, looked at
+    /// again as victims go)? False: none of its jobs.
     bool mayTakeFromGroup(std::uint32_t job, const BoundJobIndex::Group& group) const;
+    /// Under fair sharing, may `job` evict this one of the group's jobs?
+    bool fairShareAllows(std::uint32_t job, std::uint32_t victim,
+                         const BoundJobIndex::Group& group) const;
+    /// The fair-sharing share of `job`'s team were it admitted on `gpuModel`.
+    double shareWithJob(std::uint32_t job, int gpuModel) const;
     /// Cheap necessary condition for fitsNow.
     bool mayFitNow(std::uint32_t job) const;
     std::vector<std::uint32_t> chooseVictims(std::uint32_t job);

@@ -74,9 +74,13 @@ public:
                 continue;
             }
             Source& src = m_sources[static_cast<std::size_t>(best)];
+            m_lastGroup = src.group;
             return src.group->entries[--src.next].job;
         }
     }
+
+    /// The group the last candidate came from (next() checked groupAllowed on it).
+    const BoundJobIndex::Group& lastGroup() const { return *m_lastGroup; }
 
 private:
     void restart() {
@@ -113,6 +117,7 @@ private:
     bool m_budgets = false;
     int m_sweep = 0;
     std::size_t m_runBegin = 0, m_runEnd = 0;
+    const BoundJobIndex::Group* m_lastGroup = nullptr;
 };
 
 bool Scheduler::fitsNow(std::uint32_t job, Placed* placed) {
@@ -201,13 +206,6 @@ std::optional<CandidateCursor> Scheduler::preemptionCandidates(std::uint32_t job
         bool fromBorrower = false;
         bool newerOnly = false;
         if (managed && quota.manages(g.team)) {
-            // Quota guarantees a team its nominal share: across managed teams, priority takes
-            // only from teams that borrow in the job's cohort tree (Kueue's borrowWithinCohort).
-            // Without this, a borrower's high-priority job and a reclaiming team evict each
-            // other back and forth for ever.
-            if (g.team != s.team &&
-                !(quota.shareTree(s.team, g.team) && quota.borrowing(g.team, g.gpuModel)))
-                eligible = false;
             if (g.team == s.team) {
                 eligible |= (within == WithinTeamPolicy::LowerPriority ||
                              within == WithinTeamPolicy::LowerOrNewerEqualPriority) &&
@@ -215,10 +213,18 @@ std::optional<CandidateCursor> Scheduler::preemptionCandidates(std::uint32_t job
                 if (within == WithinTeamPolicy::LowerOrNewerEqualPriority &&
                     g.priority == s.priority)
                     eligible = newerOnly = true;
-            } else if (withinNominal && quota.shareTree(s.team, g.team) &&
-                       quota.borrowing(g.team, g.gpuModel)) {
-                fromBorrower = true;
-                eligible |= reclaim == ReclaimPolicy::Any || g.priority < s.priority;
+            } else {
+                // Quota guarantees a team its nominal share: across managed teams, priority
+                // takes only from teams that borrow in the job's cohort tree (Kueue's
+                // borrowWithinCohort). Without this, a borrower's high-priority job and a
+                // reclaiming team evict each other back and forth for ever.
+                const bool borrower =
+                    quota.shareTree(s.team, g.team) && quota.borrowing(g.team, g.gpuModel);
+                eligible = eligible && borrower;
+                if (borrower && withinNominal) {
+                    fromBorrower = true;
+                    eligible |= reclaim == ReclaimPolicy::Any || g.priority < s.priority;
+                }
             }
         }
         if (eligible) sources.push_back({&g, fromBorrower, newerOnly, 0});
@@ -246,37 +252,38 @@ bool Scheduler::mayFitNow(std::uint32_t job) const {
 }
 
 bool Scheduler::mayTakeFromGroup(std::uint32_t job, const BoundJobIndex::Group& group) const {
-    // What mayTakeFrom asks that holds for a whole group: a team that stopped borrowing, or
-    // whose share is below the job's team's, gives no more victims in this attempt.
+    // Kueue looks again as it takes victims: another team's job only while that team still
+    // borrows (the victims taken so far are already off its books), and under fair sharing
+    // only from a team whose share is at least the job's team's (see fairShareAllows).
     const QuotaLedger& quota = m_sim.quota;
     const JobSpec& s = m_sim.spec(job);
     if (!quota.manages(s.team) || !quota.manages(group.team) || group.team == s.team) return true;
     if (!quota.borrowing(group.team, group.gpuModel)) return false;
     if (!quota.fairSharing(s.team)) return true;
-    const double jobShare = quota.share(s.team, group.gpuModel,
-                                        QuotaLedger::requestUnits(s, m_sim.fleet, group.gpuModel));
-    return jobShare <= quota.share(group.team, group.gpuModel, 0);
+    return shareWithJob(job, group.gpuModel) <= quota.share(group.team, group.gpuModel, 0);
 }
 
-bool Scheduler::mayTakeFrom(std::uint32_t job, std::uint32_t victim) const {
-    const QuotaLedger& quota = m_sim.quota;
+double Scheduler::shareWithJob(std::uint32_t job, int gpuModel) const {
     const JobSpec& s = m_sim.spec(job);
-    const JobSpec& v = m_sim.spec(victim);
-    if (!quota.manages(s.team) || !quota.manages(v.team) || v.team == s.team) return true;
-    // Kueue looks again as it takes victims: another team's job only while that team still
-    // borrows (the victims taken so far are already off its books).
-    const int model = m_sim.fleet.nodes[m_sim.placementOf(victim).front().node].gpuModel;
-    if (!quota.borrowing(v.team, model)) return false;
-    if (!quota.fairSharing(s.team)) return true;
+    return m_sim.quota.share(s.team, gpuModel, QuotaLedger::requestUnits(s, m_sim.fleet, gpuModel));
+}
+
+bool Scheduler::fairShareAllows(std::uint32_t job, std::uint32_t victim,
+                                const BoundJobIndex::Group& group) const {
     // Fair sharing (Kueue's strategies LessThanOrEqualToFinalShare, then LessThanInitialShare,
     // taken here as either): the job's team, with the job admitted, must not end up with a
     // larger share than the victim's team has without the victim, or must stay below the
     // share it has now. A team far above its share cannot take from one near it.
-    const double jobShare =
-        quota.share(s.team, model, QuotaLedger::requestUnits(s, m_sim.fleet, model));
-    const std::int64_t victimUnits = QuotaLedger::requestUnits(v, m_sim.fleet, model);
-    return jobShare <= quota.share(v.team, model, -victimUnits) ||
-           jobShare < quota.share(v.team, model, 0);
+    const QuotaLedger& quota = m_sim.quota;
+    const JobSpec& s = m_sim.spec(job);
+    if (!quota.manages(s.team) || !quota.manages(group.team) || group.team == s.team ||
+        !quota.fairSharing(s.team))
+        return true;
+    const double jobShare = shareWithJob(job, group.gpuModel);
+    const std::int64_t victimUnits =
+        QuotaLedger::requestUnits(m_sim.spec(victim), m_sim.fleet, group.gpuModel);
+    return jobShare <= quota.share(group.team, group.gpuModel, -victimUnits) ||
+           jobShare < quota.share(group.team, group.gpuModel, 0);
 }
 
 std::vector<std::uint32_t> Scheduler::chooseVictims(std::uint32_t job) {
@@ -289,7 +296,7 @@ std::vector<std::uint32_t> Scheduler::chooseVictims(std::uint32_t job) {
     bool fits = false;
     auto groupAllowed = [&](const BoundJobIndex::Group& g) { return mayTakeFromGroup(job, g); };
     while (const std::optional<std::uint32_t> v = candidates->next(groupAllowed)) {
-        if (!mayTakeFrom(job, *v)) continue;
+        if (!fairShareAllows(job, *v, candidates->lastGroup())) continue;
         lift(*v, -1);
         victims.push_back(*v);
         if (mayFitNow(job) && fitsNow(job, &placed)) {
