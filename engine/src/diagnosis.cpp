@@ -355,6 +355,8 @@ Diagnoser::QuotaBlock Diagnoser::quotaBlock(const JobSpec& job, bool withText) c
 }
 
 PendingEntry Diagnoser::diagnoseQueued(std::uint32_t jobIndex, double nowS) {
+    if (!m_scheduler.nominations().empty() && m_scheduler.nominated(jobIndex))
+        return diagnoseAwaiting(jobIndex, m_sim.victimsOf(jobIndex), nowS);
     const JobSpec& job = m_sim.spec(jobIndex);
     // Jobs of one shape and constraint share a diagnosis within a sample; the blocked head
     // is described on its own.
@@ -394,7 +396,9 @@ PendingEntry Diagnoser::diagnoseQueued(std::uint32_t jobIndex, double nowS) {
     return entry;
 }
 
-PendingEntry Diagnoser::diagnoseJustQueued(std::uint32_t jobIndex) {
+PendingEntry Diagnoser::diagnoseJustQueued(std::uint32_t jobIndex, double nowS) {
+    if (!m_scheduler.nominations().empty() && m_scheduler.nominated(jobIndex))
+        return diagnoseAwaiting(jobIndex, m_sim.victimsOf(jobIndex), nowS);
     const Layer layer = layerOf(jobIndex);
     std::uint32_t& reason = m_justQueuedReason[static_cast<int>(layer)];
     if (reason == ~0u) {
@@ -483,6 +487,30 @@ PendingEntry Diagnoser::diagnosePreempted(std::uint32_t jobIndex, std::uint32_t 
     return PendingEntry{.job = jobIndex,
                         .layer = Layer::Scheduling,
                         .token = ReasonToken::Preempted,
+                        .reason = intern(text)};
+}
+
+PendingEntry Diagnoser::diagnoseAwaiting(std::uint32_t jobIndex,
+                                         const std::vector<std::uint32_t>& victims, double nowS) {
+    constexpr std::size_t kNamed = 3;
+    std::string names;
+    double untilS = 0;
+    for (std::size_t i = 0; i < victims.size(); ++i) {
+        untilS = std::max(untilS, m_sim.runtime[victims[i]].plannedEndS);
+        if (i < kNamed) names += std::string(i ? ", " : "") + m_sim.results.jobName(victims[i]);
+    }
+    if (victims.size() > kNamed) names += format(" and %zu more", victims.size() - kNamed);
+    const std::string text = format(
+        "Pending the preemption of %zu workload(s): %s, given notice, hold their GPUs for "
+        "their termination grace period of %s (scheduler.preemptionGraceS); the last leaves "
+        "in %s. Scheduling: WaitingForPreemptedWorkloads: its room and quota are held for it, "
+        "and it starts there then.",
+        victims.size(), names.c_str(),
+        humanDuration(m_sim.scenario.scheduler.preemptionGraceS).c_str(),
+        humanDuration(untilS - nowS).c_str());
+    return PendingEntry{.job = jobIndex,
+                        .layer = Layer::Scheduling,
+                        .token = ReasonToken::WaitingForPreemptedWorkloads,
                         .reason = intern(text)};
 }
 

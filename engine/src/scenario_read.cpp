@@ -11,6 +11,7 @@
 #include "pin_check.hpp"
 #include "random.hpp"
 #include "scenario_read_quotas.hpp"
+#include "scenario_read_scheduler.hpp"
 #include "text_rules.hpp"
 
 namespace gpuplan {
@@ -725,31 +726,7 @@ struct Reader {
                 s.teams.push_back(std::move(t));
             }
         }
-        if (auto n = root.optional("scheduler")) {
-            JsonObject o = n->object();
-            if (auto v = o.optional("queueOrder"))
-                s.scheduler.queueOrder = v->enumeration<QueueOrder>(
-                    {{"priority-fifo", QueueOrder::PriorityFifo},
-                     {"priority-smallest-first", QueueOrder::PrioritySmallestFirst}});
-            if (auto v = o.optional("placement"))
-                s.scheduler.placement =
-                    v->enumeration<PlacementPolicy>({{"pack", PlacementPolicy::Pack},
-                                                     {"spread", PlacementPolicy::Spread},
-                                                     {"topology", PlacementPolicy::TopologyAware}});
-            if (auto v = o.optional("backfill"))
-                s.scheduler.backfill =
-                    v->enumeration<BackfillMode>({{"easy", BackfillMode::Easy},
-                                                  {"none", BackfillMode::None},
-                                                  {"greedy", BackfillMode::Greedy}});
-            if (auto v = o.optional("preemption"))
-                s.scheduler.preemption = v->enumeration<PreemptionMode>(
-                    {{"off", PreemptionMode::Off}, {"priority", PreemptionMode::Priority}});
-            if (auto v = o.optional("thrashingPreemptions"))
-                s.scheduler.thrashingPreemptions = static_cast<int>(v->integer(1, 1000000));
-            if (auto v = o.optional("starvationWaitS"))
-                s.scheduler.starvationWaitS = v->number(1, InputLimits::maxHorizonS);
-            o.finish();
-        }
+        readScheduler(root, s.scheduler);
         readQuotas(root, s);
         jobClasses(root);
         jobs(root);

@@ -198,6 +198,8 @@ std::string scenarioToJson(const Scenario& s) {
                               {"backfill", toString(s.scheduler.backfill)}};
     if (s.scheduler.preemption != d.scheduler.preemption)
         root["scheduler"]["preemption"] = toString(s.scheduler.preemption);
+    if (s.scheduler.preemptionGraceS != d.scheduler.preemptionGraceS)
+        root["scheduler"]["preemptionGraceS"] = s.scheduler.preemptionGraceS;
     if (s.scheduler.thrashingPreemptions != d.scheduler.thrashingPreemptions)
         root["scheduler"]["thrashingPreemptions"] = s.scheduler.thrashingPreemptions;
     if (s.scheduler.starvationWaitS != d.scheduler.starvationWaitS)

@@ -257,6 +257,10 @@ void Scheduler::fullScan(double nowS) {
         }
         const std::uint32_t job = c.key.job;
         const ShapeKey key = groups[c.group].key;
+        if (!m_nominations.empty() && nominated(job)) {  // its room is held: it waits on it
+            pushNext(c.group, c.pos + 1);
+            continue;
+        }
         if (m_head == npos && m_def.backfill != BackfillMode::Greedy) {
             // Before the head: every job that fits starts; the first that does not (and could
             // once running jobs end) becomes the head. A shape that cannot fit even the empty
@@ -286,8 +290,9 @@ void Scheduler::fullScan(double nowS) {
                 }
                 if (!quotaBlocked) m_failedAlways.add(key);
             }
-            if (m_preempt && tryPreempt(job, nowS)) {
-                // Evictions freed GPUs (maybe more than it took): failures so far may be stale,
+            if (m_preempt && tryPreempt(job, nowS) != Preemption::None) {
+                // Evictions freed GPUs and quota (maybe more than it took; with a grace period
+                // the job holds them until its victims leave): failures so far may be stale,
                 // and the bound jobs the reservation counted on have changed.
                 m_failedAlways.clear();
                 m_failedWithPhantom.clear();

@@ -67,6 +67,25 @@ public:
     void countInto(RunCounters* counters) { m_counters = counters; }
     /// Lets passes preempt (scheduler_preemption.cpp); without it no job is ever evicted.
     void onPreempt(PreemptFn preempt) { m_preempt = std::move(preempt); }
+    /// With a grace period (SchedulerDef::preemptionGraceS) a preemption gives notice: the
+    /// victims leave the books at once but hold their GPUs until their grace ends, and the
+    /// room the job will use — their GPUs and any free ones it needs — is held for it, GPUs
+    /// and quota, from the notice (kube's nominated node), so nobody else takes it.
+    struct Nomination {
+        std::uint32_t job;
+        std::vector<PodPlacement> pods;  ///< held on the cluster; its quota charged
+        int victimsLeft;                 ///< still in their grace period
+    };
+    const std::vector<Nomination>& nominations() const { return m_nominations; }
+    /// Waits for its victims on a held room (it preempts no more, and passes skip it).
+    bool nominated(std::uint32_t job) const;
+    /// One of `job`'s victims left its GPUs: true when it was the last, and the job may start.
+    bool victimLeft(std::uint32_t job);
+    /// Binds a nominated job on the room held for it.
+    void startNominated(std::uint32_t job);
+    /// A node goes down: holds on it are given up; their jobs stay queued as any other (and
+    /// may preempt again).
+    void dropNominationsOn(std::uint32_t node);
 
     const JobQueue& queue() const { return m_queue; }
     std::uint32_t blockedHead() const { return m_head; }  ///< npos when none
@@ -97,8 +116,10 @@ private:
     /// Places every pod into m_scratch (slots occupied), or leaves the cluster as it was.
     // ---- Preemption (scheduler_preemption.cpp) ----
     /// Evicts the fewest bound jobs that let `job` start, by the rules of its team's quota and
-    /// the scheduler's preemption mode, and binds it; false (nothing changed) when none do.
-    bool tryPreempt(std::uint32_t job, double nowS);
+    /// the scheduler's preemption mode, and binds it (Bound) — or, with a grace period, gives
+    /// them notice and lets the job wait for them (Noticed). None: nothing changed.
+    enum class Preemption { None, Bound, Noticed };
+    Preemption tryPreempt(std::uint32_t job, double nowS);
     /// The jobs it may evict, in the documented order (none: nullopt).
     std::optional<CandidateCursor> preemptionCandidates(std::uint32_t job);
     /// May `job` take victims from this group now (quota's rules between teams, looked at
@@ -118,8 +139,10 @@ private:
         int gpuModel = -1;
         std::vector<int> nodes;
     };
-    /// Would `job` be admitted and placed now? Leaves nothing placed; says where in `placed`.
-    bool fitsNow(std::uint32_t job, Placed* placed = nullptr);
+    /// Would `job` be admitted and placed now? Leaves nothing placed (or, with `keep`, its
+    /// pods placed there); says where in `placed`.
+    bool fitsNow(std::uint32_t job, Placed* placed = nullptr,
+                 std::vector<PodPlacement>* keep = nullptr);
     /// After `restored` was put back: does `job` still fit? `placed` is where it fitted
     /// before, and is kept up to date.
     bool stillFits(std::uint32_t job, Placed& placed, std::uint32_t restored);
@@ -221,6 +244,7 @@ private:
     void addQuotaFailure(const JobSpec& s);
     void clearQuotaFailures();
     PreemptFn m_preempt;
+    std::vector<Nomination> m_nominations;          ///< few at a time: looked through linearly
     std::vector<PreemptionKey> m_preemptionFailed;  ///< in this pass
     bool m_retryFull = false;      ///< a job was too long only because of where it landed
     bool m_phantomShrank = false;  ///< a short backfill on a reserved node freed held GPUs

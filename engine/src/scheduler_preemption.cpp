@@ -120,7 +120,7 @@ private:
     const BoundJobIndex::Group* m_lastGroup = nullptr;
 };
 
-bool Scheduler::fitsNow(std::uint32_t job, Placed* placed) {
+bool Scheduler::fitsNow(std::uint32_t job, Placed* placed, std::vector<PodPlacement>* keep) {
     const JobSpec& s = m_sim.spec(job);
     const PlacementRequest req = requestOf(s);
     auto fitsOn = [&](const PlacementRequest& r, int model) {
@@ -131,7 +131,10 @@ bool Scheduler::fitsNow(std::uint32_t job, Placed* placed) {
             for (const PodPlacement& pod : m_scratch)
                 placed->nodes.push_back(static_cast<int>(pod.node));
         }
-        unplace(m_sim.cluster, m_scratch, r.host);
+        if (keep)
+            *keep = m_scratch;
+        else
+            unplace(m_sim.cluster, m_scratch, r.host);
         return true;
     };
     if (!m_sim.quota.manages(s.team)) return fitsOn(req, -1);
@@ -323,22 +326,69 @@ std::vector<std::uint32_t> Scheduler::chooseVictims(std::uint32_t job) {
     return kept;
 }
 
-bool Scheduler::tryPreempt(std::uint32_t job, double nowS) {
-    if (!m_preempt) return false;
+Scheduler::Preemption Scheduler::tryPreempt(std::uint32_t job, double nowS) {
+    if (!m_preempt) return Preemption::None;
     const PreemptionKey key = preemptionKey(job);
     if (std::find(m_preemptionFailed.begin(), m_preemptionFailed.end(), key) !=
         m_preemptionFailed.end())
-        return false;
+        return Preemption::None;
     const std::vector<std::uint32_t> victims = chooseVictims(job);
     if (victims.empty()) {
         m_preemptionFailed.push_back(key);
-        return false;
+        return Preemption::None;
     }
     for (std::uint32_t v : victims)
-        m_preempt(v, job);
+        m_preempt(v, job);  // instant, or a notice: either way off the books now
+    if (m_def.preemptionGraceS > 0) {
+        Nomination n{job, {}, static_cast<int>(victims.size())};
+        if (!fitsNow(job, nullptr, &n.pods))
+            throw std::logic_error("preemption freed room the job then could not hold");
+        m_sim.chargeQuota(job, n.pods, +1);
+        m_nominations.push_back(std::move(n));
+        return Preemption::Noticed;
+    }
     if (tryBind(job, nowS, false) != Outcome::Bound)
         throw std::logic_error("preemption freed room the job then did not get");
-    return true;
+    return Preemption::Bound;
+}
+
+bool Scheduler::nominated(std::uint32_t job) const {
+    return std::any_of(m_nominations.begin(), m_nominations.end(),
+                       [job](const Nomination& n) { return n.job == job; });
+}
+
+bool Scheduler::victimLeft(std::uint32_t job) {
+    for (Nomination& n : m_nominations)
+        if (n.job == job) return --n.victimsLeft == 0;
+    return false;  // its hold was given up (a node failed): nothing waits
+}
+
+void Scheduler::startNominated(std::uint32_t job) {
+    const auto it = std::find_if(m_nominations.begin(), m_nominations.end(),
+                                 [job](const Nomination& n) { return n.job == job; });
+    if (it == m_nominations.end() || it->victimsLeft != 0)
+        throw std::logic_error("a job started before its victims left");
+    const std::vector<PodPlacement> pods = std::move(it->pods);
+    m_nominations.erase(it);
+    // The hold's slots become the binding's (bind occupies nothing); its quota is charged
+    // again by the binding.
+    m_sim.chargeQuota(job, pods, -1);
+    m_queue.remove(job);
+    m_bind(job, pods);
+    m_reservation.active = false;  // a held room now has a planned end
+}
+
+void Scheduler::dropNominationsOn(std::uint32_t node) {
+    std::erase_if(m_nominations, [&](const Nomination& n) {
+        const bool onNode = std::any_of(n.pods.begin(), n.pods.end(),
+                                        [node](const PodPlacement& p) { return p.node == node; });
+        if (onNode) {
+            unplace(m_sim.cluster, n.pods, requestOf(m_sim.spec(n.job)).host);
+            m_sim.chargeQuota(n.job, n.pods, -1);
+            invalidateReservation();
+        }
+        return onNode;
+    });
 }
 
 Scheduler::PreemptionKey Scheduler::preemptionKey(std::uint32_t job) const {

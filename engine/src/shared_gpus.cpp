@@ -39,10 +39,10 @@ void SharedGpus::remove(std::uint32_t job, std::span<const PodPlacement> pods) {
     }
 }
 
-void SharedGpus::setRunning(std::uint32_t job, std::span<const PodPlacement> pods) {
+void SharedGpus::setRunning(std::uint32_t job, std::span<const PodPlacement> pods, bool running) {
     for (const PodPlacement& pod : pods)
         for (Occupant& o : m_byGpu[gpuOf(pod)])
-            if (o.job == job) o.running = true;
+            if (o.job == job) o.running = running;
 }
 
 double SharedGpus::servedSum(std::size_t gpu) const {

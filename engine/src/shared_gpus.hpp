@@ -91,8 +91,8 @@ public:
     /// A share's pods join their GPUs (not running yet) / leave them.
     void add(std::uint32_t job, const JobSpec& spec, std::span<const PodPlacement> pods);
     void remove(std::uint32_t job, std::span<const PodPlacement> pods);
-    /// A share's pods start demanding SMs.
-    void setRunning(std::uint32_t job, std::span<const PodPlacement> pods);
+    /// A share's pods start demanding SMs (running), or stop (its grace period: memory kept).
+    void setRunning(std::uint32_t job, std::span<const PodPlacement> pods, bool running);
 
     /// The slowest of a share's pods' podSlowdown on its GPUs (gang pace). `joining`: as if it
     /// ran there beside the pods now on them (its plan), else it is one of them.

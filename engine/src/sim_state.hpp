@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -25,6 +26,9 @@ enum class Phase : std::uint8_t {
     Starting,   ///< bound, startup not yet over (workload layer)
     Running,    ///< bound and progressing
     CrashLoop,  ///< bound, never progressing (workload layer)
+    /// Preempted with a grace period: holds its GPUs and quota, no longer progresses, and is
+    /// no longer a preemption candidate; released at the grace period's end.
+    Terminating,
     Done,
 };
 
@@ -87,6 +91,24 @@ struct SimState {
     };
     /// Bound pods per node (a gang appears on each of its nodes once per pod).
     std::vector<std::vector<BoundPod>> nodeJobs;
+    /// Jobs in their preemption grace period (Phase::Terminating), with the job they were
+    /// preempted for. Few at a time.
+    struct TerminatingJob {
+        std::uint32_t job;
+        std::uint32_t by;
+    };
+    std::vector<TerminatingJob> terminating;
+    std::uint32_t preemptorOf(std::uint32_t job) const {
+        for (const TerminatingJob& t : terminating)
+            if (t.job == job) return t.by;
+        throw std::logic_error("not in a grace period");
+    }
+    std::vector<std::uint32_t> victimsOf(std::uint32_t by) const {
+        std::vector<std::uint32_t> victims;
+        for (const TerminatingJob& t : terminating)
+            if (t.by == by) victims.push_back(t.job);
+        return victims;
+    }
     /// Crash-looping shares OOM-killed by their GPU's memory or their client limit: why.
     std::unordered_map<std::uint32_t, MemoryFault> memoryFaults;
 };

@@ -51,6 +51,8 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
             check();
             changed = true;
         }
+        // Jobs whose last victim left start on their held room before anything else moves.
+        if (!m_nomineesReady.empty()) startNominees();
         while (nextArrival < jobs.size() && jobs[nextArrival].spec.submitS == now) {
             arrive(static_cast<std::uint32_t>(nextArrival++));
             changed = true;
@@ -170,7 +172,8 @@ void Simulation::diagnoseNewlyQueued() {
         for (std::uint32_t job : m_queuedNow) {
             if (m_sim.runtime[job].phase != Phase::Queued) continue;
             if (m_sim.spec(job).source != JobSource::Explicit) {
-                m_results.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnoseJustQueued(job)});
+                m_results.jobDiagnoses.push_back(
+                    {m_nowS, m_diagnoser.diagnoseJustQueued(job, m_nowS)});
                 continue;
             }
             m_diagnoser.beginSample();  // the cluster has changed since the last memo
@@ -239,27 +242,37 @@ void Simulation::bind(std::uint32_t job, const std::vector<PodPlacement>& pods) 
     countPlacement(pods);
 }
 
+void Simulation::leaveBooks(std::uint32_t job) {
+    const JobRuntime& rt = m_sim.runtime[job];
+    const HostDemand host = m_sim.hostOf(job);
+    const bool wholeOnly =
+        host.none() && !m_sim.spec(job).sharesGpu() && !m_sim.spec(job).asksMig();
+    const std::span<const PodPlacement> pods = m_sim.placementOf(job);
+    for (const PodPlacement& pod : pods) {
+        if (wholeOnly)
+            m_sim.cluster.release(static_cast<int>(pod.node), pod.gpuMask);
+        else
+            m_sim.cluster.release(pod, host);
+    }
+    m_sim.chargeQuota(job, pods, -1);
+    if (m_sim.boundJobs.enabled()) m_sim.boundJobs.remove(job);
+    m_sim.boundByEnd.erase(rt.plannedEndS, job);
+}
+
 void Simulation::unbind(std::uint32_t job, SegmentEnd end) {
     JobRuntime& rt = m_sim.runtime[job];
     RunSegment& seg = m_results.segments[rt.segment];
     if (rt.phase == Phase::Running) addProgress(job, -1);
     if (m_sim.spec(job).sharesGpu()) unbindShare(job);
     setStuck(job, false);
-    const HostDemand host = m_sim.hostOf(job);
-    const bool wholeOnly =
-        host.none() && !m_sim.spec(job).sharesGpu() && !m_sim.spec(job).asksMig();
+    const bool terminating = rt.phase == Phase::Terminating;
+    if (!terminating) leaveBooks(job);  // a terminating job left them at its notice
     for (const PodPlacement& pod : m_results.placementOf(seg)) {
-        if (wholeOnly)
-            m_sim.cluster.release(static_cast<int>(pod.node), pod.gpuMask);
-        else
-            m_sim.cluster.release(pod, host);
         auto& list = m_sim.nodeJobs[pod.node];
         list.erase(std::find_if(list.begin(), list.end(),
                                 [job](const SimState::BoundPod& b) { return b.job == job; }));
     }
-    m_sim.chargeQuota(job, m_results.placementOf(seg), -1);
-    if (m_sim.boundJobs.enabled()) m_sim.boundJobs.remove(job);
-    m_sim.boundByEnd.erase(rt.plannedEndS, job);
+    if (terminating) victimEnded(job);
     seg.endS = m_nowS;
     seg.end = end;
     m_rates.allocatedGpus -= heldGpus(job);
@@ -306,6 +319,10 @@ void Simulation::handle(const Event& e) {
             if (rt.segment != e.b || rt.phase == Phase::Queued || rt.phase == Phase::Done ||
                 e.timeS != rt.plannedEndS)
                 return;  // stale: the binding was evicted earlier, or its end moved
+            if (rt.phase == Phase::Terminating) {
+                endTermination(e.a);
+                break;
+            }
             const bool crashed = rt.phase == Phase::CrashLoop;
             if (crashed && m_sim.spec(e.a).sharesGpu()) mpsFault(e.a);  // its last crash
             unbind(e.a, crashed ? SegmentEnd::Failed : SegmentEnd::Completed);
@@ -323,6 +340,7 @@ void Simulation::nodeChange(std::uint32_t index) {
     applyNodeChange(m_sim.cluster, m_nodeEvents[index], [this](std::uint32_t node, NodeState to) {
         // A node that goes down takes its pods with it; they queue again from scratch.
         if (to == NodeState::Failed || to == NodeState::Provisioning) {
+            m_scheduler.dropNominationsOn(node);
             std::vector<std::uint32_t> victims;
             for (const SimState::BoundPod& b : m_sim.nodeJobs[node])
                 victims.push_back(b.job);
@@ -368,18 +386,78 @@ void Simulation::takeOff(std::uint32_t job, SegmentEnd end) {
 }
 
 void Simulation::evict(std::uint32_t job, bool diagnose) {
-    takeOff(job, SegmentEnd::Evicted);
+    // A job in its grace period was preempted already: a failure only cuts its grace short.
+    takeOff(job, m_sim.runtime[job].phase == Phase::Terminating ? SegmentEnd::Preempted
+                                                                : SegmentEnd::Evicted);
     m_scheduler.enqueue(job);
     if (diagnose) m_queuedNow.push_back(job);
     count(6, job);
 }
 
 void Simulation::preempt(std::uint32_t victim, std::uint32_t by) {
-    // Not queued yet: the pass that preempts is walking the queue.
-    takeOff(victim, SegmentEnd::Preempted);
-    m_preemptedNow.push_back({victim, by});
+    if (m_scenario.scheduler.preemptionGraceS > 0) {
+        giveNotice(victim, by);
+        // `by` now waits for its victims: diagnosed again after the pass, whenever it came.
+        if (std::find(m_queuedNow.begin(), m_queuedNow.end(), by) == m_queuedNow.end())
+            m_queuedNow.push_back(by);
+    } else {
+        // Not queued yet: the pass that preempts is walking the queue.
+        takeOff(victim, SegmentEnd::Preempted);
+        m_preemptedNow.push_back({victim, by});
+    }
     m_quotaSeries.preempted();
     count(10, victim);
+}
+
+void Simulation::giveNotice(std::uint32_t job, std::uint32_t by) {
+    JobRuntime& rt = m_sim.runtime[job];
+    if (rt.phase == Phase::Running) {
+        loseUnsavedWork(job);
+        addProgress(job, -1);
+        if (m_sim.spec(job).sharesGpu()) shareStops(job);
+    }
+    setStuck(job, false);
+    leaveBooks(job);  // its GPUs and quota are the preemptor's room from now
+    const double endS = m_nowS + m_scenario.scheduler.preemptionGraceS;
+    // Still on its nodes (a failure there ends its grace) but handing nothing back to a
+    // reservation: its GPUs go to the preemptor.
+    for (const PodPlacement& pod : m_sim.placementOf(job))
+        for (SimState::BoundPod& b : m_sim.nodeJobs[pod.node])
+            if (b.job == job) {
+                b.gpus = 0;
+                b.plannedEndS = endS;
+            }
+    rt.phase = Phase::Terminating;
+    rt.plannedEndS = endS;
+    m_results.segments[rt.segment].endS = endS;
+    push(endS, EventType::Release, job, rt.segment);
+    m_sim.terminating.push_back({job, by});
+}
+
+void Simulation::victimEnded(std::uint32_t job) {
+    auto& list = m_sim.terminating;
+    const auto it = std::find_if(list.begin(), list.end(),
+                                 [job](const SimState::TerminatingJob& t) { return t.job == job; });
+    const std::uint32_t by = it->by;
+    list.erase(it);
+    if (m_scheduler.victimLeft(by)) m_nomineesReady.push_back(by);
+}
+
+void Simulation::startNominees() {
+    for (std::uint32_t job : m_nomineesReady) {
+        m_scheduler.startNominated(job);
+        check();
+    }
+    m_nomineesReady.clear();
+}
+
+void Simulation::endTermination(std::uint32_t job) {
+    const std::uint32_t by = m_sim.preemptorOf(job);
+    takeOff(job, SegmentEnd::Preempted);
+    m_scheduler.enqueue(job);
+    if (m_options.diagnosePending)
+        m_results.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnosePreempted(job, by)});
+    count(11, job);
 }
 
 bool Simulation::requeuePreempted() {

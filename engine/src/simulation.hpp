@@ -257,6 +257,10 @@ private:
     /// did no work).
     float meanSlowdown(std::uint32_t job) const;
 
+    /// A share's segment and record take the mean slowdown of its binding so far.
+    void keepMeanSlowdown(std::uint32_t job);
+    /// A share given notice: it demands no SMs from now on (its neighbours speed up).
+    [[gnu::noinline]] void shareStops(std::uint32_t job);
     /// A share's binding ends (before its pods leave the cluster's books).
     [[gnu::noinline]] void unbindShare(std::uint32_t job);
 
@@ -288,6 +292,19 @@ private:
     /// Preempts `victim` so that `by` can start (Scheduler::PreemptFn); it is queued again
     /// after the pass, with a Preempted diagnosis.
     void preempt(std::uint32_t victim, std::uint32_t by);
+    /// A preemption with a grace period: the job stops progressing (its unsaved work is lost
+    /// now) and leaves the books — its GPUs and quota become `by`'s held room — but keeps
+    /// its GPUs, in its segment and the allocation, until the grace ends.
+    void giveNotice(std::uint32_t job, std::uint32_t by);
+    /// Its grace period is over: it leaves its GPUs, preempted, and queues again.
+    void endTermination(std::uint32_t job);
+    /// A terminating job left its GPUs (grace over, or its node failed): its preemptor waits
+    /// for one fewer, and starts (startNominees) when none is left.
+    void victimEnded(std::uint32_t job);
+    void startNominees();
+    /// Takes a bound job's pods off the cluster and quota books, and out of the candidates and
+    /// the end order.
+    void leaveBooks(std::uint32_t job);
     /// Queues the jobs preempted in the last pass again; true if there were any.
     bool requeuePreempted();
 
@@ -344,6 +361,7 @@ private:
     std::vector<std::uint32_t> m_queuedNow;  ///< arrived or evicted at m_nowS
     /// Preempted in the current pass, with the job that took their place.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> m_preemptedNow;
+    std::vector<std::uint32_t> m_nomineesReady;  ///< their last victim just left
     IndexSet m_stuck;        ///< bound jobs starting up or crash-looping (workload layer)
     double m_stuckGpus = 0;  ///< GPUs the stuck jobs ask
     std::size_t m_pendingEntriesPerSample = 0;

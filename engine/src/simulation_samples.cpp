@@ -11,6 +11,11 @@ void Simulation::closeOpenSegments(double endS) {
             continue;
         RunSegment& seg = m_results.segments[rt.segment];
         seg.endS = endS;
+        // Still in its grace period: preempted, its mean slowdown kept at the notice.
+        if (rt.phase == Phase::Terminating) {
+            seg.end = SegmentEnd::Preempted;
+            continue;
+        }
         seg.end = SegmentEnd::Horizon;
         if (m_results.jobs[job].spec.sharesGpu() && !seg.crashLoop)
             seg.slowdown = m_results.jobs[job].slowdown = meanSlowdown(job);
@@ -95,6 +100,19 @@ void Simulation::checkBooks() {
             held.push_back({pod, host});
         allocated += heldGpus(e.job);
     }
+    // Rooms held for jobs waiting on their victims; the victims, in their grace period, are
+    // off the books but still allocated.
+    for (const Scheduler::Nomination& n : m_scheduler.nominations()) {
+        for (const PodPlacement& pod : n.pods)
+            held.push_back({pod, m_sim.hostOf(n.job)});
+        if (static_cast<std::size_t>(n.victimsLeft) != m_sim.victimsOf(n.job).size())
+            throw std::logic_error("invariant: a job waits for other victims than it has");
+    }
+    for (const SimState::TerminatingJob& t : m_sim.terminating) {
+        if (m_sim.runtime[t.job].phase != Phase::Terminating)
+            throw std::logic_error("invariant: a job in its grace period is not terminating");
+        allocated += heldGpus(t.job);
+    }
     // The hold is on only inside a pass; between passes the cluster is what jobs hold.
     m_sim.cluster.checkAgainst(held);
     checkQuota();
@@ -112,12 +130,15 @@ void Simulation::checkQuota() {
     // Admitted usage is placed usage: per team and model, what its bound jobs hold.
     const int models = static_cast<int>(m_results.fleet.gpuModels.size());
     std::vector<std::int64_t> placed(m_results.teams.size() * models, 0);
-    for (const EndOrderedJobs::Entry& e : m_sim.boundByEnd) {
-        const std::span<const PodPlacement> pods = m_sim.placementOf(e.job);
+    auto add = [&](std::uint32_t job, std::span<const PodPlacement> pods) {
         const int model = m_results.fleet.nodes[pods.front().node].gpuModel;
         for (const PodPlacement& pod : pods)
-            placed[m_sim.spec(e.job).team * models + model] += QuotaLedger::podUnits(pod);
-    }
+            placed[m_sim.spec(job).team * models + model] += QuotaLedger::podUnits(pod);
+    };
+    for (const EndOrderedJobs::Entry& e : m_sim.boundByEnd)
+        add(e.job, m_sim.placementOf(e.job));
+    for (const Scheduler::Nomination& n : m_scheduler.nominations())
+        add(n.job, n.pods);  // held for it, charged at the notice
     for (int team = 0; team < static_cast<int>(m_results.teams.size()); ++team)
         for (int m = 0; m < models; ++m)
             if (quota.manages(team) && quota.usage(team, m) != placed[team * models + m])
@@ -136,7 +157,7 @@ void Simulation::checkShares() {
         if (!m_sim.spec(job).sharesGpu() || m_sim.runtime[job].phase != Phase::Running) continue;
         running.push_back(job);
         fresh.add(job, m_sim.spec(job), m_sim.placementOf(job));
-        fresh.setRunning(job, m_sim.placementOf(job));
+        fresh.setRunning(job, m_sim.placementOf(job), true);
     }
     for (std::uint32_t job : running) {
         const ShareProgress& pr = m_share[job];

@@ -54,7 +54,7 @@ bool Simulation::onMps(std::span<const PodPlacement> pods) const {
 }
 
 void Simulation::shareRuns(std::uint32_t job) {
-    m_sharedGpus.setRunning(job, m_sim.placementOf(job));
+    m_sharedGpus.setRunning(job, m_sim.placementOf(job), true);
     reviseSpeeds(m_sim.placementOf(job));
 }
 
@@ -104,15 +104,27 @@ float Simulation::meanSlowdown(std::uint32_t job) const {
     return static_cast<float>((m_nowS - rt.progressStartS) / doneS);
 }
 
+void Simulation::keepMeanSlowdown(std::uint32_t job) {
+    const float mean = meanSlowdown(job);
+    m_results.segments[m_sim.runtime[job].segment].slowdown = mean;
+    m_results.jobs[job].slowdown = mean;
+}
+
+void Simulation::shareStops(std::uint32_t job) {
+    keepMeanSlowdown(job);
+    const auto pods = m_sim.placementOf(job);
+    m_sharedGpus.setRunning(job, pods, false);
+    reviseSpeeds(pods);
+}
+
 void Simulation::unbindShare(std::uint32_t job) {
     const RunSegment& seg = m_results.segments[m_sim.runtime[job].segment];
     if (seg.crashLoop) {
         m_sim.memoryFaults.erase(job);
         return;
     }
-    const float mean = meanSlowdown(job);
-    m_results.segments[m_sim.runtime[job].segment].slowdown = mean;
-    m_results.jobs[job].slowdown = mean;
+    // A terminating share's progress ended at its notice (shareStops kept its mean).
+    if (m_sim.runtime[job].phase != Phase::Terminating) keepMeanSlowdown(job);
     const auto pods = m_results.placementOf(seg);
     m_sharedGpus.remove(job, pods);
     reviseSpeeds(pods);

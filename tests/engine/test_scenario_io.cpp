@@ -134,6 +134,7 @@ const Malformed kMalformed[] = {
     {"quota-bad-reclaim", "/quotas/0/reclaimWithinCohort", "unknown value \"Sometimes\""},
     {"thrashing-preemptions-zero", "/scheduler/thrashingPreemptions", "must be between 1"},
     {"starvation-wait-negative", "/scheduler/starvationWaitS", "must be between 1"},
+    {"preemption-grace-two-days", "/scheduler/preemptionGraceS", "must be between 0"},
     {"preemption-policy-typo", "/jobClasses/0/preemptionPolicy", "unknown value \"never\""},
     {"checkpoint-interval-negative", "/jobClasses/0/checkpointIntervalS", "must be between 0"},
 };
@@ -188,6 +189,7 @@ TEST_CASE("quotas, cohorts and preemption traits load and write back") {
     CHECK_FALSE(s.quotas[1].flavors.at(0).borrowingLimitGpus);  // unset: the cohort's
     CHECK(s.quotas[2].cohort.empty());
     CHECK(s.scheduler.preemption == PreemptionMode::Priority);
+    CHECK(s.scheduler.preemptionGraceS == 30);
     CHECK(s.scheduler.thrashingPreemptions == 5);
     CHECK(s.scheduler.starvationWaitS == 7200);
     CHECK(s.jobClasses[0].traits.preemptionPolicy == PreemptionPolicy::Never);

@@ -277,6 +277,11 @@ struct SchedulerDef {
     PlacementPolicy placement = PlacementPolicy::Pack;
     BackfillMode backfill = BackfillMode::Easy;
     PreemptionMode preemption = PreemptionMode::Off;
+    /// A preempted job's termination grace period (kube's terminationGracePeriodSeconds):
+    /// from the notice its work stops (what it did since its last checkpoint is lost) but it
+    /// holds its GPUs and quota this long; the job that preempted it waits meanwhile
+    /// (WaitingForPreemptedWorkloads). 0: evictions are instant.
+    double preemptionGraceS = 0;
     /// Preemption health: a job preempted this many times or more is flagged as thrashing,
     /// and one that waited longer than starvationWaitS in the queue at a stretch (from its
     /// submission or an eviction to its next start, or to the end) as starved.
