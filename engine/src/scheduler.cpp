@@ -257,10 +257,6 @@ void Scheduler::fullScan(double nowS) {
         }
         const std::uint32_t job = c.key.job;
         const ShapeKey key = groups[c.group].key;
-        if (!m_nominations.empty() && nominated(job)) {  // its room is held: it waits on it
-            pushNext(c.group, c.pos + 1);
-            continue;
-        }
         if (m_head == npos && m_def.backfill != BackfillMode::Greedy) {
             // Before the head: every job that fits starts; the first that does not (and could
             // once running jobs end) becomes the head. A shape that cannot fit even the empty

@@ -77,7 +77,8 @@ public:
         int victimsLeft;                 ///< still in their grace period
     };
     const std::vector<Nomination>& nominations() const { return m_nominations; }
-    /// Waits for its victims on a held room (it preempts no more, and passes skip it).
+    /// Waits for its victims on a held room: out of the queue (passes do not look at it; the
+    /// samples list it), it preempts no more.
     bool nominated(std::uint32_t job) const;
     /// One of `job`'s victims left its GPUs: true when it was the last, and the job may start.
     bool victimLeft(std::uint32_t job);

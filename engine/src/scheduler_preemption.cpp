@@ -345,6 +345,7 @@ Scheduler::Preemption Scheduler::tryPreempt(std::uint32_t job, double nowS) {
             throw std::logic_error("preemption freed room the job then could not hold");
         m_sim.chargeQuota(job, n.pods, +1);
         m_nominations.push_back(std::move(n));
+        m_queue.remove(job);  // passes need not look at it: it waits for its room
         return Preemption::Noticed;
     }
     if (tryBind(job, nowS, false) != Outcome::Bound)
@@ -373,7 +374,6 @@ void Scheduler::startNominated(std::uint32_t job) {
     // The hold's slots become the binding's (bind occupies nothing); its quota is charged
     // again by the binding.
     m_sim.chargeQuota(job, pods, -1);
-    m_queue.remove(job);
     m_bind(job, pods);
     m_reservation.active = false;  // a held room now has a planned end
 }
@@ -386,6 +386,7 @@ void Scheduler::dropNominationsOn(std::uint32_t node) {
             unplace(m_sim.cluster, n.pods, requestOf(m_sim.spec(n.job)).host);
             m_sim.chargeQuota(n.job, n.pods, -1);
             invalidateReservation();
+            enqueue(n.job);
         }
         return onNode;
     });

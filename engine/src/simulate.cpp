@@ -66,7 +66,8 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
                     m_scheduler.pass(now);
                 requeuePreempted();
             }
-            m_rates.queuedJobs = static_cast<double>(m_scheduler.queue().size());
+            m_rates.queuedJobs =
+                static_cast<double>(m_scheduler.queue().size() + m_scheduler.nominations().size());
             startMigRecuts();
             check();
             if (!m_queuedNow.empty()) diagnoseNewlyQueued();
@@ -242,18 +243,26 @@ void Simulation::bind(std::uint32_t job, const std::vector<PodPlacement>& pods) 
     countPlacement(pods);
 }
 
-void Simulation::leaveBooks(std::uint32_t job) {
+void Simulation::leave(std::uint32_t job, bool books, bool nodes) {
     const JobRuntime& rt = m_sim.runtime[job];
     const HostDemand host = m_sim.hostOf(job);
     const bool wholeOnly =
         host.none() && !m_sim.spec(job).sharesGpu() && !m_sim.spec(job).asksMig();
     const std::span<const PodPlacement> pods = m_sim.placementOf(job);
     for (const PodPlacement& pod : pods) {
-        if (wholeOnly)
-            m_sim.cluster.release(static_cast<int>(pod.node), pod.gpuMask);
-        else
-            m_sim.cluster.release(pod, host);
+        if (books) {
+            if (wholeOnly)
+                m_sim.cluster.release(static_cast<int>(pod.node), pod.gpuMask);
+            else
+                m_sim.cluster.release(pod, host);
+        }
+        if (nodes) {
+            auto& list = m_sim.nodeJobs[pod.node];
+            list.erase(std::find_if(list.begin(), list.end(),
+                                    [job](const SimState::BoundPod& b) { return b.job == job; }));
+        }
     }
+    if (!books) return;
     m_sim.chargeQuota(job, pods, -1);
     if (m_sim.boundJobs.enabled()) m_sim.boundJobs.remove(job);
     m_sim.boundByEnd.erase(rt.plannedEndS, job);
@@ -265,13 +274,9 @@ void Simulation::unbind(std::uint32_t job, SegmentEnd end) {
     if (rt.phase == Phase::Running) addProgress(job, -1);
     if (m_sim.spec(job).sharesGpu()) unbindShare(job);
     setStuck(job, false);
+    // A terminating job left the books at its notice.
     const bool terminating = rt.phase == Phase::Terminating;
-    if (!terminating) leaveBooks(job);  // a terminating job left them at its notice
-    for (const PodPlacement& pod : m_results.placementOf(seg)) {
-        auto& list = m_sim.nodeJobs[pod.node];
-        list.erase(std::find_if(list.begin(), list.end(),
-                                [job](const SimState::BoundPod& b) { return b.job == job; }));
-    }
+    leave(job, !terminating, true);
     if (terminating) victimEnded(job);
     seg.endS = m_nowS;
     seg.end = end;
@@ -417,7 +422,7 @@ void Simulation::giveNotice(std::uint32_t job, std::uint32_t by) {
         if (m_sim.spec(job).sharesGpu()) shareStops(job);
     }
     setStuck(job, false);
-    leaveBooks(job);  // its GPUs and quota are the preemptor's room from now
+    leave(job, true, false);  // its GPUs and quota are the preemptor's room from now
     const double endS = m_nowS + m_scenario.scheduler.preemptionGraceS;
     // Still on its nodes (a failure there ends its grace) but handing nothing back to a
     // reservation: its GPUs go to the preemptor.

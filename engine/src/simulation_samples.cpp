@@ -28,7 +28,9 @@ void Simulation::takeSample(std::size_t k) {
     g.allocatedGpus = m_sim.cluster.allocatedGpus();
     g.runningJobs = m_running;
     const JobQueue& queue = m_scheduler.queue();
-    g.queueLength = static_cast<double>(queue.size());
+    // Jobs waiting on their victims wait too, out of the queue on a held room.
+    const auto& nominations = m_scheduler.nominations();
+    g.queueLength = static_cast<double>(queue.size() + nominations.size());
     std::uint32_t listed = 0;
     if (m_options.diagnosePending) {
         m_diagnoser.beginSample();
@@ -45,6 +47,16 @@ void Simulation::takeSample(std::size_t k) {
             g.pendingGpus[static_cast<int>(m_diagnoser.layerOf(first))] +=
                 static_cast<double>(group.liveMilliGpus) / 1000;
         }
+        // Jobs waiting on their victims: the scheduling layer, listed ahead of the stuck.
+        for (const Scheduler::Nomination& n : nominations) {
+            g.pendingGpus[static_cast<int>(Layer::Scheduling)] +=
+                m_sim.spec(n.job).gpuEquivalents();
+            if (listed < m_pendingEntriesPerSample) {
+                m_results.pending.push_back(
+                    m_diagnoser.diagnoseAwaiting(n.job, m_sim.victimsOf(n.job), m_nowS));
+                ++listed;
+            }
+        }
         // Bound but stuck jobs (starting, crash-looping) are the workload layer. Each has
         // its diagnosis from when it was bound; the sample lists them in what is left of
         // its cap after the queued jobs.
@@ -57,7 +69,9 @@ void Simulation::takeSample(std::size_t k) {
     }
     m_results.pendingBegin.push_back(static_cast<std::uint32_t>(m_results.pending.size()));
     m_results.pendingOmitted.push_back(
-        m_options.diagnosePending ? static_cast<std::uint32_t>(queue.size() - listed) : 0);
+        m_options.diagnosePending
+            ? static_cast<std::uint32_t>(queue.size() + nominations.size() - listed)
+            : 0);
     g.strandedGpus = strandedGpus(queue.smallestPod());
     const ClusterFragmentation f = m_fragmentation.measure(m_sim.cluster);
     g.fragmentationRatio = f.ratioPercent() / 100;
