@@ -244,14 +244,14 @@ std::int64_t QuotaLedger::potential(int team, int model) const {
 double QuotaLedger::share(int team, int model, std::int64_t extraUnits) const {
     const int node = queueOf(team);
     if (node < 0 || m_nodes[node].parent < 0) return 0;
-    if (m_nodes[node].weight <= 0) return std::numeric_limits<double>::infinity();
     std::int64_t borrowed = 0;
     for (int m = 0; m < m_models; ++m) {
         const std::size_t i = at(node, m);
         borrowed += std::max<std::int64_t>(
             0, m_usage[i] + (m == model ? extraUnits : 0) - m_subtreeQuota[i]);
     }
-    if (borrowed == 0) return 0;
+    if (borrowed == 0) return 0;  // weight 0 too: only borrowing makes its share infinite
+    if (m_nodes[node].weight <= 0) return std::numeric_limits<double>::infinity();
     int root = node;
     while (m_nodes[root].parent >= 0)
         root = m_nodes[root].parent;

@@ -78,7 +78,7 @@ public:
     std::int64_t potential(int team, int model) const;
     /// Kueue's fair-sharing share of a team if it were admitted for `extraUnits` more of
     /// `model`: what it would use beyond its nominal quota (all models) ÷ the root's lendable
-    /// quota, ÷ its weight. 0 when it would not borrow; +∞ for weight 0.
+    /// quota, ÷ its weight. 0 when it would not borrow; +∞ for weight 0 when it would.
     double share(int team, int model, std::int64_t extraUnits) const;
 
     /// Is the team in a cohort with fair sharing (admission by lowest share first)?

@@ -126,9 +126,12 @@ private:
     /// May `job` take victims from this group now (quota's rules between teams, looked at
     /// again as victims go)? False: none of its jobs.
     bool mayTakeFromGroup(std::uint32_t job, const BoundJobIndex::Group& group) const;
-    /// Under fair sharing, may `job` evict this one of the group's jobs?
-    bool fairShareAllows(std::uint32_t job, std::uint32_t victim,
-                         const BoundJobIndex::Group& group) const;
+    /// Under fair sharing, may `job` evict this one of the group's jobs by the strategy?
+    enum class FairStrategy { LessThanOrEqualToFinalShare, LessThanInitialShare };
+    bool fairShareAllows(std::uint32_t job, std::uint32_t victim, const BoundJobIndex::Group& group,
+                         FairStrategy strategy) const;
+    /// Would `job`'s team stay within its nominal quota of `gpuModel` with the job admitted?
+    bool fitsNominal(std::uint32_t job, int gpuModel) const;
     /// The fair-sharing share of `job`'s team were it admitted on `gpuModel`.
     double shareWithJob(std::uint32_t job, int gpuModel) const;
     /// Cheap necessary condition for fitsNow.

@@ -33,10 +33,14 @@ struct Source {
 /// borrower, priority, most recently admitted first) — produced one at a time: the groups in
 /// (borrower, priority) order, jobs of equal rank merged newest binding first, the jobs whose
 /// eviction breaks a budget in a second sweep. Bindings are numbered, so the order is total.
+/// By share (a preemptor in a fair-sharing cohort, as Kueue): the team with the highest share
+/// now first — looked at again at every candidate, as victims lower it — then priority, then
+/// the most recently admitted.
 class CandidateCursor {
 public:
-    CandidateCursor(std::vector<Source> sources, const SimState& sim, std::uint32_t preemptor)
-        : m_sources(std::move(sources)), m_sim(sim), m_preemptor(preemptor) {
+    CandidateCursor(std::vector<Source> sources, const SimState& sim, std::uint32_t preemptor,
+                    bool byShare)
+        : m_sources(std::move(sources)), m_sim(sim), m_preemptor(preemptor), m_byShare(byShare) {
         std::stable_sort(m_sources.begin(), m_sources.end(),
                          [](const Source& a, const Source& b) { return a.order() < b.order(); });
         for (const JobClassDef& c : sim.scenario.jobClasses)
@@ -44,9 +48,16 @@ public:
         restart();
     }
 
+    /// From the first candidate again (a second round over them).
+    void rewind() {
+        m_sweep = 0;
+        restart();
+    }
+
     /// The next candidate from a group `groupAllowed` lets preemption take from now.
     template <class GroupAllowed>
     std::optional<std::uint32_t> next(const GroupAllowed& groupAllowed) {
+        if (m_byShare) return nextByShare(groupAllowed);
         for (;;) {
             if (m_runBegin == m_sources.size()) {
                 if (m_sweep == 1 || !m_budgets) return std::nullopt;
@@ -83,6 +94,39 @@ public:
     const BoundJobIndex::Group& lastGroup() const { return *m_lastGroup; }
 
 private:
+    template <class GroupAllowed>
+    std::optional<std::uint32_t> nextByShare(const GroupAllowed& groupAllowed) {
+        for (;;) {
+            Source* best = nullptr;
+            double bestShare = 0;
+            std::uint32_t bestSegment = 0;
+            for (Source& src : m_sources) {
+                if (src.next > 0 && !groupAllowed(*src.group)) continue;
+                while (src.next > 0 && !wanted(src, src.group->entries[src.next - 1]))
+                    --src.next;
+                if (src.next == 0) continue;
+                const double share = m_sim.quota.share(src.group->team, src.group->gpuModel, 0);
+                const std::uint32_t segment = src.group->entries[src.next - 1].segment;
+                if (!best || share > bestShare ||
+                    (share == bestShare &&
+                     (src.group->priority < best->group->priority ||
+                      (src.group->priority == best->group->priority && segment > bestSegment)))) {
+                    best = &src;
+                    bestShare = share;
+                    bestSegment = segment;
+                }
+            }
+            if (!best) {
+                if (m_sweep == 1 || !m_budgets) return std::nullopt;
+                m_sweep = 1;
+                restart();
+                continue;
+            }
+            m_lastGroup = best->group;
+            return best->group->entries[--best->next].job;
+        }
+    }
+
     void restart() {
         for (Source& src : m_sources)
             src.next = src.group->entries.size();
@@ -114,6 +158,7 @@ private:
     std::vector<Source> m_sources;
     const SimState& m_sim;
     std::uint32_t m_preemptor;
+    bool m_byShare;
     bool m_budgets = false;
     int m_sweep = 0;
     std::size_t m_runBegin = 0, m_runEnd = 0;
@@ -194,10 +239,7 @@ std::optional<CandidateCursor> Scheduler::preemptionCandidates(std::uint32_t job
     bool withinNominal = false;
     if (managed && reclaim != ReclaimPolicy::Never)
         for (int model : quota.flavorsOf(s.team))
-            withinNominal |=
-                (s.gpuModel < 0 || s.gpuModel == model) &&
-                quota.usage(s.team, model) + QuotaLedger::requestUnits(s, m_sim.fleet, model) <=
-                    quota.nominal(s.team, model);
+            withinNominal |= (s.gpuModel < 0 || s.gpuModel == model) && fitsNominal(job, model);
     if (!byPriority && !withinNominal && within == WithinTeamPolicy::Never) return std::nullopt;
 
     // Who may be evicted depends only on a bound job's team, model and priority — except
@@ -233,7 +275,7 @@ std::optional<CandidateCursor> Scheduler::preemptionCandidates(std::uint32_t job
         if (eligible) sources.push_back({&g, fromBorrower, newerOnly, 0});
     }
     if (sources.empty()) return std::nullopt;
-    return CandidateCursor(std::move(sources), m_sim, job);
+    return CandidateCursor(std::move(sources), m_sim, job, managed && quota.fairSharing(s.team));
 }
 
 bool Scheduler::mayFitNow(std::uint32_t job) const {
@@ -262,8 +304,15 @@ bool Scheduler::mayTakeFromGroup(std::uint32_t job, const BoundJobIndex::Group& 
     const JobSpec& s = m_sim.spec(job);
     if (!quota.manages(s.team) || !quota.manages(group.team) || group.team == s.team) return true;
     if (!quota.borrowing(group.team, group.gpuModel)) return false;
-    if (!quota.fairSharing(s.team)) return true;
+    if (!quota.fairSharing(s.team) || fitsNominal(job, group.gpuModel)) return true;
     return shareWithJob(job, group.gpuModel) <= quota.share(group.team, group.gpuModel, 0);
+}
+
+bool Scheduler::fitsNominal(std::uint32_t job, int gpuModel) const {
+    const JobSpec& s = m_sim.spec(job);
+    return m_sim.quota.usage(s.team, gpuModel) +
+               QuotaLedger::requestUnits(s, m_sim.fleet, gpuModel) <=
+           m_sim.quota.nominal(s.team, gpuModel);
 }
 
 double Scheduler::shareWithJob(std::uint32_t job, int gpuModel) const {
@@ -272,21 +321,26 @@ double Scheduler::shareWithJob(std::uint32_t job, int gpuModel) const {
 }
 
 bool Scheduler::fairShareAllows(std::uint32_t job, std::uint32_t victim,
-                                const BoundJobIndex::Group& group) const {
-    // Fair sharing (Kueue's strategies LessThanOrEqualToFinalShare, then LessThanInitialShare,
-    // taken here as either): the job's team, with the job admitted, must not end up with a
-    // larger share than the victim's team has without the victim, or must stay below the
-    // share it has now. A team far above its share cannot take from one near it.
+                                const BoundJobIndex::Group& group, FairStrategy strategy) const {
+    // Kueue's fair-sharing strategies, in two rounds over the candidates: the job's team, with
+    // the job admitted, must not end up with a larger share than the victim's team has
+    // without the victim (LessThanOrEqualToFinalShare); in the second round, for the
+    // candidates that failed, it must stay below that team's share now
+    // (LessThanInitialShare). A team far above its share cannot take from one near it.
+    // A job its team's nominal quota covers takes from borrowers regardless (Kueue 0.17's
+    // FairSharingPreemptWithinNominal, on by default).
     const QuotaLedger& quota = m_sim.quota;
     const JobSpec& s = m_sim.spec(job);
     if (!quota.manages(s.team) || !quota.manages(group.team) || group.team == s.team ||
         !quota.fairSharing(s.team))
         return true;
+    if (fitsNominal(job, group.gpuModel)) return true;
     const double jobShare = shareWithJob(job, group.gpuModel);
+    if (strategy == FairStrategy::LessThanInitialShare)
+        return jobShare < quota.share(group.team, group.gpuModel, 0);
     const std::int64_t victimUnits =
         QuotaLedger::requestUnits(m_sim.spec(victim), m_sim.fleet, group.gpuModel);
-    return jobShare <= quota.share(group.team, group.gpuModel, -victimUnits) ||
-           jobShare < quota.share(group.team, group.gpuModel, 0);
+    return jobShare <= quota.share(group.team, group.gpuModel, -victimUnits);
 }
 
 std::vector<std::uint32_t> Scheduler::chooseVictims(std::uint32_t job) {
@@ -298,13 +352,24 @@ std::vector<std::uint32_t> Scheduler::chooseVictims(std::uint32_t job) {
     Placed placed;
     bool fits = false;
     auto groupAllowed = [&](const BoundJobIndex::Group& g) { return mayTakeFromGroup(job, g); };
-    while (const std::optional<std::uint32_t> v = candidates->next(groupAllowed)) {
-        if (!fairShareAllows(job, *v, candidates->lastGroup())) continue;
-        lift(*v, -1);
-        victims.push_back(*v);
-        if (mayFitNow(job) && fitsNow(job, &placed)) {
-            fits = true;
-            break;
+    // Under fair sharing a second round takes, of the candidates the first strategy refused,
+    // those the second allows (Kueue's retry with LessThanInitialShare).
+    const JobSpec& s = m_sim.spec(job);
+    const int rounds = m_sim.quota.manages(s.team) && m_sim.quota.fairSharing(s.team) ? 2 : 1;
+    for (int round = 0; round < rounds && !fits; ++round) {
+        const FairStrategy strategy = round == 0 ? FairStrategy::LessThanOrEqualToFinalShare
+                                                 : FairStrategy::LessThanInitialShare;
+        if (round > 0) candidates->rewind();
+        while (const std::optional<std::uint32_t> v = candidates->next(groupAllowed)) {
+            if (round > 0 && std::find(victims.begin(), victims.end(), *v) != victims.end())
+                continue;  // taken in the first round
+            if (!fairShareAllows(job, *v, candidates->lastGroup(), strategy)) continue;
+            lift(*v, -1);
+            victims.push_back(*v);
+            if (mayFitNow(job) && fitsNow(job, &placed)) {
+                fits = true;
+                break;
+            }
         }
     }
     if (!fits) {

@@ -246,6 +246,73 @@ TEST_CASE("under fair sharing a team takes only from a team whose share stays at
     }
 }
 
+TEST_CASE("under fair sharing victims come from the highest share first, by the strategies in turn",
+          "[preemption][quota][fair]") {
+    // Kueue's fair-sharing preemption: the team with the highest share gives first, and a
+    // candidate must pass LessThanOrEqualToFinalShare; those that fail are tried again with
+    // LessThanInitialShare only if no candidate passes the first. 6 nodes (48 GPUs); one
+    // fair-sharing cohort: a, b, c nominal 8 each, d 24 with no jobs — lendable L = 48.
+    // At 0: a1 (8 GPUs, priority 10: a at its nominal), c1..c4 (4 GPUs each: c uses 16,
+    // borrows 8) and b1 (24 GPUs, a gang of 3: b borrows 16), priority 0, all 10 h: fleet and
+    // quota full. (a1's priority keeps a2 from taking it within its team instead.)
+    // a2 (4 GPUs, priority 10) at 100 s: a would borrow 4, share A' = 4/48.
+    //   b's share 16/48 is the highest: its candidate b1, the most recently admitted job of
+    //   all, leaves b at 0 < A': the first strategy refuses it.
+    //   c's share 8/48: c4 leaves c at 4/48 ≥ A': taken; a2 fits (4 GPUs and 4 of quota).
+    // So c4 goes, not b1 — which the classic order (newest first) would have evicted, 24 GPUs
+    // for a 4-GPU job.
+    Scenario s = test::smallFleet(1, 6, "n8");
+    s.scheduler.preemption = PreemptionMode::Priority;
+    for (const char* t : {"a", "b", "c", "d"})
+        s.teams.push_back(TeamDef{t, ""});
+    s.cohorts = {cohort("all")};
+    s.cohorts[0].fairSharing = true;
+    s.quotas = {quota("a", 8, "all"), quota("b", 8, "all"), quota("c", 8, "all"),
+                quota("d", 24, "all")};
+    s.jobs = {prioritized("a1", 8, 36000, 0, 10, "a")};
+    for (const char* c : {"c1", "c2", "c3", "c4"})
+        s.jobs.push_back(prioritized(c, 4, 36000, 0, 0, "c"));
+    JobDef b1 = prioritized("b1", 24, 36000, 0, 0, "b");
+    b1.traits.gpusPerPod = 8;
+    s.jobs.push_back(b1);
+    s.jobs.push_back(prioritized("a2", 4, 3600, 100, 10, "a"));
+    const Results r = test::run(s);
+    CHECK(startOf(r, "a2") == 100);
+    CHECK(preemptionsOf(r, "c4") == std::vector<double>{100});
+    CHECK(preemptionsOf(r, "b1").empty());
+
+    SECTION("of candidates that pass, the team with the highest share gives first") {
+        // b runs b1..b6 (4 GPUs each) instead of the gang, and c's jobs come at 1 s, so are
+        // admitted last: b still borrows 16 (share 16/48), c 8 (8/48). b6 leaves b at 12/48
+        // ≥ A' = 4/48: it passes, and b gives first, though c4 comes first in the classic
+        // order (the most recently admitted).
+        Scenario many = s;
+        many.jobs.erase(many.jobs.begin() + 5);  // the gang b1
+        for (int i = 1; i <= 4; ++i)
+            many.jobs[static_cast<std::size_t>(i)].submitS = 1;
+        for (int i = 6; i >= 1; --i)
+            many.jobs.insert(many.jobs.begin() + 1,
+                             prioritized("b" + std::to_string(i), 4, 36000, 0, 0, "b"));
+        const Results rm = test::run(many);
+        CHECK(startOf(rm, "a2") == 100);
+        CHECK(preemptionsOf(rm, "b6") == std::vector<double>{100});
+        CHECK(preemptionsOf(rm, "c4").empty());
+    }
+    SECTION("when none passes the first strategy, the second takes the highest share's") {
+        // Without c3 and c4, c uses its nominal 8 and is no candidate; d's nominal 16 makes
+        // L = 40, again all used (a1 8 + c 8 + b1 24), one node idle: a2 waits for quota.
+        // Its share with it 4/40; b1 alone is a candidate: refused by the first strategy
+        // (b left at 0), taken by the second (4/40 < b's 16/40) — a 24-GPU gang for want of
+        // 4 GPUs of quota, as Kueue would.
+        Scenario one = s;
+        one.quotas[3] = quota("d", 16, "all");
+        one.jobs.erase(one.jobs.begin() + 3, one.jobs.begin() + 5);  // c3, c4
+        const Results r1 = test::run(one);
+        CHECK(startOf(r1, "a2") == 100);
+        CHECK(preemptionsOf(r1, "b1") == std::vector<double>{100});
+    }
+}
+
 TEST_CASE("preemption prefers victims whose class keeps its minAvailable", "[preemption]") {
     // 2 nodes. Class serving (priority 1, minAvailable 1): one 8-GPU job at 0 (2 h). Class
     // batch (priority 1): one 8-GPU job at 1 s (2 h), admitted later. x (priority 5, 8 GPUs) at

@@ -180,4 +180,11 @@ TEST_CASE("fair sharing: a team's share is what it borrows over the pool, over i
     CHECK(q.share(Books::a, Books::tg, 0) == Approx(0.25));
     CHECK(q.share(Books::b, Books::tg, 6 * G) == Approx(0.125));
     CHECK(q.share(Books::b, Books::tg, 2 * G) == 0);
+    // Weight 0: an infinite share once it borrows (Kueue), none while it does not.
+    QuotaDef z = quota("a", "all", flavor(4));
+    z.fairShareWeight = 0;
+    Books kz({z, b}, {cohort("all", "", true)});
+    kz.ledger.charge(Books::a, Books::tg, 4 * G);
+    CHECK(kz.ledger.share(Books::a, Books::tg, 0) == 0);
+    CHECK(kz.ledger.share(Books::a, Books::tg, 1 * G) == std::numeric_limits<double>::infinity());
 }
