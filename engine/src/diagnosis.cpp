@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gpuplan/mig_geometry.hpp"
+#include "gpuplan/time_format.hpp"
 
 namespace gpuplan::detail {
 
@@ -356,7 +357,7 @@ Diagnoser::QuotaBlock Diagnoser::quotaBlock(const JobSpec& job, bool withText) c
 
 PendingEntry Diagnoser::diagnoseQueued(std::uint32_t jobIndex, double nowS) {
     if (!m_scheduler.nominations().empty() && m_scheduler.nominated(jobIndex))
-        return diagnoseAwaiting(jobIndex, m_sim.victimsOf(jobIndex), nowS);
+        return diagnoseAwaiting(jobIndex, m_sim.victimsOf(jobIndex));
     const JobSpec& job = m_sim.spec(jobIndex);
     // Jobs of one shape and constraint share a diagnosis within a sample; the blocked head
     // is described on its own.
@@ -396,9 +397,9 @@ PendingEntry Diagnoser::diagnoseQueued(std::uint32_t jobIndex, double nowS) {
     return entry;
 }
 
-PendingEntry Diagnoser::diagnoseJustQueued(std::uint32_t jobIndex, double nowS) {
+PendingEntry Diagnoser::diagnoseJustQueued(std::uint32_t jobIndex) {
     if (!m_scheduler.nominations().empty() && m_scheduler.nominated(jobIndex))
-        return diagnoseAwaiting(jobIndex, m_sim.victimsOf(jobIndex), nowS);
+        return diagnoseAwaiting(jobIndex, m_sim.victimsOf(jobIndex));
     const Layer layer = layerOf(jobIndex);
     std::uint32_t& reason = m_justQueuedReason[static_cast<int>(layer)];
     if (reason == ~0u) {
@@ -491,7 +492,7 @@ PendingEntry Diagnoser::diagnosePreempted(std::uint32_t jobIndex, std::uint32_t 
 }
 
 PendingEntry Diagnoser::diagnoseAwaiting(std::uint32_t jobIndex,
-                                         const std::vector<std::uint32_t>& victims, double nowS) {
+                                         const std::vector<std::uint32_t>& victims) {
     constexpr std::size_t kNamed = 3;
     std::string names;
     double untilS = 0;
@@ -500,14 +501,15 @@ PendingEntry Diagnoser::diagnoseAwaiting(std::uint32_t jobIndex,
         if (i < kNamed) names += std::string(i ? ", " : "") + m_sim.results.jobName(victims[i]);
     }
     if (victims.size() > kNamed) names += format(" and %zu more", victims.size() - kNamed);
+    // An absolute time: the text stays true at every t it is shown for.
     const std::string text = format(
         "Pending the preemption of %zu workload(s): %s, given notice, hold their GPUs for "
-        "their termination grace period of %s (scheduler.preemptionGraceS); the last leaves "
-        "in %s. Scheduling: WaitingForPreemptedWorkloads: its room and quota are held for it, "
-        "and it starts there then.",
+        "their termination grace period of %s (scheduler.preemptionGraceS), until %s. "
+        "Scheduling: WaitingForPreemptedWorkloads: its room and quota are held for it, and it "
+        "starts there then.",
         victims.size(), names.c_str(),
         humanDuration(m_sim.scenario.scheduler.preemptionGraceS).c_str(),
-        humanDuration(untilS - nowS).c_str());
+        formatSimTime(untilS).c_str());
     return PendingEntry{.job = jobIndex,
                         .layer = Layer::Scheduling,
                         .token = ReasonToken::WaitingForPreemptedWorkloads,

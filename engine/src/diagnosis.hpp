@@ -31,7 +31,7 @@ public:
     /// A job just queued (submitted or evicted) that could not start: its layer, exactly, and
     /// a reason that says only that (the detailed one is taken at samples, for the jobs within
     /// the sample's list). Cheap: no text per job.
-    PendingEntry diagnoseJustQueued(std::uint32_t job, double nowS);
+    PendingEntry diagnoseJustQueued(std::uint32_t job);
     /// A bound job that is starting or crash-looping.
     PendingEntry diagnoseStuck(std::uint32_t job, double nowS);
     /// A job an MPS fault from `faulting`'s crash on (node, slot) evicted: workload layer.
@@ -44,8 +44,7 @@ public:
     /// A job that preempted and waits for its victims' grace periods to end: scheduling
     /// layer, token WaitingForPreemptedWorkloads (Kueue's "Pending the preemption of N
     /// workload(s)"), the victims named.
-    PendingEntry diagnoseAwaiting(std::uint32_t job, const std::vector<std::uint32_t>& victims,
-                                  double nowS);
+    PendingEntry diagnoseAwaiting(std::uint32_t job, const std::vector<std::uint32_t>& victims);
 
     /// The layer alone, for callers that do not need the text.
     Layer layerOf(std::uint32_t job) const;

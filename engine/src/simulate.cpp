@@ -173,8 +173,7 @@ void Simulation::diagnoseNewlyQueued() {
         for (std::uint32_t job : m_queuedNow) {
             if (m_sim.runtime[job].phase != Phase::Queued) continue;
             if (m_sim.spec(job).source != JobSource::Explicit) {
-                m_results.jobDiagnoses.push_back(
-                    {m_nowS, m_diagnoser.diagnoseJustQueued(job, m_nowS)});
+                m_results.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnoseJustQueued(job)});
                 continue;
             }
             m_diagnoser.beginSample();  // the cluster has changed since the last memo

@@ -53,7 +53,7 @@ void Simulation::takeSample(std::size_t k) {
                 m_sim.spec(n.job).gpuEquivalents();
             if (listed < m_pendingEntriesPerSample) {
                 m_results.pending.push_back(
-                    m_diagnoser.diagnoseAwaiting(n.job, m_sim.victimsOf(n.job), m_nowS));
+                    m_diagnoser.diagnoseAwaiting(n.job, m_sim.victimsOf(n.job)));
                 ++listed;
             }
         }

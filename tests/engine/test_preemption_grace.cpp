@@ -108,11 +108,12 @@ TEST_CASE("a job waiting for its victims takes no more meanwhile", "[preemption]
     REQUIRE(low2.size() == 2);
     CHECK(low2[0]->endS == 700);
     CHECK(low2[0]->end == SegmentEnd::Preempted);
-    // Its pending row at 240 s (a sample after that pass) still says what it waits for.
+    // Its pending row at 240 s still says what it waits for, and until when: 700 s, 11 min
+    // 40 s, read to the minute.
     const auto waiting = pendingRow(r, 240, "high");
     REQUIRE(waiting);
     CHECK(waiting->token == ReasonToken::WaitingForPreemptedWorkloads);
-    CHECK_THAT(r.reasonText(waiting->reason), Catch::Contains("the last leaves in 8 min"));
+    CHECK_THAT(r.reasonText(waiting->reason), Catch::Contains("until d0 00:12"));
 
     SECTION("a node failure ends the grace early; the waiting job may then preempt again") {
         // low2 runs on node1 (pack fills node0 first). node1 fails at 300 s: low2 leaves,
