@@ -292,11 +292,12 @@ QString Inspector::interruptionRows(std::uint32_t job) const {
                                          .arg(ji.lostGpuS / 3600, 0, 'f', 1));
     }
     if (health.preemptions > 0)
-        html +=
-            row(tr("preempted"), health.thrashing ? tr("%1 times: <b>thrashing</b> (%2 or more)")
-                                                        .arg(health.preemptions)
-                                                        .arg(m_results->thrashingPreemptions)
-                                                  : tr("%1 times").arg(health.preemptions));
+        html += row(tr("preempted"),
+                    health.thrashing ? tr("%1 times: <b>thrashing</b> (%2 or more)")
+                                           .arg(health.preemptions)
+                                           .arg(m_results->thrashingPreemptions)
+                    : health.preemptions == 1 ? tr("once")
+                                              : tr("%1 times").arg(health.preemptions));
     if (health.longestQueuedS > 0)
         html += row(
             tr("longest wait"),

@@ -195,6 +195,15 @@ void MainWindow::buildDocks() {
     pendingView->setSelectionBehavior(QAbstractItemView::SelectRows);
     pendingView->setSelectionMode(QAbstractItemView::SingleSelection);
     pendingView->horizontalHeader()->setStretchLastSection(true);
+    // Wide enough for a generated job's name and Kueue's longest token, unclipped.
+    const QFontMetrics metrics = pendingView->fontMetrics();
+    pendingView->setColumnWidth(
+        ui::PendingTableModel::JobColumn,
+        metrics.horizontalAdvance(QStringLiteral("batch-inference-0000")) + 16);
+    pendingView->setColumnWidth(ui::PendingTableModel::TokenColumn,
+                                metrics.horizontalAdvance(QLatin1String(
+                                    toString(ReasonToken::WaitingForPreemptedWorkloads))) +
+                                    16);
     pendingView->verticalHeader()->hide();
     pendingView->setWordWrap(false);
     connect(pendingView, &QTableView::clicked, this, &MainWindow::onPendingClicked);
