@@ -3,17 +3,34 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpressionValidator>
+#include <QSpinBox>
 #include <cmath>
+
+#include "gpuplan/scenario_io.hpp"
 
 namespace gpuplan::app {
 
 namespace {
 constexpr double kHourS = 3600, kDayS = 86400;
+
+/// Can anything in `s` ever be preempted: priority mode, or a quota that reclaims from
+/// borrowers or preempts within its team. The grace period applies to every preemption, so
+/// its box is enabled by this; it is the engine's detail::preemptionPossible (simulation.hpp),
+/// which the app cannot include.
+bool canPreempt(const Scenario& s) {
+    if (s.scheduler.preemption != PreemptionMode::Off) return true;
+    for (const QuotaDef& q : s.quotas)
+        if (q.reclaimWithinCohort != ReclaimPolicy::Never ||
+            q.withinTeam != WithinTeamPolicy::Never)
+            return true;
+    return false;
 }
+}  // namespace
 
 SchedulerPanel::SchedulerPanel(ScenarioDocument* doc, QWidget* parent)
     : QWidget(parent), m_doc(doc) {
@@ -59,6 +76,7 @@ SchedulerPanel::SchedulerPanel(ScenarioDocument* doc, QWidget* parent)
     form->addRow(tr("Horizon"), horizonRow);
     form->addRow(tr("Sample every"), m_sampleMinutes);
     form->addRow(tr("Seed"), m_seed);
+    form->addRow(buildPreemptionGroup());
     form->addRow(m_refusal);
 
     connect(m_queueOrder, &QComboBox::activated, this, [this](int i) {
@@ -101,6 +119,62 @@ SchedulerPanel::SchedulerPanel(ScenarioDocument* doc, QWidget* parent)
     syncFromDocument();
 }
 
+QGroupBox* SchedulerPanel::buildPreemptionGroup() {
+    m_preemption = new QComboBox(this);
+    m_preemption->addItems({tr("off"), tr("priority")});  // item order = enum order
+    m_preemption->setToolTip(
+        tr("Priority: a job that cannot start evicts the fewest lower-priority jobs it needs, "
+           "as kube-scheduler does"));
+    m_graceS = new QDoubleSpinBox(this);
+    m_graceS->setDecimals(1);
+    m_graceS->setRange(0, kDayS);  // the scenario reader's bound
+    m_graceS->setSuffix(tr(" s"));
+    m_graceS->setToolTip(
+        tr("Termination grace period: victims stop work at notice and hold their GPUs this "
+           "long; the preemptor waits (WaitingForPreemptedWorkloads). Applies to every "
+           "preemption, quota reclaim included"));
+    m_thrashing = new QSpinBox(this);
+    m_thrashing->setRange(1, 1000000);
+    m_thrashing->setSuffix(tr(" preemptions"));
+    m_thrashing->setToolTip(tr("A job preempted this many times or more is flagged thrashing"));
+    m_starvationHours = new QDoubleSpinBox(this);
+    m_starvationHours->setDecimals(2);
+    // From 0 so that a too short threshold is refused with the reader's reason.
+    m_starvationHours->setRange(0, InputLimits::maxHorizonS / kHourS);
+    m_starvationHours->setSuffix(tr(" h"));
+    m_starvationHours->setToolTip(
+        tr("A job that waits in the queue longer than this at a stretch (from its submission "
+           "or an eviction to its next start) is flagged starved"));
+
+    auto* group = new QGroupBox(tr("Preemption"), this);
+    auto* form = new QFormLayout(group);
+    form->addRow(tr("Mode"), m_preemption);
+    form->addRow(tr("Grace period"), m_graceS);
+    form->addRow(tr("Thrashing at"), m_thrashing);
+    form->addRow(tr("Starved after"), m_starvationHours);
+
+    connect(m_preemption, &QComboBox::activated, this, [this](int i) {
+        Scenario after = m_doc->scenario();
+        after.scheduler.preemption = static_cast<PreemptionMode>(i);
+        commit(after,
+               tr("Preemption: %1").arg(QLatin1String(toString(after.scheduler.preemption))));
+    });
+    connect(m_graceS, &QDoubleSpinBox::editingFinished, this, [this] {
+        if (m_graceS->value() != m_shownGraceS) setPreemptionGraceS(m_graceS->value());
+    });
+    connect(m_thrashing, &QSpinBox::editingFinished, this, [this] {
+        if (m_thrashing->value() == m_doc->scenario().scheduler.thrashingPreemptions) return;
+        Scenario after = m_doc->scenario();
+        after.scheduler.thrashingPreemptions = m_thrashing->value();
+        commit(after, tr("Thrashing at %1 preemptions").arg(m_thrashing->value()));
+    });
+    connect(m_starvationHours, &QDoubleSpinBox::editingFinished, this, [this] {
+        if (m_starvationHours->value() != m_shownStarvationHours)
+            setStarvationWaitS(m_starvationHours->value() * kHourS);
+    });
+    return group;
+}
+
 double SchedulerPanel::unitS() const {
     return m_horizonUnit->currentIndex() == 1 ? kDayS : kHourS;
 }
@@ -119,6 +193,18 @@ QString SchedulerPanel::setSampleIntervalS(double intervalS) {
     Scenario after = m_doc->scenario();
     after.sampleIntervalS = intervalS;
     return commit(after, tr("Sample every %1 min").arg(intervalS / 60.0));
+}
+
+QString SchedulerPanel::setPreemptionGraceS(double graceS) {
+    Scenario after = m_doc->scenario();
+    after.scheduler.preemptionGraceS = graceS;
+    return commit(after, tr("Grace period %1 s").arg(graceS));
+}
+
+QString SchedulerPanel::setStarvationWaitS(double waitS) {
+    Scenario after = m_doc->scenario();
+    after.scheduler.starvationWaitS = waitS;
+    return commit(after, tr("Starved after %1 h").arg(waitS / kHourS));
 }
 
 QString SchedulerPanel::setPlacementPolicy(PlacementPolicy policy) {
@@ -140,7 +226,8 @@ QString SchedulerPanel::commit(const Scenario& after, const QString& label) {
 void SchedulerPanel::syncFromDocument() {
     const Scenario& s = m_doc->scenario();
     const QSignalBlocker b1(m_queueOrder), b2(m_placement), b3(m_backfill), b4(m_horizon),
-        b5(m_sampleMinutes), b6(m_seed);
+        b5(m_sampleMinutes), b6(m_seed), b7(m_preemption), b8(m_graceS), b9(m_thrashing),
+        b10(m_starvationHours);
     m_queueOrder->setCurrentIndex(static_cast<int>(s.scheduler.queueOrder));
     m_placement->setCurrentIndex(static_cast<int>(s.scheduler.placement));
     m_backfill->setCurrentIndex(static_cast<int>(s.scheduler.backfill));
@@ -150,6 +237,13 @@ void SchedulerPanel::syncFromDocument() {
     m_sampleMinutes->setValue(s.sampleIntervalS / 60.0);
     m_shownSampleMinutes = m_sampleMinutes->value();
     m_seed->setText(QString::number(s.seed));
+    m_preemption->setCurrentIndex(static_cast<int>(s.scheduler.preemption));
+    m_graceS->setValue(s.scheduler.preemptionGraceS);
+    m_shownGraceS = m_graceS->value();
+    m_graceS->setEnabled(canPreempt(s));
+    m_thrashing->setValue(s.scheduler.thrashingPreemptions);
+    m_starvationHours->setValue(s.scheduler.starvationWaitS / kHourS);
+    m_shownStarvationHours = m_starvationHours->value();
 }
 
 }  // namespace gpuplan::app

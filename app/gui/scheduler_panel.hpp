@@ -1,6 +1,8 @@
 // The "Scheduler & run" dock: queue order, placement, backfill, horizon, sample interval and
-// seed in one form. Each change is one ScenarioDocument::edit; the form follows the document
-// (undo, redo, open) and a refused value shows its reason under the form and in the status bar.
+// seed in one form, and a "Preemption" group (mode, termination grace period, when a job is
+// flagged thrashing or starved). Each change is one ScenarioDocument::edit; the form follows the
+// document (undo, redo, open) and a refused value shows its reason under the form and in the status
+// bar.
 #pragma once
 
 #include <QWidget>
@@ -9,8 +11,10 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
+class QSpinBox;
 
 namespace gpuplan::app {
 
@@ -27,12 +31,20 @@ public:
     QComboBox* horizonUnitBox() const { return m_horizonUnit; }
     QDoubleSpinBox* sampleIntervalMinutesBox() const { return m_sampleMinutes; }
     QLineEdit* seedEdit() const { return m_seed; }
+    QComboBox* preemptionBox() const { return m_preemption; }
+    /// Seconds; enabled only while the scenario can preempt at all.
+    QDoubleSpinBox* preemptionGraceBox() const { return m_graceS; }
+    QSpinBox* thrashingPreemptionsBox() const { return m_thrashing; }
+    /// Hours (the scenario stores seconds).
+    QDoubleSpinBox* starvationHoursBox() const { return m_starvationHours; }
     /// The refusal shown under the form (empty when the last change went through).
     QString refusal() const;
 
     /// Each returns the refusal reason, or an empty string when applied.
     QString setHorizonS(double horizonS);
     QString setSampleIntervalS(double intervalS);
+    QString setPreemptionGraceS(double graceS);
+    QString setStarvationWaitS(double waitS);
     /// THE placement edit (this form's box and the main toolbar's both call it): a refusal
     /// shows under the form and, through message(), in the status bar.
     QString setPlacementPolicy(PlacementPolicy policy);
@@ -41,6 +53,7 @@ signals:
     void message(const QString& text);
 
 private:
+    QGroupBox* buildPreemptionGroup();
     void syncFromDocument();
     QString commit(const Scenario& after, const QString& label);
     double unitS() const;
@@ -53,8 +66,14 @@ private:
     QComboBox* m_horizonUnit;
     QDoubleSpinBox* m_sampleMinutes;
     QLineEdit* m_seed;
+    QComboBox* m_preemption;
+    QDoubleSpinBox* m_graceS;
+    QSpinBox* m_thrashing;
+    QDoubleSpinBox* m_starvationHours;
     QLabel* m_refusal;
-    double m_shownHorizon = 0, m_shownSampleMinutes = 0;  // as the boxes show the document
+    // As the boxes show the document (rounded to their decimals).
+    double m_shownHorizon = 0, m_shownSampleMinutes = 0, m_shownGraceS = 0,
+           m_shownStarvationHours = 0;
 };
 
 }  // namespace gpuplan::app

@@ -1,9 +1,11 @@
 // QtTest, offscreen: the Scheduler & run dock drives the scenario's scheduler and run
 // settings, follows undo, and stays in step with the toolbar's placement box. The default
-// preset runs 7 days (604800 s) sampled every 600 s.
+// preset runs 7 days (604800 s) sampled every 600 s, without preemption or quotas; the
+// scheduler's defaults are grace 0 s, thrashing at 3 preemptions, starved after 86400 s.
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QSpinBox>
 
 #include "app_test_support.hpp"
 #include "scheduler_panel.hpp"
@@ -22,6 +24,16 @@ std::string json(const ScenarioDocument& doc) {
 void enter(QDoubleSpinBox* box, double value) {
     box->setValue(value);
     emit box->editingFinished();
+}
+void enter(QSpinBox* box, int value) {
+    box->setValue(value);
+    emit box->editingFinished();
+}
+
+/// Picks an item of a combo box, as a click does.
+void choose(QComboBox* box, int index) {
+    box->setCurrentIndex(index);
+    emit box->activated(index);
 }
 
 }  // namespace
@@ -125,6 +137,126 @@ private slots:
         // Four edits in a row: the debounced run of the last one is the one to wait for.
         QTRY_COMPARE_WITH_TIMEOUT(f.window->results()->sampleIntervalS, 300.0, 15000);
         QCOMPARE(f.window->results()->sampleTimesS.size(), std::size_t(2016));
+    }
+
+    void preemptionAndGraceAreTwoUndoSteps() {
+        Fixture f;
+        SchedulerPanel* panel = f.window->schedulerPanel();
+        QDoubleSpinBox* grace = panel->preemptionGraceBox();
+        const std::string before = json(f.doc);
+        QCOMPARE(panel->preemptionBox()->currentIndex(), 0);
+        QVERIFY(!grace->isEnabled());  // nothing can be preempted: no grace to give
+        choose(panel->preemptionBox(), 1);
+        QCOMPARE(f.doc.scenario().scheduler.preemption, PreemptionMode::Priority);
+        QVERIFY(grace->isEnabled());
+        enter(grace, 30);
+        QCOMPARE(f.doc.scenario().scheduler.preemptionGraceS, 30.0);
+        QCOMPARE(f.doc.undoStack()->count(), 2);
+        QCOMPARE(f.doc.undoStack()->text(0), QStringLiteral("Preemption: priority"));
+        QCOMPARE(f.doc.undoStack()->text(1), QStringLiteral("Grace period 30 s"));
+        // The first undo takes back the grace only.
+        f.doc.undoStack()->undo();
+        QCOMPARE(f.doc.scenario().scheduler.preemptionGraceS, 0.0);
+        QCOMPARE(f.doc.scenario().scheduler.preemption, PreemptionMode::Priority);
+        QCOMPARE(grace->value(), 0.0);
+        QVERIFY(grace->isEnabled());
+        f.doc.undoStack()->undo();
+        QCOMPARE(json(f.doc), before);
+        QCOMPARE(panel->preemptionBox()->currentIndex(), 0);
+        QVERIFY(!grace->isEnabled());
+        f.doc.undoStack()->redo();  // redo follows too
+        QCOMPARE(panel->preemptionBox()->currentIndex(), 1);
+        QVERIFY(grace->isEnabled());
+    }
+
+    void graceBoxFollowsQuotaReclaimToo() {
+        // shared-cohort: priority preemption, and a quota reclaiming from borrowers (Any).
+        Fixture f(QStringLiteral("shared-cohort.json"));
+        SchedulerPanel* panel = f.window->schedulerPanel();
+        QDoubleSpinBox* grace = panel->preemptionGraceBox();
+        QCOMPARE(panel->preemptionBox()->currentIndex(), 1);
+        QVERIFY(grace->isEnabled());
+        // Off, reclaim still preempts, and its victims get the grace period.
+        choose(panel->preemptionBox(), 0);
+        QCOMPARE(f.doc.scenario().scheduler.preemption, PreemptionMode::Off);
+        QVERIFY(grace->isEnabled());
+        Scenario s = f.doc.scenario();
+        for (QuotaDef& q : s.quotas) {
+            q.reclaimWithinCohort = ReclaimPolicy::Never;
+            q.withinTeam = WithinTeamPolicy::Never;
+        }
+        QCOMPARE(f.doc.edit(s, QStringLiteral("no reclaim")), QString());
+        QVERIFY(!grace->isEnabled());
+    }
+
+    void thrashingAndStarvationInTheirUnits() {
+        Fixture f;
+        SchedulerPanel* panel = f.window->schedulerPanel();
+        QCOMPARE(panel->thrashingPreemptionsBox()->value(), 3);
+        QCOMPARE(panel->starvationHoursBox()->value(), 24.0);  // 86400 s / 3600
+        // They apply to any eviction history: open with preemption off.
+        QVERIFY(panel->thrashingPreemptionsBox()->isEnabled());
+        QVERIFY(panel->starvationHoursBox()->isEnabled());
+        enter(panel->thrashingPreemptionsBox(), 5);
+        QCOMPARE(f.doc.scenario().scheduler.thrashingPreemptions, 5);
+        // 12 h = 12 × 3600 s = 43200 s; 1.5 h = 5400 s.
+        enter(panel->starvationHoursBox(), 12);
+        QCOMPARE(f.doc.scenario().scheduler.starvationWaitS, 43200.0);
+        enter(panel->starvationHoursBox(), 1.5);
+        QCOMPARE(f.doc.scenario().scheduler.starvationWaitS, 5400.0);
+        QCOMPARE(f.doc.undoStack()->count(), 3);
+        QCOMPARE(f.doc.undoStack()->text(0), QStringLiteral("Thrashing at 5 preemptions"));
+        QCOMPARE(f.doc.undoStack()->text(1), QStringLiteral("Starved after 12 h"));
+        // The run takes both thresholds (the debounced run of the last edit).
+        QTRY_COMPARE_WITH_TIMEOUT(f.window->results()->starvationWaitS, 5400.0, 15000);
+        QCOMPARE(f.window->results()->thrashingPreemptions, 5);
+        f.doc.undoStack()->undo();
+        QCOMPARE(panel->starvationHoursBox()->value(), 12.0);
+        f.doc.undoStack()->undo();
+        f.doc.undoStack()->undo();
+        QCOMPARE(panel->thrashingPreemptionsBox()->value(), 3);
+        QCOMPARE(panel->starvationHoursBox()->value(), 24.0);
+    }
+
+    void leavingPreemptionBoxesUnchangedIsNoEdit() {
+        Fixture f;
+        SchedulerPanel* panel = f.window->schedulerPanel();
+        // 0.25 s shows with one decimal and 100000 s as 27.78 h (27.777… h); leaving the
+        // boxes must not round the scenario to what they show.
+        Scenario s = f.doc.scenario();
+        s.scheduler.preemption = PreemptionMode::Priority;
+        s.scheduler.preemptionGraceS = 0.25;
+        s.scheduler.starvationWaitS = 100000;
+        QCOMPARE(f.doc.edit(s, QStringLiteral("odd thresholds")), QString());
+        QCOMPARE(panel->starvationHoursBox()->value(), 27.78);
+        emit panel->preemptionGraceBox()->editingFinished();
+        emit panel->thrashingPreemptionsBox()->editingFinished();
+        emit panel->starvationHoursBox()->editingFinished();
+        QCOMPARE(f.doc.scenario().scheduler.preemptionGraceS, 0.25);
+        QCOMPARE(f.doc.scenario().scheduler.starvationWaitS, 100000.0);
+        QCOMPARE(f.doc.undoStack()->count(), 1);
+    }
+
+    void refusedThresholdsChangeNothingAndSayWhy() {
+        Fixture f;
+        SchedulerPanel* panel = f.window->schedulerPanel();
+        const std::string before = json(f.doc);
+        // The box goes down to 0 h; the reader wants at least 1 s.
+        enter(panel->starvationHoursBox(), 0);
+        QVERIFY2(panel->refusal().contains(QStringLiteral("starvation")),
+                 qPrintable(panel->refusal()));
+        QVERIFY(f.status().contains(panel->refusal()));
+        QCOMPARE(json(f.doc), before);
+        QCOMPARE(f.doc.undoStack()->count(), 0);
+        QCOMPARE(panel->starvationHoursBox()->value(), 24.0);  // the document's value again
+        // The grace box stops at a day, as the reader does; past it, the edit is refused.
+        QVERIFY(!panel->setPreemptionGraceS(1e6).isEmpty());
+        QVERIFY(!panel->refusal().isEmpty());
+        QCOMPARE(json(f.doc), before);
+        QCOMPARE(panel->preemptionGraceBox()->value(), 0.0);
+        // The next good edit clears the reason.
+        enter(panel->thrashingPreemptionsBox(), 4);
+        QCOMPARE(panel->refusal(), QString());
     }
 };
 
