@@ -130,9 +130,8 @@ QGroupBox* SchedulerPanel::buildPreemptionGroup() {
     m_graceS->setRange(0, kDayS);  // the scenario reader's bound
     m_graceS->setSuffix(tr(" s"));
     m_graceS->setToolTip(
-        tr("Termination grace period: victims stop work at notice and hold their GPUs this "
-           "long; the preemptor waits (WaitingForPreemptedWorkloads). Applies to every "
-           "preemption, quota reclaim included"));
+        tr("Termination grace period: victims stop work at notice and hold their GPUs this long;\n"
+           "the preemptor waits (WaitingForPreemptedWorkloads). Quota reclaim gives it too"));
     m_thrashing = new QSpinBox(this);
     m_thrashing->setRange(1, 1000000);
     m_thrashing->setSuffix(tr(" preemptions"));
@@ -143,8 +142,8 @@ QGroupBox* SchedulerPanel::buildPreemptionGroup() {
     m_starvationHours->setRange(0, InputLimits::maxHorizonS / kHourS);
     m_starvationHours->setSuffix(tr(" h"));
     m_starvationHours->setToolTip(
-        tr("A job that waits in the queue longer than this at a stretch (from its submission "
-           "or an eviction to its next start) is flagged starved"));
+        tr("A job that waits in the queue longer than this at a stretch is flagged starved\n"
+           "(from its submission or an eviction to its next start)"));
 
     auto* group = new QGroupBox(tr("Preemption"), this);
     auto* form = new QFormLayout(group);
