@@ -1,8 +1,8 @@
 // The "Scheduler & run" dock: queue order, placement, backfill, horizon, sample interval and
 // seed in one form, and a "Preemption" group (mode, termination grace period, when a job is
-// flagged thrashing or starved). Each change is one ScenarioDocument::edit; the form follows the
-// document (undo, redo, open) and a refused value shows its reason under the form and in the status
-// bar.
+// flagged thrashing or starved). Each change is one ScenarioDocument::edit; the form follows
+// the document (undo, redo, open) and a refused value shows its reason under the form and in
+// the status bar.
 #pragma once
 
 #include <QWidget>
