@@ -29,9 +29,6 @@ int levelOf(const FleetTreePath& p) {
     return p.group >= 0 ? 2 : p.rack >= 0 ? 1 : 0;
 }
 
-const BuyingClass kBuyingClasses[] = {BuyingClass::Reserved, BuyingClass::OnDemand,
-                                      BuyingClass::Spot, BuyingClass::CapacityBlock};
-
 }  // namespace
 
 QString formatReadyAt(double readyAtS) {

@@ -111,8 +111,7 @@ QString FleetPanel::commitCell(const ui::FleetTreePath& tp, int column, const QV
         case M::NodeTypeColumn:
             return run(setNodeType(s, p, value.toString().toStdString(), m_doc->catalog()));
         case M::BuyingClassColumn:
-            for (BuyingClass b : {BuyingClass::Reserved, BuyingClass::OnDemand, BuyingClass::Spot,
-                                  BuyingClass::CapacityBlock})
+            for (BuyingClass b : kBuyingClasses)
                 if (value.toString() == QLatin1String(toString(b)))
                     return run(setBuyingClass(s, p, b));
             return run(FleetEdit{{}, "unknown buying class " + value.toString().toStdString(), {}});

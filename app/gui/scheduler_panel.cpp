@@ -17,19 +17,6 @@ namespace gpuplan::app {
 
 namespace {
 constexpr double kHourS = 3600, kDayS = 86400;
-
-/// Can anything in `s` ever be preempted: priority mode, or a quota that reclaims from
-/// borrowers or preempts within its team. The grace period applies to every preemption, so
-/// its box is enabled by this; it is the engine's detail::preemptionPossible (simulation.hpp),
-/// which the app cannot include.
-bool canPreempt(const Scenario& s) {
-    if (s.scheduler.preemption != PreemptionMode::Off) return true;
-    for (const QuotaDef& q : s.quotas)
-        if (q.reclaimWithinCohort != ReclaimPolicy::Never ||
-            q.withinTeam != WithinTeamPolicy::Never)
-            return true;
-    return false;
-}
 }  // namespace
 
 SchedulerPanel::SchedulerPanel(ScenarioDocument* doc, QWidget* parent)
@@ -127,7 +114,7 @@ QGroupBox* SchedulerPanel::buildPreemptionGroup() {
            "as kube-scheduler does"));
     m_graceS = new QDoubleSpinBox(this);
     m_graceS->setDecimals(1);
-    m_graceS->setRange(0, kDayS);  // the scenario reader's bound
+    m_graceS->setRange(0, SchedulerDef::kMaxPreemptionGraceS);
     m_graceS->setSuffix(tr(" s"));
     m_graceS->setToolTip(
         tr("Termination grace period: victims stop work at notice and hold their GPUs this long;\n"
@@ -239,7 +226,8 @@ void SchedulerPanel::syncFromDocument() {
     m_preemption->setCurrentIndex(static_cast<int>(s.scheduler.preemption));
     m_graceS->setValue(s.scheduler.preemptionGraceS);
     m_shownGraceS = m_graceS->value();
-    m_graceS->setEnabled(canPreempt(s));
+    // The grace period applies to every preemption, priority or quota's.
+    m_graceS->setEnabled(preemptionPossible(s));
     m_thrashing->setValue(s.scheduler.thrashingPreemptions);
     m_starvationHours->setValue(s.scheduler.starvationWaitS / kHourS);
     m_shownStarvationHours = m_starvationHours->value();

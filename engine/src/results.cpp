@@ -66,6 +66,17 @@ const Kpi* Results::findKpi(std::string_view name) const {
     return nullptr;
 }
 
+double usdPerHourOf(const Fleet& fleet, std::span<const PodPlacement> pods) {
+    double usdPerHour = 0;
+    for (const PodPlacement& pod : pods)
+        usdPerHour += pod.gpuEquivalents() * fleet.nodes[pod.node].usdPerGpuHour;
+    return usdPerHour;
+}
+
+double Results::costUsdOf(const RunSegment& segment) const {
+    return usdPerHourOf(fleet, placementOf(segment)) * (segment.endS - segment.startS) / 3600;
+}
+
 double Results::kpi(std::string_view name) const {
     const Kpi* k = findKpi(name);
     return k ? k->value : std::numeric_limits<double>::quiet_NaN();

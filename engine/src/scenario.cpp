@@ -24,6 +24,15 @@ const NodeType* Scenario::findNodeType(std::string_view id) const {
     return findById(nodeTypes, id);
 }
 
+bool preemptionPossible(const Scenario& s) {
+    if (s.scheduler.preemption != PreemptionMode::Off) return true;
+    for (const QuotaDef& q : s.quotas)
+        if (q.reclaimWithinCohort != ReclaimPolicy::Never ||
+            q.withinTeam != WithinTeamPolicy::Never)
+            return true;
+    return false;
+}
+
 const char* toString(BuyingClass v) {
     switch (v) {
         case BuyingClass::Reserved:
@@ -34,6 +43,8 @@ const char* toString(BuyingClass v) {
             return "spot";
         case BuyingClass::CapacityBlock:
             return "capacity-block";
+        case BuyingClass::OnPrem:
+            return "on-prem";
     }
     return "?";
 }

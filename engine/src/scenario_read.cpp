@@ -10,6 +10,7 @@
 #include "json_reader.hpp"
 #include "pin_check.hpp"
 #include "random.hpp"
+#include "scenario_read_pricing.hpp"
 #include "scenario_read_quotas.hpp"
 #include "scenario_read_scheduler.hpp"
 #include "text_rules.hpp"
@@ -307,7 +308,15 @@ struct Reader {
                             {{"reserved", BuyingClass::Reserved},
                              {"on-demand", BuyingClass::OnDemand},
                              {"spot", BuyingClass::Spot},
-                             {"capacity-block", BuyingClass::CapacityBlock}});
+                             {"capacity-block", BuyingClass::CapacityBlock},
+                             {"on-prem", BuyingClass::OnPrem}});
+                    if (auto v = go.optional("usdPerGpuHour"))
+                        g.usdPerGpuHour = v->number(0, kMaxUsdPerGpuHour);
+                    if (type) {
+                        const auto classNode = go.optional("buyingClass");
+                        detail::checkGroupPriced(s, g, type->gpuModel,
+                                                 classNode ? *classNode : groupNode);
+                    }
                     if (auto v = go.optional("state"))
                         g.state =
                             v->enumeration<NodeState>({{"provisioning", NodeState::Provisioning},
@@ -608,6 +617,15 @@ struct Reader {
             fail("/topology", e.what());
         }
         openbTraceModels();
+        // A node list's nodes are reserved capacity: with pricing, each model needs a price.
+        if (s.pricing && s.nodeList)
+            for (const FleetNode& node : fleet.nodes) {
+                const std::string& model = fleet.gpuModels[node.gpuModel].id;
+                const GpuPriceDef* p = s.pricing->find(model);
+                if (!p || !p->of(BuyingClass::Reserved))
+                    fail("/pricing", "no reserved price for GPU model \"" + model +
+                                         "\", which the node list's nodes have");
+            }
         for (const auto& [pointer, pin] : pinRefs) {
             const bool found = (pin.level == PinLevel::Node && fleet.findNode(pin.target)) ||
                                (pin.level == PinLevel::Rack && fleet.findRack(pin.target)) ||
@@ -707,6 +725,7 @@ struct Reader {
                 s.fabric.fallbackFabricGBpsPerGpu = v->number(0.001, 1e5);
             f.finish();
         }
+        readPricing(root, s, catalog);  // before the topology: each node group needs a price
         topology(root);
         if (auto n = root.optional("teams")) {
             for (const JsonNode& item : n->array(1000)) {

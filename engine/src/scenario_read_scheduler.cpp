@@ -4,14 +4,6 @@
 
 namespace gpuplan::detail {
 
-namespace {
-
-/// kube's terminationGracePeriodSeconds has no upper bound; a preempted job that may take
-/// longer than a day to stop is a mistake in the scenario, not a plan.
-constexpr double kMaxPreemptionGraceS = 86400;
-
-}  // namespace
-
 void readScheduler(JsonObject& root, SchedulerDef& scheduler) {
     auto n = root.optional("scheduler");
     if (!n) return;
@@ -33,7 +25,7 @@ void readScheduler(JsonObject& root, SchedulerDef& scheduler) {
         scheduler.preemption = v->enumeration<PreemptionMode>(
             {{"off", PreemptionMode::Off}, {"priority", PreemptionMode::Priority}});
     if (auto v = o.optional("preemptionGraceS"))
-        scheduler.preemptionGraceS = v->number(0, kMaxPreemptionGraceS);
+        scheduler.preemptionGraceS = v->number(0, SchedulerDef::kMaxPreemptionGraceS);
     if (auto v = o.optional("thrashingPreemptions"))
         scheduler.thrashingPreemptions = static_cast<int>(v->integer(1, 1000000));
     if (auto v = o.optional("starvationWaitS"))

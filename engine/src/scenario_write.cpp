@@ -95,6 +95,20 @@ OJson flavorQuotas(const std::vector<FlavorQuotaDef>& flavors) {
     return list;
 }
 
+void pricing(OJson& root, const Scenario& s) {
+    if (!s.pricing) return;
+    OJson models = OJson::array();
+    for (const GpuPriceDef& p : s.pricing->gpuModels) {
+        OJson prices = OJson::object();
+        for (int c = 0; c < kBuyingClassCount; ++c)
+            if (const auto& v = p.usdPerGpuHour[c])
+                prices[toString(static_cast<BuyingClass>(c))] = *v;
+        models.push_back(OJson{{"gpuModel", p.gpuModel}, {"usdPerGpuHour", prices}});
+    }
+    root["pricing"] =
+        OJson{{"book", s.pricing->book}, {"asOf", s.pricing->asOf}, {"gpuModels", models}};
+}
+
 void quotas(OJson& root, const Scenario& s) {
     if (!s.cohorts.empty()) {
         const CohortDef d;
@@ -170,6 +184,7 @@ std::string scenarioToJson(const Scenario& s) {
                 go["count"] = g.count;
                 go["nodeType"] = g.nodeType;
                 if (g.buyingClass != dg.buyingClass) go["buyingClass"] = toString(g.buyingClass);
+                if (g.usdPerGpuHour) go["usdPerGpuHour"] = *g.usdPerGpuHour;
                 if (g.state != dg.state) go["state"] = toString(g.state);
                 putIf(go, "readyAtS", g.readyAtS, dg.readyAtS);
                 if (g.sharing != dg.sharing) go["sharing"] = sharing(g.sharing);
@@ -192,6 +207,7 @@ std::string scenarioToJson(const Scenario& s) {
     root["teams"] = teams;
 
     quotas(root, s);
+    pricing(root, s);
 
     root["scheduler"] = OJson{{"queueOrder", toString(s.scheduler.queueOrder)},
                               {"placement", toString(s.scheduler.placement)},

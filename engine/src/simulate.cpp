@@ -42,6 +42,7 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
             if (progress && (iterations & 4095) == 0) progress(now / horizonS);
         }
         m_metrics.advanceTo(now, m_rates);
+        m_cost.advanceTo(now);
         m_nowS = now;
         bool changed = false;
         while (!m_events.empty() && m_events.top().timeS == now) {
@@ -81,8 +82,10 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
     const double endS = m_results.stopped ? m_nowS : horizonS;
     m_nowS = endS;
     closeOpenSegments(endS);
+    m_cost.advanceTo(endS);
     m_metrics.finish(endS, m_rates);
     m_quotaSeries.writeKpis(m_results, m_sim.quota);
+    m_cost.writeKpis(m_results);
     writePreemptionHealthKpis(m_results);
     m_results.fingerprint = m_fingerprint;
     m_results.eventCount = m_eventCount;
@@ -215,6 +218,7 @@ void Simulation::bind(std::uint32_t job, const std::vector<PodPlacement>& pods) 
     rec.status = JobStatus::Running;
     m_sim.boundByEnd.insert(p.endS, job, m_results.segments.back().placementBegin,
                             m_results.segments.back().placementCount);
+    m_cost.held(pods, +1);
     // A share gives no whole GPU back when it ends (others may share the GPU): a head's
     // hold counts it as returning nothing.
     for (const PodPlacement& pod : pods)
@@ -277,6 +281,7 @@ void Simulation::unbind(std::uint32_t job, SegmentEnd end) {
     const bool terminating = rt.phase == Phase::Terminating;
     leave(job, !terminating, true);
     if (terminating) victimEnded(job);
+    m_cost.held(m_results.placementOf(seg), -1);
     seg.endS = m_nowS;
     seg.end = end;
     m_rates.allocatedGpus -= heldGpus(job);
@@ -342,6 +347,7 @@ void Simulation::handle(const Event& e) {
 
 void Simulation::nodeChange(std::uint32_t index) {
     applyNodeChange(m_sim.cluster, m_nodeEvents[index], [this](std::uint32_t node, NodeState to) {
+        m_cost.nodeChange(node, m_sim.cluster.state(static_cast<int>(node)), to);
         // A node that goes down takes its pods with it; they queue again from scratch.
         if (to == NodeState::Failed || to == NodeState::Provisioning) {
             m_scheduler.dropNominationsOn(node);

@@ -11,6 +11,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "cost_meter.hpp"
 #include "diagnosis.hpp"
 #include "event_heap.hpp"
 #include "fragmentation_gauge.hpp"
@@ -30,16 +31,6 @@ namespace gpuplan::detail {
 
 /// Passes at one instant that may follow preemptions (each queues its victims again).
 inline constexpr int kPreemptionRounds = 4;
-
-/// Can anything ever be preempted in this scenario (priority mode, or a quota policy)?
-inline bool preemptionPossible(const Scenario& s) {
-    if (s.scheduler.preemption != PreemptionMode::Off) return true;
-    for (const QuotaDef& q : s.quotas)
-        if (q.reclaimWithinCohort != ReclaimPolicy::Never ||
-            q.withinTeam != WithinTeamPolicy::Never)
-            return true;
-    return false;
-}
 
 inline constexpr int kCrashLoopAttempts = 7;  // the first run and backoffLimit = 6 restarts
 
@@ -121,7 +112,8 @@ public:
           m_stuck(static_cast<std::uint32_t>(results.jobs.size())),
           m_sharedGpus(results.fleet, results.firstGpuOfNode),
           m_quotaSeries(results, m_sim.quota, preemptionPossible(scenario),
-                        m_metrics.sampleCount()) {
+                        m_metrics.sampleCount()),
+          m_cost(results, results.fleet, scenario.pricing, m_metrics.sampleCount()) {
         m_scheduler.checkSkips(options.checkInvariants);
         if (preemptionPossible(scenario)) {
             m_sim.boundJobs.enable(results.jobs.size(), scenario.jobClasses.size());
@@ -222,6 +214,9 @@ private:
         m_rates.usefulGpus += sign * rate;
         m_rates.occupiedGpus += sign * rate * s.smActivity;
         m_rates.achievedTflops += sign * rate * s.mfu * peak;
+        if (m_cost.active())
+            m_cost.occupied(sign * usdPerHourOf(m_results.fleet, m_results.placementOf(seg)) *
+                            s.smActivity / static_cast<double>(seg.slowdown));
     }
 
     // ---- Shares: interference, memory and the MPS fault domain (shared_gpus.hpp) ----
@@ -367,6 +362,7 @@ private:
     std::size_t m_pendingEntriesPerSample = 0;
     SharedGpus m_sharedGpus;
     QuotaSeries m_quotaSeries;           ///< after m_metrics: appends to the series it made
+    CostMeter m_cost;                    ///< after them: appends its series
     std::vector<ShareProgress> m_share;  ///< per job, from the first share bound
     mutable MemoryFault m_memoryFault;   ///< the last plan's, for bind
 };

@@ -79,6 +79,7 @@ void Simulation::takeSample(std::size_t k) {
     g.fragmentedGpus = f.fragmentMilli / 1000;
     placeableGauges(g);
     m_metrics.sample(k, g);
+    m_cost.sample(k);
     if (m_quotaSeries.active()) m_quotaSeries.sample(m_results, k, m_sim.quota, queue);
 }
 

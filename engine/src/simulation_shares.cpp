@@ -19,11 +19,15 @@ void Simulation::addShareProgress(std::uint32_t job, int sign, double peak) {
     const JobSpec& s = m_sim.spec(job);
     const RunSegment& seg = m_results.segments[m_sim.runtime[job].segment];
     const double rate = heldGpus(job) / m_share[job].slowdown;
-    double occupied = 0;
-    for (const PodPlacement& pod : m_results.placementOf(seg))
-        occupied += std::min(smDemand(s), pod.milliGpu / 1000.0);
+    double occupied = 0, occupiedUsdPerHour = 0;
+    for (const PodPlacement& pod : m_results.placementOf(seg)) {
+        const double busy = std::min(smDemand(s), pod.milliGpu / 1000.0);
+        occupied += busy;
+        occupiedUsdPerHour += busy * m_results.fleet.nodes[pod.node].usdPerGpuHour;
+    }
     m_rates.usefulGpus += sign * rate;
     m_rates.occupiedGpus += sign * occupied / m_share[job].slowdown;
+    m_cost.occupied(sign * occupiedUsdPerHour / m_share[job].slowdown);
     m_rates.achievedTflops += sign * rate * s.mfu * peak;
 }
 

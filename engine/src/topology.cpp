@@ -87,6 +87,18 @@ FleetSizeCheck checkFleetSize(const Scenario& scenario) {
     return c;
 }
 
+namespace {
+
+/// The scenario's price for a GPU model bought as `buyingClass` (0 without pricing; the
+/// reader made sure a priced scenario has one for every node).
+double listPrice(const Scenario& scenario, const std::string& gpuModel, BuyingClass buyingClass) {
+    if (!scenario.pricing) return 0;
+    const GpuPriceDef* p = scenario.pricing->find(gpuModel);
+    return p && p->of(buyingClass) ? *p->of(buyingClass) : 0;
+}
+
+}  // namespace
+
 Fleet Fleet::build(const Scenario& scenario) {
     if (scenario.nodeList) {
         if (!scenario.nodeList->data)
@@ -100,6 +112,10 @@ Fleet Fleet::build(const Scenario& scenario) {
                 f.gpuModels.push_back(m);
                 f.extents.emplace_back();
             }
+        f.priced = scenario.pricing.has_value();
+        for (FleetNode& node : f.nodes)
+            node.usdPerGpuHour =
+                listPrice(scenario, f.gpuModels[node.gpuModel].id, node.buyingClass);
         return f;
     }
     const FleetSizeCheck size = checkFleetSize(scenario);
@@ -153,6 +169,10 @@ Fleet Fleet::build(const Scenario& scenario) {
                             if (ni % std::max(1, perDomain) == 0) ++f.nvlinkDomainCount;
                             node.nvlinkDomain = f.nvlinkDomainCount - 1;
                             node.buyingClass = group.buyingClass;
+                            node.usdPerGpuHour =
+                                group.usdPerGpuHour
+                                    ? *group.usdPerGpuHour
+                                    : listPrice(scenario, type.gpuModel, group.buyingClass);
                             node.initialState = group.state;
                             node.readyAtS = group.readyAtS;
                             rackGpusByModel[modelIndex] += node.gpus;
@@ -189,6 +209,7 @@ Fleet Fleet::build(const Scenario& scenario) {
             f.pods.push_back(std::move(pod));
         }
     }
+    f.priced = scenario.pricing.has_value();
     return f;
 }
 

@@ -135,6 +135,15 @@ const Malformed kMalformed[] = {
     {"thrashing-preemptions-zero", "/scheduler/thrashingPreemptions", "must be between 1"},
     {"starvation-wait-negative", "/scheduler/starvationWaitS", "must be between 1"},
     {"preemption-grace-two-days", "/scheduler/preemptionGraceS", "must be between 0"},
+    // Prices: every node group needs one for its model and class; a book is dated.
+    {"pricing-no-spot-price", "/topology/pods/0/racks/0/nodes/0/buyingClass",
+     "no spot price for GPU model \"h100-sxm\" in the scenario's pricing (book \"test book\")"},
+    {"pricing-group-price-without-pricing", "/topology/pods/0/racks/0/nodes/0",
+     "usdPerGpuHour needs the scenario's \"pricing\""},
+    {"pricing-bad-date", "/pricing/asOf", "expected a date like"},
+    {"pricing-negative-price", "/pricing/gpuModels/0/usdPerGpuHour/on-demand", "must be between 0"},
+    {"pricing-unknown-class", "/pricing/gpuModels/0/usdPerGpuHour/cheap", "unknown key"},
+    {"pricing-duplicate-model", "/pricing/gpuModels/1/gpuModel", "a second price list"},
     {"preemption-policy-typo", "/jobClasses/0/preemptionPolicy", "unknown value \"never\""},
     {"checkpoint-interval-negative", "/jobClasses/0/checkpointIntervalS", "must be between 0"},
 };
@@ -165,6 +174,31 @@ TEST_CASE("sharing modes, shares, MIG instances and host resources load and writ
     CHECK(s.jobs[1].traits.gpuMilli == 300);
     CHECK(s.jobs[2].traits.migProfile == "1g.10gb");
     CHECK(s.jobs[3].traits.migMemoryGb == 15);
+    CHECK(parseScenario(scenarioToJson(s), "again.json", catalog()) == s);
+}
+
+TEST_CASE("prices: a book's by model and class, a group's own, and they round-trip") {
+    const Scenario s = loadScenario(test::testDataDir() / "valid-pricing.json", catalog());
+    REQUIRE(s.pricing);
+    CHECK(s.pricing->book == "test book");
+    CHECK(s.pricing->asOf == "2026-08-06");
+    const GpuPriceDef* h100 = s.pricing->find("h100-sxm");
+    REQUIRE(h100);
+    CHECK(h100->of(BuyingClass::Reserved) == 4.3);
+    CHECK(h100->of(BuyingClass::OnDemand) == 6.88);
+    CHECK(h100->of(BuyingClass::OnPrem) == 1.25);
+    CHECK_FALSE(h100->of(BuyingClass::Spot));
+    const auto& groups = s.pods[0].racks[0].nodes;
+    REQUIRE(groups.size() == 4);
+    CHECK(groups[2].buyingClass == BuyingClass::OnPrem);
+    CHECK(groups[3].usdPerGpuHour == 2.5);  // spot at its own price: the book has none
+    // The fleet's nodes carry their prices: the racks' 2 × (2 + 1 + 1 + 1) nodes.
+    const Fleet f = Fleet::build(s);
+    CHECK(f.priced);
+    CHECK(f.nodes[0].usdPerGpuHour == 4.3);
+    CHECK(f.nodes[2].usdPerGpuHour == 6.88);
+    CHECK(f.nodes[3].usdPerGpuHour == 1.25);
+    CHECK(f.nodes[4].usdPerGpuHour == 2.5);
     CHECK(parseScenario(scenarioToJson(s), "again.json", catalog()) == s);
 }
 

@@ -177,6 +177,9 @@ struct GroupKpis {
     int preemptions = 0;    ///< times its jobs were preempted
     int thrashingJobs = 0;  ///< its jobs flagged thrashing (JobHealth)
     int starvedJobs = 0;    ///< its jobs flagged starved (JobHealth)
+    /// Teams only, priced fleets only (else NaN): chargeback, what its jobs held (GPU-
+    /// equivalents: MIG instances and shares by their share) × the held GPUs' prices.
+    double costUsd = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct Series {
@@ -245,6 +248,10 @@ struct ClusterSnapshot {
         return used;
     }
 };
+
+/// USD per hour pods hold: their GPU-equivalents × their nodes' prices per GPU-hour (0 on
+/// an unpriced fleet).
+double usdPerHourOf(const Fleet& fleet, std::span<const PodPlacement> pods);
 
 struct Results {
     Fleet fleet;
@@ -331,6 +338,9 @@ struct Results {
             gpus += pod.gpuEquivalents();
         return gpus;
     }
+    /// What a binding cost while it held its GPUs: its GPU-equivalents × their nodes' prices
+    /// × its duration (0 on an unpriced fleet).
+    double costUsdOf(const RunSegment& segment) const;
     ClusterSnapshot stateAt(double timeS) const;
     /// The jobs waiting or stuck at exactly timeS (submitted ≤ t, not bound or bound but not
     /// progressing, not ended), in job order, with the latest diagnosis at or before t.

@@ -9,14 +9,12 @@
 #include <vector>
 
 #include "gpuplan/catalog.hpp"
+#include "gpuplan/pricing.hpp"
 #include "gpuplan/quota.hpp"
 
 namespace gpuplan {
 
 inline constexpr int kScenarioFormatVersion = 1;
-
-/// How a node's capacity was bought. Costs arrive in a later issue; the class is kept now.
-enum class BuyingClass { Reserved, OnDemand, Spot, CapacityBlock };
 
 /// Node lifecycle (the provisioning layer). Only Ready nodes take new pods.
 /// Cordoned nodes keep their pods and still count as provisioned; Failed and Provisioning
@@ -68,6 +66,8 @@ struct NodeGroupDef {
     int count = 1;
     std::string nodeType;  ///< NodeType::id from the catalog
     BuyingClass buyingClass = BuyingClass::Reserved;
+    /// This group's own price (a negotiated rate), instead of the scenario's pricing.
+    std::optional<double> usdPerGpuHour;
     NodeState state = NodeState::Ready;  ///< state at t = 0
     double readyAtS = 0;  ///< a Provisioning group turns Ready at this time (0 = never by itself)
     GpuSharingDef sharing;
@@ -282,6 +282,9 @@ struct SchedulerDef {
     /// holds its GPUs and quota this long; the job that preempted it waits meanwhile
     /// (WaitingForPreemptedWorkloads). 0: evictions are instant.
     double preemptionGraceS = 0;
+    /// kube's terminationGracePeriodSeconds has no bound; a preempted job that may take more
+    /// than a day to stop is a mistake in the scenario, not a plan.
+    static constexpr double kMaxPreemptionGraceS = 86400;
     /// Preemption health: a job preempted this many times or more is flagged as thrashing,
     /// and one that waited longer than starvationWaitS in the queue at a stretch (from its
     /// submission or an eviction to its next start, or to the end) as starved.
@@ -334,6 +337,9 @@ struct Scenario {
     std::vector<JobDef> jobs;
     std::vector<TraceDef> traces;
     std::vector<NodeEventDef> nodeEvents;
+    /// Prices: with them, runs report what the fleet costs (cost KPIs and series); every
+    /// node group must then have a price for its GPU model and buying class.
+    std::optional<PricingDef> pricing;
 
     const GpuModel* findGpu(std::string_view id) const;
     const NodeType* findNodeType(std::string_view id) const;
@@ -341,7 +347,10 @@ struct Scenario {
     bool operator==(const Scenario&) const = default;
 };
 
-const char* toString(BuyingClass);
+/// Can anything ever be preempted in this scenario: priority preemption, or a quota that
+/// reclaims or preempts within its team?
+bool preemptionPossible(const Scenario& s);
+
 const char* toString(NodeState);
 const char* toString(SharingMode);
 const char* toString(PinLevel);

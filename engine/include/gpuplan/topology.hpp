@@ -44,6 +44,7 @@ struct FleetNode {
     /// GPUs that can be handed out whole: none on a MIG node (its GPUs are cut into instances).
     int wholeGpus() const { return sharing.mode == SharingMode::Mig ? 0 : gpus; }
     BuyingClass buyingClass = BuyingClass::Reserved;
+    double usdPerGpuHour = 0;  ///< its price when the fleet is priced (Fleet::priced)
     NodeState initialState = NodeState::Ready;
     double readyAtS = 0;
 };
@@ -116,6 +117,8 @@ public:
     int totalGpus = 0;
     int maxGpusPerNode = 0;
     int nvlinkDomainCount = 0;
+    /// The scenario has pricing: every node has its price, and runs report costs.
+    bool priced = false;
 
     /// Same nodes (names and GPU counts) in the same order: indices mean the same thing.
     bool sameNodes(const Fleet& other) const;

@@ -1,0 +1,64 @@
+// What the fleet costs while it runs (DESIGN.md "Economics", issue 10): each node is paid for
+// at its price per GPU-hour from its delivery on — committed capacity (reserved, capacity
+// block, on-prem) whatever its state, cloud capacity bought on demand or on the spot market
+// except while failed (the provider drops a failed instance). Paid GPU-hours split into what
+// jobs held (allocated) and what nobody held (idle, unallocated); allocated into what kept
+// SMs busy (occupied) and what did not (idle, allocated). Rates are piecewise constant
+// between events and integrated exactly; nothing here runs without pricing.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "gpuplan/results.hpp"
+#include "gpuplan/topology.hpp"
+
+namespace gpuplan::detail {
+
+class CostMeter {
+public:
+    /// Inactive (every call a no-op) unless the fleet is priced. Active: appends a
+    /// cost_rate_usd_per_h{class} series per buying class the fleet has, `samples` values each.
+    /// `pricing` gives the on-demand prices the break-even utilisation compares with.
+    CostMeter(Results& results, const Fleet& fleet, const std::optional<PricingDef>& pricing,
+              std::size_t samples);
+
+    bool active() const { return m_active; }
+
+    /// A node changes state (before it does): starts or stops paying for it.
+    void nodeChange(std::uint32_t node, NodeState from, NodeState to);
+    /// Pods bound (+1) or released (−1): the GPU-equivalents they hold, at their nodes' prices.
+    void held(std::span<const PodPlacement> pods, int sign);
+    /// Occupied capacity changed by this many GPU-equivalents × USD per GPU-hour.
+    void occupied(double usdPerHour) { m_occupiedUsdPerHour += usdPerHour; }
+    double usdPerGpuHour(std::uint32_t node) const { return m_fleet.nodes[node].usdPerGpuHour; }
+
+    void advanceTo(double timeS);
+    void sample(std::size_t k);
+    /// Appends the cost KPIs (Results::kpis, after the metrics recorder's: it reads their GPU
+    /// hours) and each team's cost (GroupKpis::costUsd, from the run segments).
+    void writeKpis(Results& results) const;
+
+private:
+    bool billed(std::uint32_t node) const;
+
+    Results& m_results;
+    const Fleet& m_fleet;
+    bool m_active = false;
+    std::vector<NodeState> m_state;
+    std::vector<std::uint8_t> m_delivered;  ///< left Provisioning at least once
+    double m_lastS = 0;
+    // Rates now (USD per hour; GPUs), by buying class where split.
+    std::array<double, kBuyingClassCount> m_paidUsdPerHour{}, m_paidGpus{}, m_heldGpus{};
+    double m_heldUsdPerHour = 0, m_occupiedUsdPerHour = 0;
+    // Their integrals over the run (USD; GPU-seconds).
+    std::array<double, kBuyingClassCount> m_paidUsd{}, m_paidGpuS{}, m_heldGpuS{};
+    double m_heldUsd = 0, m_occupiedUsd = 0;
+    std::array<int, kBuyingClassCount> m_rateSeries{};  ///< into Results::series, −1 = none
+    double m_breakevenUtilization;
+};
+
+}  // namespace gpuplan::detail

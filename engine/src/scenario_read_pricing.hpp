@@ -1,0 +1,23 @@
+// Reading a scenario's "pricing" section (gpuplan/pricing.hpp) and checking a node group has
+// a price.
+#pragma once
+
+#include "gpuplan/catalog.hpp"
+#include "gpuplan/scenario.hpp"
+#include "json_reader.hpp"
+
+namespace gpuplan::detail {
+
+/// Reads the optional "pricing" object into s.pricing: the book's name and date, and per GPU
+/// model of the catalog its USD per GPU-hour by buying class ("reserved", "on-demand",
+/// "spot", "capacity-block", "on-prem"). Fails (InputError, with the JSON pointer) on an
+/// unknown model or class, a model listed twice, a price out of range or a malformed date.
+void readPricing(JsonObject& root, Scenario& s, const Catalog& catalog);
+
+/// With pricing, a node group of `gpuModel` bought as `buyingClass` needs a price: its own
+/// usdPerGpuHour or the pricing's. Fails at `where` (the group's buyingClass, or the group)
+/// when it has none.
+void checkGroupPriced(const Scenario& s, const NodeGroupDef& group, const std::string& gpuModel,
+                      const JsonNode& where);
+
+}  // namespace gpuplan::detail
