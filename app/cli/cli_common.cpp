@@ -1,5 +1,7 @@
 #include "cli_common.hpp"
 
+#include "gpuplan/pricebook.hpp"
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -68,6 +70,10 @@ bool Args::common(CommonOptions& c) {
         c.dataDirs.emplace_back(value("--data-dir"));
         return true;
     }
+    if (at("--pricebook")) {
+        c.priceBook = value("--pricebook");
+        return true;
+    }
     if (at("--budget-gb")) {
         c.budget.memoryBytes = positiveNumber("--budget-gb", 1e6) * (1ull << 30);
         return true;
@@ -117,7 +123,20 @@ Scenario loadScenarioFor(const std::filesystem::path& file, const CommonOptions&
     options.budget = c.budget;
     for (const auto& d : paths::dataDirs())
         options.dataDirs.push_back(d);
-    return loadScenario(file, catalog, options);
+    Scenario s = loadScenario(file, catalog, options);
+    if (!c.priceBook) return s;
+    std::filesystem::path book = *c.priceBook;
+    if (!std::filesystem::exists(book) && !book.has_parent_path())
+        book = presetsDirFor(c) / "pricebooks" / book;
+    s.pricing = pricingOf(loadPriceBook(book, catalog), catalog);
+    // Every node group needs a price under the new book: checked as a file would be.
+    try {
+        validateScenario(s, catalog, c.budget);
+    } catch (const InputError& e) {
+        throw InputError(file.string(), e.place(),
+                         e.message() + " (with --pricebook " + c.priceBook->string() + ")");
+    }
+    return s;
 }
 
 std::string formatSeconds(double s) {

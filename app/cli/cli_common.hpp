@@ -31,6 +31,9 @@ struct CommonOptions {
     std::optional<std::filesystem::path> catalogFile;
     std::vector<std::filesystem::path> dataDirs;
     RunBudget budget;  ///< --budget-gb, --budget-ops
+    /// --pricebook: a price book whose prices replace the scenario's pricing (a name alone
+    /// is looked for in PRESETS/pricebooks).
+    std::optional<std::filesystem::path> priceBook;
 };
 
 /// Argument cursor. Options match by their exact name, as `--out FILE` or `--out=FILE`

@@ -30,6 +30,8 @@ const char* const kRunUsage =
     "  --data-dir DIR   also look for trace files in DIR (repeatable)\n"
     "  --presets DIR    presets folder (default: installed or the checkout's presets/)\n"
     "  --catalog FILE   hardware catalog (default: PRESETS/catalog/catalog.json)\n"
+    "  --pricebook FILE price the fleet with this book (a name alone: PRESETS/pricebooks/)\n"
+    "                   instead of the scenario's pricing; costs appear with prices\n"
     "  --budget-gb GB   refuse a scenario whose run would need more memory (default 8)\n"
     "  --budget-ops N   refuse a scenario whose run would take more work units (default\n"
     "                   2e9, about two minutes on a 2-core machine)\n";
@@ -72,9 +74,12 @@ void printGroups(const char* title, const std::vector<GroupKpis>& groups) {
     const bool health = quota || std::any_of(groups.begin(), groups.end(), [](const GroupKpis& g) {
                             return g.thrashingJobs > 0 || g.starvedJobs > 0;
                         });
+    const bool priced = std::any_of(groups.begin(), groups.end(),
+                                    [](const GroupKpis& g) { return !std::isnan(g.costUsd); });
     if (quota)
         std::printf(" %9s %9s %9s %9s %9s", "nominal", "used", "borrowed", "lent", "preempted");
     if (health) std::printf(" %9s %9s", "thrashing", "starved");
+    if (priced) std::printf(" %12s", "cost USD");
     std::printf("\n");
     auto cell = [](double v) {
         char buf[32];
@@ -92,17 +97,19 @@ void printGroups(const char* title, const std::vector<GroupKpis>& groups) {
                         cell(g.usedGpusMean).c_str(), cell(g.borrowedGpusMean).c_str(),
                         cell(g.lentGpusMean).c_str(), g.preemptions);
         if (health) std::printf(" %9d %9d", g.thrashingJobs, g.starvedJobs);
+        if (priced) std::printf(" %12.2f", g.costUsd);
         std::printf("\n");
     }
     std::printf(
         "(alloc: share of the fleet's provisioned GPU-hours; waits include jobs still "
-        "waiting at the end, as lower bounds%s%s)\n",
+        "waiting at the end, as lower bounds%s%s%s)\n",
         quota ? "; nominal, used, borrowed, lent: quota GPU-equivalents, used and the rest "
                 "averaged over the samples; - = no quota"
               : "",
         health ? "; thrashing: jobs preempted scheduler.thrashingPreemptions times or more; "
                  "starved: jobs that waited longer than scheduler.starvationWaitS at a stretch"
-               : "");
+               : "",
+        priced ? "; cost USD: chargeback, what its jobs held at the held GPUs' prices" : "");
 }
 
 /// What each trace's replay leaves out or simplifies (openb pod lists), never silently.

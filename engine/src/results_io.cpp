@@ -42,6 +42,7 @@ OJson groupsToJson(const std::vector<GroupKpis>& groups) {
             o["quota_lent_gpus_mean"] = number(g.lentGpusMean);
         }
         if (g.preemptions > 0) o["preemptions"] = g.preemptions;
+        if (!std::isnan(g.costUsd)) o["cost_usd"] = number(g.costUsd);
         if (g.thrashingJobs > 0) o["jobs_thrashing"] = g.thrashingJobs;
         if (g.starvedJobs > 0) o["jobs_starved"] = g.starvedJobs;
         list.push_back(o);
@@ -133,8 +134,14 @@ void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
     std::string jobs =
         "job,name,class,team,gpus,gpus_per_pod,priority,submit_s,duration_s,startup_s,start_s,"
         "end_s,wait_s,status,slowdown,evictions,nodes,pending_layer,pending_reason,pending_token,"
-        "lost_work_s,checkpoint_interval_s,preemptions,longest_wait_s,thrashing,starved\n";
+        "lost_work_s,checkpoint_interval_s,preemptions,longest_wait_s,thrashing,starved,"
+        "cost_usd\n";
     const std::vector<JobInterruptions> interruptions = r.interruptionsByJob();
+    // Chargeback per job: what its bindings held at their GPUs' prices (priced fleets only).
+    std::vector<double> costUsd(r.fleet.priced ? r.jobs.size() : 0, 0.0);
+    if (r.fleet.priced)
+        for (const RunSegment& seg : r.segments)
+            costUsd[seg.job] += r.costUsdOf(seg);
     const std::vector<JobHealth> health = r.healthByJob();
     for (std::uint32_t i = 0; i < r.jobs.size(); ++i) {
         const JobRecord& j = r.jobs[i];
@@ -161,7 +168,8 @@ void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
                 csvNumber(interruptions[i].lostWorkS) + "," + csvNumber(r.checkpointIntervalS(i)) +
                 "," + std::to_string(health[i].preemptions) + "," +
                 csvNumber(health[i].longestQueuedS) + "," + (health[i].thrashing ? "1" : "0") +
-                "," + (health[i].starved ? "1" : "0") + "\n";
+                "," + (health[i].starved ? "1" : "0") + "," +
+                (r.fleet.priced ? csvNumber(costUsd[i]) : "") + "\n";
     }
     writeFileAtomic(folder / "jobs.csv", jobs);
 }

@@ -1,21 +1,56 @@
 #include "scenario_read_pricing.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 
 namespace gpuplan::detail {
 
-namespace {
-
-bool isIsoDate(const std::string& d) {
-    if (d.size() != 10 || d[4] != '-' || d[7] != '-') return false;
-    for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u})
-        if (!std::isdigit(static_cast<unsigned char>(d[i]))) return false;
-    const int month = std::stoi(d.substr(5, 2)), day = std::stoi(d.substr(8, 2));
-    return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+bool isDate(const std::string& d, bool monthOnly) {
+    const bool month = d.size() == 7, day = d.size() == 10;
+    if (!(day || (monthOnly && month)) || d[4] != '-' || (day && d[7] != '-')) return false;
+    for (std::size_t i = 0; i < d.size(); ++i)
+        if (i != 4 && i != 7 && !std::isdigit(static_cast<unsigned char>(d[i]))) return false;
+    const int m = std::stoi(d.substr(5, 2));
+    if (m < 1 || m > 12) return false;
+    if (!day) return true;
+    const int dd = std::stoi(d.substr(8, 2));
+    return dd >= 1 && dd <= 31;
 }
 
-}  // namespace
+std::vector<GpuPriceDef> readGpuPrices(const JsonNode& list, const Catalog& catalog,
+                                       bool provenance,
+                                       const std::vector<std::string>& sourceKeys) {
+    std::vector<GpuPriceDef> prices;
+    std::set<std::string> seen;
+    for (const JsonNode& item : list.array(1000)) {
+        JsonObject g = item.object();
+        GpuPriceDef price;
+        JsonNode model = g.required("gpuModel");
+        price.gpuModel = model.name();
+        if (!catalog.findGpu(price.gpuModel))
+            model.fail("unknown GPU model \"" + price.gpuModel + "\" (not in the catalog)");
+        if (!seen.insert(price.gpuModel).second)
+            model.fail("a second price list for GPU model \"" + price.gpuModel + "\"");
+        JsonObject classes = g.required("usdPerGpuHour").object();
+        for (BuyingClass c : kBuyingClasses)
+            if (auto v = classes.optional(toString(c)))
+                price.of(c) = v->number(0, kMaxUsdPerGpuHour);
+        classes.finish();
+        if (provenance) {
+            if (auto notes = g.optional("notes")) notes->string();
+            if (auto sources = g.optional("sources"))
+                for (const JsonNode& key : sources->array(32)) {
+                    const std::string k = key.string(64);
+                    if (std::find(sourceKeys.begin(), sourceKeys.end(), k) == sourceKeys.end())
+                        key.fail("unknown source \"" + k + "\" (not in \"sources\")");
+                }
+        }
+        g.finish();
+        prices.push_back(std::move(price));
+    }
+    return prices;
+}
 
 void readPricing(JsonObject& root, Scenario& s, const Catalog& catalog) {
     auto node = root.optional("pricing");
@@ -26,27 +61,8 @@ void readPricing(JsonObject& root, Scenario& s, const Catalog& catalog) {
     if (p.book.empty()) o.fail("\"book\" must name where the prices come from");
     JsonNode asOf = o.required("asOf");
     p.asOf = asOf.string(10);
-    if (!isIsoDate(p.asOf)) asOf.fail("expected a date like \"2026-08-06\"");
-    std::set<std::string> seen;
-    for (const JsonNode& item : o.required("gpuModels").array(1000)) {
-        JsonObject g = item.object();
-        GpuPriceDef price;
-        JsonNode model = g.required("gpuModel");
-        price.gpuModel = model.name();
-        if (!catalog.findGpu(price.gpuModel))
-            model.fail("unknown GPU model \"" + price.gpuModel + "\" (not in the catalog)");
-        if (!seen.insert(price.gpuModel).second)
-            model.fail("a second price list for GPU model \"" + price.gpuModel + "\"");
-        JsonObject classes = g.required("usdPerGpuHour").object();
-        for (int c = 0; c < kBuyingClassCount; ++c) {
-            const auto buyingClass = static_cast<BuyingClass>(c);
-            if (auto v = classes.optional(toString(buyingClass)))
-                price.of(buyingClass) = v->number(0, kMaxUsdPerGpuHour);
-        }
-        classes.finish();
-        g.finish();
-        p.gpuModels.push_back(std::move(price));
-    }
+    if (!isDate(p.asOf, true)) asOf.fail("expected a date like \"2026-08-06\" or \"2026-08\"");
+    p.gpuModels = readGpuPrices(o.required("gpuModels"), catalog, false);
     o.finish();
     s.pricing = std::move(p);
 }

@@ -2,6 +2,9 @@
 // a price.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "gpuplan/catalog.hpp"
 #include "gpuplan/scenario.hpp"
 #include "json_reader.hpp"
@@ -13,6 +16,15 @@ namespace gpuplan::detail {
 /// "spot", "capacity-block", "on-prem"). Fails (InputError, with the JSON pointer) on an
 /// unknown model or class, a model listed twice, a price out of range or a malformed date.
 void readPricing(JsonObject& root, Scenario& s, const Catalog& catalog);
+
+/// A list of {"gpuModel", "usdPerGpuHour": {class: price}} (and with `provenance`, each
+/// entry's "sources" keys of `sourceKeys` and "notes"), shared by scenarios and price books.
+std::vector<GpuPriceDef> readGpuPrices(const JsonNode& list, const Catalog& catalog,
+                                       bool provenance,
+                                       const std::vector<std::string>& sourceKeys = {});
+
+/// "YYYY-MM-DD", or with `monthOnly` also "YYYY-MM".
+bool isDate(const std::string& text, bool monthOnly);
 
 /// With pricing, a node group of `gpuModel` bought as `buyingClass` needs a price: its own
 /// usdPerGpuHour or the pricing's. Fails at `where` (the group's buyingClass, or the group)
