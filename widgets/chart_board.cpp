@@ -6,6 +6,24 @@
 
 namespace gpuplan::ui {
 
+ChartPanel* ChartBoard::costChart() {
+    // One layer per buying class the fleet has (the engine writes a series only for those).
+    std::vector<ChartSeriesSpec> classes;
+    for (BuyingClass c : kBuyingClasses) {
+        const QString name = QString::fromLatin1(toString(c));
+        classes.push_back(
+            {QStringLiteral("cost_rate_usd_per_h{%1}").arg(name), name, buyingClassColor(c)});
+    }
+    auto* chart = new ChartPanel(tr("Cost"), tr("USD/h"),
+                                 tr("what the fleet costs per hour, by buying class"),
+                                 ChartPanel::Mode::StackedAreas, std::move(classes), this);
+    chart->setShowsOnlyPresentSeries(true);
+    chart->setPlaceholder(
+        tr("No prices: pick a price book (Buying mix tab) to see what the "
+           "fleet costs."));
+    return chart;
+}
+
 ChartBoard::ChartBoard(QWidget* parent) : QWidget(parent) {
     using Mode = ChartPanel::Mode;
     m_charts = {
@@ -41,6 +59,7 @@ ChartBoard::ChartBoard(QWidget* parent) : QWidget(parent) {
                        {{"running_jobs", tr("running"), QColor("#27ae60")},
                         {"queue_length", tr("queued"), QColor("#e67e22")}},
                        this),
+        costChart(),
     };
     for (ChartPanel* c : m_charts)
         connect(c, &ChartPanel::timeClicked, this, &ChartBoard::timeClicked);

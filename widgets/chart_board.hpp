@@ -1,6 +1,7 @@
 // The charts dock: utilization (allocation, occupancy, MFU), fragmentation, pending GPUs
-// stacked by layer, queue wait p50/p95 and running jobs, all on one time axis with one
-// cursor, and the pinned baseline dashed beside each. A click on any chart asks for its time.
+// stacked by layer, queue wait p50/p95, running jobs and the cost rate stacked by buying
+// class, all on one time axis with one cursor, and the pinned baseline dashed beside each. A click
+// on any chart asks for its time.
 #pragma once
 
 #include <QWidget>
@@ -19,12 +20,15 @@ public:
     void setBaseline(std::shared_ptr<const Results> baseline, const QString& name = QString());
     void setCursorTime(double timeS);
     const std::vector<ChartPanel*>& charts() const { return m_charts; }
+    /// The cost rate chart (a placeholder for an unpriced run).
+    ChartPanel* cost() const { return m_charts.back(); }
 
 signals:
     /// A chart was clicked at this simulated time (the main window moves the scrubber).
     void timeClicked(double timeS);
 
 private:
+    ChartPanel* costChart();
     std::vector<ChartPanel*> m_charts;
 };
 

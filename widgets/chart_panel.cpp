@@ -78,6 +78,7 @@ QList<QPointF> toList(const std::vector<QPointF>& v) {
 }
 
 constexpr double kSecondsPerX = 3600;  // the x axis counts hours; its labels say "d2 12:00"
+constexpr int kPlotMinHeightPx = 130;
 
 /// 1, 2, 2.5 or 5 × 10^k: the smallest at least `raw`.
 double niceStep(double raw) {
@@ -111,7 +112,8 @@ ChartPanel::ChartPanel(const QString& title, const QString& unit, const QString&
       m_unit(unit),
       m_subtitle(subtitle),
       m_mode(mode),
-      m_specs(std::move(series)) {
+      m_specs(std::move(series)),
+      m_shown(m_specs) {
     // Title and legend are labels that wrap: Qt Charts would elide them to "…" when narrow.
     m_titleLabel = new QLabel(this);
     m_titleLabel->setWordWrap(true);
@@ -126,6 +128,12 @@ ChartPanel::ChartPanel(const QString& title, const QString& unit, const QString&
         l->setContentsMargins(6, 2, 6, 2);
         l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     }
+    m_placeholder = new QLabel(this);
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setWordWrap(true);
+    m_placeholder->setForegroundRole(QPalette::PlaceholderText);
+    m_placeholder->setMinimumHeight(kPlotMinHeightPx);
+    m_placeholder->hide();
     setBackgroundRole(QPalette::Base);
     setAutoFillBackground(true);
 
@@ -146,7 +154,7 @@ ChartPanel::ChartPanel(const QString& title, const QString& unit, const QString&
     followPalette();
     m_view = new QChartView(m_chart, this);
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(130);
+    m_view->setMinimumHeight(kPlotMinHeightPx);
     m_view->viewport()->setMouseTracking(true);
     m_view->viewport()->installEventFilter(this);
     m_view->viewport()->setCursor(Qt::CrossCursor);
@@ -170,6 +178,7 @@ ChartPanel::ChartPanel(const QString& title, const QString& unit, const QString&
     layout->setSpacing(0);
     layout->addWidget(m_titleLabel);
     layout->addWidget(m_view, 1);
+    layout->addWidget(m_placeholder, 1);
     layout->addWidget(m_legend);
     updateLegend();
 }
@@ -191,6 +200,40 @@ void ChartPanel::setBaseline(std::shared_ptr<const Results> baseline, const QStr
 void ChartPanel::setFixedYRange(double, double max) {
     m_fixedYMax = max;
     rebuild();
+}
+
+void ChartPanel::setShowsOnlyPresentSeries(bool on) {
+    m_onlyPresent = on;
+    rebuild();
+}
+
+void ChartPanel::setPlaceholder(const QString& text) {
+    m_placeholder->setText(text);
+    rebuild();
+}
+
+QString ChartPanel::shownPlaceholder() const {
+    return m_placeholder->isVisibleTo(this) ? m_placeholder->text() : QString();
+}
+
+QStringList ChartPanel::plottedMetrics() const {
+    QStringList metrics;
+    if (m_results)
+        for (const ChartSeriesSpec& spec : m_shown)
+            if (m_results->findSeries(spec.metric.toStdString())) metrics << spec.metric;
+    return metrics;
+}
+
+std::vector<ChartSeriesSpec> ChartPanel::shownSpecs() const {
+    if (!m_onlyPresent) return m_specs;
+    std::vector<ChartSeriesSpec> shown;
+    for (const ChartSeriesSpec& spec : m_specs) {
+        const std::string metric = spec.metric.toStdString();
+        if ((m_results && m_results->findSeries(metric)) ||
+            (m_baseline && m_baseline->findSeries(metric)))
+            shown.push_back(spec);
+    }
+    return shown;
 }
 
 void ChartPanel::setCursorTime(double timeS) {
@@ -294,7 +337,7 @@ QString ChartPanel::valuesAt(double timeS) const {
     const std::size_t kb = m_baseline ? sampleAt(*m_baseline) : 0;
     QStringList lines{formatSimTime(timeS)};
     double total = 0, baseTotal = 0;
-    for (const ChartSeriesSpec& spec : m_specs) {
+    for (const ChartSeriesSpec& spec : m_shown) {
         const double v = value(*m_results, spec, k);
         if (std::isfinite(v)) total += v;
         QString line = QStringLiteral("%1: %2 %3").arg(spec.label, hoverNumber(v), m_unit);
@@ -340,7 +383,7 @@ QColor ChartPanel::lineColor(const QColor& c) const {
 void ChartPanel::updateLegend() {
     // Swatches and names as wrapping text: nothing is ever elided.
     QStringList items;
-    for (const ChartSeriesSpec& spec : m_specs)
+    for (const ChartSeriesSpec& spec : m_shown)
         items << QStringLiteral("<span style='color:%1'>%2</span>&nbsp;%3")
                      .arg(lineColor(spec.color).name(),
                           m_mode == Mode::Lines ? QStringLiteral("━━") : QStringLiteral("■"),
@@ -420,6 +463,14 @@ void ChartPanel::rebuild() {
         }
     if (m_chart->series().contains(m_cursor)) m_chart->removeSeries(m_cursor);
     m_current.clear();
+    m_shown = shownSpecs();
+    // A run without any of the chart's series (an unpriced fleet's cost) says why instead.
+    bool absent = m_results && !m_placeholder->text().isEmpty();
+    for (const ChartSeriesSpec& spec : m_specs)
+        if (absent && m_results->findSeries(spec.metric.toStdString())) absent = false;
+    m_placeholder->setVisible(absent);
+    m_view->setVisible(!absent);
+    m_legend->setVisible(!absent);
     updateLegend();
     m_preemptions->update(nullptr, nullptr, kSecondsPerX, {});
     if (!m_results) return;
@@ -443,7 +494,7 @@ void ChartPanel::rebuild() {
     };
 
     if (m_mode == Mode::Lines) {
-        for (const ChartSeriesSpec& spec : m_specs) {
+        for (const ChartSeriesSpec& spec : m_shown) {
             m_current.push_back(addLine(points(*m_results, spec, nullptr), spec.label,
                                         QPen(lineColor(spec.color), 1.6)));
             if (m_baseline) {
@@ -457,7 +508,7 @@ void ChartPanel::rebuild() {
         // Stacked areas: each layer sits on the sum of the ones before it.
         std::vector<double> base(m_results->sampleTimesS.size(), 0.0);
         QList<QPointF> previous;  // the upper edge of the layer below
-        for (const ChartSeriesSpec& spec : m_specs) {
+        for (const ChartSeriesSpec& spec : m_shown) {
             const std::vector<QPointF> pts = points(*m_results, spec, &base);
             const Series* s = m_results->findSeries(spec.metric.toStdString());
             if (s)
@@ -487,7 +538,7 @@ void ChartPanel::rebuild() {
         }
         if (m_baseline) {
             std::vector<double> total(m_baseline->sampleTimesS.size(), 0.0);
-            for (const ChartSeriesSpec& spec : m_specs)
+            for (const ChartSeriesSpec& spec : m_shown)
                 if (const Series* s = m_baseline->findSeries(spec.metric.toStdString()))
                     for (std::size_t k = 0; k < total.size(); ++k)
                         if (std::isfinite(s->values[k])) total[k] += s->values[k] * spec.scale;
@@ -530,6 +581,8 @@ std::unique_ptr<ChartPanel> ChartPanel::laidOutCopy(QSize size) const {
     auto copy = std::make_unique<ChartPanel>(m_title, m_unit, m_subtitle, m_mode, m_specs);
     copy->setPalette(palette());
     copy->m_fixedYMax = m_fixedYMax;
+    copy->m_onlyPresent = m_onlyPresent;
+    copy->m_placeholder->setText(m_placeholder->text());
     copy->setAttribute(Qt::WA_DontShowOnScreen);
     copy->resize(size);
     copy->show();  // offscreen: lays out the view and the chart at `size`

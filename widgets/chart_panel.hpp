@@ -57,6 +57,16 @@ public:
     QString title() const { return m_title; }
     /// Fixes the y axis (e.g. 0–100 for percentages) instead of fitting it to the data.
     void setFixedYRange(double min, double max);
+    /// Draws (and lists in the legend) only the series the results or the baseline have: the
+    /// cost chart names only the buying classes the fleet has.
+    void setShowsOnlyPresentSeries(bool on);
+    /// Shown instead of the plot when the results have none of the chart's series ("no
+    /// prices: pick a price book"); empty = an empty plot, as before.
+    void setPlaceholder(const QString& text);
+    /// The placeholder while it stands in for the plot, else empty.
+    QString shownPlaceholder() const;
+    /// The metrics of the series drawn now (the baseline's aside), for tests.
+    QStringList plottedMetrics() const;
     /// Renders the chart alone (for PNG export and checks).
     QImage toImage(QSize size) const;
     /// Writes the chart as SVG. Returns false when the file cannot be written.
@@ -101,12 +111,16 @@ private:
     void showHover(QPoint pos, const QString& text);
     std::vector<QPointF> points(const Results& r, const ChartSeriesSpec& spec,
                                 const std::vector<double>* base) const;
+    /// m_specs, or those the results or the baseline have (setShowsOnlyPresentSeries).
+    std::vector<ChartSeriesSpec> shownSpecs() const;
 
     QString m_title;
     QString m_unit;
     QString m_subtitle;
     Mode m_mode;
     std::vector<ChartSeriesSpec> m_specs;
+    std::vector<ChartSeriesSpec> m_shown;  // what rebuild() drew
+    bool m_onlyPresent = false;
     std::shared_ptr<const Results> m_results, m_baseline;
     QString m_baselineName;
     double m_cursorS = 0;
@@ -117,7 +131,8 @@ private:
     double m_yStep = 0;
     QLabel* m_titleLabel = nullptr;
     QLabel* m_legend = nullptr;
-    QLabel* m_hover = nullptr;  // the values under the pointer
+    QLabel* m_hover = nullptr;        // the values under the pointer
+    QLabel* m_placeholder = nullptr;  // stands in for the plot when no series is there
     QChart* m_chart = nullptr;
     QChartView* m_view = nullptr;
     QCategoryAxis* m_x = nullptr;

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "gpu_sub_cells.hpp"
+#include "kpi_format.hpp"
 #include "sharing_format.hpp"
 #include "ui_palette.hpp"
 
@@ -183,7 +184,11 @@ QString Inspector::nodeHtml(int node, int slot) const {
                                .arg(gpu.bf16DenseTflops));
     html += row(tr("rack / pod"),
                 QStringLiteral("%1 / %2").arg(esc(f.racks[n.rack].name), esc(f.pods[n.pod].name)));
-    html += row(tr("buying class"), QString::fromLatin1(toString(n.buyingClass)));
+    // Its price when the fleet is priced: "reserved · $1.85/GPU-h".
+    const QString buying = QString::fromLatin1(toString(n.buyingClass));
+    html += row(tr("buying class"), f.priced ? QStringLiteral("%1 · %2").arg(
+                                                   buying, formatUsdPerGpuHour(n.usdPerGpuHour))
+                                             : buying);
     html += row(tr("GPUs busy"), QStringLiteral("%1 of %2").arg(gpuCount(busy)).arg(n.gpus));
     QString list;
     for (const auto& [j, milli] : jobs)

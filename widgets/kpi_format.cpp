@@ -7,8 +7,23 @@
 
 namespace gpuplan::ui {
 
+namespace {
+/// The engine gives all money the unit "usd"; a cost per GPU-hour is named usd_per_…_gpu_h.
+bool isUsdPerGpuHourName(const std::string& name) {
+    return name.rfind("usd_per_", 0) == 0 && name.ends_with("_gpu_h");
+}
+bool isUsdPerGpuHour(const Kpi& k) {
+    return k.unit == "usd" && isUsdPerGpuHourName(k.name);
+}
+}  // namespace
+
 QString kpiLabel(const std::string& name) {
+    // usd_per_useful_gpu_h reads "useful compute $2.91/GPU-h": its value says the rest.
+    if (isUsdPerGpuHourName(name))
+        return QString::fromStdString(name.substr(8, name.size() - 8 - 6)) +
+               QStringLiteral(" compute");
     QString label = QString::fromStdString(name);
+    if (label.endsWith(QLatin1String("_usd"))) label.chop(4);  // the value says "$"
     label.replace(QLatin1String("_mean"), QString());
     label.replace(QLatin1String("wait_s_"), QLatin1String("wait "));
     label.replace(QLatin1String("jct_s"), QLatin1String("job completion time"));
@@ -33,8 +48,31 @@ QString formatSigned(double value, int decimals) {
     return (value > 0 ? QStringLiteral("+") : QStringLiteral("−")) + magnitude;
 }
 
+QString formatUsd(double usd) {
+    if (!std::isfinite(usd)) return QStringLiteral("–");
+    static const char* const kUnits[] = {"", "k", "M", "B"};
+    // Three significant digits, judged after rounding: $9.996 reads "$10.0", $999.7 "$1.00k".
+    auto decimalsFor = [](double v) { return v < 9.995 ? 2 : v < 99.95 ? 1 : 0; };
+    double m = std::fabs(usd);
+    int unit = 0;
+    while (m >= 999.5 && unit < 3) {
+        m /= 1000;
+        ++unit;
+    }
+    const QString digits = formatFixed(m, decimalsFor(m));
+    const QString magnitude = QStringLiteral("$") + digits + QLatin1String(kUnits[unit]);
+    return usd < 0 && digits != formatFixed(0, 2) ? QStringLiteral("−") + magnitude : magnitude;
+}
+
+QString formatUsdPerGpuHour(double usd) {
+    if (!std::isfinite(usd)) return QStringLiteral("–");
+    return QStringLiteral("$%1/GPU-h").arg(formatFixed(usd, 2));
+}
+
 QString formatKpiValue(const Kpi& k) {
     if (!std::isfinite(k.value)) return QStringLiteral("–");
+    if (isUsdPerGpuHour(k)) return formatUsdPerGpuHour(k.value);
+    if (k.unit == "usd") return formatUsd(k.value);
     if (k.unit == "fraction") return QStringLiteral("%1 %").arg(formatFixed(100 * k.value, 1));
     if (k.unit == "s") return formatDuration(k.value);
     if (k.unit == "jobs" && k.value == std::floor(k.value))
@@ -56,18 +94,31 @@ QString formatKpiDelta(const Kpi& current, const Kpi& baseline) {
         return (d > 0 ? QStringLiteral("+") : QStringLiteral("−")) + formatDuration(std::fabs(d));
     }
     if (current.unit == "jobs" && d == std::floor(d)) return formatSigned(d, 0);
+    if (isUsdPerGpuHour(current)) {
+        const QString cents = formatSigned(d, 2);  // "+0.05" → "+$0.05"
+        return cents.left(1) + QStringLiteral("$") + cents.mid(1);
+    }
+    if (current.unit == "usd") {
+        const QString magnitude = formatUsd(std::fabs(d));
+        if (magnitude == formatUsd(0)) return QStringLiteral("±") + magnitude;
+        return (d > 0 ? QStringLiteral("+") : QStringLiteral("−")) + magnitude;
+    }
     return formatSigned(d, current.unit == "x" ? 3 : 1);
+}
+
+bool isCostKpi(const std::string& name) {
+    return name.ends_with("_usd") || name.rfind("usd_per_", 0) == 0;
 }
 
 int goodDirection(const std::string& name) {
     if (name.rfind("wait_s", 0) == 0 || name == "jct_s_mean" || name == "queue_length_mean" ||
         name == "stranded_gpus_mean" || name == "pending_gpus_mean" || name == "jobs_failed" ||
         name == "jobs_waiting_at_end" || name == "gpus_waiting_at_end" || name == "slowdown_mean" ||
-        name == "gpu_hours_lost")
+        name == "gpu_hours_lost" || isCostKpi(name))
         return -1;
     if (name == "allocation_mean" || name == "occupancy_mean" || name == "mfu_mean" ||
         name == "goodput" || name == "jobs_completed" || name == "jobs_started" ||
-        name == "gpu_hours_useful")
+        name == "gpu_hours_useful" || name == "reserved_commitment_utilization")
         return +1;
     return 0;
 }

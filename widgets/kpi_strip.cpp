@@ -13,7 +13,8 @@ KpiStrip::KpiStrip(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(8, 4, 8, 4);
     layout->setSpacing(18);
     for (const char* name : {"allocation_mean", "occupancy_mean", "mfu_mean", "wait_s_p50",
-                             "wait_s_p95", "goodput", "pending_gpus_mean", "jobs_completed"}) {
+                             "wait_s_p95", "goodput", "pending_gpus_mean", "jobs_completed",
+                             "cost_usd", "idle_cost_usd", "usd_per_useful_gpu_h"}) {
         auto* label = new QLabel(this);
         label->setTextFormat(Qt::RichText);
         layout->addWidget(label);
@@ -35,7 +36,7 @@ void KpiStrip::setBaseline(std::shared_ptr<const Results> baseline) {
 
 QString KpiStrip::text(const std::string& kpi) const {
     for (const auto& [name, label] : m_cells)
-        if (name == kpi) {
+        if (name == kpi && !label->isHidden()) {
             QString plain = label->text();
             plain.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
             return plain;
@@ -46,6 +47,8 @@ QString KpiStrip::text(const std::string& kpi) const {
 void KpiStrip::refresh() {
     for (const auto& [name, label] : m_cells) {
         const Kpi* current = m_results ? m_results->findKpi(name) : nullptr;
+        // Costs exist only for a priced fleet: an unpriced run shows no cost cells at all.
+        label->setVisible(current || !isCostKpi(name));
         if (!current) {
             label->setText(
                 QStringLiteral("<span style='color:gray'>%1 –</span>").arg(kpiLabel(name)));

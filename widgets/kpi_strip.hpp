@@ -1,5 +1,6 @@
 // A row of the KPIs a meeting looks at first, each with its delta against the pinned
-// baseline: "allocation 71.2 % (+4.3)".
+// baseline: "allocation 71.2 % (+4.3)"; for a priced fleet also what it cost, what its idle
+// GPU-hours cost and the cost of a useful GPU-hour ("cost $76.7k (+$1.20k)").
 #pragma once
 
 #include <QWidget>
@@ -18,7 +19,8 @@ public:
     explicit KpiStrip(QWidget* parent = nullptr);
     void setResults(std::shared_ptr<const Results> results);
     void setBaseline(std::shared_ptr<const Results> baseline);
-    /// The text of one KPI cell as shown ("allocation 71.2 % (+4.3)"), for tests.
+    /// The text of one KPI cell as shown ("allocation 71.2 % (+4.3)"), empty when the cell is
+    /// hidden (costs of an unpriced run), for tests.
     QString text(const std::string& kpi) const;
 
 private:

@@ -151,6 +151,8 @@ QColor buyingClassColor(BuyingClass c) {
             return QColor("#e67e22");
         case BuyingClass::CapacityBlock:
             return QColor("#27ae60");
+        case BuyingClass::OnPrem:
+            return QColor("#8e44ad");
     }
     return Qt::gray;
 }

@@ -28,6 +28,8 @@ class FileController : public QObject {
 public:
     FileController(ScenarioDocument* document, QWidget* window, QString presetsDir);
 
+    /// The presets folder (scenarios/, pricebooks/, catalog/).
+    QString presetsDir() const { return m_presetsDir; }
     /// The presets folder's scenarios, for File ▸ New from preset.
     QStringList presetFiles() const;
     void fillPresetsMenu(QMenu* menu);

@@ -26,6 +26,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "buying_mix_dock.hpp"
 #include "capacity_dock.hpp"
 #include "chart_board.hpp"
 #include "cohort_dock.hpp"
@@ -72,6 +73,8 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
     new CapacityDock(this);  // largest placeable job and the repack what-if
     connect(new QuotaDock(this), &QuotaDock::message, this, &MainWindow::showStatus);
     new CohortDock(this);  // quota use, borrowing and lending per team over time
+    // The price book, what each GPU-hour costs, break-even and chargeback.
+    connect(new BuyingMixDock(this), &BuyingMixDock::message, this, &MainWindow::showStatus);
     buildActions();
     // The KPI strip spans the window under the toolbar; it must never widen the window.
     m_kpis = new ui::KpiStrip(this);

@@ -1,0 +1,68 @@
+// The "Buying mix" panel (issue 10), first version: a price-book picker (the books of
+// PRESETS/pricebooks and "No prices"), each choice one undoable edit of the scenario's pricing
+// (a book that cannot price some node group is refused with the validator's reason, shown
+// under the picker and in the status bar); below it, read-only, the book's name and date, the
+// price per GPU-hour of each GPU model and buying class the fleet has, the last run's
+// break-even and reserved-commitment utilisation, and what each team's jobs cost (chargeback).
+// A node group's buying class is edited in the Fleet tab.
+#pragma once
+
+#include <QWidget>
+#include <memory>
+
+#include "gpuplan/results.hpp"
+#include "pricing_edits.hpp"
+#include "scenario_document.hpp"
+
+class QComboBox;
+class QLabel;
+
+namespace gpuplan::ui {
+class ChargebackTableModel;
+class PriceTableModel;
+}  // namespace gpuplan::ui
+
+namespace gpuplan::app {
+
+class BuyingMixPanel : public QWidget {
+    Q_OBJECT
+public:
+    /// `priceBooksDir`: the folder of price books (read once, here: a few small files).
+    BuyingMixPanel(ScenarioDocument* doc, const QString& priceBooksDir, QWidget* parent = nullptr);
+
+    void setResults(std::shared_ptr<const Results> results);
+
+    QComboBox* bookBox() const { return m_bookBox; }
+    const std::vector<PriceBookFile>& books() const { return m_books; }
+    /// Prices the scenario with books()[book], or removes its prices (kNoPrices). Returns the
+    /// refusal, or an empty string when applied (or nothing changed).
+    QString pickBook(int book);
+    static constexpr int kNoPrices = -1;
+    /// The refusal shown under the picker (empty when the last choice went through).
+    QString refusal() const;
+    /// The book line ("Lambda list prices · prices as of 2026-04") and the utilisation line.
+    QString bookText() const;
+    QString utilizationText() const;
+    ui::PriceTableModel* prices() const { return m_prices; }
+    ui::ChargebackTableModel* chargeback() const { return m_chargeback; }
+
+signals:
+    void message(const QString& text);
+
+private:
+    void syncFromDocument();
+    void showUtilization();
+    void showReason(const QString& reason);
+
+    ScenarioDocument* m_doc;
+    std::vector<PriceBookFile> m_books;
+    std::shared_ptr<const Results> m_results;
+    QComboBox* m_bookBox;
+    QLabel* m_refusal;
+    QLabel* m_book;
+    QLabel* m_utilization;
+    ui::PriceTableModel* m_prices;
+    ui::ChargebackTableModel* m_chargeback;
+};
+
+}  // namespace gpuplan::app
