@@ -468,12 +468,12 @@ void ChartPanel::rebuild() {
     bool absent = m_results && !m_placeholder->text().isEmpty();
     for (const ChartSeriesSpec& spec : m_specs)
         if (absent && m_results->findSeries(spec.metric.toStdString())) absent = false;
-    m_placeholder->setVisible(absent);
-    m_view->setVisible(!absent);
-    m_legend->setVisible(!absent);
     updateLegend();
     m_preemptions->update(nullptr, nullptr, kSecondsPerX, {});
-    if (!m_results) return;
+    if (!m_results) {
+        showPlaceholder(false);
+        return;
+    }
     const int columns =
         std::max(50, static_cast<int>(m_chart->plotArea().width() > 10 ? m_chart->plotArea().width()
                                                                        : width() - 60));
@@ -557,6 +557,14 @@ void ChartPanel::rebuild() {
     m_cursor->attachAxis(m_y);
     updateCursor();
     m_preemptions->update(m_results.get(), m_cursor, kSecondsPerX, palette().color(QPalette::Text));
+    // Last: showing the plot again lays it out, which rebuilds it (resizeEvent) from scratch.
+    showPlaceholder(absent);
+}
+
+void ChartPanel::showPlaceholder(bool shown) {
+    m_placeholder->setVisible(shown);
+    m_view->setVisible(!shown);
+    m_legend->setVisible(!shown);
 }
 
 void ChartPanel::updateCursor() {

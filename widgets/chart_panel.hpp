@@ -98,6 +98,8 @@ protected:
 
 private:
     void rebuild();
+    /// The placeholder instead of the plot and its legend, or the plot.
+    void showPlaceholder(bool shown);
     /// Ticks for the plot's current pixel size; true when they changed.
     bool updateTicks();
     void updateLegend();
