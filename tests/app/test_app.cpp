@@ -276,6 +276,7 @@ private slots:
         small.pods[0].racks[0].nodes[0].nodeType = "gb200-nvl72-tray";  // 4 GPUs a node
         small.nodeTypes.push_back(*f.doc.catalog().findNodeType("gb200-nvl72-tray"));
         small.gpuModels.push_back(*f.doc.catalog().findGpu("gb200"));
+        small.pricing.reset();  // the preset's prices (Lambda's) have none for GB200
         saveScenarioAtomic(small, dir.filePath("small.json").toStdString());
         f.doc.load(dir.filePath("small.json"));
         QVERIFY(f.waitForResults());  // GPU 7 of a 4-GPU node was read before (ASan found it)
