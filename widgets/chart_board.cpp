@@ -14,8 +14,7 @@ ChartPanel* ChartBoard::costChart() {
         classes.push_back(
             {QStringLiteral("cost_rate_usd_per_h{%1}").arg(name), name, buyingClassColor(c)});
     }
-    auto* chart = new ChartPanel(tr("Cost"), tr("USD/h"),
-                                 tr("what the fleet costs per hour, by buying class"),
+    auto* chart = new ChartPanel(tr("Cost"), tr("USD/h"), tr("USD per hour, by buying class"),
                                  ChartPanel::Mode::StackedAreas, std::move(classes), this);
     chart->setShowsOnlyPresentSeries(true);
     chart->setPlaceholder(

@@ -128,12 +128,6 @@ ChartPanel::ChartPanel(const QString& title, const QString& unit, const QString&
         l->setContentsMargins(6, 2, 6, 2);
         l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     }
-    m_placeholder = new QLabel(this);
-    m_placeholder->setAlignment(Qt::AlignCenter);
-    m_placeholder->setWordWrap(true);
-    m_placeholder->setForegroundRole(QPalette::PlaceholderText);
-    m_placeholder->setMinimumHeight(kPlotMinHeightPx);
-    m_placeholder->hide();
     setBackgroundRole(QPalette::Base);
     setAutoFillBackground(true);
 
@@ -166,6 +160,17 @@ ChartPanel::ChartPanel(const QString& title, const QString& unit, const QString&
     m_hover->setMargin(4);
     m_hover->setAttribute(Qt::WA_TransparentForMouseEvents);
     m_hover->hide();
+    // Over the plot rather than in its place: the panel needs no other room for it (a wrapped
+    // label in the layout grew the dock's minimum height by a plot's).
+    m_placeholder = new QLabel(m_view->viewport());
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setWordWrap(true);
+    m_placeholder->setMargin(12);
+    m_placeholder->setBackgroundRole(QPalette::Base);
+    m_placeholder->setForegroundRole(QPalette::PlaceholderText);
+    m_placeholder->setAutoFillBackground(true);
+    m_placeholder->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_placeholder->hide();
     // The plot's size is known only once the chart has laid itself out.
     m_preemptions = std::make_unique<PreemptionMarkers>(m_chart);
     connect(m_chart, &QChart::plotAreaChanged, this, [this] {
@@ -178,7 +183,6 @@ ChartPanel::ChartPanel(const QString& title, const QString& unit, const QString&
     layout->setSpacing(0);
     layout->addWidget(m_titleLabel);
     layout->addWidget(m_view, 1);
-    layout->addWidget(m_placeholder, 1);
     layout->addWidget(m_legend);
     updateLegend();
 }
@@ -268,6 +272,7 @@ void ChartPanel::resizeEvent(QResizeEvent* e) {
 
 bool ChartPanel::eventFilter(QObject* watched, QEvent* e) {
     if (watched != m_view->viewport()) return QWidget::eventFilter(watched, e);
+    if (e->type() == QEvent::Resize) m_placeholder->setGeometry(m_view->viewport()->rect());
     if (e->type() == QEvent::MouseMove) {
         const QPoint pos = static_cast<QMouseEvent*>(e)->position().toPoint();
         const double t = timeAtViewport(pos);
@@ -557,13 +562,12 @@ void ChartPanel::rebuild() {
     m_cursor->attachAxis(m_y);
     updateCursor();
     m_preemptions->update(m_results.get(), m_cursor, kSecondsPerX, palette().color(QPalette::Text));
-    // Last: showing the plot again lays it out, which rebuilds it (resizeEvent) from scratch.
     showPlaceholder(absent);
 }
 
 void ChartPanel::showPlaceholder(bool shown) {
+    m_placeholder->setGeometry(m_view->viewport()->rect());
     m_placeholder->setVisible(shown);
-    m_view->setVisible(!shown);
     m_legend->setVisible(!shown);
 }
 

@@ -98,7 +98,7 @@ protected:
 
 private:
     void rebuild();
-    /// The placeholder instead of the plot and its legend, or the plot.
+    /// The placeholder over the plot (and no legend), or the plot.
     void showPlaceholder(bool shown);
     /// Ticks for the plot's current pixel size; true when they changed.
     bool updateTicks();
@@ -134,7 +134,7 @@ private:
     QLabel* m_titleLabel = nullptr;
     QLabel* m_legend = nullptr;
     QLabel* m_hover = nullptr;        // the values under the pointer
-    QLabel* m_placeholder = nullptr;  // stands in for the plot when no series is there
+    QLabel* m_placeholder = nullptr;  // over the plot when none of its series is there
     QChart* m_chart = nullptr;
     QChartView* m_view = nullptr;
     QCategoryAxis* m_x = nullptr;

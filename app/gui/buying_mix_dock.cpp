@@ -10,8 +10,9 @@ BuyingMixDock::BuyingMixDock(MainWindow* window) : QDockWidget(tr("Buying mix"),
     m_panel = new BuyingMixPanel(
         window->document(), window->files().presetsDir() + QStringLiteral("/pricebooks"), this);
     setWidget(m_panel);
-    // Two tables side by side need more height than the pending list.
-    window->addBottomTab(this, [] { return 280; });
+    // Two tables side by side need more height than the pending list; no more than that, so
+    // that the charts keep their titles.
+    window->addBottomTab(this, [] { return 250; });
 
     m_panel->setResults(window->results());
     connect(window, &MainWindow::resultsApplied, this,

@@ -26,8 +26,9 @@ QTableView* readOnlyTable(QAbstractItemModel* model, QWidget* parent) {
     view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     view->setSelectionMode(QAbstractItemView::NoSelection);
     view->verticalHeader()->hide();
+    // Columns as wide as their contents: a stretched last column would push the money (right-
+    // aligned) far from the names it belongs to.
     view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    view->horizontalHeader()->setStretchLastSection(true);
     view->setWordWrap(false);
     return view;
 }

@@ -104,9 +104,12 @@ private slots:
         QCOMPARE(cost->plottedMetrics().size(), 1);
         const QString allocation = f.window->kpiStrip()->text("allocation_mean");
 
+        const int minHeight = f.window->minimumSizeHint().height();
         QVERIFY(choose(panel, "No prices"));
         QVERIFY(!f.doc.scenario().pricing);
         QVERIFY(f.waitForResults());
+        // The placeholder takes the plot's place: the window needs no more room than before.
+        QCOMPARE(f.window->minimumSizeHint().height(), minHeight);
         QVERIFY(std::isnan(f.window->results()->kpi("cost_usd")));
         for (const char* kpi : {"cost_usd", "idle_cost_usd", "usd_per_useful_gpu_h"})
             QVERIFY2(f.window->kpiStrip()->text(kpi).isEmpty(), kpi);
