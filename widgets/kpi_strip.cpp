@@ -3,25 +3,61 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QRegularExpression>
+#include <QVBoxLayout>
 
 #include "kpi_format.hpp"
 
 namespace gpuplan::ui {
 
 KpiStrip::KpiStrip(QWidget* parent) : QWidget(parent) {
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(8, 4, 8, 4);
-    layout->setSpacing(18);
+    m_rows = new QVBoxLayout(this);
+    m_rows->setContentsMargins(8, 4, 8, 4);
+    m_rows->setSpacing(2);
     for (const char* name : {"allocation_mean", "occupancy_mean", "mfu_mean", "wait_s_p50",
                              "wait_s_p95", "goodput", "pending_gpus_mean", "jobs_completed",
                              "cost_usd", "idle_cost_usd", "usd_per_useful_gpu_h"}) {
         auto* label = new QLabel(this);
         label->setTextFormat(Qt::RichText);
-        layout->addWidget(label);
         m_cells.push_back({name, label});
     }
-    layout->addStretch(1);
     refresh();
+}
+
+void KpiStrip::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    flow();
+}
+
+void KpiStrip::flow() {
+    // Cells fill a row and go on in the next when the window is too narrow: none is ever cut.
+    const QMargins margins = m_rows->contentsMargins();
+    const int room = width() - margins.left() - margins.right();
+    std::vector<int> rowOf;
+    int row = 0, used = 0;
+    for (const auto& [name, label] : m_cells) {
+        const int w = label->isHidden() ? 0 : label->sizeHint().width();
+        if (used > 0 && used + kCellSpacingPx + w > room) {
+            ++row;
+            used = 0;
+        }
+        used += (used > 0 ? kCellSpacingPx : 0) + w;
+        rowOf.push_back(row);
+    }
+    if (rowOf == m_rowOf) return;
+    m_rowOf = rowOf;
+    while (QLayoutItem* item = m_rows->takeAt(0))
+        delete item;  // the row layouts; the labels stay the strip's children
+    QHBoxLayout* line = nullptr;
+    for (std::size_t i = 0; i < m_cells.size(); ++i) {
+        if (!line || (i > 0 && rowOf[i] != rowOf[i - 1])) {
+            if (line) line->addStretch(1);
+            line = new QHBoxLayout;
+            line->setSpacing(kCellSpacingPx);
+            m_rows->addLayout(line);
+        }
+        line->addWidget(m_cells[i].second);
+    }
+    line->addStretch(1);
 }
 
 void KpiStrip::setResults(std::shared_ptr<const Results> results) {
@@ -69,6 +105,7 @@ void KpiStrip::refresh() {
         label->setText(html);
         label->setToolTip(QString::fromStdString(name + ": " + current->description));
     }
+    flow();  // deltas and hidden cells change the widths
 }
 
 }  // namespace gpuplan::ui

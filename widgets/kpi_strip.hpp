@@ -1,6 +1,7 @@
 // A row of the KPIs a meeting looks at first, each with its delta against the pinned
 // baseline: "allocation 71.2 % (+4.3)"; for a priced fleet also what it cost, what its idle
-// GPU-hours cost and the cost of a useful GPU-hour ("cost $76.7k (+$1.20k)").
+// GPU-hours cost and the cost of a useful GPU-hour ("cost $76.7k (+$1.20k)"). Cells that do
+// not fit the window's width go on in a second row.
 #pragma once
 
 #include <QWidget>
@@ -10,6 +11,7 @@
 #include "gpuplan/results.hpp"
 
 class QLabel;
+class QVBoxLayout;
 
 namespace gpuplan::ui {
 
@@ -23,11 +25,21 @@ public:
     /// hidden (costs of an unpriced run), for tests.
     QString text(const std::string& kpi) const;
 
+    /// The row each cell is shown in (0 = the first), for tests.
+    const std::vector<int>& cellRows() const { return m_rowOf; }
+
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
     void refresh();
+    void flow();
+    static constexpr int kCellSpacingPx = 18;
 
     std::shared_ptr<const Results> m_results, m_baseline;
     std::vector<std::pair<std::string, QLabel*>> m_cells;
+    std::vector<int> m_rowOf;  // as laid out now
+    QVBoxLayout* m_rows;
 };
 
 }  // namespace gpuplan::ui

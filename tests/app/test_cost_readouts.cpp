@@ -93,6 +93,23 @@ private slots:
             if (l->text().contains("cost <b>")) cell = l;
         QVERIFY(cell && cell->text().contains("#c0392b"));
 
+        // Eleven cells with deltas are wider than a 900 px window: they go on in further rows,
+        // each whole; a wide window holds them in one.
+        strip.resize(900, strip.sizeHint().height());
+        strip.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&strip));
+        strip.resize(900, strip.sizeHint().height());
+        QCoreApplication::processEvents();
+        QVERIFY(strip.cellRows().back() >= 1);
+        for (const QLabel* l : strip.findChildren<QLabel*>()) {
+            if (l->isHidden()) continue;
+            QVERIFY2(l->width() >= l->sizeHint().width() && l->geometry().right() < strip.width(),
+                     qPrintable(l->text()));
+        }
+        strip.resize(3000, strip.sizeHint().height());
+        QCoreApplication::processEvents();
+        QCOMPARE(strip.cellRows().back(), 0);
+
         // Unpriced: no cost cells at all; the other cells read as they did.
         Scenario unpriced = defaultScenario();
         unpriced.pricing.reset();
