@@ -78,7 +78,8 @@ QList<QPointF> toList(const std::vector<QPointF>& v) {
 }
 
 constexpr double kSecondsPerX = 3600;  // the x axis counts hours; its labels say "d2 12:00"
-constexpr int kPlotMinHeightPx = 130;
+// Low enough that the window fits a 1000 px screen when the KPI strip takes two rows.
+constexpr int kPlotMinHeightPx = 110;
 
 /// 1, 2, 2.5 or 5 × 10^k: the smallest at least `raw`.
 double niceStep(double raw) {

@@ -4,6 +4,7 @@
 #include <QLabel>
 #include <QRegularExpression>
 #include <QVBoxLayout>
+#include <limits>
 
 #include "kpi_format.hpp"
 
@@ -13,6 +14,8 @@ KpiStrip::KpiStrip(QWidget* parent) : QWidget(parent) {
     m_rows = new QVBoxLayout(this);
     m_rows->setContentsMargins(8, 4, 8, 4);
     m_rows->setSpacing(2);
+    // It flows rather than asks for the width of one row.
+    m_rows->setSizeConstraint(QLayout::SetNoConstraint);
     for (const char* name : {"allocation_mean", "occupancy_mean", "mfu_mean", "wait_s_p50",
                              "wait_s_p95", "goodput", "pending_gpus_mean", "jobs_completed",
                              "cost_usd", "idle_cost_usd", "usd_per_useful_gpu_h"}) {
@@ -28,10 +31,18 @@ void KpiStrip::resizeEvent(QResizeEvent* e) {
     flow();
 }
 
+void KpiStrip::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    flow();
+}
+
 void KpiStrip::flow() {
     // Cells fill a row and go on in the next when the window is too narrow: none is ever cut.
     const QMargins margins = m_rows->contentsMargins();
-    const int room = width() - margins.left() - margins.right();
+    // Until shown the strip has no width of its own: one row, or the window would be laid out
+    // (and sized) for rows it never needs.
+    const int room =
+        isVisible() ? width() - margins.left() - margins.right() : std::numeric_limits<int>::max();
     std::vector<int> rowOf;
     int row = 0, used = 0;
     for (const auto& [name, label] : m_cells) {
