@@ -232,6 +232,12 @@ private slots:
 
     void nodeTypeAndDeliveryTimeInTheTree() {
         Fixture f;
+        // Without prices: the preset's (Lambda's) have none for GB200, so that type would be
+        // refused (tested in test_buying_mix_panel for books).
+        Scenario unpriced = f.doc.scenario();
+        unpriced.pricing.reset();
+        f.doc.reset(unpriced, QString());
+        QVERIFY(f.waitForResults());
         ui::FleetTreeModel* model = f.window->fleetPanel()->model();
         const QModelIndex type = model->indexOf({0, 0, 0}, ui::FleetTreeModel::NodeTypeColumn);
         QVERIFY(model->data(type, ui::FleetTreeModel::ChoicesRole)
@@ -332,7 +338,8 @@ private slots:
     void nodeTypeThereAndBackGivesTheSameScenario() {
         // The default preset: every group is dgx-h100 (GPU model h100).
         const Catalog cat = catalog();
-        const Scenario s = loadScenario((kPresets + "/scenarios/default.json").toStdString(), cat);
+        Scenario s = loadScenario((kPresets + "/scenarios/default.json").toStdString(), cat);
+        s.pricing.reset();  // the preset's (Lambda's) prices have none for GB200
         const FleetEdit there = setNodeType(s, {0, 0, 0}, "gb200-nvl72-tray", cat);
         QVERIFY2(there.ok(), there.error.c_str());
         // pod-b still uses dgx-h100: both types are in use, as the reader would list them.
