@@ -24,7 +24,7 @@ FitVerdict checkFit(const Scenario& scenario, const JobDef& job, double timeS) {
     detail::SimState sim(results, results.fleet, alone);
     // Node states as of timeS, by the run's own node-event path.
     for (const detail::NodeChangeEvent& change :
-         detail::nodeChangeEvents(results.fleet, scenario.nodeEvents)) {
+         detail::nodeChangeEvents(results.fleet, scenario)) {
         if (change.timeS > timeS) break;
         detail::applyNodeChange(sim.cluster, change, {});
     }

@@ -3,10 +3,44 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "random.hpp"
+
 namespace gpuplan::detail {
 
-std::vector<NodeChangeEvent> nodeChangeEvents(const Fleet& fleet,
-                                              const std::vector<NodeEventDef>& events) {
+namespace {
+
+/// Each node's failures: up times drawn from an exponential of mean MTBF ÷ its GPUs, from its
+/// delivery on; down repairS each time. A stream per node (seed, node), so adding a node
+/// changes no other node's failures.
+void drawFailures(const Fleet& fleet, const Scenario& scenario,
+                  std::vector<NodeChangeEvent>& changes) {
+    const FailureDef& f = *scenario.failures;
+    for (std::uint32_t n = 0; n < fleet.nodes.size(); ++n) {
+        const FleetNode& node = fleet.nodes[n];
+        if (node.gpus == 0 || node.initialState == NodeState::Failed) continue;
+        double t = 0;
+        if (node.initialState == NodeState::Provisioning) {
+            if (node.readyAtS <= 0) continue;  // never delivered by itself
+            t = node.readyAtS;
+        }
+        std::uint64_t mix = scenario.seed ^ 0x6661696c75726573ull;  // "failures"
+        Rng rng(splitmix64(mix) ^ (std::uint64_t{n} * 0x9e3779b97f4a7c15ull));
+        const double meanUpS = f.mtbfGpuHours * 3600 / node.gpus;
+        for (;;) {
+            t += rng.exponential(meanUpS);
+            if (t >= scenario.horizonS) break;
+            changes.push_back({t, n, n + 1, NodeState::Failed});
+            t += f.repairS;
+            if (t >= scenario.horizonS) break;
+            changes.push_back({t, n, n + 1, NodeState::Ready});
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<NodeChangeEvent> nodeChangeEvents(const Fleet& fleet, const Scenario& scenario) {
+    const std::vector<NodeEventDef>& events = scenario.nodeEvents;
     std::vector<NodeChangeEvent> changes;
     // Consecutive nodes that turn Ready at the same time share one change.
     for (std::uint32_t n = 0; n < fleet.nodes.size();) {
@@ -37,6 +71,7 @@ std::vector<NodeChangeEvent> nodeChangeEvents(const Fleet& fleet,
         }
         changes.push_back(e);
     }
+    if (scenario.failures) drawFailures(fleet, scenario, changes);
     std::stable_sort(changes.begin(), changes.end(),
                      [](const auto& a, const auto& b) { return a.timeS < b.timeS; });
     return changes;

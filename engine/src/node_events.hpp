@@ -22,11 +22,11 @@ struct NodeChangeEvent {
     bool delivery = false;  ///< readyAtS: only nodes still Provisioning turn Ready
 };
 
-/// Deliveries and scenario node events sorted by time; at equal times deliveries first, then
-/// the scenario's events in the order listed. Throws std::invalid_argument for a node event
-/// that names no node, rack or pod.
-std::vector<NodeChangeEvent> nodeChangeEvents(const Fleet& fleet,
-                                              const std::vector<NodeEventDef>& events);
+/// Deliveries, the scenario's node events and its random failures (FailureDef: each a
+/// Failed change and, repairS later, a Ready one), sorted by time; at equal times deliveries
+/// first, then the scenario's events in the order listed, then failures by node. Throws
+/// std::invalid_argument for a node event that names no node, rack or pod.
+std::vector<NodeChangeEvent> nodeChangeEvents(const Fleet& fleet, const Scenario& scenario);
 
 /// Applies one change to the cluster. For each node whose state it changes, `beforeChange`
 /// runs first with the node and its new state (the run evicts and records there). Nodes

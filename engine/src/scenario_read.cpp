@@ -617,6 +617,13 @@ struct Reader {
             fail("/topology", e.what());
         }
         openbTraceModels();
+        // Each failure is two node changes (down, repaired): bounded like the node events.
+        if (const double n = detail::expectedFailures(s, fleet);
+            2 * n > static_cast<double>(InputLimits::maxNodeEventNodes))
+            fail("/failures/mtbfGpuHours",
+                 "at this MTBF the run would see about " +
+                     detail::withThousands(static_cast<long long>(n)) + " node failures; at most " +
+                     detail::withThousands(InputLimits::maxNodeEventNodes / 2));
         // A node list's nodes are reserved capacity: with pricing, each model needs a price.
         if (s.pricing && s.nodeList)
             for (const FleetNode& node : fleet.nodes) {
@@ -751,6 +758,7 @@ struct Reader {
         jobs(root);
         traces(root);
         nodeEvents(root);
+        readFailures(root, s);
         root.finish();
         resolve();
     }

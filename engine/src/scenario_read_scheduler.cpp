@@ -33,4 +33,20 @@ void readScheduler(JsonObject& root, SchedulerDef& scheduler) {
     o.finish();
 }
 
+void readFailures(JsonObject& root, Scenario& s) {
+    auto n = root.optional("failures");
+    if (!n) return;
+    JsonObject o = n->object();
+    FailureDef f;
+    if (auto v = o.optional("mtbfGpuHours")) f.mtbfGpuHours = v->number(1, 1e9);
+    f.repairS = o.required("repairS").number(1, 366 * 86400.0);
+    o.finish();
+    s.failures = f;
+}
+
+double expectedFailures(const Scenario& s, const Fleet& fleet) {
+    if (!s.failures) return 0;
+    return fleet.totalGpus * (s.horizonS / 3600) / s.failures->mtbfGpuHours;
+}
+
 }  // namespace gpuplan::detail

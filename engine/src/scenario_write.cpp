@@ -208,6 +208,11 @@ std::string scenarioToJson(const Scenario& s) {
 
     quotas(root, s);
     pricing(root, s);
+    if (s.failures) {
+        root["failures"] = OJson{{"repairS", s.failures->repairS}};
+        if (s.failures->mtbfGpuHours != FailureDef::kLlama3MtbfGpuHours)
+            root["failures"]["mtbfGpuHours"] = s.failures->mtbfGpuHours;
+    }
 
     root["scheduler"] = OJson{{"queueOrder", toString(s.scheduler.queueOrder)},
                               {"placement", toString(s.scheduler.placement)},

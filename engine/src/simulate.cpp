@@ -86,6 +86,14 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
     m_metrics.finish(endS, m_rates);
     m_quotaSeries.writeKpis(m_results, m_sim.quota);
     m_cost.writeKpis(m_results);
+    if (m_scenario.failures) {
+        const auto failures =
+            std::count_if(m_results.nodeChanges.begin(), m_results.nodeChanges.end(),
+                          [](const NodeStateChange& c) { return c.state == NodeState::Failed; });
+        m_results.kpis.push_back({"node_failures", static_cast<double>(failures), "nodes",
+                                  "Nodes that failed (random failures at failures.mtbfGpuHours, "
+                                  "and the scenario's own): each ended every job on its node."});
+    }
     writePreemptionHealthKpis(m_results);
     m_results.fingerprint = m_fingerprint;
     m_results.eventCount = m_eventCount;
@@ -130,7 +138,7 @@ const Fleet& Simulation::prepare(const Scenario& scenario, Results& results) {
 }
 
 void Simulation::buildNodeEvents() {
-    m_nodeEvents = nodeChangeEvents(m_results.fleet, m_scenario.nodeEvents);
+    m_nodeEvents = nodeChangeEvents(m_results.fleet, m_scenario);
     for (std::uint32_t i = 0; i < m_nodeEvents.size(); ++i)
         push(m_nodeEvents[i].timeS, EventType::NodeChange, i, 0);
 }

@@ -255,6 +255,18 @@ struct TraceDef {
     }
 };
 
+/// Random node failures (reference/scheduling.md §8): each node fails at a rate of its GPUs ÷
+/// the per-GPU MTBF while up (from its delivery on), is Failed for repairS, then Ready again.
+/// Drawn from the scenario's seed, node by node: same seed, same failures.
+struct FailureDef {
+    /// GPU-hours between unexpected interruptions, per GPU. Llama 3 405B: 419 on 16,384 H100s
+    /// in 54 days = 16,384 × 54 × 24 / 419 ≈ 50,677.
+    static constexpr double kLlama3MtbfGpuHours = 16384.0 * 54 * 24 / 419;
+    double mtbfGpuHours = kLlama3MtbfGpuHours;
+    double repairS = 0;  ///< down time per failure (required: no default is published)
+    bool operator==(const FailureDef&) const = default;
+};
+
 /// A scheduled change of node state (cordon, failure, repair, late delivery).
 struct NodeEventDef {
     double timeS = 0;
@@ -337,6 +349,7 @@ struct Scenario {
     std::vector<JobDef> jobs;
     std::vector<TraceDef> traces;
     std::vector<NodeEventDef> nodeEvents;
+    std::optional<FailureDef> failures;
     /// Prices: with them, runs report what the fleet costs (cost KPIs and series); every
     /// node group must then have a price for its GPU model and buying class.
     std::optional<PricingDef> pricing;
