@@ -72,13 +72,7 @@ PriceBook parsePriceBook(std::string_view text, const std::string& sourceName,
             t.usdPerKwh = o.required("usdPerKwh").number(0, 10);
             t.colocationKw = o.required("colocationKw").number(0, 1000);
             t.colocationUsdPerKwMonth = o.required("colocationUsdPerKwMonth").number(0, 10000);
-            if (auto notes = o.optional("notes")) notes->string();
-            if (auto keys = o.optional("sources"))
-                for (const JsonNode& key : keys->array(32)) {
-                    const std::string k = key.string(64);
-                    if (std::find(sourceKeys.begin(), sourceKeys.end(), k) == sourceKeys.end())
-                        key.fail("unknown source \"" + k + "\" (not in \"sources\")");
-                }
+            detail::readProvenance(o, sourceKeys);
             o.finish();
             book.onPremTco.push_back(std::move(t));
         }

@@ -18,6 +18,16 @@ bool isDate(const std::string& d, bool monthOnly) {
     return dd >= 1 && dd <= 31;
 }
 
+void readProvenance(JsonObject& o, const std::vector<std::string>& sourceKeys) {
+    if (auto notes = o.optional("notes")) notes->string();
+    if (auto sources = o.optional("sources"))
+        for (const JsonNode& key : sources->array(32)) {
+            const std::string k = key.string(64);
+            if (std::find(sourceKeys.begin(), sourceKeys.end(), k) == sourceKeys.end())
+                key.fail("unknown source \"" + k + "\" (not in \"sources\")");
+        }
+}
+
 std::vector<GpuPriceDef> readGpuPrices(const JsonNode& list, const Catalog& catalog,
                                        bool provenance,
                                        const std::vector<std::string>& sourceKeys) {
@@ -37,15 +47,7 @@ std::vector<GpuPriceDef> readGpuPrices(const JsonNode& list, const Catalog& cata
             if (auto v = classes.optional(toString(c)))
                 price.of(c) = v->number(0, kMaxUsdPerGpuHour);
         classes.finish();
-        if (provenance) {
-            if (auto notes = g.optional("notes")) notes->string();
-            if (auto sources = g.optional("sources"))
-                for (const JsonNode& key : sources->array(32)) {
-                    const std::string k = key.string(64);
-                    if (std::find(sourceKeys.begin(), sourceKeys.end(), k) == sourceKeys.end())
-                        key.fail("unknown source \"" + k + "\" (not in \"sources\")");
-                }
-        }
+        if (provenance) readProvenance(g, sourceKeys);
         g.finish();
         prices.push_back(std::move(price));
     }

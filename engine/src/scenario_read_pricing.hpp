@@ -17,6 +17,9 @@ namespace gpuplan::detail {
 /// unknown model or class, a model listed twice, a price out of range or a malformed date.
 void readPricing(JsonObject& root, Scenario& s, const Catalog& catalog);
 
+/// An entry's optional "notes" and "sources" (keys of the book's `sourceKeys`).
+void readProvenance(JsonObject& o, const std::vector<std::string>& sourceKeys);
+
 /// A list of {"gpuModel", "usdPerGpuHour": {class: price}} (and with `provenance`, each
 /// entry's "sources" keys of `sourceKeys` and "notes"), shared by scenarios and price books.
 std::vector<GpuPriceDef> readGpuPrices(const JsonNode& list, const Catalog& catalog,
