@@ -8,12 +8,12 @@
 namespace gpuplan::ui {
 
 namespace {
-/// The engine gives all money the unit "usd"; a cost per GPU-hour is named usd_per_…_gpu_h.
+/// A cost per GPU-hour is named usd_per_…_gpu_h (its label) and has the unit usd_per_gpu_h.
 bool isUsdPerGpuHourName(const std::string& name) {
     return name.rfind("usd_per_", 0) == 0 && name.ends_with("_gpu_h");
 }
 bool isUsdPerGpuHour(const Kpi& k) {
-    return k.unit == "usd" && isUsdPerGpuHourName(k.name);
+    return k.unit == "usd_per_gpu_h";
 }
 }  // namespace
 

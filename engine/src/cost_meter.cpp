@@ -115,9 +115,9 @@ void CostMeter::writeKpis(Results& r) const {
     add("idle_unallocated_usd", paidUsd - m_heldUsd, "usd", "Paid GPU-hours no job held.");
     add("idle_allocated_usd", m_heldUsd - m_occupiedUsd, "usd",
         "GPU-hours jobs held but did not keep busy (allocation − occupancy), at their price.");
-    add("usd_per_allocated_gpu_h", ratio(paidUsd, r.kpi("gpu_hours_allocated")), "usd",
+    add("usd_per_allocated_gpu_h", ratio(paidUsd, r.kpi("gpu_hours_allocated")), "usd_per_gpu_h",
         "cost_usd ÷ GPU-hours bound to jobs.");
-    add("usd_per_useful_gpu_h", ratio(paidUsd, r.kpi("gpu_hours_useful")), "usd",
+    add("usd_per_useful_gpu_h", ratio(paidUsd, r.kpi("gpu_hours_useful")), "usd_per_gpu_h",
         "cost_usd ÷ GPU-hours of useful progress (lost work, startup and crash loops excluded).");
     const int reserved = static_cast<int>(BuyingClass::Reserved);
     add("reserved_commitment_utilization", ratio(m_heldGpuS[reserved], m_paidGpuS[reserved]),

@@ -46,8 +46,8 @@ private slots:
         QCOMPARE(ui::formatKpiDelta(cost, base), QStringLiteral("+$1.20k"));
         QCOMPARE(ui::formatKpiDelta(base, cost), QStringLiteral("−$1.20k"));
         QCOMPARE(ui::formatKpiDelta(cost, cost), QStringLiteral("±$0.00"));
-        const Kpi useful{"usd_per_useful_gpu_h", 2.912, "usd", ""},
-            usefulBase{"usd_per_useful_gpu_h", 2.862, "usd", ""};
+        const Kpi useful{"usd_per_useful_gpu_h", 2.912, "usd_per_gpu_h", ""},
+            usefulBase{"usd_per_useful_gpu_h", 2.862, "usd_per_gpu_h", ""};
         QCOMPARE(ui::formatKpiValue(useful), QStringLiteral("$2.91/GPU-h"));
         QCOMPARE(ui::formatKpiDelta(useful, usefulBase), QStringLiteral("+$0.05"));
         QCOMPARE(ui::kpiLabel("cost_usd"), QStringLiteral("cost"));
