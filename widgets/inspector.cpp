@@ -5,6 +5,7 @@
 #include <map>
 
 #include "gpu_sub_cells.hpp"
+#include "gpuplan/checkpoint_advice.hpp"
 #include "kpi_format.hpp"
 #include "sharing_format.hpp"
 #include "ui_palette.hpp"
@@ -280,10 +281,17 @@ QString Inspector::jobHtml(std::uint32_t job) const {
 }
 
 QString Inspector::interruptionRows(std::uint32_t job) const {
-    const double intervalS = m_results->checkpointIntervalS(job);
-    QString html =
-        row(tr("checkpoints"), intervalS > 0 ? tr("every %1 of work").arg(formatDuration(intervalS))
-                                             : tr("none: an eviction loses all work done"));
+    const CheckpointPolicy policy = m_results->checkpointOf(job);
+    QString every = tr("every %1 of work").arg(formatDuration(policy.intervalS));
+    if (policy.costS > 0) every += tr(", %1 each").arg(formatDuration(policy.costS));
+    QString html = row(tr("checkpoints"),
+                       policy.saves() ? every : tr("none: an eviction loses all work done"));
+    // What the run's failure rate calls for, beside what the job does.
+    if (const auto advice = checkpointAdviceOf(*m_results, job))
+        html += row(tr("Young / Daly"),
+                    tr("%1 / %2 (its nodes fail every %3)")
+                        .arg(formatDuration(advice->youngS), formatDuration(advice->dalyS),
+                             formatDuration(advice->mtbfS)));
     // A scan of every segment: once per job and run, not on every move of the time scrubber.
     if (!m_interruptionsOf || m_interruptionsOf->first != job)
         m_interruptionsOf.emplace(

@@ -7,6 +7,7 @@
 
 #include "cli_common.hpp"
 #include "cli_outputs.hpp"
+#include "gpuplan/checkpoint_advice.hpp"
 #include "gpuplan/results_io.hpp"
 #include "gpuplan/run_cost.hpp"
 #include "gpuplan/scenario_io.hpp"
@@ -120,6 +121,21 @@ void printTraceRows(const Scenario& scenario) {
                 std::printf("trace %s: %s\n", t.file.c_str(), rows.c_str());
 }
 
+/// Each job source that pays for checkpoints: its interval beside Young's and Daly's for the
+/// run's failure rate (a planner compares the three; none without random failures).
+void printCheckpointAdvice(const Results& results) {
+    const auto advice = checkpointAdvice(results);
+    if (advice.empty()) return;
+    std::printf("\n%-24s %10s %8s %8s %10s %10s %10s\n", "checkpoints of", "interval", "cost",
+                "GPUs", "MTBF", "Young", "Daly");
+    for (const CheckpointAdvice& a : advice)
+        std::printf("%-24s %10s %8s %8.1f %10s %10s %10s\n", a.source.c_str(),
+                    formatSeconds(a.configured.intervalS).c_str(),
+                    formatSeconds(a.configured.costS).c_str(), a.gpusExposed,
+                    formatSeconds(a.mtbfS).c_str(), formatSeconds(a.youngS).c_str(),
+                    formatSeconds(a.dalyS).c_str());
+}
+
 }  // namespace
 
 int runCommand(Args& args) {
@@ -168,6 +184,7 @@ int runCommand(Args& args) {
     std::printf("%-26s %s\n", "fingerprint", results.fingerprintHex().c_str());
     if (by == "team") printGroups("team", results.teamKpis);
     if (by == "class") printGroups("class", results.classKpis);
+    printCheckpointAdvice(results);
     if (outFile) writeFileAtomic(*outFile, resultsToJson(results));
     if (csvDir) writeResultsCsv(results, *csvDir);
     return kOk;

@@ -14,4 +14,26 @@ double checkpointedWorkS(double doneS, double intervalS, double durationS) {
     return std::min({checkpoints * intervalS, doneS, durationS});
 }
 
+CheckpointOutcome checkpointOutcome(const CheckpointPolicy& policy, double savedBeforeS,
+                                    double progressS, double durationS) {
+    CheckpointOutcome out;
+    if (policy.costS == 0) {
+        // Progress is work: the rule as it was before checkpoints cost anything, bit for bit.
+        out.savedS = checkpointedWorkS(savedBeforeS + progressS, policy.intervalS, durationS);
+        out.lostS = progressS - (out.savedS - savedBeforeS);
+        return out;
+    }
+    // Progress from the start: cycles of an interval's work and its checkpoint.
+    const double cycleS = policy.intervalS + policy.costS;
+    const double atS = policy.wallToSavedS(savedBeforeS) + progressS;
+    const double before = std::round(savedBeforeS / policy.intervalS);
+    const double cap = policy.checkpointsBefore(durationS);
+    // Checkpoints complete by now (the same billionth of slack), never more than the job writes.
+    const double written = std::min(std::floor(atS / cycleS + 1e-9), cap);
+    out.savedS = std::max(savedBeforeS, std::min(written * policy.intervalS, durationS));
+    out.overheadS = policy.costS * std::max(0.0, written - before);
+    out.lostS = std::max(0.0, progressS - (out.savedS - savedBeforeS) - out.overheadS);
+    return out;
+}
+
 }  // namespace gpuplan::detail

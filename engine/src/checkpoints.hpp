@@ -1,13 +1,15 @@
 // Checkpoints: how much of its work an evicted job keeps, and the book of what each job has
 // kept. Work is counted in ideal seconds: a job's durationS is its work at ideal placement,
-// and a binding with slowdown s does 1/s of a second of it per second once started.
-// Taking a checkpoint costs no time here (its overhead is issue 10's, with failures and spot).
+// and a binding with slowdown s does 1/s of a second of progress per second once started.
+// Progress is the work and the checkpoints written on the way (CheckpointPolicy::costS each,
+// checkpoint_policy.hpp): without a checkpoint cost the two are the same.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "gpuplan/workload.hpp"
+#include "gpuplan/checkpoint_policy.hpp"
+#include "gpuplan/results.hpp"
 
 namespace gpuplan::detail {
 
@@ -16,12 +18,34 @@ namespace gpuplan::detail {
 /// durationS and doneS. Nothing without checkpoints (intervalS 0).
 double checkpointedWorkS(double doneS, double intervalS, double durationS);
 
+/// What a binding that made `progressS` of progress from the checkpoint `savedBeforeS` leaves
+/// when it is taken off its GPUs.
+struct CheckpointOutcome {
+    double savedS = 0;     ///< the work the last checkpoint written saved
+    double lostS = 0;      ///< progress since that checkpoint, done again by the next binding
+    double overheadS = 0;  ///< progress spent writing this binding's checkpoints
+};
+CheckpointOutcome checkpointOutcome(const CheckpointPolicy& policy, double savedBeforeS,
+                                    double progressS, double durationS);
+
 /// Work each job has kept at checkpoints, ideal seconds: where its next binding resumes.
 class SavedWork {
 public:
+    explicit SavedWork(const Results& results) : m_results(results) {
+        for (const auto& source : results.sourceCheckpoints)
+            for (const CheckpointPolicy& p : source)
+                m_anyCost = m_anyCost || p.costS > 0;
+    }
+
+    bool anyCost() const { return m_anyCost; }
     double of(std::uint32_t job) const { return m_savedS.empty() ? 0.0 : m_savedS[job]; }
-    /// The work the job's next binding must do: all of it, less what it kept.
-    double leftS(std::uint32_t job, const JobSpec& s) const { return s.durationS - of(job); }
+    /// The progress the job's next binding must make: all its work and checkpoints, less
+    /// what it kept and the checkpoints that kept it.
+    double leftS(std::uint32_t job, const JobSpec& s) const {
+        if (!m_anyCost) return s.durationS - of(job);
+        const CheckpointPolicy p = m_results.checkpointOf(job);
+        return p.wallWorkS(s.durationS) - p.wallToSavedS(of(job));
+    }
     void set(std::uint32_t job, double savedS, std::size_t jobCount) {
         if (savedS == of(job)) return;
         // Sized on the first saving: runs without checkpoints hold no memory for it.
@@ -30,6 +54,8 @@ public:
     }
 
 private:
+    const Results& m_results;
+    bool m_anyCost = false;        ///< some job pays for its checkpoints
     std::vector<double> m_savedS;  ///< per job; empty until a job keeps some work
 };
 

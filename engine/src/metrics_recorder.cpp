@@ -317,6 +317,10 @@ void MetricsRecorder::writeKpis(double endS) {
     add("gpu_hours_lost", m_lostGpuS / 3600, "gpu_h",
         "GPU-hours of work lost to evictions: each evicted job's progress since its last "
         "checkpoint (all of it without checkpoints), which goodput does not count as useful.");
+    if (m_anyCheckpointing)
+        add("gpu_hours_checkpointing", m_checkpointingGpuS / 3600, "gpu_h",
+            "GPU-hours jobs spent writing checkpoints (their checkpointCostS each), which "
+            "goodput does not count as useful.");
     add("jobs_submitted", fleet.submitted, "jobs", "Jobs submitted before the end of the run.");
     add("jobs_started", fleet.started, "jobs", "Jobs bound at least once.");
     add("jobs_completed", fleet.completed, "jobs", "Jobs that ran to completion.");

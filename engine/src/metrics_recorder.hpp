@@ -82,6 +82,12 @@ public:
         m_total.useful -= gpuSeconds;
         m_lostGpuS += gpuSeconds;
     }
+    /// GPU-seconds spent writing checkpoints: held and progressing, but not useful work.
+    void discardCheckpointing(double gpuSeconds) {
+        m_total.useful -= gpuSeconds;
+        m_checkpointingGpuS += gpuSeconds;
+        m_anyCheckpointing = true;
+    }
     /// Closes the last interval at the horizon, writes the KPIs (fleet, per team, per class)
     /// and indexes the pending list for Results::pendingAt.
     void finish(double endS, const Rates& rates);
@@ -109,6 +115,8 @@ private:
     double m_fragmentationRatioSum = 0, m_fragmentationAmountSum = 0;
     double m_pendingSum = 0;
     double m_lostGpuS = 0;
+    double m_checkpointingGpuS = 0;
+    bool m_anyCheckpointing = false;  ///< a job paid for a checkpoint: the KPI is listed
     std::size_t m_samplesTaken = 0;
 };
 

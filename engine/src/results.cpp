@@ -88,10 +88,10 @@ std::string Results::fingerprintHex() const {
     return buf;
 }
 
-double Results::checkpointIntervalS(std::uint32_t job) const {
+CheckpointPolicy Results::checkpointOf(std::uint32_t job) const {
     const JobSpec& s = jobs[job].spec;
-    const auto& intervals = sourceCheckpointIntervalsS[static_cast<std::size_t>(s.source)];
-    return s.sourceIndex < intervals.size() ? intervals[s.sourceIndex] : 0;
+    const auto& policies = sourceCheckpoints[static_cast<std::size_t>(s.source)];
+    return s.sourceIndex < policies.size() ? policies[s.sourceIndex] : CheckpointPolicy{};
 }
 
 namespace {

@@ -233,6 +233,11 @@ struct Reader {
                 {{"PreemptLowerPriority", PreemptionPolicy::PreemptLowerPriority},
                  {"Never", PreemptionPolicy::Never}});
         if (auto v = o.optional("checkpointIntervalS")) t.checkpointIntervalS = v->number(0, 1e7);
+        if (auto v = o.optional("checkpointCostS")) {
+            t.checkpointCostS = v->number(0, 1e7);
+            if (t.checkpointCostS > 0 && t.checkpointIntervalS == 0)
+                v->fail("a checkpoint cost needs \"checkpointIntervalS\" (how often it is paid)");
+        }
         return t;
     }
 

@@ -82,6 +82,7 @@ void traits(OJson& o, const JobTraitsDef& t, bool withTeam) {
     if (t.preemptionPolicy != d.preemptionPolicy)
         o["preemptionPolicy"] = toString(t.preemptionPolicy);
     putIf(o, "checkpointIntervalS", t.checkpointIntervalS, d.checkpointIntervalS);
+    putIf(o, "checkpointCostS", t.checkpointCostS, d.checkpointCostS);
 }
 
 OJson flavorQuotas(const std::vector<FlavorQuotaDef>& flavors) {

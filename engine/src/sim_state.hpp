@@ -46,7 +46,8 @@ struct SimState {
           scenario(s),
           cluster(f),
           migRecuts(f, cluster, r.migRecuts),
-          quota(s, f, r.teams) {
+          quota(s, f, r.teams),
+          savedWork(r) {
         reserveLarge(runtime, r.jobs.size());
         runtime.resize(r.jobs.size());
         nodeJobs.resize(f.nodes.size());

@@ -114,17 +114,18 @@ const Fleet& Simulation::prepare(const Scenario& scenario, Results& results) {
     results.sampleIntervalS = scenario.sampleIntervalS;
     results.thrashingPreemptions = scenario.scheduler.thrashingPreemptions;
     results.starvationWaitS = scenario.scheduler.starvationWaitS;
+    results.failureMtbfGpuHours = scenario.failures ? scenario.failures->mtbfGpuHours : 0;
     // Per source, as sourceTraits(scenario, job) finds a job's traits.
-    auto& intervals = results.sourceCheckpointIntervalsS;
+    auto& policies = results.sourceCheckpoints;
+    const auto policyOf = [](const JobTraitsDef& t) {
+        return CheckpointPolicy{t.checkpointIntervalS, t.checkpointCostS};
+    };
     for (const JobClassDef& c : scenario.jobClasses)
-        intervals[static_cast<std::size_t>(JobSource::Class)].push_back(
-            c.traits.checkpointIntervalS);
+        policies[static_cast<std::size_t>(JobSource::Class)].push_back(policyOf(c.traits));
     for (const JobDef& j : scenario.jobs)
-        intervals[static_cast<std::size_t>(JobSource::Explicit)].push_back(
-            j.traits.checkpointIntervalS);
+        policies[static_cast<std::size_t>(JobSource::Explicit)].push_back(policyOf(j.traits));
     for (const TraceDef& t : scenario.traces)
-        intervals[static_cast<std::size_t>(JobSource::Trace)].push_back(
-            t.traits.checkpointIntervalS);
+        policies[static_cast<std::size_t>(JobSource::Trace)].push_back(policyOf(t.traits));
     reserveLarge(results.jobs, w.jobs.size());
     for (const JobSpec& spec : w.jobs)
         results.jobs.push_back(JobRecord{.spec = spec});
@@ -342,6 +343,7 @@ void Simulation::handle(const Event& e) {
             }
             const bool crashed = rt.phase == Phase::CrashLoop;
             if (crashed && m_sim.spec(e.a).sharesGpu()) mpsFault(e.a);  // its last crash
+            if (m_sim.savedWork.anyCost()) writeOffCheckpoints(e.a, true);
             unbind(e.a, crashed ? SegmentEnd::Failed : SegmentEnd::Completed);
             rt.phase = Phase::Done;
             JobRecord& rec = m_results.jobs[e.a];
@@ -382,19 +384,34 @@ void Simulation::loseUnsavedWork(std::uint32_t job) {
     // Checkpoints count the job's work over all its bindings, in ideal seconds.
     const double doneS = workDoneS(job);
     const double savedBeforeS = m_sim.savedWork.of(job);
-    const double savedS =
-        checkpointedWorkS(savedBeforeS + doneS, m_results.checkpointIntervalS(job), s.durationS);
-    const double gainedS = savedS - savedBeforeS;
+    const CheckpointPolicy policy = m_results.checkpointOf(job);
+    const CheckpointOutcome out = checkpointOutcome(policy, savedBeforeS, doneS, s.durationS);
     const float slowdown = m_results.segments[rt.segment].slowdown;
     // A whole-GPU binding's lost GPU-seconds as GPUs × wall seconds ÷ slowdown: without
     // checkpoints (gained 0) that is the product it always was, so goodput keeps its bits.
+    const double gainedS = out.savedS - savedBeforeS;
     const double lostGpuS =
-        s.sharesGpu()
-            ? heldGpus(job) * (doneS - gainedS)
+        s.sharesGpu() || policy.costS > 0
+            ? heldGpus(job) * out.lostS
             : heldGpus(job) * (m_nowS - rt.progressStartS - gainedS * slowdown) / slowdown;
     m_metrics.discardUseful(lostGpuS);
-    m_results.segments[rt.segment].lostWorkS = static_cast<float>(doneS - gainedS);
-    m_sim.savedWork.set(job, savedS, m_results.jobs.size());
+    if (out.overheadS > 0) m_metrics.discardCheckpointing(heldGpus(job) * out.overheadS);
+    m_results.segments[rt.segment].lostWorkS = static_cast<float>(out.lostS);
+    m_sim.savedWork.set(job, out.savedS, m_results.jobs.size());
+}
+
+void Simulation::writeOffCheckpoints(std::uint32_t job, bool completed) {
+    const CheckpointPolicy policy = m_results.checkpointOf(job);
+    if (policy.costS == 0 || m_sim.runtime[job].phase != Phase::Running) return;
+    const JobSpec& s = m_sim.spec(job);
+    const double savedBeforeS = m_sim.savedWork.of(job);
+    // A completed job wrote every checkpoint of its work; one the run's end cut short, those
+    // its progress so far completed.
+    const double overheadS =
+        completed ? policy.costS * (policy.checkpointsBefore(s.durationS) -
+                                    std::round(savedBeforeS / policy.intervalS))
+                  : checkpointOutcome(policy, savedBeforeS, workDoneS(job), s.durationS).overheadS;
+    if (overheadS > 0) m_metrics.discardCheckpointing(heldGpus(job) * overheadS);
 }
 
 void Simulation::takeOff(std::uint32_t job, SegmentEnd end) {

@@ -305,8 +305,11 @@ private:
 
     /// A running job leaves its GPUs: it keeps what its checkpoints saved (checkpoints.hpp,
     /// SimState::savedWork) and loses the rest of this binding's work (RunSegment::lostWorkS,
-    /// discarded from useful). Checkpoint overhead is not modelled (issue 10).
+    /// discarded from useful); the checkpoints this binding wrote are written off useful too.
     void loseUnsavedWork(std::uint32_t job);
+    /// A running job's binding ends by completing (or at the end of the run): the progress it
+    /// spent writing checkpoints is not useful work.
+    void writeOffCheckpoints(std::uint32_t job, bool completed);
 
     void closeOpenSegments(double endS);
 

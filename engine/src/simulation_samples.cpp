@@ -17,6 +17,7 @@ void Simulation::closeOpenSegments(double endS) {
             continue;
         }
         seg.end = SegmentEnd::Horizon;
+        if (m_sim.savedWork.anyCost()) writeOffCheckpoints(job, false);
         if (m_results.jobs[job].spec.sharesGpu() && !seg.crashLoop)
             seg.slowdown = m_results.jobs[job].slowdown = meanSlowdown(job);
     }

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuplan/checkpoint_policy.hpp"
 #include "gpuplan/mig_geometry.hpp"
 #include "gpuplan/topology.hpp"
 #include "gpuplan/workload.hpp"
@@ -263,6 +264,8 @@ struct Results {
     double sampleIntervalS = 0;
     int thrashingPreemptions = 3;  ///< SchedulerDef's, for JobHealth
     double starvationWaitS = 86400;
+    /// FailureDef::mtbfGpuHours when the run draws random failures, else 0.
+    double failureMtbfGpuHours = 0;
 
     std::vector<JobRecord> jobs;  ///< in submit order
     std::vector<RunSegment> segments;
@@ -292,9 +295,10 @@ struct Results {
     std::size_t pendingEndTreeLeaves = 0;
     static constexpr std::size_t kPendingSpanBlock = 16;
 
-    /// Checkpoint interval of every job source (JobTraitsDef::checkpointIntervalS), indexed
-    /// by JobSource, then by source index as classNames, explicitNames and traceNames are.
-    std::array<std::vector<double>, 3> sourceCheckpointIntervalsS;
+    /// Checkpoint policy of every job source (JobTraitsDef::checkpointIntervalS and
+    /// checkpointCostS), indexed by JobSource, then by source index as classNames,
+    /// explicitNames and traceNames are.
+    std::array<std::vector<CheckpointPolicy>, 3> sourceCheckpoints;
 
     std::vector<Kpi> kpis;
     std::vector<GroupKpis> teamKpis;   ///< per team with a job submitted before the end
@@ -308,8 +312,10 @@ struct Results {
     double kpi(std::string_view name) const;  ///< NaN when absent
     std::string fingerprintHex() const;
     std::string jobName(std::uint32_t job) const;
+    /// How the job saves its work (interval 0 = never: an eviction loses all).
+    CheckpointPolicy checkpointOf(std::uint32_t job) const;
     /// How often the job saves its work, seconds of work; 0 = never (an eviction loses all).
-    double checkpointIntervalS(std::uint32_t job) const;
+    double checkpointIntervalS(std::uint32_t job) const { return checkpointOf(job).intervalS; }
     /// One job's restarts and lost work, from its segments (a scan of them all).
     JobInterruptions interruptionsOf(std::uint32_t job) const;
     /// Every job's, in one scan.

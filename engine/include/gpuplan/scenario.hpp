@@ -143,6 +143,10 @@ struct JobTraitsDef {
     /// Progress is saved every this many seconds of work; an evicted job resumes from its
     /// last checkpoint (after its startup again). 0 = never saved: it starts over.
     double checkpointIntervalS = 0;
+    /// Progress paused to write one checkpoint, in seconds of work (a checkpoint after each
+    /// interval, none at the end): the overhead Young's and Daly's intervals weigh against
+    /// the work failures waste (checkpoint_policy.hpp). Written off goodput, not useful work.
+    double checkpointCostS = 0;
     bool operator==(const JobTraitsDef&) const = default;
 };
 
