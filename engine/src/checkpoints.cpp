@@ -19,20 +19,31 @@ CheckpointOutcome checkpointOutcome(const CheckpointPolicy& policy, double saved
     CheckpointOutcome out;
     if (policy.costS == 0) {
         // Progress is work: the rule as it was before checkpoints cost anything, bit for bit.
-        out.savedS = checkpointedWorkS(savedBeforeS + progressS, policy.intervalS, durationS);
+        // Never below what a checkpoint on notice saved off the interval's grid.
+        out.savedS = std::max(
+            savedBeforeS, checkpointedWorkS(savedBeforeS + progressS, policy.intervalS, durationS));
         out.lostS = progressS - (out.savedS - savedBeforeS);
+        out.workS = std::min(savedBeforeS + progressS, durationS);
         return out;
     }
     // Progress from the start: cycles of an interval's work and its checkpoint.
     const double cycleS = policy.intervalS + policy.costS;
     const double atS = policy.wallToSavedS(savedBeforeS) + progressS;
-    const double before = std::round(savedBeforeS / policy.intervalS);
+    const double before = policy.checkpointsIn(savedBeforeS);
     const double cap = policy.checkpointsBefore(durationS);
     // Checkpoints complete by now (the same billionth of slack), never more than the job writes.
     const double written = std::min(std::floor(atS / cycleS + 1e-9), cap);
     out.savedS = std::max(savedBeforeS, std::min(written * policy.intervalS, durationS));
     out.overheadS = policy.costS * std::max(0.0, written - before);
     out.lostS = std::max(0.0, progressS - (out.savedS - savedBeforeS) - out.overheadS);
+    // Work: whole cycles, then this cycle's work, not the checkpoint being written after it
+    // (past the last checkpoint there is only work).
+    const double cycles = std::floor(atS / cycleS + 1e-9);
+    const double inCycleS = atS - cycles * cycleS;
+    const double workS = cycles < cap
+                             ? cycles * policy.intervalS + std::min(inCycleS, policy.intervalS)
+                             : cap * policy.intervalS + (atS - cap * cycleS);
+    out.workS = std::clamp(workS, savedBeforeS, durationS);
     return out;
 }
 

@@ -24,6 +24,7 @@ struct CheckpointOutcome {
     double savedS = 0;     ///< the work the last checkpoint written saved
     double lostS = 0;      ///< progress since that checkpoint, done again by the next binding
     double overheadS = 0;  ///< progress spent writing this binding's checkpoints
+    double workS = 0;      ///< work done in all, saved or not (a checkpoint now would keep it)
 };
 CheckpointOutcome checkpointOutcome(const CheckpointPolicy& policy, double savedBeforeS,
                                     double progressS, double durationS);

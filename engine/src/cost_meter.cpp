@@ -32,6 +32,15 @@ CostMeter::CostMeter(Results& results, const Fleet& fleet, const std::optional<P
         onDemandUsdPerHour += node.gpus * *p->of(BuyingClass::OnDemand);
     }
     m_breakevenUtilization = ratio(reservedUsdPerHour, onDemandUsdPerHour);
+    m_onDemandUsdPerGpuHour.assign(fleet.nodes.size(), 0.0);
+    for (std::uint32_t n = 0; n < fleet.nodes.size(); ++n) {
+        const FleetNode& node = fleet.nodes[n];
+        if (node.buyingClass != BuyingClass::Spot) continue;
+        m_anySpot = true;
+        const GpuPriceDef* p = pricing ? pricing->find(fleet.gpuModels[node.gpuModel].id) : nullptr;
+        m_onDemandUsdPerGpuHour[n] =
+            p && p->of(BuyingClass::OnDemand) ? *p->of(BuyingClass::OnDemand) : kNaN;
+    }
     m_state.resize(fleet.nodes.size());
     m_delivered.resize(fleet.nodes.size());
     for (std::uint32_t n = 0; n < fleet.nodes.size(); ++n) {
@@ -48,6 +57,7 @@ CostMeter::CostMeter(Results& results, const Fleet& fleet, const std::optional<P
         if (billed(n)) {
             m_paidUsdPerHour[c] += node.gpus * node.usdPerGpuHour;
             m_paidGpus[c] += node.gpus;
+            m_spotAtOnDemandUsdPerHour += node.gpus * m_onDemandUsdPerGpuHour[n];
         }
     }
 }
@@ -70,6 +80,13 @@ void CostMeter::nodeChange(std::uint32_t node, NodeState from, NodeState to) {
     const int sign = after ? 1 : -1;
     m_paidUsdPerHour[c] += sign * n.gpus * n.usdPerGpuHour;
     m_paidGpus[c] += sign * n.gpus;
+    m_spotAtOnDemandUsdPerHour += sign * n.gpus * m_onDemandUsdPerGpuHour[node];
+}
+
+void CostMeter::lostWork(std::span<const PodPlacement> pods, double lostS) {
+    if (!m_anySpot) return;
+    for (const PodPlacement& pod : pods)
+        m_spotLostUsd += pod.gpuEquivalents() * lostS / 3600 * m_onDemandUsdPerGpuHour[pod.node];
 }
 
 void CostMeter::held(std::span<const PodPlacement> pods, int sign) {
@@ -88,6 +105,7 @@ void CostMeter::advanceTo(double timeS) {
         m_paidGpuS[c] += m_paidGpus[c] * dt;
         m_heldGpuS[c] += m_heldGpus[c] * dt;
     }
+    m_spotAtOnDemandUsd += m_spotAtOnDemandUsdPerHour * dt / 3600;
     m_heldUsd += m_heldUsdPerHour * dt / 3600;
     m_occupiedUsd += m_occupiedUsdPerHour * dt / 3600;
     m_lastS = timeS;
@@ -125,6 +143,13 @@ void CostMeter::writeKpis(Results& r) const {
     add("breakeven_utilization", m_breakevenUtilization, "fraction",
         "Reserved price ÷ on-demand price of the reserved GPUs: a reservation used more than "
         "this costs less than the same GPU-hours on demand.");
+    if (m_anySpot)
+        add("spot_savings_usd",
+            m_spotAtOnDemandUsd - m_paidUsd[static_cast<int>(BuyingClass::Spot)] - m_spotLostUsd,
+            "usd",
+            "What the spot GPU-hours paid would have cost on demand, less what they cost, less "
+            "the work reclaims and failures lost on spot nodes, priced on demand (it is done "
+            "again).");
     // Chargeback: what each team's jobs held, at the price of what they held.
     std::vector<double> teamUsd(r.teams.size(), 0.0);
     for (const RunSegment& seg : r.segments)

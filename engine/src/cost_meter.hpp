@@ -35,6 +35,9 @@ public:
     /// Occupied capacity changed by this many GPU-equivalents × USD per GPU-hour.
     void occupied(double usdPerHour) { m_occupiedUsdPerHour += usdPerHour; }
     double usdPerGpuHour(std::uint32_t node) const { return m_fleet.nodes[node].usdPerGpuHour; }
+    /// A job lost `lostS` of work (ideal seconds) on these pods: on spot nodes, that work is
+    /// what spot's savings are net of.
+    void lostWork(std::span<const PodPlacement> pods, double lostS);
 
     void advanceTo(double timeS);
     void sample(std::size_t k);
@@ -59,6 +62,12 @@ private:
     double m_heldUsd = 0, m_occupiedUsd = 0;
     std::array<int, kBuyingClassCount> m_rateSeries{};  ///< into Results::series, −1 = none
     double m_breakevenUtilization;
+    // Spot savings net of lost work (spot_savings_usd): spot GPU-hours paid, priced on demand;
+    // work lost on spot nodes, priced on demand (it is done again). NaN per node without an
+    // on-demand price for its model.
+    std::vector<double> m_onDemandUsdPerGpuHour;  ///< per spot node
+    bool m_anySpot = false;
+    double m_spotAtOnDemandUsdPerHour = 0, m_spotAtOnDemandUsd = 0, m_spotLostUsd = 0;
 };
 
 }  // namespace gpuplan::detail

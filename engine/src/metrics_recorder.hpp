@@ -85,6 +85,10 @@ public:
     /// GPU-seconds spent writing checkpoints: held and progressing, but not useful work.
     void discardCheckpointing(double gpuSeconds) {
         m_total.useful -= gpuSeconds;
+        countCheckpointing(gpuSeconds);
+    }
+    /// GPU-seconds spent writing a checkpoint after progress stopped (never counted useful).
+    void countCheckpointing(double gpuSeconds) {
         m_checkpointingGpuS += gpuSeconds;
         m_anyCheckpointing = true;
     }

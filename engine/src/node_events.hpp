@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cluster_state.hpp"
+#include "gpuplan/results.hpp"
 #include "gpuplan/scenario.hpp"
 
 namespace gpuplan::detail {
@@ -20,11 +21,14 @@ struct NodeChangeEvent {
     std::uint32_t endNode = 0;
     NodeState state = NodeState::Ready;
     bool delivery = false;  ///< readyAtS: only nodes still Provisioning turn Ready
+    NodeChangeCause cause = NodeChangeCause::Scheduled;
 };
 
-/// Deliveries, the scenario's node events and its random failures (FailureDef: each a
-/// Failed change and, repairS later, a Ready one), sorted by time; at equal times deliveries
-/// first, then the scenario's events in the order listed, then failures by node. Throws
+/// Deliveries, the scenario's node events, its random failures (FailureDef: each a Failed
+/// change and, repairS later, a Ready one) and spot reclaims (SpotDef: a Cordoned notice,
+/// Failed noticeS later, Ready returnS after that), sorted by time; at equal times deliveries
+/// first, then the scenario's events in the order listed, then failures and reclaims by node.
+/// Throws
 /// std::invalid_argument for a node event that names no node, rack or pod.
 std::vector<NodeChangeEvent> nodeChangeEvents(const Fleet& fleet, const Scenario& scenario);
 

@@ -82,6 +82,26 @@ double Results::kpi(std::string_view name) const {
     return k ? k->value : std::numeric_limits<double>::quiet_NaN();
 }
 
+const char* toString(NodeChangeCause c) {
+    switch (c) {
+        case NodeChangeCause::Scheduled:
+            return "scheduled";
+        case NodeChangeCause::Delivery:
+            return "delivery";
+        case NodeChangeCause::Failure:
+            return "failure";
+        case NodeChangeCause::Repair:
+            return "repair";
+        case NodeChangeCause::SpotNotice:
+            return "spot notice";
+        case NodeChangeCause::SpotReclaim:
+            return "spot reclaim";
+        case NodeChangeCause::SpotReturn:
+            return "spot return";
+    }
+    return "?";
+}
+
 std::string Results::fingerprintHex() const {
     char buf[17];
     std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fingerprint));

@@ -9,6 +9,7 @@
 #include "gpuplan/simulate.hpp"
 #include "gpuplan/workload.hpp"
 #include "metrics_recorder.hpp"
+#include "scenario_read_scheduler.hpp"
 #include "sim_state.hpp"
 #include "text_rules.hpp"
 
@@ -163,6 +164,8 @@ RunCost estimateRunCost(const Scenario& s, const Fleet& fleet) {
         else
             nodeChanges += 1;
     }
+    // Random failures (down and repaired) and spot reclaims (notice, reclaim, return).
+    nodeChanges += 2 * detail::expectedFailures(s, fleet) + 3 * detail::expectedReclaims(s, fleet);
     // A node that fails or is taken back evicts what runs on it (at most a pod per GPU), and
     // each evicted job queues and binds again.
     const double evictions = nodeChanges * fleet.maxGpusPerNode;

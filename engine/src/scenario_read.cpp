@@ -629,6 +629,13 @@ struct Reader {
                  "at this MTBF the run would see about " +
                      detail::withThousands(static_cast<long long>(n)) + " node failures; at most " +
                      detail::withThousands(InputLimits::maxNodeEventNodes / 2));
+        // Each reclaim is three (notice, reclaim, return).
+        if (const double n = detail::expectedReclaims(s, fleet);
+            3 * n > static_cast<double>(InputLimits::maxNodeEventNodes))
+            fail("/spot/monthlyInterruptionFraction",
+                 "at this rate the run would see about " +
+                     detail::withThousands(static_cast<long long>(n)) + " spot reclaims; at most " +
+                     detail::withThousands(InputLimits::maxNodeEventNodes / 3));
         // A node list's nodes are reserved capacity: with pricing, each model needs a price.
         if (s.pricing && s.nodeList)
             for (const FleetNode& node : fleet.nodes) {
@@ -764,6 +771,7 @@ struct Reader {
         traces(root);
         nodeEvents(root);
         readFailures(root, s);
+        readSpot(root, s);
         root.finish();
         resolve();
     }

@@ -44,9 +44,31 @@ void readFailures(JsonObject& root, Scenario& s) {
     s.failures = f;
 }
 
+void readSpot(JsonObject& root, Scenario& s) {
+    auto n = root.optional("spot");
+    if (!n) return;
+    JsonObject o = n->object();
+    SpotDef spot;
+    // 1 would mean every instance is certainly reclaimed at once: no mean time to reclaim.
+    spot.monthlyInterruptionFraction =
+        o.required("monthlyInterruptionFraction").number(1e-6, 0.999);
+    if (auto v = o.optional("noticeS")) spot.noticeS = v->number(0, 3600);
+    spot.returnS = o.required("returnS").number(1, 366 * 86400.0);
+    o.finish();
+    s.spot = spot;
+}
+
 double expectedFailures(const Scenario& s, const Fleet& fleet) {
     if (!s.failures) return 0;
     return fleet.totalGpus * (s.horizonS / 3600) / s.failures->mtbfGpuHours;
+}
+
+double expectedReclaims(const Scenario& s, const Fleet& fleet) {
+    if (!s.spot) return 0;
+    double spotNodes = 0;
+    for (const FleetNode& node : fleet.nodes)
+        spotNodes += node.buyingClass == BuyingClass::Spot && node.gpus > 0;
+    return spotNodes * s.horizonS / s.spot->meanTimeToReclaimS();
 }
 
 }  // namespace gpuplan::detail

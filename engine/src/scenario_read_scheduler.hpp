@@ -1,4 +1,5 @@
-// Reading a scenario's "scheduler" section (SchedulerDef) and its "failures" (FailureDef).
+// Reading a scenario's "scheduler" section (SchedulerDef), its "failures" (FailureDef) and
+// its "spot" reclaims (SpotDef).
 #pragma once
 
 #include "gpuplan/scenario.hpp"
@@ -14,7 +15,13 @@ void readScheduler(JsonObject& root, SchedulerDef& scheduler);
 /// Reads the optional "failures" object: mtbfGpuHours (default Llama 3's) and repairS.
 void readFailures(JsonObject& root, Scenario& s);
 
+/// Reads the optional "spot" object: monthlyInterruptionFraction and returnS (required),
+/// noticeS (default AWS's 120 s).
+void readSpot(JsonObject& root, Scenario& s);
+
 /// Node failures a run of `s` on `fleet` would draw, about (expected count).
 double expectedFailures(const Scenario& s, const Fleet& fleet);
+/// Spot reclaims a run of `s` on `fleet` would draw, about (expected count).
+double expectedReclaims(const Scenario& s, const Fleet& fleet);
 
 }  // namespace gpuplan::detail

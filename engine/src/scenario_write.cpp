@@ -214,6 +214,11 @@ std::string scenarioToJson(const Scenario& s) {
         if (s.failures->mtbfGpuHours != FailureDef::kLlama3MtbfGpuHours)
             root["failures"]["mtbfGpuHours"] = s.failures->mtbfGpuHours;
     }
+    if (s.spot) {
+        root["spot"] = OJson{{"monthlyInterruptionFraction", s.spot->monthlyInterruptionFraction},
+                             {"noticeS", s.spot->noticeS},
+                             {"returnS", s.spot->returnS}};
+    }
 
     root["scheduler"] = OJson{{"queueOrder", toString(s.scheduler.queueOrder)},
                               {"placement", toString(s.scheduler.placement)},

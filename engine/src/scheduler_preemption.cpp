@@ -448,6 +448,9 @@ void Scheduler::dropNominationsOn(std::uint32_t node) {
         const bool onNode = std::any_of(n.pods.begin(), n.pods.end(),
                                         [node](const PodPlacement& p) { return p.node == node; });
         if (onNode) {
+            // Its victims still leave, but nothing waits for them any more.
+            for (SimState::TerminatingJob& t : m_sim.terminating)
+                if (t.by == n.job) t.awaited = false;
             unplace(m_sim.cluster, n.pods, requestOf(m_sim.spec(n.job)).host);
             m_sim.chargeQuota(n.job, n.pods, -1);
             invalidateReservation();

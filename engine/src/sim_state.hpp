@@ -96,8 +96,10 @@ struct SimState {
     /// preempted for. Few at a time.
     struct TerminatingJob {
         std::uint32_t job;
-        std::uint32_t by;
+        std::uint32_t by;     ///< its preemptor; kNoPreemptor for a spot reclaim's notice
+        bool awaited = true;  ///< `by` holds room and waits for it (false once given up)
     };
+    static constexpr std::uint32_t kNoPreemptor = 0xFFFFFFFFu;
     std::vector<TerminatingJob> terminating;
     std::uint32_t preemptorOf(std::uint32_t job) const {
         for (const TerminatingJob& t : terminating)
@@ -107,7 +109,7 @@ struct SimState {
     std::vector<std::uint32_t> victimsOf(std::uint32_t by) const {
         std::vector<std::uint32_t> victims;
         for (const TerminatingJob& t : terminating)
-            if (t.by == by) victims.push_back(t.job);
+            if (t.by == by && t.awaited) victims.push_back(t.job);
         return victims;
     }
     /// Crash-looping shares OOM-killed by their GPU's memory or their client limit: why.

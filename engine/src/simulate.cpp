@@ -356,8 +356,20 @@ void Simulation::handle(const Event& e) {
 }
 
 void Simulation::nodeChange(std::uint32_t index) {
-    applyNodeChange(m_sim.cluster, m_nodeEvents[index], [this](std::uint32_t node, NodeState to) {
+    const NodeChangeCause cause = m_nodeEvents[index].cause;
+    applyNodeChange(m_sim.cluster, m_nodeEvents[index], [&](std::uint32_t node, NodeState to) {
         m_cost.nodeChange(node, m_sim.cluster.state(static_cast<int>(node)), to);
+        if (cause == NodeChangeCause::SpotNotice) {
+            // No room is held on a node about to go; its jobs save what they can.
+            m_scheduler.dropNominationsOn(node);
+            std::vector<std::uint32_t> told;
+            for (const SimState::BoundPod& b : m_sim.nodeJobs[node])
+                told.push_back(b.job);
+            std::sort(told.begin(), told.end());
+            told.erase(std::unique(told.begin(), told.end()), told.end());
+            for (std::uint32_t job : told)
+                spotNotice(job);
+        }
         // A node that goes down takes its pods with it; they queue again from scratch.
         if (to == NodeState::Failed || to == NodeState::Provisioning) {
             m_scheduler.dropNominationsOn(node);
@@ -369,7 +381,7 @@ void Simulation::nodeChange(std::uint32_t index) {
             for (std::uint32_t job : victims)
                 evict(job);
         }
-        m_results.nodeChanges.push_back({m_nowS, node, to});
+        m_results.nodeChanges.push_back({m_nowS, node, to, cause});
         count(5, node);
     });
     m_rates.provisionedGpus = m_sim.cluster.provisionedGpus();
@@ -397,6 +409,7 @@ void Simulation::loseUnsavedWork(std::uint32_t job) {
     m_metrics.discardUseful(lostGpuS);
     if (out.overheadS > 0) m_metrics.discardCheckpointing(heldGpus(job) * out.overheadS);
     m_results.segments[rt.segment].lostWorkS = static_cast<float>(out.lostS);
+    m_cost.lostWork(m_sim.placementOf(job), out.lostS);
     m_sim.savedWork.set(job, out.savedS, m_results.jobs.size());
 }
 
@@ -408,8 +421,8 @@ void Simulation::writeOffCheckpoints(std::uint32_t job, bool completed) {
     // A completed job wrote every checkpoint of its work; one the run's end cut short, those
     // its progress so far completed.
     const double overheadS =
-        completed ? policy.costS * (policy.checkpointsBefore(s.durationS) -
-                                    std::round(savedBeforeS / policy.intervalS))
+        completed ? policy.costS * std::max(0.0, policy.checkpointsBefore(s.durationS) -
+                                                     policy.checkpointsIn(savedBeforeS))
                   : checkpointOutcome(policy, savedBeforeS, workDoneS(job), s.durationS).overheadS;
     if (overheadS > 0) m_metrics.discardCheckpointing(heldGpus(job) * overheadS);
 }
@@ -422,8 +435,9 @@ void Simulation::takeOff(std::uint32_t job, SegmentEnd end) {
 
 void Simulation::evict(std::uint32_t job, bool diagnose) {
     // A job in its grace period was preempted already: a failure only cuts its grace short.
-    takeOff(job, m_sim.runtime[job].phase == Phase::Terminating ? SegmentEnd::Preempted
-                                                                : SegmentEnd::Evicted);
+    const bool preempted = m_sim.runtime[job].phase == Phase::Terminating &&
+                           m_sim.preemptorOf(job) != SimState::kNoPreemptor;
+    takeOff(job, preempted ? SegmentEnd::Preempted : SegmentEnd::Evicted);
     m_scheduler.enqueue(job);
     if (diagnose) m_queuedNow.push_back(job);
     count(6, job);
@@ -431,7 +445,7 @@ void Simulation::evict(std::uint32_t job, bool diagnose) {
 
 void Simulation::preempt(std::uint32_t victim, std::uint32_t by) {
     if (m_scenario.scheduler.preemptionGraceS > 0) {
-        giveNotice(victim, by);
+        giveNotice(victim, by, m_nowS + m_scenario.scheduler.preemptionGraceS, false);
         // `by` now waits for its victims: diagnosed again after the pass, whenever it came.
         if (std::find(m_queuedNow.begin(), m_queuedNow.end(), by) == m_queuedNow.end())
             m_queuedNow.push_back(by);
@@ -444,16 +458,18 @@ void Simulation::preempt(std::uint32_t victim, std::uint32_t by) {
     count(10, victim);
 }
 
-void Simulation::giveNotice(std::uint32_t job, std::uint32_t by) {
+void Simulation::giveNotice(std::uint32_t job, std::uint32_t by, double endS, bool checkpoint) {
     JobRuntime& rt = m_sim.runtime[job];
     if (rt.phase == Phase::Running) {
-        loseUnsavedWork(job);
+        if (checkpoint)
+            checkpointAllWork(job);
+        else
+            loseUnsavedWork(job);
         addProgress(job, -1);
         if (m_sim.spec(job).sharesGpu()) shareStops(job);
     }
     setStuck(job, false);
     leave(job, true, false);  // its GPUs and quota are the preemptor's room from now
-    const double endS = m_nowS + m_scenario.scheduler.preemptionGraceS;
     // Still on its nodes (a failure there ends its grace) but handing nothing back to a
     // reservation: its GPUs go to the preemptor.
     for (const PodPlacement& pod : m_sim.placementOf(job))
@@ -466,7 +482,28 @@ void Simulation::giveNotice(std::uint32_t job, std::uint32_t by) {
     rt.plannedEndS = endS;
     m_results.segments[rt.segment].endS = endS;
     push(endS, EventType::Release, job, rt.segment);
-    m_sim.terminating.push_back({job, by});
+    m_sim.terminating.push_back({job, by, by != SimState::kNoPreemptor});
+}
+
+void Simulation::spotNotice(std::uint32_t job) {
+    if (m_sim.runtime[job].phase != Phase::Running) return;  // nothing in progress to save
+    const CheckpointPolicy policy = m_results.checkpointOf(job);
+    // One that cannot save in time runs on, and loses its unsaved work at the reclaim.
+    if (!policy.saves() || policy.costS > m_scenario.spot->noticeS) return;
+    giveNotice(job, SimState::kNoPreemptor, m_nowS + policy.costS, true);
+}
+
+void Simulation::checkpointAllWork(std::uint32_t job) {
+    const JobSpec& s = m_sim.spec(job);
+    const CheckpointPolicy policy = m_results.checkpointOf(job);
+    const double savedBeforeS = m_sim.savedWork.of(job);
+    // The periodic checkpoints so far, then one more of everything done.
+    const CheckpointOutcome out =
+        checkpointOutcome(policy, savedBeforeS, workDoneS(job), s.durationS);
+    m_metrics.discardCheckpointing(heldGpus(job) * out.overheadS);
+    // Written after its progress stopped: held, never counted useful.
+    m_metrics.countCheckpointing(heldGpus(job) * policy.costS);
+    m_sim.savedWork.set(job, out.workS, m_results.jobs.size());
 }
 
 void Simulation::victimEnded(std::uint32_t job) {
@@ -474,8 +511,9 @@ void Simulation::victimEnded(std::uint32_t job) {
     const auto it = std::find_if(list.begin(), list.end(),
                                  [job](const SimState::TerminatingJob& t) { return t.job == job; });
     const std::uint32_t by = it->by;
+    const bool awaited = it->awaited;
     list.erase(it);
-    if (m_scheduler.victimLeft(by)) m_nomineesReady.push_back(by);
+    if (awaited && m_scheduler.victimLeft(by)) m_nomineesReady.push_back(by);
 }
 
 void Simulation::startNominees() {
@@ -488,6 +526,11 @@ void Simulation::startNominees() {
 
 void Simulation::endTermination(std::uint32_t job) {
     const std::uint32_t by = m_sim.preemptorOf(job);
+    if (by == SimState::kNoPreemptor) {
+        // A spot notice's checkpoint is written: the job leaves before its node is reclaimed.
+        evict(job);
+        return;
+    }
     takeOff(job, SegmentEnd::Preempted);
     m_scheduler.enqueue(job);
     if (m_options.diagnosePending)

@@ -290,7 +290,15 @@ private:
     /// A preemption with a grace period: the job stops progressing (its unsaved work is lost
     /// now) and leaves the books — its GPUs and quota become `by`'s held room — but keeps
     /// its GPUs, in its segment and the allocation, until the grace ends.
-    void giveNotice(std::uint32_t job, std::uint32_t by);
+    /// `endS`: when it leaves. `checkpoint`: it saves all its work first (spot notice) rather
+    /// than losing what is unsaved.
+    void giveNotice(std::uint32_t job, std::uint32_t by, double endS, bool checkpoint);
+    /// Its node's spot reclaim is noticed: a running job whose checkpoint fits in the notice
+    /// writes one and leaves when it is written (nothing lost); any other runs on until the
+    /// reclaim evicts it.
+    void spotNotice(std::uint32_t job);
+    /// A checkpoint of all the work done so far (its cost written off useful work).
+    void checkpointAllWork(std::uint32_t job);
     /// Its grace period is over: it leaves its GPUs, preempted, and queues again.
     void endTermination(std::uint32_t job);
     /// A terminating job left its GPUs (grace over, or its node failed): its preemptor waits

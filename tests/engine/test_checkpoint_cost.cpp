@@ -40,6 +40,7 @@ TEST_CASE("an eviction keeps the last completed checkpoint", "[checkpoints]") {
     CHECK(o.savedS == 0);
     CHECK(o.overheadS == 0);
     CHECK(o.lostS == 3630);
+    CHECK(o.workS == 3600);  // the 30 s past the hour were writing, not work
     // 3,660 s in: written; saved 3,600, 60 s of overhead, nothing lost.
     o = checkpointOutcome(hourly, 0, 3660, 36000);
     CHECK(o.savedS == 3600);
@@ -52,6 +53,17 @@ TEST_CASE("an eviction keeps the last completed checkpoint", "[checkpoints]") {
     CHECK(o.savedS == 10800);
     CHECK(o.overheadS == 120);
     CHECK(o.lostS == Approx(680));
+    // Work done: 10,800 saved + the 680 s into the fourth cycle.
+    CHECK(o.workS == Approx(11480));
+    // From 5,000 s saved off the grid (a checkpoint on a spot notice: one periodic checkpoint
+    // on the way, progress position 5,060), 2,500 s more reach 7,560: the periodic
+    // checkpoint at 7,200 of work completes at 2 × 3,660 = 7,320; saved 7,200, overhead 60,
+    // lost 2,500 − 2,200 − 60 = 240, work 7,200 + 240 = 7,440 (5,000 + 2,500 − 60).
+    o = checkpointOutcome(hourly, 5000, 2500, 36000);
+    CHECK(o.savedS == 7200);
+    CHECK(o.overheadS == 60);
+    CHECK(o.lostS == Approx(240));
+    CHECK(o.workS == Approx(7440));
 }
 
 namespace {

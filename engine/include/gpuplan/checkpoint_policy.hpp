@@ -26,11 +26,19 @@ struct CheckpointPolicy {
         if (costS == 0) return workS;
         return workS + costS * checkpointsBefore(workS);
     }
-    /// Progress time up to and including the checkpoint that saved `savedS` (a multiple of
-    /// the interval): the work and every checkpoint written, the last included.
+    /// Periodic checkpoints written on the way to `savedS` of saved work (a multiple of the
+    /// interval, or any work a checkpoint on notice saved). The quotient gets a billionth of
+    /// slack: a multiple computed as k × interval counts k.
+    double checkpointsIn(double savedS) const {
+        if (!saves()) return 0;
+        return std::floor(savedS / intervalS + 1e-9);
+    }
+    /// Progress time up to `savedS` of saved work: the work and the periodic checkpoints
+    /// written on the way (a checkpoint on notice is not periodic: the next binding resumes
+    /// in the same cycle, so its periodic checkpoints keep their places).
     double wallToSavedS(double savedS) const {
         if (costS == 0 || !saves()) return savedS;
-        return savedS + costS * std::round(savedS / intervalS);
+        return savedS + costS * checkpointsIn(savedS);
     }
 };
 

@@ -196,10 +196,23 @@ struct Kpi {
     std::string description;  ///< what it measures, in a sentence (for tables and tooltips)
 };
 
+/// Why a node changed state.
+enum class NodeChangeCause : std::uint8_t {
+    Scheduled,    ///< the scenario's node events (and edits in the application)
+    Delivery,     ///< a Provisioning node's readyAtS
+    Failure,      ///< a random failure (FailureDef)
+    Repair,       ///< its repair, repairS later
+    SpotNotice,   ///< a spot reclaim's notice: cordoned, its jobs told (SpotDef)
+    SpotReclaim,  ///< the spot instance taken away (Failed)
+    SpotReturn,   ///< a new spot instance in its place, returnS later
+};
+const char* toString(NodeChangeCause);
+
 struct NodeStateChange {
     double timeS = 0;
     std::uint32_t node = 0;
     NodeState state = NodeState::Ready;
+    NodeChangeCause cause = NodeChangeCause::Scheduled;
 };
 
 /// One job's hold on one GPU: the whole GPU (milliGpu 1000) or a share of it.

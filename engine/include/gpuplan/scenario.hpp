@@ -2,6 +2,7 @@
 // JSON lives at the edge (scenario_io.hpp); the core only ever sees these types.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -271,6 +272,27 @@ struct FailureDef {
     bool operator==(const FailureDef&) const = default;
 };
 
+/// Spot capacity (reference/scheduling.md §7): every node of a Spot group is reclaimed at a
+/// rate while up, after a notice; a new instance takes its place returnS after the reclaim.
+/// A running job that can write a checkpoint within the notice does, and loses nothing; one
+/// that cannot runs on and loses its work since its last checkpoint. Drawn from the seed,
+/// node by node, in the same stream as the node's failures (FailureDef).
+struct SpotDef {
+    /// AWS Spot Advisor's "frequency of interruption": the share of instances reclaimed in a
+    /// month (30 days), in (0, 1); its buckets are <5 %, 5–10 %, 10–15 %, 15–20 % and >20 %.
+    /// GPU figures are not published: required.
+    double monthlyInterruptionFraction = 0.1;
+    double noticeS = 120;  ///< AWS 120 s; GCP and Azure 30 s
+    double returnS = 0;    ///< reclaim to the next instance's Ready (required)
+    static constexpr double kMonthS = 30 * 86400.0;
+    /// Mean up time before a reclaim: a Poisson process that reclaims the given share of
+    /// instances in a month has rate −ln(1 − share) per month.
+    double meanTimeToReclaimS() const {
+        return kMonthS / -std::log1p(-monthlyInterruptionFraction);
+    }
+    bool operator==(const SpotDef&) const = default;
+};
+
 /// A scheduled change of node state (cordon, failure, repair, late delivery).
 struct NodeEventDef {
     double timeS = 0;
@@ -354,6 +376,7 @@ struct Scenario {
     std::vector<TraceDef> traces;
     std::vector<NodeEventDef> nodeEvents;
     std::optional<FailureDef> failures;
+    std::optional<SpotDef> spot;  ///< how Spot node groups are reclaimed
     /// Prices: with them, runs report what the fleet costs (cost KPIs and series); every
     /// node group must then have a price for its GPU model and buying class.
     std::optional<PricingDef> pricing;
