@@ -166,6 +166,12 @@ std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const 
                 migProfileName(job, f).c_str(), coming.instances == 1 ? "" : "s", job.pods(),
                 humanDuration(coming.readyS - nowS).c_str());
     }
+    if (layer == Layer::Provisioning && m_sim.autoscaler.active())
+        if (const auto readyS = m_sim.autoscaler.comingFor(jobIndex))
+            return format(
+                "Provisioning (scaling up): on-demand nodes were requested for it (%d coming in "
+                "all); they are Ready in %s.",
+                m_sim.autoscaler.comingNodes(), humanDuration(*readyS - nowS).c_str());
     const int k = job.pods();
     const int p = job.gpusPerPod;
     std::string where = "the fleet";
@@ -295,6 +301,9 @@ Layer Diagnoser::layerOf(std::uint32_t jobIndex) const {
     if (phase == Phase::Starting || phase == Phase::CrashLoop) return Layer::Workload;
     // Dynamic MIG: capacity for it is being made (re-cut GPUs are not usable yet).
     if (job.asksMig() && m_sim.migRecuts.coming(job).instances > 0) return Layer::Provisioning;
+    // On-demand nodes are being provisioned for it (autoscaler.hpp).
+    if (m_sim.autoscaler.active() && m_sim.autoscaler.comingFor(jobIndex))
+        return Layer::Provisioning;
     if (m_queuedLayerAt != m_sim.cluster.stateChanges()) {
         m_queuedLayer.clear();
         m_queuedLayerAt = m_sim.cluster.stateChanges();

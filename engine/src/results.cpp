@@ -98,6 +98,10 @@ const char* toString(NodeChangeCause c) {
             return "spot reclaim";
         case NodeChangeCause::SpotReturn:
             return "spot return";
+        case NodeChangeCause::ScaleUp:
+            return "scale-up";
+        case NodeChangeCause::ScaleDown:
+            return "scale-down";
     }
     return "?";
 }

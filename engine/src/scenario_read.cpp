@@ -629,6 +629,8 @@ struct Reader {
                  "at this MTBF the run would see about " +
                      detail::withThousands(static_cast<long long>(n)) + " node failures; at most " +
                      detail::withThousands(InputLimits::maxNodeEventNodes / 2));
+        if (const std::string problem = detail::buyingMixProblem(s, fleet); !problem.empty())
+            fail("/buyingMix", problem);
         // Each reclaim is three (notice, reclaim, return).
         if (const double n = detail::expectedReclaims(s, fleet);
             3 * n > static_cast<double>(InputLimits::maxNodeEventNodes))
@@ -772,6 +774,7 @@ struct Reader {
         nodeEvents(root);
         readFailures(root, s);
         readSpot(root, s);
+        readBuying(root, s);
         root.finish();
         resolve();
     }

@@ -86,4 +86,44 @@ void checkGroupPriced(const Scenario& s, const NodeGroupDef& group, const std::s
                "\"): add one, or give this group its own usdPerGpuHour");
 }
 
+void readBuying(JsonObject& root, Scenario& s) {
+    if (auto n = root.optional("onDemand")) {
+        JsonObject o = n->object();
+        OnDemandDef d;
+        d.provisioningDelayS = o.required("provisioningDelayS").number(0, 7 * 86400.0);
+        if (auto v = o.optional("idleTimeoutS")) d.idleTimeoutS = v->number(0, 30 * 86400.0);
+        o.finish();
+        s.onDemand = d;
+    }
+    if (auto n = root.optional("buyingMix")) {
+        JsonObject o = n->object();
+        BuyingMixDef mix;
+        if (auto v = o.optional("reservedNodes"))
+            mix.reservedNodes = static_cast<int>(v->integer(0, 100'000'000));
+        if (auto v = o.optional("spotNodes"))
+            mix.spotNodes = static_cast<int>(v->integer(0, 100'000'000));
+        o.finish();
+        s.buyingMix = mix;
+    }
+}
+
+std::string buyingMixProblem(const Scenario& s, const Fleet& fleet) {
+    if (!s.buyingMix) return {};
+    const BuyingMixDef& mix = *s.buyingMix;
+    const long long nodes = static_cast<long long>(fleet.nodes.size());
+    if (static_cast<long long>(mix.reservedNodes) + mix.spotNodes > nodes)
+        return "reservedNodes + spotNodes = " +
+               std::to_string(static_cast<long long>(mix.reservedNodes) + mix.spotNodes) +
+               ", more than the fleet's " + std::to_string(nodes) + " nodes";
+    if (!s.pricing) return {};
+    for (const FleetNode& node : fleet.nodes) {
+        const std::string& model = fleet.gpuModels[node.gpuModel].id;
+        const GpuPriceDef* p = s.pricing->find(model);
+        if (!p || !p->of(node.buyingClass))
+            return std::string("the mix buys ") + toString(node.buyingClass) + " " + model +
+                   " nodes, which the pricing (book \"" + s.pricing->book + "\") has no price for";
+    }
+    return {};
+}
+
 }  // namespace gpuplan::detail

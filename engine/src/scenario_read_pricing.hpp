@@ -1,5 +1,5 @@
-// Reading a scenario's "pricing" section (gpuplan/pricing.hpp) and checking a node group has
-// a price.
+// Reading a scenario's "pricing" section (gpuplan/pricing.hpp), checking a node group has a
+// price, and reading how the fleet is bought ("onDemand", "buyingMix").
 #pragma once
 
 #include <string>
@@ -7,6 +7,7 @@
 
 #include "gpuplan/catalog.hpp"
 #include "gpuplan/scenario.hpp"
+#include "gpuplan/topology.hpp"
 #include "json_reader.hpp"
 
 namespace gpuplan::detail {
@@ -34,5 +35,13 @@ bool isDate(const std::string& text, bool monthOnly);
 /// when it has none.
 void checkGroupPriced(const Scenario& s, const NodeGroupDef& group, const std::string& gpuModel,
                       const JsonNode& where);
+
+/// Reads the optional "onDemand" object (provisioningDelayS required, idleTimeoutS) and
+/// "buyingMix" object (reservedNodes, spotNodes: counts of nodes, at most the fleet's).
+void readBuying(JsonObject& root, Scenario& s);
+
+/// With a buying mix: it fits the fleet, and with pricing every node has a price for the class
+/// the mix gives it. Message for "/buyingMix", empty when fine.
+std::string buyingMixProblem(const Scenario& s, const Fleet& fleet);
 
 }  // namespace gpuplan::detail

@@ -214,6 +214,12 @@ std::string scenarioToJson(const Scenario& s) {
         if (s.failures->mtbfGpuHours != FailureDef::kLlama3MtbfGpuHours)
             root["failures"]["mtbfGpuHours"] = s.failures->mtbfGpuHours;
     }
+    if (s.onDemand)
+        root["onDemand"] = OJson{{"provisioningDelayS", s.onDemand->provisioningDelayS},
+                                 {"idleTimeoutS", s.onDemand->idleTimeoutS}};
+    if (s.buyingMix)
+        root["buyingMix"] = OJson{{"reservedNodes", s.buyingMix->reservedNodes},
+                                  {"spotNodes", s.buyingMix->spotNodes}};
     if (s.spot) {
         root["spot"] = OJson{{"monthlyInterruptionFraction", s.spot->monthlyInterruptionFraction},
                              {"noticeS", s.spot->noticeS},

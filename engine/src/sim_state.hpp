@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "autoscaler.hpp"
 #include "bound_job_index.hpp"
 #include "checkpoints.hpp"
 #include "cluster_state.hpp"
@@ -47,7 +48,8 @@ struct SimState {
           cluster(f),
           migRecuts(f, cluster, r.migRecuts),
           quota(s, f, r.teams),
-          savedWork(r) {
+          savedWork(r),
+          autoscaler(f, s.onDemand) {
         reserveLarge(runtime, r.jobs.size());
         runtime.resize(r.jobs.size());
         nodeJobs.resize(f.nodes.size());
@@ -112,6 +114,8 @@ struct SimState {
             if (t.by == by && t.awaited) victims.push_back(t.job);
         return victims;
     }
+    /// Elastic on-demand nodes: which are coming, which jobs wait for them, idle since when.
+    Autoscaler autoscaler;
     /// Crash-looping shares OOM-killed by their GPU's memory or their client limit: why.
     std::unordered_map<std::uint32_t, MemoryFault> memoryFaults;
 };

@@ -70,6 +70,7 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
             m_rates.queuedJobs =
                 static_cast<double>(m_scheduler.queue().size() + m_scheduler.nominations().size());
             startMigRecuts();
+            if (m_sim.autoscaler.active()) scaleUp();
             check();
             if (!m_queuedNow.empty()) diagnoseNewlyQueued();
             checkHeadOnTime();
@@ -228,6 +229,9 @@ void Simulation::bind(std::uint32_t job, const std::vector<PodPlacement>& pods) 
     m_sim.boundByEnd.insert(p.endS, job, m_results.segments.back().placementBegin,
                             m_results.segments.back().placementCount);
     m_cost.held(pods, +1);
+    if (m_sim.autoscaler.active())
+        for (const PodPlacement& pod : pods)
+            m_sim.autoscaler.idleSince(pod.node, -1);
     // A share gives no whole GPU back when it ends (others may share the GPU): a head's
     // hold counts it as returning nothing.
     for (const PodPlacement& pod : pods)
@@ -291,6 +295,9 @@ void Simulation::unbind(std::uint32_t job, SegmentEnd end) {
     leave(job, !terminating, true);
     if (terminating) victimEnded(job);
     m_cost.held(m_results.placementOf(seg), -1);
+    if (m_sim.autoscaler.active())
+        for (const PodPlacement& pod : m_results.placementOf(seg))
+            if (m_sim.nodeJobs[pod.node].empty()) becameIdle(pod.node);
     seg.endS = m_nowS;
     seg.end = end;
     m_rates.allocatedGpus -= heldGpus(job);
@@ -355,9 +362,50 @@ void Simulation::handle(const Event& e) {
     }
 }
 
+void Simulation::becameIdle(std::uint32_t node) {
+    if (!m_results.fleet.nodes[node].elastic ||
+        m_sim.cluster.state(static_cast<int>(node)) != NodeState::Ready ||
+        m_sim.autoscaler.idleSinceS(node) >= 0)
+        return;
+    m_sim.autoscaler.idleSince(node, m_nowS);
+    // Given back at the timeout unless a job binds there first (nodeChange checks).
+    addNodeChange({m_nowS + m_sim.autoscaler.idleTimeoutS(), node, node + 1,
+                   NodeState::Provisioning, false, NodeChangeCause::ScaleDown});
+}
+
+void Simulation::addNodeChange(const NodeChangeEvent& change) {
+    m_nodeEvents.push_back(change);
+    push(change.timeS, EventType::NodeChange, static_cast<std::uint32_t>(m_nodeEvents.size() - 1),
+         0);
+}
+
+void Simulation::scaleUp() {
+    const auto nodes = m_sim.autoscaler.scaleUp(m_scheduler.queue(), m_results.jobs, m_sim.cluster,
+                                                m_sim.quota, m_nowS);
+    for (std::uint32_t node : nodes) {
+        addNodeChange({m_nowS + m_sim.autoscaler.provisioningDelayS(), node, node + 1,
+                       NodeState::Ready, true, NodeChangeCause::ScaleUp});
+        count(12, node);
+    }
+}
+
 void Simulation::nodeChange(std::uint32_t index) {
-    const NodeChangeCause cause = m_nodeEvents[index].cause;
-    applyNodeChange(m_sim.cluster, m_nodeEvents[index], [&](std::uint32_t node, NodeState to) {
+    // A copy: the changes below may add node changes (scale-downs) to the list.
+    const NodeChangeEvent change = m_nodeEvents[index];
+    const NodeChangeCause cause = change.cause;
+    const bool elastic = m_sim.autoscaler.active();
+    if (cause == NodeChangeCause::ScaleDown) {
+        // Stale when a job bound there since, or the node left Ready meanwhile.
+        const std::uint32_t node = change.firstNode;
+        if (m_sim.cluster.state(static_cast<int>(node)) != NodeState::Ready ||
+            m_sim.autoscaler.idleSinceS(node) < 0 ||
+            m_sim.autoscaler.idleSinceS(node) + m_sim.autoscaler.idleTimeoutS() != change.timeS)
+            return;
+    }
+    if (cause == NodeChangeCause::ScaleUp)
+        for (std::uint32_t node = change.firstNode; node < change.endNode; ++node)
+            m_sim.autoscaler.arrived(node);
+    applyNodeChange(m_sim.cluster, change, [&](std::uint32_t node, NodeState to) {
         m_cost.nodeChange(node, m_sim.cluster.state(static_cast<int>(node)), to);
         if (cause == NodeChangeCause::SpotNotice) {
             // No room is held on a node about to go; its jobs save what they can.
@@ -381,9 +429,16 @@ void Simulation::nodeChange(std::uint32_t index) {
             for (std::uint32_t job : victims)
                 evict(job);
         }
+        // Idle time counts only while Ready (evictions above may have started it).
+        if (elastic && to != NodeState::Ready) m_sim.autoscaler.idleSince(node, -1);
         m_results.nodeChanges.push_back({m_nowS, node, to, cause});
         count(5, node);
     });
+    // An elastic node Ready again (new, repaired, uncordoned) is idle until a job binds
+    // there: it is given back if none does.
+    if (elastic)
+        for (std::uint32_t node = change.firstNode; node < change.endNode; ++node)
+            if (m_sim.nodeJobs[node].empty()) becameIdle(node);
     m_rates.provisionedGpus = m_sim.cluster.provisionedGpus();
     m_rates.provisionedPeakTflops = m_sim.cluster.provisionedPeakTflops();
     // Any state change can move the head's planned start; Ready adds capacity.

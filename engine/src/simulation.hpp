@@ -274,6 +274,13 @@ private:
     void handle(const Event& e);
 
     void nodeChange(std::uint32_t index);
+    /// A node change decided during the run (scale-up, scale-down), after the scenario's.
+    void addNodeChange(const NodeChangeEvent& change);
+    /// After a pass: requests the elastic nodes the queue needs (autoscaler.hpp).
+    void scaleUp();
+    /// An elastic node lost its last pod (or arrived empty): given back after the idle
+    /// timeout unless a job binds there first.
+    void becameIdle(std::uint32_t node);
 
     /// Its node failed or went back to provisioning, or an MPS neighbour crashed: takeOff,
     /// then queued again at once. `diagnose`: as any job just queued (else the caller gives

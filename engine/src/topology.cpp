@@ -97,6 +97,32 @@ double listPrice(const Scenario& scenario, const std::string& gpuModel, BuyingCl
     return p && p->of(buyingClass) ? *p->of(buyingClass) : 0;
 }
 
+/// Scenario::buyingMix's classes by node order (list prices: a group's own price was for its
+/// own class), then Scenario::onDemand's elastic nodes.
+void applyBuyingMix(const Scenario& scenario, Fleet& f) {
+    if (scenario.buyingMix) {
+        const BuyingMixDef& mix = *scenario.buyingMix;
+        for (std::size_t n = 0; n < f.nodes.size(); ++n) {
+            FleetNode& node = f.nodes[n];
+            const auto i = static_cast<long long>(n);
+            const BuyingClass c = i < mix.reservedNodes                   ? BuyingClass::Reserved
+                                  : i < mix.reservedNodes + mix.spotNodes ? BuyingClass::Spot
+                                                                          : BuyingClass::OnDemand;
+            if (c == node.buyingClass) continue;
+            node.buyingClass = c;
+            node.usdPerGpuHour = listPrice(scenario, f.gpuModels[node.gpuModel].id, c);
+        }
+    }
+    if (!scenario.onDemand) return;
+    for (FleetNode& node : f.nodes)
+        if (node.buyingClass == BuyingClass::OnDemand && node.initialState == NodeState::Ready &&
+            node.gpus > 0) {
+            node.elastic = true;
+            node.initialState = NodeState::Provisioning;
+            node.readyAtS = 0;
+        }
+}
+
 }  // namespace
 
 Fleet Fleet::build(const Scenario& scenario) {
@@ -210,6 +236,7 @@ Fleet Fleet::build(const Scenario& scenario) {
         }
     }
     f.priced = scenario.pricing.has_value();
+    applyBuyingMix(scenario, f);
     return f;
 }
 

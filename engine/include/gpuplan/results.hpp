@@ -205,6 +205,8 @@ enum class NodeChangeCause : std::uint8_t {
     SpotNotice,   ///< a spot reclaim's notice: cordoned, its jobs told (SpotDef)
     SpotReclaim,  ///< the spot instance taken away (Failed)
     SpotReturn,   ///< a new spot instance in its place, returnS later
+    ScaleUp,      ///< an elastic on-demand node requested for queued jobs is Ready (OnDemandDef)
+    ScaleDown,    ///< an elastic on-demand node idle for idleTimeoutS given back (Provisioning)
 };
 const char* toString(NodeChangeCause);
 

@@ -293,6 +293,26 @@ struct SpotDef {
     bool operator==(const SpotDef&) const = default;
 };
 
+/// On-demand capacity that follows demand, as the cluster autoscaler does. With this set,
+/// every On-demand node that would start Ready starts unprovisioned instead (not billed): it
+/// is requested when queued jobs would fit on it, Ready provisioningDelayS later, and given
+/// back once idle for idleTimeoutS. The fleet's on-demand nodes are the ceiling.
+struct OnDemandDef {
+    double provisioningDelayS = 0;  ///< request to Ready (required: clouds publish none)
+    /// cluster-autoscaler's --scale-down-unneeded-time default, 10 minutes.
+    double idleTimeoutS = 600;
+    bool operator==(const OnDemandDef&) const = default;
+};
+
+/// How the fleet is bought, by node order, in place of each node group's class: the first
+/// reservedNodes reserved, the next spotNodes spot, the rest on demand. What `gpuplan-cli mix`
+/// and the buying-mix sliders vary.
+struct BuyingMixDef {
+    int reservedNodes = 0;
+    int spotNodes = 0;
+    bool operator==(const BuyingMixDef&) const = default;
+};
+
 /// A scheduled change of node state (cordon, failure, repair, late delivery).
 struct NodeEventDef {
     double timeS = 0;
@@ -376,7 +396,9 @@ struct Scenario {
     std::vector<TraceDef> traces;
     std::vector<NodeEventDef> nodeEvents;
     std::optional<FailureDef> failures;
-    std::optional<SpotDef> spot;  ///< how Spot node groups are reclaimed
+    std::optional<SpotDef> spot;            ///< how Spot node groups are reclaimed
+    std::optional<OnDemandDef> onDemand;    ///< on-demand nodes scale with demand
+    std::optional<BuyingMixDef> buyingMix;  ///< classes by node order, over the groups'
     /// Prices: with them, runs report what the fleet costs (cost KPIs and series); every
     /// node group must then have a price for its GPU model and buying class.
     std::optional<PricingDef> pricing;

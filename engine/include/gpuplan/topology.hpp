@@ -47,6 +47,9 @@ struct FleetNode {
     double usdPerGpuHour = 0;  ///< its price when the fleet is priced (Fleet::priced)
     NodeState initialState = NodeState::Ready;
     double readyAtS = 0;
+    /// On demand under Scenario::onDemand: provisioned when queued jobs need it, given back
+    /// when idle (starts Provisioning, never Ready by itself).
+    bool elastic = false;
 };
 
 struct FleetRack {

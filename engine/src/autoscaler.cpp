@@ -1,0 +1,102 @@
+#include "autoscaler.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "placement.hpp"
+
+namespace gpuplan::detail {
+
+Autoscaler::Autoscaler(const Fleet& fleet, const std::optional<OnDemandDef>& def)
+    : m_fleet(fleet), m_def(def.value_or(OnDemandDef{})) {
+    if (!def) return;
+    m_poolOf.assign(fleet.nodes.size(), -1);
+    for (std::uint32_t n = 0; n < fleet.nodes.size(); ++n) {
+        const FleetNode& node = fleet.nodes[n];
+        if (!node.elastic) continue;
+        auto it = std::find_if(m_pools.begin(), m_pools.end(),
+                               [&](const Pool& p) { return p.nodeType == node.nodeType; });
+        if (it == m_pools.end()) it = m_pools.insert(m_pools.end(), Pool{node.nodeType, {}});
+        it->nodes.push_back(n);
+        m_poolOf[n] = static_cast<int>(it - m_pools.begin());
+    }
+    m_active = !m_pools.empty();
+    m_coming.assign(fleet.nodes.size(), 0);
+    m_idleSinceS.assign(fleet.nodes.size(), -1);
+}
+
+std::vector<std::uint32_t> Autoscaler::scaleUp(const JobQueue& queue,
+                                               const std::vector<JobRecord>& jobs,
+                                               const ClusterState& cluster,
+                                               const QuotaLedger& quota, double nowS) {
+    std::vector<std::uint32_t> requested;
+    m_waiting.clear();
+    if (!m_active || queue.empty()) return requested;
+    // Whole nodes each pool needs: per job, its pods over what one empty node holds.
+    std::vector<double> needNodes(m_pools.size(), 0.0);
+    for (std::uint32_t job : queue.firstInOrder(kMaxScan)) {
+        const JobSpec& s = jobs[job].spec;
+        const PlacementRequest req = requestOf(s);
+        const NodeRange range = nodeRangeOf(m_fleet, req.pinLevel, req.pinIndex);
+        for (std::size_t p = 0; p < m_pools.size(); ++p) {
+            // The pool's first node the job may use stands for all of its (one node type).
+            const auto& nodes = m_pools[p].nodes;
+            const auto first = std::lower_bound(nodes.begin(), nodes.end(),
+                                                static_cast<std::uint32_t>(range.begin));
+            if (first == nodes.end() || static_cast<int>(*first) >= range.end) continue;
+            const int model = m_fleet.nodes[*first].gpuModel;
+            if (req.gpuModel >= 0 && req.gpuModel != model) continue;
+            const long long podsPerNode =
+                podsOnNode(req, cluster, static_cast<int>(*first), Basis::FleetEmpty);
+            if (podsPerNode <= 0) continue;
+            // Kueue creates no pods for a workload its quota does not admit: nothing to scale for.
+            if (quota.manages(s.team) &&
+                !quota.check(s.team, model, QuotaLedger::requestUnits(s, m_fleet, model)).admits())
+                continue;
+            needNodes[p] += std::ceil(static_cast<double>(req.pods) / podsPerNode);
+            m_waiting.emplace_back(job, static_cast<int>(p));
+            break;
+        }
+    }
+    for (std::size_t p = 0; p < m_pools.size(); ++p) {
+        Pool& pool = m_pools[p];
+        int idleReady = 0;
+        for (std::uint32_t n : pool.nodes)
+            idleReady +=
+                cluster.state(static_cast<int>(n)) == NodeState::Ready && m_idleSinceS[n] >= 0;
+        int want = static_cast<int>(needNodes[p]) - pool.coming - idleReady;
+        int added = 0;
+        for (std::uint32_t n : pool.nodes) {
+            if (want <= 0) break;
+            if (cluster.state(static_cast<int>(n)) != NodeState::Provisioning || m_coming[n])
+                continue;
+            m_coming[n] = 1;
+            ++pool.coming;
+            ++m_comingTotal;
+            requested.push_back(n);
+            --want;
+            ++added;
+        }
+        if (added > 0) pool.readyS = nowS + m_def.provisioningDelayS;
+    }
+    std::sort(m_waiting.begin(), m_waiting.end());
+    return requested;
+}
+
+void Autoscaler::arrived(std::uint32_t node) {
+    if (!m_active || !m_coming[node]) return;
+    m_coming[node] = 0;
+    --m_pools[m_poolOf[node]].coming;
+    --m_comingTotal;
+}
+
+std::optional<double> Autoscaler::comingFor(std::uint32_t job) const {
+    const auto it = std::lower_bound(m_waiting.begin(), m_waiting.end(),
+                                     std::pair<std::uint32_t, int>{job, -1});
+    if (it == m_waiting.end() || it->first != job) return std::nullopt;
+    const Pool& pool = m_pools[it->second];
+    if (pool.coming == 0) return std::nullopt;
+    return pool.readyS;
+}
+
+}  // namespace gpuplan::detail

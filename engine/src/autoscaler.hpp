@@ -1,0 +1,69 @@
+// On-demand nodes that follow demand (Scenario::onDemand, FleetNode::elastic), as the
+// cluster autoscaler does: after a scheduling pass, queued jobs that would fit on new nodes
+// ask for them; each is Ready provisioningDelayS after the request, and given back once idle
+// for idleTimeoutS. The kernel (simulate.cpp) turns requests into node changes; this keeps
+// the books: which nodes are coming, which jobs wait for them, which nodes are idle since when.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "cluster_state.hpp"
+#include "gpuplan/scenario.hpp"
+#include "gpuplan/topology.hpp"
+#include "job_queue.hpp"
+#include "quota_ledger.hpp"
+
+namespace gpuplan::detail {
+
+class Autoscaler {
+public:
+    Autoscaler(const Fleet& fleet, const std::optional<OnDemandDef>& def);
+
+    bool active() const { return m_active; }
+    double provisioningDelayS() const { return m_def.provisioningDelayS; }
+    double idleTimeoutS() const { return m_def.idleTimeoutS; }
+
+    /// After a pass: the elastic nodes to request now for the queued jobs (in queue order,
+    /// the first kMaxScan) that quota admits and that fit on none of the Ready capacity
+    /// but on new nodes of a pool — a whole job's worth each, as Kueue's ProvisioningRequest
+    /// asks for a whole workload — less the nodes already coming and the pool's idle Ready
+    /// nodes. Marks them coming, Ready at `readyS`.
+    std::vector<std::uint32_t> scaleUp(const JobQueue& queue, const std::vector<JobRecord>& jobs,
+                                       const ClusterState& cluster, const QuotaLedger& quota,
+                                       double nowS);
+    static constexpr std::size_t kMaxScan = 4096;
+
+    /// A requested node turned Ready (or was taken by a node event before it came).
+    void arrived(std::uint32_t node);
+    /// When the job's capacity is Ready, if the last scale-up counted it (else nullopt).
+    std::optional<double> comingFor(std::uint32_t job) const;
+    /// Nodes requested and not yet Ready.
+    int comingNodes() const { return m_comingTotal; }
+
+    /// Idle tracking: a node with no pod since `nowS` (−1 = busy).
+    void idleSince(std::uint32_t node, double nowS) { m_idleSinceS[node] = nowS; }
+    double idleSinceS(std::uint32_t node) const { return m_idleSinceS[node]; }
+
+private:
+    /// Elastic nodes of one node type: a request takes the lowest-indexed unprovisioned ones.
+    struct Pool {
+        int nodeType = 0;
+        std::vector<std::uint32_t> nodes;
+        int coming = 0;
+        double readyS = 0;  ///< when the last request is Ready
+    };
+    const Fleet& m_fleet;
+    OnDemandDef m_def;
+    bool m_active = false;
+    std::vector<Pool> m_pools;
+    std::vector<int> m_poolOf;           ///< per node, −1 when not elastic
+    std::vector<std::uint8_t> m_coming;  ///< per node: requested, not yet Ready
+    std::vector<double> m_idleSinceS;    ///< per node
+    int m_comingTotal = 0;
+    /// Jobs the last scale-up counted, with their pool (sorted by job).
+    std::vector<std::pair<std::uint32_t, int>> m_waiting;
+};
+
+}  // namespace gpuplan::detail
