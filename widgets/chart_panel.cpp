@@ -20,6 +20,7 @@
 #include <cmath>
 #include <limits>
 
+#include "event_markers.hpp"
 #include "kpi_format.hpp"
 #include "preemption_markers.hpp"
 #include "time_axis.hpp"
@@ -174,10 +175,12 @@ ChartPanel::ChartPanel(const QString& title, const QString& unit, const QString&
     m_placeholder->hide();
     // The plot's size is known only once the chart has laid itself out.
     m_preemptions = std::make_unique<PreemptionMarkers>(m_chart);
+    m_events = std::make_unique<EventMarkers>(m_chart);
     connect(m_chart, &QChart::plotAreaChanged, this, [this] {
         if (updateTicks()) updateCursor();
         m_preemptions->update(m_results.get(), m_cursor, kSecondsPerX,
                               palette().color(QPalette::Text));
+        m_events->update(m_cursor, kSecondsPerX);
     });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 2);
@@ -361,6 +364,7 @@ QString ChartPanel::valuesAt(double timeS) const {
     if (const QString preempted = PreemptionMarkers::hoverLine(*m_results, timeS);
         !preempted.isEmpty())
         lines << preempted;
+    lines << m_events->hoverLines(timeS);
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -476,6 +480,8 @@ void ChartPanel::rebuild() {
         if (absent && m_results->findSeries(spec.metric.toStdString())) absent = false;
     updateLegend();
     m_preemptions->update(nullptr, nullptr, kSecondsPerX, {});
+    m_events->setResults(m_results);
+    m_events->update(nullptr, kSecondsPerX);
     if (!m_results) {
         showPlaceholder(false);
         return;
@@ -563,6 +569,7 @@ void ChartPanel::rebuild() {
     m_cursor->attachAxis(m_y);
     updateCursor();
     m_preemptions->update(m_results.get(), m_cursor, kSecondsPerX, palette().color(QPalette::Text));
+    m_events->update(m_cursor, kSecondsPerX);
     showPlaceholder(absent);
 }
 

@@ -1,13 +1,14 @@
 // One chart of results over simulated time, with the pinned baseline dashed beside it and a
 // cursor at the scrubber's time. All Qt Charts code lives behind this class (Qt Charts is
 // deprecated from Qt 6.10; swapping the toolkit touches only chart_panel.cpp and the
-// preemption markers it draws, preemption_markers.cpp). Series are kept at full resolution in
-// Results and decimated to min/max per pixel column on redraw.
+// markers it draws, preemption_markers.cpp and event_markers.cpp). Series are kept at full
+// resolution in Results and decimated to min/max per pixel column on redraw.
 //
 // Reading it: hovering shows the time and every series' value there (and how many jobs were
 // preempted in that sample interval); a click asks to move the scrubber there (timeClicked).
 // When the results have a "preemptions" series, small bars along the bottom of the time axis
-// mark the intervals with preemptions. The title and the legend are word-wrapped labels
+// mark the intervals with preemptions, and small triangles single events such as node
+// failures (event_markers.cpp). The title and the legend are word-wrapped labels
 // around the plot, so they are never cut to "…"; the axes pick their tick count from the
 // plot's pixel size, and the time axis reads like every other time label ("d2", "d2 12:00").
 #pragma once
@@ -36,6 +37,7 @@ struct ChartSeriesSpec {
     double scale = 1;  ///< e.g. 100 to show a fraction as %
 };
 
+class EventMarkers;
 class PreemptionMarkers;
 
 class ChartPanel : public QWidget {
@@ -86,6 +88,8 @@ public:
     QStringList timeTickLabels() const;
     /// Preemption markers drawn along the time axis now (0 when there were none).
     int preemptionMarkers() const;
+    /// The node failures (and other single events) marked along the time axis now.
+    const EventMarkers& eventMarkers() const { return *m_events; }
 
 signals:
     /// The user clicked the plot at this simulated time.
@@ -142,6 +146,7 @@ private:
     QLineSeries* m_cursor = nullptr;
     std::vector<QLineSeries*> m_current;
     std::unique_ptr<PreemptionMarkers> m_preemptions;  // destroyed before the chart
+    std::unique_ptr<EventMarkers> m_events;            // likewise
 };
 
 }  // namespace gpuplan::ui

@@ -127,9 +127,22 @@ QStringList JobClassTableModel::headers() const {
 }
 
 QStringList JobClassTableModel::titles() {
-    return {tr("Class"),       tr("Team"), tr("Priority"), tr("Arrival"),  tr("Rate"),
-            tr("Max jobs"),    tr("GPUs"), tr("GPUs/pod"), tr("Duration"), tr("Memory/GPU"),
-            tr("SM activity"), tr("MFU"),  tr("Topology")};
+    return {tr("Class"),
+            tr("Team"),
+            tr("Priority"),
+            tr("Arrival"),
+            tr("Rate"),
+            tr("Max jobs"),
+            tr("GPUs"),
+            tr("GPUs/pod"),
+            tr("Duration"),
+            tr("Memory/GPU"),
+            tr("SM activity"),
+            tr("MFU"),
+            tr("Topology"),
+            tr("Checkpoint every"),
+            tr("Checkpoint cost"),
+            tr("Young / Daly")};
 }
 
 QStringList JobClassTableModel::headerTips() const {
@@ -147,12 +160,53 @@ QStringList JobClassTableModel::headerTips() const {
             tr("HBM each GPU needs, GB (more than the GPU has: the job crash-loops)"),
             tr("DCGM SM_ACTIVE while running, %"),
             tr("Model FLOPs utilisation while running, %"),
-            tr("Share of step time in exposed communication, %")};
+            tr("Share of step time in exposed communication, %"),
+            tr("Work between checkpoints (never = an eviction loses all work done); "
+               "bare numbers are hours"),
+            tr("Progress paused to write one checkpoint (needs an interval); "
+               "bare numbers are hours, so type \"30 s\" or \"5 min\""),
+            tr("The intervals the last run's failure rate calls for: Young's √(2·cost·MTBF) "
+               "and Daly's refinement; — without random failures or a checkpoint cost")};
 }
 
 bool JobClassTableModel::editable(int row, int column) const {
+    if (column == CheckpointAdviceColumn) return false;
     return !(column == RateColumn &&
              m_scenario->jobClasses[row].arrival.process == ArrivalProcess::List);
+}
+
+void JobClassTableModel::setResults(std::shared_ptr<const Results> results) {
+    m_failuresInRun = results && results->failureMtbfGpuHours > 0;
+    m_advice = results ? checkpointAdvice(*results) : std::vector<CheckpointAdvice>{};
+    if (rowCount() > 0)
+        emit dataChanged(index(0, CheckpointAdviceColumn),
+                         index(rowCount() - 1, CheckpointAdviceColumn));
+}
+
+const CheckpointAdvice* JobClassTableModel::adviceOf(const std::string& className) const {
+    // Classes come first in the advice (source order), before explicit jobs of the same name.
+    for (const CheckpointAdvice& a : m_advice)
+        if (a.source == className) return &a;
+    return nullptr;
+}
+
+QVariant JobClassTableModel::adviceData(const JobClassDef& c, int role) const {
+    const CheckpointAdvice* a = adviceOf(c.name);
+    if (role == Qt::DisplayRole)
+        return a ? tr("%1 / %2").arg(formatDurationValue(a->youngS), formatDurationValue(a->dalyS))
+                 : tr("—");
+    if (role != Qt::ToolTipRole) return {};
+    if (!m_failuresInRun)
+        return tr("The last run had no random failures (Scheduler and run ▸ Failures)");
+    if (!(c.traits.checkpointCostS > 0))
+        return tr("Set a checkpoint cost: the intervals weigh it against the failure rate");
+    if (!a) return tr("No job of the class ran in the last run");
+    return tr("For a checkpoint cost of %1 and a job MTBF of %2 (its jobs span %3 GPUs on "
+              "average): Young %4, Daly %5; the class checkpoints every %6")
+        .arg(formatDurationValue(a->configured.costS), formatDurationValue(a->mtbfS),
+             number(a->gpusExposed), formatDurationValue(a->youngS), formatDurationValue(a->dalyS),
+             a->configured.intervalS > 0 ? formatDurationValue(a->configured.intervalS)
+                                         : tr("never"));
 }
 
 QVariant JobClassTableModel::data(const QModelIndex& index, int role) const {
@@ -168,6 +222,7 @@ QVariant JobClassTableModel::data(const QModelIndex& index, int role) const {
         index.column() != ArrivalColumn && index.column() != GpusColumn &&
         index.column() != DurationColumn)
         return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (index.column() == CheckpointAdviceColumn) return adviceData(c, role);
     if (!display && role != Qt::EditRole) return {};
     const JobTraitsDef& t = c.traits;
     switch (index.column()) {
@@ -206,6 +261,12 @@ QVariant JobClassTableModel::data(const QModelIndex& index, int role) const {
         case TopologyColumn:
             return display ? percent(t.topologySensitivity) + QStringLiteral(" %")
                            : percent(t.topologySensitivity);
+        case CheckpointIntervalColumn:
+            if (t.checkpointIntervalS == 0) return display ? tr("never") : QString();
+            return formatDurationValue(t.checkpointIntervalS);
+        case CheckpointCostColumn:
+            if (t.checkpointCostS == 0) return display ? tr("none") : QString();
+            return formatDurationValue(t.checkpointCostS);
     }
     return {};
 }

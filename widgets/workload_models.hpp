@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 
+#include "gpuplan/checkpoint_advice.hpp"
 #include "gpuplan/scenario.hpp"
 
 namespace gpuplan::ui {
@@ -70,7 +71,8 @@ class JobClassTableModel : public WorkloadTableModel {
     Q_OBJECT
 public:
     /// Edit values are text in the shown unit: rate in jobs/h, memory in GB, fractions in %,
-    /// distributions as formatDistribution writes them.
+    /// distributions as formatDistribution writes them, checkpoint interval and cost as
+    /// durations ("" = none). The Young / Daly column is read-only, from the last run.
     enum Column {
         NameColumn,
         TeamColumn,
@@ -85,6 +87,9 @@ public:
         SmActivityColumn,
         MfuColumn,
         TopologyColumn,
+        CheckpointIntervalColumn,
+        CheckpointCostColumn,
+        CheckpointAdviceColumn,
         ColumnCount
     };
     /// Column titles, also used to name the field in edits and refusals.
@@ -93,11 +98,21 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
+    /// The latest run, for the Young / Daly column (its checkpointAdvice); nullptr: none yet.
+    void setResults(std::shared_ptr<const Results> results);
 
 protected:
     QStringList headers() const override;
     QStringList headerTips() const override;
     bool editable(int row, int column) const override;
+
+private:
+    /// The last run's advice for the class of that name, or nullptr.
+    const CheckpointAdvice* adviceOf(const std::string& className) const;
+    QVariant adviceData(const JobClassDef& c, int role) const;
+
+    bool m_failuresInRun = false;  ///< the last run drew random failures
+    std::vector<CheckpointAdvice> m_advice;
 };
 
 class ExplicitJobTableModel : public WorkloadTableModel {

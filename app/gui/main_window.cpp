@@ -506,6 +506,7 @@ void MainWindow::applyResults(std::shared_ptr<const Results> results, quint64 ge
     m_kpis->setResults(m_results);
     m_compare->setResults(m_results);
     m_groups->setResults(m_results);
+    m_workload->setResults(m_results);
     m_pending->setResults(m_results, std::pair{timeS, snapshot->pending});
     m_inspector->setResults(m_results, snapshot);
     emit resultsApplied();

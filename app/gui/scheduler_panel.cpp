@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "gpuplan/scenario_io.hpp"
+#include "reliability_group.hpp"
 
 namespace gpuplan::app {
 
@@ -64,6 +65,9 @@ SchedulerPanel::SchedulerPanel(ScenarioDocument* doc, QWidget* parent)
     form->addRow(tr("Sample every"), m_sampleMinutes);
     form->addRow(tr("Seed"), m_seed);
     form->addRow(buildPreemptionGroup());
+    m_reliability = new ReliabilityGroup(m_doc, this);
+    connect(m_reliability, &ReliabilityGroup::message, this, &SchedulerPanel::message);
+    form->addRow(m_reliability);
     form->addRow(m_refusal);
 
     connect(m_queueOrder, &QComboBox::activated, this, [this](int i) {

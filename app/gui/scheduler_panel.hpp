@@ -1,8 +1,8 @@
 // The "Scheduler & run" dock: queue order, placement, backfill, horizon, sample interval and
-// seed in one form, and a "Preemption" group (mode, termination grace period, when a job is
-// flagged thrashing or starved). Each change is one ScenarioDocument::edit; the form follows
-// the document (undo, redo, open) and a refused value shows its reason under the form and in
-// the status bar.
+// seed in one form, a "Preemption" group (mode, termination grace period, when a job is
+// flagged thrashing or starved) and a "Failures" group (reliability_group.hpp). Each change is one
+// ScenarioDocument::edit; the form follows the document (undo, redo, open) and a refused value
+// shows its reason under the form and in the status bar.
 #pragma once
 
 #include <QWidget>
@@ -17,6 +17,8 @@ class QLineEdit;
 class QSpinBox;
 
 namespace gpuplan::app {
+
+class ReliabilityGroup;
 
 class SchedulerPanel : public QWidget {
     Q_OBJECT
@@ -37,6 +39,8 @@ public:
     QSpinBox* thrashingPreemptionsBox() const { return m_thrashing; }
     /// Hours (the scenario stores seconds).
     QDoubleSpinBox* starvationHoursBox() const { return m_starvationHours; }
+    /// Random node failures: on or off, MTBF, repair time.
+    ReliabilityGroup* reliabilityGroup() const { return m_reliability; }
     /// The refusal shown under the form (empty when the last change went through).
     QString refusal() const;
 
@@ -70,6 +74,7 @@ private:
     QDoubleSpinBox* m_graceS;
     QSpinBox* m_thrashing;
     QDoubleSpinBox* m_starvationHours;
+    ReliabilityGroup* m_reliability;
     QLabel* m_refusal;
     // As the boxes show the document (rounded to their decimals).
     double m_shownHorizon = 0, m_shownSampleMinutes = 0, m_shownGraceS = 0,

@@ -237,6 +237,21 @@ WorkloadEdit setClassCell(const Scenario& s, int row, int column, const QVariant
                                                : t.topologySensitivity) = *v;
             break;
         }
+        case C::CheckpointIntervalColumn:
+        case C::CheckpointCostColumn: {
+            // The reader's rules (range, a cost needs an interval) apply when it is committed.
+            double& v =
+                column == C::CheckpointIntervalColumn ? t.checkpointIntervalS : t.checkpointCostS;
+            if (text.isEmpty() || text == QLatin1String("never") || text == QLatin1String("none") ||
+                text == QLatin1String("0")) {
+                v = 0;
+            } else if (const auto d = ui::parseQuantity(text, Quantity::DurationS, &error)) {
+                v = *d;
+            } else {
+                ok = false;
+            }
+            break;
+        }
         default:
             return refused(QObject::tr("That column cannot be edited."));
     }

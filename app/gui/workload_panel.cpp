@@ -212,6 +212,11 @@ void WorkloadPanel::refresh() {
     m_classView->resizeColumnToContents(ui::JobClassTableModel::RateColumn);  // "× 1.3 = …"
 }
 
+void WorkloadPanel::setResults(std::shared_ptr<const Results> results) {
+    m_classes->setResults(std::move(results));
+    m_classView->resizeColumnToContents(ui::JobClassTableModel::CheckpointAdviceColumn);
+}
+
 QString WorkloadPanel::commit(const WorkloadEdit& edit) {
     const QString refusal =
         edit.refusal.isEmpty() ? m_doc->edit(edit.after, edit.text) : edit.refusal;

@@ -6,6 +6,9 @@
 #include <QDoubleSpinBox>
 #include <QWidget>
 
+#include <memory>
+
+#include "gpuplan/results.hpp"
 #include "scenario_document.hpp"
 #include "workload_edits.hpp"
 
@@ -59,6 +62,8 @@ public:
 
     /// Commits a workload edit; returns the refusal (shown in the panel) or "".
     QString commit(const WorkloadEdit& edit);
+    /// The latest run: the class table's Young / Daly column reads its checkpoint advice.
+    void setResults(std::shared_ptr<const Results> results);
 
 signals:
     void message(const QString& text);
