@@ -17,7 +17,7 @@ namespace {
 constexpr double kMarkHalfWidthPx = 3.5;
 constexpr double kMarkHeightPx = 7;
 /// A merged mark names at most this many subjects; hovering says how many more.
-constexpr int kNamedSubjects = 4;
+constexpr int kNamedSubjects = 3;
 
 QString tr(const char* text) {
     return QCoreApplication::translate("EventMarkers", text);
@@ -122,32 +122,44 @@ void EventMarkers::update(const QAbstractSeries* axisSeries, double secondsPerX)
 }
 
 QString EventMarkers::describe(const EventMark& m) const {
+    // Short lines: the readout is no wider than a small chart.
     const EventKind& kind = eventKinds()[m.kind];
     if (m.count == 1)
-        return QStringLiteral("%1: %2 at %3")
-            .arg(tr(kind.singular), kind.subjectName(*m_results, m.firstSubject),
-                 formatSimTime(m.firstS));
+        return QStringLiteral("%1 at %2:\n  %3")
+            .arg(tr(kind.singular), formatSimTime(m.firstS),
+                 kind.subjectName(*m_results, m.firstSubject));
     // The subjects of the merged events, found again in the kind's time-ordered list.
     const std::vector<TimedEvent>& events = m_events[m.kind];
     auto it = std::lower_bound(events.begin(), events.end(), m.firstS,
                                [](const TimedEvent& e, double t) { return e.timeS < t; });
-    QStringList names;
-    for (int i = 0; i < m.count && it != events.end() && names.size() < kNamedSubjects; ++i, ++it)
-        names << kind.subjectName(*m_results, it->subject);
-    if (m.count > kNamedSubjects) names << tr("%1 more").arg(m.count - kNamedSubjects);
-    return QStringLiteral("%1 %2 %3 – %4: %5")
-        .arg(QString::number(m.count), tr(kind.plural), formatSimTime(m.firstS),
-             formatSimTime(m.lastS), names.join(QStringLiteral(", ")));
+    QStringList lines{QStringLiteral("%1 %2, %3 – %4:")
+                          .arg(QString::number(m.count), tr(kind.plural), formatSimTime(m.firstS),
+                               formatSimTime(m.lastS))};
+    for (int i = 0; i < m.count && it != events.end() && i < kNamedSubjects; ++i, ++it)
+        lines << QStringLiteral("  ") + kind.subjectName(*m_results, it->subject);
+    if (m.count > kNamedSubjects)
+        lines << QStringLiteral("  ") + tr("and %1 more").arg(m.count - kNamedSubjects);
+    return lines.join(QLatin1Char('\n'));
 }
 
 QStringList EventMarkers::hoverLines(double timeS) const {
     QStringList lines;
     if (!m_results || !(m_pxPerS > 0)) return lines;
-    for (const EventMark& m : m_marks) {
-        // Distance to the mark's span in pixels: a merged mark answers along all of it.
-        const double beforePx = (m.firstS - timeS) * m_pxPerS;
-        const double afterPx = (timeS - m.lastS) * m_pxPerS;
-        if (std::max({beforePx, afterPx, 0.0}) <= kMergePx) lines << describe(m);
+    // Per kind, the nearest mark within kMergePx (its span's distance: a merged mark answers
+    // along all of it).
+    for (std::size_t k = 0; k < eventKinds().size(); ++k) {
+        const EventMark* nearest = nullptr;
+        double nearestPx = kMergePx;
+        for (const EventMark& m : m_marks) {
+            if (m.kind != static_cast<int>(k)) continue;
+            const double px =
+                std::max({(m.firstS - timeS) * m_pxPerS, (timeS - m.lastS) * m_pxPerS, 0.0});
+            if (px <= nearestPx) {
+                nearest = &m;
+                nearestPx = px;
+            }
+        }
+        if (nearest) lines << describe(*nearest);
     }
     return lines;
 }

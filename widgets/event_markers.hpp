@@ -73,9 +73,9 @@ public:
     /// Events of every kind in the run (drawn or not).
     std::size_t eventCount() const;
 
-    /// What hovering at `timeS` says: a line per mark within kMergePx of it, e.g.
-    /// "node failure: pod-a-rack0-node1 at d1 04:30" or "3 node failures d1 04:00 – d1 05:10:
-    /// node1, node2, node3". Empty where there is none.
+    /// What hovering at `timeS` says of the nearest mark of each kind within kMergePx, e.g.
+    /// "node failure at d1 04:30:\n  pod-a-rack0-node1" or "5 node failures, d1 04:00 –
+    /// d1 05:10:\n  node1\n  node2\n  node3\n  and 2 more". Empty where there is none.
     QStringList hoverLines(double timeS) const;
 
 private:

@@ -3,6 +3,7 @@
 #include <QColor>
 #include <utility>
 
+#include "ui_palette.hpp"
 #include "workload_format.hpp"
 
 namespace gpuplan::ui {
@@ -136,13 +137,13 @@ QStringList JobClassTableModel::titles() {
             tr("GPUs"),
             tr("GPUs/pod"),
             tr("Duration"),
+            tr("Checkpoint every"),
+            tr("Checkpoint cost"),
+            tr("Young / Daly"),
             tr("Memory/GPU"),
             tr("SM activity"),
             tr("MFU"),
-            tr("Topology"),
-            tr("Checkpoint every"),
-            tr("Checkpoint cost"),
-            tr("Young / Daly")};
+            tr("Topology")};
 }
 
 QStringList JobClassTableModel::headerTips() const {
@@ -157,16 +158,16 @@ QStringList JobClassTableModel::headerTips() const {
             tr("GPUs per pod of the gang (automatic = largest divisor that fits a node)"),
             tr("Run time at ideal placement: fixed 2 h, exponential mean 30 min, "
                "lognormal median 2 h σ 1 (bare numbers are hours)"),
-            tr("HBM each GPU needs, GB (more than the GPU has: the job crash-loops)"),
-            tr("DCGM SM_ACTIVE while running, %"),
-            tr("Model FLOPs utilisation while running, %"),
-            tr("Share of step time in exposed communication, %"),
             tr("Work between checkpoints (never = an eviction loses all work done); "
                "bare numbers are hours"),
             tr("Progress paused to write one checkpoint (needs an interval); "
                "bare numbers are hours, so type \"30 s\" or \"5 min\""),
             tr("The intervals the last run's failure rate calls for: Young's √(2·cost·MTBF) "
-               "and Daly's refinement; — without random failures or a checkpoint cost")};
+               "and Daly's refinement; — without random failures or a checkpoint cost"),
+            tr("HBM each GPU needs, GB (more than the GPU has: the job crash-loops)"),
+            tr("DCGM SM_ACTIVE while running, %"),
+            tr("Model FLOPs utilisation while running, %"),
+            tr("Share of step time in exposed communication, %")};
 }
 
 bool JobClassTableModel::editable(int row, int column) const {
@@ -193,18 +194,17 @@ const CheckpointAdvice* JobClassTableModel::adviceOf(const std::string& classNam
 QVariant JobClassTableModel::adviceData(const JobClassDef& c, int role) const {
     const CheckpointAdvice* a = adviceOf(c.name);
     if (role == Qt::DisplayRole)
-        return a ? tr("%1 / %2").arg(formatDurationValue(a->youngS), formatDurationValue(a->dalyS))
-                 : tr("—");
+        return a ? tr("%1 / %2").arg(formatDuration(a->youngS), formatDuration(a->dalyS)) : tr("—");
     if (role != Qt::ToolTipRole) return {};
     if (!m_failuresInRun)
         return tr("The last run had no random failures (Scheduler and run ▸ Failures)");
     if (!(c.traits.checkpointCostS > 0))
         return tr("Set a checkpoint cost: the intervals weigh it against the failure rate");
     if (!a) return tr("No job of the class ran in the last run");
-    return tr("For a checkpoint cost of %1 and a job MTBF of %2 (its jobs span %3 GPUs on "
-              "average): Young %4, Daly %5; the class checkpoints every %6")
-        .arg(formatDurationValue(a->configured.costS), formatDurationValue(a->mtbfS),
-             number(a->gpusExposed), formatDurationValue(a->youngS), formatDurationValue(a->dalyS),
+    return tr("Young %4, Daly %5 (the class checkpoints every %6)\nfor a checkpoint cost of "
+              "%1 and a job MTBF of %2\n(its jobs span %3 GPUs on average, in the last run)")
+        .arg(formatDurationValue(a->configured.costS), formatDuration(a->mtbfS),
+             number(a->gpusExposed), formatDuration(a->youngS), formatDuration(a->dalyS),
              a->configured.intervalS > 0 ? formatDurationValue(a->configured.intervalS)
                                          : tr("never"));
 }

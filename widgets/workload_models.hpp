@@ -83,13 +83,14 @@ public:
         GpusColumn,
         GpusPerPodColumn,
         DurationColumn,
+        // Beside the duration, the work they save, so that they show without scrolling.
+        CheckpointIntervalColumn,
+        CheckpointCostColumn,
+        CheckpointAdviceColumn,
         MemoryColumn,
         SmActivityColumn,
         MfuColumn,
         TopologyColumn,
-        CheckpointIntervalColumn,
-        CheckpointCostColumn,
-        CheckpointAdviceColumn,
         ColumnCount
     };
     /// Column titles, also used to name the field in edits and refusals.

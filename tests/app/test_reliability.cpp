@@ -120,8 +120,8 @@ private slots:
         for (const ui::ChartPanel* chart : {board->charts().front(), board->cost()}) {
             QCOMPARE(failureMarksAt(chart, t), 1);
             QVERIFY2(chart->valuesAt(t).contains(
-                         QStringLiteral("node failure: %1 at %2")
-                             .arg(QString::fromStdString(nodeName), ui::formatSimTime(t))),
+                         QStringLiteral("node failure at %1:\n  %2")
+                             .arg(ui::formatSimTime(t), QString::fromStdString(nodeName))),
                      qPrintable(chart->valuesAt(t)));
         }
         const auto again = jobNamed(*after, jobName);
@@ -260,8 +260,8 @@ private slots:
         const double mtbfS = 2000 * kHourS / a->gpusExposed;
         QVERIFY(std::abs(a->youngS - std::sqrt(2 * 300 * mtbfS)) < 1e-6 * a->youngS);
         QCOMPARE(shown(C::CheckpointAdviceColumn).toString(),
-                 QStringLiteral("%1 / %2").arg(ui::formatDurationValue(a->youngS),
-                                               ui::formatDurationValue(a->dalyS)));
+                 QStringLiteral("%1 / %2").arg(ui::formatDuration(a->youngS),
+                                               ui::formatDuration(a->dalyS)));
         QVERIFY(model->data(cell(C::CheckpointAdviceColumn), Qt::ToolTipRole)
                     .toString()
                     .contains("checkpoints every 1 h"));
@@ -308,7 +308,7 @@ private slots:
                 [](const ui::EventMark& x, const ui::EventMark& y) { return x.count < y.count; });
             QVERIFY(busiest->count > 1);
             QVERIFY(chart->valuesAt(busiest->firstS)
-                        .contains(QStringLiteral("%1 node failures").arg(busiest->count)));
+                        .contains(QStringLiteral("%1 node failures, ").arg(busiest->count)));
         }
     }
 };
