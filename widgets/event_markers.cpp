@@ -16,8 +16,6 @@ namespace {
 
 constexpr double kMarkHalfWidthPx = 3.5;
 constexpr double kMarkHeightPx = 7;
-/// A merged mark names at most this many subjects; hovering says how many more.
-constexpr int kNamedSubjects = 3;
 
 QString tr(const char* text) {
     return QCoreApplication::translate("EventMarkers", text);
@@ -122,24 +120,15 @@ void EventMarkers::update(const QAbstractSeries* axisSeries, double secondsPerX)
 }
 
 QString EventMarkers::describe(const EventMark& m) const {
-    // Short lines: the readout is no wider than a small chart.
+    // Two short lines: the readout must fit a small chart's plot, beside the series' values.
     const EventKind& kind = eventKinds()[m.kind];
+    const QString first = kind.subjectName(*m_results, m.firstSubject);
     if (m.count == 1)
         return QStringLiteral("%1 at %2:\n  %3")
-            .arg(tr(kind.singular), formatSimTime(m.firstS),
-                 kind.subjectName(*m_results, m.firstSubject));
-    // The subjects of the merged events, found again in the kind's time-ordered list.
-    const std::vector<TimedEvent>& events = m_events[m.kind];
-    auto it = std::lower_bound(events.begin(), events.end(), m.firstS,
-                               [](const TimedEvent& e, double t) { return e.timeS < t; });
-    QStringList lines{QStringLiteral("%1 %2, %3 – %4:")
-                          .arg(QString::number(m.count), tr(kind.plural), formatSimTime(m.firstS),
-                               formatSimTime(m.lastS))};
-    for (int i = 0; i < m.count && it != events.end() && i < kNamedSubjects; ++i, ++it)
-        lines << QStringLiteral("  ") + kind.subjectName(*m_results, it->subject);
-    if (m.count > kNamedSubjects)
-        lines << QStringLiteral("  ") + tr("and %1 more").arg(m.count - kNamedSubjects);
-    return lines.join(QLatin1Char('\n'));
+            .arg(tr(kind.singular), formatSimTime(m.firstS), first);
+    return QStringLiteral("%1 %2, %3 – %4:\n  %5")
+        .arg(QString::number(m.count), tr(kind.plural), formatSimTime(m.firstS),
+             formatSimTime(m.lastS), tr("%1 and %2 more").arg(first).arg(m.count - 1));
 }
 
 QStringList EventMarkers::hoverLines(double timeS) const {

@@ -75,7 +75,7 @@ public:
 
     /// What hovering at `timeS` says of the nearest mark of each kind within kMergePx, e.g.
     /// "node failure at d1 04:30:\n  pod-a-rack0-node1" or "5 node failures, d1 04:00 –
-    /// d1 05:10:\n  node1\n  node2\n  node3\n  and 2 more". Empty where there is none.
+    /// d1 05:10:\n  node1 and 4 more". Empty where there is none.
     QStringList hoverLines(double timeS) const;
 
 private:

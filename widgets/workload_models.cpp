@@ -204,7 +204,8 @@ QVariant JobClassTableModel::adviceData(const JobClassDef& c, int role) const {
     return tr("Young %4, Daly %5 (the class checkpoints every %6)\nfor a checkpoint cost of "
               "%1 and a job MTBF of %2\n(its jobs span %3 GPUs on average, in the last run)")
         .arg(formatDurationValue(a->configured.costS), formatDuration(a->mtbfS),
-             number(a->gpusExposed), formatDuration(a->youngS), formatDuration(a->dalyS),
+             QString::number(a->gpusExposed, 'f', 0), formatDuration(a->youngS),
+             formatDuration(a->dalyS),
              a->configured.intervalS > 0 ? formatDurationValue(a->configured.intervalS)
                                          : tr("never"));
 }

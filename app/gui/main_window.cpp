@@ -267,7 +267,17 @@ void MainWindow::buildFleetEditing() {
     // Not "&": dock tabs read it as a mnemonic, title bars do not.
     auto* schedulerDock = new QDockWidget(tr("Scheduler and run"), this);
     schedulerDock->setObjectName(QStringLiteral("scheduler"));
-    schedulerDock->setWidget(m_schedulerPanel);
+    // Scrolled: its groups (preemption, failures) are taller than the room left under the
+    // palette, and the dock's minimum height would push the window past a 1000 px screen.
+    auto* schedulerScroll = new QScrollArea(schedulerDock);
+    schedulerScroll->setWidget(m_schedulerPanel);
+    schedulerScroll->setWidgetResizable(true);
+    schedulerScroll->setFrameShape(QFrame::NoFrame);
+    schedulerScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // As wide as the form needs (a scroll area alone would let the left docks shrink).
+    schedulerScroll->setMinimumWidth(m_schedulerPanel->minimumSizeHint().width() +
+                                     style()->pixelMetric(QStyle::PM_ScrollBarExtent));
+    schedulerDock->setWidget(schedulerScroll);
     addDockWidget(Qt::LeftDockWidgetArea, schedulerDock);
     if (auto* inspector = findChild<QDockWidget*>(QStringLiteral("inspector"))) {
         tabifyDockWidget(inspector, schedulerDock);
