@@ -103,6 +103,7 @@ void EventMarkers::update(const QAbstractSeries* axisSeries, double secondsPerX)
         if (m_marks.size() == first) continue;
         // One path per kind: a few hundred triangles are one item, not a few hundred.
         QPainterPath path;
+        path.setFillRule(Qt::WindingFill);  // overlapping triangles stay filled (not odd-even)
         for (auto i = first; i < m_marks.size(); ++i) {
             const double x = m_marks[i].xPx, bottom = plot.bottom();
             path.moveTo(x - kMarkHalfWidthPx, bottom);
