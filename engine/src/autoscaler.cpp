@@ -23,6 +23,7 @@ Autoscaler::Autoscaler(const Fleet& fleet, const std::optional<OnDemandDef>& def
     m_active = !m_pools.empty();
     m_coming.assign(fleet.nodes.size(), 0);
     m_idleSinceS.assign(fleet.nodes.size(), -1);
+    m_givenBackAtS.assign(fleet.nodes.size(), -1);
 }
 
 std::vector<std::uint32_t> Autoscaler::scaleUp(const JobQueue& queue,
@@ -32,8 +33,14 @@ std::vector<std::uint32_t> Autoscaler::scaleUp(const JobQueue& queue,
     std::vector<std::uint32_t> requested;
     m_waiting.clear();
     if (!m_active || queue.empty()) return requested;
-    // Whole nodes each pool needs: per job, its pods over what one empty node holds.
+    // Whole nodes each pool needs: per job, the pods that do not fit in what is free now
+    // (free GPUs are spoken for in queue order, as the cluster autoscaler's bin-packing
+    // simulation places pending pods on existing nodes first), over what one empty node holds.
     std::vector<double> needNodes(m_pools.size(), 0.0);
+    std::vector<long long> freeGpus(m_fleet.gpuModels.size(), 0);
+    for (std::size_t n = 0; n < m_fleet.nodes.size(); ++n)
+        if (cluster.state(static_cast<int>(n)) == NodeState::Ready)
+            freeGpus[m_fleet.nodes[n].gpuModel] += cluster.freeGpus(static_cast<int>(n));
     for (std::uint32_t job : queue.firstInOrder(kMaxScan)) {
         const JobSpec& s = jobs[job].spec;
         const PlacementRequest req = requestOf(s);
@@ -53,22 +60,31 @@ std::vector<std::uint32_t> Autoscaler::scaleUp(const JobQueue& queue,
             if (quota.manages(s.team) &&
                 !quota.check(s.team, model, QuotaLedger::requestUnits(s, m_fleet, model)).admits())
                 continue;
-            needNodes[p] += std::ceil(static_cast<double>(req.pods) / podsPerNode);
+            // Whole-GPU pods fit now up to the free GPUs not spoken for and the free shape.
+            long long fitNow = 0;
+            if (req.wholeGpusOnly()) {
+                fitNow = std::min(bestPodCapacity(req, cluster, Basis::FreeNow),
+                                  freeGpus[model] / std::max(1, req.gpusPerPod));
+                fitNow = std::min<long long>(fitNow, req.pods);
+                freeGpus[model] -= fitNow * req.gpusPerPod;
+            }
+            if (fitNow >= req.pods) break;  // waits for a reservation, not for capacity
+            const double newNodes = std::ceil(static_cast<double>(req.pods - fitNow) / podsPerNode);
+            if (newNodes > static_cast<double>(nodes.size())) continue;  // never fits
+            needNodes[p] += newNodes;
             m_waiting.emplace_back(job, static_cast<int>(p));
             break;
         }
     }
     for (std::size_t p = 0; p < m_pools.size(); ++p) {
         Pool& pool = m_pools[p];
-        int idleReady = 0;
-        for (std::uint32_t n : pool.nodes)
-            idleReady +=
-                cluster.state(static_cast<int>(n)) == NodeState::Ready && m_idleSinceS[n] >= 0;
-        int want = static_cast<int>(needNodes[p]) - pool.coming - idleReady;
+        // Idle Ready nodes were counted free above.
+        int want = static_cast<int>(needNodes[p]) - pool.coming;
         int added = 0;
         for (std::uint32_t n : pool.nodes) {
             if (want <= 0) break;
-            if (cluster.state(static_cast<int>(n)) != NodeState::Provisioning || m_coming[n])
+            if (cluster.state(static_cast<int>(n)) != NodeState::Provisioning || m_coming[n] ||
+                m_givenBackAtS[n] == nowS)
                 continue;
             m_coming[n] = 1;
             ++pool.coming;

@@ -26,10 +26,10 @@ public:
     double idleTimeoutS() const { return m_def.idleTimeoutS; }
 
     /// After a pass: the elastic nodes to request now for the queued jobs (in queue order,
-    /// the first kMaxScan) that quota admits and that fit on none of the Ready capacity
-    /// but on new nodes of a pool — a whole job's worth each, as Kueue's ProvisioningRequest
-    /// asks for a whole workload — less the nodes already coming and the pool's idle Ready
-    /// nodes. Marks them coming, Ready at `readyS`.
+    /// the first kMaxScan) that quota admits: the pods that do not fit in the free GPUs
+    /// (spoken for in queue order) on new nodes of a pool that can hold them all (a gang
+    /// beyond the ceiling asks for nothing), less the nodes already coming. Marks them
+    /// coming.
     std::vector<std::uint32_t> scaleUp(const JobQueue& queue, const std::vector<JobRecord>& jobs,
                                        const ClusterState& cluster, const QuotaLedger& quota,
                                        double nowS);
@@ -45,6 +45,12 @@ public:
     /// Idle tracking: a node with no pod since `nowS` (−1 = busy).
     void idleSince(std::uint32_t node, double nowS) { m_idleSinceS[node] = nowS; }
     double idleSinceS(std::uint32_t node) const { return m_idleSinceS[node]; }
+    /// The node is given back now: it is not requested again at the same instant (so that
+    /// a job the ceiling cannot hold does not request and return nodes forever).
+    void givenBack(std::uint32_t node, double nowS) {
+        m_idleSinceS[node] = -1;
+        m_givenBackAtS[node] = nowS;
+    }
 
 private:
     /// Elastic nodes of one node type: a request takes the lowest-indexed unprovisioned ones.
@@ -61,6 +67,7 @@ private:
     std::vector<int> m_poolOf;           ///< per node, −1 when not elastic
     std::vector<std::uint8_t> m_coming;  ///< per node: requested, not yet Ready
     std::vector<double> m_idleSinceS;    ///< per node
+    std::vector<double> m_givenBackAtS;  ///< per node, −1 = never
     int m_comingTotal = 0;
     /// Jobs the last scale-up counted, with their pool (sorted by job).
     std::vector<std::pair<std::uint32_t, int>> m_waiting;

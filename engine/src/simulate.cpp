@@ -70,7 +70,10 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
             m_rates.queuedJobs =
                 static_cast<double>(m_scheduler.queue().size() + m_scheduler.nominations().size());
             startMigRecuts();
-            if (m_sim.autoscaler.active()) scaleUp();
+            if (m_sim.autoscaler.active()) {
+                if (!m_scaleDownsDue.empty()) applyScaleDowns();
+                scaleUp();
+            }
             check();
             if (!m_queuedNow.empty()) diagnoseNewlyQueued();
             checkHeadOnTime();
@@ -379,6 +382,21 @@ void Simulation::addNodeChange(const NodeChangeEvent& change) {
          0);
 }
 
+bool Simulation::scaleDownDue(const NodeChangeEvent& change) const {
+    const std::uint32_t node = change.firstNode;
+    return m_sim.cluster.state(static_cast<int>(node)) == NodeState::Ready &&
+           m_sim.nodeJobs[node].empty() && m_sim.autoscaler.idleSinceS(node) >= 0 &&
+           m_sim.autoscaler.idleSinceS(node) + m_sim.autoscaler.idleTimeoutS() == change.timeS;
+}
+
+void Simulation::applyScaleDowns() {
+    m_applyingScaleDowns = true;
+    for (std::uint32_t index : m_scaleDownsDue)
+        nodeChange(index);
+    m_applyingScaleDowns = false;
+    m_scaleDownsDue.clear();
+}
+
 void Simulation::scaleUp() {
     const auto nodes = m_sim.autoscaler.scaleUp(m_scheduler.queue(), m_results.jobs, m_sim.cluster,
                                                 m_sim.quota, m_nowS);
@@ -395,12 +413,14 @@ void Simulation::nodeChange(std::uint32_t index) {
     const NodeChangeCause cause = change.cause;
     const bool elastic = m_sim.autoscaler.active();
     if (cause == NodeChangeCause::ScaleDown) {
-        // Stale when a job bound there since, or the node left Ready meanwhile.
-        const std::uint32_t node = change.firstNode;
-        if (m_sim.cluster.state(static_cast<int>(node)) != NodeState::Ready ||
-            m_sim.autoscaler.idleSinceS(node) < 0 ||
-            m_sim.autoscaler.idleSinceS(node) + m_sim.autoscaler.idleTimeoutS() != change.timeS)
+        // Stale when a job bound there since, or the node left Ready meanwhile. A live one
+        // waits for this instant's pass: a job arriving now may still take the node.
+        if (!scaleDownDue(change)) return;
+        if (!m_applyingScaleDowns) {
+            m_scaleDownsDue.push_back(index);
             return;
+        }
+        m_sim.autoscaler.givenBack(change.firstNode, m_nowS);
     }
     if (cause == NodeChangeCause::ScaleUp)
         for (std::uint32_t node = change.firstNode; node < change.endNode; ++node)

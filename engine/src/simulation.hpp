@@ -281,6 +281,11 @@ private:
     /// An elastic node lost its last pod (or arrived empty): given back after the idle
     /// timeout unless a job binds there first.
     void becameIdle(std::uint32_t node);
+    /// Is this scale-down still what the node's idle time says (not stale)?
+    bool scaleDownDue(const NodeChangeEvent& change) const;
+    /// After a pass: the elastic nodes whose idle timeout came at this instant and that the
+    /// pass left idle are given back.
+    void applyScaleDowns();
 
     /// Its node failed or went back to provisioning, or an MPS neighbour crashed: takeOff,
     /// then queued again at once. `diagnose`: as any job just queued (else the caller gives
@@ -375,6 +380,8 @@ private:
     /// Preempted in the current pass, with the job that took their place.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> m_preemptedNow;
     std::vector<std::uint32_t> m_nomineesReady;  ///< their last victim just left
+    std::vector<std::uint32_t> m_scaleDownsDue;  ///< node-change indices, applied after the pass
+    bool m_applyingScaleDowns = false;
     IndexSet m_stuck;        ///< bound jobs starting up or crash-looping (workload layer)
     double m_stuckGpus = 0;  ///< GPUs the stuck jobs ask
     std::size_t m_pendingEntriesPerSample = 0;
