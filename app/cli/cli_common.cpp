@@ -126,8 +126,11 @@ Scenario loadScenarioFor(const std::filesystem::path& file, const CommonOptions&
     Scenario s = loadScenario(file, catalog, options);
     if (!c.priceBook) return s;
     std::filesystem::path book = *c.priceBook;
-    if (!std::filesystem::exists(book) && !book.has_parent_path())
+    // A name alone is a preset book: "lambda" is PRESETS/pricebooks/lambda.json.
+    if (!std::filesystem::exists(book) && !book.has_parent_path()) {
         book = presetsDirFor(c) / "pricebooks" / book;
+        if (!book.has_extension()) book += ".json";
+    }
     s.pricing = pricingOf(loadPriceBook(book, catalog), catalog);
     // Every node group needs a price under the new book: checked as a file would be.
     try {

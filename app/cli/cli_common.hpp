@@ -88,6 +88,7 @@ int benchCommand(Args& args);
 int fillCommand(Args& args);
 int studyCommand(Args& args);
 int importKueueCommand(Args& args);
+int mixCommand(Args& args);
 
 extern const char* const kRunUsage;
 extern const char* const kValidateUsage;
@@ -96,5 +97,6 @@ extern const char* const kBenchUsage;
 extern const char* const kFillUsage;
 extern const char* const kStudyUsage;
 extern const char* const kImportKueueUsage;
+extern const char* const kMixUsage;
 
 }  // namespace gpuplan::cli

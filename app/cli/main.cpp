@@ -18,6 +18,8 @@ const char* const kUsage =
     "  bench              run the engine benchmarks\n"
     "  fill               one fill run of the FGD study on openb node and pod lists\n"
     "  study              every openb pod list x policy x seed of the FGD study\n"
+    "  mix SCENARIO       total cost per reserved level, 0 to the peak demand, and the\n"
+    "                     cheapest (the rest bought on demand)\n"
     "  import-kueue FILE.yaml... --into SCENARIO --out NEW.json\n"
     "                     Kueue queues, cohorts and flavors into a scenario's quotas\n"
     "\n"
@@ -49,6 +51,7 @@ int main(int argc, char** argv) {
                         : command == "fill"         ? kFillUsage
                         : command == "study"        ? kStudyUsage
                         : command == "import-kueue" ? kImportKueueUsage
+                        : command == "mix"          ? kMixUsage
                                                     : nullptr;
     if (!usage) {
         std::fprintf(stderr, "gpuplan-cli: unknown command \"%s\"\n\n%s", command.c_str(), kUsage);
@@ -69,6 +72,7 @@ int main(int argc, char** argv) {
         if (command == "fill") return fillCommand(args);
         if (command == "study") return studyCommand(args);
         if (command == "import-kueue") return importKueueCommand(args);
+        if (command == "mix") return mixCommand(args);
         return benchCommand(args);
     } catch (const UsageError& e) {
         std::fprintf(stderr, "gpuplan-cli %s: %s\n\n%s", command.c_str(), e.message.c_str(), usage);
