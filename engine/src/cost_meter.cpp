@@ -129,7 +129,8 @@ void CostMeter::writeKpis(Results& r) const {
     };
     add("cost_usd", paidUsd, "usd",
         "What the fleet cost: each node's GPUs × its price per GPU-hour, from its delivery on "
-        "(committed capacity whatever its state; on-demand and spot not while failed).");
+        "(committed capacity whatever its state; on-demand and spot only while up: not while "
+        "failed or reclaimed, nor once given back).");
     add("idle_cost_usd", paidUsd - m_occupiedUsd, "usd",
         "Paid GPU-hours whose SMs were not busy: idle_unallocated_usd + idle_allocated_usd.");
     add("idle_unallocated_usd", paidUsd - m_heldUsd, "usd", "Paid GPU-hours no job held.");

@@ -90,14 +90,31 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
     m_metrics.finish(endS, m_rates);
     m_quotaSeries.writeKpis(m_results, m_sim.quota);
     m_cost.writeKpis(m_results);
-    if (m_scenario.failures) {
-        const auto failures =
+    auto changesBy = [&](NodeChangeCause cause) {
+        return static_cast<double>(
             std::count_if(m_results.nodeChanges.begin(), m_results.nodeChanges.end(),
-                          [](const NodeStateChange& c) { return c.state == NodeState::Failed; });
-        m_results.kpis.push_back({"node_failures", static_cast<double>(failures), "nodes",
+                          [cause](const NodeStateChange& c) { return c.cause == cause; }));
+    };
+    if (m_scenario.failures)
+        m_results.kpis.push_back({"node_failures",
+                                  static_cast<double>(std::count_if(
+                                      m_results.nodeChanges.begin(), m_results.nodeChanges.end(),
+                                      [](const NodeStateChange& c) {
+                                          return c.state == NodeState::Failed &&
+                                                 c.cause != NodeChangeCause::SpotReclaim;
+                                      })),
+                                  "nodes",
                                   "Nodes that failed (random failures at failures.mtbfGpuHours, "
-                                  "and the scenario's own): each ended every job on its node."});
-    }
+                                  "and the scenario's own): "
+                                  "each ended every job on its node."});
+    if (m_scenario.spot)
+        m_results.kpis.push_back({"spot_reclaims", changesBy(NodeChangeCause::SpotReclaim), "nodes",
+                                  "Spot nodes reclaimed, each after spot.noticeS of notice."});
+    if (m_sim.autoscaler.active())
+        m_results.kpis.push_back(
+            {"on_demand_scale_ups", changesBy(NodeChangeCause::ScaleUp), "nodes",
+             "On-demand nodes provisioned for queued jobs (each Ready onDemand.provisioningDelayS "
+             "after its request)."});
     writePreemptionHealthKpis(m_results);
     m_results.fingerprint = m_fingerprint;
     m_results.eventCount = m_eventCount;
