@@ -254,7 +254,8 @@ void TopologyView::paintRackHeat(QPainter& p, int rack) {
     for (int n = r.firstNode; n < r.firstNode + r.nodeCount; ++n) {
         gpus += fleet.nodes[n].gpus;
         const NodeState s = m_snapshot->nodeStates[n];
-        if (s != NodeState::Ready && s != NodeState::Cordoned) notReady += fleet.nodes[n].gpus;
+        if (s != NodeState::Ready && s != NodeState::Cordoned && s != NodeState::Draining)
+            notReady += fleet.nodes[n].gpus;
     }
     const double busy = gpus ? static_cast<double>(m_rackBusyGpus[rack]) / gpus : 0;
     // Light (idle) to deep blue (full): allocation at a glance.
@@ -335,8 +336,9 @@ void TopologyView::paintNode(QPainter& p, int node, bool detailed) {
     }
     if (!ready) {
         // Not Ready: hatched over, with the state spelled out when there is room.
-        p.setBrush(QBrush(notReadyColor(),
-                          state == NodeState::Cordoned ? Qt::FDiagPattern : Qt::DiagCrossPattern));
+        // Single hatch: still holds its pods (cordoned, draining); cross: holds nothing.
+        const bool holdsPods = state == NodeState::Cordoned || state == NodeState::Draining;
+        p.setBrush(QBrush(notReadyColor(), holdsPods ? Qt::FDiagPattern : Qt::DiagCrossPattern));
         p.drawRect(nr);
         if (detailed && nr.height() >= 10) {
             QFont f = font();

@@ -61,6 +61,8 @@ void FleetContextMenu::fill(QMenu* menu, const FleetTarget& target, double timeS
         };
         event("cordonNode", tr("Cordon from %1").arg(at), NodeState::Cordoned);
         event("failNode", tr("Mark failed from %1").arg(at), NodeState::Failed);
+        // Its jobs finish; no new ones; then it is down for maintenance until repaired.
+        event("drainNode", tr("Drain from %1 (then repair)").arg(at), NodeState::Draining);
         event("repairNode", tr("Repair from %1").arg(at), NodeState::Ready);
         add("removeNode", tr("Remove node"),
             [node](const Scenario& s) { return removeNode(s, node); });

@@ -553,10 +553,12 @@ FleetEdit addNodeEvent(const Scenario& s, const std::string& target, double time
     if (!(timeS >= 0)) return refuse("an event's time must not be negative");
     Scenario after = s;
     after.nodeEvents.push_back(NodeEventDef{timeS, target, state});
-    const char* verb = state == NodeState::Cordoned ? "Cordon "
-                       : state == NodeState::Failed ? "Fail "
-                       : state == NodeState::Ready  ? "Repair "
-                                                    : "Unprovision ";
+    const char* verb = state == NodeState::Cordoned    ? "Cordon "
+                       : state == NodeState::Failed    ? "Fail "
+                       : state == NodeState::Ready     ? "Repair "
+                       : state == NodeState::Draining  ? "Drain "
+                       : state == NodeState::Repairing ? "Take down for repair "
+                                                       : "Unprovision ";
     return accept(std::move(after), verb + target + " from " + formatSimTime(timeS));
 }
 

@@ -10,7 +10,7 @@ namespace gpuplan::detail {
 
 namespace {
 bool isProvisioned(NodeState s) {
-    return s == NodeState::Ready || s == NodeState::Cordoned;
+    return s == NodeState::Ready || s == NodeState::Cordoned || s == NodeState::Draining;
 }
 /// Free amount of a resource a node does not declare: never the limit, never overflows.
 constexpr std::int64_t kUndeclared = std::numeric_limits<std::int64_t>::max() / 4;
@@ -33,7 +33,7 @@ ClusterState::ClusterState(const Fleet& fleet)
         byScope[static_cast<int>(Scope::Rack)] =
             UnitHistograms(static_cast<int>(fleet.racks.size()), m_models, maxCount);
     }
-    m_nodesByState.assign(static_cast<std::size_t>(m_models) * 4, 0);
+    m_nodesByState.assign(static_cast<std::size_t>(m_models) * kNodeStateCount, 0);
     m_rows.resize(n);
     m_firstGpu.resize(n);
     m_freeCpuMilli.resize(n);
@@ -59,7 +59,7 @@ ClusterState::ClusterState(const Fleet& fleet)
         count(Basis::FleetEmpty, i, node.wholeGpus(), +1);
         // Start from Failed (not indexed) and move to the initial state through setState,
         // so all counters go through one path.
-        m_nodesByState[node.gpuModel * 4 + static_cast<int>(NodeState::Failed)] += 1;
+        m_nodesByState[node.gpuModel * kNodeStateCount + static_cast<int>(NodeState::Failed)] += 1;
         setState(i, node.initialState);
     }
     m_shareMilli.assign(gpus, 0);
@@ -274,9 +274,10 @@ void ClusterState::setState(int node, NodeState next) {
         m_provisionedGpus -= info.gpus;
         m_provisionedPeakTflops -= peakTflops;
     }
-    m_nodesByState[info.gpuModel * 4 + static_cast<int>(prev)] -= 1;
+    m_nodesByState[info.gpuModel * kNodeStateCount + static_cast<int>(prev)] -= 1;
     m_state[node] = next;
-    m_nodesByState[info.gpuModel * 4 + static_cast<int>(next)] += 1;
+    m_drainingNodes += (next == NodeState::Draining) - (prev == NodeState::Draining);
+    m_nodesByState[info.gpuModel * kNodeStateCount + static_cast<int>(next)] += 1;
     if (isProvisioned(next)) {
         m_provisionedGpus += info.gpus;
         m_provisionedPeakTflops += peakTflops;

@@ -162,7 +162,7 @@ public:
     }
     int histWidth() const { return m_width; }
 
-    int provisionedGpus() const { return m_provisionedGpus; }  ///< Ready + Cordoned
+    int provisionedGpus() const { return m_provisionedGpus; }  ///< Ready, Cordoned, Draining
     /// Peak dense BF16 TFLOP/s of the provisioned GPUs (the MFU denominator).
     double provisionedPeakTflops() const { return m_provisionedPeakTflops; }
     /// Allocated GPU-equivalents (a 300 milli-GPU share counts 0.3, a 3g instance 3/7).
@@ -183,8 +183,10 @@ public:
     /// Grows with every node state change: what depends only on node states (the empty-fleet
     /// histograms) can be kept until it moves.
     std::uint64_t stateChanges() const { return m_stateChanges; }
+    /// Nodes Draining, all models (the kernel looks for drained nodes only when some are).
+    int drainingNodes() const { return m_drainingNodes; }
     int nodesInState(int model, NodeState s) const {
-        return m_nodesByState[model * 4 + static_cast<int>(s)];
+        return m_nodesByState[model * kNodeStateCount + static_cast<int>(s)];
     }
 
 private:
@@ -230,6 +232,7 @@ private:
     /// [basis][scope]; a node counts in the fleet's, its pod's and its rack's histogram.
     std::array<std::array<UnitHistograms, 3>, 3> m_hist;
     std::vector<int> m_nodesByState;
+    int m_drainingNodes = 0;
     int m_provisionedGpus = 0;
     double m_provisionedPeakTflops = 0;
     std::int64_t m_allocatedUnits = 0;

@@ -66,7 +66,8 @@ bool CostMeter::billed(std::uint32_t node) const {
     // Cloud capacity is paid while it is up: not while failed, not once given back.
     return m_delivered[node] &&
            (isCommitted(m_fleet.nodes[node].buyingClass) ||
-            (m_state[node] != NodeState::Failed && m_state[node] != NodeState::Provisioning));
+            (m_state[node] != NodeState::Failed && m_state[node] != NodeState::Repairing &&
+             m_state[node] != NodeState::Provisioning));
 }
 
 void CostMeter::nodeChange(std::uint32_t node, NodeState from, NodeState to) {

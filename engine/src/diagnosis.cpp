@@ -63,8 +63,9 @@ Diagnoser::NodeCounts Diagnoser::countNodes(const JobSpec& job) const {
             }
             if (c.state(i) != NodeState::Ready) {
                 ++(c.state(i) == NodeState::Provisioning ? n.notReady
-                   : c.state(i) == NodeState::Failed     ? n.unreachable
-                                                         : n.cordoned);
+                   : c.state(i) == NodeState::Failed || c.state(i) == NodeState::Repairing
+                       ? n.unreachable
+                       : n.cordoned);
                 continue;
             }
             const bool gpuFits =
@@ -83,12 +84,14 @@ Diagnoser::NodeCounts Diagnoser::countNodes(const JobSpec& job) const {
         for (int m = 0; m < static_cast<int>(f.gpuModels.size()); ++m) {
             if (!eligible(m)) continue;
             n.notReady += c.nodesInState(m, NodeState::Provisioning);
-            n.unreachable += c.nodesInState(m, NodeState::Failed);
-            n.cordoned += c.nodesInState(m, NodeState::Cordoned);
+            n.unreachable +=
+                c.nodesInState(m, NodeState::Failed) + c.nodesInState(m, NodeState::Repairing);
+            n.cordoned +=
+                c.nodesInState(m, NodeState::Cordoned) + c.nodesInState(m, NodeState::Draining);
             const int* hist = c.freeHist(Scope::Fleet, 0, m);
             for (int free = 0; free < c.histWidth(); ++free)
                 (free >= job.gpusPerPod ? n.available : n.insufficient) += hist[free];
-            for (int s = 0; s < 4; ++s)
+            for (int s = 0; s < kNodeStateCount; ++s)
                 matching += c.nodesInState(m, static_cast<NodeState>(s));
         }
         n.mismatch = n.total - matching;
@@ -106,9 +109,11 @@ Diagnoser::NodeCounts Diagnoser::countNodes(const JobSpec& job) const {
                 ++n.notReady;
                 break;
             case NodeState::Failed:
+            case NodeState::Repairing:
                 ++n.unreachable;
                 break;
             case NodeState::Cordoned:
+            case NodeState::Draining:
                 ++n.cordoned;
                 break;
             case NodeState::Ready:

@@ -102,6 +102,12 @@ const char* toString(NodeChangeCause c) {
             return "scale-up";
         case NodeChangeCause::ScaleDown:
             return "scale-down";
+        case NodeChangeCause::DrainDone:
+            return "drained";
+        case NodeChangeCause::SpareIn:
+            return "spare in";
+        case NodeChangeCause::SpareOut:
+            return "spare out";
     }
     return "?";
 }

@@ -58,6 +58,10 @@ const char* toString(NodeState v) {
             return "cordoned";
         case NodeState::Failed:
             return "failed";
+        case NodeState::Draining:
+            return "draining";
+        case NodeState::Repairing:
+            return "repairing";
     }
     return "?";
 }

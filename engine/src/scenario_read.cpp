@@ -549,7 +549,9 @@ struct Reader {
                 {{"provisioning", NodeState::Provisioning},
                  {"ready", NodeState::Ready},
                  {"cordoned", NodeState::Cordoned},
-                 {"failed", NodeState::Failed}});
+                 {"failed", NodeState::Failed},
+                 {"draining", NodeState::Draining},
+                 {"repairing", NodeState::Repairing}});
             o.finish();
             s.nodeEvents.push_back(std::move(e));
         }
@@ -629,6 +631,10 @@ struct Reader {
                  "at this MTBF the run would see about " +
                      detail::withThousands(static_cast<long long>(n)) + " node failures; at most " +
                      detail::withThousands(InputLimits::maxNodeEventNodes / 2));
+        if (s.failures && s.failures->hotSpareNodes > static_cast<long long>(fleet.nodes.size()))
+            fail("/failures/hotSpareNodes", std::to_string(s.failures->hotSpareNodes) +
+                                                " hot spares, more than the fleet's " +
+                                                std::to_string(fleet.nodes.size()) + " nodes");
         if (const std::string problem = detail::buyingMixProblem(s, fleet); !problem.empty())
             fail("/buyingMix", problem);
         // Each reclaim is three (notice, reclaim, return).

@@ -40,6 +40,8 @@ void readFailures(JsonObject& root, Scenario& s) {
     FailureDef f;
     if (auto v = o.optional("mtbfGpuHours")) f.mtbfGpuHours = v->number(1, 1e9);
     f.repairS = o.required("repairS").number(1, 366 * 86400.0);
+    if (auto v = o.optional("hotSpareNodes"))
+        f.hotSpareNodes = static_cast<int>(v->integer(0, 100'000'000));
     o.finish();
     s.failures = f;
 }

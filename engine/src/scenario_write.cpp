@@ -213,6 +213,8 @@ std::string scenarioToJson(const Scenario& s) {
         root["failures"] = OJson{{"repairS", s.failures->repairS}};
         if (s.failures->mtbfGpuHours != FailureDef::kLlama3MtbfGpuHours)
             root["failures"]["mtbfGpuHours"] = s.failures->mtbfGpuHours;
+        if (s.failures->hotSpareNodes > 0)
+            root["failures"]["hotSpareNodes"] = s.failures->hotSpareNodes;
     }
     if (s.onDemand)
         root["onDemand"] = OJson{{"provisioningDelayS", s.onDemand->provisioningDelayS},

@@ -318,6 +318,12 @@ void Simulation::unbind(std::uint32_t job, SegmentEnd end) {
     if (m_sim.autoscaler.active())
         for (const PodPlacement& pod : m_results.placementOf(seg))
             if (m_sim.nodeJobs[pod.node].empty()) becameIdle(pod.node);
+    if (m_sim.cluster.drainingNodes() > 0)
+        for (const PodPlacement& pod : m_results.placementOf(seg))
+            if (m_sim.nodeJobs[pod.node].empty() &&
+                m_sim.cluster.state(static_cast<int>(pod.node)) == NodeState::Draining)
+                addNodeChange({m_nowS, pod.node, pod.node + 1, NodeState::Repairing, false,
+                               NodeChangeCause::DrainDone});
     seg.endS = m_nowS;
     seg.end = end;
     m_rates.allocatedGpus -= heldGpus(job);
@@ -399,6 +405,21 @@ void Simulation::addNodeChange(const NodeChangeEvent& change) {
          0);
 }
 
+void Simulation::replaceWithSpare(std::uint32_t failed) {
+    if (m_spare[failed]) return;  // a spare that fails waits for its repair
+    const FleetNode& info = m_results.fleet.nodes[failed];
+    for (std::uint32_t n = 0; n < m_spare.size(); ++n) {
+        if (!m_spare[n] || m_results.fleet.nodes[n].nodeType != info.nodeType ||
+            m_sim.cluster.state(static_cast<int>(n)) != NodeState::Cordoned)
+            continue;
+        // The spare works from now; the failed node, once repaired, is the spare.
+        m_spare[n] = false;
+        m_spare[failed] = true;
+        addNodeChange({m_nowS, n, n + 1, NodeState::Ready, false, NodeChangeCause::SpareIn});
+        return;
+    }
+}
+
 bool Simulation::scaleDownDue(const NodeChangeEvent& change) const {
     const std::uint32_t node = change.firstNode;
     return m_sim.cluster.state(static_cast<int>(node)) == NodeState::Ready &&
@@ -442,6 +463,17 @@ void Simulation::nodeChange(std::uint32_t index) {
     if (cause == NodeChangeCause::ScaleUp)
         for (std::uint32_t node = change.firstNode; node < change.endNode; ++node)
             m_sim.autoscaler.arrived(node);
+    // A repaired hot spare goes back to waiting (Cordoned), not to work.
+    if (!m_spare.empty() && change.state == NodeState::Ready &&
+        change.endNode == change.firstNode + 1 && m_spare[change.firstNode] &&
+        m_sim.cluster.state(static_cast<int>(change.firstNode)) != NodeState::Cordoned) {
+        NodeChangeEvent asSpare = change;
+        asSpare.state = NodeState::Cordoned;
+        asSpare.cause = NodeChangeCause::SpareOut;
+        m_nodeEvents[index] = asSpare;
+        nodeChange(index);
+        return;
+    }
     applyNodeChange(m_sim.cluster, change, [&](std::uint32_t node, NodeState to) {
         m_cost.nodeChange(node, m_sim.cluster.state(static_cast<int>(node)), to);
         if (cause == NodeChangeCause::SpotNotice) {
@@ -456,7 +488,8 @@ void Simulation::nodeChange(std::uint32_t index) {
                 spotNotice(job);
         }
         // A node that goes down takes its pods with it; they queue again from scratch.
-        if (to == NodeState::Failed || to == NodeState::Provisioning) {
+        if (to == NodeState::Failed || to == NodeState::Provisioning ||
+            to == NodeState::Repairing) {
             m_scheduler.dropNominationsOn(node);
             std::vector<std::uint32_t> victims;
             for (const SimState::BoundPod& b : m_sim.nodeJobs[node])
@@ -470,6 +503,12 @@ void Simulation::nodeChange(std::uint32_t index) {
         if (elastic && to != NodeState::Ready) m_sim.autoscaler.idleSince(node, -1);
         m_results.nodeChanges.push_back({m_nowS, node, to, cause});
         count(5, node);
+        if (to == NodeState::Failed && !m_spare.empty() && cause != NodeChangeCause::SpotReclaim)
+            replaceWithSpare(node);
+        // Draining an empty node: maintenance can start at once.
+        if (to == NodeState::Draining && m_sim.nodeJobs[node].empty())
+            addNodeChange(
+                {m_nowS, node, node + 1, NodeState::Repairing, false, NodeChangeCause::DrainDone});
     });
     // An elastic node Ready again (new, repaired, uncordoned) is idle until a job binds
     // there: it is given back if none does.

@@ -124,6 +124,11 @@ public:
         m_pendingEntriesPerSample = pendingEntriesPerSample(options, m_metrics.sampleCount());
         m_fingerprint = 0x6a09e667f3bcc908ull ^ options.seed.value_or(scenario.seed);
         buildNodeEvents();
+        if (scenario.failures && scenario.failures->hotSpareNodes > 0) {
+            m_spare.resize(results.fleet.nodes.size());
+            for (std::size_t n = 0; n < m_spare.size(); ++n)
+                m_spare[n] = results.fleet.nodes[n].spare;
+        }
         m_rates.provisionedGpus = m_sim.cluster.provisionedGpus();
         m_rates.provisionedPeakTflops = m_sim.cluster.provisionedPeakTflops();
     }
@@ -286,6 +291,9 @@ private:
     /// After a pass: the elastic nodes whose idle timeout came at this instant and that the
     /// pass left idle are given back.
     void applyScaleDowns();
+    /// A node failed: an idle hot spare of its type takes its place now (the failed node
+    /// becomes the spare, Cordoned once repaired).
+    void replaceWithSpare(std::uint32_t failed);
 
     /// Its node failed or went back to provisioning, or an MPS neighbour crashed: takeOff,
     /// then queued again at once. `diagnose`: as any job just queued (else the caller gives
@@ -382,6 +390,9 @@ private:
     std::vector<std::uint32_t> m_nomineesReady;  ///< their last victim just left
     std::vector<std::uint32_t> m_scaleDownsDue;  ///< node-change indices, applied after the pass
     bool m_applyingScaleDowns = false;
+    /// Per node: a hot spare now (empty without spares). A spare is Cordoned until a failure
+    /// calls it in; a repaired node takes its place as a spare.
+    std::vector<bool> m_spare;
     IndexSet m_stuck;        ///< bound jobs starting up or crash-looping (workload layer)
     double m_stuckGpus = 0;  ///< GPUs the stuck jobs ask
     std::size_t m_pendingEntriesPerSample = 0;

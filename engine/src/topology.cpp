@@ -113,6 +113,17 @@ void applyBuyingMix(const Scenario& scenario, Fleet& f) {
             node.usdPerGpuHour = listPrice(scenario, f.gpuModels[node.gpuModel].id, c);
         }
     }
+    // Hot spares: the last nodes in fleet order that would start Ready.
+    if (scenario.failures)
+        for (std::size_t n = f.nodes.size(),
+                         left = static_cast<std::size_t>(scenario.failures->hotSpareNodes);
+             n-- > 0 && left > 0;) {
+            FleetNode& node = f.nodes[n];
+            if (node.initialState != NodeState::Ready || node.gpus == 0) continue;
+            node.spare = true;
+            node.initialState = NodeState::Cordoned;
+            --left;
+        }
     if (!scenario.onDemand) return;
     for (FleetNode& node : f.nodes)
         if (node.buyingClass == BuyingClass::OnDemand && node.initialState == NodeState::Ready &&

@@ -206,6 +206,41 @@ private slots:
         QVERIFY(f.window->results()->fleet.findNode("pod-b-rack30-node2"));
     }
 
+    void drainFromTheMenuFinishesJobsThenRepairs() {
+        Fixture f;
+        f.window->scrubber()->setTime(10 * 3600);
+        const FleetTarget node{QStringLiteral("pod-b"), QStringLiteral("pod-b-rack3"),
+                               QStringLiteral("pod-b-rack3-node1")};
+        const std::string before = json(f.doc);
+        triggerMenuAction(f, node, 10 * 3600, "drainNode");
+        QCOMPARE(f.doc.scenario().nodeEvents.size(), std::size_t(1));
+        QCOMPARE(f.doc.scenario().nodeEvents.front().state, NodeState::Draining);
+        QVERIFY(f.waitForResults());
+        // Draining from 10 h, then Repairing when its last job ends (at once if it is empty):
+        // no job on it is evicted by the drain, and nothing starts on it meanwhile.
+        const Results& r = *f.window->results();
+        const auto index = static_cast<std::uint32_t>(f.nodeIndex("pod-b-rack3-node1"));
+        double drainS = -1, repairS = -1;
+        for (const NodeStateChange& c : r.nodeChanges) {
+            if (c.node != index) continue;
+            if (c.state == NodeState::Draining) drainS = c.timeS;
+            if (c.state == NodeState::Repairing && c.cause == NodeChangeCause::DrainDone)
+                repairS = c.timeS;
+        }
+        QCOMPARE(drainS, 36000.0);
+        QVERIFY(repairS >= drainS);
+        for (const RunSegment& seg : r.segments)
+            for (const PodPlacement& pod : r.placementOf(seg))
+                if (pod.node == index) {
+                    QVERIFY(seg.startS < drainS || seg.startS >= r.horizonS);
+                    if (seg.startS < drainS && seg.endS > drainS)
+                        QVERIFY(seg.end != SegmentEnd::Evicted);
+                }
+        // One undo step restores the scenario.
+        f.doc.undoStack()->undo();
+        QCOMPARE(json(f.doc), before);
+    }
+
     void deliveryAtTheScrubbersTime() {
         Fixture f;
         const std::string before = json(f.doc);

@@ -207,6 +207,9 @@ enum class NodeChangeCause : std::uint8_t {
     SpotReturn,   ///< a new spot instance in its place, returnS later
     ScaleUp,      ///< an elastic on-demand node requested for queued jobs is Ready (OnDemandDef)
     ScaleDown,    ///< an elastic on-demand node idle for idleTimeoutS given back (Provisioning)
+    DrainDone,    ///< a Draining node's last pod left: it goes to Repairing
+    SpareIn,      ///< a hot spare takes a failed node's place (Ready)
+    SpareOut,     ///< a repaired node becomes a hot spare (Cordoned) instead of Ready
 };
 const char* toString(NodeChangeCause);
 

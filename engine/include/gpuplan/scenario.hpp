@@ -18,9 +18,11 @@ namespace gpuplan {
 inline constexpr int kScenarioFormatVersion = 1;
 
 /// Node lifecycle (the provisioning layer). Only Ready nodes take new pods.
-/// Cordoned nodes keep their pods and still count as provisioned; Failed and Provisioning
+/// Cordoned nodes keep their pods and still count as provisioned; Draining ones too, and go
+/// to Repairing (maintenance) once their last pod leaves. Failed, Repairing and Provisioning
 /// nodes are not provisioned and hold no pods.
-enum class NodeState { Provisioning, Ready, Cordoned, Failed };
+enum class NodeState { Provisioning, Ready, Cordoned, Failed, Draining, Repairing };
+inline constexpr int kNodeStateCount = 6;
 
 /// How a node's GPUs are shared between pods (engine/README.md, "Resource model").
 enum class SharingMode : std::uint8_t {
@@ -269,6 +271,9 @@ struct FailureDef {
     static constexpr double kLlama3MtbfGpuHours = 16384.0 * 54 * 24 / 419;
     double mtbfGpuHours = kLlama3MtbfGpuHours;
     double repairS = 0;  ///< down time per failure (required: no default is published)
+    /// Nodes kept idle (Cordoned, paid) to take a failed node's place at once: the last ones
+    /// in fleet order. A failed node, once repaired, becomes a spare in turn.
+    int hotSpareNodes = 0;
     bool operator==(const FailureDef&) const = default;
 };
 

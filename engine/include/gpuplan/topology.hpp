@@ -50,6 +50,8 @@ struct FleetNode {
     /// On demand under Scenario::onDemand: provisioned when queued jobs need it, given back
     /// when idle (starts Provisioning, never Ready by itself).
     bool elastic = false;
+    /// A hot spare (FailureDef::hotSpareNodes): starts Cordoned, idle, to replace a failed node.
+    bool spare = false;
 };
 
 struct FleetRack {
