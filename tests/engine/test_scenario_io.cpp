@@ -146,6 +146,16 @@ const Malformed kMalformed[] = {
     {"pricing-duplicate-model", "/pricing/gpuModels/1/gpuModel", "a second price list"},
     {"preemption-policy-typo", "/jobClasses/0/preemptionPolicy", "unknown value \"never\""},
     {"checkpoint-interval-negative", "/jobClasses/0/checkpointIntervalS", "must be between 0"},
+    // Buying, spot and failures (edits of ../valid-pricing.json: 10 nodes, no spot price in
+    // the book; its spot group has its own).
+    {"checkpoint-cost-without-interval", "/jobClasses/0/checkpointCostS",
+     "a checkpoint cost needs \"checkpointIntervalS\""},
+    {"spot-interruption-certain", "/spot/monthlyInterruptionFraction", "must be between"},
+    {"spot-without-return", "/spot", "returnS"},
+    {"on-demand-without-delay", "/onDemand", "provisioningDelayS"},
+    {"buying-mix-larger-than-fleet", "/buyingMix", "more than the fleet's 10 nodes"},
+    {"buying-mix-spot-unpriced", "/buyingMix", "the mix buys spot h100-sxm nodes"},
+    {"hot-spares-more-than-nodes", "/failures/hotSpareNodes", "more than the fleet's 10 nodes"},
 };
 
 }  // namespace
