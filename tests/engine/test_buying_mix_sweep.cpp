@@ -12,16 +12,6 @@ using test::job;
 
 namespace {
 
-/// tg at $2.00 reserved, $5.00 on demand, $1.50 spot, per GPU-hour.
-PricingDef tgPrices() {
-    GpuPriceDef tg;
-    tg.gpuModel = "tg";
-    tg.of(BuyingClass::Reserved) = 2.0;
-    tg.of(BuyingClass::OnDemand) = 5.0;
-    tg.of(BuyingClass::Spot) = 1.5;
-    return PricingDef{"test book", "2026-11-24", {tg}};
-}
-
 /// 16 nodes of 8 GPUs; every hour for `hours` hours, D one-node jobs (8 GPUs, exactly 1 h)
 /// start together, D uniform on 0..16 (drawn with a fixed seed). They all end at the next
 /// hour, just before the next ones start, so the demand in nodes is D_k through hour k.
@@ -30,7 +20,7 @@ Scenario hourlyUniformDemand(int hours) {
     Scenario s = test::smallFleet(1, 16, "n8");
     s.horizonS = hours * 3600.0;
     s.sampleIntervalS = 1800;
-    s.pricing = tgPrices();
+    s.pricing = test::tgPrices();
     s.onDemand = OnDemandDef{0, 0};
     std::mt19937_64 rng(42);
     std::uniform_int_distribution<int> demand(0, 16);

@@ -9,16 +9,6 @@ using namespace gpuplan;
 
 namespace {
 
-/// tg at $2.00 reserved, $5.00 on demand, $1.50 spot, per GPU-hour.
-PricingDef tgPrices() {
-    GpuPriceDef tg;
-    tg.gpuModel = "tg";
-    tg.of(BuyingClass::Reserved) = 2.0;
-    tg.of(BuyingClass::OnDemand) = 5.0;
-    tg.of(BuyingClass::Spot) = 1.5;
-    return PricingDef{"test book", "2026-11-24", {tg}};
-}
-
 /// One rack: node "pod-rack-a" reserved, node "pod-rack-b" on demand; 10 h.
 /// a (8 GPUs, 2 h, SM activity 0.5) at 0 lands on a (pack: the first of two empty nodes);
 /// b (8 GPUs, 1 h, SM activity 1) at 1 h finds a busy and lands on b. Node b fails at 5 h.
@@ -31,7 +21,7 @@ Scenario twoGroups() {
     b.name = "b";
     b.buyingClass = BuyingClass::OnDemand;
     s.pods[0].racks[0].nodes = {a, b};
-    s.pricing = tgPrices();
+    s.pricing = test::tgPrices();
     JobDef ja = test::job("ja", 8, 7200, 0);
     ja.traits.smActivity = 0.5;
     JobDef jb = test::job("jb", 8, 3600, 3600);
@@ -129,7 +119,7 @@ TEST_CASE("shares and MIG instances are charged by their share", "[cost]") {
     sharing.mode = SharingMode::TimeSlicing;
     sharing.timeSliceReplicas = 4;
     s.pods[0].racks[0].nodes[0].sharing = sharing;
-    s.pricing = tgPrices();
+    s.pricing = test::tgPrices();
     for (const char* name : {"s1", "s2"}) {
         JobDef j = test::job(name, 1, 3600, 0);
         j.traits.gpuMilli = 250;

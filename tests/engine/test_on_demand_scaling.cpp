@@ -13,16 +13,6 @@ using test::jobIndex;
 
 namespace {
 
-/// tg at $2.00 reserved, $5.00 on demand, $1.50 spot, per GPU-hour.
-PricingDef tgPrices() {
-    GpuPriceDef tg;
-    tg.gpuModel = "tg";
-    tg.of(BuyingClass::Reserved) = 2.0;
-    tg.of(BuyingClass::OnDemand) = 5.0;
-    tg.of(BuyingClass::Spot) = 1.5;
-    return PricingDef{"test book", "2026-11-24", {tg}};
-}
-
 /// One rack: "pod-rack-r" (one reserved 8-GPU node), then "pod-rack-d0", "pod-rack-d1" (two
 /// on-demand nodes, elastic: 600 s to provision, given back after 600 s idle); 10 h.
 /// Jobs a and b of 8 GPUs and 1 h, both at 0.
@@ -36,17 +26,10 @@ Scenario reservedPlusElastic(int onDemandNodes = 2) {
     d.count = onDemandNodes;
     d.buyingClass = BuyingClass::OnDemand;
     s.pods[0].racks[0].nodes = {r, d};
-    s.pricing = tgPrices();
+    s.pricing = test::tgPrices();
     s.onDemand = OnDemandDef{600, 600};
     s.jobs = {job("a", 8, 3600, 0), job("b", 8, 3600, 0)};
     return s;
-}
-
-std::vector<NodeStateChange> changesBy(const Results& r, NodeChangeCause cause) {
-    std::vector<NodeStateChange> out;
-    for (const NodeStateChange& c : r.nodeChanges)
-        if (c.cause == cause) out.push_back(c);
-    return out;
 }
 
 }  // namespace
@@ -61,8 +44,8 @@ TEST_CASE("a queued job scales up an on-demand node, which is paid only while up
     CHECK(r.jobs[b].firstStartS == 600);
     CHECK(r.fleet.nodes[r.placementOf(r.segments[r.jobs[b].lastSegment])[0].node].name ==
           "pod-rack-d0");
-    const auto ups = changesBy(r, NodeChangeCause::ScaleUp);
-    const auto downs = changesBy(r, NodeChangeCause::ScaleDown);
+    const auto ups = test::nodeChangesBy(r, NodeChangeCause::ScaleUp);
+    const auto downs = test::nodeChangesBy(r, NodeChangeCause::ScaleDown);
     REQUIRE(ups.size() == 1);
     CHECK(ups[0].timeS == 600);
     CHECK(r.fleet.nodes[ups[0].node].name == "pod-rack-d0");
@@ -92,7 +75,7 @@ TEST_CASE("scale-up stops at the fleet's on-demand nodes", "[autoscale]") {
     Scenario s = reservedPlusElastic(1);
     s.jobs.push_back(job("c", 8, 3600, 0));
     const Results r = test::run(s);
-    CHECK(changesBy(r, NodeChangeCause::ScaleUp).size() == 1);
+    CHECK(test::nodeChangesBy(r, NodeChangeCause::ScaleUp).size() == 1);
     CHECK(r.jobs[jobIndex(r, "c")].firstStartS == 3600);
 }
 
@@ -105,10 +88,10 @@ TEST_CASE("a job binding on an idle node cancels its scale-down", "[autoscale]")
     s.jobs.push_back(job("c", 8, 3600, 4500));
     s.jobs.push_back(job("d", 8, 3600, 4500));
     const Results r = test::run(s);
-    const auto downs = changesBy(r, NodeChangeCause::ScaleDown);
+    const auto downs = test::nodeChangesBy(r, NodeChangeCause::ScaleDown);
     REQUIRE(downs.size() == 1);
     CHECK(downs[0].timeS == 8700);
-    CHECK(changesBy(r, NodeChangeCause::ScaleUp).size() == 1);
+    CHECK(test::nodeChangesBy(r, NodeChangeCause::ScaleUp).size() == 1);
 }
 
 TEST_CASE("a buying mix buys the first nodes reserved and the rest on demand", "[autoscale]") {
@@ -132,7 +115,7 @@ TEST_CASE("a buying mix buys the first nodes reserved and the rest on demand", "
     s.buyingMix = BuyingMixDef{1, 1};
     const Results withSpot = test::run(s);
     CHECK(withSpot.jobs[jobIndex(withSpot, "b")].firstStartS == 0);
-    CHECK(changesBy(withSpot, NodeChangeCause::ScaleUp).empty());
+    CHECK(test::nodeChangesBy(withSpot, NodeChangeCause::ScaleUp).empty());
     CHECK(withSpot.kpi("cost_usd") == Approx(280));
 }
 

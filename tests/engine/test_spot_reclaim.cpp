@@ -17,16 +17,6 @@ using test::jobIndex;
 
 namespace {
 
-/// tg at $2.00 reserved, $5.00 on demand, $1.50 spot, per GPU-hour.
-PricingDef tgPrices() {
-    GpuPriceDef tg;
-    tg.gpuModel = "tg";
-    tg.of(BuyingClass::Reserved) = 2.0;
-    tg.of(BuyingClass::OnDemand) = 5.0;
-    tg.of(BuyingClass::Spot) = 1.5;
-    return PricingDef{"test book", "2026-11-24", {tg}};
-}
-
 /// One 4-GPU spot node ("pod-rack-s"), reclaimed at 99.9 % a month (mean time to reclaim
 /// 30 d / −ln(0.001) = 4.34 d), AWS's 120 s notice, back an hour after each reclaim; 60 days.
 /// One job of 4 GPUs and 20 days of work, checkpointing hourly at `checkpointCostS` each.
@@ -37,20 +27,13 @@ Scenario spotNodeWithJob(double checkpointCostS) {
     NodeGroupDef& g = s.pods[0].racks[0].nodes[0];
     g.name = "s";
     g.buyingClass = BuyingClass::Spot;
-    s.pricing = tgPrices();
+    s.pricing = test::tgPrices();
     s.spot = SpotDef{0.999, 120, 3600};
     JobDef a = job("a", 4, 20 * 86400.0);
     a.traits.checkpointIntervalS = 3600;
     a.traits.checkpointCostS = checkpointCostS;
     s.jobs = {a};
     return s;
-}
-
-std::vector<NodeStateChange> changesBy(const Results& r, NodeChangeCause cause) {
-    std::vector<NodeStateChange> out;
-    for (const NodeStateChange& c : r.nodeChanges)
-        if (c.cause == cause) out.push_back(c);
-    return out;
 }
 
 std::vector<const RunSegment*> segmentsOf(const Results& r, std::uint32_t job) {
@@ -65,9 +48,9 @@ std::vector<const RunSegment*> segmentsOf(const Results& r, std::uint32_t job) {
 TEST_CASE("a reclaim is a notice, a reclaim noticeS later and a return returnS after that",
           "[spot]") {
     const Results r = test::run(spotNodeWithJob(60));
-    const auto notices = changesBy(r, NodeChangeCause::SpotNotice);
-    const auto reclaims = changesBy(r, NodeChangeCause::SpotReclaim);
-    const auto returns = changesBy(r, NodeChangeCause::SpotReturn);
+    const auto notices = test::nodeChangesBy(r, NodeChangeCause::SpotNotice);
+    const auto reclaims = test::nodeChangesBy(r, NodeChangeCause::SpotReclaim);
+    const auto returns = test::nodeChangesBy(r, NodeChangeCause::SpotReturn);
     // 60 days at a mean of 4.34 days up (+ 1 h down) per cycle: about 13.7 reclaims.
     REQUIRE(notices.size() >= 3);
     REQUIRE(reclaims.size() >= notices.size() - 1);
@@ -88,7 +71,7 @@ TEST_CASE("a job whose checkpoint fits in the notice loses nothing", "[spot]") {
     // instance is Ready) does only what was left.
     const Results r = test::run(spotNodeWithJob(60));
     const std::uint32_t a = jobIndex(r, "a");
-    const auto notices = changesBy(r, NodeChangeCause::SpotNotice);
+    const auto notices = test::nodeChangesBy(r, NodeChangeCause::SpotNotice);
     const auto segs = segmentsOf(r, a);
     REQUIRE(segs.size() >= 2);
     for (std::size_t i = 0; i + 1 < segs.size(); ++i) {
@@ -115,7 +98,7 @@ TEST_CASE("a job whose checkpoint does not fit loses its work since the last one
     // counts as lost: lost = that remainder, below 3,900 s.
     const Results r = test::run(spotNodeWithJob(300));
     const std::uint32_t a = jobIndex(r, "a");
-    const auto reclaims = changesBy(r, NodeChangeCause::SpotReclaim);
+    const auto reclaims = test::nodeChangesBy(r, NodeChangeCause::SpotReclaim);
     const auto segs = segmentsOf(r, a);
     REQUIRE(segs.size() >= 2);
     // The first binding starts at 0 with nothing saved: progress from 0.
@@ -132,7 +115,7 @@ TEST_CASE("spot savings are net of the work reclaims lost", "[spot][cost]") {
     for (double costS : {60.0, 300.0}) {
         const Results r = test::run(spotNodeWithJob(costS));
         double downS = 0;
-        const auto reclaims = changesBy(r, NodeChangeCause::SpotReclaim);
+        const auto reclaims = test::nodeChangesBy(r, NodeChangeCause::SpotReclaim);
         for (const NodeStateChange& c : reclaims)
             downS += std::min(3600.0, r.horizonS - c.timeS);
         const double paidGpuH = 4 * (r.horizonS - downS) / 3600;
@@ -154,7 +137,8 @@ TEST_CASE("reclaims come at the rate of the monthly interruption share", "[spot]
     s.pods[0].racks[0].nodes[0].buyingClass = BuyingClass::Spot;
     s.spot = SpotDef{0.10, 30, 3600};
     const Results r = test::run(s);
-    const double n = static_cast<double>(changesBy(r, NodeChangeCause::SpotReclaim).size());
+    const double n =
+        static_cast<double>(test::nodeChangesBy(r, NodeChangeCause::SpotReclaim).size());
     const double expected = 200 * 365 / 30.0 * -std::log(0.9);
     CHECK(std::abs(n - expected) < 4 * std::sqrt(expected));
     // The same seed draws the same reclaims.

@@ -195,4 +195,20 @@ std::map<std::string, std::string> jobsCsvRow(const Results& r, std::uint32_t jo
     return fields;
 }
 
+PricingDef tgPrices() {
+    GpuPriceDef tg;
+    tg.gpuModel = "tg";
+    tg.of(BuyingClass::Reserved) = 2.0;
+    tg.of(BuyingClass::OnDemand) = 5.0;
+    tg.of(BuyingClass::Spot) = 1.5;
+    return PricingDef{"test book", "2026-11-24", {tg}};
+}
+
+std::vector<NodeStateChange> nodeChangesBy(const Results& r, NodeChangeCause cause) {
+    std::vector<NodeStateChange> out;
+    for (const NodeStateChange& c : r.nodeChanges)
+        if (c.cause == cause) out.push_back(c);
+    return out;
+}
+
 }  // namespace gpuplan::test

@@ -57,4 +57,11 @@ Rows parseCsv(const std::string& text);
 /// One job's jobs.csv row (writeResultsCsv), by column name.
 std::map<std::string, std::string> jobsCsvRow(const Results& r, std::uint32_t job);
 
+/// The cost tests' book: the test GPU "tg" at $2.00 reserved, $5.00 on demand, $1.50 spot,
+/// per GPU-hour.
+PricingDef tgPrices();
+
+/// The run's node changes with this cause, in time order.
+std::vector<NodeStateChange> nodeChangesBy(const Results& r, NodeChangeCause cause);
+
 }  // namespace gpuplan::test
