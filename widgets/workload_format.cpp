@@ -269,6 +269,11 @@ QString formatArrival(const ArrivalDef& a) {
                 .arg(number(100 * a.amplitude), number(a.peakHourOfDay));
         case ArrivalProcess::List:
             return QStringLiteral("list (%1 times)").arg(a.timesS.size());
+        case ArrivalProcess::Tide:
+            return QStringLiteral("tide %1–%2 replicas peak %3 h")
+                .arg(a.minReplicas)
+                .arg(a.maxReplicas)
+                .arg(number(a.peakHourOfDay));
     }
     return {};
 }

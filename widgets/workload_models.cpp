@@ -172,8 +172,11 @@ QStringList JobClassTableModel::headerTips() const {
 
 bool JobClassTableModel::editable(int row, int column) const {
     if (column == CheckpointAdviceColumn) return false;
+    const bool tide = m_scenario->jobClasses[row].arrival.process == ArrivalProcess::Tide;
+    if (column == DurationColumn && tide) return false;
     return !(column == RateColumn &&
-             m_scenario->jobClasses[row].arrival.process == ArrivalProcess::List);
+             (m_scenario->jobClasses[row].arrival.process == ArrivalProcess::List ||
+              m_scenario->jobClasses[row].arrival.process == ArrivalProcess::Tide));
 }
 
 void JobClassTableModel::setResults(std::shared_ptr<const Results> results) {
@@ -236,7 +239,10 @@ QVariant JobClassTableModel::data(const QModelIndex& index, int role) const {
         case ArrivalColumn:
             return formatArrival(c.arrival);
         case RateColumn:
-            if (c.arrival.process == ArrivalProcess::List) return display ? tr("—") : QString();
+            // Fixed times or a tide's curve: no rate to show or edit.
+            if (c.arrival.process == ArrivalProcess::List ||
+                c.arrival.process == ArrivalProcess::Tide)
+                return display ? tr("—") : QString();
             if (!display) return number(c.arrival.ratePerHour);
             // Under a demand multiplier, the rate the run uses too.
             if (m_scenario->demandMultiplier != 1)
@@ -252,6 +258,9 @@ QVariant JobClassTableModel::data(const QModelIndex& index, int role) const {
             if (t.gpusPerPod == 0) return display ? tr("automatic") : QString();
             return QString::number(t.gpusPerPod);
         case DurationColumn:
+            // A tide's replicas run while the curve wants them.
+            if (c.arrival.process == ArrivalProcess::Tide)
+                return display ? tr("its windows") : QString();
             return formatDistribution(c.durationS, Quantity::DurationS);
         case MemoryColumn:
             return display ? tr("%1 GB").arg(number(t.memoryGbPerGpu)) : number(t.memoryGbPerGpu);

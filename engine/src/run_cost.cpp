@@ -111,11 +111,7 @@ RunCost estimateRunCost(const Scenario& s, const Fleet& fleet) {
     };
     for (std::size_t i = 0; i < s.jobClasses.size(); ++i) {
         const JobClassDef& cls = s.jobClasses[i];
-        double jobs = cls.arrival.process == ArrivalProcess::List
-                          ? static_cast<double>(cls.arrival.timesS.size())
-                          : cls.arrival.ratePerHour * s.demandMultiplier * s.horizonS / 3600.0;
-        if (cls.maxJobs) jobs = std::min(jobs, static_cast<double>(*cls.maxJobs));
-        jobs = std::ceil(jobs);
+        const double jobs = std::ceil(expectedClassJobs(cls, s.demandMultiplier, s.horizonS));
         const double meanGpus = meanOf(cls.gpus, 1, 100000);
         const double pods =
             cls.gpus.kind == DistKind::Fixed

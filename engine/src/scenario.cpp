@@ -97,6 +97,8 @@ const char* toString(ArrivalProcess v) {
             return "poisson";
         case ArrivalProcess::Diurnal:
             return "diurnal";
+        case ArrivalProcess::Tide:
+            return "tide";
         case ArrivalProcess::List:
             return "list";
     }

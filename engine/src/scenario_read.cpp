@@ -247,7 +247,8 @@ struct Reader {
         a.process =
             o.required("process").enumeration<ArrivalProcess>({{"poisson", ArrivalProcess::Poisson},
                                                                {"diurnal", ArrivalProcess::Diurnal},
-                                                               {"list", ArrivalProcess::List}});
+                                                               {"list", ArrivalProcess::List},
+                                                               {"tide", ArrivalProcess::Tide}});
         switch (a.process) {
             case ArrivalProcess::Poisson:
                 a.ratePerHour = o.required("ratePerHour").number(0, 1e7);
@@ -261,6 +262,15 @@ struct Reader {
                 for (const JsonNode& t : o.required("timesS").array(InputLimits::maxJobsPerClass))
                     a.timesS.push_back(t.number(0, kMaxTimeS));
                 break;
+            case ArrivalProcess::Tide: {
+                a.minReplicas = static_cast<int>(o.required("minReplicas").integer(0, 100'000));
+                JsonNode maxNode = o.required("maxReplicas");
+                a.maxReplicas = static_cast<int>(maxNode.integer(1, 100'000));
+                if (a.maxReplicas <= a.minReplicas)
+                    maxNode.fail("must be above \"minReplicas\" (the curve's trough)");
+                if (auto v = o.optional("peakHourOfDay")) a.peakHourOfDay = v->number(0, 24);
+                break;
+            }
         }
         o.finish();
         return a;
@@ -408,7 +418,13 @@ struct Reader {
             c.traits = traits(o, true);
             c.arrival = arrival(o.required("arrival"));
             c.gpus = distribution(o.required("gpus"), 1, 100000);
-            c.durationS = distribution(o.required("durationS"), 1, kMaxTimeS);
+            // A tide's replicas last their windows.
+            if (c.arrival.process == ArrivalProcess::Tide) {
+                if (auto d = o.optional("durationS"))
+                    d->fail("a tide's replicas run as long as the curve wants them: no durationS");
+            } else {
+                c.durationS = distribution(o.required("durationS"), 1, kMaxTimeS);
+            }
             if (auto v = o.optional("maxJobs"))
                 c.maxJobs = static_cast<int>(v->integer(0, InputLimits::maxJobsPerClass));
             if (auto v = o.optional("minAvailable"))
@@ -420,11 +436,8 @@ struct Reader {
     }
 
     long long expectedJobs(const JobClassDef& c) const {
-        double n = c.arrival.process == ArrivalProcess::List
-                       ? static_cast<double>(c.arrival.timesS.size())
-                       : c.arrival.ratePerHour * s.demandMultiplier * s.horizonS / 3600.0;
-        if (c.maxJobs) n = std::min(n, static_cast<double>(*c.maxJobs));
-        return static_cast<long long>(std::ceil(n));
+        return static_cast<long long>(
+            std::ceil(expectedClassJobs(c, s.demandMultiplier, s.horizonS)));
     }
 
     void jobs(JsonObject& root) {

@@ -258,10 +258,16 @@ std::string scenarioToJson(const Scenario& s) {
                 case ArrivalProcess::List:
                     a["timesS"] = c.arrival.timesS;
                     break;
+                case ArrivalProcess::Tide:
+                    a["minReplicas"] = c.arrival.minReplicas;
+                    a["maxReplicas"] = c.arrival.maxReplicas;
+                    a["peakHourOfDay"] = c.arrival.peakHourOfDay;
+                    break;
             }
             o["arrival"] = a;
             o["gpus"] = distribution(c.gpus);
-            o["durationS"] = distribution(c.durationS);
+            if (c.arrival.process != ArrivalProcess::Tide)
+                o["durationS"] = distribution(c.durationS);
             if (c.maxJobs) o["maxJobs"] = *c.maxJobs;
             if (c.minAvailable) o["minAvailable"] = *c.minAvailable;
             classes.push_back(o);

@@ -262,6 +262,8 @@ std::vector<double> arrivals(const ArrivalDef& a, double demand, double horizonS
     std::vector<double> times;
     const double ratePerHour = a.ratePerHour * demand;
     switch (a.process) {
+        case ArrivalProcess::Tide:
+            break;  // generateWorkload places a tide's replicas by their windows
         case ArrivalProcess::List:
             for (double t : a.timesS)
                 if (t < horizonS && times.size() < maxJobs) times.push_back(t);
@@ -297,6 +299,46 @@ std::vector<double> arrivals(const ArrivalDef& a, double demand, double horizonS
 
 }  // namespace
 
+std::vector<std::pair<double, double>> tideWindows(const ArrivalDef& a, double horizonS) {
+    std::vector<std::pair<double, double>> windows;
+    const int spread = a.maxReplicas - a.minReplicas;
+    for (int k = 0; k < a.maxReplicas; ++k) {
+        if (k < a.minReplicas) {
+            windows.emplace_back(0.0, horizonS);
+            continue;
+        }
+        // Above k + ½ replicas: (1 + cos θ)/2 > x, |θ| < acos(2x − 1), θ = 2π(h − peak)/24.
+        const double x = (k - a.minReplicas + 0.5) / spread;
+        const double halfS = 3600 * 24 / (2 * std::numbers::pi) * std::acos(2 * x - 1);
+        for (double dayS = -86400; dayS < horizonS + 86400; dayS += 86400) {
+            const double centreS = dayS + a.peakHourOfDay * 3600;
+            const double startS = std::max(0.0, centreS - halfS);
+            const double endS = std::min(horizonS, centreS + halfS);
+            if (endS > startS && startS < horizonS) windows.emplace_back(startS, endS);
+        }
+    }
+    return windows;
+}
+
+double expectedClassJobs(const JobClassDef& c, double demandMultiplier, double horizonS) {
+    double n = 0;
+    switch (c.arrival.process) {
+        case ArrivalProcess::List:
+            n = static_cast<double>(c.arrival.timesS.size());
+            break;
+        case ArrivalProcess::Tide:
+            // One job per always-on replica; one a day (and a partial one) per other.
+            n = c.arrival.minReplicas +
+                (c.arrival.maxReplicas - c.arrival.minReplicas) * (std::ceil(horizonS / 86400) + 1);
+            break;
+        case ArrivalProcess::Poisson:
+        case ArrivalProcess::Diurnal:
+            n = c.arrival.ratePerHour * demandMultiplier * horizonS / 3600;
+            break;
+    }
+    return c.maxJobs ? std::min(n, static_cast<double>(*c.maxJobs)) : n;
+}
+
 JobSpec resolveJobShape(const Fleet& fleet, const JobTraitsDef& traits, int gpus) {
     const Workload noTeams;
     const Resolver resolve{fleet, noTeams};
@@ -325,13 +367,9 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
     std::size_t expected = scenario.jobs.size();
     for (const TraceDef& t : scenario.traces)
         if (t.data) expected += t.data->jobs.size();
-    for (const JobClassDef& c : scenario.jobClasses) {
-        const double n = c.arrival.process == ArrivalProcess::List
-                             ? static_cast<double>(c.arrival.timesS.size())
-                             : c.arrival.ratePerHour * scenario.demandMultiplier *
-                                   scenario.horizonS / 3600 * 1.01;
-        expected += static_cast<std::size_t>(std::min(n, c.maxJobs ? *c.maxJobs : n));
-    }
+    for (const JobClassDef& c : scenario.jobClasses)
+        expected += static_cast<std::size_t>(
+            1.01 * expectedClassJobs(c, scenario.demandMultiplier, scenario.horizonS));
     detail::reserveLarge(w.jobs, expected);
     const Resolver resolve{fleet, w};
 
@@ -349,6 +387,20 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
         const std::size_t maxJobs = cls.maxJobs ? static_cast<std::size_t>(*cls.maxJobs)
                                                 : std::numeric_limits<std::size_t>::max();
         std::uint32_t seq = 0;
+        if (cls.arrival.process == ArrivalProcess::Tide) {
+            // Replicas in their windows: fixed times, each as long as its window.
+            for (const auto& [startS, endS] : tideWindows(cls.arrival, scenario.horizonS)) {
+                if (seq >= maxJobs) break;
+                JobSpec job = proto;
+                job.submitS = startS;
+                job.sequence = seq++;
+                const double gpus = std::clamp(detail::sample(cls.gpus, sizeRng), 1.0, 100000.0);
+                resolve.size(static_cast<int>(std::lround(gpus)), cls.traits.gpusPerPod, job);
+                job.durationS = std::max(1.0, endS - startS);
+                w.jobs.push_back(job);
+            }
+            continue;
+        }
         for (double t : arrivals(cls.arrival, scenario.demandMultiplier, scenario.horizonS, maxJobs,
                                  arrivalRng)) {
             JobSpec job = proto;

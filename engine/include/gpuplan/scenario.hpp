@@ -153,7 +153,8 @@ struct JobTraitsDef {
     bool operator==(const JobTraitsDef&) const = default;
 };
 
-enum class ArrivalProcess { Poisson, Diurnal, List };
+/// Tide: replicas that follow a daily curve instead of arriving at random (see ArrivalDef).
+enum class ArrivalProcess { Poisson, Diurnal, List, Tide };
 
 struct ArrivalDef {
     ArrivalProcess process = ArrivalProcess::Poisson;
@@ -161,6 +162,13 @@ struct ArrivalDef {
     double amplitude = 0;    ///< Diurnal: rate(t) = mean·(1 + amplitude·cos(2π(h − peak)/24))
     double peakHourOfDay = 14;   ///< Diurnal
     std::vector<double> timesS;  ///< List
+    /// Tide (a serving class's daily demand): the replicas wanted at hour h are
+    /// min + (max − min) · (1 + cos(2π(h − peak)/24)) / 2. Replica k < min runs all along;
+    /// replica k ≥ min runs each day while the curve is above k + ½ (one job per window, its
+    /// duration the window's length; the class gives no durationS). With priority
+    /// preemption, batch work borrows the trough and is reclaimed at the peak.
+    int minReplicas = 0;
+    int maxReplicas = 0;
     bool operator==(const ArrivalDef&) const = default;
 };
 

@@ -72,6 +72,14 @@ struct Workload {
 /// when a reference does not resolve (the scenario validator normally catches these first).
 Workload generateWorkload(const Scenario& scenario, const Fleet& fleet);
 
+/// Jobs a class submits before the horizon, about (its expected count, at most maxJobs): the
+/// one estimate the reader's limits, the run budget and the workload's reservation use.
+double expectedClassJobs(const JobClassDef& c, double demandMultiplier, double horizonS);
+
+/// A tide class's replica windows before the horizon: {start, end} seconds, by replica then
+/// time (ArrivalDef::Tide).
+std::vector<std::pair<double, double>> tideWindows(const ArrivalDef& a, double horizonS);
+
 /// A job's GPU model, pin and pod shape (gpus, gpusPerPod) as generateWorkload resolves them
 /// for a job of `gpus` GPUs with `traits`; team, times and duration are left unset. Throws
 /// std::invalid_argument when the model or pin target does not resolve.
