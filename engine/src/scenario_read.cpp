@@ -10,6 +10,8 @@
 #include "json_reader.hpp"
 #include "pin_check.hpp"
 #include "random.hpp"
+#include "scenario_read_fleet_checks.hpp"
+#include "scenario_read_jobs.hpp"
 #include "scenario_read_pricing.hpp"
 #include "scenario_read_quotas.hpp"
 #include "scenario_read_scheduler.hpp"
@@ -19,10 +21,12 @@ namespace gpuplan {
 
 using detail::JsonNode;
 using detail::JsonObject;
+using detail::kMaxTimeS;
+using detail::readArrival;
+using detail::readDistribution;
 
 namespace {
 
-constexpr double kMaxTimeS = 1e10;            // ~317 years: any time field beyond is nonsense
 constexpr double kMaxDemandMultiplier = 100;  // a hundredfold demand is already a new fleet
 
 /// Keeps the pointer of every reference so semantic errors can point at the right place.
@@ -43,60 +47,6 @@ struct Reader {
     }
 
     // ---- structure ----------------------------------------------------------------------
-
-    DistributionDef distribution(const JsonNode& node, double min, double max) {
-        JsonObject o = node.object();
-        DistributionDef d;
-        d.kind = o.required("dist").enumeration<DistKind>({{"fixed", DistKind::Fixed},
-                                                           {"exponential", DistKind::Exponential},
-                                                           {"lognormal", DistKind::Lognormal},
-                                                           {"uniform", DistKind::Uniform},
-                                                           {"empirical", DistKind::Empirical}});
-        switch (d.kind) {
-            case DistKind::Fixed:
-                d.value = o.required("value").number(min, max);
-                break;
-            case DistKind::Exponential:
-                d.mean = o.required("mean").number(min, max);
-                break;
-            case DistKind::Lognormal:
-                d.median = o.required("median").number(min, max);
-                d.sigma = o.required("sigma").number(0, 5);
-                break;
-            case DistKind::Uniform: {
-                d.low = o.required("low").number(min, max);
-                JsonNode high = o.required("high");
-                d.high = high.number(min, max);
-                if (d.high < d.low) high.fail("\"high\" must not be below \"low\"");
-                break;
-            }
-            case DistKind::Empirical: {
-                JsonNode valuesNode = o.required("values");
-                for (const JsonNode& v : valuesNode.array(100000))
-                    d.values.push_back(v.number(min, max));
-                JsonNode weightsNode = o.required("weights");
-                double total = 0;
-                for (const JsonNode& w : weightsNode.array(100000)) {
-                    d.weights.push_back(w.number(0, 1e12));
-                    total += d.weights.back();
-                }
-                if (d.values.empty()) valuesNode.fail("needs at least one value");
-                if (d.weights.size() != d.values.size())
-                    weightsNode.fail("needs one weight per value (" +
-                                     std::to_string(d.values.size()) + " values, " +
-                                     std::to_string(d.weights.size()) + " weights)");
-                if (total <= 0) weightsNode.fail("weights must not all be zero");
-                break;
-            }
-        }
-        if (auto v = o.optional("min")) d.min = v->number(min, max);
-        if (auto v = o.optional("max")) {
-            d.max = v->number(min, max);
-            if (d.min && *d.max < *d.min) v->fail("\"max\" must not be below \"min\"");
-        }
-        o.finish();
-        return d;
-    }
 
     PinDef pin(const JsonNode& node) {
         JsonObject o = node.object();
@@ -241,39 +191,19 @@ struct Reader {
         return t;
     }
 
-    ArrivalDef arrival(const JsonNode& node) {
-        JsonObject o = node.object();
-        ArrivalDef a;
-        a.process =
-            o.required("process").enumeration<ArrivalProcess>({{"poisson", ArrivalProcess::Poisson},
-                                                               {"diurnal", ArrivalProcess::Diurnal},
-                                                               {"list", ArrivalProcess::List},
-                                                               {"tide", ArrivalProcess::Tide}});
-        switch (a.process) {
-            case ArrivalProcess::Poisson:
-                a.ratePerHour = o.required("ratePerHour").number(0, 1e7);
-                break;
-            case ArrivalProcess::Diurnal:
-                a.ratePerHour = o.required("ratePerHour").number(0, 1e7);
-                a.amplitude = o.required("amplitude").number(0, 1);
-                if (auto v = o.optional("peakHourOfDay")) a.peakHourOfDay = v->number(0, 24);
-                break;
-            case ArrivalProcess::List:
-                for (const JsonNode& t : o.required("timesS").array(InputLimits::maxJobsPerClass))
-                    a.timesS.push_back(t.number(0, kMaxTimeS));
-                break;
-            case ArrivalProcess::Tide: {
-                a.minReplicas = static_cast<int>(o.required("minReplicas").integer(0, 100'000));
-                JsonNode maxNode = o.required("maxReplicas");
-                a.maxReplicas = static_cast<int>(maxNode.integer(1, 100'000));
-                if (a.maxReplicas <= a.minReplicas)
-                    maxNode.fail("must be above \"minReplicas\" (the curve's trough)");
-                if (auto v = o.optional("peakHourOfDay")) a.peakHourOfDay = v->number(0, 24);
-                break;
-            }
-        }
-        o.finish();
-        return a;
+    /// A node state by name; draining and repairing only as events (a group starts in neither).
+    static NodeState nodeState(const JsonNode& v, bool asEvent) {
+        const NodeState state = v.enumeration<NodeState>({{"provisioning", NodeState::Provisioning},
+                                                          {"ready", NodeState::Ready},
+                                                          {"cordoned", NodeState::Cordoned},
+                                                          {"failed", NodeState::Failed},
+                                                          {"draining", NodeState::Draining},
+                                                          {"repairing", NodeState::Repairing}});
+        if (!asEvent && (state == NodeState::Draining || state == NodeState::Repairing))
+            v.fail(
+                "a node group starts provisioning, ready, cordoned or failed; drain or repair "
+                "it with a node event");
+        return state;
     }
 
     void topology(JsonObject& root) {
@@ -332,12 +262,7 @@ struct Reader {
                         detail::checkGroupPriced(s, g, type->gpuModel,
                                                  classNode ? *classNode : groupNode);
                     }
-                    if (auto v = go.optional("state"))
-                        g.state =
-                            v->enumeration<NodeState>({{"provisioning", NodeState::Provisioning},
-                                                       {"ready", NodeState::Ready},
-                                                       {"cordoned", NodeState::Cordoned},
-                                                       {"failed", NodeState::Failed}});
+                    if (auto v = go.optional("state")) g.state = nodeState(*v, false);
                     if (auto v = go.optional("readyAtS")) {
                         g.readyAtS = v->number(0, kMaxTimeS);
                         if (g.readyAtS == 0)
@@ -416,14 +341,14 @@ struct Reader {
             if (!names.insert(c.name).second)
                 nameNode.fail("duplicate job class name \"" + c.name + "\"");
             c.traits = traits(o, true);
-            c.arrival = arrival(o.required("arrival"));
-            c.gpus = distribution(o.required("gpus"), 1, 100000);
+            c.arrival = readArrival(o.required("arrival"));
+            c.gpus = readDistribution(o.required("gpus"), 1, 100000);
             // A tide's replicas last their windows.
             if (c.arrival.process == ArrivalProcess::Tide) {
                 if (auto d = o.optional("durationS"))
                     d->fail("a tide's replicas run as long as the curve wants them: no durationS");
             } else {
-                c.durationS = distribution(o.required("durationS"), 1, kMaxTimeS);
+                c.durationS = readDistribution(o.required("durationS"), 1, kMaxTimeS);
             }
             if (auto v = o.optional("maxJobs"))
                 c.maxJobs = static_cast<int>(v->integer(0, InputLimits::maxJobsPerClass));
@@ -558,13 +483,7 @@ struct Reader {
             JsonNode target = o.required("node");
             e.node = target.name();
             nodeEventRefs.push_back({target.pointer(), e.node});
-            e.state = o.required("state").enumeration<NodeState>(
-                {{"provisioning", NodeState::Provisioning},
-                 {"ready", NodeState::Ready},
-                 {"cordoned", NodeState::Cordoned},
-                 {"failed", NodeState::Failed},
-                 {"draining", NodeState::Draining},
-                 {"repairing", NodeState::Repairing}});
+            e.state = nodeState(o.required("state"), true);
             o.finish();
             s.nodeEvents.push_back(std::move(e));
         }
@@ -637,35 +556,9 @@ struct Reader {
             fail("/topology", e.what());
         }
         openbTraceModels();
-        // Each failure is two node changes (down, repaired): bounded like the node events.
-        if (const double n = detail::expectedFailures(s, fleet);
-            2 * n > static_cast<double>(InputLimits::maxNodeEventNodes))
-            fail("/failures/mtbfGpuHours",
-                 "at this MTBF the run would see about " +
-                     detail::withThousands(static_cast<long long>(n)) + " node failures; at most " +
-                     detail::withThousands(InputLimits::maxNodeEventNodes / 2));
-        if (s.failures && s.failures->hotSpareNodes > static_cast<long long>(fleet.nodes.size()))
-            fail("/failures/hotSpareNodes", std::to_string(s.failures->hotSpareNodes) +
-                                                " hot spares, more than the fleet's " +
-                                                std::to_string(fleet.nodes.size()) + " nodes");
-        if (const std::string problem = detail::buyingMixProblem(s, fleet); !problem.empty())
-            fail("/buyingMix", problem);
-        // Each reclaim is three (notice, reclaim, return).
-        if (const double n = detail::expectedReclaims(s, fleet);
-            3 * n > static_cast<double>(InputLimits::maxNodeEventNodes))
-            fail("/spot/monthlyInterruptionFraction",
-                 "at this rate the run would see about " +
-                     detail::withThousands(static_cast<long long>(n)) + " spot reclaims; at most " +
-                     detail::withThousands(InputLimits::maxNodeEventNodes / 3));
-        // A node list's nodes are reserved capacity: with pricing, each model needs a price.
-        if (s.pricing && s.nodeList)
-            for (const FleetNode& node : fleet.nodes) {
-                const std::string& model = fleet.gpuModels[node.gpuModel].id;
-                const GpuPriceDef* p = s.pricing->find(model);
-                if (!p || !p->of(BuyingClass::Reserved))
-                    fail("/pricing", "no reserved price for GPU model \"" + model +
-                                         "\", which the node list's nodes have");
-            }
+        // What the built fleet makes of the failures, spot, the buying mix and the prices.
+        if (const auto problem = detail::fleetProblem(s, fleet))
+            fail(problem->pointer, problem->message);
         for (const auto& [pointer, pin] : pinRefs) {
             const bool found = (pin.level == PinLevel::Node && fleet.findNode(pin.target)) ||
                                (pin.level == PinLevel::Rack && fleet.findRack(pin.target)) ||

@@ -107,23 +107,4 @@ void readBuying(JsonObject& root, Scenario& s) {
     }
 }
 
-std::string buyingMixProblem(const Scenario& s, const Fleet& fleet) {
-    if (!s.buyingMix) return {};
-    const BuyingMixDef& mix = *s.buyingMix;
-    const long long nodes = static_cast<long long>(fleet.nodes.size());
-    if (static_cast<long long>(mix.reservedNodes) + mix.spotNodes > nodes)
-        return "reservedNodes + spotNodes = " +
-               std::to_string(static_cast<long long>(mix.reservedNodes) + mix.spotNodes) +
-               ", more than the fleet's " + std::to_string(nodes) + " nodes";
-    if (!s.pricing) return {};
-    for (const FleetNode& node : fleet.nodes) {
-        const std::string& model = fleet.gpuModels[node.gpuModel].id;
-        const GpuPriceDef* p = s.pricing->find(model);
-        if (!p || !p->of(node.buyingClass))
-            return std::string("the mix buys ") + toString(node.buyingClass) + " " + model +
-                   " nodes, which the pricing (book \"" + s.pricing->book + "\") has no price for";
-    }
-    return {};
-}
-
 }  // namespace gpuplan::detail

@@ -7,7 +7,6 @@
 
 #include "gpuplan/catalog.hpp"
 #include "gpuplan/scenario.hpp"
-#include "gpuplan/topology.hpp"
 #include "json_reader.hpp"
 
 namespace gpuplan::detail {
@@ -39,9 +38,5 @@ void checkGroupPriced(const Scenario& s, const NodeGroupDef& group, const std::s
 /// Reads the optional "onDemand" object (provisioningDelayS required, idleTimeoutS) and
 /// "buyingMix" object (reservedNodes, spotNodes: counts of nodes, at most the fleet's).
 void readBuying(JsonObject& root, Scenario& s);
-
-/// With a buying mix: it fits the fleet, and with pricing every node has a price for the class
-/// the mix gives it. Message for "/buyingMix", empty when fine.
-std::string buyingMixProblem(const Scenario& s, const Fleet& fleet);
 
 }  // namespace gpuplan::detail

@@ -1,0 +1,22 @@
+// Checks of a scenario that need its built fleet: how many failures and spot reclaims the run
+// would draw, hot spares and the buying mix against the fleet's size, and the prices the
+// fleet's classes need. One place for the reader (a file) and every edit the app validates.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "gpuplan/scenario.hpp"
+#include "gpuplan/topology.hpp"
+
+namespace gpuplan::detail {
+
+struct FleetProblem {
+    std::string pointer;  ///< JSON pointer of the setting at fault
+    std::string message;
+};
+
+/// The first problem, or nullopt.
+std::optional<FleetProblem> fleetProblem(const Scenario& s, const Fleet& fleet);
+
+}  // namespace gpuplan::detail
