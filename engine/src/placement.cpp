@@ -161,8 +161,18 @@ public:
         : m_req(r), m_state(s), m_fleet(s.fleet()), m_out(out) {}
 
     bool run(PlacementPolicy policy) {
+        // The fill order: an unpinned job tries each step's nodes before the whole fleet
+        // (topology-aware gangs choose their own racks and pods).
+        if (!m_fleet.fillTiers.empty() && m_req.pinLevel == PinLevel::None &&
+            !(policy == PlacementPolicy::TopologyAware && m_req.pods > 1))
+            for (const auto& [first, end] : m_fleet.fillTiers)
+                if (runIn(policy, NodeRange{first, end})) return true;
+        return runIn(policy, nodeRangeOf(m_fleet, m_req.pinLevel, m_req.pinIndex));
+    }
+
+private:
+    bool runIn(PlacementPolicy policy, NodeRange range) {
         m_out.clear();
-        const NodeRange range = nodeRangeOf(m_fleet, m_req.pinLevel, m_req.pinIndex);
         if (m_req.asksMig()) return migInstances(range, policy == PlacementPolicy::Spread);
         if (m_req.sharesGpu()) return shares(range, policy == PlacementPolicy::Spread);
         // The topology tiers choose a unit by GPU capacity alone; with CPU or memory asked the
@@ -185,7 +195,6 @@ public:
         return true;
     }
 
-private:
     int bestOverModels(NodeRange range, bool spread, int& modelOut) {
         int bestNode = -1, bestFree = 0, bestModel = -1;
         for (int m = 0; m < static_cast<int>(m_fleet.gpuModels.size()); ++m) {

@@ -102,6 +102,18 @@ void readBuying(JsonObject& root, Scenario& s) {
             mix.reservedNodes = static_cast<int>(v->integer(0, 100'000'000));
         if (auto v = o.optional("spotNodes"))
             mix.spotNodes = static_cast<int>(v->integer(0, 100'000'000));
+        if (auto v = o.optional("fillOrder")) {
+            mix.fillOrder.clear();
+            for (const JsonNode& item : v->array(3)) {
+                const BuyingClass c =
+                    item.enumeration<BuyingClass>({{"reserved", BuyingClass::Reserved},
+                                                   {"spot", BuyingClass::Spot},
+                                                   {"on-demand", BuyingClass::OnDemand}});
+                if (std::find(mix.fillOrder.begin(), mix.fillOrder.end(), c) != mix.fillOrder.end())
+                    item.fail(std::string("\"") + toString(c) + "\" is listed twice");
+                mix.fillOrder.push_back(c);
+            }
+        }
         o.finish();
         s.buyingMix = mix;
     }

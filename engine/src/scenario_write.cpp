@@ -219,9 +219,16 @@ std::string scenarioToJson(const Scenario& s) {
     if (s.onDemand)
         root["onDemand"] = OJson{{"provisioningDelayS", s.onDemand->provisioningDelayS},
                                  {"idleTimeoutS", s.onDemand->idleTimeoutS}};
-    if (s.buyingMix)
+    if (s.buyingMix) {
         root["buyingMix"] = OJson{{"reservedNodes", s.buyingMix->reservedNodes},
                                   {"spotNodes", s.buyingMix->spotNodes}};
+        if (s.buyingMix->fillOrder != BuyingMixDef{}.fillOrder) {
+            OJson order = OJson::array();
+            for (BuyingClass c : s.buyingMix->fillOrder)
+                order.push_back(toString(c));
+            root["buyingMix"]["fillOrder"] = order;
+        }
+    }
     if (s.spot) {
         root["spot"] = OJson{{"monthlyInterruptionFraction", s.spot->monthlyInterruptionFraction},
                              {"noticeS", s.spot->noticeS},

@@ -112,6 +112,31 @@ void applyBuyingMix(const Scenario& scenario, Fleet& f) {
             node.buyingClass = c;
             node.usdPerGpuHour = listPrice(scenario, f.gpuModels[node.gpuModel].id, c);
         }
+        // The fill order's steps as node ranges: the classes' ranges in node order are
+        // reserved [0, R), spot [R, R + S), on demand [R + S, n); a step joins the first k
+        // classes of the order, kept when they are next to each other and not the whole fleet.
+        const int n = static_cast<int>(f.nodes.size());
+        const int r = std::min(mix.reservedNodes, n);
+        const int s = std::min(mix.spotNodes, n - r);
+        auto rangeOf = [&](BuyingClass c) -> std::pair<int, int> {
+            if (c == BuyingClass::Reserved) return {0, r};
+            if (c == BuyingClass::Spot) return {r, r + s};
+            if (c == BuyingClass::OnDemand) return {r + s, n};
+            return {0, 0};
+        };
+        int first = n, end = 0;
+        bool joined = true;
+        for (BuyingClass c : mix.fillOrder) {
+            const auto [b, e] = rangeOf(c);
+            if (b == e) continue;  // the mix buys none of it
+            joined = first >= end || b == end || e == first;
+            first = std::min(first, b);
+            end = std::max(end, e);
+            if (!joined) break;  // later steps would join across a gap too
+            if (first == 0 && end == n) break;
+            if (f.fillTiers.empty() || f.fillTiers.back() != std::pair{first, end})
+                f.fillTiers.emplace_back(first, end);
+        }
     }
     // Hot spares: the last nodes in fleet order that would start Ready.
     if (scenario.failures)

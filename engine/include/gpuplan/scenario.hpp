@@ -323,6 +323,11 @@ struct OnDemandDef {
 struct BuyingMixDef {
     int reservedNodes = 0;
     int spotNodes = 0;
+    /// Which capacity a job lands on first: it is placed on the first class if it fits there,
+    /// else on the first two, else anywhere (pack, spread and MIG or share placement within
+    /// each); a step whose classes are not next to each other in node order is skipped.
+    std::vector<BuyingClass> fillOrder = {BuyingClass::Reserved, BuyingClass::Spot,
+                                          BuyingClass::OnDemand};
     bool operator==(const BuyingMixDef&) const = default;
 };
 

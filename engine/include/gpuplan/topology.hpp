@@ -124,6 +124,9 @@ public:
     int nvlinkDomainCount = 0;
     /// The scenario has pricing: every node has its price, and runs report costs.
     bool priced = false;
+    /// Node ranges [first, end) a job is tried on in turn before the whole fleet (the buying
+    /// mix's fill order, BuyingMixDef::fillOrder); empty = the whole fleet at once.
+    std::vector<std::pair<int, int>> fillTiers;
 
     /// Same nodes (names and GPU counts) in the same order: indices mean the same thing.
     bool sameNodes(const Fleet& other) const;
