@@ -21,12 +21,33 @@ QString tr(const char* text) {
     return QCoreApplication::translate("EventMarkers", text);
 }
 
-/// Every node change to Failed: random failures and the scenario's "failed from t" alike.
+/// The node changes of the given causes to the given state, in time order.
+std::vector<TimedEvent> changesOf(const Results& r, std::initializer_list<NodeChangeCause> causes) {
+    std::vector<TimedEvent> out;
+    for (const NodeStateChange& c : r.nodeChanges)
+        if (std::find(causes.begin(), causes.end(), c.cause) != causes.end())
+            out.push_back({c.timeS, c.node});
+    return out;
+}
+
+/// Random failures and the scenario's "failed from t"; a spot reclaim (also a Failed change)
+/// is its own kind.
 std::vector<TimedEvent> nodeFailures(const Results& r) {
     std::vector<TimedEvent> out;
     for (const NodeStateChange& c : r.nodeChanges)
-        if (c.state == NodeState::Failed) out.push_back({c.timeS, c.node});
+        if (c.state == NodeState::Failed &&
+            (c.cause == NodeChangeCause::Failure || c.cause == NodeChangeCause::Scheduled))
+            out.push_back({c.timeS, c.node});
     return out;
+}
+
+std::vector<TimedEvent> spotReclaims(const Results& r) {
+    return changesOf(r, {NodeChangeCause::SpotReclaim});
+}
+
+/// Elastic on-demand nodes coming up and given back (OnDemandDef).
+std::vector<TimedEvent> scaleEvents(const Results& r) {
+    return changesOf(r, {NodeChangeCause::ScaleUp, NodeChangeCause::ScaleDown});
 }
 
 QString nodeName(const Results& r, std::uint32_t node) {
@@ -42,6 +63,13 @@ const std::vector<EventKind>& eventKinds() {
         {"node_failure", QT_TRANSLATE_NOOP("EventMarkers", "node failure"),
          QT_TRANSLATE_NOOP("EventMarkers", "node failures"), QColor(0xd6, 0x27, 0x28), nodeFailures,
          nodeName},
+        {"spot_reclaim", QT_TRANSLATE_NOOP("EventMarkers", "spot reclaim"),
+         QT_TRANSLATE_NOOP("EventMarkers", "spot reclaims"), QColor(0x94, 0x67, 0xbd), spotReclaims,
+         nodeName},
+        // Subtle: an elastic fleet scales often, and these are routine, not trouble.
+        {"scale_event", QT_TRANSLATE_NOOP("EventMarkers", "on-demand scale event"),
+         QT_TRANSLATE_NOOP("EventMarkers", "on-demand scale events"), QColor(0xa0, 0xa0, 0xa0),
+         scaleEvents, nodeName},
     };
     return kinds;
 }

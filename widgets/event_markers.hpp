@@ -1,6 +1,7 @@
-// Single events of a run marked on a chart's time axis (issue 10): node failures now, spot
-// reclaims next. Each kind is one row of a table in event_markers.cpp (its name, colour and
-// how to read its events from the results), so another kind is one more line there.
+// Single events of a run marked on a chart's time axis (issue 10): node failures, spot
+// reclaims and elastic on-demand scale events. Each kind is one row of a table in event_markers.cpp
+// (its name, colour and how to read its events from the results), so another kind is one more line
+// there.
 //
 // A mark is a small triangle standing on the bottom of the plot. Events closer than
 // kMergePx on screen share one mark (a thousand failures in a week draw a few hundred marks,

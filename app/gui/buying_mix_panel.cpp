@@ -7,11 +7,16 @@
 #include <QLabel>
 #include <QRegularExpression>
 #include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
+#include "buying_mix_controls.hpp"
 #include "chargeback_table_model.hpp"
 #include "kpi_format.hpp"
+#include "mix_curve_chart.hpp"
+#include "mix_sweep_runner.hpp"
 #include "price_table_model.hpp"
 
 namespace gpuplan::app {
@@ -54,20 +59,45 @@ BuyingMixPanel::BuyingMixPanel(ScenarioDocument* doc, const QString& priceBooksD
 
     auto* picker = new QFormLayout;
     picker->addRow(tr("Price book"), m_bookBox);
+    // Prices and chargeback share a column as tabs: the mix controls and the curve need the
+    // width (the tab must fit a 1600 px window beside nothing else).
+    auto* chargeback = new QWidget(this);
+    auto* chargebackColumn = new QVBoxLayout(chargeback);
+    chargebackColumn->setContentsMargins(2, 2, 2, 2);
+    chargebackColumn->addWidget(
+        new QLabel(tr("What each team's jobs held, at its price (last run)"), chargeback));
+    chargebackColumn->addWidget(readOnlyTable(m_chargeback, chargeback), 1);
+    auto* tables = new QTabWidget(this);
+    tables->setDocumentMode(true);
+    tables->addTab(readOnlyTable(m_prices, this), tr("Prices"));
+    tables->addTab(chargeback, tr("Chargeback"));
     auto* left = new QVBoxLayout;
     left->addLayout(picker);
     left->addWidget(m_refusal);
     left->addWidget(m_book);
-    left->addWidget(readOnlyTable(m_prices, this), 1);
+    left->addWidget(tables, 1);
     left->addWidget(m_utilization);
-    auto* right = new QVBoxLayout;
-    right->addWidget(new QLabel(tr("<b>Chargeback</b> · what each team's jobs held, at its "
-                                   "price (last run)"),
-                                this));
-    right->addWidget(readOnlyTable(m_chargeback, this), 1);
+    m_controls = new BuyingMixControls(m_doc, this);
+    m_curve = new ui::MixCurveChart(this);
+    m_runner = new MixSweepRunner(m_doc->catalog(), m_doc->loadOptions().budget, this);
     auto* row = new QHBoxLayout(this);
-    row->addLayout(left, 1);
-    row->addLayout(right, 1);
+    row->addLayout(left, 3);
+    row->addWidget(m_controls, 3);
+    row->addWidget(m_curve, 4);
+
+    connect(m_controls, &BuyingMixControls::message, this, &BuyingMixPanel::message);
+    connect(m_runner, &MixSweepRunner::started, this, [this] { m_curve->setBusy(true); });
+    connect(m_runner, &MixSweepRunner::progress, m_curve, &ui::MixCurveChart::setProgress);
+    connect(m_runner, &MixSweepRunner::finished, this, [this] {
+        m_curve->setBusy(false);
+        m_curve->setSweep(*m_runner->sweep());
+        showCurrent();
+    });
+    connect(m_runner, &MixSweepRunner::failed, this, [this](const QString& why) {
+        m_curve->setBusy(false);
+        m_curve->setMessage(tr("No curve: %1").arg(why));
+    });
+    connect(m_curve, &ui::MixCurveChart::levelClicked, this, &BuyingMixPanel::pickLevel);
 
     connect(m_bookBox, &QComboBox::activated, this, [this](int item) {
         const int book = m_bookBox->itemData(item).toInt();
@@ -77,16 +107,61 @@ BuyingMixPanel::BuyingMixPanel(ScenarioDocument* doc, const QString& priceBooksD
     connect(m_doc, &ScenarioDocument::changed, this, [this] {
         syncFromDocument();
         showReason({});  // a refusal is about the scenario it was refused on
+        requestSweep();
+        showCurrent();
     });
     syncFromDocument();
     showUtilization();
+    requestSweep();
+    showCurrent();
+}
+
+void BuyingMixPanel::requestSweep() {
+    const Scenario& s = m_doc->scenario();
+    if (!s.pricing || s.nodeList) {
+        m_runner->clear();
+        m_curve->setBusy(false);
+        m_curve->setMessage(
+            !s.pricing ? tr("No prices: pick a price book to see what each reserved level costs.")
+                       : tr("The buying mix needs a fleet of pods, racks and node groups."));
+        return;
+    }
+    // The curve keeps the mix's spot share of the nodes it does not reserve.
+    const FleetClassCounts fleet = fleetClassCounts(s);
+    double spotShare = 0;
+    if (s.buyingMix && s.buyingMix->spotNodes > 0)
+        spotShare = std::min(1.0, static_cast<double>(s.buyingMix->spotNodes) /
+                                      std::max(1, fleet.nodes - s.buyingMix->reservedNodes));
+    m_runner->request(s, spotShare);
+}
+
+void BuyingMixPanel::showCurrent() {
+    const Kpi* cost = m_results ? m_results->findKpi("cost_usd") : nullptr;
+    m_curve->setCurrent(m_controls->currentReservedNodes(),
+                        cost ? std::optional<double>(cost->value) : std::nullopt);
+}
+
+void BuyingMixPanel::pickLevel(int index) {
+    const std::optional<MixSweep>& sweep = m_runner->sweep();
+    if (!sweep || index < 0 || index >= static_cast<int>(sweep->levels.size())) return;
+    const MixLevel& level = sweep->levels[static_cast<std::size_t>(index)];
+    // The level as the curve priced it: its mix and its on-demand settings.
+    const Scenario after =
+        scenarioAtLevel(m_doc->scenario(), sweep->onDemand, level.reservedNodes, level.spotNodes);
+    const QString text =
+        tr("Reserve %1 nodes, the rest elastic on demand (cost curve)").arg(level.reservedNodes);
+    const QString reason = m_doc->edit(after, text);
+    showReason(reason);
+    if (reason.isEmpty()) emit message(text);
 }
 
 void BuyingMixPanel::setResults(std::shared_ptr<const Results> results) {
     m_results = std::move(results);
     m_prices->setResults(m_results);
     m_chargeback->setResults(m_results);
+    m_controls->setResults(m_results);
     showUtilization();
+    showCurrent();
 }
 
 QString BuyingMixPanel::pickBook(int book) {

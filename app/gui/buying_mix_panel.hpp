@@ -4,7 +4,9 @@
 // under the picker and in the status bar); below it, read-only, the book's name and date, the
 // price per GPU-hour of each GPU model and buying class the fleet has, the last run's
 // break-even and reserved-commitment utilisation, and what each team's jobs cost (chargeback).
-// A node group's buying class is edited in the Fleet tab.
+// A node group's buying class is edited in the Fleet tab. Beside them, the mix controls
+// (buying_mix_controls.hpp) and the cost-versus-reserved curve, swept in the background
+// (mix_sweep_runner.hpp); clicking a level of the curve reserves that many nodes.
 #pragma once
 
 #include <QWidget>
@@ -19,10 +21,14 @@ class QLabel;
 
 namespace gpuplan::ui {
 class ChargebackTableModel;
+class MixCurveChart;
 class PriceTableModel;
 }  // namespace gpuplan::ui
 
 namespace gpuplan::app {
+
+class BuyingMixControls;
+class MixSweepRunner;
 
 class BuyingMixPanel : public QWidget {
     Q_OBJECT
@@ -45,6 +51,9 @@ public:
     QString utilizationText() const;
     ui::PriceTableModel* prices() const { return m_prices; }
     ui::ChargebackTableModel* chargeback() const { return m_chargeback; }
+    BuyingMixControls* controls() const { return m_controls; }
+    ui::MixCurveChart* curve() const { return m_curve; }
+    MixSweepRunner* sweepRunner() const { return m_runner; }
 
 signals:
     void message(const QString& text);
@@ -53,6 +62,11 @@ private:
     void syncFromDocument();
     void showUtilization();
     void showReason(const QString& reason);
+    /// Asks for the curve of the scenario now (or says why there is none).
+    void requestSweep();
+    void showCurrent();
+    /// Reserves the curve's level `index` (scenarioAtLevel: what the curve priced).
+    void pickLevel(int index);
 
     ScenarioDocument* m_doc;
     std::vector<PriceBookFile> m_books;
@@ -63,6 +77,9 @@ private:
     QLabel* m_utilization;
     ui::PriceTableModel* m_prices;
     ui::ChargebackTableModel* m_chargeback;
+    BuyingMixControls* m_controls;
+    ui::MixCurveChart* m_curve;
+    MixSweepRunner* m_runner;
 };
 
 }  // namespace gpuplan::app

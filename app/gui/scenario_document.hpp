@@ -53,6 +53,8 @@ public:
 
     static constexpr int kNoMerge = 0;
     static constexpr int kMergeDemandSteps = 1;
+    static constexpr int kMergeReservedNodes = 2;  ///< the buying mix's reserved count
+    static constexpr int kMergeSpotNodes = 3;
     static constexpr int kMergeWindowMs = 1500;
     /// The reason `candidate` would be refused, or an empty string when it is valid.
     QString validationError(const Scenario& candidate) const;

@@ -1,0 +1,70 @@
+// The cost-versus-reserved curve in the background (issue 10): sweepReservedLevels on a pool
+// thread, started ~300 ms after the last change (a burst of edits sweeps once), cancelled
+// and restarted when the scenario changes, progress polled ten times a second. A change that
+// only moves the mix's reserved count sweeps nothing: the sweep sets the mix itself.
+#pragma once
+
+#include <QObject>
+#include <QThreadPool>
+#include <QTimer>
+#include <memory>
+#include <optional>
+
+#include "gpuplan/buying_mix_sweep.hpp"
+#include "gpuplan/scenario_io.hpp"
+
+namespace gpuplan::app {
+
+class MixSweepRunner : public QObject {
+    Q_OBJECT
+public:
+    /// `catalog` and `budget` check each swept scenario as the reader would (a pricing without
+    /// an on-demand price for some model is refused with its reason, not swept).
+    MixSweepRunner(Catalog catalog, RunBudget budget, QObject* parent = nullptr);
+    /// Asks a running sweep to stop and waits for it (each level stops within a few events).
+    ~MixSweepRunner() override;
+
+    static constexpr int kDebounceMs = 300;
+    static constexpr int kLevels = 21;
+    void setDebounceMs(int ms) { m_debounce.setInterval(ms); }
+
+    /// Sweep this scenario soon, with `spotShare` of the nodes above the reservation on spot.
+    /// Nothing happens when the sweep would be the one running or shown already.
+    void request(const Scenario& scenario, double spotShare);
+    /// Drops any sweep and its result (e.g. the scenario has no prices).
+    void clear();
+    bool running() const { return m_running; }
+    /// The last finished sweep (empty before any).
+    const std::optional<MixSweep>& sweep() const { return m_sweep; }
+
+signals:
+    void started();
+    void progress(double fraction);
+    void finished();
+    /// Why the scenario cannot be swept (its refusal in a planner's words, or the engine's).
+    void failed(const QString& message);
+
+private:
+    struct Shared;
+    struct Input {
+        Scenario scenario;  ///< without its mix (the sweep sets it)
+        double spotShare = 0;
+        bool operator==(const Input&) const = default;
+    };
+    void start();
+    void cancelRunning();
+    void done(std::uint64_t generation, std::shared_ptr<MixSweep> sweep, QString error);
+
+    Catalog m_catalog;
+    RunBudget m_budget;
+    QThreadPool m_pool;
+    QTimer m_debounce, m_progressTimer;
+    std::shared_ptr<Shared> m_shared;
+    std::uint64_t m_generation = 0;
+    bool m_running = false;
+    std::optional<Input> m_pending;  ///< waiting for the debounce
+    std::optional<Input> m_current;  ///< running or shown
+    std::optional<MixSweep> m_sweep;
+};
+
+}  // namespace gpuplan::app
