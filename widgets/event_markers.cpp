@@ -58,18 +58,19 @@ QString nodeName(const Results& r, std::uint32_t node) {
 }  // namespace
 
 const std::vector<EventKind>& eventKinds() {
-    // One line per kind of event the charts mark.
+    // One line per kind of event the charts mark; later kinds are drawn over earlier ones.
     static const std::vector<EventKind> kinds{
+        // Subtle and first (under the others): an elastic fleet scales often, and these are
+        // routine, not trouble.
+        {"scale_event", QT_TRANSLATE_NOOP("EventMarkers", "on-demand scale event"),
+         QT_TRANSLATE_NOOP("EventMarkers", "on-demand scale events"), QColor(0xa0, 0xa0, 0xa0),
+         scaleEvents, nodeName},
         {"node_failure", QT_TRANSLATE_NOOP("EventMarkers", "node failure"),
          QT_TRANSLATE_NOOP("EventMarkers", "node failures"), QColor(0xd6, 0x27, 0x28), nodeFailures,
          nodeName},
         {"spot_reclaim", QT_TRANSLATE_NOOP("EventMarkers", "spot reclaim"),
          QT_TRANSLATE_NOOP("EventMarkers", "spot reclaims"), QColor(0x94, 0x67, 0xbd), spotReclaims,
          nodeName},
-        // Subtle: an elastic fleet scales often, and these are routine, not trouble.
-        {"scale_event", QT_TRANSLATE_NOOP("EventMarkers", "on-demand scale event"),
-         QT_TRANSLATE_NOOP("EventMarkers", "on-demand scale events"), QColor(0xa0, 0xa0, 0xa0),
-         scaleEvents, nodeName},
     };
     return kinds;
 }

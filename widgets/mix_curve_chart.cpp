@@ -186,10 +186,11 @@ void MixCurveChart::placeOptimumLabel() {
     const QRectF plot = m_chart->plotArea();
     const QPointF at = m_chart->mapToPosition(m_optimum->at(0), m_optimum);
     const QRectF text = m_optimumLabel->boundingRect();
-    // Above the point, kept inside the plot.
+    // Below the point, kept inside the plot: the optimum is the cheapest level, so the curve
+    // never passes under it (above, the line through its neighbours would cross the text).
     const double x = std::clamp(at.x() - text.width() / 2, plot.left() + 2,
                                 std::max(plot.left() + 2, plot.right() - text.width() - 2));
-    const double y = std::max(plot.top() + 1, at.y() - text.height() - 8);
+    const double y = std::min(at.y() + 7, plot.bottom() - text.height() - 1);
     m_optimumLabel->setPos(x, y);
 }
 
@@ -229,9 +230,9 @@ void MixCurveChart::redraw() {
             lo = std::min(lo, p.y());
             hi = std::max(hi, p.y());
         }
-        // Room above the highest point for the optimum's label; the lowest off the x axis.
+        // Room under the lowest point for the optimum's label.
         const double pad = std::max((hi - lo) * 0.12, std::max(hi, 1.0) * 0.01);
-        m_y->setRange(std::max(0.0, lo - pad), hi + 2.5 * pad);
+        m_y->setRange(std::max(0.0, lo - 3 * pad), hi + pad);
         m_y->applyNiceNumbers();
         const double right = std::max(points.back().x(), static_cast<double>(m_currentReserved));
         m_x->setRange(0, std::max(1.0, right));
@@ -267,7 +268,8 @@ void MixCurveChart::updateCaption() {
         if (s.onDemandDefaulted)
             tip +=
                 tr("\nThe scenario sets no elastic on demand: the curve uses the defaults\n"
-                   "(provisioned at once, given back after cluster-autoscaler's 10 min).");
+                   "(provisioned at once, given back after cluster-autoscaler's 10 min);\n"
+                   "a run without them pays its on-demand nodes all along, above the curve.");
     }
     m_caption->setToolTip(tip);
     if (m_currentReserved >= 0)

@@ -1,0 +1,263 @@
+// QtTest, offscreen (issue 10): the buying-mix controls and the cost-versus-reserved curve of
+// the Buying mix tab, on the default preset (32 DGX H100 nodes of 8 GPUs, all reserved, Lambda's
+// prices: H100 reserved $1.85, on demand $2.99 per GPU-hour, no spot price):
+//   - a reserved-slider drag edits nothing while the hand is down (the label follows it) and
+//     once at the release: the Cost chart gains an on-demand layer and cost_usd changes; undo
+//     restores the scenario, the layers and the cost;
+//   - the curve finishes in the background, has its levels, its optimum marked and labelled,
+//     the current choice drawn; clicking a level reserves that many nodes (undoable);
+//   - with a spot price, spot nodes and a high monthly interruption share the charts mark spot
+//     reclaims, a kind of its own in its own colour, and no node failure;
+//   - refused values (spot nodes the pricing cannot price, a 100 % share) change nothing.
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QSlider>
+#include <QSpinBox>
+
+#include "app_test_support.hpp"
+#include "buying_mix_controls.hpp"
+#include "buying_mix_dock.hpp"
+#include "buying_mix_panel.hpp"
+#include "chart_board.hpp"
+#include "chart_panel.hpp"
+#include "event_markers.hpp"
+#include "kpi_format.hpp"
+#include "mix_curve_chart.hpp"
+#include "mix_sweep_runner.hpp"
+
+using namespace gpuplan;
+using namespace gpuplan::app;
+using namespace gpuplan::app::test;
+
+namespace {
+
+std::string json(const ScenarioDocument& doc) {
+    return scenarioToJson(doc.scenario());
+}
+
+BuyingMixPanel* panelOf(Fixture& f) {
+    auto* dock = f.window->findChild<BuyingMixDock*>();
+    return dock ? dock->panel() : nullptr;
+}
+
+double cost(const Fixture& f) {
+    return f.window->results()->kpi("cost_usd");
+}
+
+int marksOf(const ui::ChartPanel* chart, const char* kind) {
+    int n = 0;
+    for (const ui::EventMark& m : chart->eventMarkers().marks())
+        n += ui::eventKinds()[m.kind].id == std::string(kind);
+    return n;
+}
+
+int kindIndex(const char* id) {
+    for (std::size_t k = 0; k < ui::eventKinds().size(); ++k)
+        if (ui::eventKinds()[k].id == std::string(id)) return static_cast<int>(k);
+    return -1;
+}
+
+/// Waits for the curve of the scenario now (the sweep starts 300 ms after the last change).
+bool waitForCurve(BuyingMixPanel* panel, int ms = 120000) {
+    MixSweepRunner* runner = panel->sweepRunner();
+    QElapsedTimer clock;
+    clock.start();
+    // Past the debounce first, so that a sweep still to start is not mistaken for done.
+    QTest::qWait(MixSweepRunner::kDebounceMs + 100);
+    while (clock.elapsed() < ms) {
+        if (!runner->running() && runner->sweep() && panel->curve()->levelCount() > 0) return true;
+        QTest::qWait(50);
+    }
+    return false;
+}
+
+}  // namespace
+
+class BuyingMixControlsTest : public QObject {
+    Q_OBJECT
+private slots:
+    void reservedSliderDragIsOneEditThatRepricesAndUndoRestores() {
+        Fixture f;
+        BuyingMixPanel* panel = panelOf(f);
+        QVERIFY(panel);
+        BuyingMixControls* c = panel->controls();
+        ui::ChartPanel* costChart = f.window->charts()->cost();
+        QVERIFY(c->breakevenText().contains("61.9"));  // 1.85 / 2.99
+        QVERIFY(!c->reservedSlider()->isEnabled());    // no mix yet: the groups' classes
+        QCOMPARE(c->reservedSlider()->value(), 32);
+
+        // The mix on keeps what the groups buy: 32 reserved, nothing else.
+        c->mixBox()->click();
+        QVERIFY(f.doc.scenario().buyingMix);
+        QCOMPARE(f.doc.scenario().buyingMix->reservedNodes, 32);
+        QVERIFY(f.waitForResults());
+        QVERIFY(c->reservedSlider()->isEnabled());
+        const std::string mixOn = json(f.doc);
+        const double costAllReserved = cost(f);
+        const QStringList layersAllReserved = costChart->plottedMetrics();
+        QCOMPARE(layersAllReserved, QStringList{"cost_rate_usd_per_h{reserved}"});
+
+        // A drag: nothing is edited (or run) while the hand is down, the label follows it.
+        const int steps = f.doc.undoStack()->count();
+        QSignalSpy changed(&f.doc, &ScenarioDocument::changed);
+        QSlider* slider = c->reservedSlider();
+        slider->setSliderDown(true);
+        for (int v = 31; v >= 8; --v)
+            slider->setValue(v);
+        QCOMPARE(changed.count(), 0);
+        QCOMPARE(json(f.doc), mixOn);
+        QVERIFY2(c->mixText().startsWith("8 reserved · 0 spot · 24 on demand of 32 nodes"),
+                 qPrintable(c->mixText()));
+        slider->setSliderDown(false);  // the release: one edit
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(f.doc.undoStack()->count(), steps + 1);
+        QCOMPARE(f.doc.scenario().buyingMix->reservedNodes, 8);
+        QVERIFY(f.waitForResults());
+        // 24 nodes on demand: an on-demand layer, and a dearer week (the on-demand nodes are
+        // not elastic: paid all along at $2.99 instead of $1.85).
+        QCOMPARE(costChart->plottedMetrics(),
+                 (QStringList{"cost_rate_usd_per_h{reserved}", "cost_rate_usd_per_h{on-demand}"}));
+        QVERIFY2(cost(f) > costAllReserved * 1.2,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(cost(f)).arg(costAllReserved)));
+
+        f.doc.undoStack()->undo();
+        QCOMPARE(json(f.doc), mixOn);
+        QCOMPARE(slider->value(), 32);
+        QVERIFY(f.waitForResults());
+        QCOMPARE(costChart->plottedMetrics(), layersAllReserved);
+        QCOMPARE(cost(f), costAllReserved);
+    }
+
+    void theCurveFinishesMarksItsOptimumAndAClickReservesALevel() {
+        Fixture f;
+        BuyingMixPanel* panel = panelOf(f);
+        ui::MixCurveChart* curve = panel->curve();
+        QVERIFY(waitForCurve(panel));
+        const MixSweep& sweep = *curve->sweep();
+        QVERIFY(curve->levelCount() >= 10);
+        QCOMPARE(curve->levelCount(), static_cast<int>(sweep.levels.size()));
+        QCOMPARE(sweep.levels.front().reservedNodes, 0);
+        QCOMPARE(sweep.levels.back().reservedNodes, sweep.peakDemandNodes);
+        const MixLevel& best = sweep.levels[sweep.optimum];
+        for (const MixLevel& l : sweep.levels)
+            QVERIFY(best.costUsd <= l.costUsd);
+        QCOMPARE(curve->optimumLabel(), QStringLiteral("optimum: %1 nodes, %2")
+                                            .arg(best.reservedNodes)
+                                            .arg(ui::formatUsd(best.costUsd)));
+        // No mix: the current choice is the groups' reserved nodes, all 32.
+        QCOMPARE(curve->currentLineAt(), 32);
+        // The preset sets no elastic on demand: the curve says it used the defaults.
+        QVERIFY(sweep.onDemandDefaulted);
+        QVERIFY2(curve->caption().contains("defaults"), qPrintable(curve->caption()));
+        QVERIFY(curve->message().isEmpty());
+
+        // A level that is not the current choice.
+        const int index = sweep.levels[3].reservedNodes != 32 ? 3 : 4;
+        const int reserved = sweep.levels[static_cast<std::size_t>(index)].reservedNodes;
+        const std::string before = json(f.doc);
+        curve->clickLevel(index);
+        QVERIFY(f.doc.scenario().buyingMix);
+        QCOMPARE(f.doc.scenario().buyingMix->reservedNodes, reserved);
+        // The level as the curve priced it: the rest elastic with the sweep's settings.
+        QCOMPARE(f.doc.scenario().onDemand, std::optional<OnDemandDef>(sweep.onDemand));
+        QCOMPARE(panel->controls()->reservedSlider()->value(), reserved);
+        QCOMPARE(curve->currentLineAt(), reserved);
+        QVERIFY(f.waitForResults());
+        f.doc.undoStack()->undo();
+        QCOMPARE(json(f.doc), before);
+        QCOMPARE(curve->currentLineAt(), 32);
+    }
+
+    void noPricesNoCurve() {
+        Fixture f;
+        BuyingMixPanel* panel = panelOf(f);
+        Scenario s = f.doc.scenario();
+        s.pricing.reset();
+        f.doc.reset(s, QString());
+        QVERIFY2(panel->curve()->message().startsWith("No prices"),
+                 qPrintable(panel->curve()->message()));
+        QCOMPARE(panel->curve()->levelCount(), 0);
+    }
+
+    void spotReclaimsAreMarkedApartFromFailures() {
+        Fixture f;
+        BuyingMixControls* c = panelOf(f)->controls();
+        Scenario s = f.doc.scenario();
+        s.pricing->gpuModels.front().of(BuyingClass::Spot) = 1.2;  // a spot price for H100
+        f.doc.reset(s, QString());
+        QVERIFY(f.waitForResults());
+        c->mixBox()->click();
+        QVERIFY(f.waitForResults());
+        // All 32 reserved: no room for spot (the spot range is the nodes not reserved).
+        QCOMPARE(c->spotSlider()->maximum(), 0);
+        c->reservedSlider()->setValue(16);  // not held: one edit at once (as a key press)
+        QVERIFY(f.waitForResults());
+        QCOMPARE(c->spotSlider()->maximum(), 16);
+        c->spotSlider()->setValue(16);
+        QVERIFY(f.waitForResults());
+        QCOMPARE(*f.doc.scenario().buyingMix, (BuyingMixDef{16, 16}));
+
+        c->spotReclaimsBox()->click();
+        QVERIFY(f.doc.scenario().spot);
+        QCOMPARE(f.doc.scenario().spot->noticeS, 120.0);  // AWS's notice by default
+        QVERIFY(f.waitForResults());
+        c->shareBox()->setValue(99);  // 99 % of instances reclaimed in a month
+        QCOMPARE(f.doc.scenario().spot->monthlyInterruptionFraction, 0.99);
+        QVERIFY(f.waitForResults());
+        const Results& r = *f.window->results();
+        int reclaims = 0, failed = 0;
+        for (const NodeStateChange& ch : r.nodeChanges) {
+            reclaims += ch.cause == NodeChangeCause::SpotReclaim;
+            failed += ch.state == NodeState::Failed;
+        }
+        // 16 nodes × 7 days × −ln(0.01) / 30 days ≈ 17 reclaims expected.
+        QVERIFY2(reclaims >= 5, qPrintable(QString::number(reclaims)));
+        QCOMPARE(failed, reclaims);  // every Failed change is a reclaim: no random failures
+        for (const ui::ChartPanel* chart :
+             {f.window->charts()->charts().front(), f.window->charts()->cost()}) {
+            QVERIFY(marksOf(chart, "spot_reclaim") > 0);
+            QCOMPARE(marksOf(chart, "node_failure"), 0);
+        }
+        const int spot = kindIndex("spot_reclaim"), failure = kindIndex("node_failure");
+        QVERIFY(spot >= 0 && failure >= 0);
+        QVERIFY(ui::eventKinds()[spot].color != ui::eventKinds()[failure].color);
+        // What hovering over a reclaim says.
+        const ui::EventMark& first = [&]() -> const ui::EventMark& {
+            for (const ui::EventMark& m : f.window->charts()->cost()->eventMarkers().marks())
+                if (m.kind == spot) return m;
+            return f.window->charts()->cost()->eventMarkers().marks().front();
+        }();
+        QVERIFY2(f.window->charts()->cost()->valuesAt(first.firstS).contains("spot reclaim"),
+                 qPrintable(f.window->charts()->cost()->valuesAt(first.firstS)));
+    }
+
+    void refusedValuesLeaveTheScenario() {
+        Fixture f;
+        BuyingMixControls* c = panelOf(f)->controls();
+        c->mixBox()->click();
+        QVERIFY(f.waitForResults());
+        c->reservedSlider()->setValue(20);
+        QVERIFY(f.waitForResults());
+        const std::string before = json(f.doc);
+        const int steps = f.doc.undoStack()->count();
+
+        // Lambda's book has no spot price: spot nodes are refused with the reader's reason.
+        c->spotBox()->setValue(4);
+        QCOMPARE(json(f.doc), before);
+        QCOMPARE(f.doc.undoStack()->count(), steps);
+        QVERIFY2(c->refusal().contains("price"), qPrintable(c->refusal()));
+        QCOMPARE(c->spotBox()->value(), 0);  // the box shows what the document holds
+        QVERIFY(f.status().startsWith("Refused"));
+
+        // A share of 100 % a month has no mean time to reclaim: the reader's range refuses it.
+        c->spotReclaimsBox()->click();
+        const std::string spotOn = json(f.doc);
+        c->shareBox()->setValue(100);
+        QCOMPARE(json(f.doc), spotOn);
+        QVERIFY2(!c->refusal().isEmpty(), "no refusal shown");
+        QCOMPARE(f.doc.scenario().spot->monthlyInterruptionFraction, 0.1);
+    }
+};
+
+QTEST_MAIN(BuyingMixControlsTest)
+#include "test_buying_mix_controls.moc"
