@@ -104,7 +104,13 @@ MixCurveChart::MixCurveChart(QWidget* parent)
     m_view->setCursor(Qt::PointingHandCursor);
     m_caption->setWordWrap(true);
     m_caption->setTextFormat(Qt::RichText);
+    // Two lines, whatever they say: the tab's height (and the window's) must not follow
+    // the text (a third line is cut; the tooltip has the details).
+    m_caption->setFixedHeight(2 * m_caption->fontMetrics().lineSpacing() + 2);
+    m_caption->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_message->setWordWrap(true);
+    // Over the plot, never asking for more room than the plot has.
+    m_message->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setStyleSheet(QStringLiteral("color: palette(mid);"));
     m_progress->setRange(0, 1000);

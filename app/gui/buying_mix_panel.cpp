@@ -116,7 +116,19 @@ BuyingMixPanel::BuyingMixPanel(ScenarioDocument* doc, const QString& priceBooksD
     showCurrent();
 }
 
+void BuyingMixPanel::setCurveActive(bool active) {
+    m_curveActive = active;
+    if (!active) {
+        m_sweepStale = m_runner->stop() || m_sweepStale;
+        m_curve->setBusy(false);
+    } else if (m_sweepStale) {
+        requestSweep();
+    }
+}
+
 void BuyingMixPanel::requestSweep() {
+    m_sweepStale = !m_curveActive;
+    if (m_sweepStale) return;  // swept when the curve is on again
     const Scenario& s = m_doc->scenario();
     if (!s.pricing || s.nodeList) {
         m_runner->clear();

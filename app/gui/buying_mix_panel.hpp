@@ -6,7 +6,8 @@
 // break-even and reserved-commitment utilisation, and what each team's jobs cost (chargeback).
 // A node group's buying class is edited in the Fleet tab. Beside them, the mix controls
 // (buying_mix_controls.hpp) and the cost-versus-reserved curve, swept in the background
-// (mix_sweep_runner.hpp); clicking a level of the curve reserves that many nodes.
+// (mix_sweep_runner.hpp) while the curve is active (in the dock: while its tab is in front);
+// clicking a level of the curve reserves that many nodes.
 #pragma once
 
 #include <QWidget>
@@ -51,6 +52,9 @@ public:
     QString utilizationText() const;
     ui::PriceTableModel* prices() const { return m_prices; }
     ui::ChargebackTableModel* chargeback() const { return m_chargeback; }
+    /// Whether the curve follows the scenario (the tab is in front; on by default). Off, a
+    /// sweep waiting or running stops and the next one waits until it is on again.
+    void setCurveActive(bool active);
     BuyingMixControls* controls() const { return m_controls; }
     ui::MixCurveChart* curve() const { return m_curve; }
     MixSweepRunner* sweepRunner() const { return m_runner; }
@@ -80,6 +84,8 @@ private:
     BuyingMixControls* m_controls;
     ui::MixCurveChart* m_curve;
     MixSweepRunner* m_runner;
+    bool m_curveActive = true;
+    bool m_sweepStale = false;  ///< the scenario changed while the curve was off
 };
 
 }  // namespace gpuplan::app

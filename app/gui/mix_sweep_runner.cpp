@@ -41,6 +41,7 @@ void MixSweepRunner::request(const Scenario& scenario, double spotShare) {
     input.scenario.buyingMix.reset();
     if (m_pending && *m_pending == input) return;
     if (!m_pending && m_current && *m_current == input) return;  // running or shown already
+    cancelRunning();  // its curve is of a scenario that is gone: no use finishing it
     m_pending = std::move(input);
     m_debounce.start();
 }
@@ -51,6 +52,15 @@ void MixSweepRunner::clear() {
     cancelRunning();
     m_current.reset();
     m_sweep.reset();
+}
+
+bool MixSweepRunner::stop() {
+    const bool stopped = m_pending.has_value() || m_running;
+    m_debounce.stop();
+    m_pending.reset();
+    cancelRunning();
+    if (stopped) m_current.reset();  // the next request starts again
+    return stopped;
 }
 
 void MixSweepRunner::cancelRunning() {

@@ -1,7 +1,7 @@
 // The cost-versus-reserved curve in the background (issue 10): sweepReservedLevels on a pool
-// thread, started ~300 ms after the last change (a burst of edits sweeps once), cancelled
-// and restarted when the scenario changes, progress polled ten times a second. A change that
-// only moves the mix's reserved count sweeps nothing: the sweep sets the mix itself.
+// thread, started ~300 ms after the last change (a burst of edits sweeps once); a running
+// sweep is cancelled at once when the scenario changes, progress polled ten times a second. A
+// change that only moves the mix's reserved count sweeps nothing: the sweep sets the mix itself.
 #pragma once
 
 #include <QObject>
@@ -33,6 +33,9 @@ public:
     void request(const Scenario& scenario, double spotShare);
     /// Drops any sweep and its result (e.g. the scenario has no prices).
     void clear();
+    /// Stops a sweep waiting or running and keeps the last finished one. Returns whether one
+    /// was stopped (then the shown curve is not of the scenario now).
+    bool stop();
     bool running() const { return m_running; }
     /// The last finished sweep (empty before any).
     const std::optional<MixSweep>& sweep() const { return m_sweep; }

@@ -40,6 +40,14 @@ BuyingMixPanel* panelOf(Fixture& f) {
     return dock ? dock->panel() : nullptr;
 }
 
+/// Brings the Buying mix tab to the front (the curve is swept only while it is shown).
+BuyingMixPanel* showTab(Fixture& f) {
+    auto* dock = f.window->findChild<BuyingMixDock*>();
+    dock->raise();
+    QCoreApplication::processEvents();
+    return dock->panel();
+}
+
 double cost(const Fixture& f) {
     return f.window->results()->kpi("cost_usd");
 }
@@ -130,7 +138,8 @@ private slots:
 
     void theCurveFinishesMarksItsOptimumAndAClickReservesALevel() {
         Fixture f;
-        BuyingMixPanel* panel = panelOf(f);
+        BuyingMixPanel* panel = showTab(f);
+        QVERIFY(panel);
         ui::MixCurveChart* curve = panel->curve();
         QVERIFY(waitForCurve(panel));
         const MixSweep& sweep = *curve->sweep();
@@ -170,13 +179,81 @@ private slots:
 
     void noPricesNoCurve() {
         Fixture f;
-        BuyingMixPanel* panel = panelOf(f);
+        BuyingMixPanel* panel = showTab(f);
+        QVERIFY(panel);
         Scenario s = f.doc.scenario();
         s.pricing.reset();
         f.doc.reset(s, QString());
         QVERIFY2(panel->curve()->message().startsWith("No prices"),
                  qPrintable(panel->curve()->message()));
         QCOMPARE(panel->curve()->levelCount(), 0);
+    }
+
+    void theCurveIsSweptOnlyWhenShownAndRestartedOnAChange() {
+        Fixture f;
+        BuyingMixPanel* panel = panelOf(f);
+        MixSweepRunner* runner = panel->sweepRunner();
+        QSignalSpy started(runner, &MixSweepRunner::started);
+        QSignalSpy finished(runner, &MixSweepRunner::finished);
+        // The tab opens behind the pending list: nothing swept while the first run came in.
+        QVERIFY(!runner->running() && !runner->sweep());
+        // Hidden behind the pending list: a change sweeps nothing.
+        f.window->findChild<QDockWidget*>(QStringLiteral("pending"))->raise();
+        QCoreApplication::processEvents();
+        f.doc.edit(
+            [&] {
+                Scenario s = f.doc.scenario();
+                s.demandMultiplier = 1.5;
+                return s;
+            }(),
+            QStringLiteral("Demand × 1.5"));
+        QTest::qWait(MixSweepRunner::kDebounceMs + 200);
+        QCOMPARE(started.count(), 0);
+        QVERIFY(!runner->sweep());
+
+        QVERIFY(showTab(f));
+        QVERIFY(waitForCurve(panel));
+        QCOMPARE(started.count(), 1);
+        // A change while it runs: the running sweep is dropped, the new one shown.
+        Scenario twice = f.doc.scenario();
+        twice.demandMultiplier = 2;
+        f.doc.edit(twice, QStringLiteral("Demand × 2"));
+        QVERIFY(started.wait(5000));
+        QVERIFY(runner->running());
+        Scenario thrice = f.doc.scenario();
+        thrice.demandMultiplier = 1.25;
+        f.doc.edit(thrice, QStringLiteral("Demand × 1.25"));
+        QVERIFY(waitForCurve(panel));
+        QCOMPARE(started.count(), 3);
+        QCOMPARE(finished.count(), 2);  // the first and the last: the × 2 one was cancelled
+        MixSweepOptions options;
+        options.levels = MixSweepRunner::kLevels;
+        const MixSweep expected = sweepReservedLevels(thrice, options);
+        QCOMPARE(runner->sweep()->levels.size(), expected.levels.size());
+        for (std::size_t i = 0; i < expected.levels.size(); ++i)
+            QCOMPARE(runner->sweep()->levels[i].costUsd, expected.levels[i].costUsd);
+
+        // Moving the mix's reserved count sweeps nothing: the sweep sets the mix itself.
+        panel->controls()->mixBox()->click();
+        panel->controls()->reservedSlider()->setValue(10);
+        QCOMPARE(f.doc.scenario().buyingMix->reservedNodes, 10);
+        QTest::qWait(MixSweepRunner::kDebounceMs + 200);
+        QCOMPARE(started.count(), 3);
+        QCOMPARE(panel->curve()->currentLineAt(), 10);
+    }
+
+    void progressShowsOnlyForASlowSweep() {
+        ui::MixCurveChart chart;
+        chart.show();
+        chart.setBusy(true);
+        QTest::qWait(ui::MixCurveChart::kBusyShowMs / 2);
+        QVERIFY(!chart.progressShown());  // a quick sweep never flickers a bar
+        QTest::qWait(ui::MixCurveChart::kBusyShowMs);
+        QVERIFY(chart.progressShown());
+        QVERIFY(chart.caption().contains("computing"));
+        chart.setBusy(false);
+        QVERIFY(!chart.progressShown());
+        QVERIFY(!chart.caption().contains("computing"));
     }
 
     void spotReclaimsAreMarkedApartFromFailures() {
