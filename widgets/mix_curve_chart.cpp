@@ -25,7 +25,6 @@ namespace {
 const QColor kLineColor(0x4e, 0x79, 0xa7);
 const QColor kOptimumColor(0x2c, 0xa0, 0x2c);
 const QColor kCurrentColor(0xe1, 0x57, 0x59);
-constexpr double kUsdPerAxisUnit = 1000;  // the y axis reads thousands of USD
 
 QString durationText(double s) {
     if (s >= 60)
@@ -54,7 +53,6 @@ MixCurveChart::MixCurveChart(QWidget* parent)
     m_chart->setBackgroundRoundness(0);
     m_x->setTitleText(tr("reserved nodes"));
     m_x->setLabelFormat(QStringLiteral("%.0f"));
-    m_y->setLabelFormat(QStringLiteral("$%.0fk"));  // total cost over the horizon, k USD
     for (QValueAxis* axis : {m_x, m_y}) {
         QFont f = axis->titleFont();
         f.setPointSizeF(f.pointSizeF() * 0.85);
@@ -178,6 +176,16 @@ void MixCurveChart::clickLevel(int index) {
     emit levelClicked(index);
 }
 
+QPoint MixCurveChart::levelPosition(int index) const {
+    if (index < 0 || index >= m_points->count()) return {};
+    const QPointF scene = m_chart->mapToPosition(m_points->at(index), m_points);
+    return m_view->mapFromScene(m_chart->mapToScene(scene));
+}
+
+QWidget* MixCurveChart::viewport() const {
+    return m_view->viewport();
+}
+
 int MixCurveChart::levelCount() const {
     return m_sweep ? static_cast<int>(m_sweep->levels.size()) : 0;
 }
@@ -217,10 +225,17 @@ bool MixCurveChart::progressShown() const {
 }
 
 void MixCurveChart::redraw() {
+    // The y axis reads thousands of USD, or millions past $1M ("$1.45M", not "$1450k").
+    double topUsd = 0;
+    if (m_sweep)
+        for (const MixLevel& l : m_sweep->levels)
+            topUsd = std::max(topUsd, l.costUsd);
+    const double usdPerAxisUnit = topUsd >= 1e6 ? 1e6 : 1e3;
+    m_y->setLabelFormat(topUsd >= 1e6 ? QStringLiteral("$%.2fM") : QStringLiteral("$%.0fk"));
     QList<QPointF> points;
     if (m_sweep)
         for (const MixLevel& l : m_sweep->levels)
-            points.append(QPointF(l.reservedNodes, l.costUsd / kUsdPerAxisUnit));
+            points.append(QPointF(l.reservedNodes, l.costUsd / usdPerAxisUnit));
     // replace(), not append(): Qt Charts appends point by point.
     m_line->replace(points);
     m_points->replace(points);
@@ -228,7 +243,7 @@ void MixCurveChart::redraw() {
     m_current->clear();
     if (!points.isEmpty()) {
         const MixLevel& best = m_sweep->levels[m_sweep->optimum];
-        m_optimum->append(best.reservedNodes, best.costUsd / kUsdPerAxisUnit);
+        m_optimum->append(best.reservedNodes, best.costUsd / usdPerAxisUnit);
         m_optimumLabel->setText(
             tr("optimum: %1 nodes, %2").arg(best.reservedNodes).arg(formatUsd(best.costUsd)));
         double lo = points.front().y(), hi = lo;
@@ -278,7 +293,7 @@ void MixCurveChart::updateCaption() {
                    "a run without them pays its on-demand nodes all along, above the curve.");
     }
     m_caption->setToolTip(tip);
-    if (m_currentReserved >= 0)
+    if (m_currentReserved >= 0 && m_sweep)  // without a curve, nothing to place it on
         parts << QStringLiteral("<span style='color:%1'>┆ %2</span>")
                      .arg(kCurrentColor.name(), m_currentCostUsd && std::isfinite(*m_currentCostUsd)
                                                     ? tr("current %1 (last run %2)")

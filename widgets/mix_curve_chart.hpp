@@ -41,6 +41,9 @@ public:
 
     /// As a click on level `index`'s point does: emits levelClicked.
     void clickLevel(int index);
+    /// Where level `index`'s point is drawn, in the chart view's viewport (for real clicks).
+    QPoint levelPosition(int index) const;
+    QWidget* viewport() const;
 
     // For checks.
     int levelCount() const;

@@ -175,6 +175,17 @@ private slots:
         f.doc.undoStack()->undo();
         QCOMPARE(json(f.doc), before);
         QCOMPARE(curve->currentLineAt(), 32);
+
+        // A real click on a point (the curve is redrawn for the undone scenario first).
+        QVERIFY(waitForCurve(panel));
+        QTest::qWait(50);
+        const int other = index + 2;
+        const int otherReserved =
+            curve->sweep()->levels[static_cast<std::size_t>(other)].reservedNodes;
+        QTest::mouseClick(curve->viewport(), Qt::LeftButton, Qt::NoModifier,
+                          curve->levelPosition(other));
+        QVERIFY(f.doc.scenario().buyingMix);
+        QCOMPARE(f.doc.scenario().buyingMix->reservedNodes, otherReserved);
     }
 
     void noPricesNoCurve() {
