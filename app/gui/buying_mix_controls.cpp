@@ -139,18 +139,26 @@ BuyingMixControls::BuyingMixControls(ScenarioDocument* doc, QWidget* parent)
 
     connect(m_elastic, &QCheckBox::clicked, this,
             [this](bool on) { commit(setElasticOnDemand(m_doc->scenario(), on, m_onDemand)); });
-    connect(m_delayS, &QDoubleSpinBox::valueChanged, this,
-            [this](double v) { commit(setProvisioningDelayS(m_doc->scenario(), v)); });
-    connect(m_idleMin, &QDoubleSpinBox::valueChanged, this,
-            [this](double v) { commit(setIdleTimeoutS(m_doc->scenario(), v * kMinuteS)); });
+    connect(m_delayS, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        commit(setProvisioningDelayS(m_doc->scenario(), v),
+               ScenarioDocument::kMergeProvisioningDelay);
+    });
+    connect(m_idleMin, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        commit(setIdleTimeoutS(m_doc->scenario(), v * kMinuteS),
+               ScenarioDocument::kMergeIdleTimeout);
+    });
     connect(m_spotOn, &QCheckBox::clicked, this,
             [this](bool on) { commit(setSpotReclaims(m_doc->scenario(), on, m_spot)); });
-    connect(m_sharePct, &QDoubleSpinBox::valueChanged, this,
-            [this](double v) { commit(setSpotMonthlyInterruption(m_doc->scenario(), v / 100)); });
-    connect(m_noticeS, &QDoubleSpinBox::valueChanged, this,
-            [this](double v) { commit(setSpotNoticeS(m_doc->scenario(), v)); });
-    connect(m_returnMin, &QDoubleSpinBox::valueChanged, this,
-            [this](double v) { commit(setSpotReturnS(m_doc->scenario(), v * kMinuteS)); });
+    connect(m_sharePct, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        commit(setSpotMonthlyInterruption(m_doc->scenario(), v / 100),
+               ScenarioDocument::kMergeSpotShare);
+    });
+    connect(m_noticeS, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        commit(setSpotNoticeS(m_doc->scenario(), v), ScenarioDocument::kMergeSpotNotice);
+    });
+    connect(m_returnMin, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        commit(setSpotReturnS(m_doc->scenario(), v * kMinuteS), ScenarioDocument::kMergeSpotReturn);
+    });
     connect(m_doc, &ScenarioDocument::changed, this, [this] {
         syncFromDocument();
         m_refusal->setVisible(false);  // a refusal is about the scenario it was refused on

@@ -55,6 +55,11 @@ public:
     static constexpr int kMergeDemandSteps = 1;
     static constexpr int kMergeReservedNodes = 2;  ///< the buying mix's reserved count
     static constexpr int kMergeSpotNodes = 3;
+    static constexpr int kMergeProvisioningDelay = 4;  ///< the buying mix's settings boxes
+    static constexpr int kMergeIdleTimeout = 5;
+    static constexpr int kMergeSpotShare = 6;
+    static constexpr int kMergeSpotNotice = 7;
+    static constexpr int kMergeSpotReturn = 8;
     static constexpr int kMergeWindowMs = 1500;
     /// The reason `candidate` would be refused, or an empty string when it is valid.
     QString validationError(const Scenario& candidate) const;

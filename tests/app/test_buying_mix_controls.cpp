@@ -136,6 +136,25 @@ private slots:
         QCOMPARE(cost(f), costAllReserved);
     }
 
+    void arrowStepsOfABoxAreOneUndoStep() {
+        Fixture f;
+        BuyingMixControls* c = panelOf(f)->controls();
+        c->mixBox()->click();
+        c->elasticBox()->click();
+        const std::string before = json(f.doc);
+        const int steps = f.doc.undoStack()->count();
+        for (int i = 0; i < 3; ++i)
+            c->reservedBox()->stepDown();
+        for (int i = 0; i < 4; ++i)
+            c->idleBox()->stepUp();
+        QCOMPARE(f.doc.scenario().buyingMix->reservedNodes, 29);
+        QCOMPARE(f.doc.scenario().onDemand->idleTimeoutS, 14 * 60.0);  // 10 min + 4 × 1 min
+        QCOMPARE(f.doc.undoStack()->count(), steps + 2);               // one per box
+        f.doc.undoStack()->undo();
+        f.doc.undoStack()->undo();
+        QCOMPARE(json(f.doc), before);
+    }
+
     void theCurveFinishesMarksItsOptimumAndAClickReservesALevel() {
         Fixture f;
         BuyingMixPanel* panel = showTab(f);
