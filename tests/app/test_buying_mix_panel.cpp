@@ -104,12 +104,26 @@ private slots:
         QCOMPARE(cost->plottedMetrics().size(), 1);
         const QString allocation = f.window->kpiStrip()->text("allocation_mean");
 
-        const int minHeight = f.window->minimumSizeHint().height();
+        // Layouts settle in posted events after the results are shown (more slowly on a busy
+        // machine): measured once they have, before and after.
+        auto settledMinHeight = [&] {
+            int height = -1;
+            for (int same = 0; same < 3; QTest::qWait(50)) {
+                const int now = f.window->minimumSizeHint().height();
+                same = now == height ? same + 1 : 0;
+                height = now;
+            }
+            return height;
+        };
+        const int minHeight = settledMinHeight();
         QVERIFY(choose(panel, "No prices"));
         QVERIFY(!f.doc.scenario().pricing);
         QVERIFY(f.waitForResults());
-        // The placeholder takes the plot's place: the window needs no more room than before.
-        QCOMPARE(f.window->minimumSizeHint().height(), minHeight);
+        // The placeholder takes the plot's place: the window needs no more room than before
+        // (less, when the KPI strip's cost cells leave a row empty).
+        const int after = settledMinHeight();
+        QVERIFY2(after <= minHeight,
+                 qPrintable(QStringLiteral("%1 > %2").arg(after).arg(minHeight)));
         QVERIFY(std::isnan(f.window->results()->kpi("cost_usd")));
         for (const char* kpi : {"cost_usd", "idle_cost_usd", "usd_per_useful_gpu_h"})
             QVERIFY2(f.window->kpiStrip()->text(kpi).isEmpty(), kpi);
