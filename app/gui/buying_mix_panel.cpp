@@ -138,13 +138,9 @@ void BuyingMixPanel::requestSweep() {
                        : tr("The buying mix needs a fleet of pods, racks and node groups."));
         return;
     }
-    // The curve keeps the mix's spot share of the nodes it does not reserve.
-    const FleetClassCounts fleet = fleetClassCounts(s);
-    double spotShare = 0;
-    if (s.buyingMix && s.buyingMix->spotNodes > 0)
-        spotShare = std::min(1.0, static_cast<double>(s.buyingMix->spotNodes) /
-                                      std::max(1, fleet.nodes - s.buyingMix->reservedNodes));
-    m_runner->request(s, spotShare);
+    // The curve keeps the mix's spot nodes at every level: moving the reservation moves the
+    // current choice along one curve, it does not draw another.
+    m_runner->request(s, s.buyingMix ? s.buyingMix->spotNodes : 0);
 }
 
 void BuyingMixPanel::showCurrent() {

@@ -36,8 +36,8 @@ MixSweepRunner::~MixSweepRunner() {
     m_pool.waitForDone();
 }
 
-void MixSweepRunner::request(const Scenario& scenario, double spotShare) {
-    Input input{scenario, spotShare};
+void MixSweepRunner::request(const Scenario& scenario, int spotNodes) {
+    Input input{scenario, spotNodes};
     input.scenario.buyingMix.reset();
     if (m_pending && *m_pending == input) return;
     if (!m_pending && m_current && *m_current == input) return;  // running or shown already
@@ -94,7 +94,7 @@ void MixSweepRunner::start() {
                 const int nodes = static_cast<int>(Fleet::build(input.scenario).nodes.size());
                 for (const auto& [reserved, spot] :
                      {std::pair{0, 0}, std::pair{nodes, 0}, std::pair{0, nodes}}) {
-                    if (spot > 0 && input.spotShare <= 0) continue;  // no spot in this sweep
+                    if (spot > 0 && input.spotNodes <= 0) continue;  // no spot in this sweep
                     const Scenario s = scenarioAtLevel(input.scenario, onDemand, reserved, spot);
                     try {
                         validateScenario(s, catalog, budget);
@@ -106,7 +106,7 @@ void MixSweepRunner::start() {
             }
             MixSweepOptions options;
             options.levels = kLevels;
-            options.spotShare = input.spotShare;
+            options.spotNodes = input.spotNodes;
             options.threads = static_cast<unsigned>(std::max(1, QThread::idealThreadCount()));
             options.stop = shared->stop.get_token();
             options.progress = [&shared](double f) { shared->progress.store(f); };

@@ -28,9 +28,9 @@ public:
     static constexpr int kLevels = 21;
     void setDebounceMs(int ms) { m_debounce.setInterval(ms); }
 
-    /// Sweep this scenario soon, with `spotShare` of the nodes above the reservation on spot.
+    /// Sweep this scenario soon, with `spotNodes` spot nodes at every level.
     /// Nothing happens when the sweep would be the one running or shown already.
-    void request(const Scenario& scenario, double spotShare);
+    void request(const Scenario& scenario, int spotNodes);
     /// Drops any sweep and its result (e.g. the scenario has no prices).
     void clear();
     /// Stops a sweep waiting or running and keeps the last finished one. Returns whether one
@@ -51,7 +51,7 @@ private:
     struct Shared;
     struct Input {
         Scenario scenario;  ///< without its mix (the sweep sets it)
-        double spotShare = 0;
+        int spotNodes = 0;
         bool operator==(const Input&) const = default;
     };
     void start();

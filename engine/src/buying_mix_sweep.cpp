@@ -22,9 +22,14 @@ Scenario scenarioAtLevel(const Scenario& scenario, const OnDemandDef& onDemand, 
 
 namespace {
 
-/// Spot nodes at a level: the share of the nodes between the reservation and the peak.
-int spotNodesAt(int reservedNodes, int peakNodes, double spotShare) {
-    return static_cast<int>(std::lround(spotShare * std::max(0, peakNodes - reservedNodes)));
+/// Spot nodes at a level: the fixed count, or the share of the nodes between the reservation
+/// and the peak; never more than the reservation leaves of the fleet.
+int spotNodesAt(const MixSweepOptions& o, int reservedNodes, int peakNodes, int fleetNodes) {
+    const int wanted =
+        o.spotNodes
+            ? *o.spotNodes
+            : static_cast<int>(std::lround(o.spotShare * std::max(0, peakNodes - reservedNodes)));
+    return std::clamp(wanted, 0, std::max(0, fleetNodes - reservedNodes));
 }
 
 }  // namespace
@@ -39,6 +44,8 @@ MixSweep sweepReservedLevels(const Scenario& scenario, const MixSweepOptions& op
         throw std::invalid_argument("levels must be between 2 and 1000");
     if (!(options.spotShare >= 0 && options.spotShare <= 1))
         throw std::invalid_argument("the spot share must be between 0 and 1");
+    if (options.spotNodes && *options.spotNodes < 0)
+        throw std::invalid_argument("spot nodes must not be negative");
     MixSweep sweep;
     sweep.onDemandDefaulted = !scenario.onDemand;
     sweep.onDemand = scenario.onDemand.value_or(kDefaultMixOnDemand);
@@ -48,9 +55,9 @@ MixSweep sweepReservedLevels(const Scenario& scenario, const MixSweepOptions& op
     // Peak demand: everything on demand (spot as at level 0), the most GPUs held at a sample.
     RunOptions runOptions;
     runOptions.diagnosePending = false;  // costs only: no pending lists
-    const Results all = simulate(
-        scenarioAtLevel(scenario, sweep.onDemand, 0, spotNodesAt(0, fleetNodes, options.spotShare)),
-        runOptions, {}, options.stop);
+    const Results all = simulate(scenarioAtLevel(scenario, sweep.onDemand, 0,
+                                                 spotNodesAt(options, 0, fleetNodes, fleetNodes)),
+                                 runOptions, {}, options.stop);
     if (const Series* held = all.findSeries("allocated_gpus"))
         for (double v : held->values)
             sweep.peakDemandGpus = std::max(sweep.peakDemandGpus, static_cast<int>(std::ceil(v)));
@@ -78,9 +85,7 @@ MixSweep sweepReservedLevels(const Scenario& scenario, const MixSweepOptions& op
             MixLevel& level = sweep.levels[i];
             level.reservedNodes = reserved[i];
             level.reservedGpus = prefixGpus[reserved[i]];
-            level.spotNodes =
-                std::min(fleetNodes - reserved[i],
-                         spotNodesAt(reserved[i], sweep.peakDemandNodes, options.spotShare));
+            level.spotNodes = spotNodesAt(options, reserved[i], sweep.peakDemandNodes, fleetNodes);
             const Results r = simulate(
                 scenarioAtLevel(scenario, sweep.onDemand, level.reservedNodes, level.spotNodes),
                 runOptions, {}, options.stop);

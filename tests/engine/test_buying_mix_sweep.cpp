@@ -59,6 +59,30 @@ TEST_CASE("each level costs its reservation plus the demand above it on demand",
     }
 }
 
+TEST_CASE("a fixed number of spot nodes at every level", "[mix]") {
+    // Two spot nodes ($1.50, always up: no reclaims) beside R reserved, the rest on demand:
+    // the fill order puts an hour's D jobs on reserved, then spot, then on demand, so an hour
+    // costs 8 × ($2 R + $1.50 S + $5 (D − R − S)+) with S = min(2, 16 − R).
+    const Scenario s = hourlyUniformDemand(24);
+    std::vector<int> demand(24, 0);
+    for (const JobDef& j : s.jobs)
+        ++demand[static_cast<int>(j.submitS / 3600)];
+    MixSweepOptions options;
+    options.levels = 17;
+    options.spotNodes = 2;
+    const MixSweep sweep = sweepReservedLevels(s, options);
+    for (const MixLevel& level : sweep.levels) {
+        const int spot = std::min(2, 16 - level.reservedNodes);
+        CHECK(level.spotNodes == spot);
+        double expected = 0;
+        for (int d : demand)
+            expected += 8 * (2.0 * level.reservedNodes + 1.5 * spot +
+                             5.0 * std::max(0, d - level.reservedNodes - spot));
+        INFO("reserved nodes " << level.reservedNodes);
+        CHECK(level.costUsd == Approx(expected));
+    }
+}
+
 TEST_CASE("the optimum reservation is the newsvendor quantile", "[mix]") {
     // D uniform on 0..16 nodes; reserved ÷ on-demand price = 2 / 5 = 0.4. The expected cost
     // per hour, 8 × (2R + 5 E[(D − R)+]), falls while P(D > R) = (16 − R) / 17 > 0.4, that is

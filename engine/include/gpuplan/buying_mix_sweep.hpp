@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <stop_token>
 #include <vector>
 
@@ -38,7 +39,10 @@ struct MixSweep {
 struct MixSweepOptions {
     int levels = 21;       ///< at most this many reserved levels, 0 .. peak (≥ 2)
     double spotShare = 0;  ///< of the nodes above the reservation (up to the peak), spot
-    unsigned threads = 0;  ///< levels at a time; 0 = the hardware's threads
+    /// Instead of the share: this many spot nodes at every level (fewer where the reservation
+    /// leaves less of the fleet), as a mix with a fixed spot count is varied.
+    std::optional<int> spotNodes;
+    unsigned threads = 0;                  ///< levels at a time; 0 = the hardware's threads
     std::function<void(double)> progress;  ///< fraction done, from the calling thread
     std::stop_token stop;
 };
