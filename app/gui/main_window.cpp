@@ -31,6 +31,7 @@
 #include "chart_board.hpp"
 #include "cohort_dock.hpp"
 #include "compare_table_model.hpp"
+#include "document_undo_keys.hpp"
 #include "export_controller.hpp"
 #include "fill_study_view.hpp"
 #include "fleet_panel.hpp"
@@ -389,6 +390,7 @@ void MainWindow::buildActions() {
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = m_doc->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
+    routeSpinBoxUndoToDocument(this);
     QAction* redo = m_doc->undoStack()->createRedoAction(this, tr("&Redo"));
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);

@@ -155,6 +155,30 @@ private slots:
         QCOMPARE(json(f.doc), before);
     }
 
+    void ctrlZInASpinBoxUndoesTheDocument() {
+        // Typed into the reserved box and committed with Enter, then Ctrl+Z with the focus
+        // still in the box: the document's edit is undone, not the box's text.
+        Fixture f;
+        BuyingMixControls* c = panelOf(f)->controls();
+        c->mixBox()->click();
+        const std::string before = json(f.doc);
+        showTab(f);
+        f.window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(f.window.get()));
+        QSpinBox* box = c->reservedBox();
+        box->setFocus();
+        box->selectAll();
+        QTest::keyClicks(box, QStringLiteral("10"));
+        QTest::keyClick(box, Qt::Key_Return);
+        QCOMPARE(f.doc.scenario().buyingMix->reservedNodes, 10);
+        QVERIFY(box->hasFocus());
+        QTest::keySequence(box, QKeySequence::Undo);
+        QCOMPARE(json(f.doc), before);
+        QCOMPARE(box->value(), 32);
+        QTest::keySequence(box, QKeySequence::Redo);
+        QCOMPARE(f.doc.scenario().buyingMix->reservedNodes, 10);
+    }
+
     void theCurveFinishesMarksItsOptimumAndAClickReservesALevel() {
         Fixture f;
         BuyingMixPanel* panel = showTab(f);
