@@ -346,7 +346,11 @@ void TopologyView::paintNode(QPainter& p, int node, bool detailed) {
             f.setBold(true);
             p.setFont(f);
             p.setPen(palette().color(QPalette::WindowText));
-            p.drawText(nr, Qt::AlignCenter, QString::fromLatin1(toString(state)).toUpper());
+            // An elastic on-demand node not provisioned is not bought yet, not being delivered.
+            const QString label = info.elastic && state == NodeState::Provisioning
+                                      ? tr("ON DEMAND · OFF")
+                                      : QString::fromLatin1(toString(state)).toUpper();
+            p.drawText(nr, Qt::AlignCenter, label);
         }
     }
     const bool selected = (m_selection.kind == TopologyHit::Kind::Node ||
