@@ -19,7 +19,11 @@ ReliabilityEdit setRandomFailures(const Scenario& s, bool on, double mtbfGpuHour
         e.text = QObject::tr("Random failures off");
         return e;
     }
-    e.after.failures = FailureDef{mtbfGpuHours, repairS};
+    // Settings the group does not show (hot spares) stay as they were.
+    FailureDef f = s.failures.value_or(FailureDef{});
+    f.mtbfGpuHours = mtbfGpuHours;
+    f.repairS = repairS;
+    e.after.failures = f;
     e.text = QObject::tr("Random failures on (MTBF %L1 GPU-h, repair %2 h)")
                  .arg(mtbfGpuHours, 0, 'f', 0)
                  .arg(hours(repairS));

@@ -37,10 +37,14 @@ std::vector<std::uint32_t> Autoscaler::scaleUp(const JobQueue& queue,
     // (free GPUs are spoken for in queue order, as the cluster autoscaler's bin-packing
     // simulation places pending pods on existing nodes first), over what one empty node holds.
     std::vector<double> needNodes(m_pools.size(), 0.0);
+    // Free GPUs on Ready nodes per model, from the fleet histograms the cluster keeps current
+    // (not a walk over every node on every pass).
     std::vector<long long> freeGpus(m_fleet.gpuModels.size(), 0);
-    for (std::size_t n = 0; n < m_fleet.nodes.size(); ++n)
-        if (cluster.state(static_cast<int>(n)) == NodeState::Ready)
-            freeGpus[m_fleet.nodes[n].gpuModel] += cluster.freeGpus(static_cast<int>(n));
+    for (std::size_t m = 0; m < freeGpus.size(); ++m) {
+        const int* hist = cluster.freeHist(Scope::Fleet, 0, static_cast<int>(m));
+        for (int f = 1; f < cluster.histWidth(); ++f)
+            freeGpus[m] += static_cast<long long>(f) * hist[f];
+    }
     for (std::uint32_t job : queue.firstInOrder(kMaxScan)) {
         const JobSpec& s = jobs[job].spec;
         const PlacementRequest req = requestOf(s);

@@ -21,6 +21,7 @@
 #include "event_markers.hpp"
 #include "fleet_context_menu.hpp"
 #include "gpuplan/checkpoint_advice.hpp"
+#include "reliability_edits.hpp"
 #include "reliability_group.hpp"
 #include "scheduler_panel.hpp"
 #include "ui_palette.hpp"
@@ -284,6 +285,16 @@ private slots:
         QCOMPARE(json(f.doc), before);
         QVERIFY(f.waitForResults());
         QCOMPARE(shown(C::CheckpointAdviceColumn).toString(), QStringLiteral("—"));
+    }
+
+    void failureEditsKeepTheHotSparesTheGroupDoesNotShow() {
+        // A scenario file with two hot spares: switching failures on again or changing the
+        // MTBF and repair time must not drop them.
+        Scenario s;
+        s.failures = FailureDef{5000, 3600, 2};
+        QCOMPARE(setRandomFailures(s, true, 800, 7200).after.failures->hotSpareNodes, 2);
+        QCOMPARE(setMtbfGpuHours(s, 900).after.failures->hotSpareNodes, 2);
+        QCOMPARE(setRepairS(s, 60).after.failures->hotSpareNodes, 2);
     }
 
     void thousandsOfFailuresMergeIntoFewMarks() {

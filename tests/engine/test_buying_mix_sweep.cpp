@@ -33,15 +33,21 @@ Scenario hourlyUniformDemand(int hours) {
     return s;
 }
 
+/// Nodes the scenario's jobs ask for, hour by hour (each job is one node for one hour).
+std::vector<int> demandByHour(const Scenario& s) {
+    std::vector<int> demand(static_cast<std::size_t>(s.horizonS / 3600), 0);
+    for (const JobDef& j : s.jobs)
+        ++demand[static_cast<std::size_t>(j.submitS / 3600)];
+    return demand;
+}
+
 }  // namespace
 
 TEST_CASE("each level costs its reservation plus the demand above it on demand", "[mix]") {
     // 24 hours of the hourly demand; at R reserved nodes an hour costs 8 × ($2 × R + $5 ×
     // (D_k − R)+) — instant provisioning, given back when idle — summed over the hours.
     const Scenario s = hourlyUniformDemand(24);
-    std::vector<int> demand(24, 0);
-    for (const JobDef& j : s.jobs)
-        ++demand[static_cast<int>(j.submitS / 3600)];
+    const std::vector<int> demand = demandByHour(s);
     MixSweepOptions options;
     options.levels = 17;
     const MixSweep sweep = sweepReservedLevels(s, options);
@@ -64,9 +70,7 @@ TEST_CASE("a fixed number of spot nodes at every level", "[mix]") {
     // the fill order puts an hour's D jobs on reserved, then spot, then on demand, so an hour
     // costs 8 × ($2 R + $1.50 S + $5 (D − R − S)+) with S = min(2, 16 − R).
     const Scenario s = hourlyUniformDemand(24);
-    std::vector<int> demand(24, 0);
-    for (const JobDef& j : s.jobs)
-        ++demand[static_cast<int>(j.submitS / 3600)];
+    const std::vector<int> demand = demandByHour(s);
     MixSweepOptions options;
     options.levels = 17;
     options.spotNodes = 2;
