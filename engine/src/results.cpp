@@ -124,17 +124,24 @@ CheckpointPolicy Results::checkpointOf(std::uint32_t job) const {
     return s.sourceIndex < policies.size() ? policies[s.sourceIndex] : CheckpointPolicy{};
 }
 
+int Results::maxPodsOf(std::uint32_t job) const {
+    const JobSpec& s = jobs[job].spec;
+    const auto& maxGpus = sourceElasticMaxGpus[static_cast<std::size_t>(s.source)];
+    const int most = s.sourceIndex < maxGpus.size() ? maxGpus[s.sourceIndex] / s.gpusPerPod : 0;
+    return std::max(s.pods(), most);
+}
+
 namespace {
 /// The one rule both scans count by: a binding that ended other than by completing, failing
 /// or reaching the end of the run took the job off its GPUs to queue again (an eviction; a
 /// preemption): a restart, which lost the segment's lostWorkS.
 void addInterruption(JobInterruptions& j, const RunSegment& seg, const Results& r) {
     if (seg.end == SegmentEnd::Completed || seg.end == SegmentEnd::Failed ||
-        seg.end == SegmentEnd::Horizon)
+        seg.end == SegmentEnd::Horizon || seg.end == SegmentEnd::Resized)
         return;
     ++j.restarts;
     j.lostWorkS += seg.lostWorkS;
-    j.lostGpuS += seg.lostWorkS * r.gpuEquivalentsOf(seg);
+    j.lostGpuS += seg.lostWorkS * r.workGpusOf(seg);
 }
 }  // namespace
 

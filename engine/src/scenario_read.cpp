@@ -188,6 +188,14 @@ struct Reader {
             if (t.checkpointCostS > 0 && t.checkpointIntervalS == 0)
                 v->fail("a checkpoint cost needs \"checkpointIntervalS\" (how often it is paid)");
         }
+        if (auto v = o.optional("elastic")) {
+            JsonObject e = v->object();
+            t.elasticMaxGpus = static_cast<int>(e.required("maxGpus").integer(1, 1'000'000));
+            e.finish();
+            if (t.gpuMilli < 1000 || !t.migProfile.empty() || t.migMemoryGb > 0)
+                v->fail(
+                    "an elastic job grows by whole GPUs: not with a GPU share or a MIG instance");
+        }
         return t;
     }
 
@@ -383,6 +391,10 @@ struct Reader {
             if (j.traits.gpusPerPod > 0 && j.gpus % j.traits.gpusPerPod != 0)
                 gpusNode.fail("must be a multiple of gpusPerPod (" +
                               std::to_string(j.traits.gpusPerPod) + ")");
+            if (j.traits.elasticMaxGpus > 0 && j.traits.elasticMaxGpus <= j.gpus)
+                fail(o.pointer() + "/elastic/maxGpus", "an elastic job grows above its gpus (" +
+                                                           std::to_string(j.gpus) +
+                                                           "): maxGpus must be more");
             j.durationS = o.required("durationS").number(1, kMaxTimeS);
             o.finish();
             s.jobs.push_back(std::move(j));

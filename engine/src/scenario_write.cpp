@@ -83,6 +83,7 @@ void traits(OJson& o, const JobTraitsDef& t, bool withTeam) {
         o["preemptionPolicy"] = toString(t.preemptionPolicy);
     putIf(o, "checkpointIntervalS", t.checkpointIntervalS, d.checkpointIntervalS);
     putIf(o, "checkpointCostS", t.checkpointCostS, d.checkpointCostS);
+    if (t.elasticMaxGpus > 0) o["elastic"] = OJson{{"maxGpus", t.elasticMaxGpus}};
 }
 
 OJson flavorQuotas(const std::vector<FlavorQuotaDef>& flavors) {

@@ -14,6 +14,7 @@
 #include "cluster_state.hpp"
 #include "end_ordered_jobs.hpp"
 #include "gpuplan/results.hpp"
+#include "index_set.hpp"
 #include "large_arrays.hpp"
 #include "mig_recuts.hpp"
 #include "quota_ledger.hpp"
@@ -40,6 +41,29 @@ struct JobRuntime {
     Phase phase = Phase::NotArrived;
 };
 
+/// Elastic jobs (JobTraitsDef::elasticMaxGpus): how far each may grow and which are bound.
+/// Empty when the run has none, and then nothing else asks.
+struct ElasticJobs {
+    explicit ElasticJobs(const Results& r) {
+        for (std::uint32_t j = 0; j < r.jobs.size(); ++j) {
+            const int most = r.maxPodsOf(j);
+            if (most == r.jobs[j].spec.pods()) continue;
+            if (maxPods.empty()) {
+                maxPods.assign(r.jobs.size(), 0);
+                bound.reset(static_cast<std::uint32_t>(r.jobs.size()));
+            }
+            maxPods[j] = most;
+        }
+    }
+    bool any() const { return !maxPods.empty(); }
+    bool isElastic(std::uint32_t job) const { return any() && maxPods[job] > 0; }
+
+    std::vector<int> maxPods;  ///< per job: the most pods it may hold; 0 = fixed size
+    IndexSet bound;            ///< elastic jobs bound now
+    std::uint64_t grows = 0;
+    std::uint64_t shrinks = 0;  ///< to let queued jobs in
+};
+
 struct SimState {
     SimState(Results& r, const Fleet& f, const Scenario& s)
         : results(r),
@@ -49,7 +73,8 @@ struct SimState {
           migRecuts(f, cluster, r.migRecuts),
           quota(s, f, r.teams),
           savedWork(r),
-          autoscaler(f, s.onDemand) {
+          autoscaler(f, s.onDemand),
+          elastic(r) {
         reserveLarge(runtime, r.jobs.size());
         runtime.resize(r.jobs.size());
         nodeJobs.resize(f.nodes.size());
@@ -116,6 +141,7 @@ struct SimState {
     }
     /// Elastic on-demand nodes: which are coming, which jobs wait for them, idle since when.
     Autoscaler autoscaler;
+    ElasticJobs elastic;
     /// Crash-looping shares OOM-killed by their GPU's memory or their client limit: why.
     std::unordered_map<std::uint32_t, MemoryFault> memoryFaults;
 };

@@ -59,6 +59,7 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
             changed = true;
         }
         if (changed) {
+            if (m_sim.elastic.any() && !m_scheduler.queue().empty()) reclaimElasticGrowth();
             m_scheduler.pass(now);
             // Preempted jobs queue again and may fit elsewhere at once. A few rounds at most:
             // policies that preempt back and forth must not stall the clock.
@@ -74,6 +75,9 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
                 if (!m_scaleDownsDue.empty()) applyScaleDowns();
                 scaleUp();
             }
+            if (m_sim.elastic.any() && m_scheduler.queue().empty() &&
+                m_scheduler.nominations().empty())
+                growElasticJobs();
             check();
             if (!m_queuedNow.empty()) diagnoseNewlyQueued();
             checkHeadOnTime();
@@ -115,6 +119,15 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
             {"on_demand_scale_ups", changesBy(NodeChangeCause::ScaleUp), "nodes",
              "On-demand nodes provisioned for queued jobs (each Ready onDemand.provisioningDelayS "
              "after its request)."});
+    if (m_sim.elastic.any()) {
+        m_results.kpis.push_back({"elastic_grows", static_cast<double>(m_sim.elastic.grows),
+                                  "resizes",
+                                  "Times an elastic job grew into idle capacity (nothing "
+                                  "waiting), each a restart of its pods with its work kept."});
+        m_results.kpis.push_back(
+            {"elastic_shrinks", static_cast<double>(m_sim.elastic.shrinks), "resizes",
+             "Times an elastic job gave its growth back so that a queued job could start."});
+    }
     writePreemptionHealthKpis(m_results);
     m_results.fingerprint = m_fingerprint;
     m_results.eventCount = m_eventCount;
@@ -147,6 +160,13 @@ const Fleet& Simulation::prepare(const Scenario& scenario, Results& results) {
         policies[static_cast<std::size_t>(JobSource::Explicit)].push_back(policyOf(j.traits));
     for (const TraceDef& t : scenario.traces)
         policies[static_cast<std::size_t>(JobSource::Trace)].push_back(policyOf(t.traits));
+    auto& elastic = results.sourceElasticMaxGpus;
+    for (const JobClassDef& c : scenario.jobClasses)
+        elastic[static_cast<std::size_t>(JobSource::Class)].push_back(c.traits.elasticMaxGpus);
+    for (const JobDef& j : scenario.jobs)
+        elastic[static_cast<std::size_t>(JobSource::Explicit)].push_back(j.traits.elasticMaxGpus);
+    for (const TraceDef& t : scenario.traces)
+        elastic[static_cast<std::size_t>(JobSource::Trace)].push_back(t.traits.elasticMaxGpus);
     reserveLarge(results.jobs, w.jobs.size());
     for (const JobSpec& spec : w.jobs)
         results.jobs.push_back(JobRecord{.spec = spec});
@@ -179,8 +199,17 @@ BindingPlan Simulation::plan(std::uint32_t job, const std::vector<PodPlacement>&
             m_nodeScratch.push_back(pod.node);
         p.tier = fleet.tierOf(m_nodeScratch);
     }
-    p.slowdown = fleet.slowdown(fleet.neededTier(s.gpus, first.gpuModel), p.tier,
-                                s.topologySensitivity, first.nodeType);
+    // An elastic job's binding may hold more pods than it asked: it needs the tier of what
+    // it holds, and works faster by its pace.
+    const int heldPods = static_cast<int>(pods.size());
+    const bool resized = heldPods != s.pods();
+    p.slowdown =
+        fleet.slowdown(fleet.neededTier(resized ? heldPods * s.gpusPerPod : s.gpus, first.gpuModel),
+                       p.tier, s.topologySensitivity, first.nodeType);
+    if (resized) {
+        p.pace = static_cast<double>(heldPods) / s.pods();
+        p.slowdown /= p.pace;
+    }
     // A MIG pod has its instance's memory, not the GPU's.
     double memoryGb = fleet.gpuModels[first.gpuModel].hbmGb;
     if (pods.front().isMig()) {
@@ -242,7 +271,7 @@ void Simulation::bind(std::uint32_t job, const std::vector<PodPlacement>& pods) 
         rec.firstStartS = m_nowS;
         m_metrics.jobStarted(m_nowS - s.submitS);
     }
-    rec.slowdown = static_cast<float>(p.slowdown);
+    rec.slowdown = static_cast<float>(p.slowdown * p.pace);  // the placement's, not the pace
     rec.lastSegment = rt.segment;
     ++rec.segmentCount;
     rec.status = JobStatus::Running;
@@ -269,6 +298,7 @@ void Simulation::bind(std::uint32_t job, const std::vector<PodPlacement>& pods) 
         push(rt.progressStartS, EventType::StartupDone, job, rt.segment);
     push(p.endS, EventType::Release, job, rt.segment);
     if (s.sharesGpu() && rt.phase == Phase::Running) shareRuns(job);
+    if (m_sim.elastic.isElastic(job)) m_sim.elastic.bound.insert(job);
     if (rt.phase != Phase::Running) {
         setStuck(job, true);
         if (m_options.diagnosePending)
@@ -315,10 +345,12 @@ void Simulation::unbind(std::uint32_t job, SegmentEnd end) {
     leave(job, !terminating, true);
     if (terminating) victimEnded(job);
     m_cost.held(m_results.placementOf(seg), -1);
-    if (m_sim.autoscaler.active())
+    if (m_sim.elastic.any()) m_sim.elastic.bound.erase(job);
+    // A resize takes new pods at once: its old nodes are not idle, nor drained.
+    if (m_sim.autoscaler.active() && !m_resizing)
         for (const PodPlacement& pod : m_results.placementOf(seg))
             if (m_sim.nodeJobs[pod.node].empty()) becameIdle(pod.node);
-    if (m_sim.cluster.drainingNodes() > 0)
+    if (m_sim.cluster.drainingNodes() > 0 && !m_resizing)
         for (const PodPlacement& pod : m_results.placementOf(seg))
             if (m_sim.nodeJobs[pod.node].empty() &&
                 m_sim.cluster.state(static_cast<int>(pod.node)) == NodeState::Draining)
@@ -497,7 +529,7 @@ void Simulation::nodeChange(std::uint32_t index) {
             std::sort(victims.begin(), victims.end());
             victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
             for (std::uint32_t job : victims)
-                evict(job);
+                if (!m_sim.elastic.isElastic(job) || !shrinkOffNode(job, node)) evict(job);
         }
         // Idle time counts only while Ready (evictions above may have started it).
         if (elastic && to != NodeState::Ready) m_sim.autoscaler.idleSince(node, -1);
@@ -535,12 +567,15 @@ void Simulation::loseUnsavedWork(std::uint32_t job) {
     const double gainedS = out.savedS - savedBeforeS;
     const double lostGpuS =
         s.sharesGpu() || policy.costS > 0
-            ? heldGpus(job) * out.lostS
-            : heldGpus(job) * (m_nowS - rt.progressStartS - gainedS * slowdown) / slowdown;
+            ? workGpus(job) * out.lostS
+            : workGpus(job) * (m_nowS - rt.progressStartS - gainedS * slowdown) / slowdown;
     m_metrics.discardUseful(lostGpuS);
-    if (out.overheadS > 0) m_metrics.discardCheckpointing(heldGpus(job) * out.overheadS);
+    if (out.overheadS > 0) m_metrics.discardCheckpointing(workGpus(job) * out.overheadS);
     m_results.segments[rt.segment].lostWorkS = static_cast<float>(out.lostS);
-    m_cost.lostWork(m_sim.placementOf(job), out.lostS);
+    // An elastic job's lost work is priced at its own size (a grown one did it on more GPUs,
+    // in less time).
+    m_cost.lostWork(m_sim.placementOf(job),
+                    m_sim.elastic.any() ? out.lostS * workGpus(job) / heldGpus(job) : out.lostS);
     m_sim.savedWork.set(job, out.savedS, m_results.jobs.size());
 }
 
@@ -555,7 +590,7 @@ void Simulation::writeOffCheckpoints(std::uint32_t job, bool completed) {
         completed ? policy.costS * std::max(0.0, policy.checkpointsBefore(s.durationS) -
                                                      policy.checkpointsIn(savedBeforeS))
                   : checkpointOutcome(policy, savedBeforeS, workDoneS(job), s.durationS).overheadS;
-    if (overheadS > 0) m_metrics.discardCheckpointing(heldGpus(job) * overheadS);
+    if (overheadS > 0) m_metrics.discardCheckpointing(workGpus(job) * overheadS);
 }
 
 void Simulation::takeOff(std::uint32_t job, SegmentEnd end) {
@@ -631,7 +666,7 @@ void Simulation::checkpointAllWork(std::uint32_t job) {
     // The periodic checkpoints so far, then one more of everything done.
     const CheckpointOutcome out =
         checkpointOutcome(policy, savedBeforeS, workDoneS(job), s.durationS);
-    m_metrics.discardCheckpointing(heldGpus(job) * out.overheadS);
+    m_metrics.discardCheckpointing(workGpus(job) * out.overheadS);
     // Written after its progress stopped: held, never counted useful.
     m_metrics.countCheckpointing(heldGpus(job) * policy.costS);
     m_sim.savedWork.set(job, out.workS, m_results.jobs.size());

@@ -82,7 +82,8 @@ static_assert(sizeof(Event) == 24);
 
 /// What binding a job to some pods would mean.
 struct BindingPlan {
-    double slowdown = 1;      ///< topology × interference
+    double slowdown = 1;      ///< topology × interference ÷ pace
+    double pace = 1;          ///< pods held ÷ pods asked (above 1: a grown elastic job)
     double topology = 1;      ///< a share's: the fabric's part of its slowdown
     double interference = 1;  ///< a share's, from the pods on its GPUs (shared_gpus.hpp)
     FabricTier tier = FabricTier::Nvlink;
@@ -194,8 +195,15 @@ private:
     /// differ from what it asked (a time-slice replica), so it is read from the placement.
     [[gnu::always_inline]] double heldGpus(std::uint32_t job) const {
         const JobSpec& s = m_sim.spec(job);
-        if (!s.sharesGpu() && !s.asksMig()) return s.gpus;
+        if (!s.sharesGpu() && !s.asksMig() && !m_sim.elastic.any()) return s.gpus;
         return m_results.gpuEquivalentsOf(m_results.segments[m_sim.runtime[job].segment]);
+    }
+    /// GPU-equivalents the job's work is counted in: what it holds, but an elastic job's
+    /// work at its own size (a grown one does more per second instead: its slowdown).
+    [[gnu::always_inline]] double workGpus(std::uint32_t job) const {
+        const JobSpec& s = m_sim.spec(job);
+        if (!s.sharesGpu() && !s.asksMig()) return s.gpus;
+        return heldGpus(job);
     }
 
     [[gnu::always_inline]] void setStuck(std::uint32_t job, bool stuck) {
@@ -215,13 +223,18 @@ private:
             fleet.gpuModels[fleet.nodes[m_results.placements[seg.placementBegin].node].gpuModel]
                 .bf16DenseTflops;
         if (s.sharesGpu()) return addShareProgress(job, sign, peak);
-        const double rate = heldGpus(job) / static_cast<double>(seg.slowdown);
+        const double rate = workGpus(job) / static_cast<double>(seg.slowdown);
         m_rates.usefulGpus += sign * rate;
         m_rates.occupiedGpus += sign * rate * s.smActivity;
         m_rates.achievedTflops += sign * rate * s.mfu * peak;
-        if (m_cost.active())
+        if (m_cost.active()) {
+            // What it holds, busy at its SM activity ÷ the placement's slowdown (a grown
+            // elastic job's pace is in its slowdown, not in how busy each GPU is).
+            const double busy = m_sim.elastic.any() ? rate / heldGpus(job)
+                                                    : 1.0 / static_cast<double>(seg.slowdown);
             m_cost.occupied(sign * usdPerHourOf(m_results.fleet, m_results.placementOf(seg)) *
-                            s.smActivity / static_cast<double>(seg.slowdown));
+                            s.smActivity * busy);
+        }
     }
 
     // ---- Shares: interference, memory and the MPS fault domain (shared_gpus.hpp) ----
@@ -271,6 +284,29 @@ private:
 
     /// Ends the job's current binding: completion, failure or eviction.
     void unbind(std::uint32_t job, SegmentEnd end);
+
+    // ---- Elastic jobs (simulation_elastic.cpp) ----
+
+    /// Before a pass: queued jobs that grown elastic jobs keep out get the growth back. The
+    /// first few queued jobs in order that do not fit now are tried with the growth (and its
+    /// quota) lifted, lowest-priority growth first; the growth that lets one fit is shrunk.
+    void reclaimElasticGrowth();
+    /// After a pass that left nothing queued: bound elastic jobs grow by whole pods into idle
+    /// capacity, highest priority first, when that ends them sooner despite the restart.
+    void growElasticJobs();
+    /// An elastic job's binding becomes `pods` (not yet occupied). `end` Resized: it keeps all
+    /// its work (its state is handed over, as TorchElastic and Horovod Elastic do at a
+    /// membership change); Evicted: a node under it went down, it keeps what its checkpoints
+    /// saved. Either way its pods restart (startupS).
+    void resizeElastic(std::uint32_t job, std::vector<PodPlacement> pods, SegmentEnd end);
+    /// A running job keeps all the work it has done (no checkpoint is written for it).
+    void keepAllWork(std::uint32_t job);
+    /// Its node went down under some of its pods: a grown elastic job that keeps its size on
+    /// the other pods goes on there (losing unsaved work); false = evict it whole.
+    bool shrinkOffNode(std::uint32_t job, std::uint32_t node);
+    /// Takes a bound job's pods [from, end) off (−1) or back onto (+1) the cluster and quota
+    /// books, for a what-if; nothing else moves.
+    void liftPods(std::uint32_t job, std::size_t from, int sign);
 
     /// Dynamic MIG: idle GPUs are re-cut for the MIG requests the pass left queued; each
     /// comes back with its new layout after its group's reconfiguration time.
@@ -390,6 +426,7 @@ private:
     std::vector<std::uint32_t> m_nomineesReady;  ///< their last victim just left
     std::vector<std::uint32_t> m_scaleDownsDue;  ///< node-change indices, applied after the pass
     bool m_applyingScaleDowns = false;
+    bool m_resizing = false;  ///< an elastic job leaves its pods only to take new ones at once
     /// Per node: a hot spare now (empty without spares). A spare is Cordoned until a failure
     /// calls it in; a repaired node takes its place as a spare.
     std::vector<bool> m_spare;

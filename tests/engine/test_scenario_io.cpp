@@ -151,6 +151,8 @@ const Malformed kMalformed[] = {
     {"checkpoint-cost-without-interval", "/jobClasses/0/checkpointCostS",
      "a checkpoint cost needs \"checkpointIntervalS\""},
     {"spot-interruption-certain", "/spot/monthlyInterruptionFraction", "must be between"},
+    {"elastic-not-above-gpus", "/jobs/0/elastic/maxGpus", "maxGpus must be more"},
+    {"elastic-gpu-share", "/jobClasses/0/elastic", "grows by whole GPUs"},
     {"spot-without-return", "/spot", "returnS"},
     {"on-demand-without-delay", "/onDemand", "provisioningDelayS"},
     {"buying-mix-larger-than-fleet", "/buyingMix", "more than the fleet's 10 nodes"},

@@ -60,8 +60,9 @@ struct PodPlacement {
 };
 
 /// How a binding ended. Evicted: its node failed or went away. Preempted: another job took
-/// its GPUs or its quota (priority preemption, Kueue's reclaim).
-enum class SegmentEnd : std::uint8_t { Completed, Failed, Evicted, Horizon, Preempted };
+/// its GPUs or its quota (priority preemption, Kueue's reclaim). Resized: an elastic job grew
+/// or shrank; its next binding starts at the same instant with all its work.
+enum class SegmentEnd : std::uint8_t { Completed, Failed, Evicted, Horizon, Preempted, Resized };
 
 /// One binding of a job to GPUs, from bind to release (a job evicted by a node failure and
 /// started again has several).
@@ -74,6 +75,8 @@ struct RunSegment {
     double endS = 0;
     std::uint32_t placementBegin = 0;  ///< into Results::placements
     std::uint32_t placementCount = 0;
+    /// Wall seconds per second of the job's work: the placement's slowdown, × pods asked ÷
+    /// pods held (an elastic job grown past its size works faster, so below 1).
     float slowdown = 1;
     FabricTier tier = FabricTier::Nvlink;
     SegmentEnd end = SegmentEnd::Completed;
@@ -317,6 +320,8 @@ struct Results {
     /// checkpointCostS), indexed by JobSource, then by source index as classNames,
     /// explicitNames and traceNames are.
     std::array<std::vector<CheckpointPolicy>, 3> sourceCheckpoints;
+    /// JobTraitsDef::elasticMaxGpus of every job source, indexed as sourceCheckpoints.
+    std::array<std::vector<int>, 3> sourceElasticMaxGpus;
 
     std::vector<Kpi> kpis;
     std::vector<GroupKpis> teamKpis;   ///< per team with a job submitted before the end
@@ -334,6 +339,15 @@ struct Results {
     CheckpointPolicy checkpointOf(std::uint32_t job) const;
     /// How often the job saves its work, seconds of work; 0 = never (an eviction loses all).
     double checkpointIntervalS(std::uint32_t job) const { return checkpointOf(job).intervalS; }
+    /// The most pods the job may hold: its own pods, or more for an elastic job (whole pods up
+    /// to its source's elasticMaxGpus).
+    int maxPodsOf(std::uint32_t job) const;
+    /// GPU-equivalents a binding's work is counted in (lost work, useful GPU-seconds): what it
+    /// holds, × pods asked ÷ pods held (an elastic job's work is measured at its own size).
+    double workGpusOf(const RunSegment& segment) const {
+        const JobSpec& s = jobs[segment.job].spec;
+        return gpuEquivalentsOf(segment) * (static_cast<double>(s.pods()) / segment.placementCount);
+    }
     /// One job's restarts and lost work, from its segments (a scan of them all).
     JobInterruptions interruptionsOf(std::uint32_t job) const;
     /// Every job's, in one scan.

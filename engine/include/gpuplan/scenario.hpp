@@ -150,6 +150,12 @@ struct JobTraitsDef {
     /// interval, none at the end): the overhead Young's and Daly's intervals weigh against
     /// the work failures waste (checkpoint_policy.hpp). Written off goodput, not useful work.
     double checkpointCostS = 0;
+    /// Elastic: the most GPUs a job grows to (0 = fixed size). Its `gpus` is its minimum: it
+    /// starts, and is admitted by quota, at that size; when nothing waits it grows by whole pods
+    /// into idle capacity, and a queued job that the growth keeps out shrinks it back. Work
+    /// scales linearly with its pods; every resize hands its state over and restarts its pods
+    /// (startupS again, nothing lost). A job of maxGpus or more is fixed-size. Whole GPUs only.
+    int elasticMaxGpus = 0;
     bool operator==(const JobTraitsDef&) const = default;
 };
 
