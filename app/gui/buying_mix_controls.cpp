@@ -62,6 +62,14 @@ BuyingMixControls::BuyingMixControls(ScenarioDocument* doc, QWidget* parent)
         tr("Idle time before a node is given back. Default 10 min: cluster-autoscaler's\n"
            "--scale-down-unneeded-time."));
 
+    m_ceilingSlider = slider();
+    m_ceilingBox = new QSpinBox(this);
+    m_ceilingBox->setKeyboardTracking(false);
+    for (QWidget* w : {static_cast<QWidget*>(m_ceilingSlider), static_cast<QWidget*>(m_ceilingBox)})
+        w->setToolTip(
+            tr("The most on-demand nodes up or requested at once (cluster-autoscaler's\n"
+               "--max-nodes-total). At the top: every on-demand node of the fleet."));
+
     m_spotOn = new QCheckBox(tr("Spot reclaims"), this);
     m_spotOn->setToolTip(
         tr("Spot nodes are reclaimed at random with a notice; a job that can\n"
@@ -101,16 +109,19 @@ BuyingMixControls::BuyingMixControls(ScenarioDocument* doc, QWidget* parent)
     grid->addWidget(m_delayS, 4, 3);
     grid->addWidget(new QLabel(tr("idle"), this), 4, 4);
     grid->addWidget(m_idleMin, 4, 5);
-    grid->addWidget(m_spotOn, 5, 0, 1, 2);
-    grid->addWidget(new QLabel(tr("rate"), this), 5, 2);
-    grid->addWidget(m_sharePct, 5, 3, 1, 3);
-    grid->addWidget(new QLabel(tr("notice"), this), 6, 2);
-    grid->addWidget(m_noticeS, 6, 3);
-    grid->addWidget(new QLabel(tr("back"), this), 6, 4);
-    grid->addWidget(m_returnMin, 6, 5);
-    grid->addWidget(m_refusal, 7, 0, 1, 6);
+    grid->addWidget(new QLabel(tr("Ceiling"), this), 5, 0);
+    grid->addWidget(m_ceilingSlider, 5, 1, 1, 4);
+    grid->addWidget(m_ceilingBox, 5, 5);
+    grid->addWidget(m_spotOn, 6, 0, 1, 2);
+    grid->addWidget(new QLabel(tr("rate"), this), 6, 2);
+    grid->addWidget(m_sharePct, 6, 3, 1, 3);
+    grid->addWidget(new QLabel(tr("notice"), this), 7, 2);
+    grid->addWidget(m_noticeS, 7, 3);
+    grid->addWidget(new QLabel(tr("back"), this), 7, 4);
+    grid->addWidget(m_returnMin, 7, 5);
+    grid->addWidget(m_refusal, 8, 0, 1, 6);
     grid->setColumnStretch(1, 1);
-    grid->setRowStretch(8, 1);
+    grid->setRowStretch(9, 1);
 
     connect(m_mixOn, &QCheckBox::clicked, this, [this](bool on) {
         // Turning it on keeps the amounts the groups buy now.
@@ -147,6 +158,14 @@ BuyingMixControls::BuyingMixControls(ScenarioDocument* doc, QWidget* parent)
         commit(setIdleTimeoutS(m_doc->scenario(), v * kMinuteS),
                ScenarioDocument::kMergeIdleTimeout);
     });
+    connect(m_ceilingSlider, &QSlider::valueChanged, this, [this](int v) {
+        const QSignalBlocker b(m_ceilingBox);
+        m_ceilingBox->setValue(v);
+        if (!m_ceilingSlider->isSliderDown()) commitCeiling(v);
+    });
+    connect(m_ceilingSlider, &QSlider::sliderReleased, this,
+            [this] { commitCeiling(m_ceilingSlider->value()); });
+    connect(m_ceilingBox, &QSpinBox::valueChanged, this, [this](int v) { commitCeiling(v); });
     connect(m_spotOn, &QCheckBox::clicked, this,
             [this](bool on) { commit(setSpotReclaims(m_doc->scenario(), on, m_spot)); });
     connect(m_sharePct, &QDoubleSpinBox::valueChanged, this, [this](double v) {
@@ -217,6 +236,15 @@ void BuyingMixControls::commitSpot(int spotNodes) {
     commit(setMixSpotNodes(s, spotNodes), ScenarioDocument::kMergeSpotNodes);
 }
 
+void BuyingMixControls::commitCeiling(int maxNodes) {
+    const Scenario& s = m_doc->scenario();
+    if (!s.onDemand) return;
+    const std::optional<int> ceiling =
+        maxNodes >= m_fleet.onDemandNodes ? std::nullopt : std::optional<int>(maxNodes);
+    if (s.onDemand->maxNodes == ceiling) return;
+    commit(setOnDemandCeiling(s, ceiling), ScenarioDocument::kMergeOnDemandCeiling);
+}
+
 void BuyingMixControls::showMixText() {
     const int reserved = m_reservedSlider->value(), spot = m_spotSlider->value();
     const int onDemand = std::max(0, m_fleet.nodes - reserved - spot);
@@ -236,7 +264,7 @@ void BuyingMixControls::syncFromDocument() {
     if (s.spot) m_spot = *s.spot;
     const QSignalBlocker b1(m_mixOn), b2(m_reservedSlider), b3(m_reservedBox), b4(m_spotSlider),
         b5(m_spotBox), b6(m_elastic), b7(m_delayS), b8(m_idleMin), b9(m_spotOn), b10(m_sharePct),
-        b11(m_noticeS), b12(m_returnMin);
+        b11(m_noticeS), b12(m_returnMin), b13(m_ceilingSlider), b14(m_ceilingBox);
     const BuyingMixDef mix =
         s.buyingMix.value_or(BuyingMixDef{m_fleet.reservedNodes, m_fleet.spotNodes});
     m_mixOn->setChecked(s.buyingMix.has_value());
@@ -266,6 +294,16 @@ void BuyingMixControls::syncFromDocument() {
     m_idleMin->setValue(m_onDemand.idleTimeoutS / kMinuteS);
     m_delayS->setEnabled(s.onDemand.has_value());
     m_idleMin->setEnabled(s.onDemand.has_value());
+    const int ceiling =
+        std::min(m_fleet.onDemandNodes, m_onDemand.maxNodes.value_or(m_fleet.onDemandNodes));
+    if (!m_ceilingSlider->isSliderDown()) {
+        m_ceilingSlider->setRange(0, m_fleet.onDemandNodes);
+        m_ceilingSlider->setValue(ceiling);
+    }
+    m_ceilingBox->setRange(0, m_fleet.onDemandNodes);
+    m_ceilingBox->setValue(m_ceilingSlider->value());
+    m_ceilingSlider->setEnabled(s.onDemand.has_value());
+    m_ceilingBox->setEnabled(s.onDemand.has_value());
     m_spotOn->setChecked(s.spot.has_value());
     m_sharePct->setValue(m_spot.monthlyInterruptionFraction * 100);
     m_noticeS->setValue(m_spot.noticeS);

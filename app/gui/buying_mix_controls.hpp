@@ -41,6 +41,8 @@ public:
     QCheckBox* elasticBox() const { return m_elastic; }
     QDoubleSpinBox* delayBox() const { return m_delayS; }  ///< seconds
     QDoubleSpinBox* idleBox() const { return m_idleMin; }  ///< minutes
+    QSlider* ceilingSlider() const { return m_ceilingSlider; }
+    QSpinBox* ceilingBox() const { return m_ceilingBox; }
     QCheckBox* spotReclaimsBox() const { return m_spotOn; }
     QDoubleSpinBox* shareBox() const { return m_sharePct; }    ///< % a month
     QDoubleSpinBox* noticeBox() const { return m_noticeS; }    ///< seconds
@@ -60,6 +62,8 @@ private:
     QString commit(const MixEdit& edit, int mergeKey = ScenarioDocument::kNoMerge);
     void commitReserved(int reservedNodes);
     void commitSpot(int spotNodes);
+    /// The ceiling at the slider's top is every on-demand node (no maxNodes).
+    void commitCeiling(int maxNodes);
     void syncFromDocument();
     void showMixText();
 
@@ -76,6 +80,8 @@ private:
     QCheckBox* m_elastic;
     QDoubleSpinBox* m_delayS;
     QDoubleSpinBox* m_idleMin;
+    QSlider* m_ceilingSlider;
+    QSpinBox* m_ceilingBox;
     QCheckBox* m_spotOn;
     QDoubleSpinBox* m_sharePct;
     QDoubleSpinBox* m_noticeS;

@@ -1,6 +1,7 @@
 #include "buying_mix_edits.hpp"
 
 #include <QObject>
+#include <algorithm>
 #include <cmath>
 
 #include "gpuplan/topology.hpp"
@@ -32,7 +33,11 @@ FleetClassCounts fleetClassCounts(const Scenario& s) {
         for (const FleetNode& n : fleet.nodes) {
             c.reservedNodes += n.buyingClass == BuyingClass::Reserved;
             c.spotNodes += n.buyingClass == BuyingClass::Spot;
+            c.onDemandNodes += n.buyingClass == BuyingClass::OnDemand;
         }
+        if (s.buyingMix)
+            c.onDemandNodes =
+                std::max(0, c.nodes - s.buyingMix->reservedNodes - s.buyingMix->spotNodes);
         c.buildable = true;
     } catch (const std::exception&) {
         // The validator refuses such a scenario; the controls stay off meanwhile.
@@ -92,6 +97,13 @@ MixEdit setProvisioningDelayS(const Scenario& s, double delayS) {
 MixEdit setIdleTimeoutS(const Scenario& s, double idleS) {
     MixEdit e{s, QObject::tr("Idle timeout %1").arg(duration(idleS))};
     if (e.after.onDemand) e.after.onDemand->idleTimeoutS = idleS;
+    return e;
+}
+
+MixEdit setOnDemandCeiling(const Scenario& s, std::optional<int> maxNodes) {
+    MixEdit e{s, maxNodes ? QObject::tr("On-demand ceiling %1 nodes").arg(*maxNodes)
+                          : QObject::tr("On-demand ceiling: every on-demand node")};
+    if (e.after.onDemand) e.after.onDemand->maxNodes = maxNodes;
     return e;
 }
 

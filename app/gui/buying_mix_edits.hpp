@@ -20,6 +20,7 @@ struct FleetClassCounts {
     int nodes = 0;
     int reservedNodes = 0;
     int spotNodes = 0;
+    int onDemandNodes = 0;   ///< by the mix when the scenario has one, else by the groups
     bool buildable = false;  ///< false: a node-list fleet or one the engine cannot build
 };
 FleetClassCounts fleetClassCounts(const Scenario& s);
@@ -36,6 +37,9 @@ MixEdit setElasticOnDemand(const Scenario& s, bool on, const OnDemandDef& settin
 /// These change the settings the scenario has; without elastic on demand they change nothing.
 MixEdit setProvisioningDelayS(const Scenario& s, double delayS);
 MixEdit setIdleTimeoutS(const Scenario& s, double idleS);
+/// The most elastic on-demand nodes up at once (OnDemandDef::maxNodes); nullopt = all of the
+/// fleet's on-demand nodes.
+MixEdit setOnDemandCeiling(const Scenario& s, std::optional<int> maxNodes);
 
 /// Spot reclaims on (with these settings) or off.
 MixEdit setSpotReclaims(const Scenario& s, bool on, const SpotDef& settings);

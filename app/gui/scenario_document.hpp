@@ -60,6 +60,7 @@ public:
     static constexpr int kMergeSpotShare = 6;
     static constexpr int kMergeSpotNotice = 7;
     static constexpr int kMergeSpotReturn = 8;
+    static constexpr int kMergeOnDemandCeiling = 9;
     static constexpr int kMergeWindowMs = 1500;
     /// The reason `candidate` would be refused, or an empty string when it is valid.
     QString validationError(const Scenario& candidate) const;

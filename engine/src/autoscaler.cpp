@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "placement.hpp"
 
@@ -74,11 +75,21 @@ std::vector<std::uint32_t> Autoscaler::scaleUp(const JobQueue& queue,
             }
             if (fitNow >= req.pods) break;  // waits for a reservation, not for capacity
             const double newNodes = std::ceil(static_cast<double>(req.pods - fitNow) / podsPerNode);
-            if (newNodes > static_cast<double>(nodes.size())) continue;  // never fits
+            if (newNodes > static_cast<double>(nodes.size()) ||
+                (m_def.maxNodes && newNodes > *m_def.maxNodes))
+                continue;  // never fits
             needNodes[p] += newNodes;
             m_waiting.emplace_back(job, static_cast<int>(p));
             break;
         }
+    }
+    // The ceiling: nodes up (bought) or coming count against it.
+    int room = std::numeric_limits<int>::max();
+    if (m_def.maxNodes) {
+        room = *m_def.maxNodes - m_comingTotal;
+        for (const Pool& pool : m_pools)
+            for (std::uint32_t n : pool.nodes)
+                room -= cluster.state(static_cast<int>(n)) != NodeState::Provisioning;
     }
     for (std::size_t p = 0; p < m_pools.size(); ++p) {
         Pool& pool = m_pools[p];
@@ -86,7 +97,7 @@ std::vector<std::uint32_t> Autoscaler::scaleUp(const JobQueue& queue,
         int want = static_cast<int>(needNodes[p]) - pool.coming;
         int added = 0;
         for (std::uint32_t n : pool.nodes) {
-            if (want <= 0) break;
+            if (want <= 0 || room <= 0) break;
             if (cluster.state(static_cast<int>(n)) != NodeState::Provisioning || m_coming[n] ||
                 m_givenBackAtS[n] == nowS)
                 continue;
@@ -95,6 +106,7 @@ std::vector<std::uint32_t> Autoscaler::scaleUp(const JobQueue& queue,
             ++m_comingTotal;
             requested.push_back(n);
             --want;
+            --room;
             ++added;
         }
         if (added > 0) pool.readyS = nowS + m_def.provisioningDelayS;

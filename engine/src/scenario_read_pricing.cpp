@@ -92,6 +92,8 @@ void readBuying(JsonObject& root, Scenario& s) {
         OnDemandDef d;
         d.provisioningDelayS = o.required("provisioningDelayS").number(0, 7 * 86400.0);
         if (auto v = o.optional("idleTimeoutS")) d.idleTimeoutS = v->number(0, 30 * 86400.0);
+        if (auto v = o.optional("maxNodes"))
+            d.maxNodes = static_cast<int>(v->integer(0, 10'000'000));
         o.finish();
         s.onDemand = d;
     }

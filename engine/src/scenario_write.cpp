@@ -217,9 +217,11 @@ std::string scenarioToJson(const Scenario& s) {
         if (s.failures->hotSpareNodes > 0)
             root["failures"]["hotSpareNodes"] = s.failures->hotSpareNodes;
     }
-    if (s.onDemand)
+    if (s.onDemand) {
         root["onDemand"] = OJson{{"provisioningDelayS", s.onDemand->provisioningDelayS},
                                  {"idleTimeoutS", s.onDemand->idleTimeoutS}};
+        if (s.onDemand->maxNodes) root["onDemand"]["maxNodes"] = *s.onDemand->maxNodes;
+    }
     if (s.buyingMix) {
         root["buyingMix"] = OJson{{"reservedNodes", s.buyingMix->reservedNodes},
                                   {"spotNodes", s.buyingMix->spotNodes}};

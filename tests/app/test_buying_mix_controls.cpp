@@ -79,6 +79,19 @@ bool waitForCurve(BuyingMixPanel* panel, int ms = 120000) {
     return false;
 }
 
+/// The most elastic on-demand nodes up (not Provisioning) at once in the run.
+int mostElasticNodesUp(const Results& r) {
+    std::vector<NodeState> state(r.fleet.nodes.size(), NodeState::Provisioning);
+    int up = 0, most = 0;
+    for (const NodeStateChange& c : r.nodeChanges) {
+        if (!r.fleet.nodes[c.node].elastic) continue;
+        up += (c.state != NodeState::Provisioning) - (state[c.node] != NodeState::Provisioning);
+        state[c.node] = c.state;
+        most = std::max(most, up);
+    }
+    return most;
+}
+
 }  // namespace
 
 class BuyingMixControlsTest : public QObject {
@@ -134,6 +147,42 @@ private slots:
         QVERIFY(f.waitForResults());
         QCOMPARE(costChart->plottedMetrics(), layersAllReserved);
         QCOMPARE(cost(f), costAllReserved);
+    }
+
+    void theOnDemandCeilingCapsTheNodesUpAndUndoRestoresIt() {
+        // 8 reserved, 24 on demand and elastic: the week's peaks bring up more than 4
+        // on-demand nodes at once; a ceiling of 4 holds them to 4 (the rest of the demand waits).
+        Fixture f;
+        BuyingMixControls* c = panelOf(f)->controls();
+        c->mixBox()->click();
+        c->reservedBox()->setValue(8);
+        QVERIFY(!c->ceilingBox()->isEnabled());
+        c->elasticBox()->click();
+        QVERIFY(c->ceilingBox()->isEnabled());
+        QCOMPARE(c->ceilingBox()->maximum(), 24);
+        QCOMPARE(c->ceilingBox()->value(), 24);
+        QVERIFY(f.waitForResults());
+        QVERIFY(f.doc.scenario().onDemand && !f.doc.scenario().onDemand->maxNodes);
+        const std::string noCeiling = json(f.doc);
+        const int mostUp = mostElasticNodesUp(*f.window->results());
+        QVERIFY2(mostUp > 4, qPrintable(QString::number(mostUp)));
+
+        c->ceilingBox()->setValue(4);
+        QCOMPARE(f.doc.scenario().onDemand->maxNodes, std::optional<int>(4));
+        QCOMPARE(c->ceilingSlider()->value(), 4);
+        QVERIFY(f.waitForResults());
+        QCOMPARE(mostElasticNodesUp(*f.window->results()), 4);
+
+        f.doc.undoStack()->undo();
+        QCOMPARE(json(f.doc), noCeiling);
+        QCOMPARE(c->ceilingBox()->value(), 24);
+        QVERIFY(f.waitForResults());
+        QCOMPARE(mostElasticNodesUp(*f.window->results()), mostUp);
+
+        // The top of the slider is every on-demand node: no ceiling written.
+        c->ceilingBox()->setValue(10);
+        c->ceilingBox()->setValue(24);
+        QVERIFY(!f.doc.scenario().onDemand->maxNodes);
     }
 
     void arrowStepsOfABoxAreOneUndoStep() {

@@ -142,3 +142,29 @@ TEST_CASE("on-demand and buying-mix settings out of place are refused", "[autosc
     CHECK(back.onDemand == good.onDemand);
     CHECK(back.buyingMix == good.buyingMix);
 }
+
+TEST_CASE("the on-demand ceiling caps the nodes up or coming at once", "[autoscale]") {
+    // Three elastic nodes, a ceiling of two, four 8-GPU one-hour jobs at 0. t = 0: a binds on
+    // r; b, c and d ask for three nodes, the ceiling grants d0 and d1 (Ready at 600): b and c
+    // run 600..4,200 there. d waits for r, free when a ends at 3,600. Without the ceiling d2
+    // comes too and d starts at 600.
+    Scenario s = reservedPlusElastic(3);
+    s.jobs = {job("a", 8, 3600, 0), job("b", 8, 3600, 0), job("c", 8, 3600, 0),
+              job("d", 8, 3600, 0)};
+    SECTION("ceiling 2") {
+        s.onDemand->maxNodes = 2;
+        const Results r = test::run(s);
+        CHECK(test::nodeChangesBy(r, NodeChangeCause::ScaleUp).size() == 2);
+        CHECK(r.jobs[jobIndex(r, "d")].firstStartS == 3600);
+        CHECK(r.kpi("on_demand_scale_ups") == 2);
+    }
+    SECTION("no ceiling") {
+        const Results r = test::run(s);
+        CHECK(test::nodeChangesBy(r, NodeChangeCause::ScaleUp).size() == 3);
+        CHECK(r.jobs[jobIndex(r, "d")].firstStartS == 600);
+    }
+    SECTION("written and read back") {
+        s.onDemand->maxNodes = 2;
+        CHECK(parseScenario(scenarioToJson(s), "again.json", test::testCatalog()) == s);
+    }
+}

@@ -315,11 +315,14 @@ struct SpotDef {
 /// On-demand capacity that follows demand, as the cluster autoscaler does. With this set,
 /// every On-demand node that would start Ready starts unprovisioned instead (not billed): it
 /// is requested when queued jobs would fit on it, Ready provisioningDelayS later, and given
-/// back once idle for idleTimeoutS. The fleet's on-demand nodes are the ceiling.
+/// back once idle for idleTimeoutS. The ceiling is maxNodes, or the fleet's on-demand nodes.
 struct OnDemandDef {
     double provisioningDelayS = 0;  ///< request to Ready (required: clouds publish none)
     /// cluster-autoscaler's --scale-down-unneeded-time default, 10 minutes.
     double idleTimeoutS = 600;
+    /// The most elastic on-demand nodes up (bought: not Provisioning) or requested at once,
+    /// as cluster-autoscaler's --max-nodes-total; nullopt = all of the fleet's.
+    std::optional<int> maxNodes;
     bool operator==(const OnDemandDef&) const = default;
 };
 
