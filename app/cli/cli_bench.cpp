@@ -36,6 +36,8 @@ const char* const kBenchUsage =
     "  buying_mix           presets/scenarios/buying-mix.json (shared_cohort bought\n"
     "                       reserved, spot and elastic on demand; failures, reclaims,\n"
     "                       checkpoint costs)                   < 0.05 s\n"
+    "  daily_tide           presets/scenarios/daily-tide.json (a serving tide, elastic\n"
+    "                       training growing into the trough)   < 0.05 s\n"
     "  philly_replay_2048   presets/scenarios/philly-2048.json  < 1 s, >= 5 M events/s\n"
     "  synthetic_100k_gpus  presets/scenarios/synthetic-100k.json (100,000 GPUs,\n"
     "                       ~1,000,000 jobs, 30 days)           < 3 s, >= 1 M events/s, < 2 GB\n"
@@ -91,6 +93,7 @@ std::vector<Benchmark> allBenchmarks() {
         preset("default_scenario", "default.json", 15, 0.05, 0, 0),
         preset("shared_cohort", "shared-cohort.json", 15, 0.05, 0, 0),
         preset("buying_mix", "buying-mix.json", 15, 0.05, 0, 0),
+        preset("daily_tide", "daily-tide.json", 15, 0.05, 0, 0),
         preset("philly_replay_2048", "philly-2048.json", 3, 1.0, 5e6, 0),
         preset("synthetic_100k_gpus", "synthetic-100k.json", 1, 3.0, 1e6, 2048),
     };
