@@ -251,6 +251,13 @@ std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const 
                 where.c_str(), capacity(job, Basis::FleetEmpty), k, p, model.c_str(), k * p,
                 bought);
         case Layer::Provisioning:
+            if (capacity(job, Basis::ReadyEmpty) >= k)
+                return format(
+                    "Provisioning (capacity down): %d of %d bought %sGPUs in %s are Ready; free "
+                    "ones hold %lld of the %d pods it needs, and nodes that failed, were "
+                    "reclaimed or are in repair would hold the rest: it starts when they are "
+                    "back, or when running jobs end.",
+                    ready, bought, model.c_str(), where.c_str(), capacity(job, Basis::FreeNow), k);
             return format(
                 "Provisioning: %d of %d bought %sGPUs in %s are Ready; empty Ready nodes would "
                 "hold %lld of the %d pods it needs.",
@@ -320,7 +327,52 @@ Layer Diagnoser::layerOf(std::uint32_t jobIndex) const {
         else if (capacity(job, Basis::ReadyEmpty) < job.pods())
             it->second = Layer::Provisioning;
     }
+    // Room that would be free now but for nodes that went down: the provisioning layer (not
+    // kept per shape: what is free changes with every binding). Quota keeps it out first.
+    if (it->second == Layer::Scheduling && waitsOnDownCapacity(job) &&
+        quotaBlock(job, false).token == ReasonToken::None)
+        return Layer::Provisioning;
     return it->second;
+}
+
+const std::vector<std::uint32_t>& Diagnoser::downNodes() const {
+    const ClusterState& c = m_sim.cluster;
+    if (m_downNodesAt == c.stateChanges()) return m_downNodes;
+    m_downNodesAt = c.stateChanges();
+    m_downNodes.clear();
+    int down = 0;
+    for (std::size_t m = 0; m < m_sim.fleet.gpuModels.size(); ++m)
+        down += c.nodesInState(static_cast<int>(m), NodeState::Failed) +
+                c.nodesInState(static_cast<int>(m), NodeState::Repairing);
+    for (int n = 0; down > 0 && n < c.nodeCount(); ++n)
+        if (c.state(n) == NodeState::Failed || c.state(n) == NodeState::Repairing) {
+            m_downNodes.push_back(static_cast<std::uint32_t>(n));
+            --down;
+        }
+    return m_downNodes;
+}
+
+bool Diagnoser::waitsOnDownCapacity(const JobSpec& job) const {
+    const std::vector<std::uint32_t>& down = downNodes();
+    if (down.empty()) return false;
+    const PlacementRequest req = requestOf(job);
+    const NodeRange range = nodeRangeOf(m_sim.fleet, req.pinLevel, req.pinIndex);
+    std::vector<long long> downPods(m_sim.fleet.gpuModels.size(), 0);
+    for (std::uint32_t node : down) {
+        const int model = m_sim.fleet.nodes[node].gpuModel;
+        if (static_cast<int>(node) < range.begin || static_cast<int>(node) >= range.end ||
+            (req.gpuModel >= 0 && req.gpuModel != model))
+            continue;
+        downPods[model] +=
+            podsOnNode(req, m_sim.cluster, static_cast<int>(node), Basis::FleetEmpty);
+    }
+    for (std::size_t m = 0; m < downPods.size(); ++m) {
+        if (downPods[m] == 0) continue;
+        const long long freeNow =
+            podCapacityForModel(req, m_sim.cluster, static_cast<int>(m), Basis::FreeNow);
+        if (freeNow < req.pods && freeNow + downPods[m] >= req.pods) return true;
+    }
+    return false;
 }
 
 Diagnoser::QuotaBlock Diagnoser::quotaBlock(const JobSpec& job, bool withText) const {

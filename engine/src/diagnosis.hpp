@@ -66,6 +66,12 @@ private:
     std::string layerSentence(std::uint32_t job, Layer layer, const NodeCounts& counts,
                               double nowS) const;
     long long capacity(const JobSpec& job, Basis basis) const;
+    /// Does the job wait on capacity that is down (failed, reclaimed, in repair)? Its pods fit
+    /// in what is free now on one GPU model together with what those nodes would hold empty,
+    /// and not in what is free now alone. (Quota is the caller's to check.)
+    bool waitsOnDownCapacity(const JobSpec& job) const;
+    /// The nodes failed or in repair now (kept until a node changes state).
+    const std::vector<std::uint32_t>& downNodes() const;
     /// Why its team's quota admits a queued job on none of its flavors (Kueue's token and
     /// message); token None when quota admits it somewhere or does not manage its team.
     struct QuotaBlock {
@@ -97,6 +103,8 @@ private:
     /// until a node changes state (every arrival that cannot start asks).
     mutable std::unordered_map<ShapeKey, Layer, JobQueue::KeyHash> m_queuedLayer;
     mutable std::uint64_t m_queuedLayerAt = ~std::uint64_t{0};
+    mutable std::vector<std::uint32_t> m_downNodes;
+    mutable std::uint64_t m_downNodesAt = ~std::uint64_t{0};
 };
 
 /// "12.5 h", "3.0 d", "45 s": for reason texts.

@@ -169,3 +169,40 @@ TEST_CASE("workload layer: starting up") {
     CHECK_FALSE(diagnosis(r, "slow-start", 600));  // progressing by then
     CHECK(r.jobs[0].endS == 3900);
 }
+
+TEST_CASE("provisioning layer: a job waits for capacity that went down, not for running jobs") {
+    // Two 4-GPU nodes; "a" (4 GPUs, a day) binds on node0 and "b" (4 GPUs, a day) on node1 at
+    // 0. node1 fails at 1,000 and is repaired at 10,000: "b" is evicted and queued. Empty, the
+    // Ready node0 would hold it (so the old rule said scheduling), but what is free now holds
+    // none of its pod and the failed node1 would hold it: it waits on the provisioning layer.
+    Scenario s = test::smallFleet(1, 2, "n4");
+    s.sampleIntervalS = 600;
+    s.horizonS = 86400;
+    s.jobs = {job("a", 4, 86400), job("b", 4, 86400)};
+    s.nodeEvents = {{1000, "pod-rack-node1", NodeState::Failed},
+                    {10000, "pod-rack-node1", NodeState::Ready}};
+    const Results r = test::run(s);
+    const PendingEntry* e = diagnosis(r, "b", 1200);
+    REQUIRE(e);
+    CHECK(e->layer == Layer::Provisioning);
+    CHECK_THAT(reason(r, e), Catch::Contains("Provisioning (capacity down)"));
+    CHECK_THAT(reason(r, e), Catch::Contains("free ones hold 0 of the 1 pods"));
+    // Repaired at 10,000: "b" starts there at once.
+    CHECK(r.segments[r.jobs[test::jobIndex(r, "b")].lastSegment].startS == 10000);
+}
+
+TEST_CASE("scheduling layer: a job that down capacity would not let in blames running jobs") {
+    // Three 4-GPU nodes held by "a", "b" and "d"; node1 ("b") fails at 1,000. "c" (8 GPUs,
+    // two pods of 4, from 10) would fit on the Ready nodes empty (node0, node2), and free now
+    // plus node1 empty hold one of its two pods: with node1 back it would still wait for a
+    // running job, so the running jobs are the reason: scheduling.
+    Scenario s = test::smallFleet(1, 3, "n4");
+    s.sampleIntervalS = 600;
+    s.horizonS = 86400;
+    s.jobs = {job("a", 4, 86400), job("b", 4, 86400), job("d", 4, 86400), job("c", 8, 3600, 10, 4)};
+    s.nodeEvents = {{1000, "pod-rack-node1", NodeState::Failed}};
+    const Results r = test::run(s);
+    const PendingEntry* e = diagnosis(r, "c", 1200);
+    REQUIRE(e);
+    CHECK(e->layer == Layer::Scheduling);
+}
