@@ -506,19 +506,24 @@ void Simulation::nodeChange(std::uint32_t index) {
         nodeChange(index);
         return;
     }
+    // No room is held on a node about to go; its jobs save what they can.
+    const auto tellSpotNotice = [&](std::uint32_t node) {
+        m_scheduler.dropNominationsOn(node);
+        std::vector<std::uint32_t> told;
+        for (const SimState::BoundPod& b : m_sim.nodeJobs[node])
+            told.push_back(b.job);
+        std::sort(told.begin(), told.end());
+        told.erase(std::unique(told.begin(), told.end()), told.end());
+        for (std::uint32_t job : told)
+            spotNotice(job);
+    };
+    // A node the user cordoned already gets the notice too (its state does not change).
+    if (cause == NodeChangeCause::SpotNotice)
+        for (std::uint32_t node = change.firstNode; node < change.endNode; ++node)
+            if (m_sim.cluster.state(static_cast<int>(node)) == change.state) tellSpotNotice(node);
     applyNodeChange(m_sim.cluster, change, [&](std::uint32_t node, NodeState to) {
         m_cost.nodeChange(node, m_sim.cluster.state(static_cast<int>(node)), to);
-        if (cause == NodeChangeCause::SpotNotice) {
-            // No room is held on a node about to go; its jobs save what they can.
-            m_scheduler.dropNominationsOn(node);
-            std::vector<std::uint32_t> told;
-            for (const SimState::BoundPod& b : m_sim.nodeJobs[node])
-                told.push_back(b.job);
-            std::sort(told.begin(), told.end());
-            told.erase(std::unique(told.begin(), told.end()), told.end());
-            for (std::uint32_t job : told)
-                spotNotice(job);
-        }
+        if (cause == NodeChangeCause::SpotNotice) tellSpotNotice(node);
         // A node that goes down takes its pods with it; they queue again from scratch.
         if (to == NodeState::Failed || to == NodeState::Provisioning ||
             to == NodeState::Repairing) {

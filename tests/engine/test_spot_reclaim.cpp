@@ -176,3 +176,20 @@ TEST_CASE("spot settings out of range are refused with their place", "[spot][inp
     REQUIRE(back.spot);
     CHECK(*back.spot == *good.spot);
 }
+
+TEST_CASE("a spot notice reaches the jobs of a node the user cordoned", "[spot]") {
+    // As above (60 s checkpoints fit the notice), with the node cordoned at 1,000 s while the
+    // job runs on it: the notice changes no state there, yet the job still checkpoints all its
+    // work and leaves 60 s after it, losing nothing.
+    Scenario s = spotNodeWithJob(60);
+    s.nodeEvents = {{1000, "pod-rack-s", NodeState::Cordoned}};
+    const Results r = test::run(s);
+    const std::uint32_t a = jobIndex(r, "a");
+    const auto reclaims = test::nodeChangesBy(r, NodeChangeCause::SpotReclaim);
+    REQUIRE(!reclaims.empty());
+    const auto segs = segmentsOf(r, a);
+    REQUIRE(!segs.empty());
+    CHECK(segs[0]->end == SegmentEnd::Evicted);
+    CHECK(segs[0]->endS == reclaims.front().timeS - 120 + 60);
+    CHECK(segs[0]->lostWorkS == 0);
+}
