@@ -19,7 +19,7 @@ ReliabilityEdit setRandomFailures(const Scenario& s, bool on, double mtbfGpuHour
         e.text = QObject::tr("Random failures off");
         return e;
     }
-    // Settings the group does not show (hot spares) stay as they were.
+    // Hot spares stay as they were (the group shows the scenario's, or none).
     FailureDef f = s.failures.value_or(FailureDef{});
     f.mtbfGpuHours = mtbfGpuHours;
     f.repairS = repairS;
@@ -39,6 +39,12 @@ ReliabilityEdit setMtbfGpuHours(const Scenario& s, double mtbfGpuHours) {
 ReliabilityEdit setRepairS(const Scenario& s, double repairS) {
     ReliabilityEdit e{s, QObject::tr("Repair time %1 h").arg(hours(repairS))};
     if (e.after.failures) e.after.failures->repairS = repairS;
+    return e;
+}
+
+ReliabilityEdit setHotSpareNodes(const Scenario& s, int nodes) {
+    ReliabilityEdit e{s, QObject::tr("%n hot spare node(s)", nullptr, nodes)};
+    if (e.after.failures) e.after.failures->hotSpareNodes = nodes;
     return e;
 }
 

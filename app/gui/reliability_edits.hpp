@@ -1,7 +1,7 @@
 // Reliability edits as pure functions (issue 10): random node failures on or off, their
-// per-GPU MTBF and repair time. The result is committed through ScenarioDocument::edit, which
-// checks it by the reader's rules (an MTBF that would draw too many failures, a repair time out
-// of range) and makes it one undo step.
+// per-GPU MTBF, repair time and hot spares. The result is committed through ScenarioDocument::edit,
+// which checks it by the reader's rules (an MTBF that would draw too many failures, a repair time
+// out of range) and makes it one undo step.
 #pragma once
 
 #include <QString>
@@ -22,5 +22,7 @@ ReliabilityEdit setRandomFailures(const Scenario& s, bool on, double mtbfGpuHour
 /// settings group keeps the value for when failures are turned on).
 ReliabilityEdit setMtbfGpuHours(const Scenario& s, double mtbfGpuHours);
 ReliabilityEdit setRepairS(const Scenario& s, double repairS);
+/// Nodes kept idle to replace a failed one at once (FailureDef::hotSpareNodes).
+ReliabilityEdit setHotSpareNodes(const Scenario& s, int nodes);
 
 }  // namespace gpuplan::app

@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSpinBox>
 
 #include "gpuplan/scenario_io.hpp"
 #include "reliability_edits.hpp"
@@ -51,6 +52,14 @@ ReliabilityGroup::ReliabilityGroup(ScenarioDocument* doc, QWidget* parent)
            "published: the box starts at %1 h; set your fleet's (a GPU swap, a reimage).")
             .arg(kStartRepairS / kHourS));
 
+    m_spares = new QSpinBox(this);
+    m_spares->setRange(0, 1'000'000);  // the reader refuses more spares than nodes
+    m_spares->setSuffix(tr(" nodes"));
+    m_spares->setKeyboardTracking(false);
+    m_spares->setToolTip(
+        tr("Hot spares: the last nodes in fleet order kept idle (Cordoned, paid) to take a\n"
+           "failed node's place at once; a repaired node becomes a spare in turn."));
+
     m_refusal = new QLabel(this);
     m_refusal->setWordWrap(true);
     m_refusal->setStyleSheet(QStringLiteral("color: #c0392b;"));
@@ -60,6 +69,7 @@ ReliabilityGroup::ReliabilityGroup(ScenarioDocument* doc, QWidget* parent)
     form->addRow(m_on);
     form->addRow(tr("MTBF per GPU"), mtbfRow);
     form->addRow(tr("Repair time"), m_repairHours);
+    form->addRow(tr("Hot spares"), m_spares);
     form->addRow(m_refusal);
 
     connect(m_on, &QCheckBox::clicked, this, [this](bool on) {
@@ -76,6 +86,10 @@ ReliabilityGroup::ReliabilityGroup(ScenarioDocument* doc, QWidget* parent)
     connect(m_repairHours, &QDoubleSpinBox::editingFinished, this, [this] {
         if (m_repairHours->value() != m_shownRepairHours)
             commit(setRepairS(m_doc->scenario(), m_repairHours->value() * kHourS));
+    });
+    connect(m_spares, &QSpinBox::valueChanged, this, [this](int nodes) {
+        const auto& f = m_doc->scenario().failures;
+        if (f && f->hotSpareNodes != nodes) commit(setHotSpareNodes(m_doc->scenario(), nodes));
     });
     connect(m_doc, &ScenarioDocument::changed, this, [this] {
         syncFromDocument();
@@ -104,14 +118,15 @@ void ReliabilityGroup::syncFromDocument() {
         m_mtbfValue = f->mtbfGpuHours;
         m_repairS = f->repairS;
     }
-    const QSignalBlocker b1(m_on), b2(m_mtbfGpuHours), b3(m_repairHours);
+    const QSignalBlocker b1(m_on), b2(m_mtbfGpuHours), b3(m_repairHours), b4(m_spares);
+    m_spares->setValue(f ? f->hotSpareNodes : 0);
     m_on->setChecked(f.has_value());
     m_mtbfGpuHours->setValue(m_mtbfValue);
     m_shownMtbf = m_mtbfGpuHours->value();
     m_repairHours->setValue(m_repairS / kHourS);
     m_shownRepairHours = m_repairHours->value();
     for (QWidget* w : {static_cast<QWidget*>(m_mtbfGpuHours), static_cast<QWidget*>(m_llama3),
-                       static_cast<QWidget*>(m_repairHours)})
+                       static_cast<QWidget*>(m_repairHours), static_cast<QWidget*>(m_spares)})
         w->setEnabled(f.has_value());
 }
 

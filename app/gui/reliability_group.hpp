@@ -13,6 +13,7 @@ class QCheckBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
+class QSpinBox;
 
 namespace gpuplan::app {
 
@@ -32,6 +33,7 @@ public:
     QDoubleSpinBox* mtbfBox() const { return m_mtbfGpuHours; }
     /// Hours (the scenario stores seconds).
     QDoubleSpinBox* repairHoursBox() const { return m_repairHours; }
+    QSpinBox* sparesBox() const { return m_spares; }
     QPushButton* llama3Button() const { return m_llama3; }
     /// The refusal shown in the group (empty when the last change went through).
     QString refusal() const;
@@ -48,6 +50,7 @@ private:
     QDoubleSpinBox* m_mtbfGpuHours;
     QPushButton* m_llama3;
     QDoubleSpinBox* m_repairHours;
+    QSpinBox* m_spares;
     QLabel* m_refusal;
     // What turning failures on uses: the scenario's last values, exact (not as the boxes
     // round them).

@@ -4,7 +4,8 @@
 //   - "Mark failed from t" on a node busy at t: the run has the Failed change at t, the
 //     charts a failure mark there, the job that was on the node a restart; undo takes all
 //     three away;
-//   - the Failures group (Scheduler and run): on, MTBF, repair time, each an undo step that
+//   - the Failures group (Scheduler and run): on, MTBF, repair time, hot spares, each an undo step
+//   that
 //     re-runs; refused values leave the scenario as it was;
 //   - the class table's checkpoint interval and cost, and its Young / Daly column from the
 //     last run's advice;
@@ -13,6 +14,7 @@
 #include <QDoubleSpinBox>
 #include <QMenu>
 #include <QPushButton>
+#include <QSpinBox>
 #include <cmath>
 
 #include "app_test_support.hpp"
@@ -287,14 +289,52 @@ private slots:
         QCOMPARE(shown(C::CheckpointAdviceColumn).toString(), QStringLiteral("—"));
     }
 
-    void failureEditsKeepTheHotSparesTheGroupDoesNotShow() {
-        // A scenario file with two hot spares: switching failures on again or changing the
-        // MTBF and repair time must not drop them.
+    void failureEditsKeepTheHotSpares() {
+        // A scenario with two hot spares: switching failures on again or changing the MTBF
+        // and repair time must not drop them.
         Scenario s;
         s.failures = FailureDef{5000, 3600, 2};
         QCOMPARE(setRandomFailures(s, true, 800, 7200).after.failures->hotSpareNodes, 2);
         QCOMPARE(setMtbfGpuHours(s, 900).after.failures->hotSpareNodes, 2);
         QCOMPARE(setRepairS(s, 60).after.failures->hotSpareNodes, 2);
+    }
+
+    void hotSparesBoxCallsSparesInAndUndoes() {
+        // Failures at 500 GPU-h per GPU, 12 h repairs: ~86 failures in the week. Two spares
+        // (the last two nodes, cordoned until called): each failure brings one in at once.
+        Fixture f;
+        ReliabilityGroup* group = f.window->schedulerPanel()->reliabilityGroup();
+        QVERIFY(!group->sparesBox()->isEnabled());
+        group->failuresBox()->click();
+        enter(group->mtbfBox(), 500);
+        enter(group->repairHoursBox(), 12);
+        QVERIFY(group->sparesBox()->isEnabled());
+        QCOMPARE(group->sparesBox()->value(), 0);
+        QVERIFY(f.waitForResults());
+        const std::string noSpares = json(f.doc);
+        const auto sparesIn = [&] {
+            int n = 0;
+            for (const NodeStateChange& c : f.window->results()->nodeChanges)
+                n += c.cause == NodeChangeCause::SpareIn;
+            return n;
+        };
+        QCOMPARE(sparesIn(), 0);
+
+        group->sparesBox()->setValue(2);
+        QCOMPARE(f.doc.scenario().failures->hotSpareNodes, 2);
+        QVERIFY(f.waitForResults());
+        QVERIFY2(sparesIn() > 0, qPrintable(QString::number(sparesIn())));
+
+        // More spares than the fleet's 32 nodes: refused by the reader's rule, nothing changes.
+        const std::string accepted = json(f.doc);
+        group->sparesBox()->setValue(40);
+        QVERIFY2(group->refusal().contains("spare"), qPrintable(group->refusal()));
+        QCOMPARE(json(f.doc), accepted);
+        QCOMPARE(group->sparesBox()->value(), 2);
+
+        f.doc.undoStack()->undo();
+        QCOMPARE(json(f.doc), noSpares);
+        QCOMPARE(group->sparesBox()->value(), 0);
     }
 
     void thousandsOfFailuresMergeIntoFewMarks() {
