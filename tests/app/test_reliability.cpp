@@ -4,9 +4,8 @@
 //   - "Mark failed from t" on a node busy at t: the run has the Failed change at t, the
 //     charts a failure mark there, the job that was on the node a restart; undo takes all
 //     three away;
-//   - the Failures group (Scheduler and run): on, MTBF, repair time, hot spares, each an undo step
-//   that
-//     re-runs; refused values leave the scenario as it was;
+//   - the Failures group (Scheduler and run): on, MTBF, repair time, hot spares, each an undo
+//     step that re-runs; refused values leave the scenario as it was;
 //   - the class table's checkpoint interval and cost, and its Young / Daly column from the
 //     last run's advice;
 //   - thousands of failures merged into marks at least EventMarkers::kMergePx apart.
