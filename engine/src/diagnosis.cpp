@@ -48,6 +48,17 @@ Diagnoser::NodeCounts Diagnoser::countNodes(const JobSpec& job) const {
     NodeCounts n;
     n.total = static_cast<int>(f.nodes.size());
     auto eligible = [&](int model) { return job.gpuModel < 0 || job.gpuModel == model; };
+    // An on-demand node not provisioned is no Node to kube-scheduler: not counted at all.
+    std::vector<int> absentOfModel(f.gpuModels.size(), 0);
+    const auto absent = [&](int i) {
+        return f.nodes[i].elastic && c.state(i) == NodeState::Provisioning;
+    };
+    if (m_sim.autoscaler.active())
+        for (int i = 0; i < c.nodeCount(); ++i)
+            if (absent(i)) {
+                --n.total;
+                ++absentOfModel[f.nodes[i].gpuModel];
+            }
     const PlacementRequest req = requestOf(job);
     if (!req.wholeGpusOnly()) {
         // Shares, instances and host resources: node by node, each failing resource counted
@@ -57,6 +68,10 @@ Diagnoser::NodeCounts Diagnoser::countNodes(const JobSpec& job) const {
         PlacementRequest gpuOnly = req;
         gpuOnly.host = {};
         for (int i = range.begin; i < range.end; ++i) {
+            if (absent(i)) {
+                ++n.mismatch;  // counted in the range, not in the total: evens it
+                continue;
+            }
             if (!eligible(f.nodes[i].gpuModel)) {
                 ++n.mismatch;
                 continue;
@@ -83,7 +98,7 @@ Diagnoser::NodeCounts Diagnoser::countNodes(const JobSpec& job) const {
         int matching = 0;
         for (int m = 0; m < static_cast<int>(f.gpuModels.size()); ++m) {
             if (!eligible(m)) continue;
-            n.notReady += c.nodesInState(m, NodeState::Provisioning);
+            n.notReady += c.nodesInState(m, NodeState::Provisioning) - absentOfModel[m];
             n.unreachable +=
                 c.nodesInState(m, NodeState::Failed) + c.nodesInState(m, NodeState::Repairing);
             n.cordoned +=
@@ -93,6 +108,7 @@ Diagnoser::NodeCounts Diagnoser::countNodes(const JobSpec& job) const {
                 (free >= job.gpusPerPod ? n.available : n.insufficient) += hist[free];
             for (int s = 0; s < kNodeStateCount; ++s)
                 matching += c.nodesInState(m, static_cast<NodeState>(s));
+            matching -= absentOfModel[m];
         }
         n.mismatch = n.total - matching;
         return n;
@@ -100,6 +116,10 @@ Diagnoser::NodeCounts Diagnoser::countNodes(const JobSpec& job) const {
     const NodeRange range = nodeRangeOf(f, job.pinLevel, job.pinIndex);
     n.mismatch = n.total - (range.end - range.begin);
     for (int i = range.begin; i < range.end; ++i) {
+        if (absent(i)) {
+            ++n.mismatch;  // counted in the range, not in the total: evens it
+            continue;
+        }
         if (!eligible(f.nodes[i].gpuModel)) {
             ++n.mismatch;
             continue;

@@ -56,7 +56,9 @@ TEST_CASE("a queued job scales up an on-demand node, which is paid only while up
 }
 
 TEST_CASE("a job waiting for a scale-up is pending on the provisioning layer", "[autoscale]") {
-    // At 300 s, b waits for d0 (Ready at 600): provisioning layer, "Ready in 5 min".
+    // At 300 s, b waits for d0 (Ready at 600): provisioning layer, "Ready in 5 min". To
+    // kube-scheduler the cluster is r alone (d0 and d1 are not Nodes until provisioned):
+    // "0/1 nodes are available: 1 Insufficient nvidia.com/gpu", no not-ready taint.
     const Results r = test::run(reservedPlusElastic());
     const std::uint32_t b = jobIndex(r, "b");
     bool found = false;
@@ -65,6 +67,9 @@ TEST_CASE("a job waiting for a scale-up is pending on the provisioning layer", "
         found = true;
         CHECK(p.layer == Layer::Provisioning);
         CHECK_THAT(r.reasonText(p.reason), Catch::Contains("scaling up"));
+        CHECK_THAT(r.reasonText(p.reason),
+                   Catch::StartsWith("0/1 nodes are available: 1 Insufficient nvidia.com/gpu."));
+        CHECK_THAT(r.reasonText(p.reason), !Catch::Contains("not-ready"));
     }
     CHECK(found);
 }
