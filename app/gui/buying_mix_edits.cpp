@@ -1,6 +1,7 @@
 #include "buying_mix_edits.hpp"
 
 #include <QObject>
+#include <QStringList>
 #include <algorithm>
 #include <cmath>
 
@@ -43,6 +44,28 @@ FleetClassCounts fleetClassCounts(const Scenario& s) {
         // The validator refuses such a scenario; the controls stay off meanwhile.
     }
     return c;
+}
+
+QString clampMixToFleet(Scenario& s) {
+    const bool spares = s.failures && s.failures->hotSpareNodes > 0;
+    if (!s.buyingMix && !spares) return {};
+    const FleetClassCounts fleet = fleetClassCounts(s);
+    if (!fleet.buildable) return {};
+    QStringList cut;
+    if (s.buyingMix) {
+        BuyingMixDef& mix = *s.buyingMix;
+        const int reserved = std::min(mix.reservedNodes, fleet.nodes);
+        const int spot = std::min(mix.spotNodes, fleet.nodes - reserved);
+        if (reserved != mix.reservedNodes || spot != mix.spotNodes)
+            cut << QObject::tr("mix cut to %1 reserved, %2 spot").arg(reserved).arg(spot);
+        mix.reservedNodes = reserved;
+        mix.spotNodes = spot;
+    }
+    if (spares && s.failures->hotSpareNodes > fleet.nodes) {
+        s.failures->hotSpareNodes = fleet.nodes;
+        cut << QObject::tr("hot spares cut to %1").arg(fleet.nodes);
+    }
+    return cut.join(QStringLiteral(", "));
 }
 
 MixEdit setMixByNodeOrder(const Scenario& s, bool on, const BuyingMixDef& start) {

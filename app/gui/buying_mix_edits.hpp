@@ -32,6 +32,11 @@ MixEdit setMixByNodeOrder(const Scenario& s, bool on, const BuyingMixDef& start)
 MixEdit setMixReservedNodes(const Scenario& s, int reservedNodes);
 MixEdit setMixSpotNodes(const Scenario& s, int spotNodes);
 
+/// A fleet edit that leaves fewer nodes than the mix buys (or than the hot spares) takes the
+/// mix (and the spares) down with it instead of being refused: reserved first, then spot, are
+/// cut to what the fleet has. Returns what it cut, for the undo step's name (empty: nothing).
+QString clampMixToFleet(Scenario& s);
+
 /// Elastic on-demand nodes on (with these settings) or off.
 MixEdit setElasticOnDemand(const Scenario& s, bool on, const OnDemandDef& settings);
 /// These change the settings the scenario has; without elastic on demand they change nothing.

@@ -7,6 +7,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include "buying_mix_edits.hpp"
 #include "fleet_item_delegate.hpp"
 #include "fleet_tree_model.hpp"
 
@@ -14,7 +15,12 @@ namespace gpuplan::app {
 
 QString applyFleetEdit(ScenarioDocument& doc, const FleetEdit& edit) {
     if (!edit.ok()) return QString::fromStdString(edit.error);
-    return doc.edit(*edit.scenario, QString::fromStdString(edit.label));
+    Scenario after = *edit.scenario;
+    QString label = QString::fromStdString(edit.label);
+    // Fewer nodes than the mix buys: the mix comes down with them, in the same undo step.
+    if (const QString cut = clampMixToFleet(after); !cut.isEmpty())
+        label += QStringLiteral(" (%1)").arg(cut);
+    return doc.edit(after, label);
 }
 
 FleetPanel::FleetPanel(ScenarioDocument* doc, QWidget* parent) : QWidget(parent), m_doc(doc) {

@@ -122,6 +122,32 @@ private slots:
         QCOMPARE(count.data(Qt::EditRole).toInt(), 4);
     }
 
+    void fewerNodesThanTheMixBuysCutTheMixInTheSameStep() {
+        // The default fleet (32 nodes) bought by node order, 28 reserved (its book has no spot
+        // price), with 24 hot spares. pod-a's racks 4 → 1 leaves 20 nodes: the mix becomes 20
+        // reserved and the spares 20, in the same undo step, which brings all of it back.
+        Fixture f;
+        Scenario s = f.doc.scenario();
+        s.buyingMix = BuyingMixDef{28, 0};
+        s.failures = FailureDef{FailureDef::kLlama3MtbfGpuHours, 3600, 24};
+        QVERIFY(f.doc.edit(s, QStringLiteral("mix")).isEmpty());
+        const std::string before = json(f.doc);
+        const int steps = f.doc.undoStack()->count();
+        ui::FleetTreeModel* model = f.window->fleetPanel()->model();
+        QVERIFY(model->setData(model->indexOf({0, 0}, ui::FleetTreeModel::CountColumn), 1,
+                               Qt::EditRole));
+        QCOMPARE(f.doc.scenario().pods[0].racks[0].count, 1);
+        QCOMPARE(f.doc.scenario().buyingMix->reservedNodes, 20);
+        QCOMPARE(f.doc.scenario().buyingMix->spotNodes, 0);
+        QCOMPARE(f.doc.scenario().failures->hotSpareNodes, 20);
+        QCOMPARE(f.doc.undoStack()->count(), steps + 1);
+        QVERIFY2(f.doc.undoStack()->undoText().contains(
+                     "mix cut to 20 reserved, 0 spot, hot spares cut to 20"),
+                 qPrintable(f.doc.undoStack()->undoText()));
+        f.doc.undoStack()->undo();
+        QCOMPARE(json(f.doc), before);
+    }
+
     void countZeroIsRefusedWithItsReason() {
         Fixture f;
         ui::FleetTreeModel* model = f.window->fleetPanel()->model();
