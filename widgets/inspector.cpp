@@ -233,11 +233,14 @@ QString Inspector::jobHtml(std::uint32_t job) const {
     const JobSpec& s = j.spec;
     QString html = QStringLiteral("<h3>%1</h3><table>").arg(esc(m_results->jobName(job)));
     html += row(tr("team"), esc(m_results->teams[s.team]));
+    const bool elastic = m_results->maxPodsOf(job) > s.pods();
     html +=
         row(tr("size"),
-            s.pods() > 1
+            elastic ? elasticSize(job)
+            : s.pods() > 1
                 ? tr("%1 GPUs: a gang of %2 pods × %3").arg(s.gpus).arg(s.pods()).arg(s.gpusPerPod)
                 : tr("%1 GPU%2").arg(s.gpus).arg(s.gpus > 1 ? "s" : ""));
+    if (elastic) html += row(tr("resizes"), QString::number(historyOf(job).resizes));
     html += row(tr("priority"), QString::number(s.priority));
     if (s.pinLevel != PinLevel::None) {
         const Fleet& f = m_results->fleet;
@@ -259,7 +262,9 @@ QString Inspector::jobHtml(std::uint32_t job) const {
                 nodes += esc(m_results->fleet.nodes[p.node].name) + QStringLiteral(" ");
             html += row(tr("placement"), nodes);
             html += row(tr("fabric tier"), QString::fromLatin1(toString(seg.tier)));
-            html += row(tr("slowdown"), QStringLiteral("%1×").arg(seg.slowdown, 0, 'f', 2));
+            // The placement's slowdown: a binding's own is per second of work, below 1 for
+            // an elastic job grown past its size, which is no slowdown of its placement.
+            html += row(tr("slowdown"), QStringLiteral("%1×").arg(j.slowdown, 0, 'f', 2));
         }
     }
     if (j.endS >= 0)
@@ -292,12 +297,8 @@ QString Inspector::interruptionRows(std::uint32_t job) const {
                     tr("%1 / %2 (its nodes fail every %3)")
                         .arg(formatDuration(advice->youngS), formatDuration(advice->dalyS),
                              formatDuration(advice->mtbfS)));
-    // A scan of every segment: once per job and run, not on every move of the time scrubber.
-    if (!m_interruptionsOf || m_interruptionsOf->first != job)
-        m_interruptionsOf.emplace(
-            job, JobHistory{m_results->interruptionsOf(job), m_results->healthOf(job)});
-    const JobInterruptions& ji = m_interruptionsOf->second.interruptions;
-    const JobHealth& health = m_interruptionsOf->second.health;
+    const JobInterruptions& ji = historyOf(job).interruptions;
+    const JobHealth& health = historyOf(job).health;
     if (ji.restarts > 0) {
         html += row(tr("restarts"), tr("%1 (evicted and queued again)").arg(ji.restarts));
         html += row(tr("work lost"), tr("%1 (%2 GPU-h)")
@@ -320,6 +321,47 @@ QString Inspector::interruptionRows(std::uint32_t job) const {
                            formatDuration(m_results->starvationWaitS))
                 : tr("%1 in the queue at a stretch").arg(formatDuration(health.longestQueuedS)));
     return html;
+}
+
+const Inspector::JobHistory& Inspector::historyOf(std::uint32_t job) const {
+    // A scan of every segment: once per job and run, not on every move of the time scrubber.
+    if (!m_interruptionsOf || m_interruptionsOf->first != job) {
+        JobHistory h{m_results->interruptionsOf(job), m_results->healthOf(job), {}, 0};
+        if (m_results->maxPodsOf(job) > m_results->jobs[job].spec.pods()) {
+            for (std::uint32_t i = 0; i < m_results->segments.size(); ++i) {
+                const RunSegment& seg = m_results->segments[i];
+                if (seg.job != job) continue;
+                h.segments.push_back(i);
+                h.resizes += seg.end == SegmentEnd::Resized;
+            }
+            std::stable_sort(
+                h.segments.begin(), h.segments.end(), [this](std::uint32_t a, std::uint32_t b) {
+                    return m_results->segments[a].startS < m_results->segments[b].startS;
+                });
+        }
+        m_interruptionsOf.emplace(job, std::move(h));
+    }
+    return m_interruptionsOf->second;
+}
+
+QString Inspector::elasticSize(std::uint32_t job) const {
+    const JobSpec& s = m_results->jobs[job].spec;
+    const int most = m_results->maxPodsOf(job) * s.gpusPerPod;
+    QString size =
+        s.gpusPerPod > 1
+            ? tr("%1–%2 GPUs (elastic, pods of %3)").arg(s.gpus).arg(most).arg(s.gpusPerPod)
+            : tr("%1–%2 GPUs (elastic)").arg(s.gpus).arg(most);
+    // The binding in force at t: at a resize's instant, the one that starts there.
+    const RunSegment* bound = nullptr;
+    for (std::uint32_t i : historyOf(job).segments) {
+        const RunSegment& seg = m_results->segments[i];
+        if (seg.startS <= m_timeS && m_timeS < seg.endS) bound = &seg;
+    }
+    if (bound)
+        size += tr("; holds %1 at t").arg(static_cast<int>(bound->placementCount) * s.gpusPerPod);
+    else
+        size += tr("; none held at t");
+    return size;
 }
 
 QString Inspector::teamHtml(int team) const {

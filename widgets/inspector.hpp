@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "gpuplan/results.hpp"
 
@@ -47,11 +48,18 @@ private:
     Kind m_kind = Kind::Nothing;
     int m_a = -1, m_b = -1;
     QString m_jobName;
-    /// The shown job's restarts, lost work and preemption health, for m_results.
+    /// The shown job's restarts, lost work and preemption health, for m_results; for an
+    /// elastic job, its bindings (to read the one in force at t) and how many were resized.
     struct JobHistory {
         JobInterruptions interruptions;
         JobHealth health;
+        std::vector<std::uint32_t> segments;  ///< elastic jobs only, in start order
+        int resizes = 0;                      ///< bindings that ended SegmentEnd::Resized
     };
+    /// The shown job's history, scanned once per job and run.
+    const JobHistory& historyOf(std::uint32_t job) const;
+    /// "4–8 GPUs (elastic); holds 8 at t".
+    QString elasticSize(std::uint32_t job) const;
     mutable std::optional<std::pair<std::uint32_t, JobHistory>> m_interruptionsOf;
 };
 

@@ -22,6 +22,19 @@ QString text(const std::string& s) {
     return QString::fromStdString(s);
 }
 
+/// The Elastic to cell: "fixed" (edit text empty) or "up to 16 GPUs" (edit text "16").
+QVariant elasticCell(int maxGpus, bool display) {
+    if (maxGpus <= 0) return display ? QObject::tr("fixed") : QString();
+    return display ? QObject::tr("%1 GPUs").arg(maxGpus) : QString::number(maxGpus);
+}
+
+QString elasticTip() {
+    return QObject::tr(
+        "Elastic: the most GPUs a job grows to, by whole pods, into capacity nobody waits for, "
+        "giving the growth back when a queued job needs it (blank or 0 = fixed size; whole "
+        "GPUs only, not with a GPU share or a MIG instance)");
+}
+
 }  // namespace
 
 void WorkloadTableModel::setScenario(std::shared_ptr<const Scenario> scenario) {
@@ -136,6 +149,7 @@ QStringList JobClassTableModel::titles() {
             tr("Max jobs"),
             tr("GPUs"),
             tr("GPUs/pod"),
+            tr("Elastic to"),
             tr("Duration"),
             tr("Checkpoint every"),
             tr("Checkpoint cost"),
@@ -156,6 +170,7 @@ QStringList JobClassTableModel::headerTips() const {
             tr("GPUs per job: fixed 8, uniform 1 to 8, lognormal median 4 σ 0.5, "
                "empirical 1:3, 8:1"),
             tr("GPUs per pod of the gang (automatic = largest divisor that fits a node)"),
+            elasticTip(),
             tr("Run time at ideal placement: fixed 2 h, exponential mean 30 min, "
                "lognormal median 2 h σ 1 (bare numbers are hours)"),
             tr("Work between checkpoints (never = an eviction loses all work done); "
@@ -257,6 +272,8 @@ QVariant JobClassTableModel::data(const QModelIndex& index, int role) const {
         case GpusPerPodColumn:
             if (t.gpusPerPod == 0) return display ? tr("automatic") : QString();
             return QString::number(t.gpusPerPod);
+        case ElasticColumn:
+            return elasticCell(t.elasticMaxGpus, display);
         case DurationColumn:
             // A tide's replicas run while the curve wants them.
             if (c.arrival.process == ArrivalProcess::Tide)
@@ -296,15 +313,16 @@ QStringList ExplicitJobTableModel::headers() const {
 }
 
 QStringList ExplicitJobTableModel::titles() {
-    return {tr("Job"),      tr("Team"), tr("Priority"), tr("GPUs"),
-            tr("Duration"), tr("Pin"),  tr("Submit")};
+    return {tr("Job"),        tr("Team"),     tr("Priority"), tr("GPUs"),
+            tr("Elastic to"), tr("Duration"), tr("Pin"),      tr("Submit")};
 }
 
 QStringList ExplicitJobTableModel::headerTips() const {
     return {tr("Jobs placed by hand (drops are named drop-*)"),
             tr("The team it runs for"),
             tr("Higher runs first"),
-            tr("GPUs of the job"),
+            tr("GPUs of the job (an elastic job's minimum)"),
+            elasticTip() + tr("; more than its GPUs"),
             tr("Run time at ideal placement (bare numbers are hours)"),
             tr("none, or node|rack|pod and its name"),
             tr("Submit time after the start (bare numbers are hours)")};
@@ -327,6 +345,8 @@ QVariant ExplicitJobTableModel::data(const QModelIndex& index, int role) const {
             return QString::number(j.traits.priority);
         case GpusColumn:
             return QString::number(j.gpus);
+        case ElasticColumn:
+            return elasticCell(j.traits.elasticMaxGpus, role == Qt::DisplayRole);
         case DurationColumn:
             return formatDurationValue(j.durationS);
         case PinColumn:

@@ -72,7 +72,8 @@ class JobClassTableModel : public WorkloadTableModel {
 public:
     /// Edit values are text in the shown unit: rate in jobs/h, memory in GB, fractions in %,
     /// distributions as formatDistribution writes them, checkpoint interval and cost as
-    /// durations ("" = none). The Young / Daly column is read-only, from the last run.
+    /// durations ("" = none), Elastic to in GPUs ("" = fixed size). The Young / Daly column
+    /// is read-only, from the last run.
     enum Column {
         NameColumn,
         TeamColumn,
@@ -82,6 +83,7 @@ public:
         MaxJobsColumn,
         GpusColumn,
         GpusPerPodColumn,
+        ElasticColumn,  ///< JobTraitsDef::elasticMaxGpus, beside the size it grows from
         DurationColumn,
         // Beside the duration, the work they save, so that they show without scrolling.
         CheckpointIntervalColumn,
@@ -124,6 +126,7 @@ public:
         TeamColumn,
         PriorityColumn,
         GpusColumn,
+        ElasticColumn,  ///< JobTraitsDef::elasticMaxGpus ("" = fixed size)
         DurationColumn,
         PinColumn,
         SubmitColumn,

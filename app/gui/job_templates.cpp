@@ -122,6 +122,9 @@ std::vector<ui::JobTemplate> jobTemplates(const Scenario& s) {
         t.job.gpus = gpus;
         if (t.job.traits.gpusPerPod > 0 && gpus % t.job.traits.gpusPerPod != 0)
             t.job.gpus = (gpus / t.job.traits.gpusPerPod + 1) * t.job.traits.gpusPerPod;
+        // An elastic class's job of its maximum or more is fixed-size; a dropped (explicit)
+        // job must then not say elastic, or the file's rule (maxGpus above gpus) refuses it.
+        if (t.job.traits.elasticMaxGpus <= t.job.gpus) t.job.traits.elasticMaxGpus = 0;
         t.job.durationS = durationS;
         out.push_back(t);
     }

@@ -68,6 +68,30 @@ bool setTrait(JobTraitsDef& t, const QString& field, const QString& value, bool 
     return false;
 }
 
+/// The Elastic to cell: blank, "fixed" or 0 = fixed size, else a whole number of GPUs
+/// ("16" or "16 GPUs"). The reader's rules (whole GPUs only; an explicit job's maximum above
+/// its GPUs) apply when the edit is committed.
+bool setElastic(JobTraitsDef& t, const QString& field, QString text, QString* error) {
+    text.remove(QStringLiteral("GPUs"), Qt::CaseInsensitive);
+    text.remove(QStringLiteral("GPU"), Qt::CaseInsensitive);
+    text = text.trimmed();
+    if (text.isEmpty() || text == QLatin1String("fixed") || text == QLatin1String("0")) {
+        t.elasticMaxGpus = 0;
+        return true;
+    }
+    const auto v = parseInteger(text, field, error);
+    if (!v) return false;
+    if (*v < 0) {
+        *error = QObject::tr("%1 must be a number of GPUs above 0 (blank = fixed size), got %2")
+                     .arg(field)
+                     .arg(*v);
+        return false;
+    }
+    // Past the file's range the reader refuses it with its bounds.
+    t.elasticMaxGpus = static_cast<int>(std::min<long long>(*v, 10'000'000));
+    return true;
+}
+
 }  // namespace
 
 // ---- teams ----------------------------------------------------------------------------------
@@ -218,6 +242,9 @@ WorkloadEdit setClassCell(const Scenario& s, int row, int column, const QVariant
                 ok = false;
             }
             break;
+        case C::ElasticColumn:
+            ok = setElastic(t, field, text, &error);
+            break;
         case C::MemoryColumn: {
             QString t2 = text;
             t2.remove(QStringLiteral("GB"), Qt::CaseInsensitive);
@@ -337,6 +364,9 @@ WorkloadEdit setJobCell(const Scenario& s, int row, int column, const QVariant& 
             if (ok) j.gpus = static_cast<int>(std::clamp<long long>(*v, -1, 10'000'000));
             break;
         }
+        case C::ElasticColumn:
+            ok = setElastic(j.traits, field, text, &error);
+            break;
         case C::DurationColumn:
         case C::SubmitColumn: {
             const auto v = ui::parseQuantity(text, Quantity::DurationS, &error);

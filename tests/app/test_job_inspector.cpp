@@ -1,6 +1,9 @@
 // The job inspector's checkpoint, restart, lost-work and preemption-health rows
-// (Results::interruptionsOf, Results::healthOf), on runs whose numbers are worked out by hand.
+// (Results::interruptionsOf, Results::healthOf) and an elastic job's size and resizes, on runs
+// whose numbers are worked out by hand.
+#include <QRegularExpression>
 #include <QtTest>
+#include <tuple>
 
 #include "gpuplan/scenario_io.hpp"
 #include "gpuplan/simulate.hpp"
@@ -66,6 +69,41 @@ Scenario thriceEvicted() {
     return s;
 }
 
+/// One rack of two DGX H100 nodes (16 GPUs). "a": 8 GPUs in one pod, elastic to 16, 8 h of
+/// work from 0; "b": 8 GPUs for 2 h, submitted at 1 h. As in the engine's elastic tests: "a"
+/// grows at once to both nodes; at 3,600 s it gives one back for "b" (7,200 s of its work
+/// done); "b" ends at 10,800, when "a" has 14,400 s done and grows again; the 14,400 s left
+/// at twice the pace end it at 18,000. Bindings: 16 GPUs [0, 3600), 8 [3600, 10800), 16
+/// [10800, 18000): two ended Resized.
+Scenario elasticAndAQueuedJob() {
+    const Catalog catalog = loadCatalog(GPUPLAN_TEST_PRESETS_DIR "/catalog/catalog.json");
+    Scenario s = loadScenario(GPUPLAN_TEST_PRESETS_DIR "/scenarios/default.json", catalog);
+    s.pods.resize(1);
+    s.pods[0].count = 1;
+    s.pods[0].racks.resize(1);
+    s.pods[0].racks[0].count = 1;
+    s.pods[0].racks[0].nodes.resize(1);
+    s.pods[0].racks[0].nodes[0].count = 2;
+    s.pods[0].racks[0].nodes[0].state = NodeState::Ready;
+    s.nodeEvents.clear();
+    s.horizonS = 86400;
+    s.jobClasses.clear();
+    s.jobs.clear();
+    for (auto [name, durationS, submitS, maxGpus] :
+         {std::tuple{"a", 28800.0, 0.0, 16}, std::tuple{"b", 7200.0, 3600.0, 0}}) {
+        JobDef j;
+        j.name = name;
+        j.traits.team = s.teams.at(0).name;
+        j.traits.gpusPerPod = 8;
+        j.traits.elasticMaxGpus = maxGpus;
+        j.gpus = 8;
+        j.durationS = durationS;
+        j.submitS = submitS;
+        s.jobs.push_back(j);
+    }
+    return s;
+}
+
 }  // namespace
 
 class JobInspectorTest : public QObject {
@@ -106,6 +144,36 @@ private slots:
         inspector.showJob(QStringLiteral("high1"));
         text = inspector.toPlainText();
         QVERIFY2(!text.contains("preempted") && !text.contains("longest wait"), qPrintable(text));
+    }
+
+    void anElasticJobsSizeIsWhatItsBindingHoldsAtT() {
+        auto results = std::make_shared<const Results>(simulate(elasticAndAQueuedJob()));
+        QCOMPARE(results->kpi("elastic_grows"), 2.0);
+        QCOMPARE(results->kpi("elastic_shrinks"), 1.0);
+        Inspector inspector;
+        inspector.setResults(results);
+        inspector.showJob(QStringLiteral("a"));
+        for (auto [timeS, holds] :
+             {std::pair{1800.0, "holds 16 at t"}, std::pair{3600.0, "holds 8 at t"},
+              std::pair{5000.0, "holds 8 at t"}, std::pair{10800.5, "holds 16 at t"},
+              std::pair{20000.0, "none held at t"}}) {
+            inspector.setTime(timeS);
+            const QString text = inspector.toPlainText();
+            const QString size = QStringLiteral("8–16 GPUs (elastic, pods of 8); ") + holds;
+            QVERIFY2(text.contains(size), qPrintable(QString::number(timeS) + ": " + text));
+            QVERIFY2(text.contains(QRegularExpression(QStringLiteral("resizes\\s+2"))),
+                     qPrintable(text));
+            // A resize is no eviction, and the placement's slowdown is shown, not the
+            // binding's pace (0.50 while grown).
+            QVERIFY2(!text.contains("restarts") && !text.contains("preempted"), qPrintable(text));
+            QVERIFY2(text.contains(QRegularExpression(QStringLiteral("slowdown\\s+1.00×"))),
+                     qPrintable(text));
+        }
+        // A fixed-size job keeps its size row as before.
+        inspector.showJob(QStringLiteral("b"));
+        const QString text = inspector.toPlainText();
+        QVERIFY2(text.contains("8 GPUs") && !text.contains("elastic") && !text.contains("resizes"),
+                 qPrintable(text));
     }
 };
 
