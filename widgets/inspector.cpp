@@ -1,5 +1,6 @@
 #include "inspector.hpp"
 
+#include <QUrl>
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -30,6 +31,11 @@ QString gpuCount(double gpus) {
 
 Inspector::Inspector(QWidget* parent) : QTextBrowser(parent) {
     setOpenLinks(false);
+    // A GPU's job is a link to the job: how a running job (an elastic one's size at t, its
+    // restarts) is reached; the pending list reaches only waiting ones.
+    connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.scheme() == QLatin1String("job")) showJob(url.path());
+    });
     showNothing();
 }
 
@@ -170,8 +176,10 @@ QString Inspector::nodeHtml(int node, int slot) const {
         QString list;
         for (const GpuOccupant& o : occupants)
             list +=
-                QStringLiteral("<b>%1</b>%2<br>")
-                    .arg(esc(m_results->jobName(o.job)))
+                QStringLiteral("<a href=\"job:%1\"><b>%2</b></a>%3<br>")
+                    .arg(QString::fromLatin1(QUrl::toPercentEncoding(
+                             QString::fromStdString(m_results->jobName(o.job)))),
+                         esc(m_results->jobName(o.job)))
                     .arg(o.milliGpu >= 1000 ? QString() : tr(" (%1 milli-GPU)").arg(o.milliGpu));
         html +=
             row(occupants.size() > 1 ? tr("jobs") : tr("job"), list.isEmpty() ? tr("free") : list);
@@ -256,15 +264,22 @@ QString Inspector::jobHtml(std::uint32_t job) const {
             row(tr("started"),
                 tr("%1 (waited %2)").arg(formatSimTime(j.firstStartS), formatDuration(j.waitS())));
         if (j.segmentCount > 0) {
-            const RunSegment& seg = m_results->segments[j.lastSegment];
+            // Its last binding; an elastic job's size changes, so its binding at t when it
+            // has one (the size row says what that holds).
+            const RunSegment* atT = elastic ? boundAt(job) : nullptr;
+            const RunSegment& seg = atT ? *atT : m_results->segments[j.lastSegment];
             QString nodes;
             for (const PodPlacement& p : m_results->placementOf(seg))
                 nodes += esc(m_results->fleet.nodes[p.node].name) + QStringLiteral(" ");
-            html += row(tr("placement"), nodes);
+            html += row(atT ? tr("placement at t") : tr("placement"), nodes);
             html += row(tr("fabric tier"), QString::fromLatin1(toString(seg.tier)));
-            // The placement's slowdown: a binding's own is per second of work, below 1 for
-            // an elastic job grown past its size, which is no slowdown of its placement.
-            html += row(tr("slowdown"), QStringLiteral("%1×").arg(j.slowdown, 0, 'f', 2));
+            // The placement's slowdown: a binding's own is wall seconds per second of work,
+            // below 1 for an elastic job grown past its size (× pods held ÷ pods asked undoes
+            // that), which is no slowdown of its placement.
+            const double slowdown =
+                atT ? atT->slowdown * static_cast<double>(atT->placementCount) / s.pods()
+                    : j.slowdown;
+            html += row(tr("slowdown"), QStringLiteral("%1×").arg(slowdown, 0, 'f', 2));
         }
     }
     if (j.endS >= 0)
@@ -344,6 +359,16 @@ const Inspector::JobHistory& Inspector::historyOf(std::uint32_t job) const {
     return m_interruptionsOf->second;
 }
 
+const RunSegment* Inspector::boundAt(std::uint32_t job) const {
+    // At a resize's instant, the binding that starts there.
+    const RunSegment* bound = nullptr;
+    for (std::uint32_t i : historyOf(job).segments) {
+        const RunSegment& seg = m_results->segments[i];
+        if (seg.startS <= m_timeS && m_timeS < seg.endS) bound = &seg;
+    }
+    return bound;
+}
+
 QString Inspector::elasticSize(std::uint32_t job) const {
     const JobSpec& s = m_results->jobs[job].spec;
     const int most = m_results->maxPodsOf(job) * s.gpusPerPod;
@@ -351,13 +376,7 @@ QString Inspector::elasticSize(std::uint32_t job) const {
         s.gpusPerPod > 1
             ? tr("%1–%2 GPUs (elastic, pods of %3)").arg(s.gpus).arg(most).arg(s.gpusPerPod)
             : tr("%1–%2 GPUs (elastic)").arg(s.gpus).arg(most);
-    // The binding in force at t: at a resize's instant, the one that starts there.
-    const RunSegment* bound = nullptr;
-    for (std::uint32_t i : historyOf(job).segments) {
-        const RunSegment& seg = m_results->segments[i];
-        if (seg.startS <= m_timeS && m_timeS < seg.endS) bound = &seg;
-    }
-    if (bound)
+    if (const RunSegment* bound = boundAt(job))
         size += tr("; holds %1 at t").arg(static_cast<int>(bound->placementCount) * s.gpusPerPod);
     else
         size += tr("; none held at t");

@@ -58,6 +58,8 @@ private:
     };
     /// The shown job's history, scanned once per job and run.
     const JobHistory& historyOf(std::uint32_t job) const;
+    /// An elastic job's binding in force at t, or nullptr (none, or not elastic).
+    const RunSegment* boundAt(std::uint32_t job) const;
     /// "4–8 GPUs (elastic); holds 8 at t".
     QString elasticSize(std::uint32_t job) const;
     mutable std::optional<std::pair<std::uint32_t, JobHistory>> m_interruptionsOf;

@@ -366,6 +366,13 @@ WorkloadEdit setJobCell(const Scenario& s, int row, int column, const QVariant& 
         }
         case C::ElasticColumn:
             ok = setElastic(j.traits, field, text, &error);
+            // The file's rule, in the table's words (the reader says "maxGpus").
+            if (ok && j.traits.elasticMaxGpus > 0 && j.traits.elasticMaxGpus <= j.gpus) {
+                error = QObject::tr("%1 must be more than the job's %2 GPUs (blank = fixed size)")
+                            .arg(field)
+                            .arg(j.gpus);
+                ok = false;
+            }
             break;
         case C::DurationColumn:
         case C::SubmitColumn: {

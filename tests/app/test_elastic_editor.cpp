@@ -7,6 +7,7 @@
 
 #include "app_test_support.hpp"
 #include "gpuplan/scenario_io.hpp"
+#include "job_templates.hpp"
 #include "workload_models.hpp"
 #include "workload_panel.hpp"
 
@@ -117,6 +118,24 @@ private slots:
         QCOMPARE(f.doc.scenario().jobClasses[0].traits.elasticMaxGpus, 0);
     }
 
+    void aClassTemplateDropsElasticOnlyBelowItsMaximum() {
+        // "train" asks 8 GPUs: elastic to 16, its template is an elastic 8-GPU job; elastic
+        // to 8 (a class's job of its maximum is fixed-size), a fixed one, which the file's
+        // rule for an explicit job (maxGpus above gpus) would otherwise refuse on the drop.
+        Scenario s = roomToGrow();
+        s.jobClasses[0].traits.elasticMaxGpus = 16;
+        std::vector<ui::JobTemplate> templates = jobTemplates(s);
+        const ui::JobTemplate* t = findTemplate(templates, QStringLiteral("class:train"));
+        QVERIFY(t);
+        QCOMPARE(t->job.gpus, 8);
+        QCOMPARE(t->job.traits.elasticMaxGpus, 16);
+        s.jobClasses[0].traits.elasticMaxGpus = 8;
+        templates = jobTemplates(s);
+        t = findTemplate(templates, QStringLiteral("class:train"));
+        QVERIFY(t);
+        QCOMPARE(t->job.traits.elasticMaxGpus, 0);
+    }
+
     void invalidElasticValuesChangeNothingAndSayWhy() {
         Fixture f;
         loadRoomToGrow(f);
@@ -158,9 +177,9 @@ private slots:
             {classes, 2, ClassCol::ElasticColumn, "4",
              "job class \"mig\" · elastic: an elastic job grows by whole GPUs"},
             {jobs, 0, JobCol::ElasticColumn, "8",
-             "job \"eight\" · elastic max GPUs: an elastic job grows above its gpus (8)"},
+             "Elastic to must be more than the job's 8 GPUs (blank = fixed size)"},
             {jobs, 0, JobCol::ElasticColumn, "4",
-             "job \"eight\" · elastic max GPUs: an elastic job grows above its gpus (8)"},
+             "Elastic to must be more than the job's 8 GPUs (blank = fixed size)"},
             {classes, 0, ClassCol::ElasticColumn, "-8", "Elastic to must be a number of GPUs"},
             {classes, 0, ClassCol::ElasticColumn, "lots", "Elastic to: \"lots\" is not a whole"},
         };
@@ -176,6 +195,12 @@ private slots:
                      qPrintable(panel->reason()));
             QVERIFY2(f.status().contains(QString::fromUtf8(c.reason)), qPrintable(f.status()));
         }
+        // The file's rule holds for a scenario edited elsewhere: the document refuses it.
+        Scenario below = f.doc.scenario();
+        below.jobs[0].traits.elasticMaxGpus = 4;
+        QVERIFY2(f.doc.validationError(below).contains(
+                     "job \"eight\" · elastic max GPUs: an elastic job grows above its gpus (8)"),
+                 qPrintable(f.doc.validationError(below)));
         // Above its 8 GPUs, the explicit job is elastic.
         QVERIFY(jobs->setData(jobs->index(0, JobCol::ElasticColumn), "16 GPUs", Qt::EditRole));
         QCOMPARE(f.doc.scenario().jobs[0].traits.elasticMaxGpus, 16);

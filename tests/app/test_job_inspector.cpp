@@ -163,12 +163,21 @@ private slots:
             QVERIFY2(text.contains(size), qPrintable(QString::number(timeS) + ": " + text));
             QVERIFY2(text.contains(QRegularExpression(QStringLiteral("resizes\\s+2"))),
                      qPrintable(text));
+            // The placement is the binding's at t while it holds one, else its last.
+            QCOMPARE(text.contains("placement at t"), timeS < 18000);
             // A resize is no eviction, and the placement's slowdown is shown, not the
             // binding's pace (0.50 while grown).
             QVERIFY2(!text.contains("restarts") && !text.contains("preempted"), qPrintable(text));
             QVERIFY2(text.contains(QRegularExpression(QStringLiteral("slowdown\\s+1.00×"))),
                      qPrintable(text));
         }
+        // A GPU it holds links to it: how a running job is reached from the fleet.
+        inspector.setTime(1800);
+        inspector.showGpu(1, 0);
+        QVERIFY2(inspector.toHtml().contains("href=\"job:a\""), qPrintable(inspector.toHtml()));
+        emit inspector.anchorClicked(QUrl(QStringLiteral("job:a")));
+        QVERIFY2(inspector.toPlainText().contains("8–16 GPUs (elastic, pods of 8); holds 16 at t"),
+                 qPrintable(inspector.toPlainText()));
         // A fixed-size job keeps its size row as before.
         inspector.showJob(QStringLiteral("b"));
         const QString text = inspector.toPlainText();
