@@ -52,6 +52,15 @@ SchedulerPanel::SchedulerPanel(ScenarioDocument* doc, QWidget* parent)
         new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,19}")), m_seed));
     m_seed->setToolTip(tr("Random seed of arrivals and sizes: same seed, same run"));
 
+    m_elasticGrowMinutes = new QDoubleSpinBox(this);
+    m_elasticGrowMinutes->setDecimals(1);
+    m_elasticGrowMinutes->setRange(0, 30 * 24 * 60);  // the reader's bound
+    m_elasticGrowMinutes->setSuffix(tr(" min"));
+    m_elasticGrowMinutes->setToolTip(
+        tr("Elastic jobs grow only once nothing has been queued, and the job not resized, for\n"
+           "this long, and only if the growth pays for its restarts even were it reclaimed\n"
+           "then. Default 10 min, cluster-autoscaler's idle time."));
+
     m_refusal = new QLabel(this);
     m_refusal->setWordWrap(true);
     m_refusal->setStyleSheet(QStringLiteral("color: #c0392b;"));
@@ -61,6 +70,7 @@ SchedulerPanel::SchedulerPanel(ScenarioDocument* doc, QWidget* parent)
     form->addRow(tr("Queue order"), m_queueOrder);
     form->addRow(tr("Placement"), m_placement);
     form->addRow(tr("Backfill"), m_backfill);
+    form->addRow(tr("Elastic grow after"), m_elasticGrowMinutes);
     form->addRow(tr("Horizon"), horizonRow);
     form->addRow(tr("Sample every"), m_sampleMinutes);
     form->addRow(tr("Seed"), m_seed);
@@ -82,6 +92,12 @@ SchedulerPanel::SchedulerPanel(ScenarioDocument* doc, QWidget* parent)
         Scenario after = m_doc->scenario();
         after.scheduler.backfill = static_cast<BackfillMode>(i);
         commit(after, tr("Backfill: %1").arg(QLatin1String(toString(after.scheduler.backfill))));
+    });
+    connect(m_elasticGrowMinutes, &QDoubleSpinBox::editingFinished, this, [this] {
+        if (m_elasticGrowMinutes->value() == m_shownElasticGrowMinutes) return;
+        Scenario after = m_doc->scenario();
+        after.scheduler.elasticGrowAfterIdleS = m_elasticGrowMinutes->value() * 60;
+        commit(after, tr("Elastic jobs grow after %1 min idle").arg(m_elasticGrowMinutes->value()));
     });
     connect(m_horizon, &QDoubleSpinBox::editingFinished, this, [this] {
         // Leaving the box unchanged must not round the horizon to what it shows.
@@ -217,7 +233,7 @@ void SchedulerPanel::syncFromDocument() {
     const Scenario& s = m_doc->scenario();
     const QSignalBlocker b1(m_queueOrder), b2(m_placement), b3(m_backfill), b4(m_horizon),
         b5(m_sampleMinutes), b6(m_seed), b7(m_preemption), b8(m_graceS), b9(m_thrashing),
-        b10(m_starvationHours);
+        b10(m_starvationHours), b11(m_elasticGrowMinutes);
     m_queueOrder->setCurrentIndex(static_cast<int>(s.scheduler.queueOrder));
     m_placement->setCurrentIndex(static_cast<int>(s.scheduler.placement));
     m_backfill->setCurrentIndex(static_cast<int>(s.scheduler.backfill));
@@ -235,6 +251,8 @@ void SchedulerPanel::syncFromDocument() {
     m_thrashing->setValue(s.scheduler.thrashingPreemptions);
     m_starvationHours->setValue(s.scheduler.starvationWaitS / kHourS);
     m_shownStarvationHours = m_starvationHours->value();
+    m_elasticGrowMinutes->setValue(s.scheduler.elasticGrowAfterIdleS / 60);
+    m_shownElasticGrowMinutes = m_elasticGrowMinutes->value();
 }
 
 }  // namespace gpuplan::app

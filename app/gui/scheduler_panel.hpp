@@ -39,6 +39,8 @@ public:
     QSpinBox* thrashingPreemptionsBox() const { return m_thrashing; }
     /// Hours (the scenario stores seconds).
     QDoubleSpinBox* starvationHoursBox() const { return m_starvationHours; }
+    /// Minutes (SchedulerDef::elasticGrowAfterIdleS, seconds in the scenario).
+    QDoubleSpinBox* elasticGrowBox() const { return m_elasticGrowMinutes; }
     /// Random node failures: on or off, MTBF, repair time.
     ReliabilityGroup* reliabilityGroup() const { return m_reliability; }
     /// The refusal shown under the form (empty when the last change went through).
@@ -74,11 +76,12 @@ private:
     QDoubleSpinBox* m_graceS;
     QSpinBox* m_thrashing;
     QDoubleSpinBox* m_starvationHours;
+    QDoubleSpinBox* m_elasticGrowMinutes;
     ReliabilityGroup* m_reliability;
     QLabel* m_refusal;
     // As the boxes show the document (rounded to their decimals).
     double m_shownHorizon = 0, m_shownSampleMinutes = 0, m_shownGraceS = 0,
-           m_shownStarvationHours = 0;
+           m_shownStarvationHours = 0, m_shownElasticGrowMinutes = 0;
 };
 
 }  // namespace gpuplan::app

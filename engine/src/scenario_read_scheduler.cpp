@@ -30,6 +30,8 @@ void readScheduler(JsonObject& root, SchedulerDef& scheduler) {
         scheduler.thrashingPreemptions = static_cast<int>(v->integer(1, 1000000));
     if (auto v = o.optional("starvationWaitS"))
         scheduler.starvationWaitS = v->number(1, InputLimits::maxHorizonS);
+    if (auto v = o.optional("elasticGrowAfterIdleS"))
+        scheduler.elasticGrowAfterIdleS = v->number(0, 30 * 86400.0);
     o.finish();
 }
 

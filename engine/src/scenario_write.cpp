@@ -249,6 +249,8 @@ std::string scenarioToJson(const Scenario& s) {
         root["scheduler"]["thrashingPreemptions"] = s.scheduler.thrashingPreemptions;
     if (s.scheduler.starvationWaitS != d.scheduler.starvationWaitS)
         root["scheduler"]["starvationWaitS"] = s.scheduler.starvationWaitS;
+    if (s.scheduler.elasticGrowAfterIdleS != d.scheduler.elasticGrowAfterIdleS)
+        root["scheduler"]["elasticGrowAfterIdleS"] = s.scheduler.elasticGrowAfterIdleS;
 
     if (!s.jobClasses.empty()) {
         OJson classes = OJson::array();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <unordered_map>
 #include <utility>
@@ -54,12 +55,16 @@ struct ElasticJobs {
             }
             maxPods[j] = most;
         }
+        if (any()) lastResizeS.assign(r.jobs.size(), -std::numeric_limits<double>::infinity());
     }
     bool any() const { return !maxPods.empty(); }
     bool isElastic(std::uint32_t job) const { return any() && maxPods[job] > 0; }
 
-    std::vector<int> maxPods;  ///< per job: the most pods it may hold; 0 = fixed size
-    IndexSet bound;            ///< elastic jobs bound now
+    std::vector<int> maxPods;         ///< per job: the most pods it may hold; 0 = fixed size
+    IndexSet bound;                   ///< elastic jobs bound now
+    std::vector<double> lastResizeS;  ///< per job: its last grow, shrink or failure resize
+    double queueEmptySinceS = -1;     ///< nothing queued since then (−1: something is)
+    double growTimerS = -1;           ///< the latest growth check pushed
     std::uint64_t grows = 0;
     std::uint64_t shrinks = 0;  ///< to let queued jobs in
 };

@@ -75,9 +75,14 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
                 if (!m_scaleDownsDue.empty()) applyScaleDowns();
                 scaleUp();
             }
-            if (m_sim.elastic.any() && m_scheduler.queue().empty() &&
-                m_scheduler.nominations().empty())
-                growElasticJobs();
+            if (m_sim.elastic.any()) {
+                if (!m_scheduler.queue().empty() || !m_scheduler.nominations().empty())
+                    m_sim.elastic.queueEmptySinceS = -1;
+                else {
+                    if (m_sim.elastic.queueEmptySinceS < 0) m_sim.elastic.queueEmptySinceS = now;
+                    growElasticJobs();
+                }
+            }
             check();
             if (!m_queuedNow.empty()) diagnoseNewlyQueued();
             checkHeadOnTime();
@@ -373,6 +378,9 @@ void Simulation::startMigRecuts() {
 
 void Simulation::handle(const Event& e) {
     switch (e.type()) {
+        case EventType::ElasticGrowDue:
+            count(13, 0);  // the pass after it grows what the window now lets grow
+            break;
         case EventType::MigRecutDone:
             m_sim.migRecuts.finish(e.a);
             m_scheduler.capacityGrew();

@@ -53,7 +53,8 @@ enum class EventType : std::uint8_t {
     StartupDone = 1,
     NodeChange = 2,
     MpsFault = 3,
-    MigRecutDone = 4
+    MigRecutDone = 4,
+    ElasticGrowDue = 5,  ///< a stabilization window ends: elastic jobs may grow (a pass runs)
 };
 
 struct Event {
@@ -288,11 +289,15 @@ private:
     // ---- Elastic jobs (simulation_elastic.cpp) ----
 
     /// Before a pass: queued jobs that grown elastic jobs keep out get the growth back. The
-    /// first few queued jobs in order that do not fit now are tried with the growth (and its
-    /// quota) lifted, lowest-priority growth first; the growth that lets one fit is shrunk.
+    /// first few queued jobs in order that do not fit now are tried with growth pods (and
+    /// their quota) lifted one by one, the lowest-priority job's last-added first; the pods
+    /// that let one fit are given back (the jobs keep the rest).
     void reclaimElasticGrowth();
-    /// After a pass that left nothing queued: bound elastic jobs grow by whole pods into idle
-    /// capacity, highest priority first, when that ends them sooner despite the restart.
+    /// After a pass: once nothing has been queued for the window
+    /// (SchedulerDef::elasticGrowAfterIdleS), bound elastic jobs not resized within it grow
+    /// by whole pods into idle capacity, highest priority first, when that ends them sooner
+    /// and pays for its restarts even if the growth is reclaimed one window later. A job bound
+    /// from the queue at this instant may grow at once (its binding has not started to work).
     void growElasticJobs();
     /// An elastic job's binding becomes `pods` (not yet occupied). `end` Resized: it keeps all
     /// its work (its state is handed over, as TorchElastic and Horovod Elastic do at a
@@ -304,9 +309,9 @@ private:
     /// Its node went down under some of its pods: a grown elastic job that keeps its size on
     /// the other pods goes on there (losing unsaved work); false = evict it whole.
     bool shrinkOffNode(std::uint32_t job, std::uint32_t node);
-    /// Takes a bound job's pods [from, end) off (−1) or back onto (+1) the cluster and quota
+    /// Takes a bound job's pods [from, to) off (−1) or back onto (+1) the cluster and quota
     /// books, for a what-if; nothing else moves.
-    void liftPods(std::uint32_t job, std::size_t from, int sign);
+    void liftPods(std::uint32_t job, std::size_t from, std::size_t to, int sign);
 
     /// Dynamic MIG: idle GPUs are re-cut for the MIG requests the pass left queued; each
     /// comes back with its new layout after its group's reconfiguration time.

@@ -2,6 +2,7 @@
 // giving the growth back when a queued job needs it, and going on smaller when a node under
 // some of their pods goes down. A resize ends the binding and starts the next at once.
 #include <algorithm>
+#include <limits>
 
 #include "placement.hpp"
 #include "simulation.hpp"
@@ -18,9 +19,9 @@ bool progressing(Phase phase) {
 }
 }  // namespace
 
-void Simulation::liftPods(std::uint32_t job, std::size_t from, int sign) {
+void Simulation::liftPods(std::uint32_t job, std::size_t from, std::size_t to, int sign) {
     const HostDemand host = m_sim.hostOf(job);
-    const std::span<const PodPlacement> pods = m_sim.placementOf(job).subspan(from);
+    const std::span<const PodPlacement> pods = m_sim.placementOf(job).subspan(from, to - from);
     for (const PodPlacement& pod : pods) {
         if (sign < 0)
             m_sim.cluster.release(pod, host);
@@ -31,7 +32,8 @@ void Simulation::liftPods(std::uint32_t job, std::size_t from, int sign) {
 }
 
 void Simulation::reclaimElasticGrowth() {
-    // Grown jobs, in the order they give back: lowest priority first, then the latest job.
+    // Grown jobs, in the order they give back: lowest priority first, then the latest job;
+    // each its last-added pods first.
     std::vector<std::uint32_t> grown;
     const IndexSet& bound = m_sim.elastic.bound;
     for (std::uint32_t j = bound.first(); j != IndexSet::npos; j = bound.next(j + 1))
@@ -58,23 +60,32 @@ void Simulation::reclaimElasticGrowth() {
     for (std::uint32_t candidate : m_scheduler.queue().firstInOrder(kReclaimCandidates)) {
         const PlacementRequest req = requestOf(m_sim.spec(candidate));
         if (fits(candidate, req)) continue;  // the pass starts it without anyone's growth
-        std::size_t lifted = 0;
+        // Pods lifted one at a time until the candidate fits: it takes no more than it needs.
+        std::vector<std::size_t> keep;  // per grown job lifted from, the pods it keeps
         bool helped = false;
-        while (lifted < grown.size() && !helped) {
-            liftPods(grown[lifted], m_sim.spec(grown[lifted]).pods(), -1);
-            ++lifted;
-            helped = fits(candidate, req);
+        for (std::size_t i = 0; i < grown.size() && !helped; ++i) {
+            const std::uint32_t job = grown[i];
+            const auto own = static_cast<std::size_t>(m_sim.spec(job).pods());
+            keep.push_back(m_sim.placementOf(job).size());
+            while (keep.back() > own && !helped) {
+                --keep.back();
+                liftPods(job, keep.back(), keep.back() + 1, -1);
+                helped = fits(candidate, req);
+            }
         }
-        for (std::size_t i = 0; i < lifted; ++i)
-            liftPods(grown[i], m_sim.spec(grown[i]).pods(), +1);
+        for (std::size_t i = 0; i < keep.size(); ++i)
+            liftPods(grown[i], keep[i], m_sim.placementOf(grown[i]).size(), +1);
         if (!helped) continue;
-        for (std::size_t i = 0; i < lifted; ++i) {
+        for (std::size_t i = 0; i < keep.size(); ++i) {
             const std::span<const PodPlacement> held = m_sim.placementOf(grown[i]);
-            std::vector<PodPlacement> own(held.begin(), held.begin() + m_sim.spec(grown[i]).pods());
-            resizeElastic(grown[i], std::move(own), SegmentEnd::Resized);
+            resizeElastic(grown[i], std::vector<PodPlacement>(held.begin(), held.begin() + keep[i]),
+                          SegmentEnd::Resized);
             ++m_sim.elastic.shrinks;
         }
-        grown.erase(grown.begin(), grown.begin() + static_cast<std::ptrdiff_t>(lifted));
+        // Those back at their own size have nothing more to give.
+        std::erase_if(grown, [&](std::uint32_t j) {
+            return static_cast<int>(m_sim.placementOf(j).size()) == m_sim.spec(j).pods();
+        });
         if (grown.empty()) return;
     }
 }
@@ -92,10 +103,27 @@ void Simulation::growElasticJobs() {
         return pa != pb ? pa > pb : a < b;
     });
     const Fleet& fleet = m_results.fleet;
+    ElasticJobs& elastic = m_sim.elastic;
+    const double windowS = m_scenario.scheduler.elasticGrowAfterIdleS;
+    // The earliest a job held back by the window may grow: a pass then (an event, so that
+    // growth does not wait for whatever happens next).
+    double dueS = std::numeric_limits<double>::infinity();
     std::vector<PodPlacement> added;
     for (std::uint32_t job : growable) {
         const JobSpec& s = m_sim.spec(job);
-        if (m_sim.cluster.readyFreeGpus() < s.gpusPerPod) return;
+        if (m_sim.cluster.readyFreeGpus() < s.gpusPerPod) break;
+        // Bound from the queue at this instant: its binding has not begun to work, so growing
+        // it now restarts nothing (not so a binding a shrink made now).
+        const bool justBound = m_results.segments[m_sim.runtime[job].segment].startS == m_nowS &&
+                               elastic.lastResizeS[job] != m_nowS;
+        if (!justBound) {
+            const double jobDueS =
+                std::max(elastic.queueEmptySinceS, elastic.lastResizeS[job]) + windowS;
+            if (m_nowS < jobDueS) {
+                dueS = std::min(dueS, jobDueS);
+                continue;
+            }
+        }
         const std::span<const PodPlacement> held = m_sim.placementOf(job);
         // More pods like its own, on its GPU model (a gang runs on one model).
         PlacementRequest extra = requestOf(s);
@@ -132,10 +160,21 @@ void Simulation::growElasticJobs() {
             const BindingPlan p = plan(job, grownPods, m_nowS);
             worth =
                 !p.crashLoop && m_nowS + s.startupS + progressLeftS * p.slowdown < rt.plannedEndS;
+            // And only if it pays for its restarts should the growth be reclaimed one window
+            // later: (window − startup) at the new pace must do more than (window + startup)
+            // at the present one. A growth as the job starts restarts nothing now.
+            const double restartS = justBound ? 0 : s.startupS;
+            worth =
+                worth && (windowS - restartS) / p.slowdown >= (windowS + s.startupS) / slowdownNow;
         }
         if (!worth) continue;
         resizeElastic(job, std::move(grownPods), SegmentEnd::Resized);
         ++m_sim.elastic.grows;
+    }
+    if (dueS < std::numeric_limits<double>::infinity() && dueS != elastic.growTimerS &&
+        dueS < m_scenario.horizonS) {
+        elastic.growTimerS = dueS;
+        push(dueS, EventType::ElasticGrowDue, 0, 0);
     }
 }
 
@@ -163,6 +202,7 @@ void Simulation::resizeElastic(std::uint32_t job, std::vector<PodPlacement> pods
     for (const PodPlacement& pod : pods)
         m_sim.cluster.occupy(pod, host);
     bind(job, pods);
+    m_sim.elastic.lastResizeS[job] = m_nowS;
     count(12, job);
 }
 

@@ -218,6 +218,24 @@ private slots:
         QCOMPARE(panel->starvationHoursBox()->value(), 24.0);
     }
 
+    void elasticGrowWindowInMinutesRerunsAndUndoes() {
+        // 10 min by default (600 s); 60 min writes 3600 s, re-runs with it, undo restores.
+        Fixture f;
+        SchedulerPanel* panel = f.window->schedulerPanel();
+        QCOMPARE(panel->elasticGrowBox()->value(), 10.0);
+        const int steps = f.doc.undoStack()->count();
+        emit panel->elasticGrowBox()->editingFinished();  // unchanged: no edit
+        QCOMPARE(f.doc.undoStack()->count(), steps);
+        enter(panel->elasticGrowBox(), 60);
+        QCOMPARE(f.doc.scenario().scheduler.elasticGrowAfterIdleS, 3600.0);
+        QCOMPARE(f.doc.undoStack()->count(), steps + 1);
+        QVERIFY(scenarioToJson(f.doc.scenario()).find("\"elasticGrowAfterIdleS\": 3600") !=
+                std::string::npos);
+        f.doc.undoStack()->undo();
+        QCOMPARE(f.doc.scenario().scheduler.elasticGrowAfterIdleS, 600.0);
+        QCOMPARE(panel->elasticGrowBox()->value(), 10.0);
+    }
+
     void leavingPreemptionBoxesUnchangedIsNoEdit() {
         Fixture f;
         SchedulerPanel* panel = f.window->schedulerPanel();

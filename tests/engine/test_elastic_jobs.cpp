@@ -15,11 +15,14 @@ using test::jobIndex;
 namespace {
 
 /// Two 4-GPU nodes in one rack (8 GPUs). "a": 4 GPUs (one pod of 4), elastic up to 8, eight
-/// hours of work at its own size (4 × 8 = 32 GPU-hours).
+/// hours of work at its own size (4 × 8 = 32 GPU-hours). A grow waits for an hour with
+/// nothing queued and no resize of the job (the window has a test of its own), and pays for
+/// a 600 s restart within it: (3,600 − 600) × 2 ≥ (3,600 + 600) × 1.
 Scenario elasticPair(double startupS = 0) {
     Scenario s = test::smallFleet(1, 2, "n4");
     s.horizonS = 86400;
     s.sampleIntervalS = 600;
+    s.scheduler.elasticGrowAfterIdleS = 3600;
     JobDef a = job("a", 4, 8 * 3600.0);
     a.traits.elasticMaxGpus = 8;
     a.traits.startupS = startupS;
@@ -105,6 +108,48 @@ TEST_CASE("a higher-priority job takes the growth, not the whole elastic job", "
     CHECK(r.jobs[jobIndex(r, "a")].endS == Approx(18000));
     for (const RunSegment& seg : r.segments)
         CHECK(seg.end != SegmentEnd::Preempted);
+}
+
+TEST_CASE("growth waits for the idle window after a resize", "[elastic]") {
+    // A 600 s window, and "b" needs the growth for only 300 s (3,600 to 3,900). "a" grows as
+    // it starts (nothing restarts), does 7,200 s of work by 3,600 and gives the growth to
+    // "b". Free again at 3,900, the growth waits for the window after its shrink: 4,200. By
+    // then "a" did 7,200 + 600 = 7,800, and the 21,000 left take 10,500 s at pace 2: it ends
+    // at 14,700. Without a window it would grow at 3,900 and end at 3,900 + 21,300 / 2 =
+    // 14,550.
+    Scenario s = elasticPair();
+    s.jobs.push_back(job("b", 4, 300, 3600));
+    SECTION("600 s window") {
+        s.scheduler.elasticGrowAfterIdleS = 600;
+        const Results r = test::run(s);
+        const std::uint32_t a = jobIndex(r, "a");
+        const auto segs = segmentsOf(r, a);
+        REQUIRE(segs.size() == 3);
+        CHECK(segs[1]->endS == Approx(4200));
+        CHECK(podsOf(segs[2]) == 2);
+        CHECK(r.jobs[a].endS == Approx(14700));
+    }
+    SECTION("no window") {
+        s.scheduler.elasticGrowAfterIdleS = 0;
+        const Results r = test::run(s);
+        CHECK(r.jobs[jobIndex(r, "a")].endS == Approx(14550));
+    }
+}
+
+TEST_CASE("a growth that could not pay for its restarts within the window waits", "[elastic]") {
+    // Startup 600 s, window 900 s. As it starts, growing restarts nothing: (900 − 0) × 2 =
+    // 1,800 ≥ (900 + 600) × 1 = 1,500, so "a" grows then. Shrunk for "b" at 3,600, a regrow
+    // would do (900 − 600) × 2 = 600 against 1,500 were it reclaimed a window later: it
+    // stays at its size. It started up until 600 and did 6,000 s at pace 2 by 3,600, then
+    // starts up again until 4,200: the 22,800 left at pace 1 end at 27,000.
+    Scenario s = elasticPair(600);
+    s.scheduler.elasticGrowAfterIdleS = 900;
+    s.jobs.push_back(job("b", 4, 2 * 3600.0, 3600));
+    const Results r = test::run(s);
+    const std::uint32_t a = jobIndex(r, "a");
+    CHECK(r.kpi("elastic_grows") == 1);
+    CHECK(r.kpi("elastic_shrinks") == 1);
+    CHECK(r.jobs[a].endS == Approx(27000));
 }
 
 TEST_CASE("every resize restarts the elastic job's pods", "[elastic]") {

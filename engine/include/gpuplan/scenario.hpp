@@ -375,6 +375,12 @@ struct SchedulerDef {
     /// submission or an eviction to its next start, or to the end) as starved.
     int thrashingPreemptions = 3;
     double starvationWaitS = 86400;
+    /// Elastic jobs grow only into capacity idle this long: nothing queued for this long,
+    /// and no resize of the job within it (a stabilization window, as the autoscaler's idle
+    /// timeout: each grow restarts the job's pods, and capacity free between arrivals that
+    /// the growth would soon give back costs more restarts than it gains). Default 600 s,
+    /// cluster-autoscaler's --scale-down-unneeded-time.
+    double elasticGrowAfterIdleS = 600;
     bool operator==(const SchedulerDef&) const = default;
 };
 
