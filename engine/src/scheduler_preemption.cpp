@@ -215,15 +215,7 @@ bool Scheduler::stillFits(std::uint32_t job, Placed& placed, std::uint32_t resto
 }
 
 void Scheduler::lift(std::uint32_t victim, int sign) {
-    const HostDemand host = m_sim.hostOf(victim);
-    const std::span<const PodPlacement> pods = m_sim.placementOf(victim);
-    for (const PodPlacement& pod : pods) {
-        if (sign < 0)
-            m_sim.cluster.release(pod, host);
-        else
-            m_sim.cluster.occupy(pod, host);
-    }
-    m_sim.chargeQuota(victim, pods, sign);
+    m_sim.liftPods(victim, m_sim.placementOf(victim), sign);
 }
 
 std::optional<CandidateCursor> Scheduler::preemptionCandidates(std::uint32_t job) {

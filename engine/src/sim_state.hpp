@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <unordered_map>
 #include <utility>
@@ -92,6 +93,19 @@ struct SimState {
     }
     std::span<const PodPlacement> placementOf(std::uint32_t job) const {
         return results.placementOf(results.segments[runtime[job].segment]);
+    }
+
+    /// Takes some of a bound job's pods off (−1) or back onto (+1) the cluster and quota
+    /// books, for a what-if (preemption's victims, elastic growth): nothing else moves.
+    void liftPods(std::uint32_t job, std::span<const PodPlacement> pods, int sign) {
+        const HostDemand host = hostOf(job);
+        for (const PodPlacement& pod : pods) {
+            if (sign < 0)
+                cluster.release(pod, host);
+            else
+                cluster.occupy(pod, host);
+        }
+        chargeQuota(job, pods, sign);
     }
 
     /// Admitted GPU-equivalents, per team and GPU model (a team's job while bound). Inline

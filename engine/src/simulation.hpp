@@ -309,9 +309,6 @@ private:
     /// Its node went down under some of its pods: a grown elastic job that keeps its size on
     /// the other pods goes on there (losing unsaved work); false = evict it whole.
     bool shrinkOffNode(std::uint32_t job, std::uint32_t node);
-    /// Takes a bound job's pods [from, to) off (−1) or back onto (+1) the cluster and quota
-    /// books, for a what-if; nothing else moves.
-    void liftPods(std::uint32_t job, std::size_t from, std::size_t to, int sign);
 
     /// Dynamic MIG: idle GPUs are re-cut for the MIG requests the pass left queued; each
     /// comes back with its new layout after its group's reconfiguration time.

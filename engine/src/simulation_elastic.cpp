@@ -19,18 +19,6 @@ bool progressing(Phase phase) {
 }
 }  // namespace
 
-void Simulation::liftPods(std::uint32_t job, std::size_t from, std::size_t to, int sign) {
-    const HostDemand host = m_sim.hostOf(job);
-    const std::span<const PodPlacement> pods = m_sim.placementOf(job).subspan(from, to - from);
-    for (const PodPlacement& pod : pods) {
-        if (sign < 0)
-            m_sim.cluster.release(pod, host);
-        else
-            m_sim.cluster.occupy(pod, host);
-    }
-    m_sim.chargeQuota(job, pods, sign);
-}
-
 void Simulation::reclaimElasticGrowth() {
     // Grown jobs, in the order they give back: lowest priority first, then the latest job;
     // each its last-added pods first.
@@ -69,12 +57,12 @@ void Simulation::reclaimElasticGrowth() {
             keep.push_back(m_sim.placementOf(job).size());
             while (keep.back() > own && !helped) {
                 --keep.back();
-                liftPods(job, keep.back(), keep.back() + 1, -1);
+                m_sim.liftPods(job, m_sim.placementOf(job).subspan(keep.back(), 1), -1);
                 helped = fits(candidate, req);
             }
         }
         for (std::size_t i = 0; i < keep.size(); ++i)
-            liftPods(grown[i], keep[i], m_sim.placementOf(grown[i]).size(), +1);
+            m_sim.liftPods(grown[i], m_sim.placementOf(grown[i]).subspan(keep[i]), +1);
         if (!helped) continue;
         for (std::size_t i = 0; i < keep.size(); ++i) {
             const std::span<const PodPlacement> held = m_sim.placementOf(grown[i]);

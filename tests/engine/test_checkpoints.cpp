@@ -10,15 +10,9 @@
 using namespace gpuplan;
 using test::job;
 using test::jobIndex;
+using test::segmentsOf;
 
 namespace {
-
-std::vector<const RunSegment*> segmentsOf(const Results& r, std::uint32_t job) {
-    std::vector<const RunSegment*> out;
-    for (const RunSegment& seg : r.segments)
-        if (seg.job == job) out.push_back(&seg);
-    return out;
-}
 
 std::vector<std::string> nodesOf(const Results& r, const RunSegment& seg) {
     std::vector<std::string> nodes;

@@ -11,6 +11,7 @@
 using namespace gpuplan;
 using test::job;
 using test::jobIndex;
+using test::segmentsOf;
 
 namespace {
 
@@ -28,13 +29,6 @@ Scenario elasticPair(double startupS = 0) {
     a.traits.startupS = startupS;
     s.jobs = {a};
     return s;
-}
-
-std::vector<const RunSegment*> segmentsOf(const Results& r, std::uint32_t job) {
-    std::vector<const RunSegment*> out;
-    for (const RunSegment& seg : r.segments)
-        if (seg.job == job) out.push_back(&seg);
-    return out;
 }
 
 int podsOf(const RunSegment* seg) {

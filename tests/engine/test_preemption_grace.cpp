@@ -22,10 +22,7 @@ JobDef prioritized(const std::string& name, int gpus, double durationS, double s
 }
 
 std::vector<const RunSegment*> segmentsOf(const Results& r, const std::string& name) {
-    std::vector<const RunSegment*> out;
-    for (const RunSegment& seg : r.segments)
-        if (seg.job == test::jobIndex(r, name)) out.push_back(&seg);
-    return out;
+    return test::segmentsOf(r, test::jobIndex(r, name));
 }
 
 std::optional<PendingJob> pendingRow(const Results& r, double timeS, const std::string& name) {

@@ -14,6 +14,7 @@
 using namespace gpuplan;
 using test::job;
 using test::jobIndex;
+using test::segmentsOf;
 
 namespace {
 
@@ -34,13 +35,6 @@ Scenario spotNodeWithJob(double checkpointCostS) {
     a.traits.checkpointCostS = checkpointCostS;
     s.jobs = {a};
     return s;
-}
-
-std::vector<const RunSegment*> segmentsOf(const Results& r, std::uint32_t job) {
-    std::vector<const RunSegment*> out;
-    for (const RunSegment& seg : r.segments)
-        if (seg.job == job) out.push_back(&seg);
-    return out;
 }
 
 }  // namespace

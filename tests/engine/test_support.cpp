@@ -204,6 +204,13 @@ PricingDef tgPrices() {
     return PricingDef{"test book", "2026-11-24", {tg}};
 }
 
+std::vector<const RunSegment*> segmentsOf(const Results& r, std::uint32_t job) {
+    std::vector<const RunSegment*> out;
+    for (const RunSegment& seg : r.segments)
+        if (seg.job == job) out.push_back(&seg);
+    return out;
+}
+
 std::vector<NodeStateChange> nodeChangesBy(const Results& r, NodeChangeCause cause) {
     std::vector<NodeStateChange> out;
     for (const NodeStateChange& c : r.nodeChanges)

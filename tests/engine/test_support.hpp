@@ -61,6 +61,9 @@ std::map<std::string, std::string> jobsCsvRow(const Results& r, std::uint32_t jo
 /// per GPU-hour.
 PricingDef tgPrices();
 
+/// The job's bindings, in bind order.
+std::vector<const RunSegment*> segmentsOf(const Results& r, std::uint32_t job);
+
 /// The run's node changes with this cause, in time order.
 std::vector<NodeStateChange> nodeChangesBy(const Results& r, NodeChangeCause cause);
 
