@@ -20,19 +20,37 @@ bool progressing(Phase phase) {
 }  // namespace
 
 void Simulation::reclaimElasticGrowth() {
-    // Grown jobs, in the order they give back: lowest priority first, then the latest job;
-    // each its last-added pods first.
-    std::vector<std::uint32_t> grown;
-    const IndexSet& bound = m_sim.elastic.bound;
-    for (std::uint32_t j = bound.first(); j != IndexSet::npos; j = bound.next(j + 1))
-        if (progressing(m_sim.runtime[j].phase) &&
-            static_cast<int>(m_sim.placementOf(j).size()) > m_sim.spec(j).pods())
-            grown.push_back(j);
-    if (grown.empty()) return;
-    std::sort(grown.begin(), grown.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const int pa = m_sim.spec(a).priority, pb = m_sim.spec(b).priority;
-        return pa != pb ? pa < pb : a > b;
-    });
+    // Growth pods in the order they are given back: the lowest-priority (then latest) job's
+    // first, each job's last-added first.
+    struct GrowthPod {
+        std::uint32_t job;
+        std::size_t index;  ///< in the job's binding
+    };
+    std::vector<GrowthPod> order;
+    const auto collect = [&] {
+        std::vector<std::uint32_t> grown;
+        const IndexSet& bound = m_sim.elastic.bound;
+        for (std::uint32_t j = bound.first(); j != IndexSet::npos; j = bound.next(j + 1))
+            if (progressing(m_sim.runtime[j].phase) &&
+                static_cast<int>(m_sim.placementOf(j).size()) > m_sim.spec(j).pods())
+                grown.push_back(j);
+        std::sort(grown.begin(), grown.end(), [&](std::uint32_t a, std::uint32_t b) {
+            const int pa = m_sim.spec(a).priority, pb = m_sim.spec(b).priority;
+            return pa != pb ? pa < pb : a > b;
+        });
+        order.clear();
+        for (std::uint32_t j : grown)
+            for (std::size_t p = m_sim.placementOf(j).size();
+                 p > static_cast<std::size_t>(m_sim.spec(j).pods()); --p)
+                order.push_back({j, p - 1});
+    };
+    collect();
+    if (order.empty()) return;
+    const auto lift = [&](std::size_t count, int sign) {
+        for (std::size_t i = 0; i < count; ++i)
+            m_sim.liftPods(order[i].job, m_sim.placementOf(order[i].job).subspan(order[i].index, 1),
+                           sign);
+    };
     std::vector<PodPlacement> trial;
     // Does the queued job fit now, GPUs and quota? (Nothing stays placed.)
     const auto fits = [&](std::uint32_t job, const PlacementRequest& req) {
@@ -45,36 +63,42 @@ void Simulation::reclaimElasticGrowth() {
             .check(s.team, model, QuotaLedger::requestUnits(s, m_results.fleet, model))
             .admits();
     };
+    // Does it fit with the first `count` growth pods lifted?
+    const auto fitsLifting = [&](std::uint32_t job, const PlacementRequest& req,
+                                 std::size_t count) {
+        lift(count, -1);
+        const bool ok = fits(job, req);
+        lift(count, +1);
+        return ok;
+    };
     for (std::uint32_t candidate : m_scheduler.queue().firstInOrder(kReclaimCandidates)) {
         const PlacementRequest req = requestOf(m_sim.spec(candidate));
-        if (fits(candidate, req)) continue;  // the pass starts it without anyone's growth
-        // Pods lifted one at a time until the candidate fits: it takes no more than it needs.
-        std::vector<std::size_t> keep;  // per grown job lifted from, the pods it keeps
-        bool helped = false;
-        for (std::size_t i = 0; i < grown.size() && !helped; ++i) {
-            const std::uint32_t job = grown[i];
-            const auto own = static_cast<std::size_t>(m_sim.spec(job).pods());
-            keep.push_back(m_sim.placementOf(job).size());
-            while (keep.back() > own && !helped) {
-                --keep.back();
-                m_sim.liftPods(job, m_sim.placementOf(job).subspan(keep.back(), 1), -1);
-                helped = fits(candidate, req);
-            }
+        if (fits(candidate, req) || !fitsLifting(candidate, req, order.size())) continue;
+        // The fewest growth pods, in order, that let it fit (more free room never makes it
+        // fit less): a bisection, so whatever the growth, a few tries.
+        std::size_t lo = 1, hi = order.size();
+        while (lo < hi) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (fitsLifting(candidate, req, mid))
+                hi = mid;
+            else
+                lo = mid + 1;
         }
-        for (std::size_t i = 0; i < keep.size(); ++i)
-            m_sim.liftPods(grown[i], m_sim.placementOf(grown[i]).subspan(keep[i]), +1);
-        if (!helped) continue;
-        for (std::size_t i = 0; i < keep.size(); ++i) {
-            const std::span<const PodPlacement> held = m_sim.placementOf(grown[i]);
-            resizeElastic(grown[i], std::vector<PodPlacement>(held.begin(), held.begin() + keep[i]),
+        // Each job lifted from keeps its pods before the first of its lifted.
+        std::vector<std::pair<std::uint32_t, std::size_t>> keep;
+        for (std::size_t i = 0; i < lo; ++i) {
+            if (keep.empty() || keep.back().first != order[i].job)
+                keep.emplace_back(order[i].job, order[i].index);
+            keep.back().second = order[i].index;
+        }
+        for (const auto& [job, kept] : keep) {
+            const std::span<const PodPlacement> held = m_sim.placementOf(job);
+            resizeElastic(job, std::vector<PodPlacement>(held.begin(), held.begin() + kept),
                           SegmentEnd::Resized);
             ++m_sim.elastic.shrinks;
         }
-        // Those back at their own size have nothing more to give.
-        std::erase_if(grown, [&](std::uint32_t j) {
-            return static_cast<int>(m_sim.placementOf(j).size()) == m_sim.spec(j).pods();
-        });
-        if (grown.empty()) return;
+        collect();
+        if (order.empty()) return;
     }
 }
 
@@ -116,15 +140,28 @@ void Simulation::growElasticJobs() {
         // More pods like its own, on its GPU model (a gang runs on one model).
         PlacementRequest extra = requestOf(s);
         extra.gpuModel = fleet.nodes[held.front().node].gpuModel;
-        long long pods =
+        // The most pods that place (a few tries whatever the range: fewer pods never place
+        // worse than more): capacity bounds it, exactly for whole GPUs without host demand.
+        const auto places = [&](long long pods) {
+            extra.pods = static_cast<int>(pods);
+            if (!tryPlace(extra, m_scenario.scheduler.placement, m_sim.cluster, added))
+                return false;
+            unplace(m_sim.cluster, added, extra.host);
+            return true;
+        };
+        long long lo = 0;
+        long long hi =
             std::min<long long>(m_sim.elastic.maxPods[job] - static_cast<int>(held.size()),
                                 podCapacityForModel(extra, m_sim.cluster, extra.gpuModel));
-        for (; pods > 0; --pods) {
-            extra.pods = static_cast<int>(pods);
-            if (tryPlace(extra, m_scenario.scheduler.placement, m_sim.cluster, added)) break;
+        while (lo < hi) {
+            const long long mid = lo + (hi - lo + 1) / 2;
+            if (places(mid))
+                lo = mid;
+            else
+                hi = mid - 1;
         }
-        if (pods == 0) continue;
-        unplace(m_sim.cluster, added, extra.host);
+        if (lo == 0) continue;
+        places(lo);  // `added` holds its placement again
         // Growth never keeps an on-demand node the autoscaler would give back, nor borrows
         // quota the team could not be admitted for.
         bool worth = std::none_of(added.begin(), added.end(), [&](const PodPlacement& pod) {

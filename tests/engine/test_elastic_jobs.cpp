@@ -89,6 +89,28 @@ TEST_CASE("a queued job takes the growth back; the elastic job keeps its work an
     CHECK(r.kpi("gpu_hours_useful") == Approx(40.0));
 }
 
+TEST_CASE("a queued job takes only the growth it needs", "[elastic]") {
+    // Three 4-GPU nodes; "a" (4, elastic to 12) grows at once to three pods, pace 3. "b" (4
+    // GPUs, two hours) at 3,600 needs one node: "a" gives back its last pod and keeps two.
+    // By 3,600 it did 10,800 s of work; at pace 2 until "b" ends at 10,800 it does 14,400
+    // more; it grows back (no window) and the 3,600 left take 1,200 s: it ends at 12,000.
+    Scenario s = test::smallFleet(1, 3, "n4");
+    s.horizonS = 86400;
+    s.scheduler.elasticGrowAfterIdleS = 0;
+    JobDef a = job("a", 4, 8 * 3600.0);
+    a.traits.elasticMaxGpus = 12;
+    s.jobs = {a, job("b", 4, 2 * 3600.0, 3600)};
+    const Results r = test::run(s);
+    const auto segs = segmentsOf(r, jobIndex(r, "a"));
+    REQUIRE(segs.size() == 3);
+    CHECK(podsOf(segs[0]) == 3);
+    CHECK(podsOf(segs[1]) == 2);
+    CHECK(podsOf(segs[2]) == 3);
+    CHECK(r.jobs[jobIndex(r, "a")].endS == Approx(12000));
+    CHECK(r.jobs[jobIndex(r, "b")].firstStartS == Approx(3600));
+    CHECK(r.kpi("elastic_shrinks") == 1);
+}
+
 TEST_CASE("a higher-priority job takes the growth, not the whole elastic job", "[elastic]") {
     // As above with priority preemption on and "b" at priority 10: the growth is given back
     // before the pass, so "b" fits without preempting "a" (which would lose all its work).
