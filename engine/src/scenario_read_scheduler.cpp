@@ -31,7 +31,7 @@ void readScheduler(JsonObject& root, SchedulerDef& scheduler) {
     if (auto v = o.optional("starvationWaitS"))
         scheduler.starvationWaitS = v->number(1, InputLimits::maxHorizonS);
     if (auto v = o.optional("elasticGrowAfterIdleS"))
-        scheduler.elasticGrowAfterIdleS = v->number(0, 30 * 86400.0);
+        scheduler.elasticGrowAfterIdleS = v->number(1, 30 * 86400.0);
     o.finish();
 }
 

@@ -56,7 +56,9 @@ struct ElasticJobs {
             }
             maxPods[j] = most;
         }
-        if (any()) lastResizeS.assign(r.jobs.size(), -std::numeric_limits<double>::infinity());
+        if (!any()) return;
+        lastResizeS.assign(r.jobs.size(), -std::numeric_limits<double>::infinity());
+        triedAtEpoch.assign(r.jobs.size(), 0);
     }
     bool any() const { return !maxPods.empty(); }
     bool isElastic(std::uint32_t job) const { return any() && maxPods[job] > 0; }
@@ -64,10 +66,18 @@ struct ElasticJobs {
     std::vector<int> maxPods;         ///< per job: the most pods it may hold; 0 = fixed size
     IndexSet bound;                   ///< elastic jobs bound now
     std::vector<double> lastResizeS;  ///< per job: its last grow, shrink or failure resize
-    double queueEmptySinceS = -1;     ///< nothing queued since then (−1: something is)
-    double growTimerS = -1;           ///< the latest growth check pushed
+    /// Capacity may have grown since: bumped whenever a binding ends or a node changes state.
+    std::uint64_t capacityEpoch = 1;
+    /// Per job: the epoch of a grow that did not happen (no room, or not worth it): tried
+    /// again only once capacity may have grown, not on every pass.
+    std::vector<std::uint64_t> triedAtEpoch;
+    /// Nothing left queued after a pass since then: −inf until something is, +inf while it is.
+    double queueEmptySinceS = -std::numeric_limits<double>::infinity();
+    double growTimerS = -1;  ///< the latest growth check pushed
     std::uint64_t grows = 0;
-    std::uint64_t shrinks = 0;  ///< to let queued jobs in
+    std::uint64_t shrinks = 0;         ///< to let queued jobs in
+    std::uint64_t refused = 0;         ///< resizes not made: RunOptions::maxElasticResizePlacements
+    std::size_t resizePlacements = 0;  ///< placements resizes added so far
 };
 
 struct SimState {

@@ -76,10 +76,12 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
                 scaleUp();
             }
             if (m_sim.elastic.any()) {
-                if (!m_scheduler.queue().empty() || !m_scheduler.nominations().empty())
-                    m_sim.elastic.queueEmptySinceS = -1;
-                else {
-                    if (m_sim.elastic.queueEmptySinceS < 0) m_sim.elastic.queueEmptySinceS = now;
+                ElasticJobs& elastic = m_sim.elastic;
+                if (!m_scheduler.queue().empty() || !m_scheduler.nominations().empty()) {
+                    elastic.queueEmptySinceS = std::numeric_limits<double>::infinity();
+                } else {
+                    if (elastic.queueEmptySinceS == std::numeric_limits<double>::infinity())
+                        elastic.queueEmptySinceS = now;
                     growElasticJobs();
                 }
             }
@@ -132,6 +134,10 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
         m_results.kpis.push_back(
             {"elastic_shrinks", static_cast<double>(m_sim.elastic.shrinks), "resizes",
              "Times an elastic job gave its growth back so that a queued job could start."});
+        m_results.kpis.push_back(
+            {"elastic_resizes_refused", static_cast<double>(m_sim.elastic.refused), "resizes",
+             "Resizes not made because the run's resizes had recorded their most placements "
+             "(RunOptions::maxElasticResizePlacements): past it, jobs keep their size."});
     }
     writePreemptionHealthKpis(m_results);
     m_results.fingerprint = m_fingerprint;
@@ -350,7 +356,10 @@ void Simulation::unbind(std::uint32_t job, SegmentEnd end) {
     leave(job, !terminating, true);
     if (terminating) victimEnded(job);
     m_cost.held(m_results.placementOf(seg), -1);
-    if (m_sim.elastic.any()) m_sim.elastic.bound.erase(job);
+    if (m_sim.elastic.any()) {
+        m_sim.elastic.bound.erase(job);
+        ++m_sim.elastic.capacityEpoch;
+    }
     // A resize takes new pods at once: its old nodes are not idle, nor drained.
     if (m_sim.autoscaler.active() && !m_resizing)
         for (const PodPlacement& pod : m_results.placementOf(seg))
@@ -562,6 +571,7 @@ void Simulation::nodeChange(std::uint32_t index) {
             if (m_sim.nodeJobs[node].empty()) becameIdle(node);
     m_rates.provisionedGpus = m_sim.cluster.provisionedGpus();
     m_rates.provisionedPeakTflops = m_sim.cluster.provisionedPeakTflops();
+    if (m_sim.elastic.any()) ++m_sim.elastic.capacityEpoch;
     // Any state change can move the head's planned start; Ready adds capacity.
     m_scheduler.invalidateReservation();
 }

@@ -20,35 +20,34 @@ bool progressing(Phase phase) {
 }  // namespace
 
 void Simulation::reclaimElasticGrowth() {
-    // Growth pods in the order they are given back: the lowest-priority (then latest) job's
-    // first, each job's last-added first.
-    struct GrowthPod {
-        std::uint32_t job;
-        std::size_t index;  ///< in the job's binding
-    };
-    std::vector<GrowthPod> order;
+    // Grown jobs in the order they give back: lowest priority first, then the latest job. A
+    // job gives back all its growth at once: one restart, and the window keeps it from
+    // growing again at the next arrival (a pod at a time would restart it at every one).
+    std::vector<std::uint32_t> grown;
+    int growthGpus = 0;
     const auto collect = [&] {
-        std::vector<std::uint32_t> grown;
+        grown.clear();
+        growthGpus = 0;
         const IndexSet& bound = m_sim.elastic.bound;
-        for (std::uint32_t j = bound.first(); j != IndexSet::npos; j = bound.next(j + 1))
-            if (progressing(m_sim.runtime[j].phase) &&
-                static_cast<int>(m_sim.placementOf(j).size()) > m_sim.spec(j).pods())
-                grown.push_back(j);
+        for (std::uint32_t j = bound.first(); j != IndexSet::npos; j = bound.next(j + 1)) {
+            const int extra = static_cast<int>(m_sim.placementOf(j).size()) - m_sim.spec(j).pods();
+            if (!progressing(m_sim.runtime[j].phase) || extra <= 0) continue;
+            grown.push_back(j);
+            growthGpus += extra * m_sim.spec(j).gpusPerPod;
+        }
         std::sort(grown.begin(), grown.end(), [&](std::uint32_t a, std::uint32_t b) {
             const int pa = m_sim.spec(a).priority, pb = m_sim.spec(b).priority;
             return pa != pb ? pa < pb : a > b;
         });
-        order.clear();
-        for (std::uint32_t j : grown)
-            for (std::size_t p = m_sim.placementOf(j).size();
-                 p > static_cast<std::size_t>(m_sim.spec(j).pods()); --p)
-                order.push_back({j, p - 1});
     };
     collect();
-    if (order.empty()) return;
+    if (grown.empty()) return;
+    // The growth of the first `count` grown jobs off (−1) or back on (+1) the books.
     const auto lift = [&](std::size_t count, int sign) {
         for (std::size_t i = 0; i < count; ++i)
-            m_sim.liftPods(order[i].job, m_sim.placementOf(order[i].job).subspan(order[i].index, 1),
+            m_sim.liftPods(grown[i],
+                           m_sim.placementOf(grown[i]).subspan(
+                               static_cast<std::size_t>(m_sim.spec(grown[i]).pods())),
                            sign);
     };
     std::vector<PodPlacement> trial;
@@ -63,7 +62,6 @@ void Simulation::reclaimElasticGrowth() {
             .check(s.team, model, QuotaLedger::requestUnits(s, m_results.fleet, model))
             .admits();
     };
-    // Does it fit with the first `count` growth pods lifted?
     const auto fitsLifting = [&](std::uint32_t job, const PlacementRequest& req,
                                  std::size_t count) {
         lift(count, -1);
@@ -72,11 +70,14 @@ void Simulation::reclaimElasticGrowth() {
         return ok;
     };
     for (std::uint32_t candidate : m_scheduler.queue().firstInOrder(kReclaimCandidates)) {
-        const PlacementRequest req = requestOf(m_sim.spec(candidate));
-        if (fits(candidate, req) || !fitsLifting(candidate, req, order.size())) continue;
-        // The fewest growth pods, in order, that let it fit (more free room never makes it
-        // fit less): a bisection, so whatever the growth, a few tries.
-        std::size_t lo = 1, hi = order.size();
+        const JobSpec& c = m_sim.spec(candidate);
+        const PlacementRequest req = requestOf(c);
+        // Not even every free GPU and all the growth would hold it: no placement to try.
+        if (m_sim.cluster.readyFreeGpus() + growthGpus < c.gpuEquivalents()) continue;
+        if (fits(candidate, req) || !fitsLifting(candidate, req, grown.size())) continue;
+        // The fewest jobs, in order, whose growth lets it fit (more free room never makes it
+        // fit less): a bisection, a few tries whatever the number of grown jobs.
+        std::size_t lo = 1, hi = grown.size();
         while (lo < hi) {
             const std::size_t mid = lo + (hi - lo) / 2;
             if (fitsLifting(candidate, req, mid))
@@ -84,27 +85,28 @@ void Simulation::reclaimElasticGrowth() {
             else
                 lo = mid + 1;
         }
-        // Each job lifted from keeps its pods before the first of its lifted.
-        std::vector<std::pair<std::uint32_t, std::size_t>> keep;
+        std::size_t placements = 0;
+        for (std::size_t i = 0; i < lo; ++i)
+            placements += static_cast<std::size_t>(m_sim.spec(grown[i]).pods());
+        if (!resizeBudgetAllows(placements)) continue;
         for (std::size_t i = 0; i < lo; ++i) {
-            if (keep.empty() || keep.back().first != order[i].job)
-                keep.emplace_back(order[i].job, order[i].index);
-            keep.back().second = order[i].index;
-        }
-        for (const auto& [job, kept] : keep) {
-            const std::span<const PodPlacement> held = m_sim.placementOf(job);
-            resizeElastic(job, std::vector<PodPlacement>(held.begin(), held.begin() + kept),
-                          SegmentEnd::Resized);
+            const std::span<const PodPlacement> held = m_sim.placementOf(grown[i]);
+            resizeElastic(
+                grown[i],
+                std::vector<PodPlacement>(held.begin(), held.begin() + m_sim.spec(grown[i]).pods()),
+                SegmentEnd::Resized);
             ++m_sim.elastic.shrinks;
         }
         collect();
-        if (order.empty()) return;
+        if (grown.empty()) return;
     }
 }
 
 void Simulation::growElasticJobs() {
     std::vector<std::uint32_t> growable;
     const IndexSet& bound = m_sim.elastic.bound;
+    // Nothing free: nothing to grow into (and nothing to time: the next release is an event).
+    if (m_sim.cluster.readyFreeGpus() == 0) return;
     for (std::uint32_t j = bound.first(); j != IndexSet::npos; j = bound.next(j + 1))
         if (progressing(m_sim.runtime[j].phase) &&
             static_cast<int>(m_sim.placementOf(j).size()) < m_sim.elastic.maxPods[j])
@@ -128,14 +130,19 @@ void Simulation::growElasticJobs() {
         // it now restarts nothing (not so a binding a shrink made now).
         const bool justBound = m_results.segments[m_sim.runtime[job].segment].startS == m_nowS &&
                                elastic.lastResizeS[job] != m_nowS;
-        if (!justBound) {
-            const double jobDueS =
-                std::max(elastic.queueEmptySinceS, elastic.lastResizeS[job]) + windowS;
-            if (m_nowS < jobDueS) {
-                dueS = std::min(dueS, jobDueS);
-                continue;
-            }
+        // Nothing left waiting for the window, and no resize of the job in it (never twice at
+        // one instant, so no binding is left without time).
+        const double jobDueS =
+            std::max(elastic.queueEmptySinceS, justBound ? -std::numeric_limits<double>::infinity()
+                                                         : elastic.lastResizeS[job]) +
+            windowS;
+        if (m_nowS < jobDueS || elastic.lastResizeS[job] == m_nowS) {
+            if (jobDueS > m_nowS) dueS = std::min(dueS, jobDueS);
+            continue;
         }
+        // Tried since capacity last changed: it would not grow now either.
+        if (elastic.triedAtEpoch[job] == elastic.capacityEpoch) continue;
+        elastic.triedAtEpoch[job] = elastic.capacityEpoch;
         const std::span<const PodPlacement> held = m_sim.placementOf(job);
         // More pods like its own, on its GPU model (a gang runs on one model).
         PlacementRequest extra = requestOf(s);
@@ -153,6 +160,9 @@ void Simulation::growElasticJobs() {
         long long hi =
             std::min<long long>(m_sim.elastic.maxPods[job] - static_cast<int>(held.size()),
                                 podCapacityForModel(extra, m_sim.cluster, extra.gpuModel));
+        // Whole GPUs, no host demand, no pin: the capacity is exact, one try places it.
+        if (hi > 0 && extra.wholeGpusOnly() && extra.pinLevel == PinLevel::None && places(hi))
+            lo = hi;
         while (lo < hi) {
             const long long mid = lo + (hi - lo + 1) / 2;
             if (places(mid))
@@ -192,7 +202,7 @@ void Simulation::growElasticJobs() {
             worth =
                 worth && (windowS - restartS) / p.slowdown >= (windowS + s.startupS) / slowdownNow;
         }
-        if (!worth) continue;
+        if (!worth || !resizeBudgetAllows(grownPods.size())) continue;
         resizeElastic(job, std::move(grownPods), SegmentEnd::Resized);
         ++m_sim.elastic.grows;
     }
@@ -231,6 +241,16 @@ void Simulation::resizeElastic(std::uint32_t job, std::vector<PodPlacement> pods
     count(12, job);
 }
 
+bool Simulation::resizeBudgetAllows(std::size_t pods) {
+    ElasticJobs& elastic = m_sim.elastic;
+    if (elastic.resizePlacements + pods > m_options.maxElasticResizePlacements) {
+        ++elastic.refused;
+        return false;
+    }
+    elastic.resizePlacements += pods;
+    return true;
+}
+
 void Simulation::keepAllWork(std::uint32_t job) {
     const JobSpec& s = m_sim.spec(job);
     const CheckpointOutcome out = checkpointOutcome(
@@ -245,7 +265,8 @@ bool Simulation::shrinkOffNode(std::uint32_t job, std::uint32_t node) {
     std::vector<PodPlacement> kept;
     for (const PodPlacement& pod : m_sim.placementOf(job))
         if (pod.node != node) kept.push_back(pod);
-    if (static_cast<int>(kept.size()) < m_sim.spec(job).pods()) return false;
+    if (static_cast<int>(kept.size()) < m_sim.spec(job).pods() || !resizeBudgetAllows(kept.size()))
+        return false;
     resizeElastic(job, std::move(kept), SegmentEnd::Evicted);
     return true;
 }

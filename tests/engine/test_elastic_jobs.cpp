@@ -89,26 +89,32 @@ TEST_CASE("a queued job takes the growth back; the elastic job keeps its work an
     CHECK(r.kpi("gpu_hours_useful") == Approx(40.0));
 }
 
-TEST_CASE("a queued job takes only the growth it needs", "[elastic]") {
-    // Three 4-GPU nodes; "a" (4, elastic to 12) grows at once to three pods, pace 3. "b" (4
-    // GPUs, two hours) at 3,600 needs one node: "a" gives back its last pod and keeps two.
-    // By 3,600 it did 10,800 s of work; at pace 2 until "b" ends at 10,800 it does 14,400
-    // more; it grows back (no window) and the 3,600 left take 1,200 s: it ends at 12,000.
+TEST_CASE("a queued job takes a job's whole growth; the rest regrows after the window",
+          "[elastic]") {
+    // Three 4-GPU nodes, a 600 s window; "a" (4, elastic to 12) grows at once to three pods,
+    // pace 3. "b" (4 GPUs, two hours) at 3,600 needs one node: "a" gives back all its growth
+    // (one restart; a pod at a time would restart it at every arrival) and by then did
+    // 10,800 s of work. At 4,200 (the window after its shrink) it grows into the idle node:
+    // 600 more at pace 1 (11,400), then pace 2 until "b" ends at 10,800 (13,200 more,
+    // 24,600), then three pods again: the 4,200 left take 1,400 s, it ends at 12,200.
     Scenario s = test::smallFleet(1, 3, "n4");
     s.horizonS = 86400;
-    s.scheduler.elasticGrowAfterIdleS = 0;
+    s.scheduler.elasticGrowAfterIdleS = 600;
     JobDef a = job("a", 4, 8 * 3600.0);
     a.traits.elasticMaxGpus = 12;
     s.jobs = {a, job("b", 4, 2 * 3600.0, 3600)};
     const Results r = test::run(s);
     const auto segs = segmentsOf(r, jobIndex(r, "a"));
-    REQUIRE(segs.size() == 3);
+    REQUIRE(segs.size() == 4);
     CHECK(podsOf(segs[0]) == 3);
-    CHECK(podsOf(segs[1]) == 2);
-    CHECK(podsOf(segs[2]) == 3);
-    CHECK(r.jobs[jobIndex(r, "a")].endS == Approx(12000));
+    CHECK(podsOf(segs[1]) == 1);
+    CHECK(segs[1]->endS == Approx(4200));
+    CHECK(podsOf(segs[2]) == 2);
+    CHECK(podsOf(segs[3]) == 3);
+    CHECK(r.jobs[jobIndex(r, "a")].endS == Approx(12200));
     CHECK(r.jobs[jobIndex(r, "b")].firstStartS == Approx(3600));
     CHECK(r.kpi("elastic_shrinks") == 1);
+    CHECK(r.kpi("elastic_grows") == 3);
 }
 
 TEST_CASE("a higher-priority job takes the growth, not the whole elastic job", "[elastic]") {
@@ -131,8 +137,8 @@ TEST_CASE("growth waits for the idle window after a resize", "[elastic]") {
     // it starts (nothing restarts), does 7,200 s of work by 3,600 and gives the growth to
     // "b". Free again at 3,900, the growth waits for the window after its shrink: 4,200. By
     // then "a" did 7,200 + 600 = 7,800, and the 21,000 left take 10,500 s at pace 2: it ends
-    // at 14,700. Without a window it would grow at 3,900 and end at 3,900 + 21,300 / 2 =
-    // 14,550.
+    // at 14,700. With a 1 s window it grows when "b" ends, at 3,900, and ends at 3,900 +
+    // 21,300 / 2 = 14,550.
     Scenario s = elasticPair();
     s.jobs.push_back(job("b", 4, 300, 3600));
     SECTION("600 s window") {
@@ -145,8 +151,8 @@ TEST_CASE("growth waits for the idle window after a resize", "[elastic]") {
         CHECK(podsOf(segs[2]) == 2);
         CHECK(r.jobs[a].endS == Approx(14700));
     }
-    SECTION("no window") {
-        s.scheduler.elasticGrowAfterIdleS = 0;
+    SECTION("a 1 s window") {
+        s.scheduler.elasticGrowAfterIdleS = 1;
         const Results r = test::run(s);
         CHECK(r.jobs[jobIndex(r, "a")].endS == Approx(14550));
     }
@@ -272,6 +278,18 @@ TEST_CASE("a failure leaves the job on the pods it keeps, or evicts it below its
         CHECK(r.jobs[a].endS == Approx(36000));
         CHECK(r.kpi("elastic_grows") == 0);
     }
+}
+
+TEST_CASE("resizes stop at the run's placement budget", "[elastic]") {
+    // A budget of one placement: growing "a" to two pods would record two: refused, so it runs
+    // at its own size and ends at 28,800, with one refusal counted (the grow at 0).
+    RunOptions options;
+    options.checkInvariants = true;
+    options.maxElasticResizePlacements = 1;
+    const Results r = simulate(elasticPair(), options);
+    CHECK(r.kpi("elastic_grows") == 0);
+    CHECK(r.kpi("elastic_resizes_refused") >= 1);
+    CHECK(r.jobs[jobIndex(r, "a")].endS == Approx(28800));
 }
 
 TEST_CASE("elastic jobs are written and read back", "[elastic]") {

@@ -379,7 +379,8 @@ struct SchedulerDef {
     /// and no resize of the job within it (a stabilization window, as the autoscaler's idle
     /// timeout: each grow restarts the job's pods, and capacity free between arrivals that
     /// the growth would soon give back costs more restarts than it gains). Default 600 s,
-    /// cluster-autoscaler's --scale-down-unneeded-time.
+    /// cluster-autoscaler's --scale-down-unneeded-time; at least 1 s (a job resized now may
+    /// grow again only after it, never at the same instant).
     double elasticGrowAfterIdleS = 600;
     bool operator==(const SchedulerDef&) const = default;
 };

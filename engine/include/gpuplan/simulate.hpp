@@ -37,6 +37,10 @@ struct RunOptions {
     /// Pending entries kept over the whole run (12 bytes each): a sample's list is cut to
     /// this ÷ samples when that is smaller, so many samples of a long queue stay bounded.
     std::size_t maxPendingEntriesPerRun = 4'000'000;
+    /// Pod placements elastic resizes may add over the run (16 bytes each: 512 MB): each
+    /// resize records the job's whole new binding, so a huge gang resized often would grow
+    /// the results without bound. Past it, jobs keep their size (KPI elastic_resizes_refused).
+    std::size_t maxElasticResizePlacements = std::size_t{1} << 25;
     RunCounters* counters = nullptr;  ///< when set, filled in as the run goes
 };
 
