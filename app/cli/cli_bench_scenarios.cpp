@@ -204,6 +204,21 @@ std::vector<GeneratedScenario> adversarialScenarios() {
                        s.erase("nodeEvents");
                        return parse(s, common, dir, RunBudget{});
                    }});
+    // Every multi-GPU class of the 100k preset elastic to 1,000,000 GPUs: each resize records
+    // its gang's whole binding (it once asked for 31 GB); the run's resize budget stops it.
+    out.push_back({"adversarial_elastic_100k", "synthetic-100k, every multi-GPU class elastic", "",
+                   [](const CommonOptions& common, const std::filesystem::path&) {
+                       const std::filesystem::path file =
+                           presetsDirFor(common) / "scenarios" / "synthetic-100k.json";
+                       Json doc = Json::parse(readTextFile(file));
+                       for (Json& c : doc["jobClasses"])
+                           if (c["gpus"].value("dist", "") != "fixed" ||
+                               c["gpus"]["value"].get<double>() > 1)
+                               c["elastic"] = {{"maxGpus", 1'000'000}};
+                       Scenario s = parse(doc, common, file.parent_path(), RunBudget{});
+                       s.description = "every multi-GPU class elastic to 1,000,000 GPUs";
+                       return s;
+                   }});
     return out;
 }
 

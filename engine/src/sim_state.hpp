@@ -75,8 +75,10 @@ struct ElasticJobs {
     double queueEmptySinceS = -std::numeric_limits<double>::infinity();
     double growTimerS = -1;  ///< the latest growth check pushed
     std::uint64_t grows = 0;
-    std::uint64_t shrinks = 0;         ///< to let queued jobs in
-    std::uint64_t refused = 0;         ///< resizes not made: RunOptions::maxElasticResizePlacements
+    std::uint64_t shrinks = 0;  ///< to let queued jobs in
+    /// The run's resizes recorded RunOptions::maxElasticResizePlacements placements: from
+    /// then on elastic jobs keep their sizes (no grow, no reclaim).
+    double budgetSpentAtS = -1;
     std::size_t resizePlacements = 0;  ///< placements resizes added so far
 };
 

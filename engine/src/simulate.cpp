@@ -134,10 +134,12 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
         m_results.kpis.push_back(
             {"elastic_shrinks", static_cast<double>(m_sim.elastic.shrinks), "resizes",
              "Times an elastic job gave its growth back so that a queued job could start."});
-        m_results.kpis.push_back(
-            {"elastic_resizes_refused", static_cast<double>(m_sim.elastic.refused), "resizes",
-             "Resizes not made because the run's resizes had recorded their most placements "
-             "(RunOptions::maxElasticResizePlacements): past it, jobs keep their size."});
+        if (m_sim.elastic.budgetSpentAtS >= 0)
+            m_results.kpis.push_back(
+                {"elastic_resizes_stopped_at_s", m_sim.elastic.budgetSpentAtS, "s",
+                 "When the run's resizes had recorded their most pod placements "
+                 "(RunOptions::maxElasticResizePlacements, bounding the results' memory): "
+                 "from then on elastic jobs kept their sizes."});
     }
     writePreemptionHealthKpis(m_results);
     m_results.fingerprint = m_fingerprint;

@@ -304,9 +304,9 @@ private:
     /// membership change); Evicted: a node under it went down, it keeps what its checkpoints
     /// saved. Either way its pods restart (startupS).
     void resizeElastic(std::uint32_t job, std::vector<PodPlacement> pods, SegmentEnd end);
-    /// May resizes add `pods` more placements (RunOptions::maxElasticResizePlacements)? Counts
-    /// them if so, the refusal if not.
-    bool resizeBudgetAllows(std::size_t pods);
+    /// May resizes add `pods` more placements (RunOptions::maxElasticResizePlacements)? If so
+    /// and `spend`, counts them; if not, the budget is spent from now on.
+    bool resizeBudgetAllows(std::size_t pods, bool spend = true);
     /// A running job keeps all the work it has done (no checkpoint is written for it).
     void keepAllWork(std::uint32_t job);
     /// Its node went down under some of its pods: a grown elastic job that keeps its size on

@@ -20,6 +20,7 @@ bool progressing(Phase phase) {
 }  // namespace
 
 void Simulation::reclaimElasticGrowth() {
+    if (m_sim.elastic.budgetSpentAtS >= 0) return;  // sizes are kept from then on
     // Grown jobs in the order they give back: lowest priority first, then the latest job. A
     // job gives back all its growth at once: one restart, and the window keeps it from
     // growing again at the next arrival (a pod at a time would restart it at every one).
@@ -106,7 +107,8 @@ void Simulation::growElasticJobs() {
     std::vector<std::uint32_t> growable;
     const IndexSet& bound = m_sim.elastic.bound;
     // Nothing free: nothing to grow into (and nothing to time: the next release is an event).
-    if (m_sim.cluster.readyFreeGpus() == 0) return;
+    // Past the resize budget, sizes are kept.
+    if (m_sim.cluster.readyFreeGpus() == 0 || m_sim.elastic.budgetSpentAtS >= 0) return;
     for (std::uint32_t j = bound.first(); j != IndexSet::npos; j = bound.next(j + 1))
         if (progressing(m_sim.runtime[j].phase) &&
             static_cast<int>(m_sim.placementOf(j).size()) < m_sim.elastic.maxPods[j])
@@ -160,6 +162,23 @@ void Simulation::growElasticJobs() {
         long long hi =
             std::min<long long>(m_sim.elastic.maxPods[job] - static_cast<int>(held.size()),
                                 podCapacityForModel(extra, m_sim.cluster, extra.gpuModel));
+        // Steps of at least an eighth of what it holds: a resize records the whole binding,
+        // so a big gang growing a pod at a time would cost more than it gains (and from any
+        // size to any other takes few steps).
+        const long long leastStep = std::max<long long>(1, static_cast<long long>(held.size()) / 8);
+        if (hi < leastStep) continue;
+        // Before any placement: past the run's resize budget, or not worth it even at the
+        // most pods on the best fabric, it stays as it is.
+        if (!resizeBudgetAllows(held.size() + static_cast<std::size_t>(hi), false)) return;
+        {
+            const JobRuntime& rt = m_sim.runtime[job];
+            const double slowdownNow = m_results.segments[rt.segment].slowdown;
+            const double bestSlowdown =
+                static_cast<double>(s.pods()) / (static_cast<double>(held.size()) + hi);
+            const double restartS = justBound ? 0 : s.startupS;
+            if ((windowS - restartS) / bestSlowdown < (windowS + s.startupS) / slowdownNow)
+                continue;
+        }
         // Whole GPUs, no host demand, no pin: the capacity is exact, one try places it.
         if (hi > 0 && extra.wholeGpusOnly() && extra.pinLevel == PinLevel::None && places(hi))
             lo = hi;
@@ -170,7 +189,7 @@ void Simulation::growElasticJobs() {
             else
                 hi = mid - 1;
         }
-        if (lo == 0) continue;
+        if (lo < leastStep) continue;
         places(lo);  // `added` holds its placement again
         // Growth never keeps an on-demand node the autoscaler would give back, nor borrows
         // quota the team could not be admitted for.
@@ -241,13 +260,13 @@ void Simulation::resizeElastic(std::uint32_t job, std::vector<PodPlacement> pods
     count(12, job);
 }
 
-bool Simulation::resizeBudgetAllows(std::size_t pods) {
+bool Simulation::resizeBudgetAllows(std::size_t pods, bool spend) {
     ElasticJobs& elastic = m_sim.elastic;
     if (elastic.resizePlacements + pods > m_options.maxElasticResizePlacements) {
-        ++elastic.refused;
+        if (elastic.budgetSpentAtS < 0) elastic.budgetSpentAtS = m_nowS;
         return false;
     }
-    elastic.resizePlacements += pods;
+    if (spend) elastic.resizePlacements += pods;
     return true;
 }
 
