@@ -135,8 +135,12 @@ void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
         "job,name,class,team,gpus,gpus_per_pod,priority,submit_s,duration_s,startup_s,start_s,"
         "end_s,wait_s,status,slowdown,evictions,nodes,pending_layer,pending_reason,pending_token,"
         "lost_work_s,checkpoint_interval_s,preemptions,longest_wait_s,thrashing,starved,"
-        "cost_usd\n";
+        "cost_usd,max_gpus,resizes\n";
     const std::vector<JobInterruptions> interruptions = r.interruptionsByJob();
+    // Elastic jobs: bindings that ended by growing or shrinking.
+    std::vector<int> resizes(r.jobs.size(), 0);
+    for (const RunSegment& seg : r.segments)
+        resizes[seg.job] += seg.end == SegmentEnd::Resized;
     // Chargeback per job: what its bindings held at their GPUs' prices (priced fleets only).
     std::vector<double> costUsd(r.fleet.priced ? r.jobs.size() : 0, 0.0);
     if (r.fleet.priced)
@@ -153,23 +157,24 @@ void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
         const bool started = j.firstStartS >= 0;
         const PendingJob* never = started ? nullptr : atEnd[i];
         if (never && never->reason == PendingJob::kNoReason) never = nullptr;  // not diagnosed
-        jobs += std::to_string(i) + "," + csvField(r.jobName(i)) + "," +
-                csvField(r.jobClassName(i)) + "," + csvField(r.teams[j.spec.team]) + "," +
-                std::to_string(j.spec.gpus) + "," + std::to_string(j.spec.gpusPerPod) + "," +
-                std::to_string(j.spec.priority) + "," + csvNumber(j.spec.submitS) + "," +
-                csvNumber(j.spec.durationS) + "," + csvNumber(j.spec.startupS) + "," +
-                (started ? csvNumber(j.firstStartS) : "") + "," +
-                (j.endS >= 0 ? csvNumber(j.endS) : "") + "," +
-                (started ? csvNumber(j.waitS()) : "") + "," + csvField(toString(j.status)) + "," +
-                csvNumber(j.slowdown) + "," + std::to_string(interruptions[i].restarts) + "," +
-                csvField(nodes) + "," + (never ? csvField(toString(never->layer)) : "") + "," +
-                (never ? csvField(r.reasonText(never->reason)) : "") + "," +
-                (never ? csvField(toString(never->token)) : "") + "," +
-                csvNumber(interruptions[i].lostWorkS) + "," + csvNumber(r.checkpointIntervalS(i)) +
-                "," + std::to_string(health[i].preemptions) + "," +
-                csvNumber(health[i].longestQueuedS) + "," + (health[i].thrashing ? "1" : "0") +
-                "," + (health[i].starved ? "1" : "0") + "," +
-                (r.fleet.priced ? csvNumber(costUsd[i]) : "") + "\n";
+        jobs +=
+            std::to_string(i) + "," + csvField(r.jobName(i)) + "," + csvField(r.jobClassName(i)) +
+            "," + csvField(r.teams[j.spec.team]) + "," + std::to_string(j.spec.gpus) + "," +
+            std::to_string(j.spec.gpusPerPod) + "," + std::to_string(j.spec.priority) + "," +
+            csvNumber(j.spec.submitS) + "," + csvNumber(j.spec.durationS) + "," +
+            csvNumber(j.spec.startupS) + "," + (started ? csvNumber(j.firstStartS) : "") + "," +
+            (j.endS >= 0 ? csvNumber(j.endS) : "") + "," + (started ? csvNumber(j.waitS()) : "") +
+            "," + csvField(toString(j.status)) + "," + csvNumber(j.slowdown) + "," +
+            std::to_string(interruptions[i].restarts) + "," + csvField(nodes) + "," +
+            (never ? csvField(toString(never->layer)) : "") + "," +
+            (never ? csvField(r.reasonText(never->reason)) : "") + "," +
+            (never ? csvField(toString(never->token)) : "") + "," +
+            csvNumber(interruptions[i].lostWorkS) + "," + csvNumber(r.checkpointIntervalS(i)) +
+            "," + std::to_string(health[i].preemptions) + "," +
+            csvNumber(health[i].longestQueuedS) + "," + (health[i].thrashing ? "1" : "0") + "," +
+            (health[i].starved ? "1" : "0") + "," + (r.fleet.priced ? csvNumber(costUsd[i]) : "") +
+            "," + std::to_string(r.maxPodsOf(i) * j.spec.gpusPerPod) + "," +
+            std::to_string(resizes[i]) + "\n";
     }
     writeFileAtomic(folder / "jobs.csv", jobs);
 }

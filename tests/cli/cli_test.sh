@@ -58,7 +58,7 @@ expect 0 'jobs_waiting_at_end +[0-9]+ +Jobs queued when the run ends' -- "$cli" 
 for key in '"kpi_descriptions"' '"by_team"' '"by_class"' '"gpus_waiting_at_end"' 'lower bound'; do
     grep -q -- "$key" "$work/r.json" || { echo "FAIL: results.json lacks $key"; failures=$((failures + 1)); }
 done
-head -1 "$work/csv/jobs.csv" | grep -qx 'job,name,class,team,gpus,gpus_per_pod,priority,submit_s,duration_s,startup_s,start_s,end_s,wait_s,status,slowdown,evictions,nodes,pending_layer,pending_reason,pending_token,lost_work_s,checkpoint_interval_s,preemptions,longest_wait_s,thrashing,starved,cost_usd' \
+head -1 "$work/csv/jobs.csv" | grep -qx 'job,name,class,team,gpus,gpus_per_pod,priority,submit_s,duration_s,startup_s,start_s,end_s,wait_s,status,slowdown,evictions,nodes,pending_layer,pending_reason,pending_token,lost_work_s,checkpoint_interval_s,preemptions,longest_wait_s,thrashing,starved,cost_usd,max_gpus,resizes' \
     || { echo "FAIL: jobs.csv header: $(head -1 "$work/csv/jobs.csv")"; failures=$((failures + 1)); }
 
 # why: the pending list at T, as the application shows it; bad T and unknown jobs exit 2.

@@ -82,6 +82,10 @@ TEST_CASE("a queued job takes the growth back; the elastic job keeps its work an
     CHECK(r.jobs[a].endS == Approx(18000));
     CHECK(r.kpi("elastic_grows") == 2);
     CHECK(r.kpi("elastic_shrinks") == 1);
+    // jobs.csv: its most GPUs and its two resizes; "b" is fixed at 4.
+    CHECK(test::jobsCsvRow(r, a).at("max_gpus") == "8");
+    CHECK(test::jobsCsvRow(r, a).at("resizes") == "2");
+    CHECK(test::jobsCsvRow(r, b).at("max_gpus") == "4");
     // A resize is no restart and loses nothing.
     CHECK(r.interruptionsOf(a).restarts == 0);
     CHECK(r.interruptionsOf(a).lostWorkS == 0);

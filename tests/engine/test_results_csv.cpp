@@ -45,14 +45,14 @@ TEST_CASE("jobs.csv quotes every field holding a comma, quote, CR or LF (RFC 418
     writeResultsCsv(r, dir);
 
     const Rows rows = parseCsv(readTextFile(dir / "jobs.csv"));
-    // The header and one record per job, 27 fields each; name (field 1) and team (field 3)
+    // The header and one record per job, 29 fields each; name (field 1) and team (field 3)
     // come back exactly, in submission order.
     REQUIRE(rows.size() == 1 + teams.size());
     CHECK(rows[0][1] == "name");
     CHECK(rows[0][3] == "team");
     for (std::size_t k = 0; k < teams.size(); ++k) {
         INFO("job " << k);
-        REQUIRE(rows[k + 1].size() == 27);
+        REQUIRE(rows[k + 1].size() == 29);
         CHECK(rows[k + 1][1] == "job " + std::to_string(k) + ",\"" + teams[k] + "\"");
         CHECK(rows[k + 1][3] == teams[k]);
     }
