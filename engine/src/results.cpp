@@ -126,6 +126,8 @@ CheckpointPolicy Results::checkpointOf(std::uint32_t job) const {
 
 int Results::maxPodsOf(std::uint32_t job) const {
     const JobSpec& s = jobs[job].spec;
+    // Whole GPUs only (a trace's rows may ask shares or instances the reader cannot see).
+    if (s.sharesGpu() || s.asksMig()) return s.pods();
     const auto& maxGpus = sourceElasticMaxGpus[static_cast<std::size_t>(s.source)];
     const int most = s.sourceIndex < maxGpus.size() ? maxGpus[s.sourceIndex] / s.gpusPerPod : 0;
     return std::max(s.pods(), most);

@@ -77,7 +77,7 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
             }
             if (m_sim.elastic.any()) {
                 ElasticJobs& elastic = m_sim.elastic;
-                if (!m_scheduler.queue().empty() || !m_scheduler.nominations().empty()) {
+                if (jobsWaitForCapacity()) {
                     elastic.queueEmptySinceS = std::numeric_limits<double>::infinity();
                 } else {
                     if (elastic.queueEmptySinceS == std::numeric_limits<double>::infinity())
@@ -395,6 +395,7 @@ void Simulation::handle(const Event& e) {
         case EventType::MigRecutDone:
             m_sim.migRecuts.finish(e.a);
             m_scheduler.capacityGrew();
+            if (m_sim.elastic.any()) ++m_sim.elastic.capacityEpoch;
             count(9, e.a);
             break;
         case EventType::NodeChange:
@@ -534,7 +535,7 @@ void Simulation::nodeChange(std::uint32_t index) {
         std::sort(told.begin(), told.end());
         told.erase(std::unique(told.begin(), told.end()), told.end());
         for (std::uint32_t job : told)
-            spotNotice(job);
+            spotNotice(job, node);
     };
     // A node the user cordoned already gets the notice too (its state does not change).
     if (cause == NodeChangeCause::SpotNotice)
@@ -553,7 +554,8 @@ void Simulation::nodeChange(std::uint32_t index) {
             std::sort(victims.begin(), victims.end());
             victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
             for (std::uint32_t job : victims)
-                if (!m_sim.elastic.isElastic(job) || !shrinkOffNode(job, node)) evict(job);
+                if (!m_sim.elastic.isElastic(job) || !shrinkOffNode(job, node, SegmentEnd::Evicted))
+                    evict(job);
         }
         // Idle time counts only while Ready (evictions above may have started it).
         if (elastic && to != NodeState::Ready) m_sim.autoscaler.idleSince(node, -1);
@@ -676,7 +678,9 @@ void Simulation::giveNotice(std::uint32_t job, std::uint32_t by, double endS, bo
     m_sim.terminating.push_back({job, by, by != SimState::kNoPreemptor});
 }
 
-void Simulation::spotNotice(std::uint32_t job) {
+void Simulation::spotNotice(std::uint32_t job, std::uint32_t node) {
+    // An elastic job whose other pods hold its size leaves the node at once, keeping its work.
+    if (m_sim.elastic.isElastic(job) && shrinkOffNode(job, node, SegmentEnd::Resized)) return;
     if (m_sim.runtime[job].phase != Phase::Running) return;  // nothing in progress to save
     const CheckpointPolicy policy = m_results.checkpointOf(job);
     // One that cannot save in time runs on, and loses its unsaved work at the reclaim.

@@ -309,9 +309,14 @@ private:
     bool resizeBudgetAllows(std::size_t pods, bool spend = true);
     /// A running job keeps all the work it has done (no checkpoint is written for it).
     void keepAllWork(std::uint32_t job);
-    /// Its node went down under some of its pods: a grown elastic job that keeps its size on
-    /// the other pods goes on there (losing unsaved work); false = evict it whole.
-    bool shrinkOffNode(std::uint32_t job, std::uint32_t node);
+    /// Its node goes down under some of its pods: a grown elastic job that keeps its size on
+    /// the other pods goes on there, losing unsaved work (`end` Evicted: a failure) or keeping
+    /// it all (Resized: a spot notice); false = not so (evict it whole, or let it be).
+    bool shrinkOffNode(std::uint32_t job, std::uint32_t node, SegmentEnd end);
+    /// After a pass: is a queued job waiting that the capacity growth would take could serve
+    /// (one the Ready fleet could hold empty, and that its quota admits)? While one is, the
+    /// growth window does not run; jobs that can never start here do not hold it.
+    bool jobsWaitForCapacity() const;
 
     /// Dynamic MIG: idle GPUs are re-cut for the MIG requests the pass left queued; each
     /// comes back with its new layout after its group's reconfiguration time.
@@ -357,7 +362,7 @@ private:
     /// Its node's spot reclaim is noticed: a running job whose checkpoint fits in the notice
     /// writes one and leaves when it is written (nothing lost); any other runs on until the
     /// reclaim evicts it.
-    void spotNotice(std::uint32_t job);
+    void spotNotice(std::uint32_t job, std::uint32_t node);
     /// A checkpoint of all the work done so far (its cost written off useful work).
     void checkpointAllWork(std::uint32_t job);
     /// Its grace period is over: it leaves its GPUs, preempted, and queues again.

@@ -70,12 +70,19 @@ void Simulation::reclaimElasticGrowth() {
         lift(count, +1);
         return ok;
     };
+    // Without greedy backfill the first job that does not fit blocks those behind it: room
+    // given back to one of those would go unused, so only it is tried.
+    const bool last = m_scenario.scheduler.backfill != BackfillMode::Greedy;
     for (std::uint32_t candidate : m_scheduler.queue().firstInOrder(kReclaimCandidates)) {
         const JobSpec& c = m_sim.spec(candidate);
         const PlacementRequest req = requestOf(c);
+        if (fits(candidate, req)) continue;  // the pass starts it without anyone's growth
         // Not even every free GPU and all the growth would hold it: no placement to try.
-        if (m_sim.cluster.readyFreeGpus() + growthGpus < c.gpuEquivalents()) continue;
-        if (fits(candidate, req) || !fitsLifting(candidate, req, grown.size())) continue;
+        if (m_sim.cluster.readyFreeGpus() + growthGpus < c.gpuEquivalents() ||
+            !fitsLifting(candidate, req, grown.size())) {
+            if (last) return;
+            continue;
+        }
         // The fewest jobs, in order, whose growth lets it fit (more free room never makes it
         // fit less): a bisection, a few tries whatever the number of grown jobs.
         std::size_t lo = 1, hi = grown.size();
@@ -89,7 +96,7 @@ void Simulation::reclaimElasticGrowth() {
         std::size_t placements = 0;
         for (std::size_t i = 0; i < lo; ++i)
             placements += static_cast<std::size_t>(m_sim.spec(grown[i]).pods());
-        if (!resizeBudgetAllows(placements)) continue;
+        if (!resizeBudgetAllows(placements)) return;
         for (std::size_t i = 0; i < lo; ++i) {
             const std::span<const PodPlacement> held = m_sim.placementOf(grown[i]);
             resizeElastic(
@@ -99,8 +106,24 @@ void Simulation::reclaimElasticGrowth() {
             ++m_sim.elastic.shrinks;
         }
         collect();
-        if (grown.empty()) return;
+        if (grown.empty() || last) return;
     }
+}
+
+bool Simulation::jobsWaitForCapacity() const {
+    if (!m_scheduler.nominations().empty()) return true;
+    for (std::uint32_t job : m_scheduler.queue().firstInOrder(kReclaimCandidates)) {
+        const JobSpec& s = m_sim.spec(job);
+        if (!m_scheduler.fitsEmptyReady(job)) continue;  // waits for nodes, not for room
+        if (!m_sim.quota.manages(s.team)) return true;
+        for (int model = 0; model < static_cast<int>(m_results.fleet.gpuModels.size()); ++model)
+            if ((s.gpuModel < 0 || s.gpuModel == model) &&
+                m_sim.quota
+                    .check(s.team, model, QuotaLedger::requestUnits(s, m_results.fleet, model))
+                    .admits())
+                return true;
+    }
+    return false;
 }
 
 void Simulation::growElasticJobs() {
@@ -127,7 +150,7 @@ void Simulation::growElasticJobs() {
     std::vector<PodPlacement> added;
     for (std::uint32_t job : growable) {
         const JobSpec& s = m_sim.spec(job);
-        if (m_sim.cluster.readyFreeGpus() < s.gpusPerPod) break;
+        if (m_sim.cluster.readyFreeGpus() < s.gpusPerPod) continue;
         // Bound from the queue at this instant: its binding has not begun to work, so growing
         // it now restarts nothing (not so a binding a shrink made now).
         const bool justBound = m_results.segments[m_sim.runtime[job].segment].startS == m_nowS &&
@@ -151,12 +174,21 @@ void Simulation::growElasticJobs() {
         extra.gpuModel = fleet.nodes[held.front().node].gpuModel;
         // The most pods that place (a few tries whatever the range: fewer pods never place
         // worse than more): capacity bounds it, exactly for whole GPUs without host demand.
+        // Growth never keeps an on-demand node the autoscaler would give back, nor borrows
+        // quota the team could not be admitted for: a placement that would is no placement.
         const auto places = [&](long long pods) {
             extra.pods = static_cast<int>(pods);
             if (!tryPlace(extra, m_scenario.scheduler.placement, m_sim.cluster, added))
                 return false;
             unplace(m_sim.cluster, added, extra.host);
-            return true;
+            if (std::any_of(added.begin(), added.end(),
+                            [&](const PodPlacement& pod) { return fleet.nodes[pod.node].elastic; }))
+                return false;
+            if (!m_sim.quota.manages(s.team)) return true;
+            std::int64_t units = 0;
+            for (const PodPlacement& pod : added)
+                units += QuotaLedger::podUnits(pod);
+            return m_sim.quota.check(s.team, extra.gpuModel, units).admits();
         };
         long long lo = 0;
         long long hi =
@@ -179,9 +211,9 @@ void Simulation::growElasticJobs() {
             if ((windowS - restartS) / bestSlowdown < (windowS + s.startupS) / slowdownNow)
                 continue;
         }
-        // Whole GPUs, no host demand, no pin: the capacity is exact, one try places it.
-        if (hi > 0 && extra.wholeGpusOnly() && extra.pinLevel == PinLevel::None && places(hi))
-            lo = hi;
+        // Whole GPUs, no host demand, no pin: the capacity is exact, one try places it (when
+        // no on-demand node or quota stands in the way).
+        if (extra.wholeGpusOnly() && extra.pinLevel == PinLevel::None && places(hi)) lo = hi;
         while (lo < hi) {
             const long long mid = lo + (hi - lo + 1) / 2;
             if (places(mid))
@@ -191,36 +223,22 @@ void Simulation::growElasticJobs() {
         }
         if (lo < leastStep) continue;
         places(lo);  // `added` holds its placement again
-        // Growth never keeps an on-demand node the autoscaler would give back, nor borrows
-        // quota the team could not be admitted for.
-        bool worth = std::none_of(added.begin(), added.end(), [&](const PodPlacement& pod) {
-            return fleet.nodes[pod.node].elastic;
-        });
-        if (worth && m_sim.quota.manages(s.team)) {
-            std::int64_t units = 0;
-            for (const PodPlacement& pod : added)
-                units += QuotaLedger::podUnits(pod);
-            worth = m_sim.quota.check(s.team, extra.gpuModel, units).admits();
-        }
         std::vector<PodPlacement> grownPods(held.begin(), held.end());
         grownPods.insert(grownPods.end(), added.begin(), added.end());
-        if (worth) {
-            // Only if it ends sooner, restart and a slower fabric counted: the progress left
-            // at its present pace, at the new one after its startup.
-            const JobRuntime& rt = m_sim.runtime[job];
-            const double slowdownNow = m_results.segments[rt.segment].slowdown;
-            const double progressLeftS =
-                (rt.plannedEndS - std::max(m_nowS, rt.progressStartS)) / slowdownNow;
-            const BindingPlan p = plan(job, grownPods, m_nowS);
-            worth =
-                !p.crashLoop && m_nowS + s.startupS + progressLeftS * p.slowdown < rt.plannedEndS;
-            // And only if it pays for its restarts should the growth be reclaimed one window
-            // later: (window − startup) at the new pace must do more than (window + startup)
-            // at the present one. A growth as the job starts restarts nothing now.
-            const double restartS = justBound ? 0 : s.startupS;
-            worth =
-                worth && (windowS - restartS) / p.slowdown >= (windowS + s.startupS) / slowdownNow;
-        }
+        // Only if it ends sooner, restart and a slower fabric counted: the progress left at
+        // its present pace, at the new one after its startup.
+        const JobRuntime& rt = m_sim.runtime[job];
+        const double slowdownNow = m_results.segments[rt.segment].slowdown;
+        const double progressLeftS =
+            (rt.plannedEndS - std::max(m_nowS, rt.progressStartS)) / slowdownNow;
+        const BindingPlan p = plan(job, grownPods, m_nowS);
+        bool worth =
+            !p.crashLoop && m_nowS + s.startupS + progressLeftS * p.slowdown < rt.plannedEndS;
+        // And only if it pays for its restarts should the growth be reclaimed one window later:
+        // (window − startup) at the new pace must do more than (window + startup) at the
+        // present one. A growth as the job starts restarts nothing now.
+        const double restartS = justBound ? 0 : s.startupS;
+        worth = worth && (windowS - restartS) / p.slowdown >= (windowS + s.startupS) / slowdownNow;
         if (!worth || !resizeBudgetAllows(grownPods.size())) continue;
         resizeElastic(job, std::move(grownPods), SegmentEnd::Resized);
         ++m_sim.elastic.grows;
@@ -240,6 +258,8 @@ void Simulation::resizeElastic(std::uint32_t job, std::vector<PodPlacement> pods
         else
             loseUnsavedWork(job);
     }
+    const std::vector<PodPlacement> before(m_sim.placementOf(job).begin(),
+                                           m_sim.placementOf(job).end());
     m_resizing = true;
     unbind(job, end);
     m_resizing = false;
@@ -256,12 +276,23 @@ void Simulation::resizeElastic(std::uint32_t job, std::vector<PodPlacement> pods
     for (const PodPlacement& pod : pods)
         m_sim.cluster.occupy(pod, host);
     bind(job, pods);
+    // Nodes it left and no one holds now: idle (an on-demand node's timeout starts), and a
+    // Draining one has drained (unbind left them be: it could not tell which it would keep).
+    for (const PodPlacement& pod : before) {
+        const std::uint32_t node = pod.node;
+        if (!m_sim.nodeJobs[node].empty()) continue;
+        if (m_sim.autoscaler.active()) becameIdle(node);
+        if (m_sim.cluster.state(static_cast<int>(node)) == NodeState::Draining)
+            addNodeChange(
+                {m_nowS, node, node + 1, NodeState::Repairing, false, NodeChangeCause::DrainDone});
+    }
     m_sim.elastic.lastResizeS[job] = m_nowS;
     count(12, job);
 }
 
 bool Simulation::resizeBudgetAllows(std::size_t pods, bool spend) {
     ElasticJobs& elastic = m_sim.elastic;
+    if (elastic.budgetSpentAtS >= 0) return false;
     if (elastic.resizePlacements + pods > m_options.maxElasticResizePlacements) {
         if (elastic.budgetSpentAtS < 0) elastic.budgetSpentAtS = m_nowS;
         return false;
@@ -279,14 +310,15 @@ void Simulation::keepAllWork(std::uint32_t job) {
     m_sim.savedWork.set(job, out.workS, m_results.jobs.size());
 }
 
-bool Simulation::shrinkOffNode(std::uint32_t job, std::uint32_t node) {
+bool Simulation::shrinkOffNode(std::uint32_t job, std::uint32_t node, SegmentEnd end) {
     if (!progressing(m_sim.runtime[job].phase)) return false;
     std::vector<PodPlacement> kept;
     for (const PodPlacement& pod : m_sim.placementOf(job))
         if (pod.node != node) kept.push_back(pod);
-    if (static_cast<int>(kept.size()) < m_sim.spec(job).pods() || !resizeBudgetAllows(kept.size()))
+    if (kept.size() == m_sim.placementOf(job).size() ||
+        static_cast<int>(kept.size()) < m_sim.spec(job).pods() || !resizeBudgetAllows(kept.size()))
         return false;
-    resizeElastic(job, std::move(kept), SegmentEnd::Evicted);
+    resizeElastic(job, std::move(kept), end);
     return true;
 }
 

@@ -299,6 +299,67 @@ TEST_CASE("resizes stop at the run's placement budget", "[elastic]") {
     CHECK(r.jobs[jobIndex(r, "a")].endS == Approx(28800));
 }
 
+TEST_CASE("a job that can never start here does not hold growth back", "[elastic]") {
+    // "x" asks 12 GPUs of a fleet of 8: queued for the whole run, it waits for nodes, not for
+    // room, so "a" still grows at once and ends at 14,400 as in the first case.
+    Scenario s = elasticPair();
+    s.jobs.push_back(job("x", 12, 3600));
+    const Results r = test::run(s);
+    CHECK(r.jobs[jobIndex(r, "x")].firstStartS < 0);
+    CHECK(r.kpi("elastic_grows") == 1);
+    CHECK(r.jobs[jobIndex(r, "a")].endS == Approx(14400));
+}
+
+TEST_CASE("a node the growth leaves while it drains finishes draining", "[elastic]") {
+    // Three nodes: "a" (4, elastic to 12) grows at 0 onto node1 and node2 (its own pod on
+    // node0). node2 starts draining at 1,000 (its pod runs on). At 2,000 "b" needs a node: "a"
+    // gives back all its growth, "b" takes node1, and node2, empty now, has drained:
+    // Repairing at 2,000.
+    Scenario s = test::smallFleet(1, 3, "n4");
+    s.horizonS = 86400;
+    s.scheduler.elasticGrowAfterIdleS = 3600;
+    JobDef a = job("a", 4, 8 * 3600.0);
+    a.traits.elasticMaxGpus = 12;
+    s.jobs = {a, job("b", 4, 3600, 2000)};
+    s.nodeEvents = {{1000, "pod-rack-node2", NodeState::Draining}};
+    const Results r = test::run(s);
+    const auto drained = test::nodeChangesBy(r, NodeChangeCause::DrainDone);
+    REQUIRE(drained.size() == 1);
+    CHECK(r.fleet.nodes[drained[0].node].name == "pod-rack-node2");
+    CHECK(drained[0].timeS == 2000);
+    CHECK(r.jobs[jobIndex(r, "b")].firstStartS == Approx(2000));
+}
+
+TEST_CASE("a spot notice under the growth leaves the job on its other pods, nothing lost",
+          "[elastic]") {
+    // Two nodes: "s" a spot node (reclaimed at random), "r" reserved. "a" (4, elastic to 8)
+    // grows onto both at 0. At each notice on "s", the growth there is given back at once
+    // and the job keeps all its work (a resize, not an eviction): no work is ever lost.
+    Scenario s = test::smallFleet(1, 2, "n4");
+    s.horizonS = 20 * 86400.0;
+    s.scheduler.elasticGrowAfterIdleS = 3600;
+    s.pods[0].racks[0].nodes[0].count = 1;
+    NodeGroupDef spot = s.pods[0].racks[0].nodes[0];
+    spot.name = "s";
+    spot.buyingClass = BuyingClass::Spot;
+    s.pods[0].racks[0].nodes.push_back(spot);
+    s.pricing = test::tgPrices();
+    s.spot = SpotDef{0.999, 120, 3600};
+    JobDef a = job("a", 4, 10 * 86400.0);
+    a.traits.elasticMaxGpus = 8;
+    s.jobs = {a};
+    const Results r = test::run(s);
+    REQUIRE(!test::nodeChangesBy(r, NodeChangeCause::SpotNotice).empty());
+    const std::uint32_t ai = jobIndex(r, "a");
+    CHECK(r.interruptionsOf(ai).restarts == 0);
+    CHECK(r.kpi("gpu_hours_lost") == 0);
+    CHECK(r.kpi("elastic_shrinks") == 0);  // not for a queued job: off the node
+    bool resized = false;
+    for (const RunSegment* seg : segmentsOf(r, ai))
+        resized |= seg->end == SegmentEnd::Resized && seg->placementCount == 2;
+    CHECK(resized);
+}
+
 TEST_CASE("elastic jobs are written and read back", "[elastic]") {
     const Scenario s = elasticPair();
     const std::string text = scenarioToJson(s);
