@@ -49,16 +49,12 @@ Diagnoser::NodeCounts Diagnoser::countNodes(const JobSpec& job) const {
     n.total = static_cast<int>(f.nodes.size());
     auto eligible = [&](int model) { return job.gpuModel < 0 || job.gpuModel == model; };
     // An on-demand node not provisioned is no Node to kube-scheduler: not counted at all.
-    std::vector<int> absentOfModel(f.gpuModels.size(), 0);
     const auto absent = [&](int i) {
         return f.nodes[i].elastic && c.state(i) == NodeState::Provisioning;
     };
-    if (m_sim.autoscaler.active())
-        for (int i = 0; i < c.nodeCount(); ++i)
-            if (absent(i)) {
-                --n.total;
-                ++absentOfModel[f.nodes[i].gpuModel];
-            }
+    const std::vector<int>& absentOfModel = unprovisionedOnDemand();
+    for (int a : absentOfModel)
+        n.total -= a;
     const PlacementRequest req = requestOf(job);
     if (!req.wholeGpusOnly()) {
         // Shares, instances and host resources: node by node, each failing resource counted
@@ -353,6 +349,18 @@ Layer Diagnoser::layerOf(std::uint32_t jobIndex) const {
         quotaBlock(job, false).token == ReasonToken::None)
         return Layer::Provisioning;
     return it->second;
+}
+
+const std::vector<int>& Diagnoser::unprovisionedOnDemand() const {
+    const ClusterState& c = m_sim.cluster;
+    if (m_absentAt == c.stateChanges()) return m_absentOfModel;
+    m_absentAt = c.stateChanges();
+    m_absentOfModel.assign(m_sim.fleet.gpuModels.size(), 0);
+    if (m_sim.autoscaler.active())
+        for (int i = 0; i < c.nodeCount(); ++i)
+            if (m_sim.fleet.nodes[i].elastic && c.state(i) == NodeState::Provisioning)
+                ++m_absentOfModel[m_sim.fleet.nodes[i].gpuModel];
+    return m_absentOfModel;
 }
 
 const std::vector<std::uint32_t>& Diagnoser::downNodes() const {

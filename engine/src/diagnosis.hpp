@@ -72,6 +72,9 @@ private:
     bool waitsOnDownCapacity(const JobSpec& job) const;
     /// The nodes failed or in repair now (kept until a node changes state).
     const std::vector<std::uint32_t>& downNodes() const;
+    /// Per GPU model, the on-demand nodes not provisioned (no Nodes to kube-scheduler), kept
+    /// until a node changes state.
+    const std::vector<int>& unprovisionedOnDemand() const;
     /// Why its team's quota admits a queued job on none of its flavors (Kueue's token and
     /// message); token None when quota admits it somewhere or does not manage its team.
     struct QuotaBlock {
@@ -104,6 +107,8 @@ private:
     mutable std::unordered_map<ShapeKey, Layer, JobQueue::KeyHash> m_queuedLayer;
     mutable std::uint64_t m_queuedLayerAt = ~std::uint64_t{0};
     mutable std::vector<std::uint32_t> m_downNodes;
+    mutable std::vector<int> m_absentOfModel;
+    mutable std::uint64_t m_absentAt = ~std::uint64_t{0};
     mutable std::uint64_t m_downNodesAt = ~std::uint64_t{0};
 };
 
