@@ -56,12 +56,14 @@ struct ElasticJobs {
             }
             maxPods[j] = most;
         }
-        if (!any()) return;
+        m_any = !maxPods.empty();
+        if (!m_any) return;
         lastResizeS.assign(r.jobs.size(), -std::numeric_limits<double>::infinity());
         triedAtEpoch.assign(r.jobs.size(), 0);
     }
-    bool any() const { return !maxPods.empty(); }
-    bool isElastic(std::uint32_t job) const { return any() && maxPods[job] > 0; }
+    /// One flag, read on every bind, release and progress change (not the vector's ends).
+    bool any() const { return m_any; }
+    bool isElastic(std::uint32_t job) const { return m_any && maxPods[job] > 0; }
 
     std::vector<int> maxPods;         ///< per job: the most pods it may hold; 0 = fixed size
     IndexSet bound;                   ///< elastic jobs bound now
@@ -80,6 +82,9 @@ struct ElasticJobs {
     /// then on elastic jobs keep their sizes (no grow, no reclaim).
     double budgetSpentAtS = -1;
     std::size_t resizePlacements = 0;  ///< placements resizes added so far
+
+private:
+    bool m_any = false;
 };
 
 struct SimState {
