@@ -24,6 +24,21 @@ inline Catalog catalog() {
     return loadCatalog((kPresets + "/catalog/catalog.json").toStdString());
 }
 
+/// The default preset cut to one rack of `nodes` DGX H100 nodes, all Ready, no node events:
+/// small runs whose numbers a test works out by hand (its work stays; tests replace it).
+inline Scenario defaultPresetOnNodes(int nodes) {
+    Scenario s = loadScenario(kPresets.toStdString() + "/scenarios/default.json", catalog());
+    s.pods.resize(1);
+    s.pods[0].count = 1;
+    s.pods[0].racks.resize(1);
+    s.pods[0].racks[0].count = 1;
+    s.pods[0].racks[0].nodes.resize(1);
+    s.pods[0].racks[0].nodes[0].count = nodes;
+    s.pods[0].racks[0].nodes[0].state = NodeState::Ready;
+    s.nodeEvents.clear();
+    return s;
+}
+
 /// The job of that name in a run, or nullptr.
 inline const JobRecord* findJob(const Results& r, const std::string& name,
                                 std::uint32_t* index = nullptr) {

@@ -24,15 +24,7 @@ namespace {
 /// Each job runs alone: fixed-size it takes 4 h (mean JCT 14,400 s); elastic to 16 GPUs it
 /// grows at once to both nodes and works at twice the pace, 2 h (7,200 s).
 Scenario roomToGrow() {
-    Scenario s = loadScenario(kPresets.toStdString() + "/scenarios/default.json", catalog());
-    s.pods.resize(1);
-    s.pods[0].count = 1;
-    s.pods[0].racks.resize(1);
-    s.pods[0].racks[0].count = 1;
-    s.pods[0].racks[0].nodes.resize(1);
-    s.pods[0].racks[0].nodes[0].count = 2;
-    s.pods[0].racks[0].nodes[0].state = NodeState::Ready;
-    s.nodeEvents.clear();
+    Scenario s = defaultPresetOnNodes(2);
     s.horizonS = 86400;
     s.jobs.clear();
     JobClassDef c = s.jobClasses.at(0);

@@ -5,12 +5,14 @@
 #include <QtTest>
 #include <tuple>
 
+#include "app_test_support.hpp"
 #include "gpuplan/scenario_io.hpp"
 #include "gpuplan/simulate.hpp"
 #include "inspector.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::ui;
+using gpuplan::app::test::defaultPresetOnNodes;
 
 namespace {
 
@@ -39,16 +41,7 @@ Scenario twoJobsWhosePodFails() {
 /// "high3" (4 h) at 9,000 s each evict it; it restarts at 4,600 s and 8,600 s, and still
 /// waits at the end. Longest stretch in the queue: 9,000 → 14,000 s = 5,000 s ≈ 83 min.
 Scenario thriceEvicted() {
-    const Catalog catalog = loadCatalog(GPUPLAN_TEST_PRESETS_DIR "/catalog/catalog.json");
-    Scenario s = loadScenario(GPUPLAN_TEST_PRESETS_DIR "/scenarios/default.json", catalog);
-    s.pods.resize(1);
-    s.pods[0].count = 1;
-    s.pods[0].racks.resize(1);
-    s.pods[0].racks[0].count = 1;
-    s.pods[0].racks[0].nodes.resize(1);
-    s.pods[0].racks[0].nodes[0].count = 1;
-    s.pods[0].racks[0].nodes[0].state = NodeState::Ready;
-    s.nodeEvents.clear();
+    Scenario s = defaultPresetOnNodes(1);
     s.horizonS = 14000;
     s.scheduler.preemption = PreemptionMode::Priority;
     s.scheduler.starvationWaitS = 3600;
@@ -76,16 +69,7 @@ Scenario thriceEvicted() {
 /// at twice the pace end it at 18,000. Bindings: 16 GPUs [0, 3600), 8 [3600, 10800), 16
 /// [10800, 18000): two ended Resized.
 Scenario elasticAndAQueuedJob() {
-    const Catalog catalog = loadCatalog(GPUPLAN_TEST_PRESETS_DIR "/catalog/catalog.json");
-    Scenario s = loadScenario(GPUPLAN_TEST_PRESETS_DIR "/scenarios/default.json", catalog);
-    s.pods.resize(1);
-    s.pods[0].count = 1;
-    s.pods[0].racks.resize(1);
-    s.pods[0].racks[0].count = 1;
-    s.pods[0].racks[0].nodes.resize(1);
-    s.pods[0].racks[0].nodes[0].count = 2;
-    s.pods[0].racks[0].nodes[0].state = NodeState::Ready;
-    s.nodeEvents.clear();
+    Scenario s = defaultPresetOnNodes(2);
     s.horizonS = 86400;
     s.jobClasses.clear();
     s.jobs.clear();
