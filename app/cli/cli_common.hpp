@@ -89,6 +89,7 @@ int fillCommand(Args& args);
 int studyCommand(Args& args);
 int importKueueCommand(Args& args);
 int mixCommand(Args& args);
+int traceCommand(Args& args);
 
 extern const char* const kRunUsage;
 extern const char* const kValidateUsage;
@@ -98,5 +99,6 @@ extern const char* const kFillUsage;
 extern const char* const kStudyUsage;
 extern const char* const kImportKueueUsage;
 extern const char* const kMixUsage;
+extern const char* const kTraceUsage;
 
 }  // namespace gpuplan::cli

@@ -20,6 +20,8 @@ const char* const kUsage =
     "  study              every openb pod list x policy x seed of the FGD study\n"
     "  mix SCENARIO       total cost per reserved level, 0 to the peak demand, and the\n"
     "                     cheapest (the rest bought on demand)\n"
+    "  trace SCENARIO --out TRACE.json\n"
+    "                     the run as Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
     "  import-kueue FILE.yaml... --into SCENARIO --out NEW.json\n"
     "                     Kueue queues, cohorts and flavors into a scenario's quotas\n"
     "\n"
@@ -52,6 +54,7 @@ int main(int argc, char** argv) {
                         : command == "study"        ? kStudyUsage
                         : command == "import-kueue" ? kImportKueueUsage
                         : command == "mix"          ? kMixUsage
+                        : command == "trace"        ? kTraceUsage
                                                     : nullptr;
     if (!usage) {
         std::fprintf(stderr, "gpuplan-cli: unknown command \"%s\"\n\n%s", command.c_str(), kUsage);
@@ -73,6 +76,7 @@ int main(int argc, char** argv) {
         if (command == "study") return studyCommand(args);
         if (command == "import-kueue") return importKueueCommand(args);
         if (command == "mix") return mixCommand(args);
+        if (command == "trace") return traceCommand(args);
         return benchCommand(args);
     } catch (const UsageError& e) {
         std::fprintf(stderr, "gpuplan-cli %s: %s\n\n%s", command.c_str(), e.message.c_str(), usage);

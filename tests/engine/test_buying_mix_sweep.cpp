@@ -21,7 +21,7 @@ Scenario hourlyUniformDemand(int hours) {
     s.horizonS = hours * 3600.0;
     s.sampleIntervalS = 1800;
     s.pricing = test::tgPrices();
-    s.onDemand = OnDemandDef{0, 0};
+    s.onDemand = OnDemandDef{0, 0, std::nullopt};
     std::mt19937_64 rng(42);
     std::uniform_int_distribution<int> demand(0, 16);
     for (int h = 0; h < hours; ++h) {

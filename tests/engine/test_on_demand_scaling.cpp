@@ -27,7 +27,7 @@ Scenario reservedPlusElastic(int onDemandNodes = 2) {
     d.buyingClass = BuyingClass::OnDemand;
     s.pods[0].racks[0].nodes = {r, d};
     s.pricing = test::tgPrices();
-    s.onDemand = OnDemandDef{600, 600};
+    s.onDemand = OnDemandDef{600, 600, std::nullopt};
     s.jobs = {job("a", 8, 3600, 0), job("b", 8, 3600, 0)};
     return s;
 }

@@ -49,7 +49,7 @@ struct MixSweepOptions {
 
 /// Without the scenario's own: on-demand nodes provisioned at once and given back after
 /// cluster-autoscaler's 10 minutes idle.
-inline constexpr OnDemandDef kDefaultMixOnDemand{0, 600};
+inline const OnDemandDef kDefaultMixOnDemand{0, 600, std::nullopt};
 
 /// Runs the sweep. Throws std::invalid_argument when the scenario has no pricing (or a node
 /// list fleet), or options out of range. Deterministic: the same scenario and options give

@@ -1,0 +1,183 @@
+#include "gpuplan/chrome_trace.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gpuplan {
+
+namespace {
+
+/// A JSON string literal: quotes, backslashes and control characters escaped.
+std::string jsonString(std::string_view text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        switch (c) {
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20) {
+                    char buf[8];
+                    std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(c));
+                    out += buf;
+                } else {
+                    out += c;
+                }
+        }
+    }
+    return out + "\"";
+}
+
+/// Thread ids: GPU slot × this + lane (a GPU has at most 48 MPS clients, 7 MIG instances,
+/// or its time-slice replicas at once).
+constexpr int kLanesPerGpu = 1000;
+
+/// Microseconds, as an integer: simulated seconds are at most years, far inside 2^53 µs.
+long long micros(double s) {
+    return std::llround(s * 1e6);
+}
+
+}  // namespace
+
+ChromeTraceCounts writeChromeTrace(const Results& r, std::ostream& out) {
+    ChromeTraceCounts counts;
+    const Fleet& fleet = r.fleet;
+    const int nodes = static_cast<int>(fleet.nodes.size());
+    const int clusterPid = nodes;  // counters live in a process of their own
+    bool first = true;
+    auto event = [&](const std::string& body) {
+        out << (first ? "\n" : ",\n") << body;
+        first = false;
+    };
+    out << "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[";
+    // Lanes: a GPU shared by several jobs at once gets a thread per overlapping holder, so
+    // every thread's complete events nest (they never overlap in part).
+    std::vector<std::vector<double>> laneEnds(static_cast<std::size_t>(r.firstGpuOfNode.back()));
+    std::vector<int> lanesOfGpu(laneEnds.size(), 0);
+    for (int n = 0; n < nodes; ++n)
+        event("{\"ph\":\"M\",\"pid\":" + std::to_string(n) +
+              ",\"name\":\"process_name\",\"args\":{\"name\":" + jsonString(fleet.nodes[n].name) +
+              "}},{\"ph\":\"M\",\"pid\":" + std::to_string(n) +
+              ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":" + std::to_string(n) +
+              "}}");
+    event("{\"ph\":\"M\",\"pid\":" + std::to_string(clusterPid) +
+          ",\"name\":\"process_name\",\"args\":{\"name\":\"cluster\"}}");
+    // Bindings are in bind order: start times never decrease, so lanes fill greedily.
+    for (const RunSegment& seg : r.segments) {
+        const JobRecord& job = r.jobs[seg.job];
+        const std::string name = jsonString(r.jobName(seg.job));
+        const std::string args = "{\"job\":" + std::to_string(seg.job) +
+                                 ",\"team\":" + jsonString(r.teams[job.spec.team]) +
+                                 ",\"class\":" + jsonString(r.jobClassName(seg.job)) +
+                                 ",\"slowdown\":" + std::to_string(seg.slowdown) + "}";
+        for (const PodPlacement& pod : r.placementOf(seg)) {
+            for (std::uint64_t mask = pod.gpuMask; mask != 0; mask &= mask - 1) {
+                const int slot = std::countr_zero(mask);
+                const auto gpu = static_cast<std::size_t>(r.firstGpuOfNode[pod.node] + slot);
+                std::vector<double>& ends = laneEnds[gpu];
+                std::size_t lane = 0;
+                while (lane < ends.size() && ends[lane] > seg.startS)
+                    ++lane;
+                if (lane == ends.size()) ends.push_back(0);
+                ends[lane] = seg.endS;
+                lanesOfGpu[gpu] = std::max(lanesOfGpu[gpu], static_cast<int>(lane) + 1);
+                const int tid = slot * kLanesPerGpu + static_cast<int>(lane);
+                event("{\"ph\":\"X\",\"pid\":" + std::to_string(pod.node) + ",\"tid\":" +
+                      std::to_string(tid) + ",\"ts\":" + std::to_string(micros(seg.startS)) +
+                      ",\"dur\":" + std::to_string(micros(seg.endS) - micros(seg.startS)) +
+                      ",\"name\":" + name + ",\"cat\":" + jsonString(r.teams[job.spec.team]) +
+                      ",\"args\":" + args + "}");
+                ++counts.completeEvents;
+            }
+        }
+        if (seg.end == SegmentEnd::Preempted) {
+            const PodPlacement& pod = r.placementOf(seg).front();
+            event("{\"ph\":\"i\",\"s\":\"p\",\"pid\":" + std::to_string(pod.node) +
+                  ",\"tid\":0,\"ts\":" + std::to_string(micros(seg.endS)) +
+                  ",\"name\":\"preemption\",\"args\":{\"job\":" + name + "}}");
+            ++counts.instantEvents;
+        }
+    }
+    for (int n = 0; n < nodes; ++n)
+        for (int slot = 0; slot < fleet.nodes[n].gpus; ++slot) {
+            const auto gpu = static_cast<std::size_t>(r.firstGpuOfNode[n] + slot);
+            for (int lane = 0; lane < std::max(1, lanesOfGpu[gpu]); ++lane)
+                event("{\"ph\":\"M\",\"pid\":" + std::to_string(n) +
+                      ",\"tid\":" + std::to_string(slot * kLanesPerGpu + lane) +
+                      ",\"name\":\"thread_name\",\"args\":{\"name\":\"GPU " + std::to_string(slot) +
+                      (lane > 0 ? " · share " + std::to_string(lane + 1) : std::string()) + "\"}}");
+        }
+    for (const NodeStateChange& c : r.nodeChanges) {
+        const bool reclaim = c.cause == NodeChangeCause::SpotReclaim;
+        if (c.state != NodeState::Failed) continue;
+        event("{\"ph\":\"i\",\"s\":\"p\",\"pid\":" + std::to_string(c.node) +
+              ",\"tid\":0,\"ts\":" + std::to_string(micros(c.timeS)) +
+              ",\"name\":" + (reclaim ? "\"spot reclaim\"" : "\"node failure\"") + "}");
+        ++counts.instantEvents;
+    }
+    for (const char* name : {"allocation", "queue_length"}) {
+        const Series* s = r.findSeries(name);
+        if (!s) continue;
+        for (std::size_t k = 0; k < s->values.size() && k < r.sampleTimesS.size(); ++k) {
+            if (!std::isfinite(s->values[k])) continue;
+            std::ostringstream value;
+            value.precision(17);
+            value << s->values[k];
+            event("{\"ph\":\"C\",\"pid\":" + std::to_string(clusterPid) + ",\"ts\":" +
+                  std::to_string(micros(r.sampleTimesS[k])) + ",\"name\":" + jsonString(name) +
+                  ",\"args\":{" + jsonString(name) + ":" + value.str() + "}}");
+            ++counts.counterEvents;
+        }
+    }
+    out << "\n]}\n";
+    return counts;
+}
+
+ChromeTraceCounts saveChromeTrace(const Results& results, const std::filesystem::path& file) {
+    // Streamed to a temporary beside the file, then renamed over it: a failed write leaves
+    // any earlier trace there as it was.
+    std::filesystem::path temp = file;
+    temp += ".partial";
+    ChromeTraceCounts counts;
+    {
+        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+        if (!out) throw std::runtime_error(file.string() + ": cannot be written");
+        counts = writeChromeTrace(results, out);
+        out.flush();
+        if (!out) {
+            out.close();
+            std::error_code ignored;
+            std::filesystem::remove(temp, ignored);
+            throw std::runtime_error(file.string() + ": writing failed (disk full?)");
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(temp, file, ec);
+    if (ec) {
+        std::filesystem::remove(temp, ec);
+        throw std::runtime_error(file.string() + ": cannot be replaced");
+    }
+    return counts;
+}
+
+}  // namespace gpuplan
