@@ -47,6 +47,12 @@ struct JobRuntime {
 /// Empty when the run has none, and then nothing else asks.
 struct ElasticJobs {
     explicit ElasticJobs(const Results& r) {
+        // Most runs have no elastic source: no walk over their jobs at start-up.
+        bool anySource = false;
+        for (const auto& source : r.sourceElasticMaxGpus)
+            for (int maxGpus : source)
+                anySource |= maxGpus > 0;
+        if (!anySource) return;
         for (std::uint32_t j = 0; j < r.jobs.size(); ++j) {
             const int most = r.maxPodsOf(j);
             if (most == r.jobs[j].spec.pods()) continue;

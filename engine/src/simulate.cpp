@@ -163,23 +163,17 @@ const Fleet& Simulation::prepare(const Scenario& scenario, Results& results) {
     results.starvationWaitS = scenario.scheduler.starvationWaitS;
     results.failureMtbfGpuHours = scenario.failures ? scenario.failures->mtbfGpuHours : 0;
     // Per source, as sourceTraits(scenario, job) finds a job's traits.
-    auto& policies = results.sourceCheckpoints;
-    const auto policyOf = [](const JobTraitsDef& t) {
-        return CheckpointPolicy{t.checkpointIntervalS, t.checkpointCostS};
+    const auto addSource = [&](JobSource source, const JobTraitsDef& t) {
+        const auto k = static_cast<std::size_t>(source);
+        results.sourceCheckpoints[k].push_back({t.checkpointIntervalS, t.checkpointCostS});
+        results.sourceElasticMaxGpus[k].push_back(t.elasticMaxGpus);
     };
     for (const JobClassDef& c : scenario.jobClasses)
-        policies[static_cast<std::size_t>(JobSource::Class)].push_back(policyOf(c.traits));
+        addSource(JobSource::Class, c.traits);
     for (const JobDef& j : scenario.jobs)
-        policies[static_cast<std::size_t>(JobSource::Explicit)].push_back(policyOf(j.traits));
+        addSource(JobSource::Explicit, j.traits);
     for (const TraceDef& t : scenario.traces)
-        policies[static_cast<std::size_t>(JobSource::Trace)].push_back(policyOf(t.traits));
-    auto& elastic = results.sourceElasticMaxGpus;
-    for (const JobClassDef& c : scenario.jobClasses)
-        elastic[static_cast<std::size_t>(JobSource::Class)].push_back(c.traits.elasticMaxGpus);
-    for (const JobDef& j : scenario.jobs)
-        elastic[static_cast<std::size_t>(JobSource::Explicit)].push_back(j.traits.elasticMaxGpus);
-    for (const TraceDef& t : scenario.traces)
-        elastic[static_cast<std::size_t>(JobSource::Trace)].push_back(t.traits.elasticMaxGpus);
+        addSource(JobSource::Trace, t.traits);
     reserveLarge(results.jobs, w.jobs.size());
     for (const JobSpec& spec : w.jobs)
         results.jobs.push_back(JobRecord{.spec = spec});
