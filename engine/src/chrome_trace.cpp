@@ -1,7 +1,6 @@
 #include "gpuplan/chrome_trace.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -44,10 +43,6 @@ ChromeTraceCounts writeChromeTrace(const Results& r, std::ostream& out) {
         first = false;
     };
     out << "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[";
-    // Lanes: a GPU shared by several jobs at once gets a thread per overlapping holder, so
-    // every thread's complete events nest (they never overlap in part).
-    std::vector<std::vector<double>> laneEnds(static_cast<std::size_t>(r.firstGpuOfNode.back()));
-    std::vector<int> lanesOfGpu(laneEnds.size(), 0);
     for (int n = 0; n < nodes; ++n)
         event("{\"ph\":\"M\",\"pid\":" + std::to_string(n) +
               ",\"name\":\"process_name\",\"args\":{\"name\":" + jsonString(fleet.nodes[n].name) +
@@ -56,51 +51,40 @@ ChromeTraceCounts writeChromeTrace(const Results& r, std::ostream& out) {
               "}}");
     event("{\"ph\":\"M\",\"pid\":" + std::to_string(clusterPid) +
           ",\"name\":\"process_name\",\"args\":{\"name\":\"cluster\"}}");
-    // Bindings are in bind order: start times never decrease, so lanes fill greedily.
-    for (const RunSegment& seg : r.segments) {
-        const JobRecord& job = r.jobs[seg.job];
-        const std::string name = jsonString(r.jobName(seg.job));
-        const std::string args = "{\"job\":" + std::to_string(seg.job) +
-                                 ",\"team\":" + jsonString(r.teams[job.spec.team]) +
-                                 ",\"class\":" + jsonString(r.jobClassName(seg.job)) +
-                                 ",\"slowdown\":" + std::to_string(seg.slowdown) + "}";
-        for (const PodPlacement& pod : r.placementOf(seg)) {
-            for (std::uint64_t mask = pod.gpuMask; mask != 0; mask &= mask - 1) {
-                const int slot = std::countr_zero(mask);
-                const auto gpu = static_cast<std::size_t>(r.firstGpuOfNode[pod.node] + slot);
-                std::vector<double>& ends = laneEnds[gpu];
-                std::size_t lane = 0;
-                while (lane < ends.size() && ends[lane] > seg.startS)
-                    ++lane;
-                if (lane == ends.size()) ends.push_back(0);
-                ends[lane] = seg.endS;
-                lanesOfGpu[gpu] = std::max(lanesOfGpu[gpu], static_cast<int>(lane) + 1);
-                const int tid = slot * kLanesPerGpu + static_cast<int>(lane);
-                event("{\"ph\":\"X\",\"pid\":" + std::to_string(pod.node) + ",\"tid\":" +
-                      std::to_string(tid) + ",\"ts\":" + std::to_string(micros(seg.startS)) +
-                      ",\"dur\":" + std::to_string(micros(seg.endS) - micros(seg.startS)) +
-                      ",\"name\":" + name + ",\"cat\":" + jsonString(r.teams[job.spec.team]) +
-                      ",\"args\":" + args + "}");
-                ++counts.completeEvents;
-            }
-        }
-        if (seg.end == SegmentEnd::Preempted) {
-            const PodPlacement& pod = r.placementOf(seg).front();
-            event("{\"ph\":\"i\",\"s\":\"p\",\"pid\":" + std::to_string(pod.node) +
-                  ",\"tid\":0,\"ts\":" + std::to_string(micros(seg.endS)) +
-                  ",\"name\":\"preemption\",\"args\":{\"job\":" + name + "}}");
-            ++counts.instantEvents;
-        }
-    }
+    // A thread per GPU lane (Results::gpuTimeline): a GPU shared by several jobs at once gets
+    // one per overlapping holder, so every thread's complete events nest.
+    const GpuTimeline& timeline = r.gpuTimeline;
     for (int n = 0; n < nodes; ++n)
         for (int slot = 0; slot < fleet.nodes[n].gpus; ++slot) {
             const auto gpu = static_cast<std::size_t>(r.firstGpuOfNode[n] + slot);
-            for (int lane = 0; lane < std::max(1, lanesOfGpu[gpu]); ++lane)
+            for (int lane = 0; lane < timeline.lanesOf(gpu); ++lane)
                 event("{\"ph\":\"M\",\"pid\":" + std::to_string(n) +
                       ",\"tid\":" + std::to_string(slot * kLanesPerGpu + lane) +
                       ",\"name\":\"thread_name\",\"args\":{\"name\":\"GPU " + std::to_string(slot) +
                       (lane > 0 ? " · share " + std::to_string(lane + 1) : std::string()) + "\"}}");
+            for (const GpuInterval& hold : timeline.intervalsOf(gpu)) {
+                const RunSegment& seg = r.segments[hold.segment];
+                const JobRecord& job = r.jobs[seg.job];
+                const std::string team = jsonString(r.teams[job.spec.team]);
+                event("{\"ph\":\"X\",\"pid\":" + std::to_string(n) +
+                      ",\"tid\":" + std::to_string(slot * kLanesPerGpu + hold.lane) +
+                      ",\"ts\":" + std::to_string(micros(hold.startS)) +
+                      ",\"dur\":" + std::to_string(micros(hold.endS) - micros(hold.startS)) +
+                      ",\"name\":" + jsonString(r.jobName(seg.job)) + ",\"cat\":" + team +
+                      ",\"args\":{\"job\":" + std::to_string(seg.job) + ",\"team\":" + team +
+                      ",\"class\":" + jsonString(r.jobClassName(seg.job)) +
+                      ",\"slowdown\":" + std::to_string(seg.slowdown) + "}}");
+                ++counts.completeEvents;
+            }
         }
+    for (const RunSegment& seg : r.segments) {
+        if (seg.end != SegmentEnd::Preempted || seg.placementCount == 0) continue;
+        event(
+            "{\"ph\":\"i\",\"s\":\"p\",\"pid\":" + std::to_string(r.placementOf(seg).front().node) +
+            ",\"tid\":0,\"ts\":" + std::to_string(micros(seg.endS)) +
+            ",\"name\":\"preemption\",\"args\":{\"job\":" + jsonString(r.jobName(seg.job)) + "}}");
+        ++counts.instantEvents;
+    }
     for (const NodeStateChange& c : r.nodeChanges) {
         const bool reclaim = c.cause == NodeChangeCause::SpotReclaim;
         if (c.state != NodeState::Failed) continue;

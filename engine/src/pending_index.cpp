@@ -17,19 +17,9 @@ namespace detail {
 
 namespace {
 
-/// The latest end per block of spans, and per pair of nodes above (see pendingEndTree).
 void indexSpanEnds(Results& r) {
-    const std::size_t blocks =
-        (r.pendingSpans.size() + Results::kPendingSpanBlock - 1) / Results::kPendingSpanBlock;
-    const std::size_t leaves = std::bit_ceil(std::max<std::size_t>(blocks, 1));
-    r.pendingEndTreeLeaves = leaves;
-    r.pendingEndTree.assign(2 * leaves, -std::numeric_limits<double>::infinity());
-    for (std::size_t i = 0; i < r.pendingSpans.size(); ++i) {
-        double& leaf = r.pendingEndTree[leaves + i / Results::kPendingSpanBlock];
-        leaf = std::max(leaf, r.pendingSpans[i].endS);
-    }
-    for (std::size_t i = leaves - 1; i >= 1; --i)
-        r.pendingEndTree[i] = std::max(r.pendingEndTree[2 * i], r.pendingEndTree[2 * i + 1]);
+    r.pendingSpanIndex =
+        StabbingIndex(r.pendingSpans.size(), [&](std::size_t i) { return r.pendingSpans[i].endS; });
 }
 
 /// Samples that left queued jobs out of their list share one reason (one text, not one per
@@ -171,30 +161,10 @@ std::vector<PendingJob> Results::pendingAt(double timeS) const {
                          [](double t, const PendingSpan& s) { return t < s.startS; }) -
         pendingSpans.begin());
     std::vector<OpenSpan> open;
-    if (started > 0 && pendingEndTreeLeaves > 0) {
-        const std::size_t startedBlocks = (started + kPendingSpanBlock - 1) / kPendingSpanBlock;
-        struct Node {
-            std::size_t index, firstBlock, blockCount;
-        };
-        std::vector<Node> stack{{1, 0, pendingEndTreeLeaves}};
-        while (!stack.empty()) {
-            const Node n = stack.back();
-            stack.pop_back();
-            if (n.firstBlock >= startedBlocks || pendingEndTree[n.index] <= timeS) continue;
-            if (n.blockCount == 1) {
-                const std::size_t first = n.firstBlock * kPendingSpanBlock;
-                const std::size_t last = std::min(started, first + kPendingSpanBlock);
-                for (std::size_t i = first; i < last; ++i)
-                    if (pendingSpans[i].endS > timeS)
-                        open.push_back(
-                            {pendingSpans[i].startS, pendingSpans[i].job, pendingSpans[i].stuck});
-                continue;
-            }
-            const std::size_t half = n.blockCount / 2;
-            stack.push_back({2 * n.index + 1, n.firstBlock + half, half});
-            stack.push_back({2 * n.index, n.firstBlock, half});
-        }
-    }
+    pendingSpanIndex.forEachCandidate(started, timeS, [&](std::size_t i) {
+        if (pendingSpans[i].endS > timeS)
+            open.push_back({pendingSpans[i].startS, pendingSpans[i].job, pendingSpans[i].stuck});
+    });
     // In job order. A job's spans do not overlap, so each job appears once: a large answer
     // is placed by job index in one pass, a small one sorted.
     if (open.size() * 4 >= jobs.size()) {

@@ -280,17 +280,23 @@ ClusterSnapshot Results::stateAt(double timeS) const {
         snap.nodeStates[c.node] = c.state;
     }
     const std::size_t gpus = firstGpuOfNode.empty() ? 0 : firstGpuOfNode.back();
-    // Holds as (GPU, occupant), then grouped by GPU with a counting sort.
+    // The bindings holding t, by the segment index (bindings are in start order); their holds
+    // as (GPU, occupant), then grouped by GPU with a counting sort.
+    const auto started = static_cast<std::size_t>(
+        std::upper_bound(segments.begin(), segments.end(), timeS,
+                         [](double t, const RunSegment& s) { return t < s.startS; }) -
+        segments.begin());
     std::vector<std::pair<std::uint32_t, GpuOccupant>> holds;
-    for (const RunSegment& seg : segments) {
-        if (seg.startS > timeS || seg.endS <= timeS) continue;
+    segmentIndex.forEachCandidate(started, timeS, [&](std::size_t s) {
+        const RunSegment& seg = segments[s];
+        if (seg.endS <= timeS) return;
         snap.runningJobs.push_back(seg.job);
         for (const PodPlacement& pod : placementOf(seg))
             for (std::uint64_t m = pod.gpuMask; m != 0; m &= m - 1)
                 holds.push_back(
                     {static_cast<std::uint32_t>(firstGpuOfNode[pod.node] + std::countr_zero(m)),
                      GpuOccupant{seg.job, pod.milliGpu, pod.migInstance}});
-    }
+    });
     std::sort(snap.runningJobs.begin(), snap.runningJobs.end());
     // Counting sort by GPU (most GPUs hold one job), then by job within a shared GPU.
     snap.occupantBegin.assign(gpus + 1, 0);

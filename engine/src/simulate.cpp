@@ -97,6 +97,11 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
     const double endS = m_results.stopped ? m_nowS : horizonS;
     m_nowS = endS;
     closeOpenSegments(endS);
+    m_results.segmentIndex = StabbingIndex(
+        m_results.segments.size(), [&](std::size_t s) { return m_results.segments[s].endS; });
+    m_results.gpuTimeline =
+        GpuTimeline(m_results.segments, m_results.placements, m_results.firstGpuOfNode,
+                    m_results.firstGpuOfNode.empty() ? 0 : m_results.firstGpuOfNode.back());
     m_cost.advanceTo(endS);
     m_metrics.finish(endS, m_rates);
     m_quotaSeries.writeKpis(m_results, m_sim.quota);

@@ -91,6 +91,7 @@ TEST_CASE("slices nest on every thread, shared GPUs included", "[trace]") {
             ++slices;
         }
     CHECK(slices == r.segments.size());  // one GPU per share binding
+    CHECK(slices == r.gpuTimeline.intervalCount());
     for (const auto& [thread, spans] : byThread)
         for (std::size_t i = 0; i < spans.size(); ++i)
             for (std::size_t j = i + 1; j < spans.size(); ++j) {

@@ -215,7 +215,7 @@ TEST_CASE("pending at t: the indexed query lists exactly the spans open at t") {
     s.jobClasses = {test::jobClass("gen", 2, 60, 500)};
     s.nodeEvents = {{5000, "pod-rack-node", NodeState::Failed}};
     const Results r = test::run(s);
-    REQUIRE(r.pendingSpans.size() > 10 * Results::kPendingSpanBlock);
+    REQUIRE(r.pendingSpans.size() > 10 * StabbingIndex::kBlock);
     for (double t = 0; t <= s.horizonS; t += 137) {
         std::vector<std::uint32_t> expected, got;
         for (const PendingSpan& span : r.pendingSpans)

@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "gpuplan/checkpoint_policy.hpp"
+#include "gpuplan/gpu_timeline.hpp"
 #include "gpuplan/mig_geometry.hpp"
+#include "gpuplan/stabbing_index.hpp"
 #include "gpuplan/topology.hpp"
 #include "gpuplan/workload.hpp"
 
@@ -293,6 +295,9 @@ struct Results {
     std::vector<PodPlacement> placements;
     std::vector<NodeStateChange> nodeChanges;  ///< after t = 0, in time order
     std::vector<MigRecutRecord> migRecuts;     ///< dynamic MIG, by startS
+    /// Every GPU's holds by start time, built from segments and placements when the run
+    /// ends: timeline rows and stateAt read it.
+    GpuTimeline gpuTimeline;
 
     std::vector<double> sampleTimesS;
     std::vector<Series> series;
@@ -309,12 +314,8 @@ struct Results {
     std::vector<TimedDiagnosis> jobDiagnoses;
     std::vector<std::uint32_t> jobDiagnosisBegin;
     std::vector<PendingSpan> pendingSpans;  ///< by startS
-    /// The latest endS per block of kPendingSpanBlock spans, as an implicit binary tree
-    /// (root 1, children 2i and 2i+1, leaves from pendingEndTreeLeaves): pendingAt visits only
-    /// the blocks holding a span still open at t.
-    std::vector<double> pendingEndTree;
-    std::size_t pendingEndTreeLeaves = 0;
-    static constexpr std::size_t kPendingSpanBlock = 16;
+    StabbingIndex pendingSpanIndex;         ///< which pending spans hold a time (pendingAt)
+    StabbingIndex segmentIndex;             ///< which bindings hold a time (stateAt)
 
     /// Checkpoint policy of every job source (JobTraitsDef::checkpointIntervalS and
     /// checkpointCostS), indexed by JobSource, then by source index as classNames,
