@@ -46,6 +46,7 @@
 #include "scheduler_panel.hpp"
 #include "sharing_controller.hpp"
 #include "time_scrubber.hpp"
+#include "timeline_export.hpp"
 #include "topology_view.hpp"
 #include "ui_palette.hpp"
 #include "workload_panel.hpp"
@@ -384,6 +385,11 @@ void MainWindow::buildActions() {
                 QMessageBox::critical(this, tr("Export failed"), QString::fromUtf8(e.what()));
             }
         });
+    auto* timelineExport = new TimelineExport(this);
+    connect(timelineExport, &TimelineExport::message, this, &MainWindow::showStatus);
+    file->addAction(tr("Export &timeline (Chrome trace JSON)…"), this, [this, timelineExport] {
+        timelineExport->exportWithDialog(m_results, m_doc->title());
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

@@ -32,7 +32,8 @@ long long micros(double s) {
 
 }  // namespace
 
-ChromeTraceCounts writeChromeTrace(const Results& r, std::ostream& out) {
+ChromeTraceCounts writeChromeTrace(const Results& r, std::ostream& out, const ProgressFn& progress,
+                                   std::stop_token stop) {
     ChromeTraceCounts counts;
     const Fleet& fleet = r.fleet;
     const int nodes = static_cast<int>(fleet.nodes.size());
@@ -54,8 +55,19 @@ ChromeTraceCounts writeChromeTrace(const Results& r, std::ostream& out) {
     // A thread per GPU lane (Results::gpuTimeline): a GPU shared by several jobs at once gets
     // one per overlapping holder, so every thread's complete events nest.
     const GpuTimeline& timeline = r.gpuTimeline;
+    std::size_t nextCheck = 0;
     for (int n = 0; n < nodes; ++n)
         for (int slot = 0; slot < fleet.nodes[n].gpus; ++slot) {
+            if (counts.completeEvents >= nextCheck) {
+                if (stop.stop_requested()) {
+                    counts.stopped = true;
+                    return counts;
+                }
+                if (progress)
+                    progress(static_cast<double>(counts.completeEvents) /
+                             std::max<std::size_t>(timeline.intervalCount(), 1));
+                nextCheck = counts.completeEvents + 4096;
+            }
             const auto gpu = static_cast<std::size_t>(r.firstGpuOfNode[n] + slot);
             for (int lane = 0; lane < timeline.lanesOf(gpu); ++lane)
                 event("{\"ph\":\"M\",\"pid\":" + std::to_string(n) +
@@ -108,10 +120,12 @@ ChromeTraceCounts writeChromeTrace(const Results& r, std::ostream& out) {
         }
     }
     out << "\n]}\n";
+    if (progress) progress(1.0);
     return counts;
 }
 
-ChromeTraceCounts saveChromeTrace(const Results& results, const std::filesystem::path& file) {
+ChromeTraceCounts saveChromeTrace(const Results& results, const std::filesystem::path& file,
+                                  const ProgressFn& progress, std::stop_token stop) {
     // Streamed to a temporary beside the file, then renamed over it: a failed write leaves
     // any earlier trace there as it was.
     std::filesystem::path temp = file;
@@ -120,7 +134,7 @@ ChromeTraceCounts saveChromeTrace(const Results& results, const std::filesystem:
     {
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
         if (!out) throw std::runtime_error(file.string() + ": cannot be written");
-        counts = writeChromeTrace(results, out);
+        counts = writeChromeTrace(results, out, progress, stop);
         out.flush();
         if (!out) {
             out.close();
@@ -130,6 +144,10 @@ ChromeTraceCounts saveChromeTrace(const Results& results, const std::filesystem:
         }
     }
     std::error_code ec;
+    if (counts.stopped) {
+        std::filesystem::remove(temp, ec);
+        return counts;
+    }
     std::filesystem::rename(temp, file, ec);
     if (ec) {
         std::filesystem::remove(temp, ec);

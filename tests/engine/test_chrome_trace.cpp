@@ -2,6 +2,7 @@
 // binding on each GPU it held, microsecond timestamps, and slices that nest on every thread.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -119,4 +120,30 @@ TEST_CASE("names are escaped and the file is replaced whole", "[trace]") {
     std::filesystem::remove(file);
     CHECK_THROWS_WITH(saveChromeTrace(r, "/nonexistent-dir/trace.json"),
                       Catch::Contains("/nonexistent-dir/trace.json"));
+}
+
+TEST_CASE("a stopped export leaves the file as it was; progress reaches 1", "[trace]") {
+    Scenario s = test::smallFleet(1, 2, "n4");
+    s.horizonS = 7200;
+    s.jobs = {job("a", 8, 3600), job("b", 2, 600, 60)};
+    const Results r = test::run(s);
+    const auto file = std::filesystem::temp_directory_path() / "gpuplan-trace-stop-test.json";
+    writeFileAtomic(file, "earlier");
+    std::stop_source stop;
+    stop.request_stop();
+    const ChromeTraceCounts cut = saveChromeTrace(r, file, {}, stop.get_token());
+    CHECK(cut.stopped);
+    CHECK(readTextFile(file) == "earlier");
+    CHECK_FALSE(std::filesystem::exists(file.string() + ".partial"));
+    // Progress never goes back and ends at 1; the whole trace then replaces the file.
+    std::vector<double> fractions;
+    const ChromeTraceCounts whole =
+        saveChromeTrace(r, file, [&](double f) { fractions.push_back(f); });
+    CHECK_FALSE(whole.stopped);
+    CHECK(whole.completeEvents == 10);  // 8 GPUs of a, 2 of b
+    REQUIRE_FALSE(fractions.empty());
+    CHECK(std::is_sorted(fractions.begin(), fractions.end()));
+    CHECK(fractions.back() == 1.0);
+    CHECK(nlohmann::json::parse(readTextFile(file))["traceEvents"].size() > 10);
+    std::filesystem::remove(file);
 }

@@ -7,8 +7,10 @@
 #include <cstddef>
 #include <filesystem>
 #include <ostream>
+#include <stop_token>
 
 #include "gpuplan/results.hpp"
+#include "gpuplan/simulate.hpp"
 
 namespace gpuplan {
 
@@ -17,13 +19,19 @@ struct ChromeTraceCounts {
     std::size_t completeEvents = 0;  ///< one per (binding × GPU slot it held)
     std::size_t instantEvents = 0;   ///< preemptions, failures, reclaims
     std::size_t counterEvents = 0;   ///< allocation and queue length, one per sample each
+    bool stopped = false;            ///< a stop request ended the writing: the trace is cut short
 };
 
 /// Streams the trace (no document is built in memory: a 100k-GPU run has millions of events).
-ChromeTraceCounts writeChromeTrace(const Results& results, std::ostream& out);
+/// `progress` gets the fraction of GPU slices written; a stop request ends the writing within
+/// a few thousand slices.
+ChromeTraceCounts writeChromeTrace(const Results& results, std::ostream& out,
+                                   const ProgressFn& progress = {}, std::stop_token stop = {});
 
-/// Writes it to `file` atomically (a temporary beside it, then a rename). Throws
-/// std::runtime_error naming the file when it cannot be written.
-ChromeTraceCounts saveChromeTrace(const Results& results, const std::filesystem::path& file);
+/// Writes it to `file` atomically (a temporary beside it, then a rename); a stopped writing
+/// leaves the file as it was. Throws std::runtime_error naming the file when it cannot be
+/// written.
+ChromeTraceCounts saveChromeTrace(const Results& results, const std::filesystem::path& file,
+                                  const ProgressFn& progress = {}, std::stop_token stop = {});
 
 }  // namespace gpuplan
