@@ -118,17 +118,23 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
     connect(m_doc, &ScenarioDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_doc, &ScenarioDocument::pathChanged, this, &MainWindow::updateTitle);
     connect(&m_sim, &SimulationController::resultsReady, this, &MainWindow::applyResults);
-    connect(&m_sim, &SimulationController::runFailed, this,
-            [this](const QString& message) { showStatus(tr("Run failed: %1").arg(message)); });
+    connect(&m_sim, &SimulationController::partialResultsReady, this,
+            &MainWindow::applyPartialResults);
+    connect(&m_sim, &SimulationController::runFailed, this, [this](const QString& message) {
+        dropPartialResults();
+        showStatus(tr("Run failed: %1").arg(message));
+    });
     connect(&m_sim, &SimulationController::longRun, this, [this](bool active) {
         m_progress->setVisible(active);
         m_cancel->setVisible(active);
         m_progress->setValue(0);
+        m_progress->setFormat(QStringLiteral("%p%"));
     });
     connect(&m_sim, &SimulationController::progress, this,
             [this](double f) { m_progress->setValue(static_cast<int>(1000 * f)); });
     connect(m_cancel, &QToolButton::clicked, this, [this] {
         m_sim.cancel();
+        dropPartialResults();
         showStatus(tr("Run cancelled; the charts show the last finished run."));
     });
 
@@ -512,8 +518,22 @@ void MainWindow::setPlacementPolicy(PlacementPolicy policy) {
 }
 
 void MainWindow::applyResults(std::shared_ptr<const Results> results, quint64 generation) {
-    m_results = std::move(results);
     m_appliedGeneration = generation;
+    showResults(std::move(results));
+    emit resultsApplied();
+}
+
+void MainWindow::applyPartialResults(std::shared_ptr<const Results> results) {
+    m_progress->setFormat(tr("Simulated to %1: %p%").arg(ui::formatSimTime(results->endS)));
+    showResults(std::move(results));
+}
+
+void MainWindow::dropPartialResults() {
+    if (m_results && m_results->partial && m_sim.latest()) showResults(m_sim.latest());
+}
+
+void MainWindow::showResults(std::shared_ptr<const Results> results) {
+    m_results = std::move(results);
     m_scrubber->setHorizon(m_results->horizonS);
     // One cluster snapshot for the new results, shared like setTime's (one pendingAt walk).
     const double timeS = m_scrubber->time();
@@ -527,7 +547,6 @@ void MainWindow::applyResults(std::shared_ptr<const Results> results, quint64 ge
     m_workload->setResults(m_results);
     m_pending->setResults(m_results, std::pair{timeS, snapshot->pending});
     m_inspector->setResults(m_results, snapshot);
-    emit resultsApplied();
 }
 
 void MainWindow::setTime(double timeS) {
@@ -609,6 +628,10 @@ void MainWindow::onPendingClicked(const QModelIndex& index) {
 
 void MainWindow::pinBaseline() {
     if (!m_results) return;
+    if (m_results->partial) {
+        showStatus(tr("The run is still going; pin once its results are in."));
+        return;
+    }
     if (m_appliedGeneration < m_documentFirstGeneration) {
         showStatus(
             tr("The results on screen are of the previous scenario; pin once this "

@@ -100,6 +100,11 @@ private:
     void buildWorkloadDock();  // the workload editor, the demand box, the palette's team
     void documentChanged();    // templates and toolbar follow the scenario
     void applyResults(std::shared_ptr<const Results> results, quint64 generation);
+    /// A long run's results so far: drawn like results, but never pinned or announced.
+    void applyPartialResults(std::shared_ptr<const Results> results);
+    void showResults(std::shared_ptr<const Results> results);
+    /// A cancelled or failed run's results so far give way to the last finished run's.
+    void dropPartialResults();
     void setTime(double timeS);
     void onSelection(const ui::TopologyHit& hit);
     void onPendingClicked(const QModelIndex& index);

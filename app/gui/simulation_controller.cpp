@@ -72,12 +72,24 @@ void SimulationController::start(const Scenario& scenario) {
     emit runStarted(run->generation);
     if (!m_poll.isActive()) m_poll.start();
     // The worker owns a copy of the scenario (traces are shared, immutable).
-    m_pool.start([this, run, scenario] {
+    RunOptions options;
+    options.partialResultsEveryS = m_partialEveryS;
+    options.onPartialResults = [this, generation =
+                                          run->generation](std::shared_ptr<const Results> results) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, results] {
+                if (generation == m_generation && m_active)
+                    emit partialResultsReady(results, generation);
+            },
+            Qt::QueuedConnection);
+    };
+    m_pool.start([this, run, scenario, options] {
         std::shared_ptr<const Results> results;
         QString error;
         try {
             results = std::make_shared<const Results>(simulate(
-                scenario, RunOptions{},
+                scenario, options,
                 [run](double f) { run->progress.store(f, std::memory_order_relaxed); },
                 run->stop.get_token()));
         } catch (const std::exception& e) {

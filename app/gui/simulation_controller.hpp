@@ -31,6 +31,8 @@ public:
     void setDebounceMs(int ms) { m_debounce.setInterval(ms); }
     /// Runs taking longer than this show progress (signal longRun).
     void setLongRunMs(int ms) { m_longRunMs = ms; }
+    /// A long run hands over its results so far this often (signal partialResultsReady).
+    void setPartialEveryS(double seconds) { m_partialEveryS = seconds; }
 
     /// Something changed: simulate this scenario soon (see the class comment).
     void request(const Scenario& scenario);
@@ -51,6 +53,8 @@ signals:
     void longRun(bool active);
     void progress(double fraction);
     void resultsReady(std::shared_ptr<const gpuplan::Results> results, quint64 generation);
+    /// The current run's results so far (Results::partial), while it goes on.
+    void partialResultsReady(std::shared_ptr<const gpuplan::Results> results, quint64 generation);
     void runFailed(const QString& message, quint64 generation);
 
 private:
@@ -76,6 +80,7 @@ private:
     quint64 m_generation = 0;
     quint64 m_runsStarted = 0;
     int m_longRunMs = 500;
+    double m_partialEveryS = 1.0;
     bool m_longRunShown = false;
 };
 

@@ -15,7 +15,7 @@ double ratio(double a, double b) {
 
 CostMeter::CostMeter(Results& results, const Fleet& fleet, const std::optional<PricingDef>& pricing,
                      std::size_t samples)
-    : m_results(results), m_fleet(fleet), m_active(fleet.priced) {
+    : m_results(&results), m_fleet(fleet), m_active(fleet.priced) {
     m_rateSeries.fill(-1);
     m_breakevenUtilization = kNaN;
     if (!m_active) return;
@@ -117,7 +117,8 @@ void CostMeter::advanceTo(double timeS) {
 void CostMeter::sample(std::size_t k) {
     if (!m_active) return;
     for (int c = 0; c < kBuyingClassCount; ++c)
-        if (m_rateSeries[c] >= 0) m_results.series[m_rateSeries[c]].values[k] = m_paidUsdPerHour[c];
+        if (m_rateSeries[c] >= 0)
+            m_results->series[m_rateSeries[c]].values[k] = m_paidUsdPerHour[c];
 }
 
 void CostMeter::writeKpis(Results& r) const {

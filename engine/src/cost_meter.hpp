@@ -44,11 +44,14 @@ public:
     /// Appends the cost KPIs (Results::kpis, after the metrics recorder's: it reads their GPU
     /// hours) and each team's cost (GroupKpis::costUsd, from the run segments).
     void writeKpis(Results& results) const;
+    /// Series are written into `results` from now on: a copy of the meter finishes a copy of
+    /// the results (a partial snapshot) while the run goes on.
+    void retarget(Results& results) { m_results = &results; }
 
 private:
     bool billed(std::uint32_t node) const;
 
-    Results& m_results;
+    Results* m_results;
     const Fleet& m_fleet;
     bool m_active = false;
     std::vector<NodeState> m_state;

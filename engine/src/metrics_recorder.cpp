@@ -40,7 +40,7 @@ double ratio(double num, double den) {
 }  // namespace
 
 MetricsRecorder::MetricsRecorder(Results& results, double horizonS, double intervalS)
-    : m_results(results), m_horizonS(horizonS), m_intervalS(intervalS) {
+    : m_results(&results), m_horizonS(horizonS), m_intervalS(intervalS) {
     for (std::size_t k = 0; static_cast<double>(k) * intervalS < horizonS; ++k)
         m_sampleTimes.push_back(static_cast<double>(k) * intervalS);
     static const char* names[kSeriesCount][2] = {
@@ -100,7 +100,7 @@ void MetricsRecorder::advanceTo(double timeS, const Rates& r) {
 
 void MetricsRecorder::closeInterval(std::size_t k) {
     if (k < m_sampleTimes.size()) {
-        auto& s = m_results.series;
+        auto& s = m_results->series;
         s[kAllocation].values[k] = ratio(m_interval.allocated, m_interval.provisioned);
         s[kOccupancy].values[k] = ratio(m_interval.occupied, m_interval.provisioned);
         s[kMfu].values[k] = ratio(m_interval.achieved, m_interval.peak);
@@ -120,7 +120,7 @@ void MetricsRecorder::closeInterval(std::size_t k) {
 }
 
 void MetricsRecorder::sample(std::size_t k, const Gauges& g) {
-    auto& s = m_results.series;
+    auto& s = m_results->series;
     s[kProvisionedGpus].values[k] = g.provisionedGpus;
     s[kAllocatedGpus].values[k] = g.allocatedGpus;
     s[kStrandedGpus].values[k] = g.strandedGpus;
@@ -150,11 +150,11 @@ void MetricsRecorder::finish(double endS, const Rates& rates) {
     closeInterval(m_openInterval);
     // A stopped run leaves later samples unwritten: drop them.
     std::size_t used = std::min(m_sampleTimes.size(), m_samplesTaken);
-    m_results.sampleTimesS.resize(used);
-    for (Series& s : m_results.series)
+    m_results->sampleTimesS.resize(used);
+    for (Series& s : m_results->series)
         s.values.resize(used);
     writeKpis(endS);
-    indexPending(m_results, endS);
+    indexPending(*m_results, endS);
 }
 
 namespace {
@@ -205,7 +205,7 @@ struct GroupTally {
 }  // namespace
 
 void MetricsRecorder::writeKpis(double endS) {
-    const Results& r = m_results;
+    const Results& r = *m_results;
     // Class groups: classes, then explicit jobs, then each trace (Results::jobClassName).
     const std::size_t explicitGroup = r.classNames.size();
     auto classGroup = [&](const JobSpec& s) -> std::size_t {
@@ -253,21 +253,21 @@ void MetricsRecorder::writeKpis(double endS) {
         teams[spec.team].allocatedGpuS += gpuS;
         classes[classGroup(spec)].allocatedGpuS += gpuS;
     }
-    m_results.teamKpis.clear();
+    m_results->teamKpis.clear();
     for (std::size_t t = 0; t < teams.size(); ++t)
         if (teams[t].submitted > 0)
-            m_results.teamKpis.push_back(teams[t].kpis(r.teams[t], m_total.provisioned));
-    m_results.classKpis.clear();
+            m_results->teamKpis.push_back(teams[t].kpis(r.teams[t], m_total.provisioned));
+    m_results->classKpis.clear();
     for (std::size_t c = 0; c < classes.size(); ++c)
         if (classes[c].submitted > 0)
-            m_results.classKpis.push_back(
+            m_results->classKpis.push_back(
                 classes[c].kpis(r.jobClassName(classExample[c]), m_total.provisioned));
 
     const char* censored =
         " Jobs still waiting when the run ends count with their wait so far (end − submit), a "
         "lower bound.";
     const auto fleetWaits = percentiles<3>(fleet.waits, {0.50, 0.95, 0.99});
-    auto& k = m_results.kpis;
+    auto& k = m_results->kpis;
     k.clear();
     auto add = [&](const char* name, double value, const char* unit, std::string description) {
         k.push_back({name, value, unit, std::move(description)});

@@ -95,6 +95,9 @@ public:
     /// Closes the last interval at the horizon, writes the KPIs (fleet, per team, per class)
     /// and indexes the pending list for Results::pendingAt.
     void finish(double endS, const Rates& rates);
+    /// Series and KPIs are written into `results` from now on: a copy of the recorder
+    /// finishes a copy of the results (a partial snapshot) while the run goes on.
+    void retarget(Results& results) { m_results = &results; }
 
     std::size_t sampleCount() const { return m_sampleTimes.size(); }
     double sampleTime(std::size_t k) const { return m_sampleTimes[k]; }
@@ -107,7 +110,7 @@ private:
     void closeInterval(std::size_t k);
     void writeKpis(double endS);
 
-    Results& m_results;
+    Results* m_results;
     double m_horizonS;
     double m_intervalS;
     std::vector<double> m_sampleTimes;

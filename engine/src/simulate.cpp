@@ -1,5 +1,8 @@
 // The discrete-event kernel: arrivals, releases, startup ends and node changes in time order;
 // one scheduling pass per instant at which something happened; samples at fixed intervals.
+#include <chrono>
+#include <memory>
+
 #include "preemption_health.hpp"
 #include "simulation.hpp"
 
@@ -27,6 +30,10 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
     std::size_t nextArrival = 0, nextSample = 0;
     constexpr double kInf = std::numeric_limits<double>::infinity();
     std::uint64_t iterations = 0;
+    using Clock = std::chrono::steady_clock;
+    const auto partialEvery = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(std::max(0.0, m_options.partialResultsEveryS)));
+    Clock::time_point nextPartial = Clock::now() + partialEvery;
     while (true) {
         const double tEvent = m_events.empty() ? kInf : m_events.top().timeS;
         const double tArrival = nextArrival < jobs.size() ? jobs[nextArrival].spec.submitS : kInf;
@@ -93,63 +100,58 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
             takeSample(nextSample++);
             count(0xA5, static_cast<std::uint32_t>(nextSample));
         }
+        // Between instants, with everything at `now` done: a consistent cut of the run.
+        if (m_options.onPartialResults && (iterations & 4095) == 0 && Clock::now() >= nextPartial) {
+            m_options.onPartialResults(partialResults());
+            nextPartial = Clock::now() + partialEvery;
+        }
     }
     const double endS = m_results.stopped ? m_nowS : horizonS;
     m_nowS = endS;
-    closeOpenSegments(endS);
-    m_results.segmentIndex = StabbingIndex(
-        m_results.segments.size(), [&](std::size_t s) { return m_results.segments[s].endS; });
-    m_results.gpuTimeline =
-        GpuTimeline(m_results.segments, m_results.placements, m_results.firstGpuOfNode,
-                    m_results.firstGpuOfNode.empty() ? 0 : m_results.firstGpuOfNode.back());
-    m_cost.advanceTo(endS);
-    m_metrics.finish(endS, m_rates);
-    m_quotaSeries.writeKpis(m_results, m_sim.quota);
-    m_cost.writeKpis(m_results);
+    finishInto(m_results, endS, m_metrics, m_cost);
+    if (progress) progress(1.0);
+}
+
+void Simulation::writeRunKpis(Results& out) const {
     auto changesBy = [&](NodeChangeCause cause) {
         return static_cast<double>(
-            std::count_if(m_results.nodeChanges.begin(), m_results.nodeChanges.end(),
+            std::count_if(out.nodeChanges.begin(), out.nodeChanges.end(),
                           [cause](const NodeStateChange& c) { return c.cause == cause; }));
     };
     if (m_scenario.failures)
-        m_results.kpis.push_back({"node_failures",
-                                  static_cast<double>(std::count_if(
-                                      m_results.nodeChanges.begin(), m_results.nodeChanges.end(),
-                                      [](const NodeStateChange& c) {
-                                          return c.state == NodeState::Failed &&
-                                                 c.cause != NodeChangeCause::SpotReclaim;
-                                      })),
-                                  "nodes",
-                                  "Nodes that failed (random failures at failures.mtbfGpuHours, "
-                                  "and the scenario's own): "
-                                  "each ended every job on its node."});
+        out.kpis.push_back(
+            {"node_failures",
+             static_cast<double>(std::count_if(out.nodeChanges.begin(), out.nodeChanges.end(),
+                                               [](const NodeStateChange& c) {
+                                                   return c.state == NodeState::Failed &&
+                                                          c.cause != NodeChangeCause::SpotReclaim;
+                                               })),
+             "nodes",
+             "Nodes that failed (random failures at failures.mtbfGpuHours, "
+             "and the scenario's own): "
+             "each ended every job on its node."});
     if (m_scenario.spot)
-        m_results.kpis.push_back({"spot_reclaims", changesBy(NodeChangeCause::SpotReclaim), "nodes",
-                                  "Spot nodes reclaimed, each after spot.noticeS of notice."});
+        out.kpis.push_back({"spot_reclaims", changesBy(NodeChangeCause::SpotReclaim), "nodes",
+                            "Spot nodes reclaimed, each after spot.noticeS of notice."});
     if (m_sim.autoscaler.active())
-        m_results.kpis.push_back(
+        out.kpis.push_back(
             {"on_demand_scale_ups", changesBy(NodeChangeCause::ScaleUp), "nodes",
              "On-demand nodes provisioned for queued jobs (each Ready onDemand.provisioningDelayS "
              "after its request)."});
     if (m_sim.elastic.any()) {
-        m_results.kpis.push_back({"elastic_grows", static_cast<double>(m_sim.elastic.grows),
-                                  "resizes",
-                                  "Times an elastic job grew into idle capacity (nothing "
-                                  "waiting), each a restart of its pods with its work kept."});
-        m_results.kpis.push_back(
+        out.kpis.push_back({"elastic_grows", static_cast<double>(m_sim.elastic.grows), "resizes",
+                            "Times an elastic job grew into idle capacity (nothing "
+                            "waiting), each a restart of its pods with its work kept."});
+        out.kpis.push_back(
             {"elastic_shrinks", static_cast<double>(m_sim.elastic.shrinks), "resizes",
              "Times an elastic job gave its growth back so that a queued job could start."});
         if (m_sim.elastic.budgetSpentAtS >= 0)
-            m_results.kpis.push_back(
+            out.kpis.push_back(
                 {"elastic_resizes_stopped_at_s", m_sim.elastic.budgetSpentAtS, "s",
                  "When the run's resizes had recorded their most pod placements "
                  "(RunOptions::maxElasticResizePlacements, bounding the results' memory): "
                  "from then on elastic jobs kept their sizes."});
     }
-    writePreemptionHealthKpis(m_results);
-    m_results.fingerprint = m_fingerprint;
-    m_results.eventCount = m_eventCount;
-    if (progress) progress(1.0);
 }
 
 const Fleet& Simulation::prepare(const Scenario& scenario, Results& results) {
@@ -606,8 +608,13 @@ void Simulation::loseUnsavedWork(std::uint32_t job) {
 }
 
 void Simulation::writeOffCheckpoints(std::uint32_t job, bool completed) {
+    if (const double overheadS = checkpointWriteOffS(job, completed); overheadS > 0)
+        m_metrics.discardCheckpointing(workGpus(job) * overheadS);
+}
+
+double Simulation::checkpointWriteOffS(std::uint32_t job, bool completed) const {
     const CheckpointPolicy policy = m_results.checkpointOf(job);
-    if (policy.costS == 0 || m_sim.runtime[job].phase != Phase::Running) return;
+    if (policy.costS == 0 || m_sim.runtime[job].phase != Phase::Running) return 0;
     const JobSpec& s = m_sim.spec(job);
     const double savedBeforeS = m_sim.savedWork.of(job);
     // A completed job wrote every checkpoint of its work; one the run's end cut short, those
@@ -616,7 +623,7 @@ void Simulation::writeOffCheckpoints(std::uint32_t job, bool completed) {
         completed ? policy.costS * std::max(0.0, policy.checkpointsBefore(s.durationS) -
                                                      policy.checkpointsIn(savedBeforeS))
                   : checkpointOutcome(policy, savedBeforeS, workDoneS(job), s.durationS).overheadS;
-    if (overheadS > 0) m_metrics.discardCheckpointing(workGpus(job) * overheadS);
+    return overheadS;
 }
 
 void Simulation::takeOff(std::uint32_t job, SegmentEnd end) {

@@ -384,8 +384,19 @@ private:
     /// A running job's binding ends by completing (or at the end of the run): the progress it
     /// spent writing checkpoints is not useful work.
     void writeOffCheckpoints(std::uint32_t job, bool completed);
+    /// The progress time the job spent writing checkpoints that is written off useful when its
+    /// binding ends now (completed, or cut by the end of the run); 0 without checkpoint costs.
+    double checkpointWriteOffS(std::uint32_t job, bool completed) const;
 
-    void closeOpenSegments(double endS);
+    /// Ends the run at endS in `out` (the results being built, or a copy of them for a
+    /// partial snapshot): bindings still open end there, `metrics` and `cost` (the run's own,
+    /// or copies writing into `out`) close their last interval, and every KPI and index is
+    /// written. Leaves the simulation's own state as it was.
+    void finishInto(Results& out, double endS, MetricsRecorder& metrics, CostMeter& cost) const;
+    /// The results so far, as if the run ended now (Results::partial); the run goes on.
+    std::shared_ptr<const Results> partialResults() const;
+    /// The run's own KPIs: failures, spot reclaims, scale-ups, elastic resizes.
+    void writeRunKpis(Results& out) const;
 
     void takeSample(std::size_t k);
 

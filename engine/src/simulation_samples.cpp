@@ -1,15 +1,19 @@
-// The kernel's samples (gauges, the pending list, the fragmentation and placeable measures)
-// and, in test builds, the invariant checks after every event.
+// The kernel's samples (gauges, the pending list, the fragmentation and placeable measures),
+// the end of a run (or of a partial snapshot of it) and, in test builds, the invariant checks
+// after every event.
+#include "preemption_health.hpp"
 #include "simulation.hpp"
 
 namespace gpuplan::detail {
 
-void Simulation::closeOpenSegments(double endS) {
+void Simulation::finishInto(Results& out, double endS, MetricsRecorder& metrics,
+                            CostMeter& cost) const {
+    // Bindings still open end at endS.
     for (std::uint32_t job = 0; job < m_sim.runtime.size(); ++job) {
         const JobRuntime& rt = m_sim.runtime[job];
         if (rt.segment == 0xFFFFFFFFu || rt.phase == Phase::Done || rt.phase == Phase::Queued)
             continue;
-        RunSegment& seg = m_results.segments[rt.segment];
+        RunSegment& seg = out.segments[rt.segment];
         seg.endS = endS;
         // Still in its grace period: preempted, its mean slowdown kept at the notice.
         if (rt.phase == Phase::Terminating) {
@@ -17,10 +21,38 @@ void Simulation::closeOpenSegments(double endS) {
             continue;
         }
         seg.end = SegmentEnd::Horizon;
-        if (m_sim.savedWork.anyCost()) writeOffCheckpoints(job, false);
-        if (m_results.jobs[job].spec.sharesGpu() && !seg.crashLoop)
-            seg.slowdown = m_results.jobs[job].slowdown = meanSlowdown(job);
+        if (m_sim.savedWork.anyCost())
+            if (const double overheadS = checkpointWriteOffS(job, false); overheadS > 0)
+                metrics.discardCheckpointing(workGpus(job) * overheadS);
+        if (out.jobs[job].spec.sharesGpu() && !seg.crashLoop)
+            seg.slowdown = out.jobs[job].slowdown = meanSlowdown(job);
     }
+    cost.advanceTo(endS);
+    metrics.finish(endS, m_rates);
+    m_quotaSeries.writeKpis(out, m_sim.quota);
+    cost.writeKpis(out);
+    writeRunKpis(out);
+    writePreemptionHealthKpis(out);
+    out.fingerprint = m_fingerprint;
+    out.eventCount = m_eventCount;
+    out.endS = endS;
+    out.segmentIndex =
+        StabbingIndex(out.segments.size(), [&](std::size_t s) { return out.segments[s].endS; });
+    out.gpuTimeline = GpuTimeline(out.segments, out.placements, out.firstGpuOfNode,
+                                  out.firstGpuOfNode.empty() ? 0 : out.firstGpuOfNode.back());
+}
+
+std::shared_ptr<const Results> Simulation::partialResults() const {
+    // A copy of everything recorded so far, finished by copies of the meters that write
+    // into it: the run's own state is not touched.
+    auto out = std::make_shared<Results>(m_results);
+    MetricsRecorder metrics = m_metrics;
+    metrics.retarget(*out);
+    CostMeter cost = m_cost;
+    cost.retarget(*out);
+    finishInto(*out, m_nowS, metrics, cost);
+    out->partial = true;
+    return out;
 }
 
 void Simulation::takeSample(std::size_t k) {

@@ -228,6 +228,32 @@ private slots:
         QCOMPARE(static_cast<int>(ready.count()), readyBefore);
     }
 
+    void aLongRunShowsItsResultsSoFar() {
+        // Snapshots at every chance (each 4,096 engine steps): the default preset sampled every
+        // 30 s over its horizon takes many more steps than that, so some arrive before the end.
+        Fixture f;
+        Scenario s = f.doc.scenario();
+        s.sampleIntervalS = 30;
+        SimulationController& sim = f.window->simulation();
+        sim.setPartialEveryS(0);
+        QSignalSpy partial(&sim, &SimulationController::partialResultsReady);
+        bool shownWhileRunning = false, pinRefused = false;
+        connect(&sim, &SimulationController::partialResultsReady, this, [&] {
+            // The window drew it (its slot was connected first) and will not pin it.
+            shownWhileRunning |= f.window->results()->partial;
+            f.window->pinBaseline();
+            pinRefused |= !f.window->baseline() && f.status().contains("still going");
+        });
+        sim.runNow(s);
+        QVERIFY(f.waitForResults(60000));
+        QVERIFY(partial.count() >= 1);
+        QVERIFY(shownWhileRunning);
+        QVERIFY(pinRefused);
+        // The finished run replaces them, and is the run a snapshot-free engine gives.
+        QVERIFY(!f.window->results()->partial);
+        QCOMPARE(f.window->results()->fingerprint, simulate(s).fingerprint);
+    }
+
     void malformedFileLeavesTheDocumentUntouched() {
         ScenarioDocument doc(catalog(), LoadOptions{});
         doc.load(kPresets + "/scenarios/default.json");

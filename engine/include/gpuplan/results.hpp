@@ -330,6 +330,11 @@ struct Results {
     std::uint64_t fingerprint = 0;
     std::uint64_t eventCount = 0;
     bool stopped = false;  ///< a stop request ended the run early; results are partial
+    /// A snapshot of a run still going (RunOptions::onPartialResults): everything up to the
+    /// simulated time it reached, finished as if the run ended there.
+    bool partial = false;
+    /// The simulated time the results reach: horizonS, or less when stopped or partial.
+    double endS = 0;
 
     const Series* findSeries(std::string_view name) const;
     const Kpi* findKpi(std::string_view name) const;

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stop_token>
 
@@ -42,6 +43,11 @@ struct RunOptions {
     /// the results without bound. Past it, jobs keep their size (KPI elastic_resizes_refused).
     std::size_t maxElasticResizePlacements = std::size_t{1} << 25;
     RunCounters* counters = nullptr;  ///< when set, filled in as the run goes
+    /// When set, called on the running thread with the results so far (Results::partial: as
+    /// if the run ended at the simulated time reached) about every partialResultsEveryS of
+    /// wall time, so a long run can be shown while it goes. Each costs a copy of the results.
+    std::function<void(std::shared_ptr<const Results>)> onPartialResults;
+    double partialResultsEveryS = 1.0;
 };
 
 /// Called with the fraction of simulated time done, at most every few thousand events.
