@@ -108,7 +108,10 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
             if (before >= nextPartial) {
                 m_options.onPartialResults(partialResults());
                 const Clock::time_point after = Clock::now();
-                nextPartial = after + std::max<Clock::duration>(partialEvery, 9 * (after - before));
+                nextPartial =
+                    partialEvery == Clock::duration::zero()
+                        ? after
+                        : after + std::max<Clock::duration>(partialEvery, 9 * (after - before));
             }
         }
     }
