@@ -154,4 +154,19 @@ std::string formatSeconds(double s) {
     return buf;
 }
 
+std::string formatKpi(double value, const std::string& unit) {
+    char buf[96];
+    if (!std::isfinite(value)) return "-";
+    if (unit == "fraction") {
+        std::snprintf(buf, sizeof buf, "%.2f %%", 100 * value);
+    } else if (unit == "s") {
+        return formatSeconds(value);
+    } else if (unit == "jobs" && value == std::floor(value)) {
+        std::snprintf(buf, sizeof buf, "%.0f", value);
+    } else {
+        std::snprintf(buf, sizeof buf, "%.3f %s", value, unit.c_str());
+    }
+    return buf;
+}
+
 }  // namespace gpuplan::cli

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuplan/replications.hpp"
 #include "gpuplan/run_cost.hpp"
 #include "gpuplan/scenario.hpp"
 
@@ -80,6 +81,9 @@ std::filesystem::path presetsDirFor(const CommonOptions& common);
 
 /// "45.0 s", "12.5 min", "3.20 h": for tables.
 std::string formatSeconds(double seconds);
+/// A KPI's value for a table, by its unit: "75.20 %", "5.10 min", "12", "3.000 gpus"; "-"
+/// when not finite.
+std::string formatKpi(double value, const std::string& unit);
 
 int runCommand(Args& args);
 int whyCommand(Args& args);
@@ -90,6 +94,12 @@ int studyCommand(Args& args);
 int importKueueCommand(Args& args);
 int mixCommand(Args& args);
 int traceCommand(Args& args);
+int compareCommand(Args& args);
+/// run --replications: the replications' table, --out JSON and --csv files.
+int runReplicated(const Scenario& scenario, const std::filesystem::path& scenarioFile,
+                  const ReplicationOptions& options,
+                  const std::optional<std::filesystem::path>& outFile,
+                  const std::optional<std::filesystem::path>& csvDir);
 
 extern const char* const kRunUsage;
 extern const char* const kValidateUsage;
@@ -100,5 +110,6 @@ extern const char* const kStudyUsage;
 extern const char* const kImportKueueUsage;
 extern const char* const kMixUsage;
 extern const char* const kTraceUsage;
+extern const char* const kCompareUsage;
 
 }  // namespace gpuplan::cli

@@ -23,6 +23,13 @@ const char* const kRunUsage =
     "Simulates SCENARIO and prints a KPI table. Waits count jobs still waiting at the end\n"
     "with their wait so far (a lower bound); jobs_waiting_at_end says how many.\n"
     "  --seed N         use seed N (0 to 18446744073709551615) instead of the scenario's\n"
+    "  --replications N run N seeds derived from the scenario's (the first is its own) and\n"
+    "                   print each KPI's mean and 95 % confidence interval (Student t);\n"
+    "                   --out then holds the means in \"kpis\", the intervals in\n"
+    "                   \"kpis_ci95\" and \"replications\": N, and --csv adds kpis_ci95.csv\n"
+    "                   and replications.csv (a row per run)\n"
+    "  --threads K      run replications on K threads (default: every core); the answer\n"
+    "                   does not depend on it\n"
     "  --by team|class  also print the KPIs per team or per job class\n"
     "  --out FILE       write {\"kpis\", \"kpi_descriptions\", \"by_team\", \"by_class\",\n"
     "                   \"series\", \"fingerprint\"} as JSON\n"
@@ -47,21 +54,6 @@ const char* const kValidateUsage =
     "anything that validates finishes. Options as for run.\n";
 
 namespace {
-
-std::string formatKpi(const Kpi& k) {
-    char buf[96];
-    if (!std::isfinite(k.value)) return "-";
-    if (k.unit == "fraction") {
-        std::snprintf(buf, sizeof buf, "%.2f %%", 100 * k.value);
-    } else if (k.unit == "s") {
-        return formatSeconds(k.value);
-    } else if (k.unit == "jobs" && k.value == std::floor(k.value)) {
-        std::snprintf(buf, sizeof buf, "%.0f", k.value);
-    } else {
-        std::snprintf(buf, sizeof buf, "%.3f %s", k.value, k.unit.c_str());
-    }
-    return buf;
-}
 
 /// The KPIs of each team or job class, one row each; teams with quotas add the quota's
 /// columns (means over the samples, GPU-equivalents) and their preemptions.
@@ -143,10 +135,16 @@ int runCommand(Args& args) {
     std::optional<std::filesystem::path> scenarioFile, outFile, csvDir;
     std::string by;
     RunOptions options;
+    ReplicationOptions replicated;
+    replicated.replications = 0;  // not asked for: one plain run
     while (!args.done()) {
         if (args.common(common)) continue;
         if (args.at("--seed")) {
             options.seed = args.integer("--seed", 0, UINT64_MAX);
+        } else if (args.at("--replications")) {
+            replicated.replications = static_cast<int>(args.integer("--replications", 1, 10000));
+        } else if (args.at("--threads")) {
+            replicated.threads = static_cast<int>(args.integer("--threads", 1, 1024));
         } else if (args.at("--by")) {
             by = args.value("--by");
             if (by != "team" && by != "class")
@@ -165,6 +163,14 @@ int runCommand(Args& args) {
     if (outFile) checkOutputFile("--out", *outFile);
     const Scenario scenario = loadScenarioFor(*scenarioFile, common);
     if (csvDir) prepareOutputFolder("--csv", *csvDir);
+    if (replicated.replications > 0) {
+        if (options.seed)
+            throw UsageError{
+                "--seed and --replications do not go together "
+                "(replications derive their seeds from the scenario's)"};
+        if (!by.empty()) throw UsageError{"--by does not go with --replications"};
+        return runReplicated(scenario, *scenarioFile, replicated, outFile, csvDir);
+    }
 
     const auto start = std::chrono::steady_clock::now();
     const Results results = simulate(scenario, options);
@@ -179,7 +185,7 @@ int runCommand(Args& args) {
     printTraceRows(scenario);
     std::printf("%-26s %-14s %s\n", "kpi", "value", "what it measures");
     for (const Kpi& k : results.kpis)
-        std::printf("%-26s %-14s %s\n", k.name.c_str(), formatKpi(k).c_str(),
+        std::printf("%-26s %-14s %s\n", k.name.c_str(), formatKpi(k.value, k.unit).c_str(),
                     k.description.c_str());
     std::printf("%-26s %s\n", "fingerprint", results.fingerprintHex().c_str());
     if (by == "team") printGroups("team", results.teamKpis);

@@ -20,6 +20,8 @@ const char* const kUsage =
     "  study              every openb pod list x policy x seed of the FGD study\n"
     "  mix SCENARIO       total cost per reserved level, 0 to the peak demand, and the\n"
     "                     cheapest (the rest bought on demand)\n"
+    "  compare BASELINE CANDIDATE\n"
+    "                     both on the same seeds: each KPI's difference with its 95 % interval\n"
     "  trace SCENARIO --out TRACE.json\n"
     "                     the run as Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
     "  import-kueue FILE.yaml... --into SCENARIO --out NEW.json\n"
@@ -55,6 +57,7 @@ int main(int argc, char** argv) {
                         : command == "import-kueue" ? kImportKueueUsage
                         : command == "mix"          ? kMixUsage
                         : command == "trace"        ? kTraceUsage
+                        : command == "compare"      ? kCompareUsage
                                                     : nullptr;
     if (!usage) {
         std::fprintf(stderr, "gpuplan-cli: unknown command \"%s\"\n\n%s", command.c_str(), kUsage);
@@ -77,6 +80,7 @@ int main(int argc, char** argv) {
         if (command == "import-kueue") return importKueueCommand(args);
         if (command == "mix") return mixCommand(args);
         if (command == "trace") return traceCommand(args);
+        if (command == "compare") return compareCommand(args);
         return benchCommand(args);
     } catch (const UsageError& e) {
         std::fprintf(stderr, "gpuplan-cli %s: %s\n\n%s", command.c_str(), e.message.c_str(), usage);

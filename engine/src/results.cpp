@@ -112,10 +112,14 @@ const char* toString(NodeChangeCause c) {
     return "?";
 }
 
-std::string Results::fingerprintHex() const {
+std::string fingerprintHex(std::uint64_t fingerprint) {
     char buf[17];
     std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fingerprint));
     return buf;
+}
+
+std::string Results::fingerprintHex() const {
+    return gpuplan::fingerprintHex(fingerprint);
 }
 
 CheckpointPolicy Results::checkpointOf(std::uint32_t job) const {

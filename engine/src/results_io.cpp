@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "gpuplan/replications.hpp"
 #include "gpuplan/scenario_io.hpp"
 
 namespace gpuplan {
@@ -177,6 +178,68 @@ void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
             std::to_string(resizes[i]) + "\n";
     }
     writeFileAtomic(folder / "jobs.csv", jobs);
+}
+
+}  // namespace gpuplan
+
+namespace gpuplan {
+
+std::string replicationsToJson(const Replications& r) {
+    OJson root;
+    root["replications"] = r.count;
+    root["confidence"] = r.confidence;
+    OJson kpis = OJson::object(), intervals = OJson::object(), descriptions = OJson::object();
+    for (const KpiEstimate& k : r.kpis) {
+        kpis[k.name] = number(k.interval.mean);
+        intervals[k.name] = OJson::array({number(k.interval.low), number(k.interval.high)});
+        descriptions[k.name] = k.description + " [" + k.unit + "]";
+    }
+    root["kpis"] = kpis;
+    root["kpis_ci95"] = intervals;
+    root["kpi_descriptions"] = descriptions;
+    OJson series = OJson::object(), bands = OJson::object();
+    series["time_s"] = r.sampleTimesS;
+    for (const SeriesBand& s : r.series) {
+        OJson mean = OJson::array(), low = OJson::array(), high = OJson::array();
+        for (std::size_t k = 0; k < s.mean.size(); ++k) {
+            mean.push_back(number(s.mean[k]));
+            low.push_back(number(s.low[k]));
+            high.push_back(number(s.high[k]));
+        }
+        series[s.name] = mean;
+        bands[s.name] = OJson{{"low", low}, {"high", high}};
+    }
+    root["series"] = series;
+    root["series_ci95"] = bands;
+    OJson runs = OJson::array();
+    for (int i = 0; i < r.count; ++i)
+        runs.push_back(
+            OJson{{"seed", r.seeds[i]}, {"fingerprint", fingerprintHex(r.fingerprints[i])}});
+    root["runs"] = runs;
+    return root.dump(1) + "\n";
+}
+
+void writeReplicationsCsv(const Replications& r, const std::filesystem::path& folder) {
+    std::filesystem::create_directories(folder);
+    std::string summary = "kpi,unit,mean,ci95_low,ci95_high,n\n";
+    for (const KpiEstimate& k : r.kpis)
+        summary += csvField(k.name) + "," + csvField(k.unit) + "," + csvNumber(k.interval.mean) +
+                   "," + csvNumber(k.interval.low) + "," + csvNumber(k.interval.high) + "," +
+                   std::to_string(k.interval.n) + "\n";
+    writeFileAtomic(folder / "kpis_ci95.csv", summary);
+    // Tidy: one row per run, its seed and every KPI.
+    std::string runs = "replication,seed,fingerprint";
+    for (const KpiEstimate& k : r.kpis)
+        runs += "," + csvField(k.name);
+    runs += "\n";
+    for (int i = 0; i < r.count; ++i) {
+        runs += std::to_string(i) + "," + std::to_string(r.seeds[i]) + "," +
+                fingerprintHex(r.fingerprints[i]);
+        for (const KpiEstimate& k : r.kpis)
+            runs += "," + csvNumber(k.values[i]);
+        runs += "\n";
+    }
+    writeFileAtomic(folder / "replications.csv", runs);
 }
 
 }  // namespace gpuplan

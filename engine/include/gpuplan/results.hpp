@@ -273,6 +273,9 @@ struct ClusterSnapshot {
     }
 };
 
+/// A run's fingerprint as 16 hex digits.
+std::string fingerprintHex(std::uint64_t fingerprint);
+
 /// USD per hour pods hold: their GPU-equivalents × their nodes' prices per GPU-hour (0 on
 /// an unpriced fleet).
 double usdPerHourOf(const Fleet& fleet, std::span<const PodPlacement> pods);

@@ -20,6 +20,17 @@ std::string resultsToJson(const Results& results);
 /// "_layer". Writes atomically.
 void writeResultsCsv(const Results& results, const std::filesystem::path& folder);
 
+struct Replications;
+
+/// Replications' results: {"replications": N, "confidence", "kpis": {name: mean},
+/// "kpis_ci95": {name: [low, high]}, "kpi_descriptions", "series": {"time_s", name: means},
+/// "series_ci95": {name: {"low", "high"}}, "runs": [{"seed", "fingerprint"}]}.
+std::string replicationsToJson(const Replications& replications);
+
+/// kpis_ci95.csv (kpi, unit, mean, ci95_low, ci95_high, n) and replications.csv (one row
+/// per run: replication, seed, fingerprint, every KPI). Writes atomically.
+void writeReplicationsCsv(const Replications& replications, const std::filesystem::path& folder);
+
 /// "pending_gpus{workload}" → "pending_gpus_workload".
 std::string seriesFileStem(const std::string& metric);
 

@@ -1,0 +1,194 @@
+#include "gpuplan/replications.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "random.hpp"
+
+namespace gpuplan {
+
+namespace {
+
+/// What one replication leaves once its results are reduced (its KPIs and series).
+struct Reduced {
+    std::vector<Kpi> kpis;
+    std::vector<Series> series;
+    std::vector<double> sampleTimesS;
+    std::uint64_t fingerprint = 0;
+};
+
+Reduced reduce(const Results& r) {
+    Reduced out;
+    out.kpis = r.kpis;
+    out.series = r.series;
+    out.sampleTimesS = r.sampleTimesS;
+    out.fingerprint = r.fingerprint;
+    return out;
+}
+
+Replications summarise(std::vector<Reduced>& runs, const std::vector<std::uint64_t>& seeds,
+                       double confidence, std::shared_ptr<const Results> first) {
+    Replications out;
+    out.count = static_cast<int>(runs.size());
+    out.confidence = confidence;
+    out.seeds = seeds;
+    out.first = std::move(first);
+    for (const Reduced& r : runs)
+        out.fingerprints.push_back(r.fingerprint);
+    // KPIs by name: a KPI only some runs report (one that needs an event to happen) is NaN in
+    // the others and counted over those that have it.
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        for (const Kpi& k : runs[i].kpis) {
+            auto it = std::find_if(out.kpis.begin(), out.kpis.end(),
+                                   [&](const KpiEstimate& e) { return e.name == k.name; });
+            if (it == out.kpis.end()) {
+                out.kpis.push_back({k.name,
+                                    k.unit,
+                                    k.description,
+                                    std::vector<double>(runs.size(), std::nan("")),
+                                    {}});
+                it = out.kpis.end() - 1;
+            }
+            it->values[i] = k.value;
+        }
+    for (KpiEstimate& e : out.kpis)
+        e.interval = meanInterval(e.values, confidence);
+    // Series: every replication has the same samples and series (the scenario fixes them).
+    out.sampleTimesS = runs.front().sampleTimesS;
+    std::vector<double> column(runs.size());
+    for (std::size_t s = 0; s < runs.front().series.size(); ++s) {
+        const Series& shape = runs.front().series[s];
+        SeriesBand band{shape.name, shape.unit, {}, {}, {}};
+        for (std::size_t k = 0; k < shape.values.size(); ++k) {
+            for (std::size_t i = 0; i < runs.size(); ++i)
+                column[i] = runs[i].series[s].values[k];
+            const MeanInterval m = meanInterval(column, confidence);
+            band.mean.push_back(m.mean);
+            band.low.push_back(m.low);
+            band.high.push_back(m.high);
+        }
+        out.series.push_back(std::move(band));
+    }
+    return out;
+}
+
+}  // namespace
+
+std::uint64_t replicationSeed(std::uint64_t scenarioSeed, int index) {
+    if (index == 0) return scenarioSeed;
+    // SplitMix64's index-th output from the scenario's seed: its state steps by a constant.
+    std::uint64_t state =
+        scenarioSeed + static_cast<std::uint64_t>(index - 1) * 0x9E3779B97F4A7C15ull;
+    return detail::splitmix64(state);
+}
+
+const KpiEstimate* Replications::findKpi(std::string_view name) const {
+    for (const KpiEstimate& k : kpis)
+        if (k.name == name) return &k;
+    return nullptr;
+}
+
+namespace {
+
+/// Runs `scenario` on each seed on up to `threads` threads; each run's results are reduced
+/// as soon as it ends (only replication 0's are kept whole), stored by replication index.
+Replications runOnSeeds(const Scenario& scenario, const std::vector<std::uint64_t>& seeds,
+                        const ReplicationOptions& options, const ProgressFn& progress,
+                        std::stop_token stop, std::atomic<int>& done, int totalRuns) {
+    const int n = static_cast<int>(seeds.size());
+    std::vector<Reduced> runs(n);
+    std::shared_ptr<const Results> first;
+    std::atomic<int> next{0};
+    std::atomic<bool> stopped{false};
+    std::exception_ptr failure;
+    std::mutex lock;  // the first failure, and progress reports one at a time
+    const auto work = [&] {
+        for (int i = next++; i < n && !stopped; i = next++) {
+            try {
+                RunOptions run = options.run;
+                run.seed = seeds[i];
+                auto results = std::make_shared<const Results>(simulate(scenario, run, {}, stop));
+                if (results->stopped) {
+                    stopped = true;
+                    return;
+                }
+                runs[i] = reduce(*results);
+                if (i == 0) first = std::move(results);
+                const std::lock_guard held(lock);
+                const int finished = ++done;
+                if (progress) progress(static_cast<double>(finished) / totalRuns);
+            } catch (...) {
+                const std::lock_guard held(lock);
+                if (!failure) failure = std::current_exception();
+                stopped = true;
+            }
+        }
+    };
+    const int threads = std::clamp(
+        options.threads > 0 ? options.threads
+                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())),
+        1, n);
+    {
+        std::vector<std::jthread> pool;
+        for (int t = 1; t < threads; ++t)
+            pool.emplace_back(work);
+        work();
+    }
+    if (failure) std::rethrow_exception(failure);
+    if (stopped) {
+        Replications out;
+        out.stopped = true;
+        return out;
+    }
+    return summarise(runs, seeds, options.confidence, std::move(first));
+}
+
+std::vector<std::uint64_t> seedsFor(const Scenario& scenario, const ReplicationOptions& options) {
+    if (options.replications < 1) throw std::invalid_argument("replications must be at least 1");
+    if (!(options.confidence > 0 && options.confidence < 1))
+        throw std::invalid_argument("a confidence level is between 0 and 1");
+    std::vector<std::uint64_t> seeds;
+    for (int i = 0; i < options.replications; ++i)
+        seeds.push_back(replicationSeed(scenario.seed, i));
+    return seeds;
+}
+
+}  // namespace
+
+Replications runReplications(const Scenario& scenario, const ReplicationOptions& options,
+                             const ProgressFn& progress, std::stop_token stop) {
+    std::atomic<int> done{0};
+    return runOnSeeds(scenario, seedsFor(scenario, options), options, progress, stop, done,
+                      options.replications);
+}
+
+PairedComparison comparePaired(const Scenario& baseline, const Scenario& candidate,
+                               const ReplicationOptions& options, const ProgressFn& progress,
+                               std::stop_token stop) {
+    const std::vector<std::uint64_t> seeds = seedsFor(baseline, options);
+    std::atomic<int> done{0};
+    PairedComparison out;
+    out.baseline =
+        runOnSeeds(baseline, seeds, options, progress, stop, done, 2 * options.replications);
+    if (out.baseline.stopped) return out;
+    out.candidate =
+        runOnSeeds(candidate, seeds, options, progress, stop, done, 2 * options.replications);
+    if (out.candidate.stopped) return out;
+    for (const KpiEstimate& a : out.baseline.kpis) {
+        const KpiEstimate* b = out.candidate.findKpi(a.name);
+        if (!b) continue;
+        std::vector<double> differences(a.values.size());
+        for (std::size_t i = 0; i < differences.size(); ++i)
+            differences[i] = b->values[i] - a.values[i];
+        out.kpis.push_back({a.name, a.unit, a.interval, b->interval,
+                            meanInterval(differences, options.confidence)});
+    }
+    return out;
+}
+
+}  // namespace gpuplan

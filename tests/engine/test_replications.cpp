@@ -1,0 +1,121 @@
+// Replications and paired comparisons (gpuplan/replications.hpp): an M/M/c queue's mean wait
+// against Erlang C, intervals that narrow with more runs, the same answer on any number of
+// threads, and a scenario compared with itself differing by exactly nothing.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <set>
+
+#include "gpuplan/replications.hpp"
+#include "test_support.hpp"
+
+using namespace gpuplan;
+
+namespace {
+
+/// One node of 4 GPUs (c = 4), 1-GPU jobs, Poisson arrivals at 18 an hour, exponential run
+/// times of mean 600 s: M/M/4 with a = λ/µ = 3, ρ = 0.75, served first come first served.
+///   Σ_{k<4} a^k/k! = 1 + 3 + 9/2 + 27/6 = 13;  a^c/c! · c/(c − a) = (81/24) · 4 = 13.5
+///   Erlang C = 13.5 / 26.5 = 0.50943;  Wq = C / (cµ − λ) = 0.50943 · 600 s = 305.66 s
+Scenario mm4(double horizonS) {
+    Scenario s = test::smallFleet(1, 1, "n4");
+    s.horizonS = horizonS;
+    s.sampleIntervalS = 3600;
+    s.seed = 7;
+    JobClassDef c = test::jobClass("mm4", 1, 18, 600);
+    c.durationS.kind = DistKind::Exponential;
+    c.durationS.mean = 600;
+    s.jobClasses = {c};
+    return s;
+}
+
+ReplicationOptions quick(int replications, int threads = 0) {
+    ReplicationOptions o;
+    o.replications = replications;
+    o.threads = threads;
+    o.run.checkInvariants = false;
+    o.run.diagnosePending = false;
+    return o;
+}
+
+}  // namespace
+
+TEST_CASE("replication seeds: the scenario's own first, then distinct", "[replications]") {
+    CHECK(replicationSeed(42, 0) == 42);
+    std::set<std::uint64_t> seeds;
+    for (int i = 0; i < 1000; ++i)
+        seeds.insert(replicationSeed(42, i));
+    CHECK(seeds.size() == 1000);
+    CHECK(replicationSeed(42, 5) == replicationSeed(42, 5));
+}
+
+TEST_CASE("an M/M/4 mean wait over 30 replications brackets Erlang C", "[replications]") {
+    // 30 runs of 60 days (~26,000 jobs each). A run's mean wait scatters by several percent
+    // (waits are correlated in time), so one run is a guess; 30 give a 95 % interval of a few
+    // percent that must hold Wq = 305.66 s. The first 5 of the 30 seeds alone give a wider
+    // one: the half-width goes as t(0.975, n − 1)·s/√n (2.776/√5 = 1.24 against
+    // 2.045/√30 = 0.37, for about the same s).
+    const double erlangWaitS = 13.5 / 26.5 * 600;
+    const Replications thirty = runReplications(mm4(60 * 86400.0), quick(30));
+    const Replications five = runReplications(mm4(60 * 86400.0), quick(5));
+    const MeanInterval wait30 = thirty.findKpi("wait_s_mean")->interval;
+    const MeanInterval wait5 = five.findKpi("wait_s_mean")->interval;
+    CHECK(wait30.n == 30);
+    CHECK(wait30.low <= erlangWaitS);
+    CHECK(wait30.high >= erlangWaitS);
+    CHECK(wait30.halfWidth() < 0.06 * erlangWaitS);
+    CHECK(wait30.halfWidth() < wait5.halfWidth());
+    // The first five replications are the same runs in both.
+    for (int i = 0; i < 5; ++i)
+        CHECK(five.fingerprints[i] == thirty.fingerprints[i]);
+    // Allocation: ρ = 0.75 within its own interval's reach.
+    const MeanInterval allocation = thirty.findKpi("allocation_mean")->interval;
+    CHECK(allocation.mean == Approx(0.75).epsilon(0.02));
+    // The bands hold every sample of every series; replication 0 is kept whole.
+    REQUIRE(thirty.first);
+    CHECK(thirty.first->fingerprint == thirty.fingerprints[0]);
+    REQUIRE_FALSE(thirty.series.empty());
+    CHECK(thirty.series[0].mean.size() == thirty.sampleTimesS.size());
+}
+
+TEST_CASE("replications give the same answer on one thread and on two", "[replications]") {
+    const Scenario s = mm4(10 * 86400.0);
+    const Replications one = runReplications(s, quick(6, 1));
+    const Replications two = runReplications(s, quick(6, 2));
+    CHECK(one.fingerprints == two.fingerprints);
+    REQUIRE(one.kpis.size() == two.kpis.size());
+    for (std::size_t k = 0; k < one.kpis.size(); ++k) {
+        const MeanInterval& a = one.kpis[k].interval;
+        const MeanInterval& b = two.kpis[k].interval;
+        CHECK(one.kpis[k].name == two.kpis[k].name);
+        CHECK(((a.mean == b.mean && a.low == b.low && a.high == b.high) ||
+               (std::isnan(a.mean) && std::isnan(b.mean))));
+    }
+}
+
+TEST_CASE("paired comparisons: nothing against itself, a real change is significant",
+          "[replications]") {
+    // The same scenario on the same seeds: every run pair is identical, so each difference
+    // is exactly 0 with a zero-width interval, and nothing is significant.
+    const Scenario s = mm4(10 * 86400.0);
+    const PairedComparison same = comparePaired(s, s, quick(8));
+    REQUIRE_FALSE(same.kpis.empty());
+    for (const KpiDifference& d : same.kpis) {
+        if (d.difference.n == 0) continue;  // a KPI the runs could not measure
+        CHECK(d.difference.mean == 0);
+        CHECK(d.difference.low == 0);
+        CHECK(d.difference.high == 0);
+        CHECK_FALSE(d.significant());
+    }
+    // A second node (8 GPUs, ρ = 0.375): Erlang C(8, 3) is 0.0189 and Wq falls to
+    // 0.0189 · 600 / (8 − 3) = 2.3 s, so the wait drops by ~300 s in every pair.
+    Scenario bigger = s;
+    bigger.pods[0].racks[0].nodes[0].count = 2;
+    const PairedComparison more = comparePaired(s, bigger, quick(8));
+    const auto wait = std::find_if(more.kpis.begin(), more.kpis.end(),
+                                   [](const KpiDifference& d) { return d.name == "wait_s_mean"; });
+    REQUIRE(wait != more.kpis.end());
+    CHECK(wait->significant());
+    CHECK(wait->difference.mean < -200);
+    CHECK(wait->candidate.mean < 10);
+}
