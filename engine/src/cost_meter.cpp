@@ -14,8 +14,8 @@ double ratio(double a, double b) {
 }  // namespace
 
 CostMeter::CostMeter(Results& results, const Fleet& fleet, const std::optional<PricingDef>& pricing,
-                     std::size_t samples)
-    : m_results(&results), m_fleet(fleet), m_active(fleet.priced) {
+                     std::size_t samples, double warmupS)
+    : m_results(&results), m_fleet(fleet), m_active(fleet.priced), m_warmupS(warmupS) {
     m_rateSeries.fill(-1);
     m_breakevenUtilization = kNaN;
     if (!m_active) return;
@@ -89,7 +89,8 @@ void CostMeter::nodeChange(std::uint32_t node, NodeState from, NodeState to) {
 void CostMeter::lostWork(std::span<const PodPlacement> pods, double lostS) {
     if (!m_anySpot) return;
     for (const PodPlacement& pod : pods)
-        m_spotLostUsd += pod.gpuEquivalents() * lostS / 3600 * m_onDemandUsdPerGpuHour[pod.node];
+        m_run.spotLostUsd +=
+            pod.gpuEquivalents() * lostS / 3600 * m_onDemandUsdPerGpuHour[pod.node];
 }
 
 void CostMeter::held(std::span<const PodPlacement> pods, int sign) {
@@ -102,15 +103,24 @@ void CostMeter::held(std::span<const PodPlacement> pods, int sign) {
 
 void CostMeter::advanceTo(double timeS) {
     if (!m_active || timeS <= m_lastS) return;
+    if (m_lastS < m_warmupS && m_warmupS <= timeS) {
+        integrateTo(m_warmupS);
+        m_atWarmup = m_run;
+    }
+    integrateTo(timeS);
+}
+
+void CostMeter::integrateTo(double timeS) {
+    if (timeS <= m_lastS) return;
     const double dt = timeS - m_lastS;
     for (int c = 0; c < kBuyingClassCount; ++c) {
-        m_paidUsd[c] += m_paidUsdPerHour[c] * dt / 3600;
-        m_paidGpuS[c] += m_paidGpus[c] * dt;
-        m_heldGpuS[c] += m_heldGpus[c] * dt;
+        m_run.paidUsd[c] += m_paidUsdPerHour[c] * dt / 3600;
+        m_run.paidGpuS[c] += m_paidGpus[c] * dt;
+        m_run.heldGpuS[c] += m_heldGpus[c] * dt;
     }
-    m_spotAtOnDemandUsd += m_spotAtOnDemandUsdPerHour * dt / 3600;
-    m_heldUsd += m_heldUsdPerHour * dt / 3600;
-    m_occupiedUsd += m_occupiedUsdPerHour * dt / 3600;
+    m_run.spotAtOnDemandUsd += m_spotAtOnDemandUsdPerHour * dt / 3600;
+    m_run.heldUsd += m_heldUsdPerHour * dt / 3600;
+    m_run.occupiedUsd += m_occupiedUsdPerHour * dt / 3600;
     m_lastS = timeS;
 }
 
@@ -123,8 +133,21 @@ void CostMeter::sample(std::size_t k) {
 
 void CostMeter::writeKpis(Results& r) const {
     if (!m_active) return;
+    // The measurement window [warmupS, end): the run's integrals less the warm-up's.
+    // A run stopped (or a snapshot taken) before the warm-up ended measured nothing yet.
+    const Integrals b = m_lastS <= m_warmupS && m_warmupS > 0 ? m_run : m_atWarmup;
+    Integrals w = m_run;
+    for (int c = 0; c < kBuyingClassCount; ++c) {
+        w.paidUsd[c] -= b.paidUsd[c];
+        w.paidGpuS[c] -= b.paidGpuS[c];
+        w.heldGpuS[c] -= b.heldGpuS[c];
+    }
+    w.heldUsd -= b.heldUsd;
+    w.occupiedUsd -= b.occupiedUsd;
+    w.spotAtOnDemandUsd -= b.spotAtOnDemandUsd;
+    w.spotLostUsd -= b.spotLostUsd;
     double paidUsd = 0;
-    for (double usd : m_paidUsd)
+    for (double usd : w.paidUsd)
         paidUsd += usd;
     auto add = [&](const char* name, double value, const char* unit, const char* description) {
         r.kpis.push_back({name, value, unit, description});
@@ -133,32 +156,38 @@ void CostMeter::writeKpis(Results& r) const {
         "What the fleet cost: each node's GPUs × its price per GPU-hour, from its delivery on "
         "(committed capacity whatever its state; on-demand and spot only while up: not while "
         "failed or reclaimed, nor once given back).");
-    add("idle_cost_usd", paidUsd - m_occupiedUsd, "usd",
+    add("idle_cost_usd", paidUsd - w.occupiedUsd, "usd",
         "Paid GPU-hours whose SMs were not busy: idle_unallocated_usd + idle_allocated_usd.");
-    add("idle_unallocated_usd", paidUsd - m_heldUsd, "usd", "Paid GPU-hours no job held.");
-    add("idle_allocated_usd", m_heldUsd - m_occupiedUsd, "usd",
+    add("idle_unallocated_usd", paidUsd - w.heldUsd, "usd", "Paid GPU-hours no job held.");
+    add("idle_allocated_usd", w.heldUsd - w.occupiedUsd, "usd",
         "GPU-hours jobs held but did not keep busy (allocation − occupancy), at their price.");
     add("usd_per_allocated_gpu_h", ratio(paidUsd, r.kpi("gpu_hours_allocated")), "usd_per_gpu_h",
         "cost_usd ÷ GPU-hours bound to jobs.");
     add("usd_per_useful_gpu_h", ratio(paidUsd, r.kpi("gpu_hours_useful")), "usd_per_gpu_h",
         "cost_usd ÷ GPU-hours of useful progress (lost work, startup and crash loops excluded).");
     const int reserved = static_cast<int>(BuyingClass::Reserved);
-    add("reserved_commitment_utilization", ratio(m_heldGpuS[reserved], m_paidGpuS[reserved]),
+    add("reserved_commitment_utilization", ratio(w.heldGpuS[reserved], w.paidGpuS[reserved]),
         "fraction", "GPU-hours jobs held on reserved nodes ÷ reserved GPU-hours paid for.");
     add("breakeven_utilization", m_breakevenUtilization, "fraction",
         "Reserved price ÷ on-demand price of the reserved GPUs: a reservation used more than "
         "this costs less than the same GPU-hours on demand.");
     if (m_anySpot)
         add("spot_savings_usd",
-            m_spotAtOnDemandUsd - m_paidUsd[static_cast<int>(BuyingClass::Spot)] - m_spotLostUsd,
+            w.spotAtOnDemandUsd - w.paidUsd[static_cast<int>(BuyingClass::Spot)] - w.spotLostUsd,
             "usd",
             "What the spot GPU-hours paid would have cost on demand, less what they cost, less "
             "the work reclaims and failures lost on spot nodes, priced on demand (it is done "
             "again).");
-    // Chargeback: what each team's jobs held, at the price of what they held.
+    // Chargeback: what each team's jobs held in the window, at the price of what they held.
     std::vector<double> teamUsd(r.teams.size(), 0.0);
-    for (const RunSegment& seg : r.segments)
-        teamUsd[r.jobs[seg.job].spec.team] += r.costUsdOf(seg);
+    for (const RunSegment& seg : r.segments) {
+        if (seg.endS <= m_warmupS) continue;
+        const double inWindow =
+            seg.startS >= m_warmupS
+                ? 1
+                : (seg.endS - m_warmupS) / (seg.endS - seg.startS);  // a binding across it
+        teamUsd[r.jobs[seg.job].spec.team] += r.costUsdOf(seg) * inWindow;
+    }
     for (GroupKpis& g : r.teamKpis)
         for (std::size_t t = 0; t < r.teams.size(); ++t)
             if (r.teams[t] == g.name) g.costUsd = teamUsd[t];

@@ -23,8 +23,9 @@ public:
     /// Inactive (every call a no-op) unless the fleet is priced. Active: appends a
     /// cost_rate_usd_per_h{class} series per buying class the fleet has, `samples` values each.
     /// `pricing` gives the on-demand prices the break-even utilisation compares with.
+    /// KPIs measure [warmupS, end): what was paid before is left out.
     CostMeter(Results& results, const Fleet& fleet, const std::optional<PricingDef>& pricing,
-              std::size_t samples);
+              std::size_t samples, double warmupS = 0);
 
     bool active() const { return m_active; }
 
@@ -60,9 +61,15 @@ private:
     // Rates now (USD per hour; GPUs), by buying class where split.
     std::array<double, kBuyingClassCount> m_paidUsdPerHour{}, m_paidGpus{}, m_heldGpus{};
     double m_heldUsdPerHour = 0, m_occupiedUsdPerHour = 0;
-    // Their integrals over the run (USD; GPU-seconds).
-    std::array<double, kBuyingClassCount> m_paidUsd{}, m_paidGpuS{}, m_heldGpuS{};
-    double m_heldUsd = 0, m_occupiedUsd = 0;
+    /// Their integrals (USD; GPU-seconds), and the work lost on spot nodes priced on demand.
+    struct Integrals {
+        std::array<double, kBuyingClassCount> paidUsd{}, paidGpuS{}, heldGpuS{};
+        double heldUsd = 0, occupiedUsd = 0, spotAtOnDemandUsd = 0, spotLostUsd = 0;
+    };
+    void integrateTo(double timeS);
+    Integrals m_run;       ///< over the run so far
+    Integrals m_atWarmup;  ///< m_run when the clock reached warmupS: the KPIs leave it out
+    double m_warmupS = 0;
     std::array<int, kBuyingClassCount> m_rateSeries{};  ///< into Results::series, −1 = none
     double m_breakevenUtilization;
     // Spot savings net of lost work (spot_savings_usd): spot GPU-hours paid, priced on demand;
@@ -70,7 +77,7 @@ private:
     // on-demand price for its model.
     std::vector<double> m_onDemandUsdPerGpuHour;  ///< per spot node
     bool m_anySpot = false;
-    double m_spotAtOnDemandUsdPerHour = 0, m_spotAtOnDemandUsd = 0, m_spotLostUsd = 0;
+    double m_spotAtOnDemandUsdPerHour = 0;
 };
 
 }  // namespace gpuplan::detail

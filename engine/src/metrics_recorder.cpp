@@ -39,8 +39,9 @@ double ratio(double num, double den) {
 
 }  // namespace
 
-MetricsRecorder::MetricsRecorder(Results& results, double horizonS, double intervalS)
-    : m_results(&results), m_horizonS(horizonS), m_intervalS(intervalS) {
+MetricsRecorder::MetricsRecorder(Results& results, double horizonS, double intervalS,
+                                 double warmupS)
+    : m_results(&results), m_horizonS(horizonS), m_intervalS(intervalS), m_warmupS(warmupS) {
     for (std::size_t k = 0; static_cast<double>(k) * intervalS < horizonS; ++k)
         m_sampleTimes.push_back(static_cast<double>(k) * intervalS);
     static const char* names[kSeriesCount][2] = {
@@ -79,6 +80,35 @@ MetricsRecorder::MetricsRecorder(Results& results, double horizonS, double inter
 
 void MetricsRecorder::advanceTo(double timeS, const Rates& r) {
     timeS = std::min(timeS, m_horizonS);
+    // Reaching the warm-up's end (before any sample taken there): what the KPIs leave out.
+    if (m_lastS < m_warmupS && m_warmupS <= timeS) {
+        integrateTo(m_warmupS, r);
+        m_atWarmup = tallies();
+    }
+    integrateTo(timeS, r);
+}
+
+MetricsRecorder::Tallies MetricsRecorder::tallies() const {
+    Tallies t;
+    t.total = m_total;
+    t.total.allocated += m_interval.allocated;
+    t.total.provisioned += m_interval.provisioned;
+    t.total.occupied += m_interval.occupied;
+    t.total.achieved += m_interval.achieved;
+    t.total.peak += m_interval.peak;
+    t.total.useful += m_interval.useful;
+    t.total.queued += m_interval.queued;
+    t.strandedSum = m_strandedSum;
+    t.fragmentationRatioSum = m_fragmentationRatioSum;
+    t.fragmentationAmountSum = m_fragmentationAmountSum;
+    t.pendingSum = m_pendingSum;
+    t.lostGpuS = m_lostGpuS;
+    t.checkpointingGpuS = m_checkpointingGpuS;
+    t.samples = m_samplesTaken;
+    return t;
+}
+
+void MetricsRecorder::integrateTo(double timeS, const Rates& r) {
     while (m_lastS < timeS) {
         const double boundary =
             std::min(m_horizonS, static_cast<double>(m_openInterval + 1) * m_intervalS);
@@ -206,6 +236,24 @@ struct GroupTally {
 
 void MetricsRecorder::writeKpis(double endS) {
     const Results& r = *m_results;
+    // The measurement window [warmupS, endS): the run's tallies less the warm-up's.
+    Tallies w = tallies();
+    // A run stopped (or a snapshot taken) before the warm-up ended measured nothing yet.
+    const Tallies b = endS <= m_warmupS && m_warmupS > 0 ? w : m_atWarmup;
+    w.total.allocated -= b.total.allocated;
+    w.total.provisioned -= b.total.provisioned;
+    w.total.occupied -= b.total.occupied;
+    w.total.achieved -= b.total.achieved;
+    w.total.peak -= b.total.peak;
+    w.total.useful -= b.total.useful;
+    w.total.queued -= b.total.queued;
+    w.strandedSum -= b.strandedSum;
+    w.fragmentationRatioSum -= b.fragmentationRatioSum;
+    w.fragmentationAmountSum -= b.fragmentationAmountSum;
+    w.pendingSum -= b.pendingSum;
+    w.lostGpuS -= b.lostGpuS;
+    w.checkpointingGpuS -= b.checkpointingGpuS;
+    w.samples -= b.samples;
     // Class groups: classes, then explicit jobs, then each trace (Results::jobClassName).
     const std::size_t explicitGroup = r.classNames.size();
     auto classGroup = [&](const JobSpec& s) -> std::size_t {
@@ -237,31 +285,32 @@ void MetricsRecorder::writeKpis(double endS) {
     }
     for (std::uint32_t i = 0; i < r.jobs.size(); ++i) {
         const JobRecord& j = r.jobs[i];
-        if (j.spec.submitS >= endS) continue;
+        if (j.spec.submitS >= endS || j.spec.submitS < m_warmupS) continue;
         fleet.add(j, endS);
         teams[j.spec.team].add(j, endS);
         const std::size_t c = classGroup(j.spec);
         classes[c].add(j, endS);
         classExample[c] = i;
     }
-    // GPU-seconds held, from the run segments (closed at the end of the run).
+    // GPU-seconds held in the window, from the run segments (closed at the end of the run).
     for (const RunSegment& seg : r.segments) {
+        if (seg.endS <= m_warmupS) continue;
         const JobSpec& spec = r.jobs[seg.job].spec;
         const double gpus =
             spec.sharesGpu() || spec.asksMig() ? r.gpuEquivalentsOf(seg) : spec.gpus;
-        const double gpuS = (seg.endS - seg.startS) * gpus;
+        const double gpuS = (seg.endS - std::max(seg.startS, m_warmupS)) * gpus;
         teams[spec.team].allocatedGpuS += gpuS;
         classes[classGroup(spec)].allocatedGpuS += gpuS;
     }
     m_results->teamKpis.clear();
     for (std::size_t t = 0; t < teams.size(); ++t)
         if (teams[t].submitted > 0)
-            m_results->teamKpis.push_back(teams[t].kpis(r.teams[t], m_total.provisioned));
+            m_results->teamKpis.push_back(teams[t].kpis(r.teams[t], w.total.provisioned));
     m_results->classKpis.clear();
     for (std::size_t c = 0; c < classes.size(); ++c)
         if (classes[c].submitted > 0)
             m_results->classKpis.push_back(
-                classes[c].kpis(r.jobClassName(classExample[c]), m_total.provisioned));
+                classes[c].kpis(r.jobClassName(classExample[c]), w.total.provisioned));
 
     const char* censored =
         " Jobs still waiting when the run ends count with their wait so far (end − submit), a "
@@ -272,13 +321,13 @@ void MetricsRecorder::writeKpis(double endS) {
     auto add = [&](const char* name, double value, const char* unit, std::string description) {
         k.push_back({name, value, unit, std::move(description)});
     };
-    add("allocation_mean", ratio(m_total.allocated, m_total.provisioned), "fraction",
+    add("allocation_mean", ratio(w.total.allocated, w.total.provisioned), "fraction",
         "GPU-seconds bound to jobs ÷ provisioned GPU-seconds.");
-    add("occupancy_mean", ratio(m_total.occupied, m_total.provisioned), "fraction",
+    add("occupancy_mean", ratio(w.total.occupied, w.total.provisioned), "fraction",
         "Bound GPU-seconds × SM activity of progressing jobs ÷ provisioned GPU-seconds.");
-    add("mfu_mean", ratio(m_total.achieved, m_total.peak), "fraction",
+    add("mfu_mean", ratio(w.total.achieved, w.total.peak), "fraction",
         "Achieved model FLOPs ÷ peak dense BF16 FLOPs of provisioned GPUs.");
-    add("goodput", ratio(m_total.useful, m_total.allocated), "fraction",
+    add("goodput", ratio(w.total.useful, w.total.allocated), "fraction",
         "Useful GPU-seconds ÷ allocated GPU-seconds (startup, crash loops, lost work excluded).");
     add("wait_s_mean", fleet.submitted ? fleet.waitSumS / fleet.submitted : kNaN, "s",
         std::string("Mean time from submit to first start.") + censored);
@@ -292,33 +341,29 @@ void MetricsRecorder::writeKpis(double endS) {
         "Mean time from submit to completion, of the jobs that completed.");
     add("slowdown_mean", fleet.started ? fleet.slowdownSum / fleet.started : kNaN, "x",
         "Mean placement slowdown of the jobs that started (1 = ideal placement).");
-    add("queue_length_mean", ratio(m_total.queued, endS), "jobs",
+    add("queue_length_mean", ratio(w.total.queued, std::max(0.0, endS - m_warmupS)), "jobs",
         "Time-averaged number of queued jobs.");
-    add("stranded_gpus_mean",
-        m_samplesTaken ? m_strandedSum / static_cast<double>(m_samplesTaken) : 0, "gpus",
-        "Free GPUs no waiting pod can use, averaged over the samples.");
+    add("stranded_gpus_mean", w.samples ? w.strandedSum / static_cast<double>(w.samples) : 0,
+        "gpus", "Free GPUs no waiting pod can use, averaged over the samples.");
     add("fragmentation_ratio_mean",
-        m_samplesTaken ? m_fragmentationRatioSum / static_cast<double>(m_samplesTaken) : 0,
-        "fraction",
+        w.samples ? w.fragmentationRatioSum / static_cast<double>(w.samples) : 0, "fraction",
         "FGD fragmentation: free GPU capacity the job mix's typical pod cannot use there, as a "
         "share of the free capacity, averaged over the samples.");
     add("fragmentation_amount_mean",
-        m_samplesTaken ? m_fragmentationAmountSum / static_cast<double>(m_samplesTaken) : 0,
-        "fraction",
+        w.samples ? w.fragmentationAmountSum / static_cast<double>(w.samples) : 0, "fraction",
         "FGD fragmentation as a share of the fleet's GPU capacity, averaged over the samples.");
-    add("pending_gpus_mean",
-        m_samplesTaken ? m_pendingSum / static_cast<double>(m_samplesTaken) : 0, "gpus",
+    add("pending_gpus_mean", w.samples ? w.pendingSum / static_cast<double>(w.samples) : 0, "gpus",
         "GPUs asked by pending and stuck jobs, averaged over the samples.");
-    add("gpu_hours_provisioned", m_total.provisioned / 3600, "gpu_h",
+    add("gpu_hours_provisioned", w.total.provisioned / 3600, "gpu_h",
         "GPU-hours of Ready capacity.");
-    add("gpu_hours_allocated", m_total.allocated / 3600, "gpu_h", "GPU-hours bound to jobs.");
-    add("gpu_hours_useful", m_total.useful / 3600, "gpu_h",
+    add("gpu_hours_allocated", w.total.allocated / 3600, "gpu_h", "GPU-hours bound to jobs.");
+    add("gpu_hours_useful", w.total.useful / 3600, "gpu_h",
         "GPU-hours of useful progress (see goodput).");
-    add("gpu_hours_lost", m_lostGpuS / 3600, "gpu_h",
+    add("gpu_hours_lost", w.lostGpuS / 3600, "gpu_h",
         "GPU-hours of work lost to evictions: each evicted job's progress since its last "
         "checkpoint (all of it without checkpoints), which goodput does not count as useful.");
     if (m_anyCheckpointing)
-        add("gpu_hours_checkpointing", m_checkpointingGpuS / 3600, "gpu_h",
+        add("gpu_hours_checkpointing", w.checkpointingGpuS / 3600, "gpu_h",
             "GPU-hours jobs spent writing checkpoints (their checkpointCostS each), which "
             "goodput does not count as useful.");
     add("jobs_submitted", fleet.submitted, "jobs", "Jobs submitted before the end of the run.");

@@ -68,7 +68,8 @@ enum SeriesColumn {
 
 class MetricsRecorder {
 public:
-    MetricsRecorder(Results& results, double horizonS, double intervalS);
+    /// KPIs measure [warmupS, end): what the run did before is tallied apart and left out.
+    MetricsRecorder(Results& results, double horizonS, double intervalS, double warmupS = 0);
 
     /// Integrates the current rates up to `timeS` (splitting at interval boundaries).
     void advanceTo(double timeS, const Rates& rates);
@@ -107,12 +108,23 @@ private:
         double allocated = 0, provisioned = 0, occupied = 0, achieved = 0, peak = 0, useful = 0,
                queued = 0;
     };
+    /// What the KPIs add up; the window's are the run's less those at the warm-up's end.
+    struct Tallies {
+        Integrals total;
+        double strandedSum = 0, fragmentationRatioSum = 0, fragmentationAmountSum = 0,
+               pendingSum = 0, lostGpuS = 0, checkpointingGpuS = 0;
+        std::size_t samples = 0;
+    };
+    void integrateTo(double timeS, const Rates& rates);
     void closeInterval(std::size_t k);
+    Tallies tallies() const;  ///< so far, the open interval's integrals included
     void writeKpis(double endS);
 
     Results* m_results;
     double m_horizonS;
     double m_intervalS;
+    double m_warmupS;
+    Tallies m_atWarmup;  ///< tallies() when the clock reached warmupS (zero without warm-up)
     std::vector<double> m_sampleTimes;
     double m_lastS = 0;
     std::size_t m_openInterval = 0;

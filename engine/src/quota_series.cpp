@@ -1,5 +1,6 @@
 #include "quota_series.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -11,12 +12,13 @@ double gpus(std::int64_t units) {
     return static_cast<double>(units) / QuotaLedger::kUnitsPerGpu;
 }
 
-double mean(const std::vector<double>& values) {
-    if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+/// The mean of the values sampled from `first` on (the measurement window's samples).
+double mean(const std::vector<double>& values, std::size_t first) {
+    if (first >= values.size()) return std::numeric_limits<double>::quiet_NaN();
     double sum = 0;
-    for (double v : values)
-        sum += v;
-    return sum / static_cast<double>(values.size());
+    for (std::size_t k = first; k < values.size(); ++k)
+        sum += values[k];
+    return sum / static_cast<double>(values.size() - first);
 }
 
 }  // namespace
@@ -62,9 +64,15 @@ void QuotaSeries::sample(Results& results, std::size_t k, const QuotaLedger& quo
 
 void QuotaSeries::writeKpis(Results& results, const QuotaLedger& quota) const {
     if (!active()) return;
+    // The measurement window: preemptions from warmupS on, and the samples taken then.
     std::vector<int> preemptions(results.teams.size(), 0);
     for (const RunSegment& seg : results.segments)
-        if (seg.end == SegmentEnd::Preempted) ++preemptions[results.jobs[seg.job].spec.team];
+        if (seg.end == SegmentEnd::Preempted && seg.endS >= results.warmupS)
+            ++preemptions[results.jobs[seg.job].spec.team];
+    const auto first =
+        static_cast<std::size_t>(std::lower_bound(results.sampleTimesS.begin(),
+                                                  results.sampleTimesS.end(), results.warmupS) -
+                                 results.sampleTimesS.begin());
     for (GroupKpis& k : results.teamKpis) {
         int team = -1;
         for (int t = 0; t < static_cast<int>(results.teams.size()); ++t)
@@ -77,9 +85,9 @@ void QuotaSeries::writeKpis(Results& results, const QuotaLedger& quota) const {
             for (int model : quota.flavorsOf(team))
                 nominal += quota.nominal(team, model);
             k.nominalGpus = gpus(nominal);
-            k.usedGpusMean = mean(results.series[t.used].values);
-            k.borrowedGpusMean = mean(results.series[t.borrowed].values);
-            k.lentGpusMean = mean(results.series[t.lent].values);
+            k.usedGpusMean = mean(results.series[t.used].values, first);
+            k.borrowedGpusMean = mean(results.series[t.borrowed].values, first);
+            k.lentGpusMean = mean(results.series[t.lent].values, first);
         }
     }
 }

@@ -655,6 +655,12 @@ struct Reader {
                 n->fail("gives more than " + std::to_string(InputLimits::maxSamples) +
                         " samples over the horizon; use a longer interval");
         }
+        if (auto n = root.optional("warmupS")) {
+            s.warmupS = n->number(0, InputLimits::maxHorizonS);
+            if (s.warmupS >= s.horizonS)
+                n->fail("must be shorter than horizonS (" + std::to_string(s.horizonS) +
+                        " s): the KPIs measure what comes after it");
+        }
         // Read before the job classes: their job-count estimates scale with it.
         if (auto n = root.optional("demandMultiplier")) {
             s.demandMultiplier = n->number(0, kMaxDemandMultiplier);

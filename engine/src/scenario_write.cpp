@@ -154,6 +154,7 @@ std::string scenarioToJson(const Scenario& s) {
     root["seed"] = s.seed;
     root["horizonS"] = s.horizonS;
     root["sampleIntervalS"] = s.sampleIntervalS;
+    putIf(root, "warmupS", s.warmupS, d.warmupS);
     putIf(root, "demandMultiplier", s.demandMultiplier, d.demandMultiplier);
 
     OJson fabric = OJson::object();

@@ -122,17 +122,20 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
 }
 
 void Simulation::writeRunKpis(Results& out) const {
+    // Events in the measurement window [warmupS, end).
+    const double fromS = out.warmupS;
     auto changesBy = [&](NodeChangeCause cause) {
-        return static_cast<double>(
-            std::count_if(out.nodeChanges.begin(), out.nodeChanges.end(),
-                          [cause](const NodeStateChange& c) { return c.cause == cause; }));
+        return static_cast<double>(std::count_if(
+            out.nodeChanges.begin(), out.nodeChanges.end(),
+            [&](const NodeStateChange& c) { return c.cause == cause && c.timeS >= fromS; }));
     };
     if (m_scenario.failures)
         out.kpis.push_back(
             {"node_failures",
              static_cast<double>(std::count_if(out.nodeChanges.begin(), out.nodeChanges.end(),
-                                               [](const NodeStateChange& c) {
-                                                   return c.state == NodeState::Failed &&
+                                               [&](const NodeStateChange& c) {
+                                                   return c.timeS >= fromS &&
+                                                          c.state == NodeState::Failed &&
                                                           c.cause != NodeChangeCause::SpotReclaim;
                                                })),
              "nodes",
@@ -174,6 +177,7 @@ const Fleet& Simulation::prepare(const Scenario& scenario, Results& results) {
     results.explicitNames = std::move(w.explicitNames);
     results.traceNames = std::move(w.traceNames);
     results.horizonS = scenario.horizonS;
+    results.warmupS = scenario.warmupS;
     results.sampleIntervalS = scenario.sampleIntervalS;
     results.thrashingPreemptions = scenario.scheduler.thrashingPreemptions;
     results.starvationWaitS = scenario.scheduler.starvationWaitS;

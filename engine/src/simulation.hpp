@@ -108,14 +108,15 @@ public:
                   bind(job, pods);
               }),
           m_diagnoser(m_sim, m_scheduler),
-          m_metrics(results, scenario.horizonS, scenario.sampleIntervalS),
+          m_metrics(results, scenario.horizonS, scenario.sampleIntervalS, scenario.warmupS),
           m_fragmentation(results.jobs, results.fleet),
           m_gangSizes(commonGangSizes(results.fleet)),
           m_stuck(static_cast<std::uint32_t>(results.jobs.size())),
           m_sharedGpus(results.fleet, results.firstGpuOfNode),
           m_quotaSeries(results, m_sim.quota, preemptionPossible(scenario),
                         m_metrics.sampleCount()),
-          m_cost(results, results.fleet, scenario.pricing, m_metrics.sampleCount()) {
+          m_cost(results, results.fleet, scenario.pricing, m_metrics.sampleCount(),
+                 scenario.warmupS) {
         m_scheduler.checkSkips(options.checkInvariants);
         if (preemptionPossible(scenario)) {
             m_sim.boundJobs.enable(results.jobs.size(), scenario.jobClasses.size());

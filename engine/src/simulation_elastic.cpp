@@ -103,7 +103,7 @@ void Simulation::reclaimElasticGrowth() {
                 grown[i],
                 std::vector<PodPlacement>(held.begin(), held.begin() + m_sim.spec(grown[i]).pods()),
                 SegmentEnd::Resized);
-            ++m_sim.elastic.shrinks;
+            if (m_nowS >= m_scenario.warmupS) ++m_sim.elastic.shrinks;  // in the KPIs' window
         }
         collect();
         if (grown.empty() || last) return;
@@ -241,7 +241,7 @@ void Simulation::growElasticJobs() {
         worth = worth && (windowS - restartS) / p.slowdown >= (windowS + s.startupS) / slowdownNow;
         if (!worth || !resizeBudgetAllows(grownPods.size())) continue;
         resizeElastic(job, std::move(grownPods), SegmentEnd::Resized);
-        ++m_sim.elastic.grows;
+        if (m_nowS >= m_scenario.warmupS) ++m_sim.elastic.grows;  // in the KPIs' window
     }
     if (dueS < std::numeric_limits<double>::infinity() && dueS != elastic.growTimerS &&
         dueS < m_scenario.horizonS) {

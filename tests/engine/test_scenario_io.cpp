@@ -158,6 +158,7 @@ const Malformed kMalformed[] = {
     {"buying-mix-larger-than-fleet", "/buyingMix", "more than the fleet's 10 nodes"},
     {"buying-mix-spot-unpriced", "/buyingMix", "the mix buys spot h100-sxm nodes"},
     {"hot-spares-more-than-nodes", "/failures/hotSpareNodes", "more than the fleet's 10 nodes"},
+    {"warmup-past-horizon", "/warmupS", "must be shorter than horizonS"},
 };
 
 }  // namespace

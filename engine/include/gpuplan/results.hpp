@@ -288,6 +288,8 @@ struct Results {
     std::vector<std::string> classNames, explicitNames, traceNames;
     double horizonS = 0;
     double sampleIntervalS = 0;
+    /// KPIs measure [warmupS, endS) (Scenario::warmupS); series cover the whole run.
+    double warmupS = 0;
     int thrashingPreemptions = 3;  ///< SchedulerDef's, for JobHealth
     double starvationWaitS = 86400;
     /// FailureDef::mtbfGpuHours when the run draws random failures, else 0.

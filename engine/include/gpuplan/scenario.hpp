@@ -408,6 +408,10 @@ struct Scenario {
     std::uint64_t seed = 1;
     double horizonS = 7 * 86400.0;
     double sampleIntervalS = 600;
+    /// KPIs measure [warmupS, horizon): the start from an empty cluster is left out (its
+    /// queues and utilisation are not yet those of the steady state). Series cover the whole
+    /// horizon. 0 ≤ warmupS < horizonS.
+    double warmupS = 0;
     /// Scales demand ("what if demand grows 30 %?" is 1.3): every Poisson and diurnal class's
     /// rate is multiplied by it and trace inter-arrival times are divided by it. List arrivals
     /// and explicit jobs are fixed times and stay as they are. (0, 100].
