@@ -116,14 +116,18 @@ Catalog loadCatalogFor(const CommonOptions& c) {
     return loadCatalog(presetsDirFor(c) / "catalog" / "catalog.json");
 }
 
-Scenario loadScenarioFor(const std::filesystem::path& file, const CommonOptions& c) {
-    const Catalog catalog = loadCatalogFor(c);
+LoadOptions loadOptionsFor(const CommonOptions& c) {
     LoadOptions options;
     options.dataDirs = c.dataDirs;
     options.budget = c.budget;
     for (const auto& d : paths::dataDirs())
         options.dataDirs.push_back(d);
-    Scenario s = loadScenario(file, catalog, options);
+    return options;
+}
+
+Scenario loadScenarioFor(const std::filesystem::path& file, const CommonOptions& c) {
+    const Catalog catalog = loadCatalogFor(c);
+    Scenario s = loadScenario(file, catalog, loadOptionsFor(c));
     if (!c.priceBook) return s;
     std::filesystem::path book = *c.priceBook;
     // A name alone is a preset book: "lambda" is PRESETS/pricebooks/lambda.json.

@@ -11,6 +11,7 @@
 #include "gpuplan/replications.hpp"
 #include "gpuplan/run_cost.hpp"
 #include "gpuplan/scenario.hpp"
+#include "gpuplan/scenario_io.hpp"
 
 namespace gpuplan::cli {
 
@@ -77,6 +78,8 @@ Catalog loadCatalogFor(const CommonOptions& common);
 /// Loads, with trace files searched in --data-dir folders, then GPUPLAN_DATA_DIR and the
 /// checkout's ../shared/data.
 Scenario loadScenarioFor(const std::filesystem::path& file, const CommonOptions& common);
+/// Data folders (--data-dir, then the installed ones) and the run budget.
+LoadOptions loadOptionsFor(const CommonOptions& common);
 std::filesystem::path presetsDirFor(const CommonOptions& common);
 
 /// "45.0 s", "12.5 min", "3.20 h": for tables.
@@ -95,6 +98,7 @@ int importKueueCommand(Args& args);
 int mixCommand(Args& args);
 int traceCommand(Args& args);
 int compareCommand(Args& args);
+int sweepCommand(Args& args);
 /// run --replications: the replications' table, --out JSON and --csv files.
 int runReplicated(const Scenario& scenario, const std::filesystem::path& scenarioFile,
                   const ReplicationOptions& options,
@@ -111,5 +115,6 @@ extern const char* const kImportKueueUsage;
 extern const char* const kMixUsage;
 extern const char* const kTraceUsage;
 extern const char* const kCompareUsage;
+extern const char* const kSweepUsage;
 
 }  // namespace gpuplan::cli

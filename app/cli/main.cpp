@@ -22,6 +22,8 @@ const char* const kUsage =
     "                     cheapest (the rest bought on demand)\n"
     "  compare BASELINE CANDIDATE\n"
     "                     both on the same seeds: each KPI's difference with its 95 % interval\n"
+    "  sweep SPEC.json --out DIR\n"
+    "                     a scenario over a grid of parameters x replications, in shards\n"
     "  trace SCENARIO --out TRACE.json\n"
     "                     the run as Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
     "  import-kueue FILE.yaml... --into SCENARIO --out NEW.json\n"
@@ -58,6 +60,7 @@ int main(int argc, char** argv) {
                         : command == "mix"          ? kMixUsage
                         : command == "trace"        ? kTraceUsage
                         : command == "compare"      ? kCompareUsage
+                        : command == "sweep"        ? kSweepUsage
                                                     : nullptr;
     if (!usage) {
         std::fprintf(stderr, "gpuplan-cli: unknown command \"%s\"\n\n%s", command.c_str(), kUsage);
@@ -81,6 +84,7 @@ int main(int argc, char** argv) {
         if (command == "mix") return mixCommand(args);
         if (command == "trace") return traceCommand(args);
         if (command == "compare") return compareCommand(args);
+        if (command == "sweep") return sweepCommand(args);
         return benchCommand(args);
     } catch (const UsageError& e) {
         std::fprintf(stderr, "gpuplan-cli %s: %s\n\n%s", command.c_str(), e.message.c_str(), usage);

@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <exception>
 #include <mutex>
 #include <stdexcept>
-#include <thread>
 
+#include "parallel_runs.hpp"
 #include "random.hpp"
 
 namespace gpuplan {
@@ -103,43 +102,25 @@ Replications runOnSeeds(const Scenario& scenario, const std::vector<std::uint64_
     const int n = static_cast<int>(seeds.size());
     std::vector<Reduced> runs(n);
     std::shared_ptr<const Results> first;
-    std::atomic<int> next{0};
     std::atomic<bool> stopped{false};
-    std::exception_ptr failure;
-    std::mutex lock;  // the first failure, and progress reports one at a time
-    const auto work = [&] {
-        for (int i = next++; i < n && !stopped; i = next++) {
-            try {
-                RunOptions run = options.run;
-                run.seed = seeds[i];
-                auto results = std::make_shared<const Results>(simulate(scenario, run, {}, stop));
-                if (results->stopped) {
-                    stopped = true;
-                    return;
-                }
-                runs[i] = reduce(*results);
-                if (i == 0) first = std::move(results);
-                const std::lock_guard held(lock);
-                const int finished = ++done;
-                if (progress) progress(static_cast<double>(finished) / totalRuns);
-            } catch (...) {
-                const std::lock_guard held(lock);
-                if (!failure) failure = std::current_exception();
+    std::mutex progressLock;  // progress reports one at a time
+    detail::runInParallel(
+        static_cast<std::size_t>(n), options.threads,
+        [&](std::size_t i) {
+            RunOptions run = options.run;
+            run.seed = seeds[i];
+            auto results = std::make_shared<const Results>(simulate(scenario, run, {}, stop));
+            if (results->stopped) {
                 stopped = true;
+                return;
             }
-        }
-    };
-    const int threads = std::clamp(
-        options.threads > 0 ? options.threads
-                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())),
-        1, n);
-    {
-        std::vector<std::jthread> pool;
-        for (int t = 1; t < threads; ++t)
-            pool.emplace_back(work);
-        work();
-    }
-    if (failure) std::rethrow_exception(failure);
+            runs[i] = reduce(*results);
+            if (i == 0) first = std::move(results);
+            const std::lock_guard held(progressLock);
+            const int finished = ++done;
+            if (progress) progress(static_cast<double>(finished) / totalRuns);
+        },
+        stopped);
     if (stopped) {
         Replications out;
         out.stopped = true;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "csv_text.hpp"
 #include "gpuplan/replications.hpp"
 #include "gpuplan/scenario_io.hpp"
 
@@ -11,18 +12,14 @@ namespace gpuplan {
 
 namespace {
 
+using detail::csvField;
+using detail::csvNumber;
 using OJson = nlohmann::ordered_json;
 
 OJson number(double v) {
     return std::isfinite(v) ? OJson(v) : OJson(nullptr);
 }
 
-std::string csvNumber(double v) {
-    if (!std::isfinite(v)) return "";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.10g", v);
-    return buf;
-}
 
 OJson groupsToJson(const std::vector<GroupKpis>& groups) {
     OJson list = OJson::array();
@@ -51,18 +48,6 @@ OJson groupsToJson(const std::vector<GroupKpis>& groups) {
     return list;
 }
 
-/// A CSV field as RFC 4180 writes it: quoted, its quotes doubled, when it holds a comma, a
-/// quote, CR or LF (reason texts and hand-built names do). Every text field of every CSV
-/// the project writes goes through here.
-std::string csvField(std::string_view text) {
-    if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
 
 }  // namespace
 

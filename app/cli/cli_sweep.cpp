@@ -1,0 +1,181 @@
+// gpuplan-cli sweep: parameter sweeps with replications, split into shards and merged
+// (gpuplan/sweep.hpp).
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "cli_common.hpp"
+#include "cli_outputs.hpp"
+#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/sweep.hpp"
+
+namespace gpuplan::cli {
+
+const char* const kSweepUsage =
+    "usage: gpuplan-cli sweep SPEC.json --out DIR [--shard K/N] [--threads K] [--find]\n"
+    "       gpuplan-cli sweep merge SHARD_DIR... --out DIR\n"
+    "\n"
+    "Runs every point of a sweep (a scenario with parameters set by JSON pointer: a grid of\n"
+    "their values, or a list of points) times its replications, in parallel, and writes into\n"
+    "DIR: runs.csv (a row per run: run, point, each parameter, replication, seed, every KPI),\n"
+    "summary.csv (a row per point: each KPI's mean and 95 % interval) and spec.json (the\n"
+    "sweep). Replication r of every point runs the same seed (common random numbers).\n"
+    "  --shard K/N  only the runs with run % N == K - 1 (a Slurm array task, a Kubernetes\n"
+    "               Indexed Job pod); `sweep merge` then joins the N shard folders into the\n"
+    "               very files one machine writes\n"
+    "  --threads K  threads (default: every core); the files do not depend on it\n"
+    "  --find       bisect the single parameter's values for the first point whose mean KPI\n"
+    "               is at most the spec's \"find\": {\"kpi\", \"atMost\"} (the KPI must fall as "
+    "the\n"
+    "               values grow); runs only the points the search reaches\n"
+    "  Options of run: --data-dir, --presets, --catalog, --budget-gb, --budget-ops\n"
+    "\n"
+    "SPEC.json: {\"format\": \"gpuplan-sweep\", \"formatVersion\": 1, \"scenario\": FILE,\n"
+    "  \"replications\": N, \"parameters\": [{\"pointer\": \"/horizonS\", \"values\": [...]}]\n"
+    "  or \"points\": [{\"/a\": 1, \"/b\": 2}, ...], optionally \"find\"}\n";
+
+namespace {
+
+/// A progress bar with the runs done and the time left, on a terminal only.
+ProgressFn progressBar(std::size_t runs) {
+    if (!isatty(fileno(stderr))) return {};
+    const auto start = std::chrono::steady_clock::now();
+    return [runs, start](double fraction) {
+        const double elapsedS =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const int filled = static_cast<int>(fraction * 30);
+        char bar[31];
+        std::memset(bar, '.', 30);
+        std::memset(bar, '#', static_cast<std::size_t>(filled));
+        bar[30] = 0;
+        const double leftS = fraction > 0 ? elapsedS * (1 - fraction) / fraction : 0;
+        std::fprintf(stderr, "\r[%s] %3.0f %% of %zu runs, %s left  ", bar, 100 * fraction, runs,
+                     formatSeconds(leftS).c_str());
+        if (fraction >= 1) std::fputc('\n', stderr);
+    };
+}
+
+Shard parseShard(const std::string& text) {
+    const std::size_t slash = text.find('/');
+    const auto k = slash == std::string::npos ? std::nullopt : parseUnsigned(text.substr(0, slash));
+    const auto n =
+        slash == std::string::npos ? std::nullopt : parseUnsigned(text.substr(slash + 1));
+    if (!k || !n || *k < 1 || *k > *n || *n > 100000)
+        throw UsageError{"--shard takes K/N with 1 <= K <= N <= 100000, got \"" + text + "\""};
+    return {static_cast<int>(*k), static_cast<int>(*n)};
+}
+
+void writeOutputs(const std::filesystem::path& dir, const std::string& specText,
+                  const SweepSpec& spec, const std::vector<SweepRun>& runs) {
+    writeFileAtomic(dir / "spec.json", specText);
+    writeFileAtomic(dir / "runs.csv", sweepRunsCsv(spec, runs));
+    writeFileAtomic(dir / "summary.csv", sweepSummaryCsv(spec, runs));
+}
+
+int mergeCommand(Args& args) {
+    std::vector<std::filesystem::path> shards;
+    std::optional<std::filesystem::path> outDir;
+    while (!args.done()) {
+        if (args.at("--out")) {
+            outDir = args.value("--out");
+        } else if (args.peek().starts_with("-")) {
+            args.unknown();
+        } else {
+            shards.emplace_back(args.take());
+        }
+    }
+    if (shards.empty()) throw UsageError{"sweep merge needs the shards' folders"};
+    if (!outDir) throw UsageError{"no --out folder given"};
+    // Every shard carries the sweep it ran; they must be the same one.
+    const std::string specText = readTextFile(shards.front() / "spec.json");
+    const SweepSpec spec =
+        parseSweepSpec(specText, (shards.front() / "spec.json").string(), shards.front());
+    std::vector<std::vector<SweepRun>> runs;
+    for (const auto& dir : shards) {
+        if (readTextFile(dir / "spec.json") != specText)
+            throw InputError((dir / "spec.json").string(), "",
+                             "another sweep than " + (shards.front() / "spec.json").string());
+        const std::filesystem::path file = dir / "runs.csv";
+        runs.push_back(parseSweepRunsCsv(readTextFile(file), file.string(), spec));
+    }
+    const std::vector<SweepRun> merged = mergeSweepRuns(spec, std::move(runs));
+    prepareOutputFolder("--out", *outDir);
+    writeOutputs(*outDir, specText, spec, merged);
+    std::printf("merged %zu shards: %zu runs of %zu points into %s\n", shards.size(), merged.size(),
+                spec.points.size(), outDir->string().c_str());
+    return kOk;
+}
+
+}  // namespace
+
+int sweepCommand(Args& args) {
+    if (!args.done() && args.peek() == "merge") {
+        args.take();
+        return mergeCommand(args);
+    }
+    CommonOptions common;
+    std::optional<std::filesystem::path> specFile, outDir;
+    SweepOptions options;
+    bool find = false;
+    while (!args.done()) {
+        if (args.common(common)) continue;
+        if (args.at("--out")) {
+            outDir = args.value("--out");
+        } else if (args.at("--shard")) {
+            options.shard = parseShard(args.value("--shard"));
+        } else if (args.at("--threads")) {
+            options.threads = static_cast<int>(args.integer("--threads", 1, 1024));
+        } else if (args.at("--find")) {
+            args.flag("--find");
+            find = true;
+        } else {
+            args.scenario(specFile);
+        }
+    }
+    if (!specFile) throw UsageError{"no sweep file given"};
+    if (!outDir) throw UsageError{"no --out folder given"};
+    if (common.priceBook) throw UsageError{"--pricebook does not go with sweep (set /pricing)"};
+    const std::string specText = readTextFile(*specFile);
+    const SweepSpec spec = parseSweepSpec(specText, specFile->string(), folderOf(*specFile));
+    if (find && !spec.findKpi) throw UsageError{"--find needs the sweep's \"find\""};
+    if (find && options.shard.count > 1) throw UsageError{"--find does not split into shards"};
+    prepareOutputFolder("--out", *outDir);
+    const Catalog catalog = loadCatalogFor(common);
+    const LoadOptions load = loadOptionsFor(common);
+    options.run.checkInvariants = false;
+    const auto start = std::chrono::steady_clock::now();
+    if (find) {
+        const FindResult found =
+            findSmallest(spec, catalog, load, options, progressBar(spec.points.size()));
+        writeOutputs(*outDir, specText, spec, found.runs);
+        std::printf("probed %zu of %zu points (%d replications each)\n", found.probed.size(),
+                    spec.points.size(), spec.replications);
+        if (found.point)
+            std::printf("smallest: %s = %s (point %zu): mean %s <= %g\n", spec.pointers[0].c_str(),
+                        spec.points[*found.point][0].c_str(), *found.point, spec.findKpi->c_str(),
+                        spec.findAtMost);
+        else
+            std::printf("no point keeps mean %s <= %g (the last, %s = %s, misses)\n",
+                        spec.findKpi->c_str(), spec.findAtMost, spec.pointers[0].c_str(),
+                        spec.points.back()[0].c_str());
+        return kOk;
+    }
+    const std::vector<SweepRun> runs =
+        runSweep(spec, catalog, load, options, progressBar(spec.runCount() / options.shard.count));
+    writeOutputs(*outDir, specText, spec, runs);
+    const double wallS =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("%zu runs (%zu points × %d replications%s) in %.2f s into %s\n", runs.size(),
+                spec.points.size(), spec.replications,
+                options.shard.count > 1 ? (", shard " + std::to_string(options.shard.index) + "/" +
+                                           std::to_string(options.shard.count))
+                                              .c_str()
+                                        : "",
+                wallS, outDir->string().c_str());
+    return kOk;
+}
+
+}  // namespace gpuplan::cli
