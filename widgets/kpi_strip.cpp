@@ -4,6 +4,7 @@
 #include <QLabel>
 #include <QRegularExpression>
 #include <QVBoxLayout>
+#include <cmath>
 #include <limits>
 
 #include "kpi_format.hpp"
@@ -81,6 +82,13 @@ void KpiStrip::setBaseline(std::shared_ptr<const Results> baseline) {
     refresh();
 }
 
+void KpiStrip::setReplications(std::shared_ptr<const Replications> replications,
+                               std::shared_ptr<const Replications> baseline) {
+    m_replications = std::move(replications);
+    m_baselineReplications = std::move(baseline);
+    refresh();
+}
+
 QString KpiStrip::text(const std::string& kpi) const {
     for (const auto& [name, label] : m_cells)
         if (name == kpi && !label->isHidden()) {
@@ -101,9 +109,38 @@ void KpiStrip::refresh() {
                 QStringLiteral("<span style='color:gray'>%1 –</span>").arg(kpiLabel(name)));
             continue;
         }
-        QString html = QStringLiteral("%1 <b>%2</b>").arg(kpiLabel(name), formatKpiValue(*current));
+        // Over replications: the mean, ± the half-width of its 95 % interval.
+        const KpiEstimate* estimate = m_replications ? m_replications->findKpi(name) : nullptr;
+        Kpi shown = *current;
+        if (estimate) shown.value = estimate->interval.mean;
+        QString html = QStringLiteral("%1 <b>%2</b>").arg(kpiLabel(name), formatKpiValue(shown));
+        if (estimate && std::isfinite(estimate->interval.low)) {
+            Kpi half = shown;
+            half.value = estimate->interval.halfWidth();
+            html += QStringLiteral(" ± %1").arg(formatKpiValue(half));
+        }
         const Kpi* base = m_baseline ? m_baseline->findKpi(name) : nullptr;
-        if (base) {
+        const KpiEstimate* baseEstimate =
+            m_baselineReplications ? m_baselineReplications->findKpi(name) : nullptr;
+        if (base && estimate && baseEstimate &&
+            m_replications->seeds == m_baselineReplications->seeds) {
+            // Paired on the same seeds: the difference's interval says whether it is noise.
+            std::vector<double> differences(estimate->values.size());
+            for (std::size_t i = 0; i < differences.size(); ++i)
+                differences[i] = estimate->values[i] - baseEstimate->values[i];
+            const MeanInterval d = meanInterval(differences);
+            Kpi before = *base;
+            before.value = baseEstimate->interval.mean;
+            const QString delta = formatKpiDelta(shown, before);
+            const int good = goodDirection(name);
+            const char* color = !d.excludesZero() || good == 0 ? "gray"
+                                : (d.mean > 0) == (good > 0)   ? "#1e8449"
+                                                               : "#c0392b";
+            if (!delta.isEmpty())
+                html +=
+                    QStringLiteral(" <span style='color:%1'>(%2%3)</span>")
+                        .arg(color, delta, d.excludesZero() ? QString() : tr(", not significant"));
+        } else if (base) {
             const QString delta = formatKpiDelta(*current, *base);
             const double d = current->value - base->value;
             const int good = goodDirection(name);

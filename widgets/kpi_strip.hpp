@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "gpuplan/replications.hpp"
 #include "gpuplan/results.hpp"
 
 class QLabel;
@@ -21,6 +22,11 @@ public:
     explicit KpiStrip(QWidget* parent = nullptr);
     void setResults(std::shared_ptr<const Results> results);
     void setBaseline(std::shared_ptr<const Results> baseline);
+    /// The current run's replications (null: one run). Cells then read the mean ± the 95 %
+    /// interval's half-width; with the baseline's replications on the same seeds, a delta is
+    /// the paired difference, coloured only when significant.
+    void setReplications(std::shared_ptr<const Replications> replications,
+                         std::shared_ptr<const Replications> baseline);
     /// The text of one KPI cell as shown ("allocation 71.2 % (+4.3)"), empty when the cell is
     /// hidden (costs of an unpriced run), for tests.
     QString text(const std::string& kpi) const;
@@ -38,6 +44,7 @@ private:
     static constexpr int kCellSpacingPx = 18;
 
     std::shared_ptr<const Results> m_results, m_baseline;
+    std::shared_ptr<const Replications> m_replications, m_baselineReplications;
     std::vector<std::pair<std::string, QLabel*>> m_cells;
     std::vector<int> m_rowOf;  // as laid out now
     QVBoxLayout* m_rows;

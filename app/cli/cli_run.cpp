@@ -23,7 +23,8 @@ const char* const kRunUsage =
     "Simulates SCENARIO and prints a KPI table. Waits count jobs still waiting at the end\n"
     "with their wait so far (a lower bound); jobs_waiting_at_end says how many.\n"
     "  --seed N         use seed N (0 to 18446744073709551615) instead of the scenario's\n"
-    "  --replications N run N seeds derived from the scenario's (the first is its own) and\n"
+    "  --replications N run N seeds derived from the scenario's (the first is its own; default:\n"
+    "                   the scenario's \"replications\", 1 = one plain run) and\n"
     "                   print each KPI's mean and 95 % confidence interval (Student t);\n"
     "                   --out then holds the means in \"kpis\", the intervals in\n"
     "                   \"kpis_ci95\" and \"replications\": N, and --csv adds kpis_ci95.csv\n"
@@ -163,6 +164,9 @@ int runCommand(Args& args) {
     if (outFile) checkOutputFile("--out", *outFile);
     const Scenario scenario = loadScenarioFor(*scenarioFile, common);
     if (csvDir) prepareOutputFolder("--csv", *csvDir);
+    // The scenario may ask for replications itself; --replications overrides it.
+    if (replicated.replications == 0 && scenario.replications > 1 && !options.seed)
+        replicated.replications = scenario.replications;
     if (replicated.replications > 0) {
         if (options.seed)
             throw UsageError{

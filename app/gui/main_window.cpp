@@ -120,6 +120,10 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
     connect(&m_sim, &SimulationController::resultsReady, this, &MainWindow::applyResults);
     connect(&m_sim, &SimulationController::partialResultsReady, this,
             &MainWindow::applyPartialResults);
+    connect(&m_sim, &SimulationController::replicationsReady, this,
+            [this](std::shared_ptr<const Replications> replications) {
+                m_replications = std::move(replications);
+            });
     connect(&m_sim, &SimulationController::runFailed, this, [this](const QString& message) {
         dropPartialResults();
         showStatus(tr("Run failed: %1").arg(message));
@@ -542,6 +546,8 @@ void MainWindow::showResults(std::shared_ptr<const Results> results) {
     m_charts->setResults(m_results);
     m_charts->setCursorTime(timeS);
     m_kpis->setResults(m_results);
+    // A snapshot of a single run has no replications; the last finished run's are its own.
+    m_kpis->setReplications(m_results->partial ? nullptr : m_replications, m_baselineReplications);
     m_compare->setResults(m_results);
     m_groups->setResults(m_results);
     m_workload->setResults(m_results);
@@ -642,7 +648,9 @@ void MainWindow::pinBaseline() {
     m_baselineName = m_doc->title();
     // Named on the charts only once it is another scenario's (kept across files).
     m_charts->setBaseline(m_baseline);
+    m_baselineReplications = m_replications;
     m_kpis->setBaseline(m_baseline);
+    m_kpis->setReplications(m_replications, m_baselineReplications);
     m_compare->setBaseline(m_baseline);
     showStatus(tr("Pinned the results of %1 as the baseline; edits now show deltas against them.")
                    .arg(m_baselineName));
@@ -672,7 +680,9 @@ void MainWindow::clearBaseline() {
     m_baseline.reset();
     m_baselineName.clear();
     m_charts->setBaseline(nullptr);
+    m_baselineReplications.reset();
     m_kpis->setBaseline(nullptr);
+    m_kpis->setReplications(m_replications, nullptr);
     m_compare->setBaseline(nullptr);
 }
 

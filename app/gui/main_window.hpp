@@ -120,6 +120,8 @@ private:
     DropController* m_drops;
     FileController* m_files;
     std::shared_ptr<const Results> m_results, m_baseline;
+    /// The runs behind m_results and m_baseline when the scenario asks for replications.
+    std::shared_ptr<const Replications> m_replications, m_baselineReplications;
     QString m_baselineName;
     quint64 m_appliedGeneration = 0;
     // Results older than this generation answer a scenario that was replaced: never pinned.

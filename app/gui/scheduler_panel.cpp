@@ -52,6 +52,21 @@ SchedulerPanel::SchedulerPanel(ScenarioDocument* doc, QWidget* parent)
         new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,19}")), m_seed));
     m_seed->setToolTip(tr("Random seed of arrivals and sizes: same seed, same run"));
 
+    m_warmupHours = new QDoubleSpinBox(this);
+    m_warmupHours->setDecimals(1);
+    m_warmupHours->setRange(0, 3 * 366 * 24);
+    m_warmupHours->setSuffix(tr(" h"));
+    m_warmupHours->setKeyboardTracking(false);
+    m_warmupHours->setToolTip(
+        tr("The KPIs measure from this time on, leaving out the start from an empty cluster\n"
+           "(its queues and utilisation are not yet the steady state's). Charts show it all."));
+    m_replications = new QSpinBox(this);
+    m_replications->setRange(1, Scenario::kMaxReplications);
+    m_replications->setKeyboardTracking(false);
+    m_replications->setToolTip(
+        tr("Seeds each run goes over, on every core: the KPIs read mean ± the 95 % interval\n"
+           "and deltas against a baseline say whether they are significant. 1 = one run."));
+
     m_elasticGrowMinutes = new QDoubleSpinBox(this);
     m_elasticGrowMinutes->setDecimals(1);
     m_elasticGrowMinutes->setRange(0, 30 * 24 * 60);  // the reader's bound
@@ -74,6 +89,8 @@ SchedulerPanel::SchedulerPanel(ScenarioDocument* doc, QWidget* parent)
     form->addRow(tr("Horizon"), horizonRow);
     form->addRow(tr("Sample every"), m_sampleMinutes);
     form->addRow(tr("Seed"), m_seed);
+    form->addRow(tr("Warm-up"), m_warmupHours);
+    form->addRow(tr("Replications"), m_replications);
     form->addRow(buildPreemptionGroup());
     m_reliability = new ReliabilityGroup(m_doc, this);
     connect(m_reliability, &ReliabilityGroup::message, this, &SchedulerPanel::message);
@@ -116,6 +133,18 @@ SchedulerPanel::SchedulerPanel(ScenarioDocument* doc, QWidget* parent)
         Scenario after = m_doc->scenario();
         after.seed = seed;
         commit(after, tr("Seed %1").arg(seed));
+    });
+    connect(m_warmupHours, &QDoubleSpinBox::editingFinished, this, [this] {
+        if (m_warmupHours->value() == m_shownWarmupHours) return;
+        Scenario after = m_doc->scenario();
+        after.warmupS = m_warmupHours->value() * kHourS;
+        commit(after, tr("KPIs from %1 h").arg(m_warmupHours->value()));
+    });
+    connect(m_replications, &QSpinBox::valueChanged, this, [this](int n) {
+        if (n == m_doc->scenario().replications) return;
+        Scenario after = m_doc->scenario();
+        after.replications = n;
+        commit(after, tr("%n replication(s)", nullptr, n));
     });
     connect(m_doc, &ScenarioDocument::changed, this, [this] {
         syncFromDocument();
@@ -233,7 +262,7 @@ void SchedulerPanel::syncFromDocument() {
     const Scenario& s = m_doc->scenario();
     const QSignalBlocker b1(m_queueOrder), b2(m_placement), b3(m_backfill), b4(m_horizon),
         b5(m_sampleMinutes), b6(m_seed), b7(m_preemption), b8(m_graceS), b9(m_thrashing),
-        b10(m_starvationHours), b11(m_elasticGrowMinutes);
+        b10(m_starvationHours), b11(m_elasticGrowMinutes), b12(m_warmupHours), b13(m_replications);
     m_queueOrder->setCurrentIndex(static_cast<int>(s.scheduler.queueOrder));
     m_placement->setCurrentIndex(static_cast<int>(s.scheduler.placement));
     m_backfill->setCurrentIndex(static_cast<int>(s.scheduler.backfill));
@@ -243,6 +272,9 @@ void SchedulerPanel::syncFromDocument() {
     m_sampleMinutes->setValue(s.sampleIntervalS / 60.0);
     m_shownSampleMinutes = m_sampleMinutes->value();
     m_seed->setText(QString::number(s.seed));
+    m_warmupHours->setValue(s.warmupS / kHourS);
+    m_shownWarmupHours = m_warmupHours->value();
+    m_replications->setValue(s.replications);
     m_preemption->setCurrentIndex(static_cast<int>(s.scheduler.preemption));
     m_graceS->setValue(s.scheduler.preemptionGraceS);
     m_shownGraceS = m_graceS->value();

@@ -33,6 +33,10 @@ public:
     QComboBox* horizonUnitBox() const { return m_horizonUnit; }
     QDoubleSpinBox* sampleIntervalMinutesBox() const { return m_sampleMinutes; }
     QLineEdit* seedEdit() const { return m_seed; }
+    /// Hours before the KPIs start measuring (Scenario::warmupS, seconds).
+    QDoubleSpinBox* warmupHoursBox() const { return m_warmupHours; }
+    /// Seeds each run goes over (Scenario::replications): KPIs get ± their interval.
+    QSpinBox* replicationsBox() const { return m_replications; }
     QComboBox* preemptionBox() const { return m_preemption; }
     /// Seconds; enabled only while the scenario can preempt at all.
     QDoubleSpinBox* preemptionGraceBox() const { return m_graceS; }
@@ -72,6 +76,8 @@ private:
     QComboBox* m_horizonUnit;
     QDoubleSpinBox* m_sampleMinutes;
     QLineEdit* m_seed;
+    QDoubleSpinBox* m_warmupHours;
+    QSpinBox* m_replications;
     QComboBox* m_preemption;
     QDoubleSpinBox* m_graceS;
     QSpinBox* m_thrashing;
@@ -81,7 +87,7 @@ private:
     QLabel* m_refusal;
     // As the boxes show the document (rounded to their decimals).
     double m_shownHorizon = 0, m_shownSampleMinutes = 0, m_shownGraceS = 0,
-           m_shownStarvationHours = 0, m_shownElasticGrowMinutes = 0;
+           m_shownStarvationHours = 0, m_shownElasticGrowMinutes = 0, m_shownWarmupHours = 0;
 };
 
 }  // namespace gpuplan::app

@@ -86,24 +86,45 @@ void SimulationController::start(const Scenario& scenario) {
     };
     m_pool.start([this, run, scenario, options] {
         std::shared_ptr<const Results> results;
+        std::shared_ptr<const Replications> replications;
         QString error;
+        const auto progress = [run](double f) {
+            run->progress.store(f, std::memory_order_relaxed);
+        };
         try {
-            results = std::make_shared<const Results>(simulate(
-                scenario, options,
-                [run](double f) { run->progress.store(f, std::memory_order_relaxed); },
-                run->stop.get_token()));
+            if (scenario.replications > 1) {
+                // Every seed on the machine's cores; the window shows the first run, the
+                // KPIs get their intervals (no partial snapshots: runs end in any order).
+                ReplicationOptions replicated;
+                replicated.replications = scenario.replications;
+                replicated.run = options;
+                replicated.run.onPartialResults = nullptr;
+                auto all = std::make_shared<Replications>(
+                    runReplications(scenario, replicated, progress, run->stop.get_token()));
+                if (!all->stopped) {
+                    results = all->first;
+                    replications = std::move(all);
+                }
+            } else {
+                results = std::make_shared<const Results>(
+                    simulate(scenario, options, progress, run->stop.get_token()));
+            }
         } catch (const std::exception& e) {
             error = QString::fromUtf8(e.what());
         }
         const quint64 generation = run->generation;
         // Queued: runs on the GUI thread; dropped by Qt if the controller is gone.
         QMetaObject::invokeMethod(
-            this, [this, generation, results, error] { finished(generation, results, error); },
+            this,
+            [this, generation, results, replications, error] {
+                finished(generation, results, replications, error);
+            },
             Qt::QueuedConnection);
     });
 }
 
 void SimulationController::finished(quint64 generation, std::shared_ptr<const Results> results,
+                                    std::shared_ptr<const Replications> replications,
                                     QString error) {
     if (generation != m_generation) return;  // stale: a newer run was started or it was cancelled
     m_active.reset();
@@ -118,6 +139,7 @@ void SimulationController::finished(quint64 generation, std::shared_ptr<const Re
     }
     if (!results || results->stopped) return;
     m_latest = results;
+    emit replicationsReady(replications, generation);
     emit resultsReady(results, generation);
 }
 

@@ -17,6 +17,7 @@
 #include <optional>
 #include <stop_token>
 
+#include "gpuplan/replications.hpp"
 #include "gpuplan/results.hpp"
 #include "gpuplan/scenario.hpp"
 
@@ -53,6 +54,10 @@ signals:
     void longRun(bool active);
     void progress(double fraction);
     void resultsReady(std::shared_ptr<const gpuplan::Results> results, quint64 generation);
+    /// Just before resultsReady when the scenario asks for replications (its results are the
+    /// first replication's); null when it does not.
+    void replicationsReady(std::shared_ptr<const gpuplan::Replications> replications,
+                           quint64 generation);
     /// The current run's results so far (Results::partial), while it goes on.
     void partialResultsReady(std::shared_ptr<const gpuplan::Results> results, quint64 generation);
     void runFailed(const QString& message, quint64 generation);
@@ -68,7 +73,8 @@ private:
     void start(const Scenario& scenario);
     /// The running run is out of date: stop it and drop whatever it returns.
     void abandonActive();
-    void finished(quint64 generation, std::shared_ptr<const Results> results, QString error);
+    void finished(quint64 generation, std::shared_ptr<const Results> results,
+                  std::shared_ptr<const Replications> replications, QString error);
     void poll();
 
     QThreadPool m_pool;

@@ -661,6 +661,8 @@ struct Reader {
                 n->fail("must be shorter than horizonS (" + std::to_string(s.horizonS) +
                         " s): the KPIs measure what comes after it");
         }
+        if (auto n = root.optional("replications"))
+            s.replications = static_cast<int>(n->integer(1, Scenario::kMaxReplications));
         // Read before the job classes: their job-count estimates scale with it.
         if (auto n = root.optional("demandMultiplier")) {
             s.demandMultiplier = n->number(0, kMaxDemandMultiplier);

@@ -155,6 +155,7 @@ std::string scenarioToJson(const Scenario& s) {
     root["horizonS"] = s.horizonS;
     root["sampleIntervalS"] = s.sampleIntervalS;
     putIf(root, "warmupS", s.warmupS, d.warmupS);
+    putIf(root, "replications", s.replications, d.replications);
     putIf(root, "demandMultiplier", s.demandMultiplier, d.demandMultiplier);
 
     OJson fabric = OJson::object();

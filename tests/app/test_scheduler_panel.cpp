@@ -8,6 +8,7 @@
 #include <QSpinBox>
 
 #include "app_test_support.hpp"
+#include "kpi_strip.hpp"
 #include "scheduler_panel.hpp"
 
 using namespace gpuplan;
@@ -234,6 +235,38 @@ private slots:
         f.doc.undoStack()->undo();
         QCOMPARE(f.doc.scenario().scheduler.elasticGrowAfterIdleS, 600.0);
         QCOMPARE(panel->elasticGrowBox()->value(), 10.0);
+    }
+
+    void replicationsGiveErrorBarsAndWarmUpMovesTheWindow() {
+        // 4 replications: the KPI strip reads mean ± half-width, its allocation the mean of the
+        // four runs (the window shows the first); undo is one run again, no ±.
+        Fixture f;
+        SchedulerPanel* panel = f.window->schedulerPanel();
+        QCOMPARE(panel->replicationsBox()->value(), 1);
+        QVERIFY(!f.window->kpiStrip()->text("allocation_mean").contains(QStringLiteral("±")));
+        panel->replicationsBox()->setValue(4);
+        QCOMPARE(f.doc.scenario().replications, 4);
+        QVERIFY(f.waitForResults(60000));
+        const QString cell = f.window->kpiStrip()->text("allocation_mean");
+        QVERIFY2(cell.contains(QStringLiteral("±")), qPrintable(cell));
+        // Pinned and compared with itself: every paired difference is 0, not significant.
+        f.window->pinBaseline();
+        f.window->simulation().runNow(f.doc.scenario());
+        QVERIFY(f.waitForResults(60000));
+        const QString same = f.window->kpiStrip()->text("wait_s_p95");
+        QVERIFY2(same.contains(QStringLiteral("not significant")), qPrintable(same));
+        f.window->clearBaseline();
+        f.doc.undoStack()->undo();
+        QCOMPARE(f.doc.scenario().replications, 1);
+        QVERIFY(f.waitForResults(60000));
+        QVERIFY(!f.window->kpiStrip()->text("allocation_mean").contains(QStringLiteral("±")));
+        // Warm-up in hours: 24 h writes 86400 s and the results measure from it.
+        enter(panel->warmupHoursBox(), 24);
+        QCOMPARE(f.doc.scenario().warmupS, 86400.0);
+        QVERIFY(f.waitForResults());
+        QCOMPARE(f.window->results()->warmupS, 86400.0);
+        f.doc.undoStack()->undo();
+        QCOMPARE(panel->warmupHoursBox()->value(), 0.0);
     }
 
     void leavingPreemptionBoxesUnchangedIsNoEdit() {

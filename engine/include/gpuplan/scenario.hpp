@@ -412,6 +412,10 @@ struct Scenario {
     /// queues and utilisation are not yet those of the steady state). Series cover the whole
     /// horizon. 0 ≤ warmupS < horizonS.
     double warmupS = 0;
+    /// Seeds the scenario is run on to give every KPI an error bar (gpuplan/replications.hpp):
+    /// the application and `gpuplan-cli run` run this many unless told otherwise. 1..1000.
+    int replications = 1;
+    static constexpr int kMaxReplications = 1000;
     /// Scales demand ("what if demand grows 30 %?" is 1.3): every Poisson and diurnal class's
     /// rate is multiplied by it and trace inter-arrival times are divided by it. List arrivals
     /// and explicit jobs are fixed times and stay as they are. (0, 100].
