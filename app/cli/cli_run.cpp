@@ -167,6 +167,8 @@ int runCommand(Args& args) {
     // The scenario may ask for replications itself; --replications overrides it.
     if (replicated.replications == 0 && scenario.replications > 1 && !options.seed)
         replicated.replications = scenario.replications;
+    if (replicated.threads > 0 && replicated.replications == 0)
+        throw UsageError{"--threads goes with --replications (one run uses one thread)"};
     if (replicated.replications > 0) {
         if (options.seed)
             throw UsageError{

@@ -21,8 +21,10 @@ const char* const kSweepUsage =
     "Runs every point of a sweep (a scenario with parameters set by JSON pointer: a grid of\n"
     "their values, or a list of points) times its replications, in parallel, and writes into\n"
     "DIR: runs.csv (a row per run: run, point, each parameter, replication, seed, every KPI),\n"
-    "summary.csv (a row per point: each KPI's mean and 95 % interval) and spec.json (the\n"
-    "sweep). Replication r of every point runs the same seed (common random numbers).\n"
+    "summary.csv (a row per point: each KPI's mean and 95 % interval), spec.json (the sweep)\n"
+    "and run-info.json (the scenario's, the catalog's and gpuplan's fingerprints, which\n"
+    "`sweep merge` requires to agree). Replication r of every point runs the same seed\n"
+    "(common random numbers).\n"
     "  --shard K/N  only the runs with run % N == K - 1 (a Slurm array task, a Kubernetes\n"
     "               Indexed Job pod); `sweep merge` then joins the N shard folders into the\n"
     "               very files one machine writes\n"
@@ -68,9 +70,34 @@ Shard parseShard(const std::string& text) {
     return {static_cast<int>(*k), static_cast<int>(*n)};
 }
 
+/// FNV-1a, 64 bits: a fingerprint of a file's bytes for run-info.json.
+std::string fnv64(std::string_view bytes) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : bytes) {
+        h ^= c;
+        h *= 0x100000001b3ull;
+    }
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+
+/// What a shard's runs depend on besides the sweep file: shards run against another scenario
+/// text, catalog or build must not merge into what one machine would have written.
+std::string runInfo(const SweepSpec& spec, const CommonOptions& common) {
+    const std::filesystem::path catalog = common.catalogFile
+                                              ? *common.catalogFile
+                                              : presetsDirFor(common) / "catalog" / "catalog.json";
+    return "{\"gpuplan\": \"" GPUPLAN_VERSION "\", \"scenarioFnv64\": \"" +
+           fnv64(readTextFile(spec.scenarioFile)) + "\", \"catalogFnv64\": \"" +
+           fnv64(readTextFile(catalog)) + "\"}\n";
+}
+
 void writeOutputs(const std::filesystem::path& dir, const std::string& specText,
-                  const SweepSpec& spec, const std::vector<SweepRun>& runs) {
+                  const std::string& info, const SweepSpec& spec,
+                  const std::vector<SweepRun>& runs) {
     writeFileAtomic(dir / "spec.json", specText);
+    writeFileAtomic(dir / "run-info.json", info);
     writeFileAtomic(dir / "runs.csv", sweepRunsCsv(spec, runs));
     writeFileAtomic(dir / "summary.csv", sweepSummaryCsv(spec, runs));
 }
@@ -93,17 +120,23 @@ int mergeCommand(Args& args) {
     const std::string specText = readTextFile(shards.front() / "spec.json");
     const SweepSpec spec =
         parseSweepSpec(specText, (shards.front() / "spec.json").string(), shards.front());
+    const std::string info = readTextFile(shards.front() / "run-info.json");
     std::vector<std::vector<SweepRun>> runs;
     for (const auto& dir : shards) {
         if (readTextFile(dir / "spec.json") != specText)
             throw InputError((dir / "spec.json").string(), "",
                              "another sweep than " + (shards.front() / "spec.json").string());
+        if (readTextFile(dir / "run-info.json") != info)
+            throw InputError((dir / "run-info.json").string(), "",
+                             "ran another scenario, catalog or gpuplan than " +
+                                 (shards.front() / "run-info.json").string() +
+                                 " (its runs would not be the ones one machine runs)");
         const std::filesystem::path file = dir / "runs.csv";
         runs.push_back(parseSweepRunsCsv(readTextFile(file), file.string(), spec));
     }
     const std::vector<SweepRun> merged = mergeSweepRuns(spec, std::move(runs));
     prepareOutputFolder("--out", *outDir);
-    writeOutputs(*outDir, specText, spec, merged);
+    writeOutputs(*outDir, specText, info, spec, merged);
     std::printf("merged %zu shards: %zu runs of %zu points into %s\n", shards.size(), merged.size(),
                 spec.points.size(), outDir->string().c_str());
     return kOk;
@@ -150,7 +183,7 @@ int sweepCommand(Args& args) {
     if (find) {
         const FindResult found =
             findSmallest(spec, catalog, load, options, progressBar(spec.points.size()));
-        writeOutputs(*outDir, specText, spec, found.runs);
+        writeOutputs(*outDir, specText, runInfo(spec, common), spec, found.runs);
         std::printf("probed %zu of %zu points (%d replications each)\n", found.probed.size(),
                     spec.points.size(), spec.replications);
         if (found.point)
@@ -165,7 +198,7 @@ int sweepCommand(Args& args) {
     }
     const std::vector<SweepRun> runs =
         runSweep(spec, catalog, load, options, progressBar(spec.runCount() / options.shard.count));
-    writeOutputs(*outDir, specText, spec, runs);
+    writeOutputs(*outDir, specText, runInfo(spec, common), spec, runs);
     const double wallS =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("%zu runs (%zu points × %d replications%s) in %.2f s into %s\n", runs.size(),

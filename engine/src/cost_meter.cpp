@@ -15,7 +15,7 @@ double ratio(double a, double b) {
 
 CostMeter::CostMeter(Results& results, const Fleet& fleet, const std::optional<PricingDef>& pricing,
                      std::size_t samples, double warmupS)
-    : m_results(&results), m_fleet(fleet), m_active(fleet.priced), m_warmupS(warmupS) {
+    : m_results(&results), m_fleet(fleet), m_active(fleet.priced), m_window{warmupS} {
     m_rateSeries.fill(-1);
     m_breakevenUtilization = kNaN;
     if (!m_active) return;
@@ -103,8 +103,8 @@ void CostMeter::held(std::span<const PodPlacement> pods, int sign) {
 
 void CostMeter::advanceTo(double timeS) {
     if (!m_active || timeS <= m_lastS) return;
-    if (m_lastS < m_warmupS && m_warmupS <= timeS) {
-        integrateTo(m_warmupS);
+    if (m_lastS < m_window.fromS && m_window.fromS <= timeS) {
+        integrateTo(m_window.fromS);
         m_atWarmup = m_run;
     }
     integrateTo(timeS);
@@ -135,7 +135,7 @@ void CostMeter::writeKpis(Results& r) const {
     if (!m_active) return;
     // The measurement window [warmupS, end): the run's integrals less the warm-up's.
     // A run stopped (or a snapshot taken) before the warm-up ended measured nothing yet.
-    const Integrals b = m_lastS <= m_warmupS && m_warmupS > 0 ? m_run : m_atWarmup;
+    const Integrals b = m_window.measuredNothing(m_lastS) ? m_run : m_atWarmup;
     Integrals w = m_run;
     for (int c = 0; c < kBuyingClassCount; ++c) {
         w.paidUsd[c] -= b.paidUsd[c];
@@ -180,14 +180,9 @@ void CostMeter::writeKpis(Results& r) const {
             "again).");
     // Chargeback: what each team's jobs held in the window, at the price of what they held.
     std::vector<double> teamUsd(r.teams.size(), 0.0);
-    for (const RunSegment& seg : r.segments) {
-        if (seg.endS <= m_warmupS) continue;
-        const double inWindow =
-            seg.startS >= m_warmupS
-                ? 1
-                : (seg.endS - m_warmupS) / (seg.endS - seg.startS);  // a binding across it
-        teamUsd[r.jobs[seg.job].spec.team] += r.costUsdOf(seg) * inWindow;
-    }
+    for (const RunSegment& seg : r.segments)
+        if (const double share = m_window.shareOf(seg.startS, seg.endS); share > 0)
+            teamUsd[r.jobs[seg.job].spec.team] += r.costUsdOf(seg) * share;
     for (GroupKpis& g : r.teamKpis)
         for (std::size_t t = 0; t < r.teams.size(); ++t)
             if (r.teams[t] == g.name) g.costUsd = teamUsd[t];

@@ -69,7 +69,7 @@ private:
     void integrateTo(double timeS);
     Integrals m_run;       ///< over the run so far
     Integrals m_atWarmup;  ///< m_run when the clock reached warmupS: the KPIs leave it out
-    double m_warmupS = 0;
+    MeasurementWindow m_window;
     std::array<int, kBuyingClassCount> m_rateSeries{};  ///< into Results::series, −1 = none
     double m_breakevenUtilization;
     // Spot savings net of lost work (spot_savings_usd): spot GPU-hours paid, priced on demand;

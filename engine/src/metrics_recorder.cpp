@@ -41,7 +41,7 @@ double ratio(double num, double den) {
 
 MetricsRecorder::MetricsRecorder(Results& results, double horizonS, double intervalS,
                                  double warmupS)
-    : m_results(&results), m_horizonS(horizonS), m_intervalS(intervalS), m_warmupS(warmupS) {
+    : m_results(&results), m_horizonS(horizonS), m_intervalS(intervalS), m_window{warmupS} {
     for (std::size_t k = 0; static_cast<double>(k) * intervalS < horizonS; ++k)
         m_sampleTimes.push_back(static_cast<double>(k) * intervalS);
     static const char* names[kSeriesCount][2] = {
@@ -81,8 +81,8 @@ MetricsRecorder::MetricsRecorder(Results& results, double horizonS, double inter
 void MetricsRecorder::advanceTo(double timeS, const Rates& r) {
     timeS = std::min(timeS, m_horizonS);
     // Reaching the warm-up's end (before any sample taken there): what the KPIs leave out.
-    if (m_lastS < m_warmupS && m_warmupS <= timeS) {
-        integrateTo(m_warmupS, r);
+    if (m_lastS < m_window.fromS && m_window.fromS <= timeS) {
+        integrateTo(m_window.fromS, r);
         m_atWarmup = tallies();
     }
     integrateTo(timeS, r);
@@ -239,7 +239,7 @@ void MetricsRecorder::writeKpis(double endS) {
     // The measurement window [warmupS, endS): the run's tallies less the warm-up's.
     Tallies w = tallies();
     // A run stopped (or a snapshot taken) before the warm-up ended measured nothing yet.
-    const Tallies b = endS <= m_warmupS && m_warmupS > 0 ? w : m_atWarmup;
+    const Tallies b = m_window.measuredNothing(endS) ? w : m_atWarmup;
     w.total.allocated -= b.total.allocated;
     w.total.provisioned -= b.total.provisioned;
     w.total.occupied -= b.total.occupied;
@@ -285,7 +285,7 @@ void MetricsRecorder::writeKpis(double endS) {
     }
     for (std::uint32_t i = 0; i < r.jobs.size(); ++i) {
         const JobRecord& j = r.jobs[i];
-        if (j.spec.submitS >= endS || j.spec.submitS < m_warmupS) continue;
+        if (j.spec.submitS >= endS || !m_window.counts(j.spec.submitS)) continue;
         fleet.add(j, endS);
         teams[j.spec.team].add(j, endS);
         const std::size_t c = classGroup(j.spec);
@@ -294,21 +294,23 @@ void MetricsRecorder::writeKpis(double endS) {
     }
     // GPU-seconds held in the window, from the run segments (closed at the end of the run).
     for (const RunSegment& seg : r.segments) {
-        if (seg.endS <= m_warmupS) continue;
+        const double heldS = m_window.clipS(seg.startS, seg.endS);
+        if (heldS == 0) continue;
         const JobSpec& spec = r.jobs[seg.job].spec;
         const double gpus =
             spec.sharesGpu() || spec.asksMig() ? r.gpuEquivalentsOf(seg) : spec.gpus;
-        const double gpuS = (seg.endS - std::max(seg.startS, m_warmupS)) * gpus;
+        const double gpuS = heldS * gpus;
         teams[spec.team].allocatedGpuS += gpuS;
         classes[classGroup(spec)].allocatedGpuS += gpuS;
     }
     m_results->teamKpis.clear();
     for (std::size_t t = 0; t < teams.size(); ++t)
-        if (teams[t].submitted > 0)
+        // A team whose jobs were all submitted before the window still holds GPUs in it.
+        if (teams[t].submitted > 0 || teams[t].allocatedGpuS > 0)
             m_results->teamKpis.push_back(teams[t].kpis(r.teams[t], w.total.provisioned));
     m_results->classKpis.clear();
     for (std::size_t c = 0; c < classes.size(); ++c)
-        if (classes[c].submitted > 0)
+        if (classes[c].submitted > 0 || classes[c].allocatedGpuS > 0)
             m_results->classKpis.push_back(
                 classes[c].kpis(r.jobClassName(classExample[c]), w.total.provisioned));
 
@@ -341,7 +343,7 @@ void MetricsRecorder::writeKpis(double endS) {
         "Mean time from submit to completion, of the jobs that completed.");
     add("slowdown_mean", fleet.started ? fleet.slowdownSum / fleet.started : kNaN, "x",
         "Mean placement slowdown of the jobs that started (1 = ideal placement).");
-    add("queue_length_mean", ratio(w.total.queued, std::max(0.0, endS - m_warmupS)), "jobs",
+    add("queue_length_mean", ratio(w.total.queued, m_window.clipS(0, endS)), "jobs",
         "Time-averaged number of queued jobs.");
     add("stranded_gpus_mean", w.samples ? w.strandedSum / static_cast<double>(w.samples) : 0,
         "gpus", "Free GPUs no waiting pod can use, averaged over the samples.");
@@ -366,7 +368,8 @@ void MetricsRecorder::writeKpis(double endS) {
         add("gpu_hours_checkpointing", w.checkpointingGpuS / 3600, "gpu_h",
             "GPU-hours jobs spent writing checkpoints (their checkpointCostS each), which "
             "goodput does not count as useful.");
-    add("jobs_submitted", fleet.submitted, "jobs", "Jobs submitted before the end of the run.");
+    add("jobs_submitted", fleet.submitted, "jobs",
+        "Jobs submitted in the measurement window (from warmupS to the end of the run).");
     add("jobs_started", fleet.started, "jobs", "Jobs bound at least once.");
     add("jobs_completed", fleet.completed, "jobs", "Jobs that ran to completion.");
     add("jobs_failed", fleet.failed, "jobs",

@@ -77,16 +77,24 @@ public:
     void sample(std::size_t k, const Gauges& gauges);
     /// A job started at the current time after waiting `waitS`.
     void jobStarted(double waitS) { m_intervalWaits.push_back(waitS); }
-    /// Useful work lost: an evicted job's progress since its last checkpoint. It was counted
-    /// useful while it ran; it is not, and gpu_hours_lost sums it.
-    void discardUseful(double gpuSeconds) {
+    /// Useful work lost: an evicted job's progress since its last checkpoint, done from
+    /// sinceS to now. It was counted useful while it ran; it is not, and gpu_hours_lost sums
+    /// it (the window, the part done in it).
+    void discardUseful(double gpuSeconds, double sinceS) {
         m_total.useful -= gpuSeconds;
         m_lostGpuS += gpuSeconds;
+        const double before = beforeWindow(gpuSeconds, sinceS);
+        m_atWarmup.total.useful -= before;
+        m_atWarmup.lostGpuS += before;
     }
-    /// GPU-seconds spent writing checkpoints: held and progressing, but not useful work.
-    void discardCheckpointing(double gpuSeconds) {
+    /// GPU-seconds spent writing checkpoints while progressing since sinceS: held and
+    /// progressing, but not useful work.
+    void discardCheckpointing(double gpuSeconds, double sinceS) {
         m_total.useful -= gpuSeconds;
         countCheckpointing(gpuSeconds);
+        const double before = beforeWindow(gpuSeconds, sinceS);
+        m_atWarmup.total.useful -= before;
+        m_atWarmup.checkpointingGpuS += before;
     }
     /// GPU-seconds spent writing a checkpoint after progress stopped (never counted useful).
     void countCheckpointing(double gpuSeconds) {
@@ -116,6 +124,12 @@ private:
         std::size_t samples = 0;
     };
     void integrateTo(double timeS, const Rates& rates);
+    /// Of GPU-seconds spread evenly over [sinceS, now], the part before the window once the
+    /// warm-up's tallies are taken (before that, all of it goes into them anyway).
+    double beforeWindow(double gpuSeconds, double sinceS) const {
+        if (m_window.fromS == 0 || m_lastS < m_window.fromS) return 0;
+        return gpuSeconds * (1 - m_window.shareOf(std::min(sinceS, m_lastS), m_lastS));
+    }
     void closeInterval(std::size_t k);
     Tallies tallies() const;  ///< so far, the open interval's integrals included
     void writeKpis(double endS);
@@ -123,7 +137,7 @@ private:
     Results* m_results;
     double m_horizonS;
     double m_intervalS;
-    double m_warmupS;
+    MeasurementWindow m_window;
     Tallies m_atWarmup;  ///< tallies() when the clock reached warmupS (zero without warm-up)
     std::vector<double> m_sampleTimes;
     double m_lastS = 0;

@@ -1,6 +1,7 @@
 #include "parallel_runs.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -8,19 +9,22 @@
 
 namespace gpuplan::detail {
 
-void runInParallel(std::size_t count, int threads, const std::function<void(std::size_t)>& task,
-                   std::atomic<bool>& abort) {
+bool runInParallel(std::size_t count, int threads,
+                   const std::function<bool(std::size_t, std::stop_token)>& task,
+                   std::stop_token stop) {
+    std::stop_source runs;  // the caller's stop, or a failure, ends every run still going
+    const std::stop_callback forward(stop, [&runs] { runs.request_stop(); });
     std::atomic<std::size_t> next{0};
     std::exception_ptr failure;
     std::mutex failureLock;
     const auto work = [&] {
-        for (std::size_t i = next++; i < count && !abort; i = next++) {
+        for (std::size_t i = next++; i < count && !runs.stop_requested(); i = next++) {
             try {
-                task(i);
+                if (!task(i, runs.get_token())) runs.request_stop();
             } catch (...) {
                 const std::lock_guard held(failureLock);
                 if (!failure) failure = std::current_exception();
-                abort = true;
+                runs.request_stop();
             }
         }
     };
@@ -34,6 +38,7 @@ void runInParallel(std::size_t count, int threads, const std::function<void(std:
         work();
     }
     if (failure) std::rethrow_exception(failure);
+    return !runs.stop_requested();
 }
 
 }  // namespace gpuplan::detail

@@ -17,7 +17,7 @@ void writePreemptionHealthKpis(Results& results) {
     int thrashingJobs = 0;
     int starvedJobs = 0;
     for (std::uint32_t j = 0; j < results.jobs.size(); ++j) {
-        if (results.jobs[j].spec.submitS < results.warmupS) continue;  // before the window
+        if (!results.measurementWindow().counts(results.jobs[j].spec.submitS)) continue;
         const JobHealth h = rebound ? all[j] : results.healthOf(j);
         const int team = results.jobs[j].spec.team;
         if (h.thrashing) {

@@ -67,12 +67,9 @@ void QuotaSeries::writeKpis(Results& results, const QuotaLedger& quota) const {
     // The measurement window: preemptions from warmupS on, and the samples taken then.
     std::vector<int> preemptions(results.teams.size(), 0);
     for (const RunSegment& seg : results.segments)
-        if (seg.end == SegmentEnd::Preempted && seg.endS >= results.warmupS)
+        if (seg.end == SegmentEnd::Preempted && results.measurementWindow().counts(seg.endS))
             ++preemptions[results.jobs[seg.job].spec.team];
-    const auto first =
-        static_cast<std::size_t>(std::lower_bound(results.sampleTimesS.begin(),
-                                                  results.sampleTimesS.end(), results.warmupS) -
-                                 results.sampleTimesS.begin());
+    const std::size_t first = results.measurementWindow().firstSample(results.sampleTimesS);
     for (GroupKpis& k : results.teamKpis) {
         int team = -1;
         for (int t = 0; t < static_cast<int>(results.teams.size()); ++t)

@@ -102,26 +102,26 @@ Replications runOnSeeds(const Scenario& scenario, const std::vector<std::uint64_
     const int n = static_cast<int>(seeds.size());
     std::vector<Reduced> runs(n);
     std::shared_ptr<const Results> first;
-    std::atomic<bool> stopped{false};
     std::mutex progressLock;  // progress reports one at a time
-    detail::runInParallel(
+    const bool finished = detail::runInParallel(
         static_cast<std::size_t>(n), options.threads,
-        [&](std::size_t i) {
+        [&](std::size_t i, std::stop_token runStop) {
             RunOptions run = options.run;
             run.seed = seeds[i];
-            auto results = std::make_shared<const Results>(simulate(scenario, run, {}, stop));
-            if (results->stopped) {
-                stopped = true;
-                return;
-            }
+            // Shared by every run at once: a caller's counters or snapshots would race.
+            run.counters = nullptr;
+            run.onPartialResults = nullptr;
+            auto results = std::make_shared<const Results>(simulate(scenario, run, {}, runStop));
+            if (results->stopped) return false;
             runs[i] = reduce(*results);
             if (i == 0) first = std::move(results);
             const std::lock_guard held(progressLock);
-            const int finished = ++done;
-            if (progress) progress(static_cast<double>(finished) / totalRuns);
+            const int doneNow = ++done;
+            if (progress) progress(static_cast<double>(doneNow) / totalRuns);
+            return true;
         },
-        stopped);
-    if (stopped) {
+        stop);
+    if (!finished) {
         Replications out;
         out.stopped = true;
         return out;

@@ -20,7 +20,6 @@ OJson number(double v) {
     return std::isfinite(v) ? OJson(v) : OJson(nullptr);
 }
 
-
 OJson groupsToJson(const std::vector<GroupKpis>& groups) {
     OJson list = OJson::array();
     for (const GroupKpis& g : groups) {
@@ -47,7 +46,6 @@ OJson groupsToJson(const std::vector<GroupKpis>& groups) {
     }
     return list;
 }
-
 
 }  // namespace
 

@@ -123,18 +123,18 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
 
 void Simulation::writeRunKpis(Results& out) const {
     // Events in the measurement window [warmupS, end).
-    const double fromS = out.warmupS;
+    const MeasurementWindow window = out.measurementWindow();
     auto changesBy = [&](NodeChangeCause cause) {
         return static_cast<double>(std::count_if(
             out.nodeChanges.begin(), out.nodeChanges.end(),
-            [&](const NodeStateChange& c) { return c.cause == cause && c.timeS >= fromS; }));
+            [&](const NodeStateChange& c) { return c.cause == cause && window.counts(c.timeS); }));
     };
     if (m_scenario.failures)
         out.kpis.push_back(
             {"node_failures",
              static_cast<double>(std::count_if(out.nodeChanges.begin(), out.nodeChanges.end(),
                                                [&](const NodeStateChange& c) {
-                                                   return c.timeS >= fromS &&
+                                                   return window.counts(c.timeS) &&
                                                           c.state == NodeState::Failed &&
                                                           c.cause != NodeChangeCause::SpotReclaim;
                                                })),
@@ -610,8 +610,11 @@ void Simulation::loseUnsavedWork(std::uint32_t job) {
         s.sharesGpu() || policy.costS > 0
             ? workGpus(job) * out.lostS
             : workGpus(job) * (m_nowS - rt.progressStartS - gainedS * slowdown) / slowdown;
-    m_metrics.discardUseful(lostGpuS);
-    if (out.overheadS > 0) m_metrics.discardCheckpointing(workGpus(job) * out.overheadS);
+    // The lost work is the binding's latest progress; its checkpoints spread over all of it.
+    const double lostWallS = workGpus(job) > 0 ? lostGpuS / workGpus(job) * slowdown : 0;
+    m_metrics.discardUseful(lostGpuS, std::max(rt.progressStartS, m_nowS - lostWallS));
+    if (out.overheadS > 0)
+        m_metrics.discardCheckpointing(workGpus(job) * out.overheadS, rt.progressStartS);
     m_results.segments[rt.segment].lostWorkS = static_cast<float>(out.lostS);
     // An elastic job's lost work is priced at its own size (a grown one did it on more GPUs,
     // in less time).
@@ -622,7 +625,8 @@ void Simulation::loseUnsavedWork(std::uint32_t job) {
 
 void Simulation::writeOffCheckpoints(std::uint32_t job, bool completed) {
     if (const double overheadS = checkpointWriteOffS(job, completed); overheadS > 0)
-        m_metrics.discardCheckpointing(workGpus(job) * overheadS);
+        m_metrics.discardCheckpointing(workGpus(job) * overheadS,
+                                       m_sim.runtime[job].progressStartS);
 }
 
 double Simulation::checkpointWriteOffS(std::uint32_t job, bool completed) const {
@@ -714,7 +718,8 @@ void Simulation::checkpointAllWork(std::uint32_t job) {
     // The periodic checkpoints so far, then one more of everything done.
     const CheckpointOutcome out =
         checkpointOutcome(policy, savedBeforeS, workDoneS(job), s.durationS);
-    m_metrics.discardCheckpointing(workGpus(job) * out.overheadS);
+    m_metrics.discardCheckpointing(workGpus(job) * out.overheadS,
+                                   m_sim.runtime[job].progressStartS);
     // Written after its progress stopped: held, never counted useful.
     m_metrics.countCheckpointing(heldGpus(job) * policy.costS);
     m_sim.savedWork.set(job, out.workS, m_results.jobs.size());

@@ -103,7 +103,8 @@ void Simulation::reclaimElasticGrowth() {
                 grown[i],
                 std::vector<PodPlacement>(held.begin(), held.begin() + m_sim.spec(grown[i]).pods()),
                 SegmentEnd::Resized);
-            if (m_nowS >= m_scenario.warmupS) ++m_sim.elastic.shrinks;  // in the KPIs' window
+            if (m_results.measurementWindow().counts(m_nowS))
+                ++m_sim.elastic.shrinks;  // in the KPIs' window
         }
         collect();
         if (grown.empty() || last) return;
@@ -241,7 +242,8 @@ void Simulation::growElasticJobs() {
         worth = worth && (windowS - restartS) / p.slowdown >= (windowS + s.startupS) / slowdownNow;
         if (!worth || !resizeBudgetAllows(grownPods.size())) continue;
         resizeElastic(job, std::move(grownPods), SegmentEnd::Resized);
-        if (m_nowS >= m_scenario.warmupS) ++m_sim.elastic.grows;  // in the KPIs' window
+        if (m_results.measurementWindow().counts(m_nowS))
+            ++m_sim.elastic.grows;  // in the KPIs' window
     }
     if (dueS < std::numeric_limits<double>::infinity() && dueS != elastic.growTimerS &&
         dueS < m_scenario.horizonS) {
@@ -306,7 +308,9 @@ void Simulation::keepAllWork(std::uint32_t job) {
     const CheckpointOutcome out = checkpointOutcome(
         m_results.checkpointOf(job), m_sim.savedWork.of(job), workDoneS(job), s.durationS);
     // The periodic checkpoints this binding wrote are not useful work; none more is written.
-    if (out.overheadS > 0) m_metrics.discardCheckpointing(workGpus(job) * out.overheadS);
+    if (out.overheadS > 0)
+        m_metrics.discardCheckpointing(workGpus(job) * out.overheadS,
+                                       m_sim.runtime[job].progressStartS);
     m_sim.savedWork.set(job, out.workS, m_results.jobs.size());
 }
 

@@ -23,7 +23,7 @@ void Simulation::finishInto(Results& out, double endS, MetricsRecorder& metrics,
         seg.end = SegmentEnd::Horizon;
         if (m_sim.savedWork.anyCost())
             if (const double overheadS = checkpointWriteOffS(job, false); overheadS > 0)
-                metrics.discardCheckpointing(workGpus(job) * overheadS);
+                metrics.discardCheckpointing(workGpus(job) * overheadS, rt.progressStartS);
         if (out.jobs[job].spec.sharesGpu() && !seg.crashLoop)
             seg.slowdown = out.jobs[job].slowdown = meanSlowdown(job);
     }

@@ -29,38 +29,48 @@ std::vector<SweepRun> runRuns(const SweepSpec& spec, const std::vector<std::size
                               const SweepOptions& options, const ProgressFn& progress,
                               std::stop_token stop) {
     const auto replications = static_cast<std::size_t>(spec.replications);
-    std::map<std::size_t, Scenario> scenarios;
+    // The scenario file read once; each point it runs checked before any run (a bad value
+    // fails first), then built again by each run (memory stays one scenario per thread).
+    const std::string scenarioText = readTextFile(spec.scenarioFile);
+    std::set<std::size_t> points;
     for (std::size_t run : runIndices)
-        if (const std::size_t point = run / replications; !scenarios.contains(point))
-            scenarios.emplace(point, scenarioAtPoint(spec, point, catalog, loadOptions));
+        points.insert(run / replications);
+    for (std::size_t point : points)
+        (void)scenarioAtPoint(spec, scenarioText, point, catalog, loadOptions);
     std::vector<SweepRun> rows(runIndices.size());
-    std::atomic<bool> stopped{false};
     std::mutex progressLock;
     std::size_t done = 0;
-    detail::runInParallel(
+    const bool finished = detail::runInParallel(
         runIndices.size(), options.threads,
-        [&](std::size_t i) {
+        [&](std::size_t i, std::stop_token runStop) {
             SweepRun& row = rows[i];
             row.run = runIndices[i];
             row.point = row.run / replications;
             row.replication = static_cast<int>(row.run % replications);
-            const Scenario& scenario = scenarios.at(row.point);
-            row.seed = replicationSeed(scenario.seed, row.replication);
-            RunOptions run = options.run;
-            run.seed = row.seed;
-            const Results results = simulate(scenario, run, {}, stop);
-            if (results.stopped) {
-                stopped = true;
-                return;
+            try {
+                const Scenario scenario =
+                    scenarioAtPoint(spec, scenarioText, row.point, catalog, loadOptions);
+                row.seed = replicationSeed(scenario.seed, row.replication);
+                RunOptions run = options.run;
+                run.seed = row.seed;
+                run.counters = nullptr;  // shared by every run at once: they would race
+                run.onPartialResults = nullptr;
+                const Results results = simulate(scenario, run, {}, runStop);
+                if (results.stopped) return false;
+                for (const Kpi& k : results.kpis)
+                    row.kpis.emplace_back(k.name, k.value);
+            } catch (const std::invalid_argument& e) {
+                throw std::invalid_argument("sweep " + spec.sourceName + ", point " +
+                                            std::to_string(row.point) + ", replication " +
+                                            std::to_string(row.replication) + ": " + e.what());
             }
-            for (const Kpi& k : results.kpis)
-                row.kpis.emplace_back(k.name, k.value);
             const std::lock_guard held(progressLock);
             ++done;
             if (progress) progress(static_cast<double>(done) / runIndices.size());
+            return true;
         },
-        stopped);
-    if (stopped) return {};
+        stop);
+    if (!finished) return {};
     return rows;
 }
 
@@ -178,7 +188,12 @@ std::vector<SweepRun> parseSweepRunsCsv(std::string_view text, const std::string
                      (*cells)[2 + k] + ", the sweep to " + spec.points[r.point][k]);
         for (std::size_t k = 0; k < kpis.size(); ++k) {
             const std::string& cell = (*cells)[fixed + k];
-            if (cell.empty()) continue;  // not reported by this run
+            // Empty: the run measured nothing there. Kept (NaN) so the column stays, as it
+            // does in one machine's file.
+            if (cell.empty()) {
+                r.kpis.emplace_back(kpis[k], std::nan(""));
+                continue;
+            }
             double v = 0;
             const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
             if (ec != std::errc() || end != cell.data() + cell.size() || !std::isfinite(v))

@@ -18,9 +18,12 @@ constexpr std::size_t kMaxParameters = 16;
 constexpr std::size_t kMaxValues = 10'000;
 constexpr std::size_t kMaxRuns = 100'000;
 
-/// A JSON pointer's text, checked: "/a/b/0", each token escaped as RFC 6901 says.
+/// A JSON pointer's text, checked: "/a/b/0", each token escaped as RFC 6901 says; no control
+/// characters (a pointer is a CSV column name).
 std::string pointerText(const JsonNode& node) {
     const std::string text = node.string(512);
+    for (unsigned char c : text)
+        if (c < 0x20 || c == 0x7f) node.fail("a pointer with a control character");
     try {
         (void)Json::json_pointer(text);
     } catch (const nlohmann::json::exception& e) {
@@ -106,6 +109,17 @@ SweepSpec parseSweepSpec(std::string_view text, const std::string& sourceName,
             spec.points.push_back(std::move(point));
         }
     }
+    // Each place set once: a pointer twice, or one inside another, would make rows claim
+    // values that never ran.
+    for (std::size_t a = 0; a < spec.pointers.size(); ++a)
+        for (std::size_t b = 0; b < spec.pointers.size(); ++b) {
+            if (a == b) continue;
+            const std::string& x = spec.pointers[a];
+            const std::string& y = spec.pointers[b];
+            if (x == y || y.starts_with(x + "/"))
+                root.fail("the parameters " + x + " and " + y +
+                          " set the same place (each must set its own)");
+        }
     if (auto f = root.optional("find")) {
         JsonObject o = f->object();
         spec.findKpi = o.required("kpi").string(128);
@@ -125,19 +139,33 @@ SweepSpec loadSweepSpec(const std::filesystem::path& file) {
 
 Scenario scenarioAtPoint(const SweepSpec& spec, std::size_t point, const Catalog& catalog,
                          const LoadOptions& options) {
+    return scenarioAtPoint(spec, readTextFile(spec.scenarioFile), point, catalog, options);
+}
+
+Scenario scenarioAtPoint(const SweepSpec& spec, std::string_view scenarioText, std::size_t point,
+                         const Catalog& catalog, const LoadOptions& options) {
     const std::string name = spec.scenarioFile.string();
-    Json doc = detail::parseStrict(readTextFile(spec.scenarioFile), name);
+    Json doc = detail::parseStrict(scenarioText, name);
     std::string where;
     for (std::size_t k = 0; k < spec.pointers.size(); ++k) {
-        const Json::json_pointer pointer(spec.pointers[k]);
         // Set an existing value, or a new key of an existing object: never build the path
-        // (a typo would otherwise add keys the reader then rejects far from the cause).
-        const Json::json_pointer parent = pointer.parent_pointer();
-        if (!doc.contains(parent) ||
-            !(doc.at(parent).is_object() || (doc.at(parent).is_array() && doc.contains(pointer))))
+        // (a typo would otherwise add keys the reader then rejects far from the cause). An
+        // index past an array, or one too large to be one, is no place either.
+        bool placed = false;
+        try {
+            const Json::json_pointer pointer(spec.pointers[k]);
+            const Json::json_pointer parent = pointer.parent_pointer();
+            if (doc.contains(parent) && (doc.at(parent).is_object() ||
+                                         (doc.at(parent).is_array() && doc.contains(pointer)))) {
+                doc[pointer] = Json::parse(spec.points[point][k]);
+                placed = true;
+            }
+        } catch (const nlohmann::json::exception&) {
+            placed = false;
+        }
+        if (!placed)
             throw InputError(spec.sourceName, spec.pointers[k],
                              "the scenario " + name + " has no such place to set");
-        doc[pointer] = Json::parse(spec.points[point][k]);
         where += (where.empty() ? "" : ", ") + spec.pointers[k] + " = " + spec.points[point][k];
     }
     try {

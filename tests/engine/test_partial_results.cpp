@@ -40,7 +40,8 @@ TEST_CASE("partial results are the run cut at their time", "[partial]") {
     CHECK(watched.fingerprint == whole.fingerprint);
     REQUIRE(watched.kpis.size() == whole.kpis.size());
     for (std::size_t k = 0; k < whole.kpis.size(); ++k)
-        CHECK(watched.kpis[k].value == Approx(whole.kpis[k].value).margin(1e-12));
+        CHECK((watched.kpis[k].value == whole.kpis[k].value ||
+               (std::isnan(watched.kpis[k].value) && std::isnan(whole.kpis[k].value))));
     CHECK_FALSE(watched.partial);
     CHECK(watched.endS == s.horizonS);
 

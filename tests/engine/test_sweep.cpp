@@ -28,6 +28,10 @@ std::filesystem::path writeMmc(const std::filesystem::path& folder) {
     c.durationS.kind = DistKind::Exponential;
     c.durationS.mean = 600;
     s.jobClasses = {c};
+    // Priced on demand only: breakeven_utilization and reserved_commitment_utilization are
+    // NaN in every run, columns runs.csv must keep through a merge.
+    s.pods[0].racks[0].nodes[0].buyingClass = BuyingClass::OnDemand;
+    s.pricing = test::tgPrices();
     const std::filesystem::path file = folder / "mmc.json";
     saveScenarioAtomic(s, file);
     return file;
@@ -105,6 +109,12 @@ TEST_CASE("a malformed sweep file names the place", "[sweep]") {
           "unknown key");
     fails(R"("points": [{"/a": 1}, {"/b": 2}])", "/points/1", "sets no \"/a\"");
     fails(R"("points": [{"/a": 1}], "parameters": [])", "", "either \"parameters\"");
+    fails(R"("parameters": [{"pointer": "/a", "values": [1]}, {"pointer": "/a/b", "values": [2]}])",
+          "", "set the same place");
+    fails(R"("parameters": [{"pointer": "/a", "values": [1]}, {"pointer": "/a", "values": [2]}])",
+          "", "set the same place");
+    fails(R"("parameters": [{"pointer": "/a\nb", "values": [1]}])", "/parameters/0/pointer",
+          "control character");
     fails(R"("replications": 0, "points": [{"/a": 1}])", "/replications", "between");
     fails(R"("points": [{"/a": 1, "/b": 2}], "find": {"kpi": "wait_s_mean", "atMost": 1})", "/find",
           "one parameter");
@@ -126,6 +136,13 @@ TEST_CASE("the scenario at a point has its values; a bad value names the point",
             "points": [{"/topology/pods/7/count": 1}]})",
         "sweep.json", dir.path);
     CHECK_THROWS_WITH(scenarioAtPoint(nowhere, 0, catalog, {}), Catch::Contains("no such place"));
+    // An index too large to be one is no place either (not nlohmann's own exception).
+    const SweepSpec huge = parseSweepSpec(
+        R"({"format": "gpuplan-sweep", "formatVersion": 1, "scenario": "mmc.json",
+            "points": [{"/topology/pods/99999999999999999999/count": 1}]})",
+        "sweep.json", dir.path);
+    CHECK_THROWS_WITH(scenarioAtPoint(huge, 0, catalog, {}),
+                      Catch::Contains("sweep.json") && Catch::Contains("no such place"));
 }
 
 TEST_CASE("runs.csv reads back exactly; shards merge into one machine's bytes", "[sweep]") {
@@ -143,6 +160,7 @@ TEST_CASE("runs.csv reads back exactly; shards merge into one machine's bytes", 
     // One thread gives the same rows.
     CHECK(sweepRunsCsv(spec, runSweep(spec, catalog, {}, quick(1))) == sweepRunsCsv(spec, whole));
     const std::string csv = sweepRunsCsv(spec, whole);
+    REQUIRE(csv.find("breakeven_utilization") != std::string::npos);
     const std::vector<SweepRun> back = parseSweepRunsCsv(csv, "runs.csv", spec);
     CHECK(sweepRunsCsv(spec, back) == csv);
     CHECK(sweepSummaryCsv(spec, back) == sweepSummaryCsv(spec, whole));

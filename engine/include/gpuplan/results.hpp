@@ -4,6 +4,7 @@
 // pending jobs at any exact time t, and a fingerprint of the event sequence and placements.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -273,6 +274,31 @@ struct ClusterSnapshot {
     }
 };
 
+/// The KPIs' measurement window, [fromS, the run's end) (Scenario::warmupS): the one rule for
+/// what a KPI counts. Series cover the whole run.
+struct MeasurementWindow {
+    double fromS = 0;
+
+    /// An event, a submission or a sample at timeS counts.
+    bool counts(double timeS) const { return timeS >= fromS; }
+    /// The part of [startS, endS) inside the window, in seconds.
+    double clipS(double startS, double endS) const {
+        return std::max(0.0, endS - std::max(startS, fromS));
+    }
+    /// The share of [startS, endS) inside the window (an instant: 1 if it counts, else 0).
+    double shareOf(double startS, double endS) const {
+        return endS > startS ? clipS(startS, endS) / (endS - startS) : (counts(endS) ? 1 : 0);
+    }
+    /// A run that ended (or a snapshot taken) by fromS measured nothing yet.
+    bool measuredNothing(double endS) const { return fromS > 0 && endS <= fromS; }
+    /// The first of the sample times that counts.
+    std::size_t firstSample(std::span<const double> sampleTimesS) const {
+        return static_cast<std::size_t>(
+            std::lower_bound(sampleTimesS.begin(), sampleTimesS.end(), fromS) -
+            sampleTimesS.begin());
+    }
+};
+
 /// A run's fingerprint as 16 hex digits.
 std::string fingerprintHex(std::uint64_t fingerprint);
 
@@ -290,6 +316,7 @@ struct Results {
     double sampleIntervalS = 0;
     /// KPIs measure [warmupS, endS) (Scenario::warmupS); series cover the whole run.
     double warmupS = 0;
+    MeasurementWindow measurementWindow() const { return {warmupS}; }
     int thrashingPreemptions = 3;  ///< SchedulerDef's, for JobHealth
     double starvationWaitS = 86400;
     /// FailureDef::mtbfGpuHours when the run draws random failures, else 0.

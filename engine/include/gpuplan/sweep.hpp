@@ -27,7 +27,8 @@ namespace gpuplan {
 struct SweepSpec {
     std::string sourceName;  ///< the sweep file, for messages
     std::filesystem::path scenarioFile;
-    std::vector<std::string> pointers;             ///< the parameters, in column order
+    /// The parameters, in column order: a grid's as listed, a list's by name.
+    std::vector<std::string> pointers;
     std::vector<std::vector<std::string>> points;  ///< per point, each parameter's JSON text
     int replications = 1;
     std::optional<std::string> findKpi;  ///< "find": the KPI to keep at most findAtMost
@@ -44,6 +45,10 @@ SweepSpec parseSweepSpec(std::string_view text, const std::string& sourceName,
 
 /// The sweep's scenario with one point's values set, read and checked as a file is: a value a
 /// scenario may not hold is an InputError naming the point and the scenario's place.
+/// `scenarioText` is the scenario file's text (read once for many points).
+Scenario scenarioAtPoint(const SweepSpec& spec, std::string_view scenarioText, std::size_t point,
+                         const Catalog& catalog, const LoadOptions& options);
+/// The same, reading the scenario file.
 Scenario scenarioAtPoint(const SweepSpec& spec, std::size_t point, const Catalog& catalog,
                          const LoadOptions& options);
 
@@ -53,7 +58,9 @@ struct SweepRun {
     std::size_t point = 0;
     int replication = 0;
     std::uint64_t seed = 0;
-    std::vector<std::pair<std::string, double>> kpis;  ///< in the engine's order
+    /// In the engine's order; NaN where the run measured nothing (read back from runs.csv:
+    /// every column of its header, NaN where empty).
+    std::vector<std::pair<std::string, double>> kpis;
 };
 
 /// K of N (1-based): the runs with run % N == K − 1.
