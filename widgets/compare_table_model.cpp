@@ -19,6 +19,21 @@ void CompareTableModel::setBaseline(std::shared_ptr<const Results> baseline) {
     endResetModel();
 }
 
+void CompareTableModel::setReplications(std::shared_ptr<const Replications> current,
+                                        std::shared_ptr<const Replications> baseline) {
+    beginResetModel();
+    m_replications = std::move(current);
+    m_baselineReplications = std::move(baseline);
+    endResetModel();
+}
+
+Kpi CompareTableModel::shown(const Kpi& kpi, const Replications* replications) const {
+    Kpi out = kpi;
+    if (const KpiEstimate* e = replications ? replications->findKpi(kpi.name) : nullptr)
+        out.value = e->interval.mean;
+    return out;
+}
+
 int CompareTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() || !m_results ? 0 : static_cast<int>(m_results->kpis.size());
 }
@@ -29,8 +44,14 @@ int CompareTableModel::columnCount(const QModelIndex& parent) const {
 
 QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
     if (!m_results || !index.isValid()) return {};
-    const Kpi& current = m_results->kpis[index.row()];
-    const Kpi* base = m_baseline ? m_baseline->findKpi(current.name) : nullptr;
+    const Kpi current = shown(m_results->kpis[index.row()], m_replications.get());
+    const Kpi* baseKpi = m_baseline ? m_baseline->findKpi(current.name) : nullptr;
+    const std::optional<Kpi> base =
+        baseKpi ? std::optional(shown(*baseKpi, m_baselineReplications.get())) : std::nullopt;
+    const std::optional<MeanInterval> paired =
+        base && m_replications && m_baselineReplications
+            ? pairedDifference(*m_baselineReplications, *m_replications, current.name)
+            : std::nullopt;
     if (role == Qt::ToolTipRole && index.column() == KpiColumn)
         return QString::fromStdString(current.description);
     if (role == Qt::DisplayRole) {
@@ -43,15 +64,27 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
                 return formatKpiValue(current);
             case DeltaColumn:
                 return base ? formatKpiDelta(current, *base) : QString();
+            case SignificanceColumn:
+                if (!paired || paired->n < 2) return QString();
+                return paired->excludesZero() ? tr("significant") : tr("may be noise");
         }
     }
     if (role == Qt::ToolTipRole && index.column() == KpiColumn)
         return QString::fromStdString(current.name);
     if (role == Qt::TextAlignmentRole && index.column() != KpiColumn)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && index.column() == SignificanceColumn && paired && paired->n >= 2)
+        return tr("The 95 % interval of the %n paired difference(s) (same seeds): [%1, %2]",
+                  nullptr, paired->n)
+            .arg(formatKpiDelta(Kpi{current.name, paired->low, current.unit, {}},
+                                Kpi{current.name, 0, current.unit, {}}),
+                 formatKpiDelta(Kpi{current.name, paired->high, current.unit, {}},
+                                Kpi{current.name, 0, current.unit, {}}));
     if (role == Qt::ForegroundRole && index.column() == DeltaColumn && base) {
         const double d = current.value - base->value;
         const int good = goodDirection(current.name);
+        // Noise is grey: only a significant delta is coloured good or bad.
+        if (paired && !paired->excludesZero()) return QBrush(QColor("gray"));
         if (d != 0 && good != 0)
             return QBrush((d > 0) == (good > 0) ? QColor("#1e8449") : QColor("#c0392b"));
     }
@@ -69,6 +102,8 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation o, int role)
             return tr("Current");
         case DeltaColumn:
             return tr("Δ");
+        case SignificanceColumn:
+            return tr("95 %");
     }
     return {};
 }

@@ -122,13 +122,13 @@ void KpiStrip::refresh() {
         const Kpi* base = m_baseline ? m_baseline->findKpi(name) : nullptr;
         const KpiEstimate* baseEstimate =
             m_baselineReplications ? m_baselineReplications->findKpi(name) : nullptr;
-        if (base && estimate && baseEstimate &&
-            m_replications->seeds == m_baselineReplications->seeds) {
-            // Paired on the same seeds: the difference's interval says whether it is noise.
-            std::vector<double> differences(estimate->values.size());
-            for (std::size_t i = 0; i < differences.size(); ++i)
-                differences[i] = estimate->values[i] - baseEstimate->values[i];
-            const MeanInterval d = meanInterval(differences);
+        // Paired on the same seeds: the difference's interval says whether it is noise.
+        const std::optional<MeanInterval> paired =
+            base && estimate && baseEstimate
+                ? pairedDifference(*m_baselineReplications, *m_replications, name)
+                : std::nullopt;
+        if (paired) {
+            const MeanInterval& d = *paired;
             Kpi before = *base;
             before.value = baseEstimate->interval.mean;
             const QString delta = formatKpiDelta(shown, before);

@@ -549,6 +549,8 @@ void MainWindow::showResults(std::shared_ptr<const Results> results) {
     // A snapshot of a single run has no replications; the last finished run's are its own.
     m_kpis->setReplications(m_results->partial ? nullptr : m_replications, m_baselineReplications);
     m_compare->setResults(m_results);
+    m_compare->setReplications(m_results->partial ? nullptr : m_replications,
+                               m_baselineReplications);
     m_groups->setResults(m_results);
     m_workload->setResults(m_results);
     m_pending->setResults(m_results, std::pair{timeS, snapshot->pending});
@@ -652,6 +654,7 @@ void MainWindow::pinBaseline() {
     m_kpis->setBaseline(m_baseline);
     m_kpis->setReplications(m_replications, m_baselineReplications);
     m_compare->setBaseline(m_baseline);
+    m_compare->setReplications(m_replications, m_baselineReplications);
     showStatus(tr("Pinned the results of %1 as the baseline; edits now show deltas against them.")
                    .arg(m_baselineName));
 }
@@ -684,6 +687,7 @@ void MainWindow::clearBaseline() {
     m_kpis->setBaseline(nullptr);
     m_kpis->setReplications(m_replications, nullptr);
     m_compare->setBaseline(nullptr);
+    m_compare->setReplications(m_replications, nullptr);
 }
 
 void MainWindow::updateTitle() {

@@ -160,16 +160,22 @@ PairedComparison comparePaired(const Scenario& baseline, const Scenario& candida
     out.candidate =
         runOnSeeds(candidate, seeds, options, progress, stop, done, 2 * options.replications);
     if (out.candidate.stopped) return out;
-    for (const KpiEstimate& a : out.baseline.kpis) {
-        const KpiEstimate* b = out.candidate.findKpi(a.name);
-        if (!b) continue;
-        std::vector<double> differences(a.values.size());
-        for (std::size_t i = 0; i < differences.size(); ++i)
-            differences[i] = b->values[i] - a.values[i];
-        out.kpis.push_back({a.name, a.unit, a.interval, b->interval,
-                            meanInterval(differences, options.confidence)});
-    }
+    for (const KpiEstimate& a : out.baseline.kpis)
+        if (const auto d = pairedDifference(out.baseline, out.candidate, a.name))
+            out.kpis.push_back(
+                {a.name, a.unit, a.interval, out.candidate.findKpi(a.name)->interval, *d});
     return out;
+}
+
+std::optional<MeanInterval> pairedDifference(const Replications& baseline,
+                                             const Replications& candidate, std::string_view kpi) {
+    const KpiEstimate* a = baseline.findKpi(kpi);
+    const KpiEstimate* b = candidate.findKpi(kpi);
+    if (!a || !b || baseline.seeds != candidate.seeds) return std::nullopt;
+    std::vector<double> differences(a->values.size());
+    for (std::size_t i = 0; i < differences.size(); ++i)
+        differences[i] = b->values[i] - a->values[i];
+    return meanInterval(differences, candidate.confidence);
 }
 
 }  // namespace gpuplan

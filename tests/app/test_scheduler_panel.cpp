@@ -8,6 +8,7 @@
 #include <QSpinBox>
 
 #include "app_test_support.hpp"
+#include "compare_table_model.hpp"
 #include "kpi_strip.hpp"
 #include "scheduler_panel.hpp"
 
@@ -255,6 +256,17 @@ private slots:
         QVERIFY(f.waitForResults(60000));
         const QString same = f.window->kpiStrip()->text("wait_s_p95");
         QVERIFY2(same.contains(QStringLiteral("not significant")), qPrintable(same));
+        // The compare table says the same of every KPI the runs measured.
+        auto* compare = f.window->findChild<ui::CompareTableModel*>();
+        QVERIFY(compare);
+        int noise = 0;
+        for (int row = 0; row < compare->rowCount(); ++row) {
+            const QString verdict =
+                compare->index(row, ui::CompareTableModel::SignificanceColumn).data().toString();
+            QVERIFY2(verdict != QStringLiteral("significant"), qPrintable(verdict));
+            noise += verdict == QStringLiteral("may be noise");
+        }
+        QVERIFY(noise > 10);
         f.window->clearBaseline();
         f.doc.undoStack()->undo();
         QCOMPARE(f.doc.scenario().replications, 1);

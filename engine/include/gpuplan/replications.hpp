@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -62,6 +63,11 @@ struct Replications {
 /// threads but one call at a time. Throws what simulate throws.
 Replications runReplications(const Scenario& scenario, const ReplicationOptions& options,
                              const ProgressFn& progress = {}, std::stop_token stop = {});
+
+/// The paired difference candidate − baseline of one KPI, run by run: only when both went over
+/// the same seeds (else nullopt), and both report the KPI.
+std::optional<MeanInterval> pairedDifference(const Replications& baseline,
+                                             const Replications& candidate, std::string_view kpi);
 
 /// One KPI compared: `candidate` − `baseline`, replication by replication on the same seeds.
 struct KpiDifference {
