@@ -13,7 +13,8 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-# Debian packages (see ../shared/reference/toolchain.md). Never vendored, never downloaded
+# Debian packages (see ../shared/reference/toolchain.md; slurm-wlm, slurm-client and munge give
+# tests/cli/slurm_sweep_test.sh a real one-node Slurm). Never vendored, never downloaded
 # at build or run time.
 packages=(
     g++ make cmake ninja-build pkg-config
@@ -22,6 +23,7 @@ packages=(
     xvfb xauth libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core imagemagick
     dpkg-dev file clang-format
     clang-14 libclang-rt-14-dev
+    slurm-wlm slurm-client munge
 )
 
 install_missing() {
