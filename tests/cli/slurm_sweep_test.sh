@@ -6,8 +6,10 @@
 # `gpuplan-cli sweep` of the same spec byte for byte. Every daemon it started is stopped and the
 # temp folder removed, whether it passes or fails.
 #
-# Needs Debian's slurm-wlm and munge (installers/dev.sh installs them) and root: slurmd starts
-# each job as its user, and SlurmUser=root keeps the configuration to one user.
+# Needs Debian's slurm-wlm and munge (installers/dev.sh installs them); it fails, naming them,
+# without. Root is not needed: the daemons and the jobs all run as the user running the test
+# (SlurmUser and SlurmdUser are that user; a slurmd not run by root can only start that user's
+# jobs, which is all the test submits).
 # usage: slurm_sweep_test.sh GPUPLAN_CLI PRESETS_DIR SWEEP_SLURM_SH
 set -euo pipefail
 cli=$(realpath -- "$1") presets=$(realpath -- "$2") script=$(realpath -- "$3")
@@ -26,8 +28,8 @@ done
 [ ${#missing[@]} -eq 0 ] ||
     fail "no ${missing[*]}: install the Debian packages slurm-wlm and munge" \
         "(apt-get install --no-install-recommends slurm-wlm munge; installers/dev.sh test does)"
-[ "$(id -u)" = 0 ] || fail "needs root: slurmd runs each job as its user (CI runs as root)"
 
+user=$(id -un)
 T=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-slurm.XXXXXX")
 conf=$T/slurm.conf
 export SLURM_CONF=$conf  # every client command (sbatch, squeue, ...) reads the private cluster
@@ -50,7 +52,7 @@ cleanup() {
     local code=$?
     set +e
     if [ -n "$ctld_pid" ] && kill -0 "$ctld_pid" 2>/dev/null; then
-        scancel --quiet --user=root >/dev/null 2>&1
+        scancel --quiet --user="$user" >/dev/null 2>&1
         for _ in $(seq 50); do
             [ -z "$(squeue -h 2>/dev/null)" ] && break
             sleep 0.2
@@ -72,6 +74,8 @@ cleanup() {
     if [ "$code" != 0 ]; then
         for log in "$T"/log/*; do
             [ -s "$log" ] || continue
+            # A daemon's stderr repeats its log file; it only tells more when the log is empty.
+            [[ $log == *.out && -s ${log%.out}.log ]] && continue
             echo "---- ${log#"$T"/} (last lines)"
             tail -n 15 "$log"
         done
@@ -135,8 +139,8 @@ ClusterName=gpuplan-test
 SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
-SlurmUser=root
-SlurmdUser=root
+SlurmUser=$user
+SlurmdUser=$user
 AuthType=auth/munge
 CredType=cred/munge
 AuthInfo=socket=$socket
