@@ -8,10 +8,11 @@
 # writable on the compute nodes at the same paths):
 #
 #   jobid=$(sbatch --parsable --array=0-7 installers/sweep-slurm.sh my-sweep.json out)
-#   sbatch --dependency=afterok:$jobid installers/sweep-slurm.sh merge out
+#   sbatch --dependency=afterok:$jobid --kill-on-invalid-dep=yes installers/sweep-slurm.sh merge out
 #
 # The first line runs 8 shards (`gpuplan-cli sweep my-sweep.json --out out/shard-K --shard K/8`,
-# K = 1..8); the second waits until every array task has ended well, then runs
+# K = 1..8); the second waits until every array task has ended well (and is cancelled, rather
+# than left pending for ever, if one fails), then runs
 # `gpuplan-cli sweep merge out/shard-* --out out`, which writes out/runs.csv, out/summary.csv
 # and out/spec.json: the very bytes `gpuplan-cli sweep my-sweep.json --out out` writes on one
 # machine. To merge by hand instead, once `squeue -j $jobid` is empty:
@@ -57,6 +58,7 @@ cli=${GPUPLAN_CLI:-$(command -v gpuplan-cli || true)}
 if [ "${1:-}" = merge ]; then
     [ $# -eq 2 ] || die "usage: sweep-slurm.sh merge OUTDIR"
     out=$2
+    [ -d "$out" ] || die "no folder $out: did the array run?"
     # Shard folders in shard order (shard-2 before shard-10); merge does not depend on the order,
     # but its log reads better.
     mapfile -t shards < <(find "$out" -mindepth 1 -maxdepth 1 -type d -name 'shard-*' | sort -V)
