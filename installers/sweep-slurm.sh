@@ -61,9 +61,9 @@ if [ "${1:-}" = merge ]; then
     [ -d "$out" ] || die "no folder $out: did the array run?"
     # Shard folders in shard order (shard-2 before shard-10); merge does not depend on the order,
     # but its log reads better.
-    mapfile -t shards < <(find "$out" -mindepth 1 -maxdepth 1 -type d -name 'shard-*' | sort -V)
-    [ ${#shards[@]} -gt 0 ] || die "no shard-K folders in $out: did the array run?"
-    exec "$cli" sweep merge "${shards[@]}" --out "$out"
+    mapfile -t folders < <(find "$out" -mindepth 1 -maxdepth 1 -type d -name 'shard-*' | sort -V)
+    [ ${#folders[@]} -gt 0 ] || die "no shard-K folders in $out: did the array run?"
+    exec "$cli" sweep merge "${folders[@]}" --out "$out"
 fi
 
 [ $# -ge 2 ] || die "usage: sbatch --array=0-(N-1) sweep-slurm.sh SPEC OUTDIR [sweep options]
