@@ -14,7 +14,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 # Debian packages (see ../shared/reference/toolchain.md; slurm-wlm, slurm-client and munge give
-# tests/cli/slurm_sweep_test.sh a real one-node Slurm). Never vendored, never downloaded
+# tests/cli/slurm_sweep_test.sh a real one-node Slurm, python3-yaml reads the Kubernetes
+# manifests in tests/cli/k8s_sweep_manifest_test.sh). Never vendored, never downloaded
 # at build or run time.
 packages=(
     g++ make cmake ninja-build pkg-config
@@ -23,7 +24,7 @@ packages=(
     xvfb xauth libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core imagemagick
     dpkg-dev file clang-format
     clang-14 libclang-rt-14-dev
-    slurm-wlm slurm-client munge
+    slurm-wlm slurm-client munge python3-yaml
 )
 
 install_missing() {
