@@ -55,8 +55,9 @@ Replications summarise(std::vector<Reduced>& runs, const std::vector<std::uint64
             }
             it->values[i] = k.value;
         }
+    ConfidenceIntervals intervals(confidence);
     for (KpiEstimate& e : out.kpis)
-        e.interval = meanInterval(e.values, confidence);
+        e.interval = intervals.of(e.values);
     // Series: every replication has the same samples and series (the scenario fixes them).
     out.sampleTimesS = runs.front().sampleTimesS;
     std::vector<double> column(runs.size());
@@ -66,7 +67,7 @@ Replications summarise(std::vector<Reduced>& runs, const std::vector<std::uint64
         for (std::size_t k = 0; k < shape.values.size(); ++k) {
             for (std::size_t i = 0; i < runs.size(); ++i)
                 column[i] = runs[i].series[s].values[k];
-            const MeanInterval m = meanInterval(column, confidence);
+            const MeanInterval m = intervals.of(column);
             band.mean.push_back(m.mean);
             band.low.push_back(m.low);
             band.high.push_back(m.high);

@@ -79,8 +79,15 @@ double studentTQuantile(double p, int dof) {
 }
 
 MeanInterval meanInterval(std::span<const double> values, double confidence) {
+    return ConfidenceIntervals(confidence).of(values);
+}
+
+ConfidenceIntervals::ConfidenceIntervals(double confidence) : m_confidence(confidence) {
     if (!(confidence > 0 && confidence < 1))
         throw std::invalid_argument("a confidence level is between 0 and 1");
+}
+
+MeanInterval ConfidenceIntervals::of(std::span<const double> values) {
     MeanInterval m;
     double sum = 0;
     for (double v : values)
@@ -95,8 +102,11 @@ MeanInterval meanInterval(std::span<const double> values, double confidence) {
     for (double v : values)
         if (std::isfinite(v)) squares += (v - m.mean) * (v - m.mean);
     m.stddev = std::sqrt(squares / (m.n - 1));
-    const double half =
-        studentTQuantile(1 - (1 - confidence) / 2, m.n - 1) * m.stddev / std::sqrt(m.n);
+    const auto dof = static_cast<std::size_t>(m.n - 1);
+    if (m_tByDof.size() <= dof) m_tByDof.resize(dof + 1, 0);
+    if (m_tByDof[dof] == 0)
+        m_tByDof[dof] = studentTQuantile(1 - (1 - m_confidence) / 2, static_cast<int>(dof));
+    const double half = m_tByDof[dof] * m.stddev / std::sqrt(m.n);
     m.low = m.mean - half;
     m.high = m.mean + half;
     return m;

@@ -249,6 +249,7 @@ std::string sweepSummaryCsv(const SweepSpec& spec, const std::vector<SweepRun>& 
         out += "," + csvField(k + "_mean") + "," + csvField(k + "_ci95_low") + "," +
                csvField(k + "_ci95_high");
     out += "\n";
+    ConfidenceIntervals intervals;
     std::map<std::size_t, std::vector<const SweepRun*>> byPoint;
     for (const SweepRun& r : runs)
         byPoint[r.point].push_back(&r);
@@ -259,7 +260,7 @@ std::string sweepSummaryCsv(const SweepSpec& spec, const std::vector<SweepRun>& 
         for (const std::string& k : kpis) {
             for (std::size_t i = 0; i < list.size(); ++i)
                 values[i] = kpiOf(*list[i], k);
-            const MeanInterval m = meanInterval(values);
+            const MeanInterval m = intervals.of(values);
             out += "," + csvNumber(m.mean) + "," + csvNumber(m.low) + "," + csvNumber(m.high);
         }
         out += "\n";

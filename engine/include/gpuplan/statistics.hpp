@@ -4,6 +4,7 @@
 
 #include <limits>
 #include <span>
+#include <vector>
 
 namespace gpuplan {
 
@@ -29,5 +30,17 @@ struct MeanInterval {
 /// mean ± t(1 − (1 − confidence)/2, n − 1) · s / √n. Values that are not finite (a KPI a run
 /// could not measure) are left out and not counted.
 MeanInterval meanInterval(std::span<const double> values, double confidence = 0.95);
+
+/// meanInterval for many samples at one confidence: each t quantile is found once per
+/// sample size (a band over thousands of samples asks the same few).
+class ConfidenceIntervals {
+public:
+    explicit ConfidenceIntervals(double confidence = 0.95);
+    MeanInterval of(std::span<const double> values);
+
+private:
+    double m_confidence;
+    std::vector<double> m_tByDof;  ///< 0 = not yet computed
+};
 
 }  // namespace gpuplan
