@@ -45,6 +45,7 @@
 #include "quota_dock.hpp"
 #include "scheduler_panel.hpp"
 #include "sharing_controller.hpp"
+#include "study_dock.hpp"
 #include "time_scrubber.hpp"
 #include "timeline_export.hpp"
 #include "topology_view.hpp"
@@ -75,6 +76,8 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
     new CapacityDock(this);  // largest placeable job and the repack what-if
     connect(new QuotaDock(this), &QuotaDock::message, this, &MainWindow::showStatus);
     new CohortDock(this);  // quota use, borrowing and lending per team over time
+    // One parameter swept with replications, its KPIs drawn with their intervals.
+    connect(new StudyDock(this), &StudyDock::message, this, &MainWindow::showStatus);
     // The price book, what each GPU-hour costs, break-even and chargeback.
     connect(new BuyingMixDock(this), &BuyingMixDock::message, this, &MainWindow::showStatus);
     buildActions();

@@ -31,7 +31,7 @@ std::vector<SweepRun> runRuns(const SweepSpec& spec, const std::vector<std::size
     const auto replications = static_cast<std::size_t>(spec.replications);
     // The scenario file read once; each point it runs checked before any run (a bad value
     // fails first), then built again by each run (memory stays one scenario per thread).
-    const std::string scenarioText = readTextFile(spec.scenarioFile);
+    const std::string scenarioText = sweepScenarioText(spec);
     std::set<std::size_t> points;
     for (std::size_t run : runIndices)
         points.insert(run / replications);

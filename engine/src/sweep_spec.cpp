@@ -133,13 +133,17 @@ SweepSpec parseSweepSpec(std::string_view text, const std::string& sourceName,
     return spec;
 }
 
+std::string sweepScenarioText(const SweepSpec& spec) {
+    return spec.scenarioJson.empty() ? readTextFile(spec.scenarioFile) : spec.scenarioJson;
+}
+
 SweepSpec loadSweepSpec(const std::filesystem::path& file) {
     return parseSweepSpec(readTextFile(file), file.string(), folderOf(file));
 }
 
 Scenario scenarioAtPoint(const SweepSpec& spec, std::size_t point, const Catalog& catalog,
                          const LoadOptions& options) {
-    return scenarioAtPoint(spec, readTextFile(spec.scenarioFile), point, catalog, options);
+    return scenarioAtPoint(spec, sweepScenarioText(spec), point, catalog, options);
 }
 
 Scenario scenarioAtPoint(const SweepSpec& spec, std::string_view scenarioText, std::size_t point,

@@ -27,6 +27,9 @@ namespace gpuplan {
 struct SweepSpec {
     std::string sourceName;  ///< the sweep file, for messages
     std::filesystem::path scenarioFile;
+    /// The scenario's JSON when it is not read from scenarioFile (a study in the application
+    /// sweeps the document it has open); scenarioFile then only places relative trace files.
+    std::string scenarioJson;
     /// The parameters, in column order: a grid's as listed, a list's by name.
     std::vector<std::string> pointers;
     std::vector<std::vector<std::string>> points;  ///< per point, each parameter's JSON text
@@ -48,6 +51,8 @@ SweepSpec parseSweepSpec(std::string_view text, const std::string& sourceName,
 /// `scenarioText` is the scenario file's text (read once for many points).
 Scenario scenarioAtPoint(const SweepSpec& spec, std::string_view scenarioText, std::size_t point,
                          const Catalog& catalog, const LoadOptions& options);
+/// The scenario's text: scenarioJson, or the file's.
+std::string sweepScenarioText(const SweepSpec& spec);
 /// The same, reading the scenario file.
 Scenario scenarioAtPoint(const SweepSpec& spec, std::size_t point, const Catalog& catalog,
                          const LoadOptions& options);
