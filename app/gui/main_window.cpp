@@ -14,6 +14,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScopedValueRollback>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
@@ -47,6 +48,7 @@
 #include "sharing_controller.hpp"
 #include "study_dock.hpp"
 #include "time_scrubber.hpp"
+#include "timeline_dock.hpp"
 #include "timeline_export.hpp"
 #include "topology_view.hpp"
 #include "ui_palette.hpp"
@@ -75,7 +77,8 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
     buildWorkloadDock();
     new CapacityDock(this);  // largest placeable job and the repack what-if
     connect(new QuotaDock(this), &QuotaDock::message, this, &MainWindow::showStatus);
-    new CohortDock(this);  // quota use, borrowing and lending per team over time
+    new CohortDock(this);    // quota use, borrowing and lending per team over time
+    new TimelineDock(this);  // every GPU's jobs over time (a placeholder without OpenGL)
     // One parameter swept with replications, its KPIs drawn with their intervals.
     connect(new StudyDock(this), &StudyDock::message, this, &MainWindow::showStatus);
     // The price book, what each GPU-hour costs, break-even and chargeback.
@@ -618,6 +621,15 @@ void MainWindow::onPendingClicked(const QModelIndex& index) {
         m_inspector->showTeam(m_results->jobs[job].spec.team);
         return;
     }
+    selectJob(job);
+}
+
+void MainWindow::selectJob(int job) {
+    if (!m_results || job < 0 || job >= static_cast<int>(m_results->jobs.size()) || m_selectingJob)
+        return;
+    const QScopedValueRollback<bool> guard(m_selectingJob, true);
+    if (auto* inspectorDock = findChild<QDockWidget*>(QStringLiteral("inspector")))
+        inspectorDock->raise();
     m_inspector->showJob(
         QString::fromStdString(m_results->jobName(static_cast<std::uint32_t>(job))));
     m_topology->setHighlightedJob(job);
@@ -635,6 +647,17 @@ void MainWindow::onPendingClicked(const QModelIndex& index) {
         hit.pod = s.pinIndex;
     }
     m_topology->setSelection(hit);
+    // Its row in the pending list when it waits at t; no other job's row stays selected.
+    if (auto* pendingView = findChild<QTableView*>(QStringLiteral("pendingView"))) {
+        const QModelIndexList rows =
+            m_pendingSorted->match(m_pendingSorted->index(0, ui::PendingTableModel::JobColumn),
+                                   ui::PendingTableModel::JobIndexRole, job, 1, Qt::MatchExactly);
+        if (rows.isEmpty())
+            pendingView->clearSelection();
+        else if (pendingView->currentIndex().row() != rows.first().row())
+            pendingView->selectRow(rows.first().row());
+    }
+    emit jobSelected(job);
 }
 
 void MainWindow::pinBaseline() {

@@ -82,6 +82,10 @@ public:
     QString statusMessage() const;
 
 public slots:
+    /// Selects a job everywhere: the inspector shows it, the fleet outlines its GPUs (and a
+    /// pinned job's target), the pending list selects its row when it waits; jobSelected
+    /// tells the other views (the timeline).
+    void selectJob(int job);
     void pinBaseline();
     void clearBaseline();
     void setPlacementPolicy(PlacementPolicy policy);
@@ -89,6 +93,8 @@ public slots:
 signals:
     /// Results reached every widget (the screenshot mode waits for this).
     void resultsApplied();
+    /// A job was selected (the pending list, the timeline, selectJob).
+    void jobSelected(int job);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -127,6 +133,7 @@ private:
     // Results older than this generation answer a scenario that was replaced: never pinned.
     quint64 m_documentFirstGeneration = 0;
     bool m_awaitingDocumentRun = false;
+    bool m_selectingJob = false;  ///< selectJob under way (the pending row it selects calls back)
     QAction* m_keepBaseline = nullptr;
 
     ui::TopologyView* m_topology;

@@ -1,0 +1,30 @@
+// The "Timeline" dock (issue 11): every GPU's holds over time (ui::TimelineView), tabbed with
+// the bottom docks. Its time cursor is the scrubber's, both ways; a click on a bar selects the
+// job everywhere (MainWindow::selectJob), and a job selected anywhere, or a GPU or node
+// selected on the fleet, scrolls the timeline to it. Where OpenGL is missing (offscreen) it
+// holds a placeholder and wires nothing.
+#pragma once
+
+#include <QDockWidget>
+
+namespace gpuplan::ui {
+class TimelineView;
+}
+
+namespace gpuplan::app {
+
+class MainWindow;
+
+class TimelineDock : public QDockWidget {
+    Q_OBJECT
+public:
+    explicit TimelineDock(MainWindow* window);
+
+    /// The GL timeline, or nullptr where the placeholder shows.
+    ui::TimelineView* view() const { return m_view; }
+
+private:
+    ui::TimelineView* m_view = nullptr;
+};
+
+}  // namespace gpuplan::app
