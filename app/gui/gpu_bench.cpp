@@ -149,6 +149,7 @@ int runGuiBenchmarks(const Catalog& catalog, const LoadOptions& options, const Q
                 quantile(frameMs, 0.9) < 16 ? "< 16 ms: meets" : "< 16 ms: MISSES");
     std::printf("(10k preset: %d GPUs, %zu jobs)\n", results->fleet.totalGpus,
                 results->jobs.size());
+    runTimelineBenchmarks(catalog, options, presetsDir);  // timeline_bench.hpp
 
     // 4. Scrubbing the 100k-GPU preset: the scrubber moves, the cluster at t is looked up once
     //    and shared, and the window (fleet, charts' cursor, inspector, pending list) is

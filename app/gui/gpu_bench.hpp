@@ -5,6 +5,7 @@
 #include <QString>
 
 #include "gpuplan/scenario_io.hpp"
+#include "timeline_bench.hpp"
 
 namespace gpuplan::app {
 
