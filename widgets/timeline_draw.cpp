@@ -111,7 +111,6 @@ void drawQueue(ImDrawList* d, const TimelineScene& s) {
     const TimelineGeometry& g = s.geometry;
     const TimelineColors& c = s.colors;
     const float y0 = g.axisPx, y1 = g.axisPx + g.queuePx;
-    d->AddRectFilled(v(0, y0), v(g.widthPx, y1), c.background);
     char label[64];
     std::snprintf(label, sizeof label, "queue  (max %.0f)", s.index.queueMax());
     d->AddText(v(8, y0 + (g.queuePx - ImGui::GetFontSize()) / 2), c.dimText, label);
@@ -290,7 +289,8 @@ void rowBars(const TimelineScene& s, std::size_t row, std::vector<TimelineBar>& 
 void drawTimeline(ImDrawList* d, const TimelineScene& s, TimelineFrameStats* stats) {
     const TimelineGeometry& g = s.geometry;
     const TimelineColors& c = s.colors;
-    d->AddRectFilled(v(0, 0), v(g.widthPx, g.heightPx), c.background);
+    // The background is the frame's glClear: llvmpipe fills every drawn pixel with the
+    // texture lookup and blend of ImGui's one shader, so no fill is drawn that adds nothing.
     const auto [first, last] = s.rows.visibleRange(s.scrollPx, g.rowsHeightPx());
     std::vector<TimelineBar> bars;
     std::vector<TimelineMark> marks;
@@ -301,8 +301,8 @@ void drawTimeline(ImDrawList* d, const TimelineScene& s, TimelineFrameStats* sta
         const RowBox box = rowBox(s, row);
         if (r.kind != TimelineRow::Kind::Gpu)
             d->AddRectFilled(v(0, box.y0), v(g.widthPx, box.y1), c.header);
-        else if (r.gpu % 2 == 1)
-            d->AddRectFilled(v(0, box.y0), v(g.widthPx, box.y1), c.alternate);
+        else if (r.gpu % 2 == 1)  // in the tree only: across the bars it would cost a fill
+            d->AddRectFilled(v(0, box.y0), v(g.gutterPx, box.y1), c.alternate);
         drawGutterRow(d, s, row, box);
     }
     d->PushClipRect(v(g.gutterPx, g.rowsTopPx()), v(g.widthPx, g.heightPx), true);

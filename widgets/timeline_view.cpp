@@ -174,6 +174,7 @@ void TimelineView::paintGL() {
         ImGui::EndTooltip();
     }
     ImGui::Render();
+    m_lastBuildMs = frameClock.nsecsElapsed() / 1e6;
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     if (m_finishFrames) glFinish();
     ++m_frames;

@@ -60,8 +60,10 @@ public:
     /// Frames drawn so far, and what the last one drew (tests, the benchmark).
     quint64 framesDrawn() const { return m_frames; }
     const TimelineFrameStats& lastFrameStats() const { return m_stats; }
-    /// Milliseconds the last paintGL took to build and submit its frame.
+    /// Milliseconds the last paintGL took, all of it, and the part spent building its draw
+    /// lists (input, rows, bars, text: the CPU side, before any GL call of ImGui's).
     double lastFrameMs() const { return m_lastFrameMs; }
+    double lastBuildMs() const { return m_lastBuildMs; }
     /// Ends every frame with glFinish, so lastFrameMs includes the rasteriser (benchmark).
     void setFinishFrames(bool finish) { m_finishFrames = finish; }
     bool glReady() const { return m_backendReady; }
@@ -142,7 +144,7 @@ private:
     std::optional<Press> m_press;
     QString m_lastTooltip;
     quint64 m_frames = 0;
-    double m_lastFrameMs = 0;
+    double m_lastFrameMs = 0, m_lastBuildMs = 0;
     bool m_finishFrames = false;
 };
 
