@@ -71,7 +71,8 @@ std::optional<TimelineBar> barAt(std::span<const TimelineBar> bars, double xPx, 
 }
 
 std::vector<ColumnSpan> stepColumns(std::span<const double> timesS, std::span<const double> values,
-                                    double endS, const TimeMapping& map, double x0Px, double x1Px) {
+                                    double endS, const TimeMapping& map, double x0Px, double x1Px,
+                                    ColumnValue per) {
     std::vector<ColumnSpan> out;
     const long long firstCol = static_cast<long long>(std::floor(x0Px));
     const long long columns = static_cast<long long>(std::ceil(x1Px)) - firstCol;
@@ -93,8 +94,16 @@ std::vector<ColumnSpan> stepColumns(std::span<const double> timesS, std::span<co
         // A step ending exactly on a column's left edge does not reach into that column.
         long long c1 = static_cast<long long>(std::ceil(b)) - firstCol - 1;
         c1 = std::max(c1, c0);
-        for (long long c = std::max(0LL, c0); c <= std::min(c1, columns - 1); ++c)
-            colMax[c] = std::max(colMax[c], values[k]);
+        for (long long c = std::max(0LL, c0); c <= std::min(c1, columns - 1); ++c) {
+            if (per == ColumnValue::Max) {
+                colMax[c] = std::max(colMax[c], values[k]);
+                continue;
+            }
+            // The share of the column's pixel the step covers, weighting its value.
+            const double left = static_cast<double>(firstCol + c);
+            const double covered = std::min(b, left + 1) - std::max(a, left);
+            colMax[c] += values[k] * std::max(0.0, covered);
+        }
     }
     for (long long c = 0; c < columns; ++c) {
         if (colMax[c] <= 0) continue;

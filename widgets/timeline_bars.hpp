@@ -65,11 +65,16 @@ struct ColumnSpan {
     double value = 0;
 };
 
+/// What a pixel column of a step function shows: its largest value (peaks stay visible: the
+/// queue), or its time-weighted mean (how busy: a collapsed node).
+enum class ColumnValue { Max, Mean };
+
 /// A step function (value[i] from timesS[i] until timesS[i + 1], the last until endS) between
-/// x0Px and x1Px, as the largest value in each pixel column, equal neighbours joined; columns
-/// whose largest value is ≤ 0 are left out.
+/// x0Px and x1Px, one value per pixel column, equal neighbours joined; columns whose value is
+/// ≤ 0 are left out.
 std::vector<ColumnSpan> stepColumns(std::span<const double> timesS, std::span<const double> values,
-                                    double endS, const TimeMapping& map, double x0Px, double x1Px);
+                                    double endS, const TimeMapping& map, double x0Px, double x1Px,
+                                    ColumnValue per = ColumnValue::Max);
 
 struct TimeTick {
     double timeS = 0;

@@ -193,12 +193,14 @@ void drawGpuRow(ImDrawList* d, const TimelineScene& s, std::size_t row, RowBox b
 }
 
 void drawNodeSummary(ImDrawList* d, const TimelineScene& s, int node, RowBox box) {
-    // A collapsed node: how many of its GPUs are held, as a filled step curve.
+    // A collapsed node: how many of its GPUs are held, as a filled step curve (each pixel's
+    // mean: its largest would read "full" wherever one GPU came free and was taken again).
     const TimelineSteps& held = s.index.heldGpusOf(s.results, node);
     const int gpus = std::max(1, s.results.fleet.nodes[node].gpus);
     const float bottom = box.y1 - 1, usable = box.y1 - box.y0 - 3;
-    for (const ColumnSpan& col : stepColumns(held.timesS, held.values, s.results.horizonS, s.map,
-                                             s.geometry.gutterPx, s.geometry.widthPx)) {
+    for (const ColumnSpan& col :
+         stepColumns(held.timesS, held.values, s.results.horizonS, s.map, s.geometry.gutterPx,
+                     s.geometry.widthPx, ColumnValue::Mean)) {
         const float h = static_cast<float>(usable * std::min(1.0, col.value / gpus));
         d->AddRectFilled(v(col.x0Px, bottom - std::max(h, 1.0f)), v(col.x1Px, bottom),
                          s.colors.busy);
@@ -332,6 +334,22 @@ void drawTimeline(ImDrawList* d, const TimelineScene& s, TimelineFrameStats* sta
     }
 }
 
+float headerTreeWidthPx(const Results& r) {
+    // Labels start at 8 + 12 × depth, after a 12 px triangle (drawGutterRow).
+    float widest = ImGui::CalcTextSize("GPU 00 \xC2\xB7 lane 00").x + 8 + 12 * 3;
+    auto consider = [&](TimelineRow::Kind kind, int count) {
+        for (int unit = 0; unit < count; ++unit) {
+            const std::string label = rowLabel(r, {kind, 0, 1, unit, 0, 0});
+            widest = std::max(
+                widest, ImGui::CalcTextSize(label.c_str()).x + 20 + 12.0f * static_cast<int>(kind));
+        }
+    };
+    consider(TimelineRow::Kind::Pod, static_cast<int>(r.fleet.pods.size()));
+    consider(TimelineRow::Kind::Rack, static_cast<int>(r.fleet.racks.size()));
+    consider(TimelineRow::Kind::Node, static_cast<int>(r.fleet.nodes.size()));
+    return widest + 8;
+}
+
 QString timelineTooltip(const TimelineScene& s) {
     const Results& r = s.results;
     const TimelineHover& h = s.hover;
@@ -360,10 +378,13 @@ QString timelineTooltip(const TimelineScene& s) {
             return QStringLiteral("%1, GPU %2")
                 .arg(QString::fromStdString(r.fleet.nodes[row.unit].name))
                 .arg(row.slot);
-        return QStringLiteral("%1 — click to %2")
-            .arg(QString::fromStdString(rowLabel(r, row)), s.rows.isCollapsed(*h.row)
-                                                               ? QStringLiteral("expand")
-                                                               : QStringLiteral("collapse"));
+        const bool collapsed = s.rows.isCollapsed(*h.row);
+        const QString kind = row.kind == TimelineRow::Kind::Pod    ? QStringLiteral("pods")
+                             : row.kind == TimelineRow::Kind::Rack ? QStringLiteral("racks")
+                                                                   : QStringLiteral("nodes");
+        return QStringLiteral("%1\nclick to %2; Ctrl+click: %2 all %3")
+            .arg(QString::fromStdString(rowLabel(r, row)),
+                 collapsed ? QStringLiteral("expand") : QStringLiteral("collapse"), kind);
     }
     QStringList lines;
     if (h.bar && h.bar->merged()) {

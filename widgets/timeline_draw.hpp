@@ -77,6 +77,10 @@ void drawTimeline(ImDrawList* draw, const TimelineScene& scene, TimelineFrameSta
 void rowBars(const TimelineScene& scene, std::size_t row, std::vector<TimelineBar>& bars,
              std::vector<TimelineMark>& marks);
 
+/// How wide the header tree must be for the run's longest pod, rack or node label (ImGui's
+/// current font; a pass over the fleet, once per run).
+float headerTreeWidthPx(const Results& results);
+
 /// The tooltip for what the pointer is over (empty: none).
 QString timelineTooltip(const TimelineScene& scene);
 

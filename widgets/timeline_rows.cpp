@@ -28,6 +28,8 @@ void TimelineRows::build(const Fleet& fleet, std::span<const int> firstGpuOfNode
     m_heights = heights;
     m_all.clear();
     const std::size_t nodes = fleet.nodes.size();
+    m_rowOfPod.assign(fleet.pods.size(), 0);
+    m_rowOfRack.assign(fleet.racks.size(), 0);
     m_rowOfNode.assign(nodes, 0);
     m_rackOfNode.assign(nodes, -1);
     m_podOfNode.assign(nodes, -1);
@@ -40,9 +42,11 @@ void TimelineRows::build(const Fleet& fleet, std::span<const int> firstGpuOfNode
         m_nodeCollapsed.assign(nodes, 0);
     }
     for (int p = 0; p < static_cast<int>(fleet.pods.size()); ++p) {
+        m_rowOfPod[p] = static_cast<std::uint32_t>(m_all.size());
         m_all.push_back({K::Pod, 0, 1, p, 0, 0});
         const FleetPod& pod = fleet.pods[p];
         for (int r = pod.firstRack; r < pod.firstRack + pod.rackCount; ++r) {
+            m_rowOfRack[r] = static_cast<std::uint32_t>(m_all.size());
             m_all.push_back({K::Rack, 0, 1, r, 0, 0});
             const FleetRack& rack = fleet.racks[r];
             for (int n = rack.firstNode; n < rack.firstNode + rack.nodeCount; ++n) {
@@ -162,9 +166,13 @@ std::size_t TimelineRows::revealGpuRow(int gpu, int lane) {
     return *findGpuRow(gpu, lane);
 }
 
-std::optional<std::size_t> TimelineRows::findNodeRow(int node) const {
-    if (node < 0 || node >= static_cast<int>(m_rowOfNode.size())) return std::nullopt;
-    const std::int32_t v = m_visibleOf[m_rowOfNode[node]];
+std::optional<std::size_t> TimelineRows::findHeaderRow(TimelineRow::Kind kind, int unit) const {
+    using K = TimelineRow::Kind;
+    const std::vector<std::uint32_t>& rowOf = kind == K::Pod    ? m_rowOfPod
+                                              : kind == K::Rack ? m_rowOfRack
+                                                                : m_rowOfNode;
+    if (kind == K::Gpu || unit < 0 || unit >= static_cast<int>(rowOf.size())) return std::nullopt;
+    const std::int32_t v = m_visibleOf[rowOf[unit]];
     if (v < 0) return std::nullopt;
     return static_cast<std::size_t>(v);
 }

@@ -71,8 +71,12 @@ public:
     std::optional<std::size_t> findGpuRow(int gpu, int lane = 0) const;
     /// As findGpuRow, after expanding the GPU's pod, rack and node.
     std::size_t revealGpuRow(int gpu, int lane = 0);
-    /// The visible row of a node's header (its summary row when collapsed).
-    std::optional<std::size_t> findNodeRow(int node) const;
+    /// The visible row of a pod's, rack's or node's header (a node's summary row when
+    /// collapsed); nullopt when a header above it is collapsed.
+    std::optional<std::size_t> findHeaderRow(TimelineRow::Kind kind, int unit) const;
+    std::optional<std::size_t> findNodeRow(int node) const {
+        return findHeaderRow(TimelineRow::Kind::Node, node);
+    }
 
 private:
     void relayout();
@@ -80,9 +84,9 @@ private:
     const std::vector<std::uint8_t>& collapsedOf(TimelineRow::Kind kind) const;
 
     TimelineRowHeights m_heights;
-    std::vector<TimelineRow> m_all;              ///< tree order, every row
-    std::vector<std::uint32_t> m_firstRowOfGpu;  ///< into m_all, lane 0
-    std::vector<std::uint32_t> m_rowOfNode;      ///< into m_all, the node's header
+    std::vector<TimelineRow> m_all;                                   ///< tree order, every row
+    std::vector<std::uint32_t> m_firstRowOfGpu;                       ///< into m_all, lane 0
+    std::vector<std::uint32_t> m_rowOfPod, m_rowOfRack, m_rowOfNode;  ///< into m_all: headers
     std::vector<std::int32_t> m_rackOfNode, m_podOfNode;
     std::vector<std::uint8_t> m_podCollapsed, m_rackCollapsed, m_nodeCollapsed;
     std::vector<std::uint32_t> m_visible;   ///< into m_all

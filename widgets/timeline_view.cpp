@@ -127,6 +127,7 @@ void TimelineView::releaseGl() {
 void TimelineView::resizeEvent(QResizeEvent* e) {
     m_geometry.widthPx = static_cast<float>(width());
     m_geometry.heightPx = static_cast<float>(height());
+    fitHeaderTree();
     clampView();
     QOpenGLWidget::resizeEvent(e);
 }
@@ -160,6 +161,11 @@ void TimelineView::paintGL() {
     m_stats = {};
     QString tip;
     if (m_results) {
+        if (m_treeWidthDirty) {
+            m_treeWidthPx = headerTreeWidthPx(*m_results);
+            m_treeWidthDirty = false;
+            fitHeaderTree();
+        }
         handleInput();
         const TimelineScene s = scene();
         drawTimeline(ImGui::GetBackgroundDrawList(), s, &m_stats);
@@ -284,10 +290,18 @@ void TimelineView::click(TimelineRegion region, QPointF pos) {
         }
         case TimelineRegion::Gutter: {
             const TimelineHover h = hoverAt(pos);
-            if (h.row && m_rows.row(*h.row).kind != TimelineRow::Kind::Gpu) {
+            if (!h.row || m_rows.row(*h.row).kind == TimelineRow::Kind::Gpu) return;
+            // Ctrl: every header of the kind follows this one (all nodes collapsed: one
+            // summary row per node). The clicked header stays where it was on screen.
+            const TimelineRow header = m_rows.row(*h.row);
+            const float onScreenPx = m_rows.topPx(*h.row) - m_scrollPx;
+            if (ImGui::GetIO().KeyCtrl)
+                m_rows.setAllCollapsed(header.kind, !m_rows.isCollapsed(*h.row));
+            else
                 m_rows.toggle(*h.row);
-                clampView();
-            }
+            if (const auto row = m_rows.findHeaderRow(header.kind, header.unit))
+                m_scrollPx = m_rows.topPx(*row) - onScreenPx;
+            clampView();
             return;
         }
         case TimelineRegion::Bars: {
@@ -338,6 +352,11 @@ TimelineScene TimelineView::scene() const {
                     mapping(),  m_scrollPx, m_timeS, m_selectedJob, {}};
     s.hover = hoverAt(rect().contains(m_mousePos.toPoint()) ? m_mousePos : QPointF(-1, -1));
     return s;
+}
+
+void TimelineView::fitHeaderTree() {
+    m_geometry.gutterPx =
+        std::clamp(m_treeWidthPx, 120.0f, std::max(120.0f, m_geometry.widthPx / 3));
 }
 
 void TimelineView::clampView() {
@@ -421,7 +440,7 @@ void TimelineView::setResults(std::shared_ptr<const Results> results) {
     m_rows.build(m_results->fleet, m_results->firstGpuOfNode, m_results->gpuTimeline, m_rowHeights,
                  sameFleet);
     m_colors = timelineColors(palette(), *m_results);
-    if (!sameFleet) m_scrollPx = 0;
+    if (!sameFleet) m_scrollPx = 0, m_treeWidthDirty = true;
     if (m_results->horizonS != oldHorizonS) m_fromS = 0, m_toS = std::max(1.0, m_results->horizonS);
     if (m_selectedJob >= static_cast<int>(m_results->jobs.size())) m_selectedJob = -1;
     clampView();

@@ -108,6 +108,8 @@ private:
     TimelineHover hoverAt(QPointF pos) const;
     TimeMapping mapping() const;
     void clampView();
+    /// The header tree as wide as its labels, at most a third of the widget.
+    void fitHeaderTree();
     void ensureRowVisible(std::size_t row);
     /// Emits after the frame, through the event loop (a slot must not re-enter paintGL).
     void emitLater(std::function<void()> emitter);
@@ -120,6 +122,8 @@ private:
     TimelineColors m_colors;
     TimelineGeometry m_geometry;
     TimelineRowHeights m_rowHeights;  ///< from the font's size
+    float m_treeWidthPx = 190;        ///< the header tree's labels' width (headerTreeWidthPx)
+    bool m_treeWidthDirty = true;     ///< new results: measured in the next frame (needs fonts)
     TimelineFrameStats m_stats;
     double m_timeS = 0;
     int m_selectedJob = -1;

@@ -120,6 +120,14 @@ private slots:
         QCOMPARE(rows.row(row).unit, 2);
         QCOMPARE(rows.row(row).slot, 4);
         QVERIFY(rows.isCollapsed(2));
+        // Every node collapsed (Ctrl+click on a node header): pod, 2 racks, 4 summary rows;
+        // rack 1's header then comes after rack 0's and its two nodes.
+        rows.setAllCollapsed(Kind::Node, true);
+        QCOMPARE(rows.size(), std::size_t(7));
+        QCOMPARE(*rows.findHeaderRow(Kind::Rack, 1), std::size_t(4));
+        QCOMPARE(*rows.findHeaderRow(Kind::Node, 3), std::size_t(6));
+        rows.setAllCollapsed(Kind::Node, false);
+        rows.setCollapsed(Kind::Node, 0, true);
         // A re-run of the same fleet keeps what was collapsed.
         rows.build(r.fleet, r.firstGpuOfNode, r.gpuTimeline, kHeights, true);
         QCOMPARE(rows.size(), std::size_t(31));
@@ -232,6 +240,15 @@ private slots:
         QCOMPARE(cols[1].x0Px, 1.0f);
         QCOMPARE(cols[1].x1Px, 3.0f);
         QCOMPARE(cols[1].value, 5.0);
+        // Time-weighted means instead: column 0: 2; column 1: 2·0.5 + 5·0.5 = 3.5;
+        // column 2: 5·0.5 + 0·0.5 = 2.5; column 3: 0, left out.
+        const std::vector<ColumnSpan> means =
+            stepColumns(times, values, 400, {0, 0.01, 0}, 0, 4, ColumnValue::Mean);
+        QCOMPARE(means.size(), std::size_t(3));
+        QCOMPARE(means[0].value, 2.0);
+        QCOMPARE(means[1].value, 3.5);
+        QCOMPARE(means[2].value, 2.5);
+        QCOMPARE(means[2].x1Px, 3.0f);
     }
 
     void aCollapsedNodeSumsItsGpus() {
