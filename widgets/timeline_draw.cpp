@@ -91,9 +91,9 @@ void drawAxis(ImDrawList* d, const TimelineScene& s, TimelineFrameStats* stats) 
     const TimelineColors& c = s.colors;
     d->AddRectFilled(v(0, 0), v(g.widthPx, g.axisPx), c.header);
     double stepS = 0;
-    const std::vector<TimeTick> ticks =
-        timeTicks(s.map, g.gutterPx, g.widthPx, ImGui::CalcTextSize("d00 00:00:00").x + 16, &stepS);
-    d->PushClipRect(v(g.gutterPx, 0), v(g.widthPx, g.heightPx), true);
+    const std::vector<TimeTick> ticks = timeTicks(
+        s.map, g.gutterPx, g.barsRightPx(), ImGui::CalcTextSize("d00 00:00:00").x + 16, &stepS);
+    d->PushClipRect(v(g.gutterPx, 0), v(g.barsRightPx(), g.heightPx), true);
     const float textY = (g.axisPx - ImGui::GetFontSize()) / 2;
     for (const TimeTick& t : ticks) {
         d->AddLine(v(t.xPx, g.axisPx - 6), v(t.xPx, g.axisPx), c.dimText);
@@ -116,11 +116,11 @@ void drawQueue(ImDrawList* d, const TimelineScene& s) {
     d->AddText(v(8, y0 + (g.queuePx - ImGui::GetFontSize()) / 2), c.dimText, label);
     const Series* queue = s.results.findSeries("queue_length");
     if (queue && s.index.queueMax() > 0 && queue->values.size() == s.results.sampleTimesS.size()) {
-        d->PushClipRect(v(g.gutterPx, y0), v(g.widthPx, y1), true);
+        d->PushClipRect(v(g.gutterPx, y0), v(g.barsRightPx(), y1), true);
         const float usable = g.queuePx - 4;
         for (const ColumnSpan& col :
              stepColumns(s.results.sampleTimesS, queue->values, s.results.horizonS, s.map,
-                         g.gutterPx, g.widthPx)) {
+                         g.gutterPx, g.barsRightPx())) {
             const float h = static_cast<float>(usable * col.value / s.index.queueMax());
             d->AddRectFilled(v(col.x0Px, y1 - 1 - std::max(h, 1.0f)), v(col.x1Px, y1 - 1), c.queue);
         }
@@ -200,7 +200,7 @@ void drawNodeSummary(ImDrawList* d, const TimelineScene& s, int node, RowBox box
     const float bottom = box.y1 - 1, usable = box.y1 - box.y0 - 3;
     for (const ColumnSpan& col :
          stepColumns(held.timesS, held.values, s.results.horizonS, s.map, s.geometry.gutterPx,
-                     s.geometry.widthPx, ColumnValue::Mean)) {
+                     s.geometry.barsRightPx(), ColumnValue::Mean)) {
         const float h = static_cast<float>(usable * std::min(1.0, col.value / gpus));
         d->AddRectFilled(v(col.x0Px, bottom - std::max(h, 1.0f)), v(col.x1Px, bottom),
                          s.colors.busy);
@@ -208,7 +208,8 @@ void drawNodeSummary(ImDrawList* d, const TimelineScene& s, int node, RowBox box
 }
 
 void drawNodeEvents(ImDrawList* d, const TimelineScene& s, int node, RowBox box) {
-    const double fromS = s.map.timeAt(s.geometry.gutterPx), toS = s.map.timeAt(s.geometry.widthPx);
+    const double fromS = s.map.timeAt(s.geometry.gutterPx),
+                 toS = s.map.timeAt(s.geometry.barsRightPx());
     const auto events = s.index.eventsOf(node);
     auto it = std::lower_bound(events.begin(), events.end(), fromS,
                                [](const TimelineNodeEvent& e, double t) { return e.timeS < t; });
@@ -240,12 +241,32 @@ void drawGutterRow(ImDrawList* d, const TimelineScene& s, std::size_t row, RowBo
                &clip);
 }
 
+void drawScrollbar(ImDrawList* d, const TimelineScene& s) {
+    const TimelineGeometry& g = s.geometry;
+    const float top = g.rowsTopPx(), viewPx = g.rowsHeightPx();
+    d->AddRectFilled(v(g.barsRightPx(), top), v(g.widthPx, g.heightPx), s.colors.header);
+    const auto thumb = scrollThumb(g, s.rows.contentHeightPx(), s.scrollPx);
+    if (thumb.second - thumb.first < viewPx)
+        d->AddRectFilled(v(g.barsRightPx() + 2, thumb.first), v(g.widthPx - 2, thumb.second),
+                         s.colors.dimText, 3);
+}
+
 }  // namespace
+
+std::pair<float, float> scrollThumb(const TimelineGeometry& g, float contentPx, float scrollPx) {
+    const float top = g.rowsTopPx(), viewPx = g.rowsHeightPx();
+    if (contentPx <= viewPx || viewPx <= 0) return {top, top + viewPx};
+    // At least 20 px tall, however many rows: it stays a handle to grab.
+    const float thumbPx = std::max(20.0f, viewPx * viewPx / contentPx);
+    const float y0 = top + (viewPx - thumbPx) * scrollPx / (contentPx - viewPx);
+    return {y0, y0 + thumbPx};
+}
 
 TimelineRegion regionAt(const TimelineGeometry& g, float x, float y) {
     if (x < 0 || y < 0 || x >= g.widthPx || y >= g.heightPx) return TimelineRegion::None;
     if (y < g.axisPx) return TimelineRegion::Axis;
     if (y < g.rowsTopPx()) return TimelineRegion::Queue;
+    if (x >= g.barsRightPx()) return TimelineRegion::Scrollbar;
     return x < g.gutterPx ? TimelineRegion::Gutter : TimelineRegion::Bars;
 }
 
@@ -284,8 +305,8 @@ void rowBars(const TimelineScene& s, std::size_t row, std::vector<TimelineBar>& 
              std::vector<TimelineMark>& marks) {
     const TimelineRow& r = s.rows.row(row);
     if (r.kind != TimelineRow::Kind::Gpu) return;
-    laneBars(s.results, s.index, r.gpu, r.lane, s.map, s.geometry.gutterPx, s.geometry.widthPx,
-             bars, marks);
+    laneBars(s.results, s.index, r.gpu, r.lane, s.map, s.geometry.gutterPx,
+             s.geometry.barsRightPx(), bars, marks);
 }
 
 void drawTimeline(ImDrawList* d, const TimelineScene& s, TimelineFrameStats* stats) {
@@ -307,7 +328,7 @@ void drawTimeline(ImDrawList* d, const TimelineScene& s, TimelineFrameStats* sta
             d->AddRectFilled(v(0, box.y0), v(g.gutterPx, box.y1), c.alternate);
         drawGutterRow(d, s, row, box);
     }
-    d->PushClipRect(v(g.gutterPx, g.rowsTopPx()), v(g.widthPx, g.heightPx), true);
+    d->PushClipRect(v(g.gutterPx, g.rowsTopPx()), v(g.barsRightPx(), g.heightPx), true);
     for (std::size_t row = first; row < last; ++row) {
         const TimelineRow& r = s.rows.row(row);
         const RowBox box = rowBox(s, row);
@@ -328,10 +349,11 @@ void drawTimeline(ImDrawList* d, const TimelineScene& s, TimelineFrameStats* sta
     drawAxis(d, s, stats);
     // The time cursor, over everything right of the tree.
     const double x = s.map.xOf(s.cursorS);
-    if (x >= g.gutterPx && x <= g.widthPx) {
+    if (x >= g.gutterPx && x <= g.barsRightPx()) {
         d->AddLine(v(x, 0), v(x, g.heightPx), c.cursor, 2.0f);
         d->AddTriangleFilled(v(x - 5, 0), v(x + 5, 0), v(x, 7), c.cursor);
     }
+    drawScrollbar(d, s);
 }
 
 float headerTreeWidthPx(const Results& r) {
@@ -366,6 +388,13 @@ QString timelineTooltip(const TimelineScene& s) {
             return QStringLiteral("%1: %2 jobs queued — click to move the time cursor here")
                 .arg(formatSimTime(r.sampleTimesS[*sample]))
                 .arg(q->values[*sample], 0, 'f', 0);
+        }
+        case TimelineRegion::Scrollbar: {
+            const auto [first, last] = s.rows.visibleRange(s.scrollPx, s.geometry.rowsHeightPx());
+            return QStringLiteral("rows %1–%2 of %3: drag to scroll, click to jump")
+                .arg(first + 1)
+                .arg(last)
+                .arg(s.rows.size());
         }
         case TimelineRegion::Gutter:
         case TimelineRegion::Bars:

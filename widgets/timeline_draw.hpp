@@ -10,6 +10,7 @@
 #include <QString>
 #include <cstddef>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "gpuplan/results.hpp"
@@ -22,16 +23,25 @@ namespace gpuplan::ui {
 /// Where the parts of the timeline sit in the widget, in pixels.
 struct TimelineGeometry {
     float widthPx = 0, heightPx = 0;
-    float gutterPx = 190;  ///< the header tree on the left
-    float axisPx = 24;     ///< the time axis on top
-    float queuePx = 34;    ///< the pending-queue lane under it
+    float gutterPx = 190;    ///< the header tree on the left
+    float axisPx = 24;       ///< the time axis on top
+    float queuePx = 34;      ///< the pending-queue lane under it
+    float scrollbarPx = 10;  ///< the rows' scroll bar, at the right
     float rowsTopPx() const { return axisPx + queuePx; }
     float rowsHeightPx() const { return heightPx > rowsTopPx() ? heightPx - rowsTopPx() : 0; }
-    float barsWidthPx() const { return widthPx > gutterPx ? widthPx - gutterPx : 0; }
+    /// Where time is drawn: from gutterPx to barsRightPx().
+    float barsRightPx() const {
+        return widthPx > gutterPx + scrollbarPx ? widthPx - scrollbarPx : gutterPx;
+    }
+    float barsWidthPx() const { return barsRightPx() - gutterPx; }
 };
 
-enum class TimelineRegion { None, Axis, Queue, Gutter, Bars };
+enum class TimelineRegion { None, Axis, Queue, Gutter, Bars, Scrollbar };
 TimelineRegion regionAt(const TimelineGeometry& geometry, float xPx, float yPx);
+/// The scroll bar's thumb, [top, bottom] in widget y, for rows contentPx tall scrolled by
+/// scrollPx.
+std::pair<float, float> scrollThumb(const TimelineGeometry& geometry, float contentPx,
+                                    float scrollPx);
 
 struct TimelineColors {
     ImU32 background = 0, alternate = 0, header = 0, text = 0, dimText = 0, grid = 0;

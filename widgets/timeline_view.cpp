@@ -238,7 +238,12 @@ void TimelineView::handleInput() {
         if (m_press->dragging) {
             const double dxPx = mouse.x() - io.MouseClickedPos[0].x;
             const double dyPx = mouse.y() - io.MouseClickedPos[0].y;
-            if (m_press->region != TimelineRegion::Gutter) {
+            if (m_press->region == TimelineRegion::Scrollbar) {
+                // The thumb follows the pointer: a pixel of track is content ÷ view pixels.
+                const float viewPx = std::max(1.0f, m_geometry.rowsHeightPx());
+                m_scrollPx = m_press->scrollPx +
+                             static_cast<float>(dyPx) * m_rows.contentHeightPx() / viewPx;
+            } else if (m_press->region != TimelineRegion::Gutter) {
                 const double sPerPx =
                     (m_press->toS - m_press->fromS) / std::max(1.0f, m_geometry.barsWidthPx());
                 m_fromS = m_press->fromS - dxPx * sPerPx;
@@ -256,7 +261,8 @@ void TimelineView::handleInput() {
         m_press.reset();
     }
     if (io.MouseWheel != 0 && region != TimelineRegion::None) {
-        if (region == TimelineRegion::Gutter || io.KeyShift) {
+        if (region == TimelineRegion::Gutter || region == TimelineRegion::Scrollbar ||
+            io.KeyShift) {
             m_scrollPx -= io.MouseWheel * 3 * m_rowHeights.gpuPx;
         } else {
             // Zoom around the time under the pointer: it stays where it is on screen.
@@ -318,6 +324,15 @@ void TimelineView::click(TimelineRegion region, QPointF pos) {
             const int job = static_cast<int>(m_results->segments[h.bar->segment].job);
             m_selectedJob = job;
             emitLater([this, job] { emit jobClicked(job); });
+            return;
+        }
+        case TimelineRegion::Scrollbar: {
+            // A click on the track: the thumb centres there.
+            const float viewPx = m_geometry.rowsHeightPx();
+            const float share =
+                (static_cast<float>(pos.y()) - m_geometry.rowsTopPx()) / std::max(1.0f, viewPx);
+            m_scrollPx = share * m_rows.contentHeightPx() - viewPx / 2;
+            clampView();
             return;
         }
         case TimelineRegion::None:
