@@ -104,7 +104,6 @@ void drawAxis(ImDrawList* d, const TimelineScene& s, TimelineFrameStats* stats) 
     }
     d->PopClipRect();
     d->AddLine(v(0, g.axisPx - 0.5), v(g.widthPx, g.axisPx - 0.5), c.grid);
-    d->AddText(v(8, textY), c.dimText, "time");
 }
 
 void drawQueue(ImDrawList* d, const TimelineScene& s) {
@@ -148,6 +147,31 @@ void drawMark(ImDrawList* d, const TimelineColors& c, const TimelineMark& m, Row
             d->AddTriangle(v(x, bottom - 2 * w), v(x, bottom), v(x + 1.6f * w, bottom - w),
                            IM_COL32(0, 0, 0, 160));
             break;
+    }
+}
+
+/// What the markers mean, in the axis row over the header tree ("time" where it does not fit).
+void drawLegend(ImDrawList* d, const TimelineScene& s) {
+    const TimelineGeometry& g = s.geometry;
+    const float textY = (g.axisPx - ImGui::GetFontSize()) / 2;
+    constexpr std::pair<TimelineMarkKind, const char*> kItems[] = {
+        {TimelineMarkKind::Preempted, "preempted"},
+        {TimelineMarkKind::Failed, "failed"},
+        {TimelineMarkKind::Restart, "restart"}};
+    float needPx = 8;
+    for (const auto& [kind, label] : kItems)
+        needPx += 14 + ImGui::CalcTextSize(label).x + 10;
+    if (needPx > g.gutterPx) {
+        d->AddText(v(8, textY), s.colors.dimText, "time");
+        return;
+    }
+    const RowBox box{3, g.axisPx - 3};
+    float x = 8;
+    for (const auto& [kind, label] : kItems) {
+        drawMark(d, s.colors, {x + 4, kind, 0}, box);
+        x += 14;
+        d->AddText(v(x, textY), s.colors.dimText, label);
+        x += ImGui::CalcTextSize(label).x + 10;
     }
 }
 
@@ -347,6 +371,7 @@ void drawTimeline(ImDrawList* d, const TimelineScene& s, TimelineFrameStats* sta
 
     drawQueue(d, s);
     drawAxis(d, s, stats);
+    drawLegend(d, s);
     // The time cursor, over everything right of the tree.
     const double x = s.map.xOf(s.cursorS);
     if (x >= g.gutterPx && x <= g.barsRightPx()) {
