@@ -10,10 +10,23 @@ namespace gpuplan::app {
 
 TimelineDock::TimelineDock(MainWindow* window) : QDockWidget(tr("Timeline"), window) {
     setObjectName(QStringLiteral("timeline"));
-    QWidget* panel = ui::makeTimelinePanel(this);
-    setWidget(panel);
+    // The panel is made the first time the tab shows: until then no GL context is probed, the
+    // window keeps Qt's plain raster flush (a QOpenGLWidget anywhere in it makes every repaint
+    // a GL composition, which software GL pays for on each topology frame) and re-runs build
+    // no timeline index.
+    setWidget(new QWidget(this));
     // Rows need room: a rack's worth of GPUs at least.
     window->addBottomTab(this, [] { return 380; });
+    connect(this, &QDockWidget::visibilityChanged, this, [this, window](bool visible) {
+        if (visible && !m_panelMade) makePanel(window);
+    });
+}
+
+void TimelineDock::makePanel(MainWindow* window) {
+    m_panelMade = true;
+    QWidget* panel = ui::makeTimelinePanel(this);
+    delete widget();
+    setWidget(panel);
     m_view = qobject_cast<ui::TimelineView*>(panel);
     if (!m_view) return;
 

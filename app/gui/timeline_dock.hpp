@@ -2,7 +2,7 @@
 // the bottom docks. Its time cursor is the scrubber's, both ways; a click on a bar selects the
 // job everywhere (MainWindow::selectJob), and a job selected anywhere, or a GPU or node
 // selected on the fleet, scrolls the timeline to it. Where OpenGL is missing (offscreen) it
-// holds a placeholder and wires nothing.
+// holds a placeholder and wires nothing. The panel is made when the tab first shows.
 #pragma once
 
 #include <QDockWidget>
@@ -20,11 +20,14 @@ class TimelineDock : public QDockWidget {
 public:
     explicit TimelineDock(MainWindow* window);
 
-    /// The GL timeline, or nullptr where the placeholder shows.
+    /// The GL timeline, or nullptr where the placeholder shows or before the tab first showed.
     ui::TimelineView* view() const { return m_view; }
 
 private:
+    void makePanel(MainWindow* window);
+
     ui::TimelineView* m_view = nullptr;
+    bool m_panelMade = false;
 };
 
 }  // namespace gpuplan::app

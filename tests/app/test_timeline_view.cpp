@@ -27,11 +27,14 @@ namespace {
 /// view or never draws.
 ui::TimelineView* openTimeline(test::Fixture& f) {
     auto* dock = f.window->findChild<TimelineDock*>(QStringLiteral("timeline"));
-    if (!dock || !dock->view()) return nullptr;
-    dock->raise();
-    ui::TimelineView* view = dock->view();
+    if (!dock) return nullptr;
+    dock->raise();  // the panel is made when the tab first shows
     QElapsedTimer waited;
     waited.start();
+    while (!dock->view() && waited.elapsed() < 5000)
+        QTest::qWait(20);
+    ui::TimelineView* view = dock->view();
+    if (!view) return nullptr;
     while (view->framesDrawn() == 0 && waited.elapsed() < 10000)
         QTest::qWait(20);
     QTest::qWait(200);  // the bottom docks take the height the tab asks for
