@@ -161,6 +161,19 @@ void runTimelineBenchmarks(const Catalog& catalog, const LoadOptions& options,
                     "-", qPrintable(why));
         return;
     }
+    // The floor: a frame with nothing to draw, at the same size. What it costs is Qt
+    // composing the panel into its window and flushing it to the display, not the timeline.
+    {
+        ui::TimelineView empty;
+        empty.resize(1600, 900);
+        empty.show();
+        for (int i = 0; i < 100 && empty.framesDrawn() == 0; ++i)
+            pause(20);
+        if (empty.glReady()) {
+            empty.setFinishFrames(true);
+            print("timeline_frame_nothing_drawn (the floor)", measure(empty, 30, [](int) {}));
+        }
+    }
     for (const auto& [file, label, limitS] : {std::tuple{"fleet-10k.json", "10k", 120.0},
                                               std::tuple{"synthetic-100k.json", "100k", 60.0}}) {
         try {
