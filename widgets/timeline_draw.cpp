@@ -150,24 +150,29 @@ void drawMark(ImDrawList* d, const TimelineColors& c, const TimelineMark& m, Row
     }
 }
 
+constexpr std::pair<TimelineMarkKind, const char*> kLegend[] = {
+    {TimelineMarkKind::Preempted, "preempted"},
+    {TimelineMarkKind::Failed, "failed"},
+    {TimelineMarkKind::Restart, "restart"}};
+
+float legendWidthPx() {
+    float needPx = 8;
+    for (const auto& [kind, label] : kLegend)
+        needPx += 14 + ImGui::CalcTextSize(label).x + 10;
+    return needPx;
+}
+
 /// What the markers mean, in the axis row over the header tree ("time" where it does not fit).
 void drawLegend(ImDrawList* d, const TimelineScene& s) {
     const TimelineGeometry& g = s.geometry;
     const float textY = (g.axisPx - ImGui::GetFontSize()) / 2;
-    constexpr std::pair<TimelineMarkKind, const char*> kItems[] = {
-        {TimelineMarkKind::Preempted, "preempted"},
-        {TimelineMarkKind::Failed, "failed"},
-        {TimelineMarkKind::Restart, "restart"}};
-    float needPx = 8;
-    for (const auto& [kind, label] : kItems)
-        needPx += 14 + ImGui::CalcTextSize(label).x + 10;
-    if (needPx > g.gutterPx) {
+    if (legendWidthPx() > g.gutterPx) {
         d->AddText(v(8, textY), s.colors.dimText, "time");
         return;
     }
     const RowBox box{3, g.axisPx - 3};
     float x = 8;
-    for (const auto& [kind, label] : kItems) {
+    for (const auto& [kind, label] : kLegend) {
         drawMark(d, s.colors, {x + 4, kind, 0}, box);
         x += 14;
         d->AddText(v(x, textY), s.colors.dimText, label);
@@ -382,8 +387,10 @@ void drawTimeline(ImDrawList* d, const TimelineScene& s, TimelineFrameStats* sta
 }
 
 float headerTreeWidthPx(const Results& r) {
-    // Labels start at 8 + 12 × depth, after a 12 px triangle (drawGutterRow).
-    float widest = ImGui::CalcTextSize("GPU 00 \xC2\xB7 lane 00").x + 8 + 12 * 3;
+    // Labels start at 8 + 12 × depth, after a 12 px triangle (drawGutterRow); the markers'
+    // legend sits over the tree too.
+    float widest = std::max(ImGui::CalcTextSize("GPU 00 \xC2\xB7 lane 00").x + 8 + 12 * 3,
+                            legendWidthPx() - 8);
     auto consider = [&](TimelineRow::Kind kind, int count) {
         for (int unit = 0; unit < count; ++unit) {
             const std::string label = rowLabel(r, {kind, 0, 1, unit, 0, 0});
