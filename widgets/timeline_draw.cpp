@@ -236,6 +236,20 @@ void drawNodeSummary(ImDrawList* d, const TimelineScene& s, int node, RowBox box
     }
 }
 
+/// Veils over the stretches the node was not Ready (under its bars: a draining node's jobs
+/// still show).
+void drawNodeDown(ImDrawList* d, const TimelineScene& s, int node, RowBox box) {
+    const double fromS = s.map.timeAt(s.geometry.gutterPx);
+    const double toS = s.map.timeAt(s.geometry.barsRightPx());
+    for (const TimelineNodeSpan& span : s.index.notReadyOf(node)) {
+        if (span.endS <= fromS || span.startS >= toS) continue;
+        const bool broken = span.state == NodeState::Failed || span.state == NodeState::Repairing;
+        d->AddRectFilled(v(std::max(s.map.xOf(span.startS), s.geometry.gutterPx - 1.0), box.y0),
+                         v(std::min(s.map.xOf(span.endS), s.geometry.barsRightPx() + 1.0), box.y1),
+                         broken ? s.colors.nodeBroken : s.colors.nodeDown);
+    }
+}
+
 void drawNodeEvents(ImDrawList* d, const TimelineScene& s, int node, RowBox box) {
     const double fromS = s.map.timeAt(s.geometry.gutterPx),
                  toS = s.map.timeAt(s.geometry.barsRightPx());
@@ -316,11 +330,13 @@ TimelineColors timelineColors(const QPalette& palette, const Results& results) {
     c.hover = c.dark ? IM_COL32(255, 255, 255, 170) : IM_COL32(0, 0, 0, 140);
     c.preempted = IM_COL32(255, 170, 0, 255);
     c.restart = IM_COL32(40, 200, 90, 255);
+    c.nodeDown = rgba(notReadyColor(), 60);
     for (const EventKind& k : eventKinds()) {
         c.eventKind.push_back(rgba(k.color, 230));
         if (std::string_view(k.id) == "node_failure") c.failed = rgba(k.color);
     }
     if (c.failed == 0) c.failed = IM_COL32(214, 39, 40, 255);
+    c.nodeBroken = (c.failed & ~IM_COL32_A_MASK) | (IM_COL32(0, 0, 0, 45) & IM_COL32_A_MASK);
     for (const QColor& t : teamColors(results)) {
         c.team.push_back(rgba(t));
         // Relative luminance decides black or white text, as on the topology's cells.
@@ -361,6 +377,8 @@ void drawTimeline(ImDrawList* d, const TimelineScene& s, TimelineFrameStats* sta
     for (std::size_t row = first; row < last; ++row) {
         const TimelineRow& r = s.rows.row(row);
         const RowBox box = rowBox(s, row);
+        if (r.kind == TimelineRow::Kind::Gpu || r.kind == TimelineRow::Kind::Node)
+            drawNodeDown(d, s, r.unit, box);
         if (r.kind == TimelineRow::Kind::Gpu) {
             drawGpuRow(d, s, row, box, bars, marks, stats);
             drawNodeEvents(d, s, r.unit, box);
@@ -484,6 +502,13 @@ QString timelineTooltip(const TimelineScene& s) {
                      .arg(held, 0, 'g', 3)
                      .arg(r.fleet.nodes[row.unit].gpus);
     }
+    // The node's state when it was not Ready at the pointer's time.
+    if (row.kind == TimelineRow::Kind::Node || row.kind == TimelineRow::Kind::Gpu)
+        for (const TimelineNodeSpan& span : s.index.notReadyOf(row.unit))
+            if (span.startS <= h.timeS && h.timeS < span.endS)
+                lines << QStringLiteral("node %1 from %2 to %3")
+                             .arg(QLatin1String(toString(span.state)), formatSimTime(span.startS),
+                                  formatSimTime(span.endS));
     // Node events within a few pixels of the pointer, on the node's rows.
     if (row.kind == TimelineRow::Kind::Node || row.kind == TimelineRow::Kind::Gpu) {
         const double slackS = 4 / s.map.pxPerS;

@@ -49,6 +49,34 @@ TimelineIndex::TimelineIndex(const Results& r) {
     }
     for (std::size_t n = 0; n < nodes; ++n)
         m_eventBegin[n + 1] += m_eventBegin[n];
+    // Not-Ready stretches: each node from its initial state through its changes (in time
+    // order), then grouped by node keeping that order.
+    std::vector<std::pair<std::uint32_t, TimelineNodeSpan>> down;
+    std::vector<NodeState> state;
+    for (const FleetNode& n : r.fleet.nodes)
+        state.push_back(n.initialState);
+    std::vector<double> sinceS(state.size(), 0.0);
+    auto close = [&](std::uint32_t n, double atS) {
+        if (state[n] != NodeState::Ready && atS > sinceS[n])
+            down.push_back({n, {sinceS[n], atS, state[n]}});
+    };
+    for (const NodeStateChange& c : r.nodeChanges) {
+        if (c.node >= nodes || c.state == state[c.node]) continue;
+        close(c.node, c.timeS);
+        state[c.node] = c.state;
+        sinceS[c.node] = c.timeS;
+    }
+    for (std::uint32_t n = 0; n < nodes; ++n)
+        close(n, std::max(r.horizonS, sinceS[n]));
+    std::stable_sort(down.begin(), down.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    m_downBegin.assign(nodes + 1, 0);
+    for (const auto& [node, span] : down) {
+        ++m_downBegin[node + 1];
+        m_down.push_back(span);
+    }
+    for (std::size_t n = 0; n < nodes; ++n)
+        m_downBegin[n + 1] += m_downBegin[n];
     if (const Series* queue = r.findSeries("queue_length"))
         for (double v : queue->values)
             m_queueMax = std::max(m_queueMax, v);

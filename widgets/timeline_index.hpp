@@ -18,6 +18,13 @@ struct TimelineNodeEvent {
     int kind = 0;
 };
 
+/// A stretch when a node is not Ready (provisioning, cordoned, draining, failed, repairing).
+struct TimelineNodeSpan {
+    double startS = 0;
+    double endS = 0;  ///< the horizon when it lasts past it
+    NodeState state = NodeState::Provisioning;
+};
+
 /// A step function: from timesS[i] on (to timesS[i + 1], or forever), values[i].
 struct TimelineSteps {
     std::vector<double> timesS;
@@ -39,6 +46,10 @@ public:
     std::span<const TimelineNodeEvent> eventsOf(int node) const {
         return {m_events.data() + m_eventBegin[node], m_eventBegin[node + 1] - m_eventBegin[node]};
     }
+    /// When the node was not Ready, by start (from its initial state and Results::nodeChanges).
+    std::span<const TimelineNodeSpan> notReadyOf(int node) const {
+        return {m_down.data() + m_downBegin[node], m_downBegin[node + 1] - m_downBegin[node]};
+    }
     /// GPUs held on the node over time, by GpuInterval::milliGpu ÷ 1000 (a MIG instance by its
     /// slices ÷ 7, rounded to milli). Built the first time it is asked for.
     const TimelineSteps& heldGpusOf(const Results& results, int node) const;
@@ -50,6 +61,8 @@ private:
     std::vector<std::uint32_t> m_jobBegin, m_jobSegments;
     std::vector<std::uint32_t> m_eventBegin;
     std::vector<TimelineNodeEvent> m_events;
+    std::vector<std::uint32_t> m_downBegin;
+    std::vector<TimelineNodeSpan> m_down;
     double m_queueMax = 0;
     mutable std::vector<TimelineSteps> m_held;      ///< per node, filled lazily
     mutable std::vector<std::uint8_t> m_heldBuilt;  ///< per node

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app_test_support.hpp"
+#include "event_markers.hpp"
 #include "timeline_bars.hpp"
 #include "timeline_index.hpp"
 #include "timeline_rows.hpp"
@@ -262,6 +263,41 @@ private slots:
         QCOMPARE(held.timesS, (std::vector<double>{0, 50, 100, 150}));
         QCOMPARE(held.values, (std::vector<double>{2, 2.5, 0.5, 0}));
         QVERIFY(index.heldGpusOf(r, 1).timesS.empty());
+    }
+
+    void nodeEventsAndNotReadyStretches() {
+        // Node 1: a spot reclaim at 500 s (Failed), back at 800 s; node 2 fails at 300 s
+        // and is repairing from 400 s to 900 s; node 3 starts Provisioning, Ready at 100 s.
+        Results r = runOf({}, 0, 1000);
+        r.fleet.nodes[3].initialState = NodeState::Provisioning;
+        r.nodeChanges = {{100, 3, NodeState::Ready, NodeChangeCause::Delivery},
+                         {300, 2, NodeState::Failed, NodeChangeCause::Failure},
+                         {400, 2, NodeState::Repairing, NodeChangeCause::Repair},
+                         {500, 1, NodeState::Failed, NodeChangeCause::SpotReclaim},
+                         {800, 1, NodeState::Ready, NodeChangeCause::SpotReturn},
+                         {900, 2, NodeState::Ready, NodeChangeCause::Repair}};
+        const TimelineIndex index(r);
+        auto kindId = [](const TimelineNodeEvent& e) {
+            return QLatin1String(eventKinds()[e.kind].id);
+        };
+        QCOMPARE(index.eventsOf(1).size(), std::size_t(1));
+        QCOMPARE(kindId(index.eventsOf(1)[0]), QLatin1String("spot_reclaim"));
+        QCOMPARE(index.eventsOf(1)[0].timeS, 500.0);
+        QCOMPARE(index.eventsOf(2).size(), std::size_t(1));
+        QCOMPARE(kindId(index.eventsOf(2)[0]), QLatin1String("node_failure"));
+        QVERIFY(index.eventsOf(0).empty());
+        // Not Ready: node 1 [500, 800) failed; node 2 [300, 400) failed, [400, 900)
+        // repairing; node 3 [0, 100) provisioning; node 0 never.
+        QVERIFY(index.notReadyOf(0).empty());
+        QCOMPARE(index.notReadyOf(1).size(), std::size_t(1));
+        QCOMPARE(index.notReadyOf(1)[0].startS, 500.0);
+        QCOMPARE(index.notReadyOf(1)[0].endS, 800.0);
+        QCOMPARE(index.notReadyOf(2).size(), std::size_t(2));
+        QCOMPARE(index.notReadyOf(2)[1].state, NodeState::Repairing);
+        QCOMPARE(index.notReadyOf(2)[1].endS, 900.0);
+        QCOMPARE(index.notReadyOf(3).size(), std::size_t(1));
+        QCOMPARE(index.notReadyOf(3)[0].state, NodeState::Provisioning);
+        QCOMPARE(index.notReadyOf(3)[0].endS, 100.0);
     }
 
     void ticksAreRoundAndReadable() {
