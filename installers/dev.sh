@@ -3,8 +3,10 @@
 # then runs the main program or every test.
 #
 #   installers/dev.sh run    build (release) and start gpuplan on the default scenario
-#   installers/dev.sh test   check the C++ format, build (release and sanitizer), run every test,
-#                            then a short libFuzzer run of each fuzz target (tests/fuzz)
+#   installers/dev.sh test   check the C++ format, build (release and sanitizer), run every test
+#                            (the OpenGL timeline's and the screenshot's under xvfb-run, the
+#                            other application tests offscreen), then a short libFuzzer run of
+#                            each fuzz target (tests/fuzz)
 #
 # Without a display (no $DISPLAY or $WAYLAND_DISPLAY), "run" starts gpuplan under Xvfb,
 # saves a screenshot to build/release/gpuplan.png and prints the engine's KPI table.
