@@ -56,6 +56,12 @@ TimelineView::TimelineView(QWidget* parent) : QOpenGLWidget(parent) {
     io.ConfigFlags |= ImGuiConfigFlags_NoMouseCursorChange;
     io.MouseDragThreshold = 4;
     setUpFonts();
+    applyStyle();
+    m_clock.start();
+}
+
+void TimelineView::applyStyle() {
+    // The tooltip's colours follow the application's palette, light or dark.
     ImGuiStyle& style = ImGui::GetStyle();
     if (palette().color(QPalette::Base).lightness() < 128)
         ImGui::StyleColorsDark(&style);
@@ -63,7 +69,6 @@ TimelineView::TimelineView(QWidget* parent) : QOpenGLWidget(parent) {
         ImGui::StyleColorsLight(&style);
     style.WindowRounding = 3;
     style.WindowPadding = ImVec2(8, 6);
-    m_clock.start();
 }
 
 TimelineView::~TimelineView() {
@@ -133,8 +138,12 @@ void TimelineView::resizeEvent(QResizeEvent* e) {
 }
 
 void TimelineView::changeEvent(QEvent* e) {
-    if (e->type() == QEvent::PaletteChange && m_results) {
-        m_colors = timelineColors(palette(), *m_results);
+    if (e->type() == QEvent::PaletteChange) {
+        {
+            CurrentImGui current(m_imgui);
+            applyStyle();
+        }
+        if (m_results) m_colors = timelineColors(palette(), *m_results);
         update();
     }
     QOpenGLWidget::changeEvent(e);

@@ -99,6 +99,7 @@ private:
     /// goes: the widget moved to another window, or is being destroyed).
     void releaseGl();
     void setUpFonts();
+    void applyStyle();  ///< ImGui's colours for the palette (current context: ours)
     /// Qt's input of the last events → ImGuiIO, for the frame about to start.
     void feedInput();
     /// Zoom, pan, clicks: the view's reaction to this frame's input.
