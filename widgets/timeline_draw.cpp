@@ -429,7 +429,9 @@ QString timelineTooltip(const TimelineScene& s) {
         case TimelineRegion::None:
             return {};
         case TimelineRegion::Axis:
-            return QStringLiteral("%1 — click to move the time cursor here")
+            return QStringLiteral(
+                       "%1 — click to move the time cursor here, double-click to "
+                       "see the whole run")
                 .arg(formatSimTime(std::max(0.0, h.timeS)));
         case TimelineRegion::Queue: {
             const Series* q = r.findSeries("queue_length");

@@ -160,13 +160,8 @@ void TimelineView::paintGL() {
     feedInput();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui::NewFrame();
-    // A press seen down by this frame and already released needs one more frame for ImGui
-    // to see the release (the click).
-    bool releasePending = false;
-    for (int b = 0; b < 3; ++b) {
-        releasePending |= m_pressLatched[b] && !m_down[b];
-        m_pressLatched[b] = false;
-    }
+    // Button changes this frame could not take wait for the next one.
+    const bool changesLeft = !m_buttonChanges.empty();
     m_stats = {};
     QString tip;
     if (m_results) {
@@ -198,7 +193,7 @@ void TimelineView::paintGL() {
     // Then nothing more is drawn until something changes.
     const bool newTip = tip != m_lastTooltip;
     m_lastTooltip = tip;
-    if (releasePending || (newTip && !tip.isEmpty())) update();
+    if (changesLeft || (newTip && !tip.isEmpty())) update();
 }
 
 void TimelineView::feedInput() {
@@ -208,16 +203,24 @@ void TimelineView::feedInput() {
     io.DisplayFramebufferScale = ImVec2(dpr, dpr);
     io.DeltaTime = static_cast<float>(std::clamp(m_clock.nsecsElapsed() / 1e9, 1e-4, 1.0));
     m_clock.restart();
-    const bool inside = rect().contains(m_mousePos.toPoint());
-    io.MousePos =
-        inside ? ImVec2(static_cast<float>(m_mousePos.x()), static_cast<float>(m_mousePos.y()))
-               : ImVec2(-FLT_MAX, -FLT_MAX);
+    // At most one change per button this frame, in the order they came; the pointer is where
+    // the last one taken happened (a click lands where it was made).
+    QPointF pos = m_mousePos;
+    std::array<bool, 3> changed{};
+    while (!m_buttonChanges.empty() && !changed[m_buttonChanges.front().button]) {
+        const ButtonChange c = m_buttonChanges.front();
+        m_buttonChanges.pop_front();
+        changed[c.button] = true;
+        m_down[c.button] = c.down;
+        pos = c.pos;
+    }
+    const bool held = m_down[0] || m_down[1] || m_down[2];
     // Outside while a button is held (a drag leaving the widget): Qt still sends us the moves.
-    if (!inside && (m_down[0] || m_down[1] || m_down[2]))
-        io.MousePos =
-            ImVec2(static_cast<float>(m_mousePos.x()), static_cast<float>(m_mousePos.y()));
+    io.MousePos = rect().contains(pos.toPoint()) || held
+                      ? ImVec2(static_cast<float>(pos.x()), static_cast<float>(pos.y()))
+                      : ImVec2(-FLT_MAX, -FLT_MAX);
     for (int b = 0; b < 3; ++b)
-        io.MouseDown[b] = m_down[b] || m_pressLatched[b];
+        io.MouseDown[b] = m_down[b];
     io.MouseWheel = m_wheelSteps;
     io.MouseWheelH = m_wheelStepsH;
     m_wheelSteps = m_wheelStepsH = 0;
@@ -264,6 +267,10 @@ void TimelineView::handleInput() {
             clampView();
         }
     }
+    // A double click on the axis or the queue lane shows the whole run again.
+    if (ImGui::IsMouseDoubleClicked(0) &&
+        (region == TimelineRegion::Axis || region == TimelineRegion::Queue))
+        setTimeWindow(0, std::max(1.0, m_results->horizonS));
     if (ImGui::IsMouseReleased(0) && m_press) {
         if (!m_press->dragging)
             click(m_press->region, QPointF(io.MouseClickedPos[0].x, io.MouseClickedPos[0].y));
@@ -529,10 +536,16 @@ void TimelineView::revealGpu(int node, int slot) {
     update();
 }
 
+void TimelineView::queueButton(int button, bool down, QPointF pos) {
+    // Far more changes than frames (the widget not drawing): the oldest go, never the state.
+    if (m_buttonChanges.size() >= 32) m_buttonChanges.pop_front();
+    m_buttonChanges.push_back({button, down, pos});
+}
+
 void TimelineView::mousePressEvent(QMouseEvent* e) {
     m_mousePos = e->position();
     m_modifiers = e->modifiers();
-    if (const int b = buttonIndex(e->button()); b >= 0) m_down[b] = m_pressLatched[b] = true;
+    if (const int b = buttonIndex(e->button()); b >= 0) queueButton(b, true, e->position());
     e->accept();
     update();
 }
@@ -540,7 +553,7 @@ void TimelineView::mousePressEvent(QMouseEvent* e) {
 void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
     m_mousePos = e->position();
     m_modifiers = e->modifiers();
-    if (const int b = buttonIndex(e->button()); b >= 0) m_down[b] = false;
+    if (const int b = buttonIndex(e->button()); b >= 0) queueButton(b, false, e->position());
     e->accept();
     update();
 }

@@ -16,6 +16,7 @@
 #include <QPointF>
 #include <QRectF>
 #include <array>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -102,6 +103,7 @@ private:
     void applyStyle();  ///< ImGui's colours for the palette (current context: ours)
     /// Qt's input of the last events → ImGuiIO, for the frame about to start.
     void feedInput();
+    void queueButton(int button, bool down, QPointF pos);
     /// Zoom, pan, clicks: the view's reaction to this frame's input.
     void handleInput();
     void click(TimelineRegion region, QPointF pos);
@@ -131,11 +133,18 @@ private:
     double m_fromS = 0, m_toS = 1;  ///< the time window shown
     float m_scrollPx = 0;
 
-    // Input between frames. A press is latched until one frame has seen it down, so a click
-    // whose press and release arrive before the next frame is not lost (ImGui 1.86 has no
-    // input queue).
+    // Input between frames. ImGui 1.86 has no input queue: it sees each button's state once a
+    // frame. Presses and releases wait here and each frame takes at most one change per
+    // button, so a click whose press and release arrive before the next frame (or a double
+    // click's four) is seen whole, a frame per change.
+    struct ButtonChange {
+        int button = 0;
+        bool down = false;
+        QPointF pos;
+    };
     QPointF m_mousePos{-1e6, -1e6};
-    std::array<bool, 3> m_down{}, m_pressLatched{};
+    std::array<bool, 3> m_down{};  ///< as ImGui sees the buttons
+    std::deque<ButtonChange> m_buttonChanges;
     float m_wheelSteps = 0, m_wheelStepsH = 0;
     Qt::KeyboardModifiers m_modifiers;
     QElapsedTimer m_clock;

@@ -194,6 +194,16 @@ private slots:
                     1e-6 * horizonS);
         const double stillS = view->viewFromS() + share * (view->viewToS() - view->viewFromS());
         QVERIFY2(std::fabs(stillS - underS) < 1e-6 * horizonS, qPrintable(QString::number(stillS)));
+        // A double click on the axis shows the whole run again.
+        QVERIFY(nextFrame(view));
+        const QPoint onAxis(static_cast<int>(at.x()), static_cast<int>(g.axisPx / 2));
+        // As a display sends one, all before the next frame: press, release, double-click
+        // press, release (QTest::mouseDClick alone sends only the third).
+        QTest::mouseClick(view, Qt::LeftButton, {}, onAxis);
+        QTest::mouseDClick(view, Qt::LeftButton, {}, onAxis);
+        QTest::mouseRelease(view, Qt::LeftButton, {}, onAxis);
+        QTRY_COMPARE(view->viewToS() - view->viewFromS(), horizonS);
+        QCOMPARE(view->viewFromS(), 0.0);
     }
 
     void nothingIsDrawnWhileNothingChanges() {
