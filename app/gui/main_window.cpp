@@ -561,6 +561,7 @@ void MainWindow::showResults(std::shared_ptr<const Results> results) {
     m_workload->setResults(m_results);
     m_pending->setResults(m_results, std::pair{timeS, snapshot->pending});
     m_inspector->setResults(m_results, snapshot);
+    emit resultsShown();
 }
 
 void MainWindow::setTime(double timeS) {

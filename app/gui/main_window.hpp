@@ -93,6 +93,9 @@ public slots:
 signals:
     /// Results reached every widget (the screenshot mode waits for this).
     void resultsApplied();
+    /// Results are on screen: finished ones (then resultsApplied follows) or a long run's
+    /// results so far (Results::partial). Views that follow the results listen to this.
+    void resultsShown();
     /// A job was selected (the pending list, the timeline, selectJob).
     void jobSelected(int job);
 

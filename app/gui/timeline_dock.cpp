@@ -32,7 +32,8 @@ void TimelineDock::makePanel(MainWindow* window) {
 
     m_view->setResults(window->results());
     m_view->setTime(window->scrubber()->time());
-    connect(window, &MainWindow::resultsApplied, m_view,
+    // Finished results and a long run's so far alike.
+    connect(window, &MainWindow::resultsShown, m_view,
             [this, window] { m_view->setResults(window->results()); });
     connect(window->scrubber(), &ui::TimeScrubber::timeChanged, m_view, &ui::TimelineView::setTime);
     connect(m_view, &ui::TimelineView::timeClicked, window->scrubber(), &ui::TimeScrubber::setTime);
