@@ -22,6 +22,7 @@ QString kpiLabel(const std::string& name) {
     if (isUsdPerGpuHourName(name))
         return QString::fromStdString(name.substr(8, name.size() - 8 - 6)) +
                QStringLiteral(" compute");
+    if (name == "wait_s_mean") return QStringLiteral("mean wait");  // not "wait s"
     QString label = QString::fromStdString(name);
     if (label.endsWith(QLatin1String("_usd"))) label.chop(4);  // the value says "$"
     label.replace(QLatin1String("_mean"), QString());

@@ -108,6 +108,7 @@ void StudyChart::setCurves(const QString& parameter, const std::vector<double>& 
         if (xLabels.isEmpty()) {
             auto* axis = new QValueAxis;
             axis->setRange(*xMin - pad, *xMax + pad);
+            axis->applyNiceNumbers();
             axis->setTitleText(parameter);
             xAxis = axis;
         } else {
@@ -123,7 +124,15 @@ void StudyChart::setCurves(const QString& parameter, const std::vector<double>& 
         if (std::isfinite(yMin)) {
             const double room =
                 yMax > yMin ? (yMax - yMin) * 0.1 : std::max(1.0, std::abs(yMax) * 0.1);
-            yAxis->setRange(yMin - room, yMax + room);
+            // A KPI that is never negative (waits, shares, counts, dollars) keeps its axis at
+            // 0 and up; a t interval over few runs may reach below it.
+            const bool nonNegative =
+                std::all_of(c.mean.begin(), c.mean.end(), [](double v) { return !(v < 0); });
+            // A share never passes 100 % either.
+            const double top =
+                c.unit == QLatin1String("fraction") ? std::min(yMax + room, 100.0) : yMax + room;
+            yAxis->setRange(nonNegative ? std::max(0.0, yMin - room) : yMin - room, top);
+            yAxis->applyNiceNumbers();
         }
         yAxis->setTitleText(scale.title);
         chart->addAxis(xAxis, Qt::AlignBottom);

@@ -181,6 +181,8 @@ void StudyDock::fillParameters() {
     // The places worth varying in this scenario, by their JSON pointers (scenario_write's
     // layout: pods, racks and node groups, quotas and flavors in the scenario's order).
     const Scenario& s = m_doc->scenario();
+    // Keep the user's choice across edits ("Other" included); the first fill picks demand.
+    const bool filled = m_parameter->count() > 0;
     const QString kept = m_parameter->currentData().toString();
     const QSignalBlocker block(m_parameter);
     m_parameter->clear();
@@ -213,7 +215,7 @@ void StudyDock::fillParameters() {
                                  QStringLiteral("/quotas/%1/flavors/%2/nominalGpus").arg(q).arg(f));
     m_parameter->addItem(tr("Warm-up (s)"), QStringLiteral("/warmupS"));
     m_parameter->addItem(tr("Other (JSON pointer)…"), QString());
-    const int again = m_parameter->findData(kept);
+    const int again = filled ? m_parameter->findData(kept) : -1;
     m_parameter->setCurrentIndex(again >= 0 ? again : 0);
     const QString pointer = m_parameter->currentData().toString();
     m_pointer->setEnabled(pointer.isEmpty());
