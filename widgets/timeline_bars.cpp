@@ -21,7 +21,7 @@ void laneBars(const Results& r, const TimelineIndex& index, int gpu, int lane,
         if (run.count > 0) bars.push_back(run);
         run.count = 0;
     };
-    std::array<long long, 3> lastColumn{-1, -1, -1};  // per mark kind
+    std::array<long long, 4> lastColumn{-1, -1, -1, -1};  // per mark kind
     auto mark = [&](double xPx, TimelineMarkKind kind, std::uint32_t segment) {
         if (xPx < x0Px || xPx > x1Px) return;
         const long long column = static_cast<long long>(std::floor(xPx));
@@ -42,6 +42,11 @@ void laneBars(const Results& r, const TimelineIndex& index, int gpu, int lane,
         if (endPx - startPx >= kMinBarPx) {
             flush();
             bars.push_back({a, b, i.segment, 1});
+            // Its checkpoints in view, at most one a pixel column.
+            const auto columns =
+                static_cast<std::size_t>(std::max(1.0, static_cast<double>(b - a) + 1));
+            for (double atS : r.checkpointTimesS(i.segment, fromS, toS, columns))
+                mark(map.xOf(atS), TimelineMarkKind::Checkpoint, i.segment);
         } else if (run.count > 0 && a <= run.x1Px + kMergeGapPx) {
             run.x1Px = std::max(run.x1Px, b);
             run.segment = i.segment;

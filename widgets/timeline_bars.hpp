@@ -39,9 +39,10 @@ struct TimelineBar {
 };
 
 enum class TimelineMarkKind : std::uint8_t {
-    Preempted,  ///< the binding ended SegmentEnd::Preempted
-    Failed,     ///< the binding ended SegmentEnd::Evicted (its node failed or went away)
-    Restart,    ///< the binding follows an evicted or preempted one of its job
+    Preempted,   ///< the binding ended SegmentEnd::Preempted
+    Failed,      ///< the binding ended SegmentEnd::Evicted (its node failed or went away)
+    Restart,     ///< the binding follows an evicted or preempted one of its job
+    Checkpoint,  ///< the binding wrote a periodic checkpoint (Results::checkpointTimesS)
 };
 
 struct TimelineMark {

@@ -141,6 +141,13 @@ void drawMark(ImDrawList* d, const TimelineColors& c, const TimelineMark& m, Row
             if (m.kind == TimelineMarkKind::Failed) d->AddLine(v(x, top), v(x, bottom), col, 1.5f);
             break;
         }
+        case TimelineMarkKind::Checkpoint: {  // a tick with a dot, through the bar
+            const float mid = (top + bottom) / 2;
+            d->AddLine(v(x, top + 2), v(x, bottom - 2), c.checkpoint, 1.5f);
+            d->AddCircleFilled(v(x, mid), std::max(1.5f, w * 0.55f), c.checkpoint);
+            d->AddCircle(v(x, mid), std::max(1.5f, w * 0.55f), IM_COL32(0, 0, 0, 140));
+            break;
+        }
         case TimelineMarkKind::Restart:  // ▶ at the bar's start, bottom
             d->AddTriangleFilled(v(x, bottom - 2 * w), v(x, bottom), v(x + 1.6f * w, bottom - w),
                                  c.restart);
@@ -153,7 +160,8 @@ void drawMark(ImDrawList* d, const TimelineColors& c, const TimelineMark& m, Row
 constexpr std::pair<TimelineMarkKind, const char*> kLegend[] = {
     {TimelineMarkKind::Preempted, "preempted"},
     {TimelineMarkKind::Failed, "failed"},
-    {TimelineMarkKind::Restart, "restart"}};
+    {TimelineMarkKind::Restart, "restart"},
+    {TimelineMarkKind::Checkpoint, "checkpoint"}};
 
 float legendWidthPx() {
     float needPx = 8;
@@ -330,6 +338,7 @@ TimelineColors timelineColors(const QPalette& palette, const Results& results) {
     c.hover = c.dark ? IM_COL32(255, 255, 255, 170) : IM_COL32(0, 0, 0, 140);
     c.preempted = IM_COL32(255, 170, 0, 255);
     c.restart = IM_COL32(40, 200, 90, 255);
+    c.checkpoint = IM_COL32(250, 250, 250, 230);
     c.nodeDown = rgba(notReadyColor(), 60);
     for (const EventKind& k : eventKinds()) {
         c.eventKind.push_back(rgba(k.color, 230));

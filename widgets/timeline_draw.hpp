@@ -46,7 +46,7 @@ std::pair<float, float> scrollThumb(const TimelineGeometry& geometry, float cont
 struct TimelineColors {
     ImU32 background = 0, alternate = 0, header = 0, text = 0, dimText = 0, grid = 0;
     ImU32 busy = 0, queue = 0, cursor = 0, selection = 0, hover = 0;
-    ImU32 preempted = 0, failed = 0, restart = 0;
+    ImU32 preempted = 0, failed = 0, restart = 0, checkpoint = 0;
     ImU32 nodeDown = 0, nodeBroken = 0;  ///< veils over a node not Ready; failed or repairing
     std::vector<ImU32> team, teamText;   ///< per team: bar fill, and text readable on it
     std::vector<ImU32> eventKind;        ///< per eventKinds() entry

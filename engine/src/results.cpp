@@ -118,6 +118,32 @@ std::string fingerprintHex(std::uint64_t fingerprint) {
     return buf;
 }
 
+std::vector<double> Results::checkpointTimesS(std::uint32_t segment, double fromS, double toS,
+                                              std::size_t maxCount) const {
+    std::vector<double> out;
+    const RunSegment& seg = segments[segment];
+    const JobSpec& spec = jobs[seg.job].spec;
+    const CheckpointPolicy policy = checkpointOf(seg.job);
+    if (!policy.saves() || seg.crashLoop || !(seg.slowdown > 0)) return out;
+    // In progress time (work and checkpoint writes), checkpoint m ends at m × (interval +
+    // cost); the binding resumed at the position of the work it had saved.
+    const double cycleS = policy.intervalS + policy.costS;
+    const double resumedAtS = policy.wallToSavedS(seg.savedWorkS);
+    const double progressStartS = seg.startS + spec.startupS;
+    const double untilS = std::min(toS, seg.endS);
+    const auto wallOf = [&](double m) {
+        return progressStartS + (m * cycleS - resumedAtS) * seg.slowdown;
+    };
+    double m = std::max(policy.checkpointsIn(seg.savedWorkS) + 1,
+                        std::ceil(((fromS - progressStartS) / seg.slowdown + resumedAtS) / cycleS));
+    for (; out.size() < maxCount && m * policy.intervalS < spec.durationS; ++m) {
+        const double atS = wallOf(m);
+        if (atS > untilS) break;
+        if (atS >= fromS && atS > progressStartS) out.push_back(atS);
+    }
+    return out;
+}
+
 std::string Results::fingerprintHex() const {
     return gpuplan::fingerprintHex(fingerprint);
 }

@@ -289,6 +289,7 @@ void Simulation::bind(std::uint32_t job, const std::vector<PodPlacement>& pods) 
         .slowdown = static_cast<float>(p.slowdown),
         .tier = p.tier,
         .crashLoop = p.crashLoop,
+        .savedWorkS = static_cast<float>(m_sim.savedWork.of(job)),
     });
     m_results.placements.insert(m_results.placements.end(), pods.begin(), pods.end());
     rt.plannedEndS = p.endS;

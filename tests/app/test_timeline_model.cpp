@@ -69,6 +69,36 @@ constexpr TimelineRowHeights kHeights{22, 20, 18, 17};
 class TimelineModelTest : public QObject {
     Q_OBJECT
 private slots:
+    void checkpointMarksWhereTheBindingWroteThem() {
+        // Job 0 (explicit source 0: a checkpoint every 1,000 s of work, free to write, 5,000 s
+        // long) holds GPU 0 from 0 to 5,000 s at full pace: checkpoints end at 1,000, 2,000,
+        // 3,000 and 4,000 s (none at its end). At 100 s a pixel they are marks at x = 10, 20,
+        // 30, 40. Job 1, in 10 s-wide binding, has none.
+        Results r = runOf({{0, 5000, SegmentEnd::Completed, 0, 0, 1},
+                           {6000, 6010, SegmentEnd::Completed, 1, 0, 1}},
+                          2, 10000);
+        r.jobs[0].spec.source = JobSource::Explicit;
+        r.jobs[0].spec.durationS = 5000;
+        r.jobs[1].spec.source = JobSource::Class;
+        r.sourceCheckpoints[static_cast<std::size_t>(JobSource::Explicit)] = {
+            CheckpointPolicy{1000, 0}};
+        const TimelineIndex index(r);
+        std::vector<TimelineBar> bars;
+        std::vector<TimelineMark> marks;
+        laneBars(r, index, 0, 0, TimeMapping{0, 0.01, 0}, 0, 100, bars, marks);
+        std::vector<float> at;
+        for (const TimelineMark& m : marks)
+            if (m.kind == TimelineMarkKind::Checkpoint) at.push_back(m.xPx);
+        QCOMPARE(at, (std::vector<float>{10, 20, 30, 40}));
+        // Zoomed into [1500, 3500] s at 10 s a pixel: only 2,000 and 3,000 s, at x = 50, 150.
+        bars.clear(), marks.clear();
+        laneBars(r, index, 0, 0, TimeMapping{1500, 0.1, 0}, 0, 200, bars, marks);
+        at.clear();
+        for (const TimelineMark& m : marks)
+            if (m.kind == TimelineMarkKind::Checkpoint) at.push_back(m.xPx);
+        QCOMPARE(at, (std::vector<float>{50, 150}));
+    }
+
     void rowsForAScrollOffset() {
         // GPU 1 is shared by two overlapping holds: it needs two lanes, so two rows.
         const Results r = runOf({{0, 100, SegmentEnd::Completed, 0, 0, 0b10, 500},

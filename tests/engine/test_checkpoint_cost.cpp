@@ -5,6 +5,9 @@
 // against the work failures waste. Every expected number is worked out in the comment above it.
 #include <catch2/catch.hpp>
 
+#include <limits>
+#include <vector>
+
 #include <algorithm>
 #include <cmath>
 
@@ -209,4 +212,35 @@ TEST_CASE("a checkpoint cost without an interval is refused", "[checkpoints][inp
         CHECK(std::string(e.what()).find("/jobs/0/checkpointCostS") != std::string::npos);
         CHECK(std::string(e.what()).find("checkpointIntervalS") != std::string::npos);
     }
+}
+
+TEST_CASE("the timeline's checkpoint marks fall where the engine wrote them", "[checkpoints]") {
+    // A 10 h job of 4 GPUs, 600 s startup, a checkpoint every hour of work costing 60 s; node0
+    // fails at 13,200 s and the job restarts on node1 at once.
+    //   Binding 0: progress from 600 s; checkpoint m ends at 600 + m × 3,660:
+    //     4,260, 7,920, 11,580 (the 4th, at 15,240, is past the failure).
+    //   Saved: 3 × 3,600 = 10,800 s of work, which sits at 10,800 + 3 × 60 = 10,980 s of
+    //   progress time. Binding 1: progress from 13,800; checkpoint m ends at
+    //   13,800 + (m × 3,660 − 10,980) for m = 4…9 (none at the end, m = 10):
+    //     17,460, 21,120, 24,780, 28,440, 32,100, 35,760; it completes at
+    //     13,800 + (36,000 + 9 × 60 − 10,980) = 39,360.
+    Scenario s = test::smallFleet(1, 2, "n4");
+    JobDef a = job("a", 4, 36000);
+    a.traits.startupS = 600;
+    a.traits.checkpointIntervalS = 3600;
+    a.traits.checkpointCostS = 60;
+    s.jobs = {a};
+    s.nodeEvents = {{13200, "pod-rack-node0", NodeState::Failed}};
+    const Results r = test::run(s);
+    REQUIRE(r.segments.size() == 2);
+    CHECK(r.segments[0].savedWorkS == 0);
+    CHECK(r.segments[1].savedWorkS == 10800);
+    CHECK(r.segments[1].endS == Approx(39360));
+    const double inf = std::numeric_limits<double>::infinity();
+    CHECK(r.checkpointTimesS(0, -inf, inf, 100) == std::vector<double>{4260, 7920, 11580});
+    CHECK(r.checkpointTimesS(1, -inf, inf, 100) ==
+          std::vector<double>{17460, 21120, 24780, 28440, 32100, 35760});
+    // A window, and a cap: only what a frame shows.
+    CHECK(r.checkpointTimesS(1, 20000, 30000, 100) == std::vector<double>{21120, 24780, 28440});
+    CHECK(r.checkpointTimesS(1, 20000, 30000, 2) == std::vector<double>{21120, 24780});
 }

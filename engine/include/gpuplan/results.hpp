@@ -84,9 +84,12 @@ struct RunSegment {
     FabricTier tier = FabricTier::Nvlink;
     SegmentEnd end = SegmentEnd::Completed;
     bool crashLoop = false;  ///< memory need above the GPU's HBM: bound, never progressing
+    /// Work its checkpoints had saved when it was bound (ideal seconds): where it resumed, and
+    /// so where its checkpoints fell (Results::checkpointTimesS).
+    float savedWorkS = 0;
 };
 // One per binding, up to millions a run: lostWorkS lives in what was padding.
-static_assert(sizeof(RunSegment) == 40);
+static_assert(sizeof(RunSegment) == 48);
 
 /// What evictions cost one job (the inspector's and jobs.csv's numbers).
 struct JobInterruptions {
@@ -377,6 +380,13 @@ struct Results {
     CheckpointPolicy checkpointOf(std::uint32_t job) const;
     /// How often the job saves its work, seconds of work; 0 = never (an eviction loses all).
     double checkpointIntervalS(std::uint32_t job) const { return checkpointOf(job).intervalS; }
+    /// When the binding wrote its periodic checkpoints (each one's end), those in
+    /// [fromS, toS], at most maxCount: its progress starts startupS after it was bound, at its
+    /// pace (RunSegment::slowdown: exact on GPUs held whole; on a shared GPU, whose pace
+    /// varies with its neighbours, its mean), resuming at savedWorkS; none at completion and
+    /// none past the binding's end.
+    std::vector<double> checkpointTimesS(std::uint32_t segment, double fromS, double toS,
+                                         std::size_t maxCount) const;
     /// The most pods the job may hold: its own pods, or more for an elastic job (whole pods up
     /// to its source's elasticMaxGpus).
     int maxPodsOf(std::uint32_t job) const;
