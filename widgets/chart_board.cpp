@@ -81,6 +81,11 @@ void ChartBoard::setBaseline(std::shared_ptr<const Results> baseline, const QStr
         c->setBaseline(baseline, name);
 }
 
+void ChartBoard::setReplications(std::shared_ptr<const Replications> replications) {
+    for (ChartPanel* c : m_charts)
+        c->setReplications(replications);
+}
+
 void ChartBoard::setCursorTime(double timeS) {
     for (ChartPanel* c : m_charts)
         c->setCursorTime(timeS);

@@ -19,6 +19,8 @@ public:
     void setResults(std::shared_ptr<const Results> results);
     void setBaseline(std::shared_ptr<const Results> baseline, const QString& name = QString());
     void setCursorTime(double timeS);
+    /// The runs behind the results (null: one run): line charts draw means with bands.
+    void setReplications(std::shared_ptr<const Replications> replications);
     const std::vector<ChartPanel*>& charts() const { return m_charts; }
     /// The cost rate chart (a placeholder for an unpriced run).
     ChartPanel* cost() const { return m_charts.back(); }

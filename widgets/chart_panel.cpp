@@ -199,6 +199,12 @@ void ChartPanel::setResults(std::shared_ptr<const Results> results) {
     rebuild();
 }
 
+void ChartPanel::setReplications(std::shared_ptr<const Replications> replications) {
+    if (replications == m_replications) return;  // one run after one run: nothing to redraw
+    m_replications = std::move(replications);
+    rebuild();
+}
+
 void ChartPanel::setBaseline(std::shared_ptr<const Results> baseline, const QString& name) {
     m_baseline = std::move(baseline);
     m_baselineName = name;
@@ -505,10 +511,50 @@ void ChartPanel::rebuild() {
         return line;
     };
 
+    m_bands = 0;
+    // Over replications: a series' mean and its interval as a band behind it.
+    auto bandOf = [&](const ChartSeriesSpec& spec) -> const SeriesBand* {
+        if (!m_replications) return nullptr;
+        for (const SeriesBand& b : m_replications->series)
+            if (b.name == spec.metric.toStdString()) return &b;
+        return nullptr;
+    };
     if (m_mode == Mode::Lines) {
         for (const ChartSeriesSpec& spec : m_shown) {
-            m_current.push_back(addLine(points(*m_results, spec, nullptr), spec.label,
-                                        QPen(lineColor(spec.color), 1.6)));
+            if (const SeriesBand* band = bandOf(spec)) {
+                std::vector<QPointF> mean, low, high;
+                for (std::size_t k = 0; k < band->mean.size(); ++k) {
+                    const double x = m_replications->sampleTimesS[k] / kSecondsPerX;
+                    if (std::isfinite(band->mean[k]))
+                        mean.emplace_back(x, band->mean[k] * spec.scale);
+                    if (std::isfinite(band->low[k]) && std::isfinite(band->high[k])) {
+                        low.emplace_back(x, band->low[k] * spec.scale);
+                        high.emplace_back(x, band->high[k] * spec.scale);
+                    }
+                }
+                auto* upper = new QLineSeries;
+                upper->replace(toList(decimate(high, columns)));
+                auto* lower = new QLineSeries;
+                lower->replace(toList(decimate(low, columns)));
+                auto* area = new QAreaSeries(upper, lower);
+                upper->setParent(area);  // rebuild()'s delete frees the edges too
+                lower->setParent(area);
+                QColor fill = lineColor(spec.color);
+                fill.setAlpha(55);
+                area->setColor(fill);
+                area->setPen(Qt::NoPen);
+                m_chart->addSeries(area);
+                area->attachAxis(m_x);
+                area->attachAxis(m_y);
+                for (const QPointF& p : high)
+                    yMax = std::max(yMax, p.y());
+                ++m_bands;
+                m_current.push_back(
+                    addLine(mean, spec.label + tr(" (mean)"), QPen(lineColor(spec.color), 1.6)));
+            } else {
+                m_current.push_back(addLine(points(*m_results, spec, nullptr), spec.label,
+                                            QPen(lineColor(spec.color), 1.6)));
+            }
             if (m_baseline) {
                 QColor c = lineColor(spec.color);
                 c.setAlpha(170);

@@ -19,6 +19,7 @@
 #include <memory>
 #include <vector>
 
+#include "gpuplan/replications.hpp"
 #include "gpuplan/results.hpp"
 
 class QCategoryAxis;
@@ -55,6 +56,11 @@ public:
     /// The pinned baseline and the name it is labelled with ("baseline: default").
     void setBaseline(std::shared_ptr<const Results> baseline, const QString& name = QString());
     void setCursorTime(double timeS);
+    /// The runs behind the results (null: one run). Line charts then draw each series' mean
+    /// over them with its 95 % interval as a band, instead of one noisy run.
+    void setReplications(std::shared_ptr<const Replications> replications);
+    /// Bands drawn now (one per line series with replications), for tests.
+    int bandCount() const { return m_bands; }
 
     QString title() const { return m_title; }
     /// Fixes the y axis (e.g. 0–100 for percentages) instead of fitting it to the data.
@@ -128,6 +134,8 @@ private:
     std::vector<ChartSeriesSpec> m_shown;  // what rebuild() drew
     bool m_onlyPresent = false;
     std::shared_ptr<const Results> m_results, m_baseline;
+    std::shared_ptr<const Replications> m_replications;
+    int m_bands = 0;
     QString m_baselineName;
     double m_cursorS = 0;
     double m_yMax = 1;

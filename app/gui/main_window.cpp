@@ -550,6 +550,7 @@ void MainWindow::showResults(std::shared_ptr<const Results> results) {
     auto snapshot = std::make_shared<const ClusterSnapshot>(m_results->stateAt(timeS));
     m_topology->setResults(m_results, snapshot);
     m_charts->setResults(m_results);
+    m_charts->setReplications(m_results->partial ? nullptr : m_replications);
     m_charts->setCursorTime(timeS);
     m_kpis->setResults(m_results);
     // A snapshot of a single run has no replications; the last finished run's are its own.

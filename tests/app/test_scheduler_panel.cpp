@@ -8,6 +8,7 @@
 #include <QSpinBox>
 
 #include "app_test_support.hpp"
+#include "chart_board.hpp"
 #include "compare_table_model.hpp"
 #include "kpi_strip.hpp"
 #include "scheduler_panel.hpp"
@@ -250,6 +251,8 @@ private slots:
         QVERIFY(f.waitForResults(60000));
         const QString cell = f.window->kpiStrip()->text("allocation_mean");
         QVERIFY2(cell.contains(QStringLiteral("±")), qPrintable(cell));
+        // The utilization chart draws each of its three series' mean with a band.
+        QCOMPARE(f.window->charts()->charts()[0]->bandCount(), 3);
         // Pinned and compared with itself: every paired difference is 0, not significant.
         f.window->pinBaseline();
         f.window->simulation().runNow(f.doc.scenario());
@@ -272,6 +275,7 @@ private slots:
         QCOMPARE(f.doc.scenario().replications, 1);
         QVERIFY(f.waitForResults(60000));
         QVERIFY(!f.window->kpiStrip()->text("allocation_mean").contains(QStringLiteral("±")));
+        QCOMPARE(f.window->charts()->charts()[0]->bandCount(), 0);
         // Warm-up in hours: 24 h writes 86400 s and the results measure from it.
         enter(panel->warmupHoursBox(), 24);
         QCOMPARE(f.doc.scenario().warmupS, 86400.0);
