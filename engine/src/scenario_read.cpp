@@ -658,7 +658,7 @@ struct Reader {
         if (auto n = root.optional("warmupS")) {
             s.warmupS = n->number(0, InputLimits::maxHorizonS);
             if (s.warmupS >= s.horizonS)
-                n->fail("must be shorter than horizonS (" + std::to_string(s.horizonS) +
+                n->fail("must be shorter than horizonS (" + detail::shortNumber(s.horizonS) +
                         " s): the KPIs measure what comes after it");
         }
         if (auto n = root.optional("replications"))

@@ -109,6 +109,12 @@ bool equalIgnoringCase(std::string_view a, std::string_view b) {
     return true;
 }
 
+std::string shortNumber(double value) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.10g", value);
+    return buf;
+}
+
 std::string withThousands(long long n) {
     std::string digits = std::to_string(n), out;
     for (std::size_t i = 0; i < digits.size(); ++i) {

@@ -29,4 +29,7 @@ bool equalIgnoringCase(std::string_view a, std::string_view b);
 /// 25000000 → "25,000,000": counts in messages.
 std::string withThousands(long long n);
 
+/// 86400 → "86400", 0.25 → "0.25": a number in a message, without trailing zeros.
+std::string shortNumber(double value);
+
 }  // namespace gpuplan::detail
