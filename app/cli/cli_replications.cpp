@@ -27,6 +27,12 @@ const char* const kCompareUsage =
 
 namespace {
 
+/// "[63.81 %, 81.68 %]", or "-" without an interval (fewer than two runs).
+std::string intervalText(const MeanInterval& m, const std::string& unit) {
+    if (!std::isfinite(m.low)) return "-";
+    return "[" + formatKpi(m.low, unit) + ", " + formatKpi(m.high, unit) + "]";
+}
+
 /// A progress line on a terminal; nothing in a log.
 ProgressFn progressLine() {
     if (!isatty(fileno(stderr))) return {};
@@ -53,9 +59,7 @@ int runReplicated(const Scenario& scenario, const std::filesystem::path& scenari
                 "what it measures");
     for (const KpiEstimate& k : r.kpis) {
         const MeanInterval& m = k.interval;
-        const std::string interval = std::isfinite(m.low) ? "[" + formatKpi(m.low, k.unit) + ", " +
-                                                                formatKpi(m.high, k.unit) + "]"
-                                                          : "-";
+        const std::string interval = intervalText(m, k.unit);
         std::printf("%-26s %-14s %-14s %-31s %s\n", k.name.c_str(),
                     formatKpi(m.mean, k.unit).c_str(),
                     std::isfinite(m.low) ? formatKpi(m.halfWidth(), k.unit).c_str() : "-",
@@ -97,9 +101,7 @@ int compareCommand(Args& args) {
                 "95 % interval of it", "");
     for (const KpiDifference& d : c.kpis) {
         const MeanInterval& m = d.difference;
-        const std::string interval = std::isfinite(m.low) ? "[" + formatKpi(m.low, d.unit) + ", " +
-                                                                formatKpi(m.high, d.unit) + "]"
-                                                          : "-";
+        const std::string interval = intervalText(m, d.unit);
         std::printf("%-26s %-14s %-14s %-14s %-31s %s\n", d.name.c_str(),
                     formatKpi(d.baseline.mean, d.unit).c_str(),
                     formatKpi(d.candidate.mean, d.unit).c_str(), formatKpi(m.mean, d.unit).c_str(),

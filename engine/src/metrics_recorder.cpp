@@ -91,13 +91,7 @@ void MetricsRecorder::advanceTo(double timeS, const Rates& r) {
 MetricsRecorder::Tallies MetricsRecorder::tallies() const {
     Tallies t;
     t.total = m_total;
-    t.total.allocated += m_interval.allocated;
-    t.total.provisioned += m_interval.provisioned;
-    t.total.occupied += m_interval.occupied;
-    t.total.achieved += m_interval.achieved;
-    t.total.peak += m_interval.peak;
-    t.total.useful += m_interval.useful;
-    t.total.queued += m_interval.queued;
+    t.total.add(m_interval, 1);
     t.strandedSum = m_strandedSum;
     t.fragmentationRatioSum = m_fragmentationRatioSum;
     t.fragmentationAmountSum = m_fragmentationAmountSum;
@@ -139,13 +133,7 @@ void MetricsRecorder::closeInterval(std::size_t k) {
         s[kWaitP95].values[k] = p95;
         m_intervalWaits.clear();
     }
-    m_total.allocated += m_interval.allocated;
-    m_total.provisioned += m_interval.provisioned;
-    m_total.occupied += m_interval.occupied;
-    m_total.achieved += m_interval.achieved;
-    m_total.peak += m_interval.peak;
-    m_total.useful += m_interval.useful;
-    m_total.queued += m_interval.queued;
+    m_total.add(m_interval, 1);
     m_interval = Integrals{};
 }
 
@@ -240,13 +228,7 @@ void MetricsRecorder::writeKpis(double endS) {
     Tallies w = tallies();
     // A run stopped (or a snapshot taken) before the warm-up ended measured nothing yet.
     const Tallies b = m_window.measuredNothing(endS) ? w : m_atWarmup;
-    w.total.allocated -= b.total.allocated;
-    w.total.provisioned -= b.total.provisioned;
-    w.total.occupied -= b.total.occupied;
-    w.total.achieved -= b.total.achieved;
-    w.total.peak -= b.total.peak;
-    w.total.useful -= b.total.useful;
-    w.total.queued -= b.total.queued;
+    w.total.add(b.total, -1);
     w.strandedSum -= b.strandedSum;
     w.fragmentationRatioSum -= b.fragmentationRatioSum;
     w.fragmentationAmountSum -= b.fragmentationAmountSum;

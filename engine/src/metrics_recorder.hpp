@@ -115,6 +115,16 @@ private:
     struct Integrals {
         double allocated = 0, provisioned = 0, occupied = 0, achieved = 0, peak = 0, useful = 0,
                queued = 0;
+        /// Adds (sign 1) or takes off (sign −1) another's, field by field.
+        void add(const Integrals& o, double sign) {
+            allocated += sign * o.allocated;
+            provisioned += sign * o.provisioned;
+            occupied += sign * o.occupied;
+            achieved += sign * o.achieved;
+            peak += sign * o.peak;
+            useful += sign * o.useful;
+            queued += sign * o.queued;
+        }
     };
     /// What the KPIs add up; the window's are the run's less those at the warm-up's end.
     struct Tallies {
