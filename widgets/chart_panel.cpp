@@ -353,9 +353,19 @@ QString ChartPanel::valuesAt(double timeS) const {
     QStringList lines{formatSimTime(timeS)};
     double total = 0, baseTotal = 0;
     for (const ChartSeriesSpec& spec : m_shown) {
-        const double v = value(*m_results, spec, k);
+        // A line drawn as a mean over replications reads the mean and its interval.
+        const SeriesBand* band = nullptr;
+        if (m_replications && m_mode == Mode::Lines)
+            for (const SeriesBand& b : m_replications->series)
+                if (b.name == spec.metric.toStdString()) band = &b;
+        const double v =
+            band && k < band->mean.size() ? band->mean[k] * spec.scale : value(*m_results, spec, k);
         if (std::isfinite(v)) total += v;
         QString line = QStringLiteral("%1: %2 %3").arg(spec.label, hoverNumber(v), m_unit);
+        if (band && k < band->low.size() && std::isfinite(band->low[k]))
+            line += tr(" (95 %: %1 to %2)")
+                        .arg(hoverNumber(band->low[k] * spec.scale),
+                             hoverNumber(band->high[k] * spec.scale));
         if (m_baseline) {
             const double b = value(*m_baseline, spec, kb);
             if (std::isfinite(b)) baseTotal += b;

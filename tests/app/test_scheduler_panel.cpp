@@ -253,6 +253,9 @@ private slots:
         QVERIFY2(cell.contains(QStringLiteral("±")), qPrintable(cell));
         // The utilization chart draws each of its three series' mean with a band.
         QCOMPARE(f.window->charts()->charts()[0]->bandCount(), 3);
+        // Hovering reads the mean and its interval, as drawn.
+        const QString hover = f.window->charts()->charts()[0]->valuesAt(86400);
+        QVERIFY2(hover.contains(QStringLiteral("95 %:")), qPrintable(hover));
         // Pinned and compared with itself: every paired difference is 0, not significant.
         f.window->pinBaseline();
         f.window->simulation().runNow(f.doc.scenario());
