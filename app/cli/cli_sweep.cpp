@@ -9,8 +9,10 @@
 
 #include "cli_common.hpp"
 #include "cli_outputs.hpp"
+#include "gpuplan/results.hpp"
 #include "gpuplan/scenario_io.hpp"
 #include "gpuplan/sweep.hpp"
+#include "gpuplan/workload.hpp"
 
 namespace gpuplan::cli {
 
@@ -70,16 +72,9 @@ Shard parseShard(const std::string& text) {
     return {static_cast<int>(*k), static_cast<int>(*n)};
 }
 
-/// FNV-1a, 64 bits: a fingerprint of a file's bytes for run-info.json.
+/// A file's bytes as 16 hex digits for run-info.json (FNV-1a: gpuplan::stableHash).
 std::string fnv64(std::string_view bytes) {
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    for (unsigned char c : bytes) {
-        h ^= c;
-        h *= 0x100000001b3ull;
-    }
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-    return buf;
+    return fingerprintHex(stableHash(bytes));
 }
 
 /// What a shard's runs depend on besides the sweep file: shards run against another scenario

@@ -89,16 +89,8 @@ void MetricsRecorder::advanceTo(double timeS, const Rates& r) {
 }
 
 MetricsRecorder::Tallies MetricsRecorder::tallies() const {
-    Tallies t;
-    t.total = m_total;
+    Tallies t = m_run;
     t.total.add(m_interval, 1);
-    t.strandedSum = m_strandedSum;
-    t.fragmentationRatioSum = m_fragmentationRatioSum;
-    t.fragmentationAmountSum = m_fragmentationAmountSum;
-    t.pendingSum = m_pendingSum;
-    t.lostGpuS = m_lostGpuS;
-    t.checkpointingGpuS = m_checkpointingGpuS;
-    t.samples = m_samplesTaken;
     return t;
 }
 
@@ -133,7 +125,7 @@ void MetricsRecorder::closeInterval(std::size_t k) {
         s[kWaitP95].values[k] = p95;
         m_intervalWaits.clear();
     }
-    m_total.add(m_interval, 1);
+    m_run.total.add(m_interval, 1);
     m_interval = Integrals{};
 }
 
@@ -149,8 +141,8 @@ void MetricsRecorder::sample(std::size_t k, const Gauges& g) {
         s[kLargestGangNode + l].values[k] = g.largestGangGpus[l];
     s[kSlots8GpuNode].values[k] = g.slots8GpuNode;
     s[kSlots64GpuRack].values[k] = g.slots64GpuRack;
-    m_fragmentationRatioSum += g.fragmentationRatio;
-    m_fragmentationAmountSum += g.fragmentationAmount;
+    m_run.fragmentationRatioSum += g.fragmentationRatio;
+    m_run.fragmentationAmountSum += g.fragmentationAmount;
     s[kQueueLength].values[k] = g.queueLength;
     s[kRunningJobs].values[k] = g.runningJobs;
     double pending = 0;
@@ -158,16 +150,16 @@ void MetricsRecorder::sample(std::size_t k, const Gauges& g) {
         s[kPendingReservation + l].values[k] = g.pendingGpus[l];
         pending += g.pendingGpus[l];
     }
-    m_strandedSum += g.strandedGpus;
-    m_pendingSum += pending;
-    ++m_samplesTaken;
+    m_run.strandedSum += g.strandedGpus;
+    m_run.pendingSum += pending;
+    ++m_run.samples;
 }
 
 void MetricsRecorder::finish(double endS, const Rates& rates) {
     advanceTo(endS, rates);
     closeInterval(m_openInterval);
     // A stopped run leaves later samples unwritten: drop them.
-    std::size_t used = std::min(m_sampleTimes.size(), m_samplesTaken);
+    std::size_t used = std::min(m_sampleTimes.size(), m_run.samples);
     m_results->sampleTimesS.resize(used);
     for (Series& s : m_results->series)
         s.values.resize(used);
@@ -228,14 +220,7 @@ void MetricsRecorder::writeKpis(double endS) {
     Tallies w = tallies();
     // A run stopped (or a snapshot taken) before the warm-up ended measured nothing yet.
     const Tallies b = m_window.measuredNothing(endS) ? w : m_atWarmup;
-    w.total.add(b.total, -1);
-    w.strandedSum -= b.strandedSum;
-    w.fragmentationRatioSum -= b.fragmentationRatioSum;
-    w.fragmentationAmountSum -= b.fragmentationAmountSum;
-    w.pendingSum -= b.pendingSum;
-    w.lostGpuS -= b.lostGpuS;
-    w.checkpointingGpuS -= b.checkpointingGpuS;
-    w.samples -= b.samples;
+    w.subtract(b);
     // Class groups: classes, then explicit jobs, then each trace (Results::jobClassName).
     const std::size_t explicitGroup = r.classNames.size();
     auto classGroup = [&](const JobSpec& s) -> std::size_t {

@@ -81,8 +81,8 @@ public:
     /// sinceS to now. It was counted useful while it ran; it is not, and gpu_hours_lost sums
     /// it (the window, the part done in it).
     void discardUseful(double gpuSeconds, double sinceS) {
-        m_total.useful -= gpuSeconds;
-        m_lostGpuS += gpuSeconds;
+        m_run.total.useful -= gpuSeconds;
+        m_run.lostGpuS += gpuSeconds;
         const double before = beforeWindow(gpuSeconds, sinceS);
         m_atWarmup.total.useful -= before;
         m_atWarmup.lostGpuS += before;
@@ -90,7 +90,7 @@ public:
     /// GPU-seconds spent writing checkpoints while progressing since sinceS: held and
     /// progressing, but not useful work.
     void discardCheckpointing(double gpuSeconds, double sinceS) {
-        m_total.useful -= gpuSeconds;
+        m_run.total.useful -= gpuSeconds;
         countCheckpointing(gpuSeconds);
         const double before = beforeWindow(gpuSeconds, sinceS);
         m_atWarmup.total.useful -= before;
@@ -98,7 +98,7 @@ public:
     }
     /// GPU-seconds spent writing a checkpoint after progress stopped (never counted useful).
     void countCheckpointing(double gpuSeconds) {
-        m_checkpointingGpuS += gpuSeconds;
+        m_run.checkpointingGpuS += gpuSeconds;
         m_anyCheckpointing = true;
     }
     /// Closes the last interval at the horizon, writes the KPIs (fleet, per team, per class)
@@ -132,6 +132,17 @@ private:
         double strandedSum = 0, fragmentationRatioSum = 0, fragmentationAmountSum = 0,
                pendingSum = 0, lostGpuS = 0, checkpointingGpuS = 0;
         std::size_t samples = 0;
+        /// Takes off another's, field by field (the warm-up's, for the window).
+        void subtract(const Tallies& o) {
+            total.add(o.total, -1);
+            strandedSum -= o.strandedSum;
+            fragmentationRatioSum -= o.fragmentationRatioSum;
+            fragmentationAmountSum -= o.fragmentationAmountSum;
+            pendingSum -= o.pendingSum;
+            lostGpuS -= o.lostGpuS;
+            checkpointingGpuS -= o.checkpointingGpuS;
+            samples -= o.samples;
+        }
     };
     void integrateTo(double timeS, const Rates& rates);
     /// Of GPU-seconds spread evenly over [sinceS, now], the part before the window once the
@@ -152,15 +163,10 @@ private:
     std::vector<double> m_sampleTimes;
     double m_lastS = 0;
     std::size_t m_openInterval = 0;
-    Integrals m_interval, m_total;
+    Integrals m_interval;
+    Tallies m_run;  ///< the whole run's: the closed intervals' integrals, the sample sums
     std::vector<double> m_intervalWaits;
-    double m_strandedSum = 0;
-    double m_fragmentationRatioSum = 0, m_fragmentationAmountSum = 0;
-    double m_pendingSum = 0;
-    double m_lostGpuS = 0;
-    double m_checkpointingGpuS = 0;
     bool m_anyCheckpointing = false;  ///< a job paid for a checkpoint: the KPI is listed
-    std::size_t m_samplesTaken = 0;
 };
 
 }  // namespace gpuplan::detail
