@@ -144,7 +144,7 @@ SchedulerPanel::SchedulerPanel(ScenarioDocument* doc, QWidget* parent)
         if (n == m_doc->scenario().replications) return;
         Scenario after = m_doc->scenario();
         after.replications = n;
-        commit(after, tr("%n replication(s)", nullptr, n));
+        commit(after, tr("Replications: %1").arg(n));
     });
     connect(m_doc, &ScenarioDocument::changed, this, [this] {
         syncFromDocument();
