@@ -1,10 +1,12 @@
 // presets/catalog/catalog.json → Catalog.
 #include "json_reader.hpp"
+#include "node_type_read.hpp"
 
 namespace gpuplan {
 
 using detail::JsonNode;
 using detail::JsonObject;
+using detail::optionalNumber;
 
 namespace {
 
@@ -23,12 +25,6 @@ std::vector<std::string> sourceKeys(JsonObject& o, const Catalog& catalog) {
         }
     }
     return keys;
-}
-
-std::optional<double> optionalNumber(JsonObject& o, std::string_view key, double min, double max) {
-    auto node = o.optional(key);
-    if (!node || node->raw().is_null()) return std::nullopt;
-    return node->number(min, max);
 }
 
 }  // namespace
@@ -84,29 +80,10 @@ Catalog parseCatalog(std::string_view text, const std::string& sourceName) {
 
     for (const JsonNode& item : root.required("nodeTypes").array(1000)) {
         JsonObject o = item.object();
-        NodeType t;
-        t.id = o.required("id").name();
+        NodeType t = detail::readNodeType(o, catalog, detail::NodeTypeOrigin::Catalog);
         if (catalog.findNodeType(t.id))
             o.required("id").fail("duplicate node type id \"" + t.id + "\"");
-        t.name = o.required("name").string(256);
-        t.gpuModel = o.required("gpuModel").string(64);
-        if (!catalog.findGpu(t.gpuModel))
-            o.required("gpuModel")
-                .fail("unknown GPU model \"" + detail::escapedForMessage(t.gpuModel) + "\"");
-        t.gpusPerNode = static_cast<int>(o.required("gpusPerNode").integer(1, 64));
-        if (auto v = optionalNumber(o, "cpuCores", 0, 1e5)) t.cpuCores = static_cast<int>(*v);
-        t.ramGb = optionalNumber(o, "ramGb", 0, 1e7);
-        if (auto v = optionalNumber(o, "nicCount", 0, 1024)) t.nicCount = static_cast<int>(*v);
-        t.nicGbps = optionalNumber(o, "nicGbps", 0, 1e5);
-        t.fabricGbpsPerNode = optionalNumber(o, "fabricGbpsPerNode", 0, 1e7);
-        t.maxPowerKw = optionalNumber(o, "maxPowerKw", 0, 1e4);
-        t.nvlinkDomain = o.required("nvlinkDomain")
-                             .enumeration<NvlinkDomain>(
-                                 {{"node", NvlinkDomain::Node}, {"rack", NvlinkDomain::Rack}});
-        t.nodesPerNvlinkDomain =
-            static_cast<int>(o.required("nodesPerNvlinkDomain").integer(1, 1024));
         t.sources = sourceKeys(o, catalog);
-        if (auto n = o.optional("notes")) t.notes = n->string();
         o.finish();
         catalog.nodeTypes.push_back(std::move(t));
     }

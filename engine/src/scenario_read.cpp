@@ -8,6 +8,7 @@
 #include "gpuplan/mig_geometry.hpp"
 #include "gpuplan/topology.hpp"
 #include "json_reader.hpp"
+#include "node_type_read.hpp"
 #include "pin_check.hpp"
 #include "random.hpp"
 #include "scenario_read_fleet_checks.hpp"
@@ -253,9 +254,11 @@ struct Reader {
                     JsonNode typeNode = go.required("nodeType");
                     g.nodeType = typeNode.name();
                     const NodeType* type = catalog.findNodeType(g.nodeType);
+                    for (const NodeType& own : s.definedNodeTypes)
+                        if (own.id == g.nodeType) type = &own;
                     if (!type)
                         typeNode.fail("unknown node type \"" + g.nodeType +
-                                      "\" (not in the catalog)");
+                                      "\" (not in the catalog nor the scenario's \"nodeTypes\")");
                     if (auto v = go.optional("buyingClass"))
                         g.buyingClass = v->enumeration<BuyingClass>(
                             {{"reserved", BuyingClass::Reserved},
@@ -330,6 +333,23 @@ struct Reader {
             fileNode.fail(d.data->resolvedPath + ": " + e.what());
         }
         return d;
+    }
+
+    void definedNodeTypes(JsonObject& root) {
+        auto node = root.optional("nodeTypes");
+        if (!node) return;
+        for (const JsonNode& item : node->array(10000)) {
+            JsonObject o = item.object();
+            NodeType t = detail::readNodeType(o, catalog, detail::NodeTypeOrigin::Scenario);
+            if (catalog.findNodeType(t.id))
+                o.required("id").fail("node type \"" + t.id +
+                                      "\" is the catalog's; give the scenario's own another id");
+            for (const NodeType& other : s.definedNodeTypes)
+                if (other.id == t.id)
+                    o.required("id").fail("duplicate node type id \"" + t.id + "\"");
+            o.finish();
+            s.definedNodeTypes.push_back(std::move(t));
+        }
     }
 
     void addHardware(const NodeType& type) {
@@ -679,6 +699,7 @@ struct Reader {
             f.finish();
         }
         readPricing(root, s, catalog);  // before the topology: each node group needs a price
+        definedNodeTypes(root);         // before the topology: its node groups may name them
         topology(root);
         if (auto n = root.optional("teams")) {
             for (const JsonNode& item : n->array(1000)) {

@@ -43,6 +43,24 @@ OJson distribution(const DistributionDef& d) {
     return o;
 }
 
+/// A scenario's own node type, by the fields node_type_read.cpp reads.
+OJson nodeType(const NodeType& t) {
+    OJson o{{"id", t.id}};
+    if (t.name != t.id) o["name"] = t.name;
+    o["gpuModel"] = t.gpuModel;
+    o["gpusPerNode"] = t.gpusPerNode;
+    if (t.cpuCores) o["cpuCores"] = *t.cpuCores;
+    if (t.ramGb) o["ramGb"] = *t.ramGb;
+    if (t.nicCount) o["nicCount"] = *t.nicCount;
+    if (t.nicGbps) o["nicGbps"] = *t.nicGbps;
+    if (t.fabricGbpsPerNode) o["fabricGbpsPerNode"] = *t.fabricGbpsPerNode;
+    if (t.maxPowerKw) o["maxPowerKw"] = *t.maxPowerKw;
+    if (t.nvlinkDomain != NvlinkDomain::Node) o["nvlinkDomain"] = toString(t.nvlinkDomain);
+    if (t.nodesPerNvlinkDomain != 1) o["nodesPerNvlinkDomain"] = t.nodesPerNvlinkDomain;
+    if (!t.notes.empty()) o["notes"] = t.notes;
+    return o;
+}
+
 OJson sharing(const GpuSharingDef& g) {
     const GpuSharingDef d;
     OJson o;
@@ -166,6 +184,13 @@ std::string scenarioToJson(const Scenario& s) {
     putIf(fabric, "fallbackFabricGBpsPerGpu", s.fabric.fallbackFabricGBpsPerGpu,
           d.fabric.fallbackFabricGBpsPerGpu);
     if (!fabric.empty()) root["fabric"] = fabric;
+
+    if (!s.definedNodeTypes.empty()) {
+        OJson types = OJson::array();
+        for (const NodeType& t : s.definedNodeTypes)
+            types.push_back(nodeType(t));
+        root["nodeTypes"] = types;
+    }
 
     OJson pods = OJson::array();
     if (s.nodeList)

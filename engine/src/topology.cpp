@@ -1,6 +1,7 @@
 #include "gpuplan/topology.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "gpuplan/fill.hpp"
@@ -222,7 +223,7 @@ Fleet Fleet::build(const Scenario& scenario) {
                             node.nodeType = typeIndex;
                             node.gpuModel = modelIndex;
                             node.gpus = type.gpusPerNode;
-                            node.cpuMilli = std::int64_t{type.cpuCores.value_or(0)} * 1000;
+                            node.cpuMilli = std::llround(type.cpuCores.value_or(0) * 1000);
                             node.memoryMiB =
                                 static_cast<std::int64_t>(type.ramGb.value_or(0) * 1024);
                             node.sharing = group.sharing;

@@ -39,7 +39,7 @@ struct NodeType {
     std::string name;
     std::string gpuModel;  ///< GpuModel::id
     int gpusPerNode = 8;
-    std::optional<int> cpuCores;
+    std::optional<double> cpuCores;  ///< may be fractional (an allocatable 191450m)
     std::optional<double> ramGb;
     std::optional<int> nicCount;              ///< compute-fabric NICs
     std::optional<double> nicGbps;            ///< per NIC, gigabit/s

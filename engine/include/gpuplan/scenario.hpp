@@ -424,6 +424,10 @@ struct Scenario {
     /// Hardware used by the topology, resolved from the catalog when the scenario is read.
     std::vector<GpuModel> gpuModels;
     std::vector<NodeType> nodeTypes;
+    /// Node types the scenario defines itself, beside the catalog's (JSON "nodeTypes"): an
+    /// imported fleet's nodes with the GPUs, CPU and memory the cluster reports. Their ids
+    /// differ from every catalog id; their GPU models are the catalog's. Written back as read.
+    std::vector<NodeType> definedNodeTypes;
 
     std::vector<PodDef> pods;
     /// Instead of `pods`: the nodes of a node list file (never both).
