@@ -96,6 +96,14 @@ double Args::positiveNumber(const std::string& flag, double max) {
     return v;
 }
 
+std::pair<std::string, std::string> Args::assignment(const std::string& flag) {
+    const std::string text = value(flag);
+    const std::size_t eq = text.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+        throw UsageError{flag + " needs NAME=VALUE, got \"" + text + "\""};
+    return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
 void Args::scenario(std::optional<std::filesystem::path>& scenario) {
     if (atOption()) unknown();
     if (scenario) throw UsageError{"more than one scenario given"};

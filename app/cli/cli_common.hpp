@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuplan/fleet_import.hpp"
 #include "gpuplan/replications.hpp"
 #include "gpuplan/run_cost.hpp"
 #include "gpuplan/scenario.hpp"
@@ -54,6 +55,8 @@ public:
     void flag(const std::string& flag);
     /// The value of an integer flag, a whole number in [min, max] (no sign, no exponent).
     std::uint64_t integer(const std::string& flag, std::uint64_t min, std::uint64_t max);
+    /// "NAME=VALUE" of a repeatable option (--flavor NAME=MODEL), both sides non-empty.
+    std::pair<std::string, std::string> assignment(const std::string& flag);
     /// The value of a real-number flag, above 0 and at most `max`.
     double positiveNumber(const std::string& flag, double max);
     /// True when the current argument is one of the common options (consumed into `common`).
@@ -95,6 +98,11 @@ int benchCommand(Args& args);
 int fillCommand(Args& args);
 int studyCommand(Args& args);
 int importKueueCommand(Args& args);
+int importK8sCommand(Args& args);
+/// Checks an imported fleet's scenario as `validate` would, writes it atomically to `out`
+/// and prints the import's summary.
+int writeImportedScenario(const ImportedScenario& imported, const std::filesystem::path& out,
+                          const CommonOptions& common, const Catalog& catalog);
 int mixCommand(Args& args);
 int traceCommand(Args& args);
 int compareCommand(Args& args);
@@ -112,6 +120,7 @@ extern const char* const kBenchUsage;
 extern const char* const kFillUsage;
 extern const char* const kStudyUsage;
 extern const char* const kImportKueueUsage;
+extern const char* const kImportK8sUsage;
 extern const char* const kMixUsage;
 extern const char* const kTraceUsage;
 extern const char* const kCompareUsage;

@@ -52,15 +52,6 @@ const char* const kImportKueueUsage =
 
 namespace {
 
-/// "NAME=VALUE" of a repeatable option.
-std::pair<std::string, std::string> assignment(Args& args, const std::string& flag) {
-    const std::string text = args.value(flag);
-    const std::size_t eq = text.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
-        throw UsageError{flag + " needs NAME=VALUE, got \"" + text + "\""};
-    return {text.substr(0, eq), text.substr(eq + 1)};
-}
-
 /// The first kShown names, then how many more.
 constexpr std::size_t kShown = 20;
 std::string joined(const std::vector<std::string>& names) {
@@ -85,9 +76,9 @@ int importKueueCommand(Args& args) {
         } else if (args.at("--out")) {
             out = args.value("--out");
         } else if (args.at("--flavor")) {
-            options.flavorModels.push_back(assignment(args, "--flavor"));
+            options.flavorModels.push_back(args.assignment("--flavor"));
         } else if (args.at("--team")) {
-            options.queueTeams.push_back(assignment(args, "--team"));
+            options.queueTeams.push_back(args.assignment("--team"));
         } else if (args.at("--fair-sharing")) {
             args.flag("--fair-sharing");
             options.fairSharing = true;

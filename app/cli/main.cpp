@@ -28,6 +28,8 @@ const char* const kUsage =
     "                     the run as Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
     "  import-kueue FILE.yaml... --into SCENARIO --out NEW.json\n"
     "                     Kueue queues, cohorts and flavors into a scenario's quotas\n"
+    "  import-k8s NODES.json [--pods PODS.json] --out SCENARIO.json\n"
+    "                     a Kubernetes cluster's GPU nodes and pods into a new scenario\n"
     "\n"
     "options:\n"
     "  --help             help (also after a command: gpuplan-cli run --help)\n"
@@ -57,6 +59,7 @@ int main(int argc, char** argv) {
                         : command == "fill"         ? kFillUsage
                         : command == "study"        ? kStudyUsage
                         : command == "import-kueue" ? kImportKueueUsage
+                        : command == "import-k8s"   ? kImportK8sUsage
                         : command == "mix"          ? kMixUsage
                         : command == "trace"        ? kTraceUsage
                         : command == "compare"      ? kCompareUsage
@@ -81,6 +84,7 @@ int main(int argc, char** argv) {
         if (command == "fill") return fillCommand(args);
         if (command == "study") return studyCommand(args);
         if (command == "import-kueue") return importKueueCommand(args);
+        if (command == "import-k8s") return importK8sCommand(args);
         if (command == "mix") return mixCommand(args);
         if (command == "trace") return traceCommand(args);
         if (command == "compare") return compareCommand(args);

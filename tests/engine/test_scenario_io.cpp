@@ -2,6 +2,7 @@
 #include <filesystem>
 
 #include "gpuplan/scenario_io.hpp"
+#include "gpuplan/topology.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;
@@ -50,6 +51,12 @@ const Malformed kMalformed[] = {
     {"unknown-node-type", "/topology/pods/0/racks/0/nodes/0/nodeType",
      "unknown node type \"dgx-h900\""},
     {"duplicate-node-names", "/topology", "duplicate node name pod-rack0-node0"},
+    {"node-type-shadows-catalog", "/nodeTypes/0/id", "node type \"dgx-h100\" is the catalog's"},
+    {"node-type-unknown-gpu", "/nodeTypes/0/gpuModel",
+     "unknown GPU model \"h900\" (not in the catalog)"},
+    {"node-type-duplicate-id", "/nodeTypes/1/id", "duplicate node type id \"imported-h100-8gpu\""},
+    {"node-type-negative-cpu", "/nodeTypes/0/cpuCores", "-1"},
+    {"node-type-unknown-key", "/nodeTypes/0/gpus", "unknown key \"gpus\""},
     {"ready-at-without-provisioning", "/topology/pods/0/racks/0/nodes/0/readyAtS",
      "\"readyAtS\" only applies to \"state\": \"provisioning\""},
     {"ready-at-zero", "/topology/pods/0/racks/0/nodes/0/readyAtS", "must be after 0"},
@@ -187,6 +194,26 @@ TEST_CASE("sharing modes, shares, MIG instances and host resources load and writ
     CHECK(s.jobs[1].traits.gpuMilli == 300);
     CHECK(s.jobs[2].traits.migProfile == "1g.10gb");
     CHECK(s.jobs[3].traits.migMemoryGb == 15);
+    CHECK(parseScenario(scenarioToJson(s), "again.json", catalog()) == s);
+}
+
+TEST_CASE("a scenario's own node types load, size the nodes and write back") {
+    // valid-minimal.json's fleet on a node type of the scenario's own: 4 × H100 with
+    // 191.45 cores and 1000.5 GiB (what an imported node reports allocatable).
+    std::string text = readTextFile(test::testDataDir() / "valid-minimal.json");
+    const std::string type = "\"dgx-h100\"";
+    text.replace(text.find(type), type.size(), "\"own-h100\"");
+    text.insert(text.find("\"topology\""),
+                R"("nodeTypes": [{"id": "own-h100", "gpuModel": "h100-sxm", "gpusPerNode": 4,
+                   "cpuCores": 191.45, "ramGb": 1000.5}], )");
+    const Scenario s = parseScenario(text, "own.json", catalog());
+    REQUIRE(s.definedNodeTypes.size() == 1);
+    CHECK(s.definedNodeTypes[0].name == "own-h100");  // no name: the id
+    CHECK(s.findNodeType("own-h100"));
+    const Fleet fleet = Fleet::build(s);
+    CHECK(fleet.nodes.at(0).gpus == 4);
+    CHECK(fleet.nodes.at(0).cpuMilli == 191450);    // 191.45 × 1000
+    CHECK(fleet.nodes.at(0).memoryMiB == 1024512);  // 1000.5 × 1024
     CHECK(parseScenario(scenarioToJson(s), "again.json", catalog()) == s);
 }
 

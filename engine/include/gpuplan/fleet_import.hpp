@@ -23,7 +23,8 @@ struct ImportedNode {
     NodeState state = NodeState::Ready;  ///< Ready, Cordoned or Failed
     std::string stateReason;  ///< why not Ready, in the cluster's words ("DRAIN: bad gpu")
     GpuSharingDef sharing;    ///< MIG layout when the node's GPUs are partitioned
-    std::string place;        ///< where it was read ("nodes.json: /items/3"), for messages
+    std::string file;         ///< the file it was read from, for messages
+    std::string place;        ///< where in it: a JSON pointer ("/items/3") or "line 12"
 };
 
 /// What an import read, left out or assumed: the summary a user reads before trusting it.
@@ -44,7 +45,7 @@ struct ImportedFleet {
     std::vector<TraceDef> traces;  ///< job history to replay (a Slurm accounting export)
     std::vector<std::string> teams;
     ImportSummary summary;
-    std::string source;  ///< e.g. "kubectl get nodes (nodes.json)", for the description
+    std::string source;  ///< e.g. "kubectl get nodes (nodes.json)": the description, messages
 };
 
 struct ImportScenarioOptions {

@@ -1,0 +1,309 @@
+// gpuplan-cli import-k8s's engine side: tests/data/k8s/nodes.json and pods.json, modelled on
+// `kubectl get nodes -o json` / `kubectl get pods -A -o json` of an EKS cluster with the NVIDIA
+// GPU operator, into an ImportedFleet and the scenario the builder makes of it.
+// The fixture's nodes:
+//   gpu-h100-a1  8 × H100, EKS layer-2 nn-spine-1 / layer-3 nn-leaf-1, the GPU taint only
+//   gpu-h100-a2  same rack, cordoned (spec.unschedulable), runs pod drain-me
+//   gpu-h100-b1  nn-leaf-2, Ready condition False (KubeletNotReady)
+//   gpu-h100-b2  nn-leaf-2, tainted maintenance=nvlink:NoSchedule (and a PreferNoSchedule)
+//   gpu-a100-mig 2 × A100 40GB, mixed MIG: 2 each of 3g.20gb, 2g.10gb, 1g.5gb; no topology
+//   gpu-l4-ts    1 × L4 time-sliced into 4 replicas ("NVIDIA-L4-SHARED"); no topology
+//   cpu-0        no GPU;  mi300-0  amd.com/gpu only
+#include <catch2/catch.hpp>
+
+#include <functional>
+
+#include "gpuplan/fleet_import.hpp"
+#include "gpuplan/k8s_import.hpp"
+#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/topology.hpp"
+#include "test_support.hpp"
+
+using namespace gpuplan;
+
+namespace {
+
+const Catalog& catalog() {
+    static const Catalog c = loadCatalog(test::presetsDir() / "catalog" / "catalog.json");
+    return c;
+}
+
+std::filesystem::path fixture(const std::string& name) {
+    return test::testDataDir() / "k8s" / name;
+}
+
+ImportedFleet importFixture(const K8sImportOptions& options = {}, bool withPods = true) {
+    return importK8sFiles(catalog(), fixture("nodes.json"),
+                          withPods ? std::optional(fixture("pods.json")) : std::nullopt, options);
+}
+
+const ImportedNode& nodeNamed(const ImportedFleet& f, const std::string& name) {
+    for (const ImportedNode& n : f.nodes)
+        if (n.name == name) return n;
+    FAIL("no node " << name);
+    throw;
+}
+
+const JobDef& jobNamed(const Scenario& s, const std::string& name) {
+    for (const JobDef& j : s.jobs)
+        if (j.name == name) return j;
+    FAIL("no job " << name);
+    throw;
+}
+
+InputError importError(const std::function<void()>& import) {
+    try {
+        import();
+    } catch (const InputError& e) {
+        return e;
+    }
+    FAIL("no InputError");
+    throw;
+}
+
+/// The fixture's nodes.json with one text replaced (it must occur).
+std::string editedNodes(const std::string& from, const std::string& to) {
+    std::string text = readTextFile(fixture("nodes.json"));
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
+}
+
+InputError nodesError(const std::string& text, const K8sImportOptions& options = {}) {
+    return importError([&] { importK8s(catalog(), {"nodes.json", text}, std::nullopt, options); });
+}
+
+bool hasLineWith(const std::vector<std::string>& lines, const std::string& part) {
+    for (const std::string& l : lines)
+        if (l.find(part) != std::string::npos) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("k8s import: GPU nodes, models, CPU and memory from allocatable", "[k8s]") {
+    const ImportedFleet f = importFixture({}, false);
+    // 8 nodes: cpu-0 and mi300-0 are skipped, 6 GPU nodes stay.
+    REQUIRE(f.nodes.size() == 6);
+    const ImportedNode& a1 = nodeNamed(f, "gpu-h100-a1");
+    CHECK(a1.gpuModel == "h100-sxm");      // NVIDIA-H100-80GB-HBM3 is h100-sxm's productLabel
+    CHECK(a1.gpus == 8);                   // nvidia.com/gpu.count
+    CHECK(a1.cpuCores == Approx(191.45));  // 191450m = 191.45 cores
+    // 2097152000Ki = 2,097,152,000 × 1024 B = 2,147,483,648,000 B = 2000 × 2^30 B: 2000 GiB.
+    CHECK(a1.memoryGiB == Approx(2000));
+    // EKS labels: layer 2 is the pod, layer 3 (nearest the node) the rack.
+    CHECK(a1.pod == "nn-spine-1");
+    CHECK(a1.rack == "nn-leaf-1");
+    CHECK(a1.state == NodeState::Ready);  // its nvidia.com/gpu taint is a GPU pod's own
+    CHECK(a1.place == "/items/0");
+    CHECK(a1.file == fixture("nodes.json").string());
+
+    const ImportedNode& l4 = nodeNamed(f, "gpu-l4-ts");
+    CHECK(l4.gpuModel == "l4");  // "NVIDIA-L4-SHARED" less "-SHARED"
+    CHECK(l4.gpus == 1);
+    CHECK(l4.sharing.mode == SharingMode::TimeSlicing);
+    CHECK(l4.sharing.timeSliceReplicas == 4);
+    CHECK(l4.cpuCores == Approx(31.85));
+    CHECK(l4.memoryGiB == Approx(126));  // 126Gi
+    CHECK(l4.pod.empty());
+
+    CHECK(hasLineWith(f.summary.skipped, "2 nodes without GPUs: cpu-0, mi300-0"));
+    CHECK(hasLineWith(f.summary.skipped, "mi300-0: its GPUs are not NVIDIA's"));
+    CHECK(hasLineWith(f.summary.mapped, "topology.k8s.aws/network-node-layer-2"));
+}
+
+TEST_CASE("k8s import: node states from conditions, cordons and taints", "[k8s]") {
+    const ImportedFleet f = importFixture({}, false);
+    CHECK(nodeNamed(f, "gpu-h100-a2").state == NodeState::Cordoned);
+    CHECK(nodeNamed(f, "gpu-h100-a2").stateReason == "cordoned");
+    CHECK(nodeNamed(f, "gpu-h100-b1").state == NodeState::Failed);
+    CHECK(nodeNamed(f, "gpu-h100-b1").stateReason == "NotReady: KubeletNotReady");
+    // maintenance=nvlink:NoSchedule keeps GPU pods off; spot:PreferNoSchedule would not.
+    CHECK(nodeNamed(f, "gpu-h100-b2").state == NodeState::Cordoned);
+    CHECK(nodeNamed(f, "gpu-h100-b2").stateReason == "tainted maintenance=nvlink:NoSchedule");
+
+    K8sImportOptions tolerant;
+    tolerant.toleratedTaints = {"maintenance"};
+    CHECK(nodeNamed(importFixture(tolerant, false), "gpu-h100-b2").state == NodeState::Ready);
+}
+
+TEST_CASE("k8s import: mixed-strategy MIG resources become each GPU's layout", "[k8s]") {
+    const ImportedFleet fleet = importFixture({}, false);
+    const ImportedNode& mig = nodeNamed(fleet, "gpu-a100-mig");
+    CHECK(mig.gpuModel == "a100-40gb-sxm");
+    CHECK(mig.gpus == 2);
+    CHECK(mig.sharing.mode == SharingMode::Mig);
+    // 2 × 3g.20gb, 2 × 2g.10gb, 2 × 1g.5gb over 2 GPUs: one of each per GPU, largest first:
+    // 3 + 2 + 1 compute slices of 7, 4 + 2 + 1 memory slices of 8, a layout an A100 40GB
+    // holds (3g.20gb at slot 0, 2g.10gb at 4, 1g.5gb at 6).
+    CHECK(mig.sharing.migLayout == "3g.20gb, 2g.10gb, 1g.5gb");
+    CHECK(mig.cpuCores == 94);
+    CHECK(mig.memoryGiB == 1024);  // 1Ti
+
+    // Single strategy: the product says the profile, allocatable ÷ GPUs the count per GPU:
+    // 14 nvidia.com/gpu over 2 GPUs = 7 × 1g.5gb each.
+    const std::string single =
+        editedNodes(R"("nvidia.com/gpu.product": "NVIDIA-A100-SXM4-40GB",)",
+                    R"("nvidia.com/gpu.product": "NVIDIA-A100-SXM4-40GB-MIG-1g.5gb",)");
+    std::string text = single;
+    for (const char* profile : {"3g.20gb", "2g.10gb", "1g.5gb"}) {
+        const std::string res = std::string("\"nvidia.com/mig-") + profile + "\": \"2\"";
+        const auto at = text.find(res), comma = text.rfind(',', at);
+        text.erase(comma, at + res.size() - comma);  // with the comma before it
+    }
+    const std::string zero = R"("nvidia.com/gpu": "0")";
+    text.replace(text.find(zero), zero.size(), R"("nvidia.com/gpu": "14")");
+    const ImportedFleet f = importK8s(catalog(), {"nodes.json", text}, std::nullopt, {});
+    CHECK(nodeNamed(f, "gpu-a100-mig").sharing.migLayout ==
+          "1g.5gb, 1g.5gb, 1g.5gb, 1g.5gb, 1g.5gb, 1g.5gb, 1g.5gb");
+}
+
+TEST_CASE("k8s import: running and pending GPU pods become jobs", "[k8s]") {
+    K8sImportOptions options;
+    options.runningPodDurationS = 86400;
+    const ImportedFleet f = importFixture(options);
+    const Scenario s = importedScenario(f, catalog(), {"k8s", 86400, 1}).scenario;
+    // Running on gpu-h100-a1: 8 GPUs, one pod; CPU 96 + the sidecar's 0.1 = 96.1 cores;
+    // memory 1000Gi + 64Mi = 1,024,000 + 64 MiB; priority 1000; team its namespace.
+    const JobDef& train = jobNamed(s, "train-0");
+    CHECK(train.gpus == 8);
+    CHECK(train.traits.gpusPerPod == 8);
+    CHECK(train.traits.cpuMilliPerPod == 96100);
+    CHECK(train.traits.memoryMiBPerPod == 1024064);
+    CHECK(train.traits.priority == 1000);
+    CHECK(train.traits.team == "research");
+    CHECK(train.traits.pin.level == PinLevel::Node);
+    CHECK(train.traits.pin.target == "nn-spine-1-nn-leaf-1-gpu-h100-a1");
+    CHECK(train.submitS == 0);
+    CHECK(train.durationS == 86400);
+    // One replica of an L4 time-sliced 4 ways: 1000 / 4 = 250 milli-GPU.
+    const JobDef& infer = jobNamed(s, "infer-a");
+    CHECK(infer.gpus == 1);
+    CHECK(infer.traits.gpuMilli == 250);
+    CHECK(jobNamed(s, "notebook").traits.migProfile == "1g.5gb");
+    // Pending: queued at t = 0, not pinned.
+    CHECK(jobNamed(s, "finetune").traits.pin.level == PinLevel::None);
+    CHECK(jobNamed(s, "finetune").gpus == 4);
+    // Running jobs come first, so they take their nodes before the queue does.
+    CHECK(s.jobs.back().name == "finetune");
+    // "lost" runs on the node that is down; "etl" asks no GPU; "old-train" has Succeeded.
+    for (const JobDef& j : s.jobs) {
+        CHECK(j.name != "lost");
+        CHECK(j.name != "etl");
+        CHECK(j.name != "old-train");
+    }
+    CHECK(s.jobs.size() == 5);
+
+    K8sImportOptions byLabel = options;
+    byLabel.teamLabel = "team";
+    const Scenario labelled =
+        importedScenario(importFixture(byLabel), catalog(), {"k8s", 86400, 1}).scenario;
+    CHECK(jobNamed(labelled, "train-0").traits.team == "llm");
+    CHECK(jobNamed(labelled, "infer-a").traits.team == "product");  // no label: namespace
+}
+
+TEST_CASE("k8s import: the scenario runs with its pods where they run", "[k8s]") {
+    K8sImportOptions options;
+    options.runningPodDurationS = 86400;
+    const ImportedScenario imported =
+        importedScenario(importFixture(options), catalog(), {"k8s", 86400, 1});
+    const Scenario& s = imported.scenario;
+    // Node types: the four H100 nodes share one (same model, GPUs, CPU, memory).
+    REQUIRE(s.definedNodeTypes.size() == 3);
+    const Fleet fleet = Fleet::build(s);
+    REQUIRE(fleet.nodes.size() == 6);
+    const auto a1 = fleet.findNode("nn-spine-1-nn-leaf-1-gpu-h100-a1");
+    REQUIRE(a1);
+    CHECK(fleet.nodes[*a1].cpuMilli == 191450);
+    CHECK(fleet.nodes[*a1].memoryMiB == 2048000);  // 2000 GiB × 1024
+    // The cordoned node that runs drain-me starts Ready and is cordoned at 1 s.
+    REQUIRE(s.nodeEvents.size() == 1);
+    CHECK(s.nodeEvents[0].node == "nn-spine-1-nn-leaf-1-gpu-h100-a2");
+    CHECK(s.nodeEvents[0].state == NodeState::Cordoned);
+    CHECK(s.nodeEvents[0].timeS == 1);
+
+    validateScenario(s, catalog());
+    const Scenario reread = parseScenario(scenarioToJson(s), "imported.json", catalog());
+    CHECK(reread.definedNodeTypes == s.definedNodeTypes);
+    CHECK(reread.pods == s.pods);
+
+    // Every running pod starts at t = 0 on its node (drain-me too, before the cordon).
+    const Results r = test::run(reread);
+    for (const char* name : {"train-0", "infer-a", "notebook", "drain-me"}) {
+        const std::uint32_t j = test::jobIndex(r, name);
+        CHECK(r.jobs[j].firstStartS == 0);
+    }
+}
+
+TEST_CASE("k8s import: malformed input names the file and the place", "[k8s]") {
+    SECTION("a CPU quantity that is not one") {
+        const InputError e = nodesError(editedNodes(R"("cpu": "191450m")", R"("cpu": "lots")"));
+        CHECK(e.file() == "nodes.json");
+        CHECK(e.place() == "/items/0/status/allocatable/cpu");
+        CHECK_THAT(e.message(), Catch::Contains("\"lots\" is not a Kubernetes quantity"));
+    }
+    SECTION("a product the catalog does not know") {
+        const InputError e = nodesError(editedNodes("NVIDIA-L4-SHARED", "NVIDIA-RTX-PRO-6000"));
+        CHECK(e.place() == "/items/5/metadata/name");
+        CHECK_THAT(e.message(), Catch::Contains("node gpu-l4-ts"));
+        CHECK_THAT(e.message(), Catch::Contains("\"NVIDIA-RTX-PRO-6000\" is not in the catalog"));
+        CHECK_THAT(e.message(), Catch::Contains("--gpu-product"));
+        K8sImportOptions named;
+        named.productModels = {{"NVIDIA-RTX-PRO-6000", "l40s"}};
+        const ImportedFleet f = importK8s(
+            catalog(), {"nodes.json", editedNodes("NVIDIA-L4-SHARED", "NVIDIA-RTX-PRO-6000")},
+            std::nullopt, named);
+        CHECK(nodeNamed(f, "gpu-l4-ts").gpuModel == "l40s");
+    }
+    SECTION("a GPU count label that is not a count") {
+        const InputError e = nodesError(
+            editedNodes(R"("nvidia.com/gpu.count": "8")", R"("nvidia.com/gpu.count": "eight")"));
+        CHECK(e.place() == "/items/0/metadata/name");
+        CHECK_THAT(e.message(), Catch::Contains("nvidia.com/gpu.count is \"eight\""));
+    }
+    SECTION("pods where nodes belong") {
+        const InputError e = importError([] {
+            importK8s(catalog(), {"pods.json", readTextFile(fixture("pods.json"))}, std::nullopt,
+                      {});
+        });
+        CHECK(e.place() == "/items/0/kind");
+        CHECK_THAT(e.message(), Catch::Contains("expected a Node, got \"Pod\""));
+    }
+    SECTION("not JSON") {
+        const InputError e = nodesError("{\"kind\": \"List\", \"items\": [");
+        CHECK(e.file() == "nodes.json");
+    }
+    SECTION("an option naming no GPU model") {
+        K8sImportOptions bad;
+        bad.productModels = {{"X", "h900"}};
+        const InputError e = importError([&] { importFixture(bad, false); });
+        CHECK(e.file() == "--gpu-product");
+    }
+    SECTION("MIG instances no GPU can hold") {
+        // 2 × 7g.40gb + 2 × 3g.20gb over 2 GPUs: 7 + 3 compute slices on one A100.
+        const InputError e = nodesError(
+            editedNodes(R"("nvidia.com/mig-2g.10gb": "2")", R"("nvidia.com/mig-7g.40gb": "2")"));
+        CHECK_THAT(e.message(), Catch::Contains("node gpu-a100-mig"));
+        CHECK_THAT(e.message(), Catch::Contains("no layout a a100-40gb-sxm can hold"));
+    }
+}
+
+TEST_CASE("k8s import: topology labels the user names, or a flat fleet", "[k8s]") {
+    K8sImportOptions zone;
+    zone.topologyLabelsGiven = true;
+    zone.podLabel = "topology.kubernetes.io/zone";
+    const ImportedFleet f = importFixture(zone, false);
+    CHECK(nodeNamed(f, "gpu-h100-a1").pod == "us-east-1a");
+    CHECK(nodeNamed(f, "gpu-h100-a1").rack.empty());
+
+    K8sImportOptions none;
+    none.topologyLabelsGiven = true;
+    const ImportedScenario flat = importedScenario(importFixture(none, false), catalog(), {});
+    // No labels: one pod "cluster", racks of 32 nodes in name order: 6 nodes, one rack;
+    // 4 × 8 H100 + 2 A100 + 1 L4 = 35 GPUs.
+    REQUIRE(flat.scenario.pods.size() == 1);
+    CHECK(flat.scenario.pods[0].name == "cluster");
+    REQUIRE(flat.scenario.pods[0].racks.size() == 1);
+    CHECK(flat.scenario.pods[0].racks[0].nodes.front().name == "gpu-a100-mig");
+    CHECK(hasLineWith(flat.summary.mapped, "6 GPU nodes with 35 GPUs in 1 pod and 1 rack"));
+}
