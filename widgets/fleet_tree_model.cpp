@@ -40,6 +40,7 @@ QString formatReadyAt(double readyAtS) {
 FleetTreeModel::FleetTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
 
 void FleetTreeModel::setNodeTypes(std::vector<NodeType> types) {
+    if (types == m_types) return;  // each edit offers them again: no reset, no lost expansion
     beginResetModel();
     m_types = std::move(types);
     endResetModel();

@@ -440,7 +440,11 @@ FleetEdit setNodeType(const Scenario& s, FleetDefPath p, const std::string& node
                       const Catalog& catalog) {
     if (p.level() != 2 || !exists(s, p)) return refuse("node types belong to node groups");
     const NodeType* type = catalog.findNodeType(nodeTypeId);
-    if (!type) return refuse("unknown node type " + quoted(nodeTypeId) + " (not in the catalog)");
+    for (const NodeType& own : s.definedNodeTypes)  // an imported fleet's own types
+        if (own.id == nodeTypeId) type = &own;
+    if (!type)
+        return refuse("unknown node type " + quoted(nodeTypeId) +
+                      " (not in the catalog nor the scenario's own)");
     const GpuModel* model = catalog.findGpu(type->gpuModel);
     if (!model) return refuse("the catalog lacks GPU model " + quoted(type->gpuModel));
     Scenario after = s;

@@ -25,7 +25,7 @@ QString applyFleetEdit(ScenarioDocument& doc, const FleetEdit& edit) {
 
 FleetPanel::FleetPanel(ScenarioDocument* doc, QWidget* parent) : QWidget(parent), m_doc(doc) {
     m_model = new ui::FleetTreeModel(this);
-    m_model->setNodeTypes(doc->catalog().nodeTypes);
+    offerNodeTypes();
     m_model->setScenario(doc->scenario());
     m_model->setCommit([this](const ui::FleetTreePath& p, int column, const QVariant& value) {
         return commitCell(p, column, value);
@@ -68,6 +68,7 @@ FleetPanel::FleetPanel(ScenarioDocument* doc, QWidget* parent) : QWidget(parent)
     column->addWidget(m_refusal);
 
     connect(m_doc, &ScenarioDocument::changed, this, [this] {
+        offerNodeTypes();
         m_model->setScenario(m_doc->scenario());
         m_refusal->setVisible(false);  // a refusal is about the scenario it was refused on
     });
@@ -168,6 +169,13 @@ void FleetPanel::duplicateSelected() {
 
 void FleetPanel::removeSelected() {
     run(removeDef(m_doc->scenario(), selectedPath()));
+}
+
+void FleetPanel::offerNodeTypes() {
+    std::vector<NodeType> types = m_doc->catalog().nodeTypes;
+    const auto& own = m_doc->scenario().definedNodeTypes;
+    types.insert(types.end(), own.begin(), own.end());
+    m_model->setNodeTypes(std::move(types));
 }
 
 }  // namespace gpuplan::app

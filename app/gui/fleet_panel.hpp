@@ -56,6 +56,8 @@ private:
     FleetDefPath selectedPath() const;
     /// Makes a definition current, so the next button acts on what was just added.
     void select(const FleetDefPath& path);
+    /// The type column offers the catalog's node types and the scenario's own.
+    void offerNodeTypes();
     /// Applies, reports and returns the refusal reason (empty when applied).
     QString run(const FleetEdit& edit);
 

@@ -35,6 +35,7 @@
 #include "document_undo_keys.hpp"
 #include "export_controller.hpp"
 #include "fill_study_view.hpp"
+#include "fleet_import_dialog.hpp"
 #include "fleet_panel.hpp"
 #include "gpu_sharing_editor.hpp"
 #include "group_kpi_panel.hpp"
@@ -373,6 +374,8 @@ void MainWindow::buildActions() {
     QAction* save =
         file->addAction(tr("&Save"), QKeySequence::Save, m_files, &FileController::save);
     file->addAction(tr("Save &as…"), QKeySequence::SaveAs, m_files, &FileController::saveAs);
+    file->addAction(tr("&Import fleet (Kubernetes, Slurm)…"), this,
+                    [this] { importFleetWithDialog(m_doc, this); });
     file->addSeparator();
     file->addAction(tr("Export &results (CSV, JSON)…"), this, [this] {
         if (!m_results) return;

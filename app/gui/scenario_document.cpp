@@ -47,6 +47,26 @@ private:
     QElapsedTimer m_lastChange;
 };
 
+/// A whole other document (an import): scenario and file, both ways.
+class ScenarioReplaceCommand : public QUndoCommand {
+public:
+    ScenarioReplaceCommand(ScenarioDocument* doc, Scenario after, QString afterPath,
+                           const QString& text)
+        : QUndoCommand(text),
+          m_doc(doc),
+          m_before(doc->scenario()),
+          m_after(std::move(after)),
+          m_beforePath(doc->filePath()),
+          m_afterPath(std::move(afterPath)) {}
+    void undo() override { m_doc->swapIn(m_before, m_beforePath); }
+    void redo() override { m_doc->swapIn(m_after, m_afterPath); }
+
+private:
+    ScenarioDocument* m_doc;
+    Scenario m_before, m_after;
+    QString m_beforePath, m_afterPath;
+};
+
 ScenarioDocument::ScenarioDocument(Catalog catalog, LoadOptions loadOptions, QObject* parent)
     : QObject(parent), m_catalog(std::move(catalog)), m_loadOptions(std::move(loadOptions)) {
     connect(&m_undo, &QUndoStack::cleanChanged, this,
@@ -105,6 +125,21 @@ QString ScenarioDocument::edit(const Scenario& after, const QString& text, int m
         new ScenarioEditCommand(this, m_scenario, after, text, mergeKey));  // push() calls redo()
     if (mergeKey == m_gestureKey) m_gestureFresh = false;
     return {};
+}
+
+QString ScenarioDocument::replaceUndoably(const Scenario& scenario, const QString& path,
+                                          const QString& text) {
+    if (QString error = validationError(scenario); !error.isEmpty()) return error;
+    m_undo.push(new ScenarioReplaceCommand(this, scenario, path, text));  // push() calls redo()
+    return {};
+}
+
+void ScenarioDocument::swapIn(const Scenario& s, const QString& path) {
+    m_scenario = s;
+    m_path = path;
+    emit pathChanged(m_path);
+    emit replaced();
+    emit changed();
 }
 
 void ScenarioDocument::beginGesture(int mergeKey) {

@@ -27,6 +27,10 @@ public:
 
     /// Replaces the document (new from preset, open); clears the undo history.
     void reset(Scenario scenario, const QString& path);
+    /// Replaces the document as one undo step (an imported fleet): undo brings back the
+    /// scenario and the file it was. `scenario` is checked as an edit is; the refusal's reason
+    /// is returned, or an empty string when it replaced the document.
+    QString replaceUndoably(const Scenario& scenario, const QString& path, const QString& text);
     /// Reads a scenario file into the document. On any error (InputError with the place and
     /// reason) the document stays exactly as it was.
     void load(const QString& path);
@@ -76,7 +80,10 @@ signals:
 
 private:
     friend class ScenarioEditCommand;
+    friend class ScenarioReplaceCommand;
     void apply(const Scenario& s);
+    /// Another scenario and file, as reset() but keeping the history.
+    void swapIn(const Scenario& s, const QString& path);
 
     Catalog m_catalog;
     LoadOptions m_loadOptions;

@@ -1,0 +1,288 @@
+#include "fleet_import_dialog.hpp"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTimer>
+#include <QTreeView>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include "file_controller.hpp"
+#include "fleet_tree_model.hpp"
+#include "gpuplan/k8s_import.hpp"
+#include "gpuplan/scenario_io.hpp"
+#include "scenario_document.hpp"
+
+namespace gpuplan::app {
+
+namespace {
+
+/// Waits this long after the last keystroke before reading the files again.
+constexpr int kReadDelayMs = 300;
+/// A read that takes longer says so (the files of a large cluster take a while).
+constexpr int kShowReadingAfterMs = 500;
+
+/// "A=B, C=D" → pairs; each side trimmed and non-empty.
+std::vector<std::pair<std::string, std::string>> assignments(const QString& text,
+                                                             const QString& what) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const QString& item : text.split(',', Qt::SkipEmptyParts)) {
+        const QString trimmed = item.trimmed();
+        const qsizetype eq = trimmed.indexOf('=');
+        if (eq <= 0 || eq + 1 >= trimmed.size())
+            throw std::invalid_argument(
+                QString("%1: \"%2\" is not NAME=MODEL").arg(what, trimmed).toStdString());
+        out.push_back({trimmed.left(eq).trimmed().toStdString(),
+                       trimmed.mid(eq + 1).trimmed().toStdString()});
+    }
+    return out;
+}
+
+}  // namespace
+
+ImportedScenario readFleetImport(const FleetImportRequest& request, const Catalog& catalog) {
+    if (request.nodesFile.isEmpty()) throw std::invalid_argument("choose the nodes file");
+    ImportScenarioOptions options;
+    options.horizonS = request.horizonDays * 86400.0;
+    options.name = "Imported: " + QFileInfo(request.nodesFile).completeBaseName().toStdString();
+    const std::filesystem::path nodes = request.nodesFile.toStdString();
+    std::optional<std::filesystem::path> work;
+    if (!request.workFile.isEmpty()) work = request.workFile.toStdString();
+
+    K8sImportOptions k8s;
+    if (!request.topologyLabels.trimmed().isEmpty()) {
+        const QStringList labels = request.topologyLabels.split(',');
+        if (labels.size() != 2)
+            throw std::invalid_argument("topology labels: give POD_LABEL,RACK_LABEL");
+        k8s.topologyLabelsGiven = true;
+        k8s.podLabel = labels[0].trimmed().toStdString();
+        k8s.rackLabel = labels[1].trimmed().toStdString();
+    }
+    k8s.teamLabel = request.teamLabel.trimmed().toStdString();
+    k8s.productModels = assignments(request.gpuModels, "GPU products");
+    k8s.runningPodDurationS = options.horizonS;
+    return importedScenario(importK8sFiles(catalog, nodes, work, k8s), catalog, options);
+}
+
+struct FleetImportDialog::Outcome {
+    int generation = 0;
+    std::optional<ImportedScenario> imported;
+    QString error;
+};
+
+FleetImportDialog::FleetImportDialog(const Catalog& catalog, QWidget* parent)
+    : QDialog(parent), m_catalog(catalog) {
+    setWindowTitle(tr("Import fleet"));
+    m_source = new QComboBox(this);
+    m_source->addItem(tr("Kubernetes: kubectl get nodes / pods -o json"),
+                      static_cast<int>(FleetImportRequest::Source::Kubernetes));
+    m_nodes = new QLineEdit(this);
+    m_work = new QLineEdit(this);
+    m_workLabel = new QLabel(this);
+    m_topologyLabels = new QLineEdit(this);
+    m_topologyLabels->setPlaceholderText(tr("detected (e.g. topology.kubernetes.io/zone,)"));
+    m_teamLabel = new QLineEdit(this);
+    m_teamLabel->setPlaceholderText(tr("the namespace"));
+    m_gpuModels = new QLineEdit(this);
+    m_gpuModelsLabel = new QLabel(this);
+    m_horizonDays = new QSpinBox(this);
+    m_horizonDays->setRange(1, 3 * 366);
+    m_horizonDays->setValue(7);
+    m_horizonDays->setSuffix(tr(" days"));
+
+    auto fileRow = [this](QLineEdit* edit, const QString& title, const QString& filter) {
+        auto* row = new QWidget(this);
+        auto* h = new QHBoxLayout(row);
+        h->setContentsMargins(0, 0, 0, 0);
+        h->addWidget(edit, 1);
+        auto* button = new QPushButton(tr("Browse…"), row);
+        connect(button, &QPushButton::clicked, this,
+                [this, edit, title, filter] { browse(edit, title, filter); });
+        h->addWidget(button);
+        return row;
+    };
+    auto* form = new QFormLayout;
+    form->addRow(tr("Source"), m_source);
+    form->addRow(tr("Nodes"), fileRow(m_nodes, tr("Nodes file"), tr("JSON (*.json);;All (*)")));
+    form->addRow(m_workLabel, fileRow(m_work, tr("Work file"), tr("All (*)")));
+    form->addRow(tr("Topology labels"), m_topologyLabels);
+    form->addRow(tr("Team label"), m_teamLabel);
+    form->addRow(m_gpuModelsLabel, m_gpuModels);
+    form->addRow(tr("Horizon"), m_horizonDays);
+
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_model = new ui::FleetTreeModel(this);
+    m_tree = new QTreeView(this);
+    m_tree->setModel(m_model);
+    m_tree->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_tree->setAlternatingRowColors(true);
+    m_summary = new QPlainTextEdit(this);
+    m_summary->setReadOnly(true);
+    m_summary->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_tree);
+    split->addWidget(m_summary);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    m_import = m_buttons->addButton(tr("Import"), QDialogButtonBox::AcceptRole);
+    m_import->setEnabled(false);
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_status);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_buttons);
+    resize(1100, 700);
+
+    m_debounce = new QTimer(this);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(kReadDelayMs);
+    connect(m_debounce, &QTimer::timeout, this, &FleetImportDialog::read);
+    for (QLineEdit* edit : {m_nodes, m_work, m_topologyLabels, m_teamLabel, m_gpuModels})
+        connect(edit, &QLineEdit::textChanged, this, &FleetImportDialog::scheduleRead);
+    connect(m_horizonDays, &QSpinBox::valueChanged, this, &FleetImportDialog::scheduleRead);
+    connect(m_source, &QComboBox::currentIndexChanged, this, &FleetImportDialog::sourceChanged);
+    connect(&m_watcher, &QFutureWatcher<std::shared_ptr<Outcome>>::finished, this, [this] {
+        const std::shared_ptr<Outcome> outcome = m_watcher.result();
+        if (outcome->generation == m_generation) showOutcome(*outcome);
+    });
+    sourceChanged();
+}
+
+FleetImportDialog::~FleetImportDialog() {
+    m_watcher.waitForFinished();  // the read holds the catalog by reference
+}
+
+void FleetImportDialog::sourceChanged() {
+    const bool k8s =
+        m_source->currentData().toInt() == static_cast<int>(FleetImportRequest::Source::Kubernetes);
+    m_workLabel->setText(k8s ? tr("Pods (optional)") : tr("Jobs, sacct (optional)"));
+    m_gpuModelsLabel->setText(k8s ? tr("GPU products") : tr("GPU types"));
+    m_gpuModels->setPlaceholderText(k8s ? tr("PRODUCT=MODEL, … for products the catalog lacks")
+                                        : tr("TYPE=MODEL, … for gres types the catalog lacks"));
+    m_topologyLabels->setEnabled(k8s);
+    m_teamLabel->setEnabled(k8s);
+    scheduleRead();
+}
+
+void FleetImportDialog::browse(QLineEdit* edit, const QString& title, const QString& filter) {
+    const QString start = edit->text().isEmpty()
+                              ? FileController::lastFolder(FolderPurpose::Scenarios)
+                              : QFileInfo(edit->text()).absolutePath();
+    const QString file = QFileDialog::getOpenFileName(this, title, start, filter);
+    if (!file.isEmpty()) edit->setText(file);
+}
+
+void FleetImportDialog::setRequest(const FleetImportRequest& request) {
+    m_source->setCurrentIndex(m_source->findData(static_cast<int>(request.source)));
+    m_nodes->setText(request.nodesFile);
+    m_work->setText(request.workFile);
+    m_topologyLabels->setText(request.topologyLabels);
+    m_teamLabel->setText(request.teamLabel);
+    m_gpuModels->setText(request.gpuModels);
+    m_horizonDays->setValue(request.horizonDays);
+    scheduleRead();
+}
+
+FleetImportRequest FleetImportDialog::request() const {
+    FleetImportRequest r;
+    r.source = static_cast<FleetImportRequest::Source>(m_source->currentData().toInt());
+    r.nodesFile = m_nodes->text().trimmed();
+    r.workFile = m_work->text().trimmed();
+    r.topologyLabels = m_topologyLabels->text();
+    r.teamLabel = m_teamLabel->text();
+    r.gpuModels = m_gpuModels->text();
+    r.horizonDays = m_horizonDays->value();
+    return r;
+}
+
+QString FleetImportDialog::summaryText() const {
+    return m_summary->toPlainText();
+}
+
+bool FleetImportDialog::isReading() const {
+    return m_reading || m_debounce->isActive();
+}
+
+void FleetImportDialog::scheduleRead() {
+    ++m_generation;  // whatever is being read now is out of date
+    m_debounce->start();
+}
+
+void FleetImportDialog::read() {
+    const FleetImportRequest request = this->request();
+    const int generation = m_generation;
+    m_reading = true;
+    QTimer::singleShot(kShowReadingAfterMs, this, [this, generation] {
+        if (m_reading && generation == m_generation) m_status->setText(tr("Reading the files…"));
+    });
+    const Catalog* catalog = &m_catalog;
+    m_watcher.setFuture(QtConcurrent::run([request, generation, catalog] {
+        auto outcome = std::make_shared<Outcome>();
+        outcome->generation = generation;
+        try {
+            outcome->imported = readFleetImport(request, *catalog);
+        } catch (const std::exception& e) {
+            outcome->error = QString::fromUtf8(e.what());
+        }
+        return outcome;
+    }));
+}
+
+void FleetImportDialog::showOutcome(const Outcome& outcome) {
+    m_reading = false;
+    m_preview = outcome.imported;
+    m_error = outcome.error;
+    m_import->setEnabled(m_preview.has_value());
+    if (m_preview) {
+        const Scenario& s = m_preview->scenario;
+        m_model->setNodeTypes(s.definedNodeTypes);
+        m_model->setScenario(s);
+        m_tree->expandToDepth(0);
+        m_tree->header()->resizeSections(QHeaderView::ResizeToContents);
+        m_summary->setPlainText(QString::fromStdString(m_preview->summary.text()));
+        m_status->setStyleSheet({});
+        m_status->setText(
+            tr("Import replaces the open scenario with this fleet (Edit ▸ Undo "
+               "brings it back)."));
+    } else {
+        m_model->setScenario(Scenario{});
+        m_summary->clear();
+        m_status->setStyleSheet(QStringLiteral("color: #c0392b"));
+        m_status->setText(m_error);
+    }
+    emit previewChanged();
+}
+
+bool importFleetWithDialog(ScenarioDocument* doc, QWidget* parent) {
+    FleetImportDialog dialog(doc->catalog(), parent);
+    if (dialog.exec() != QDialog::Accepted || !dialog.preview()) return false;
+    const QString from = QFileInfo(dialog.request().nodesFile).fileName();
+    const QString refusal = doc->replaceUndoably(dialog.preview()->scenario, QString(),
+                                                 QObject::tr("Import fleet from %1").arg(from));
+    if (!refusal.isEmpty()) {
+        QMessageBox::critical(parent, QObject::tr("Import refused"), refusal);
+        return false;
+    }
+    return true;
+}
+
+}  // namespace gpuplan::app

@@ -1,0 +1,104 @@
+// File ▸ Import fleet: a real cluster's fleet, read by the engine's importers (Kubernetes'
+// `kubectl get nodes/pods -o json`; Slurm's scontrol and sacct), shown before it replaces the
+// document: what was mapped, skipped and assumed, and the fleet as pods, racks and nodes.
+// Reading runs off the GUI thread and again after every change of a file or an option; a
+// file the importer refuses shows its place and reason, and Import stays disabled.
+#pragma once
+
+#include <QDialog>
+#include <QFutureWatcher>
+#include <memory>
+#include <optional>
+
+#include "gpuplan/fleet_import.hpp"
+
+class QComboBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QTimer;
+class QTreeView;
+
+namespace gpuplan::ui {
+class FleetTreeModel;
+}
+
+namespace gpuplan::app {
+
+class ScenarioDocument;
+
+/// What the dialog asks an importer for.
+struct FleetImportRequest {
+    enum class Source { Kubernetes, Slurm };
+    Source source = Source::Kubernetes;
+    QString nodesFile;       ///< kubectl get nodes -o json / scontrol show node --oneliner
+    QString workFile;        ///< optional: kubectl get pods -A -o json / sacct --parsable2
+    QString topologyLabels;  ///< Kubernetes: "POD_LABEL,RACK_LABEL"; empty = detected
+    QString teamLabel;       ///< Kubernetes: a pod label naming the team
+    QString gpuModels;       ///< "PRODUCT=MODEL, …" (Kubernetes) or "TYPE=MODEL, …" (Slurm)
+    int horizonDays = 7;
+};
+
+/// Reads the request's files with the engine's importer for its source. Throws InputError (a
+/// file's place and reason) or std::invalid_argument (an option that is not well formed).
+ImportedScenario readFleetImport(const FleetImportRequest& request, const Catalog& catalog);
+
+class FleetImportDialog : public QDialog {
+    Q_OBJECT
+public:
+    FleetImportDialog(const Catalog& catalog, QWidget* parent = nullptr);
+    ~FleetImportDialog() override;
+
+    void setRequest(const FleetImportRequest& request);
+    FleetImportRequest request() const;
+    /// The scenario shown now, after a read that succeeded; nullopt otherwise.
+    const std::optional<ImportedScenario>& preview() const { return m_preview; }
+    /// Why the last read failed ("nodes.json: /items/3/status/allocatable/cpu: …"), or empty.
+    QString errorText() const { return m_error; }
+    QString summaryText() const;
+    bool isReading() const;
+
+signals:
+    /// A read ended (preview() or errorText() tells which).
+    void previewChanged();
+
+private:
+    struct Outcome;
+    void scheduleRead();
+    void read();
+    void showOutcome(const Outcome& outcome);
+    void browse(QLineEdit* edit, const QString& title, const QString& filter);
+    void sourceChanged();
+
+    const Catalog& m_catalog;
+    QComboBox* m_source;
+    QLineEdit* m_nodes;
+    QLineEdit* m_work;
+    QLabel* m_workLabel;
+    QLineEdit* m_topologyLabels;
+    QLineEdit* m_teamLabel;
+    QLineEdit* m_gpuModels;
+    QLabel* m_gpuModelsLabel;
+    QSpinBox* m_horizonDays;
+    QLabel* m_status;
+    QTreeView* m_tree;
+    ui::FleetTreeModel* m_model;
+    QPlainTextEdit* m_summary;
+    QDialogButtonBox* m_buttons;
+    QPushButton* m_import;
+    QTimer* m_debounce;
+    QFutureWatcher<std::shared_ptr<Outcome>> m_watcher;
+    int m_generation = 0;  ///< a read whose request has changed since is dropped
+    bool m_reading = false;
+    std::optional<ImportedScenario> m_preview;
+    QString m_error;
+};
+
+/// Runs the dialog; on Import the document becomes the imported scenario (unsaved, one undo
+/// step). Returns true when it did.
+bool importFleetWithDialog(ScenarioDocument* doc, QWidget* parent);
+
+}  // namespace gpuplan::app
