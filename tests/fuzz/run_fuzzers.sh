@@ -63,6 +63,12 @@ seed_corpus() {  # seed_corpus TARGET → prints the seed folder
         fuzz_kueue)
             cp tests/data/kueue/*.yaml "$dir"/
             ;;
+        fuzz_fleet_import)
+            # Nodes alone, and nodes NUL pods.
+            cp tests/data/k8s/nodes.json "$dir"/nodes.json
+            { cat tests/data/k8s/nodes.json; printf '\000'; cat tests/data/k8s/pods.json; } \
+                >"$dir"/nodes-and-pods.json
+            ;;
         fuzz_trace)
             cp "$fuzz_dir"/corpus/trace/* "$dir"/
             local csv
@@ -79,13 +85,14 @@ seed_corpus() {  # seed_corpus TARGET → prints the seed folder
 # seeds, so ~16 s, ~14 s and ~15 s;
 # -max_total_time stops a slower machine before a minute in all.
 declare -A smoke_runs=([fuzz_scenario]=40000 [fuzz_trace]=100000 [fuzz_openb]=20000
-                       [fuzz_kueue]=30000)
-declare -A smoke_guard_s=([fuzz_scenario]=30 [fuzz_trace]=20 [fuzz_openb]=20 [fuzz_kueue]=20)
+                       [fuzz_kueue]=30000 [fuzz_fleet_import]=20000)
+declare -A smoke_guard_s=([fuzz_scenario]=30 [fuzz_trace]=20 [fuzz_openb]=20 [fuzz_kueue]=20
+                          [fuzz_fleet_import]=20)
 declare -A dictionary=([fuzz_scenario]=scenario.dict [fuzz_trace]=trace.dict [fuzz_openb]=openb.dict
-                       [fuzz_kueue]=kueue.dict)
+                       [fuzz_kueue]=kueue.dict [fuzz_fleet_import]=fleet_import.dict)
 
 status=0
-for target in fuzz_scenario fuzz_trace fuzz_openb fuzz_kueue; do
+for target in fuzz_scenario fuzz_trace fuzz_openb fuzz_kueue fuzz_fleet_import; do
     seeds=$(seed_corpus "$target")
     findings=$build/findings/$target
     mkdir -p "$findings"
