@@ -123,6 +123,7 @@ FleetImportDialog::FleetImportDialog(const Catalog& catalog, QWidget* parent)
     form->addRow(tr("Horizon"), m_horizonDays);
 
     m_status = new QLabel(this);
+    m_status->setTextFormat(Qt::PlainText);  // messages quote the files: never markup
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_model = new ui::FleetTreeModel(this);
@@ -256,13 +257,21 @@ void FleetImportDialog::showOutcome(const Outcome& outcome) {
         const Scenario& s = m_preview->scenario;
         m_model->setNodeTypes(s.definedNodeTypes);
         m_model->setScenario(s);
-        m_tree->expandToDepth(0);
+        m_tree->expandToDepth(1);  // pods and racks open: the nodes show
         m_tree->header()->resizeSections(QHeaderView::ResizeToContents);
         m_summary->setPlainText(QString::fromStdString(m_preview->summary.text()));
         m_status->setStyleSheet({});
         m_status->setText(
             tr("Import replaces the open scenario with this fleet (Edit ▸ Undo "
                "brings it back)."));
+    } else if (request().nodesFile.isEmpty()) {  // nothing asked yet: how, not an error
+        m_model->setScenario(Scenario{});
+        m_summary->clear();
+        m_status->setStyleSheet({});
+        m_status->setText(
+            tr("Choose the cluster's exports: kubectl get nodes -o json > nodes.json (and "
+               "kubectl get pods -A -o json > pods.json), or Slurm's scontrol show node "
+               "--oneliner (and sacct --parsable2 --allocations)."));
     } else {
         m_model->setScenario(Scenario{});
         m_summary->clear();
