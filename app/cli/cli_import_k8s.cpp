@@ -7,7 +7,6 @@
 #include "cli_outputs.hpp"
 #include "gpuplan/k8s_import.hpp"
 #include "gpuplan/scenario_io.hpp"
-#include "paths.hpp"
 
 namespace gpuplan::cli {
 
@@ -53,16 +52,7 @@ const char* const kImportK8sUsage =
 
 int writeImportedScenario(const ImportedScenario& imported, const std::filesystem::path& out,
                           const CommonOptions& common, const Catalog& catalog) {
-    std::vector<std::filesystem::path> dataDirs = common.dataDirs;
-    for (const auto& d : paths::dataDirs())
-        dataDirs.push_back(d);
-    const Scenario scenario = rebaseTraces(imported.scenario, folderOf(out), dataDirs);
-    try {
-        validateScenario(scenario, catalog, common.budget);
-    } catch (const InputError& e) {  // a rule the import did not check first: still refused
-        throw InputError(out.string() + " (not written)", e.place(), e.message());
-    }
-    saveScenarioAtomic(scenario, out);
+    const Scenario scenario = saveImportedScenario(imported.scenario, out, common, catalog);
     std::printf("%s: %s\n%s", out.string().c_str(), scenario.name.c_str(),
                 imported.summary.text().c_str());
     return kOk;

@@ -6,7 +6,6 @@
 #include "cli_outputs.hpp"
 #include "gpuplan/kueue_import.hpp"
 #include "gpuplan/scenario_io.hpp"
-#include "paths.hpp"
 
 namespace gpuplan::cli {
 
@@ -99,16 +98,7 @@ int importKueueCommand(Args& args) {
     for (const std::string& note : result.notes)
         std::fprintf(stderr, "note: %s\n", note.c_str());
 
-    std::vector<std::filesystem::path> dataDirs = common.dataDirs;
-    for (const auto& d : paths::dataDirs())
-        dataDirs.push_back(d);
-    const Scenario scenario = rebaseTraces(result.scenario, folderOf(*out), dataDirs);
-    try {
-        validateScenario(scenario, catalog, common.budget);
-    } catch (const InputError& e) {  // a rule the import did not check first: still refused
-        throw InputError(out->string() + " (not written)", e.place(), e.message());
-    }
-    saveScenarioAtomic(scenario, *out);
+    const Scenario scenario = saveImportedScenario(result.scenario, *out, common, catalog);
 
     std::printf(
         "%s: %d ClusterQueues, %d Cohorts, %d ResourceFlavors, %d LocalQueues from %zu "

@@ -7,6 +7,8 @@
 #include <system_error>
 
 #include "cli_common.hpp"
+#include "gpuplan/scenario_io.hpp"
+#include "paths.hpp"
 
 namespace gpuplan::cli {
 
@@ -57,6 +59,21 @@ void prepareOutputFolder(const std::string& flag, const fs::path& folder) {
         if (ec) throw OutputError{flag + ": cannot create " + quoted(folder) + ": " + ec.message()};
     }
     checkWritableFolder(flag, folder);
+}
+
+Scenario saveImportedScenario(const Scenario& imported, const std::filesystem::path& out,
+                              const CommonOptions& common, const Catalog& catalog) {
+    std::vector<std::filesystem::path> dataDirs = common.dataDirs;
+    for (const auto& d : paths::dataDirs())
+        dataDirs.push_back(d);
+    Scenario scenario = rebaseTraces(imported, folderOf(out), dataDirs);
+    try {
+        validateScenario(scenario, catalog, common.budget);
+    } catch (const InputError& e) {  // a rule the import did not check first: still refused
+        throw InputError(out.string() + " (not written)", e.place(), e.message());
+    }
+    saveScenarioAtomic(scenario, out);
+    return scenario;
 }
 
 }  // namespace gpuplan::cli

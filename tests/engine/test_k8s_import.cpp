@@ -51,15 +51,7 @@ const JobDef& jobNamed(const Scenario& s, const std::string& name) {
     throw;
 }
 
-InputError importError(const std::function<void()>& import) {
-    try {
-        import();
-    } catch (const InputError& e) {
-        return e;
-    }
-    FAIL("no InputError");
-    throw;
-}
+using test::inputErrorOf;
 
 /// The fixture's nodes.json with one text replaced (it must occur).
 std::string editedNodes(const std::string& from, const std::string& to) {
@@ -70,7 +62,7 @@ std::string editedNodes(const std::string& from, const std::string& to) {
 }
 
 InputError nodesError(const std::string& text, const K8sImportOptions& options = {}) {
-    return importError([&] { importK8s(catalog(), {"nodes.json", text}, std::nullopt, options); });
+    return inputErrorOf([&] { importK8s(catalog(), {"nodes.json", text}, std::nullopt, options); });
 }
 
 bool hasLineWith(const std::vector<std::string>& lines, const std::string& part) {
@@ -262,7 +254,7 @@ TEST_CASE("k8s import: malformed input names the file and the place", "[k8s]") {
         CHECK_THAT(e.message(), Catch::Contains("nvidia.com/gpu.count is \"eight\""));
     }
     SECTION("pods where nodes belong") {
-        const InputError e = importError([] {
+        const InputError e = inputErrorOf([] {
             importK8s(catalog(), {"pods.json", readTextFile(fixture("pods.json"))}, std::nullopt,
                       {});
         });
@@ -276,7 +268,7 @@ TEST_CASE("k8s import: malformed input names the file and the place", "[k8s]") {
     SECTION("an option naming no GPU model") {
         K8sImportOptions bad;
         bad.productModels = {{"X", "h900"}};
-        const InputError e = importError([&] { importFixture(bad, false); });
+        const InputError e = inputErrorOf([&] { importFixture(bad, false); });
         CHECK(e.file() == "--gpu-product");
     }
     SECTION("MIG instances no GPU can hold") {

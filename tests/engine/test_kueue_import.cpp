@@ -31,23 +31,14 @@ KueueImport importText(const std::string& yaml, const KueueImportOptions& option
     return importKueue(base(), {{"m.yaml", yaml}}, options);
 }
 
-/// The InputError an import throws (fails the test when it throws none).
-InputError importError(const std::function<void()>& import) {
-    try {
-        import();
-    } catch (const InputError& e) {
-        return e;
-    }
-    FAIL("no InputError");
-    throw;
-}
+using test::inputErrorOf;
 
 InputError textError(const std::string& yaml, const KueueImportOptions& options = {}) {
-    return importError([&] { importText(yaml, options); });
+    return inputErrorOf([&] { importText(yaml, options); });
 }
 
 InputError fileError(const std::string& name, const KueueImportOptions& options = {}) {
-    return importError([&] { importKueueFiles(base(), {fixture(name)}, options); });
+    return inputErrorOf([&] { importKueueFiles(base(), {fixture(name)}, options); });
 }
 
 const QuotaDef& quotaOf(const Scenario& s, const std::string& team) {

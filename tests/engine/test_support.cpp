@@ -1,5 +1,7 @@
 #include "test_support.hpp"
 
+#include <catch2/catch.hpp>
+
 #include <unistd.h>
 #include <fstream>
 #include <iterator>
@@ -109,6 +111,16 @@ JobDef job(const std::string& name, int gpus, double durationS, double submitS, 
     j.durationS = durationS;
     j.submitS = submitS;
     return j;
+}
+
+InputError inputErrorOf(const std::function<void()>& read) {
+    try {
+        read();
+    } catch (const InputError& e) {
+        return e;
+    }
+    FAIL("no InputError");
+    throw;
 }
 
 Results run(const Scenario& s) {

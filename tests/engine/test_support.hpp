@@ -13,11 +13,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "gpuplan/scenario.hpp"
+#include "gpuplan/scenario_io.hpp"
 #include "gpuplan/simulate.hpp"
 
 namespace gpuplan::test {
@@ -37,6 +39,10 @@ JobClassDef jobClass(const std::string& name, int gpus, double ratePerHour, doub
 /// An explicit job of team "t".
 JobDef job(const std::string& name, int gpus, double durationS, double submitS = 0,
            int gpusPerPod = 0);
+
+/// The InputError `read` throws (fails the test when it throws none): a refusal's file,
+/// place and message, for tests of bad input.
+InputError inputErrorOf(const std::function<void()>& read);
 
 /// Runs with invariant checks after every event.
 Results run(const Scenario& s);
