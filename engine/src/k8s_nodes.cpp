@@ -133,7 +133,14 @@ struct NodeReader {
             if (n >= 1) migCounts.push_back({key.substr(kMigPrefix.size()), std::llround(n)});
         }
         const double gpuUnits = kubeQuantityAt(alloc, kGpuResource).value_or(0);
-        if (gpuUnits < 1 && migCounts.empty()) {
+        // GPUs in capacity but none allocatable: the device plugin finds none healthy.
+        double capacityGpus = 0;
+        if (auto capacity = present(status, "capacity")) {
+            JsonObject co = capacity->object();
+            capacityGpus = kubeQuantityAt(co, kGpuResource).value_or(0);
+        }
+        const bool noHealthyGpus = gpuUnits < 1 && migCounts.empty() && capacityGpus >= 1;
+        if (gpuUnits < 1 && migCounts.empty() && !noHealthyGpus) {
             bool otherAccelerator = false;  // amd.com/gpu, gpu.intel.com/…
             for (const auto& [key, value] : allocNode->raw().items())
                 otherAccelerator = otherAccelerator || key.ends_with("/gpu");
@@ -222,7 +229,7 @@ struct NodeReader {
             }
             out.facts[name].timeSliceReplicas = r;
         } else if (n.gpus == 0) {
-            n.gpus = static_cast<int>(std::llround(gpuUnits));
+            n.gpus = static_cast<int>(std::llround(noHealthyGpus ? capacityGpus : gpuUnits));
         } else if (gpuUnits >= 1 && std::llround(gpuUnits) < n.gpus) {
             notes.push_back(name + ": " + std::to_string(std::llround(gpuUnits)) + " of its " +
                             std::to_string(n.gpus) +
@@ -235,6 +242,10 @@ struct NodeReader {
         if (auto cpu = kubeQuantityAt(alloc, "cpu")) n.cpuCores = *cpu;
         if (auto memory = kubeQuantityAt(alloc, "memory")) n.memoryGiB = *memory / kBytesPerGiB;
         readState(o, status, n);
+        if (noHealthyGpus && n.state == NodeState::Ready) {
+            n.state = NodeState::Cordoned;  // no GPU pod can start there
+            n.stateReason = "no allocatable GPUs (the device plugin reports none healthy)";
+        }
         out.facts[name].state = n.state;
         return n;
     }

@@ -114,6 +114,16 @@ TEST_CASE("k8s import: node states from conditions, cordons and taints", "[k8s]"
     CHECK(nodeNamed(f, "gpu-h100-b2").state == NodeState::Cordoned);
     CHECK(nodeNamed(f, "gpu-h100-b2").stateReason == "tainted maintenance=nvlink:NoSchedule");
 
+    // Capacity 8 GPUs, allocatable 0: the device plugin finds none healthy.
+    std::string text = readTextFile(fixture("nodes.json"));
+    const std::string alloc = R"("nvidia.com/gpu": "8")";
+    text.replace(text.find(alloc), alloc.size(), R"("nvidia.com/gpu": "0")");
+    const ImportedFleet sickFleet = importK8s(catalog(), {"nodes.json", text}, std::nullopt, {});
+    const ImportedNode& sick = nodeNamed(sickFleet, "gpu-h100-a1");
+    CHECK(sick.gpus == 8);
+    CHECK(sick.state == NodeState::Cordoned);
+    CHECK_THAT(sick.stateReason, Catch::Contains("no allocatable GPUs"));
+
     K8sImportOptions tolerant;
     tolerant.toleratedTaints = {"maintenance"};
     CHECK(nodeNamed(importFixture(tolerant, false), "gpu-h100-b2").state == NodeState::Ready);
