@@ -99,6 +99,7 @@ int fillCommand(Args& args);
 int studyCommand(Args& args);
 int importKueueCommand(Args& args);
 int importK8sCommand(Args& args);
+int lessonCommand(Args& args);
 /// Checks an imported fleet's scenario as `validate` would, writes it atomically to `out`
 /// and prints the import's summary.
 int writeImportedScenario(const ImportedScenario& imported, const std::filesystem::path& out,
@@ -121,6 +122,7 @@ extern const char* const kFillUsage;
 extern const char* const kStudyUsage;
 extern const char* const kImportKueueUsage;
 extern const char* const kImportK8sUsage;
+extern const char* const kLessonUsage;
 extern const char* const kMixUsage;
 extern const char* const kTraceUsage;
 extern const char* const kCompareUsage;

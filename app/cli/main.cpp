@@ -28,6 +28,8 @@ const char* const kUsage =
     "                     the run as Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
     "  import-kueue FILE.yaml... --into SCENARIO --out NEW.json\n"
     "                     Kueue queues, cohorts and flavors into a scenario's quotas\n"
+    "  lesson list | lesson run ID\n"
+    "                     the teaching lessons, and one lesson's effects before and after\n"
     "  import-k8s NODES.json [--pods PODS.json] --out SCENARIO.json\n"
     "                     a Kubernetes cluster's GPU nodes and pods into a new scenario\n"
     "\n"
@@ -60,6 +62,7 @@ int main(int argc, char** argv) {
                         : command == "study"        ? kStudyUsage
                         : command == "import-kueue" ? kImportKueueUsage
                         : command == "import-k8s"   ? kImportK8sUsage
+                        : command == "lesson"       ? kLessonUsage
                         : command == "mix"          ? kMixUsage
                         : command == "trace"        ? kTraceUsage
                         : command == "compare"      ? kCompareUsage
@@ -85,6 +88,7 @@ int main(int argc, char** argv) {
         if (command == "study") return studyCommand(args);
         if (command == "import-kueue") return importKueueCommand(args);
         if (command == "import-k8s") return importK8sCommand(args);
+        if (command == "lesson") return lessonCommand(args);
         if (command == "mix") return mixCommand(args);
         if (command == "trace") return traceCommand(args);
         if (command == "compare") return compareCommand(args);

@@ -284,4 +284,21 @@ void JsonObject::finish() const {
     }
 }
 
+std::string scenarioPointerText(const JsonNode& node, const std::string& text) {
+    if (text.size() > 512) node.fail("a pointer longer than 512 characters");
+    for (unsigned char c : text)
+        if (c < 0x20 || c == 0x7f) node.fail("a pointer with a control character");
+    try {
+        (void)Json::json_pointer(text);
+    } catch (const nlohmann::json::exception& e) {
+        node.fail("not a JSON pointer (\"/topology/pods/0/count\"): " + std::string(e.what()));
+    }
+    if (text.empty()) node.fail("the empty pointer would replace the whole scenario");
+    return text;
+}
+
+std::string scenarioPointerText(const JsonNode& node) {
+    return scenarioPointerText(node, node.string(512));
+}
+
 }  // namespace gpuplan::detail

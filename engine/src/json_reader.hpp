@@ -26,6 +26,13 @@ std::string childPointer(const std::string& parent, std::string_view key);
 std::string childPointer(const std::string& parent, std::size_t index);
 
 class JsonObject;
+class JsonNode;
+
+/// A JSON pointer into a scenario (a sweep's parameter, a lesson step's value), checked:
+/// "/a/b/0", each token escaped as RFC 6901 says; not empty; no control characters (a pointer
+/// is a CSV column name). `text` is where it was read, for the message.
+std::string scenarioPointerText(const JsonNode& node, const std::string& text);
+std::string scenarioPointerText(const JsonNode& node);
 
 class JsonNode {
 public:

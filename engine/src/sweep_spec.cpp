@@ -18,21 +18,6 @@ constexpr std::size_t kMaxParameters = 16;
 constexpr std::size_t kMaxValues = 10'000;
 constexpr std::size_t kMaxRuns = 100'000;
 
-/// A JSON pointer's text, checked: "/a/b/0", each token escaped as RFC 6901 says; no control
-/// characters (a pointer is a CSV column name).
-std::string pointerText(const JsonNode& node) {
-    const std::string text = node.string(512);
-    for (unsigned char c : text)
-        if (c < 0x20 || c == 0x7f) node.fail("a pointer with a control character");
-    try {
-        (void)Json::json_pointer(text);
-    } catch (const nlohmann::json::exception& e) {
-        node.fail("not a JSON pointer (\"/topology/pods/0/count\"): " + std::string(e.what()));
-    }
-    if (text.empty()) node.fail("the empty pointer would replace the whole scenario");
-    return text;
-}
-
 }  // namespace
 
 SweepSpec parseSweepSpec(std::string_view text, const std::string& sourceName,
@@ -58,7 +43,7 @@ SweepSpec parseSweepSpec(std::string_view text, const std::string& sourceName,
         std::vector<std::vector<std::string>> values;
         for (const JsonNode& p : parameters->array(kMaxParameters)) {
             JsonObject o = p.object();
-            spec.pointers.push_back(pointerText(o.required("pointer")));
+            spec.pointers.push_back(detail::scenarioPointerText(o.required("pointer")));
             std::vector<std::string> list;
             JsonNode valuesNode = o.required("values");
             for (const JsonNode& v : valuesNode.array(kMaxValues))
@@ -95,8 +80,7 @@ SweepSpec parseSweepSpec(std::string_view text, const std::string& sourceName,
             if (i == 0)
                 for (const auto& [key, value] : o.items()) {
                     (void)value;
-                    spec.pointers.push_back(
-                        pointerText(JsonNode(Json(key), list[i].pointer(), sourceName)));
+                    spec.pointers.push_back(detail::scenarioPointerText(list[i], key));
                 }
             std::vector<std::string> point;
             for (const std::string& pointer : spec.pointers) {

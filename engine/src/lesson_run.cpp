@@ -1,0 +1,133 @@
+// A lesson's scenarios, its effects measured in runs and checked against the claim, and the
+// claim in words (gpuplan/lesson.hpp).
+#include <cmath>
+#include <cstdio>
+
+#include "gpuplan/lesson.hpp"
+#include "gpuplan/sweep.hpp"
+
+namespace gpuplan {
+
+namespace {
+
+/// How many of the effect's unit one of the engine's: a fraction is 100 %, a second 1/60 min.
+std::optional<double> unitScale(const std::string& effectUnit, const std::string& engineUnit) {
+    if (effectUnit.empty()) return 1.0;
+    if (effectUnit == "%") return engineUnit == "fraction" ? std::optional(100.0) : std::nullopt;
+    if (engineUnit != "s") return std::nullopt;
+    if (effectUnit == "h") return 1 / 3600.0;
+    if (effectUnit == "min") return 1 / 60.0;
+    return 1.0;  // "s"
+}
+
+std::string describe(const LessonEffect& e) {
+    if (!e.kpi.empty()) return e.kpi;
+    const char* what = e.measure == LessonJobMeasure::WaitS    ? "wait"
+                       : e.measure == LessonJobMeasure::StartS ? "start"
+                                                               : "end";
+    return "job " + e.job + "'s " + what;
+}
+
+void replaceAll(std::string& text, const std::string& token, const std::string& by) {
+    for (std::size_t at = text.find(token); at != std::string::npos;
+         at = text.find(token, at + by.size()))
+        text.replace(at, token.size(), by);
+}
+
+}  // namespace
+
+Scenario lessonScenario(const Lesson& lesson, const Catalog& catalog, const LoadOptions& options) {
+    return loadScenario(lesson.scenarioFile, catalog, options);
+}
+
+Scenario lessonStepScenario(const Lesson& lesson, std::size_t step, const Scenario& start,
+                            const Catalog& catalog, const LoadOptions& options) {
+    // One sweep point: the same rule for setting values as a sweep's, and the reader's checks.
+    SweepSpec spec;
+    spec.sourceName = lesson.file + " (step " + std::to_string(step + 1) + ")";
+    spec.scenarioFile = lesson.scenarioFile;
+    spec.scenarioJson = scenarioToJson(start);
+    std::vector<std::string> values;
+    for (const auto& [pointer, value] : lesson.steps.at(step).set) {
+        spec.pointers.push_back(pointer);
+        values.push_back(value);
+    }
+    spec.points.push_back(std::move(values));
+    return scenarioAtPoint(spec, spec.scenarioJson, 0, catalog, options);
+}
+
+std::optional<double> measureEffect(const LessonEffect& effect, const Results& results) {
+    double value = 0;
+    std::string engineUnit = "s";
+    if (!effect.kpi.empty()) {
+        const Kpi* kpi = results.findKpi(effect.kpi);
+        if (!kpi || !std::isfinite(kpi->value)) return std::nullopt;
+        value = kpi->value;
+        engineUnit = kpi->unit;
+    } else {
+        const JobRecord* job = nullptr;
+        for (std::uint32_t j = 0; j < results.jobs.size() && !job; ++j)
+            if (results.jobs[j].spec.source == JobSource::Explicit &&
+                results.jobName(j) == effect.job)
+                job = &results.jobs[j];
+        if (!job) return std::nullopt;
+        const double at = effect.measure == LessonJobMeasure::EndS ? job->endS : job->firstStartS;
+        if (at < 0) return std::nullopt;  // never started, or not ended by the horizon
+        value = effect.measure == LessonJobMeasure::WaitS ? job->waitS() : at;
+    }
+    const std::optional<double> scale = unitScale(effect.unit, engineUnit);
+    if (!scale) return std::nullopt;
+    return value * *scale;
+}
+
+std::string formatEffectValue(double value, const std::string& unit) {
+    char buf[64];
+    const double a = std::abs(value);
+    std::snprintf(buf, sizeof buf,
+                  a >= 100 || a == std::floor(a) ? "%.0f"
+                  : a >= 10                      ? "%.1f"
+                                                 : "%.2f",
+                  value);
+    std::string text = buf;
+    if (text.find('.') != std::string::npos) {  // 12.50 → 12.5, 3.00 → 3
+        text.erase(text.find_last_not_of('0') + 1);
+        if (text.back() == '.') text.pop_back();
+    }
+    return unit.empty() ? text : text + " " + unit;
+}
+
+std::string effectText(const LessonEffect& effect) {
+    std::string text = effect.says;
+    const double change = effect.after - effect.before;
+    replaceAll(text, "{before}", formatEffectValue(effect.before, effect.unit));
+    replaceAll(text, "{after}", formatEffectValue(effect.after, effect.unit));
+    replaceAll(text, "{change}", (change > 0 ? "+" : "") + formatEffectValue(change, effect.unit));
+    return text;
+}
+
+std::vector<std::string> checkLessonStep(const Lesson& lesson, std::size_t step,
+                                         const Results& before, const Results& after) {
+    std::vector<std::string> problems;
+    for (const LessonEffect& e : lesson.steps.at(step).effects) {
+        const std::optional<double> b = measureEffect(e, before), a = measureEffect(e, after);
+        const std::string claim = "lesson " + lesson.id + ", step " + std::to_string(step + 1) +
+                                  ", " + describe(e) + " (\"" + effectText(e) + "\"): ";
+        if (!b || !a) {
+            problems.push_back(claim + "not measured in the " + (!b ? "run before" : "run after") +
+                               (e.kpi.empty()
+                                    ? " (the job never started or ended)"
+                                    : " (no such KPI, or not in unit \"" + e.unit + "\")"));
+            continue;
+        }
+        const bool near =
+            std::abs(*b - e.before) <= e.tolerance && std::abs(*a - e.after) <= e.tolerance;
+        const bool sameWay = (*a - *b) * (e.after - e.before) > 0;
+        if (!near || !sameWay)
+            problems.push_back(claim + "the runs show " + formatEffectValue(*b, e.unit) + " → " +
+                               formatEffectValue(*a, e.unit) + " (tolerance ±" +
+                               formatEffectValue(e.tolerance, e.unit) + ")");
+    }
+    return problems;
+}
+
+}  // namespace gpuplan
