@@ -28,17 +28,30 @@ LessonEffect readEffect(const JsonNode& node) {
     LessonEffect e;
     std::optional<JsonNode> kpi = o.optional("kpi");
     std::optional<JsonNode> job = o.optional("job");
-    if (kpi.has_value() == job.has_value())
-        o.fail("an effect measures a \"kpi\" or a \"job\" (with \"measure\"), one of them");
+    std::optional<JsonNode> team = o.optional("team");
+    if (kpi.has_value() + job.has_value() + team.has_value() != 1)
+        o.fail(
+            "an effect measures a \"kpi\", a \"job\" or a \"team\" (with \"measure\"), "
+            "one of them");
     if (kpi) {
         e.kpi = kpi->string(128);
         if (e.kpi.empty()) kpi->fail("name the KPI");
-    } else {
+    } else if (job) {
         e.job = job->name();
         e.measure = o.required("measure").enumeration<LessonJobMeasure>(
             {{"wait", LessonJobMeasure::WaitS},
              {"start", LessonJobMeasure::StartS},
              {"end", LessonJobMeasure::EndS}});
+    } else {
+        e.team = team->name();
+        e.teamMeasure = o.required("measure").enumeration<LessonTeamMeasure>(
+            {{"wait_p50", LessonTeamMeasure::WaitP50S},
+             {"wait_p95", LessonTeamMeasure::WaitP95S},
+             {"allocation_share", LessonTeamMeasure::AllocationShare},
+             {"gpu_hours", LessonTeamMeasure::GpuHours},
+             {"completed", LessonTeamMeasure::Completed},
+             {"borrowed_gpus", LessonTeamMeasure::BorrowedGpus},
+             {"preemptions", LessonTeamMeasure::Preemptions}});
     }
     if (auto u = o.optional("unit")) {
         e.unit = u->string(8);

@@ -2,6 +2,7 @@
 // claim in words (gpuplan/lesson.hpp).
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "gpuplan/lesson.hpp"
 #include "gpuplan/sweep.hpp"
@@ -20,8 +21,36 @@ std::optional<double> unitScale(const std::string& effectUnit, const std::string
     return 1.0;  // "s"
 }
 
+/// A team's measure and the engine's unit of it; nullopt when the run lacks it.
+std::optional<std::pair<double, std::string>> teamMeasure(const LessonEffect& e,
+                                                          const Results& results) {
+    for (const GroupKpis& g : results.teamKpis) {
+        if (g.name != e.team) continue;
+        switch (e.teamMeasure) {
+            case LessonTeamMeasure::WaitP50S:
+                return std::pair{g.waitP50S, std::string("s")};
+            case LessonTeamMeasure::WaitP95S:
+                return std::pair{g.waitP95S, std::string("s")};
+            case LessonTeamMeasure::AllocationShare:
+                return std::pair{g.allocationShare, std::string("fraction")};
+            case LessonTeamMeasure::GpuHours:
+                return std::pair{g.gpuHours, std::string("gpu_h")};
+            case LessonTeamMeasure::Completed:
+                return std::pair{double(g.completed), std::string("jobs")};
+            case LessonTeamMeasure::BorrowedGpus:
+                return std::pair{g.borrowedGpusMean, std::string("gpus")};
+            case LessonTeamMeasure::Preemptions:
+                return std::pair{double(g.preemptions), std::string("jobs")};
+            case LessonTeamMeasure::None:
+                break;
+        }
+    }
+    return std::nullopt;
+}
+
 std::string describe(const LessonEffect& e) {
     if (!e.kpi.empty()) return e.kpi;
+    if (!e.team.empty()) return "team " + e.team + "'s measure";
     const char* what = e.measure == LessonJobMeasure::WaitS    ? "wait"
                        : e.measure == LessonJobMeasure::StartS ? "start"
                                                                : "end";
@@ -64,6 +93,10 @@ std::optional<double> measureEffect(const LessonEffect& effect, const Results& r
         if (!kpi || !std::isfinite(kpi->value)) return std::nullopt;
         value = kpi->value;
         engineUnit = kpi->unit;
+    } else if (!effect.team.empty()) {
+        const auto measured = teamMeasure(effect, results);
+        if (!measured || !std::isfinite(measured->first)) return std::nullopt;
+        std::tie(value, engineUnit) = *measured;
     } else {
         const JobRecord* job = nullptr;
         for (std::uint32_t j = 0; j < results.jobs.size() && !job; ++j)

@@ -68,6 +68,36 @@ TEST_CASE("lessons: chapters are listed in order and the text shows the claimed 
     CHECK(formatEffectValue(3, "") == "3");
 }
 
+TEST_CASE("lessons: effects measure KPIs, jobs and teams in their display units", "[lesson]") {
+    Results r;
+    r.kpis.push_back({"allocation_mean", 0.4028, "fraction", ""});
+    r.kpis.push_back({"wait_s_p95", 5400, "s", ""});
+    GroupKpis team;
+    team.name = "product";
+    team.waitP95S = 1800;
+    team.borrowedGpusMean = 12.5;
+    r.teamKpis.push_back(team);
+    LessonEffect e;
+    e.kpi = "allocation_mean";
+    e.unit = "%";
+    CHECK(*measureEffect(e, r) == Approx(40.28));  // a fraction × 100
+    e.kpi = "wait_s_p95";
+    e.unit = "h";
+    CHECK(*measureEffect(e, r) == Approx(1.5));  // 5400 s ÷ 3600
+    e.unit = "%";
+    CHECK(!measureEffect(e, r));  // seconds are no percentage
+    e.kpi.clear();
+    e.team = "product";
+    e.teamMeasure = LessonTeamMeasure::WaitP95S;
+    e.unit = "min";
+    CHECK(*measureEffect(e, r) == Approx(30));  // 1800 s ÷ 60
+    e.teamMeasure = LessonTeamMeasure::BorrowedGpus;
+    e.unit = "";
+    CHECK(*measureEffect(e, r) == Approx(12.5));
+    e.team = "nobody";
+    CHECK(!measureEffect(e, r));
+}
+
 TEST_CASE("lessons: a step sets its values by the scenario reader's rules", "[lesson]") {
     const Lesson& lesson = lessons().front();
     const Scenario start = lessonScenario(lesson, catalog(), {});

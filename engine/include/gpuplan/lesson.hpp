@@ -12,8 +12,10 @@
 //               "effects": [{"kpi": "fragmentation_ratio_mean", "unit": "%",
 //                            "before": 5, "after": 40, "tolerance": 5,
 //                            "says": "fragmentation rises from {before} to {after}"}]}]}
-// An effect measures a run KPI, or one explicit job ("job": NAME, "measure": "wait" | "start"
-// | "end"), in a display unit ("%" of a fraction, "h", "min", "s", or "" as the KPI is).
+// An effect measures a run KPI, one explicit job ("job": NAME, "measure": "wait" | "start" |
+// "end") or one team ("team": NAME, "measure": "wait_p50" | "wait_p95" | "allocation_share" |
+// "gpu_hours" | "completed" | "borrowed_gpus" | "preemptions"), in a display unit ("%" of a
+// fraction, "h", "min", "s" of seconds, or "" as the engine has it).
 #pragma once
 
 #include <filesystem>
@@ -29,11 +31,23 @@
 namespace gpuplan {
 
 enum class LessonJobMeasure { None, WaitS, StartS, EndS };
+enum class LessonTeamMeasure {
+    None,
+    WaitP50S,
+    WaitP95S,
+    AllocationShare,
+    GpuHours,
+    Completed,
+    BorrowedGpus,
+    Preemptions
+};
 
 struct LessonEffect {
-    std::string kpi;  ///< a run KPI's name; empty when it measures a job
+    std::string kpi;  ///< a run KPI's name; empty when it measures a job or a team
     std::string job;  ///< an explicit job's name
     LessonJobMeasure measure = LessonJobMeasure::None;
+    std::string team;  ///< a team's name (Results::teamKpis)
+    LessonTeamMeasure teamMeasure = LessonTeamMeasure::None;
     std::string unit;              ///< "%", "h", "min", "s" or "" (the KPI's own)
     double before = 0, after = 0;  ///< what the lesson claims, in `unit`
     double tolerance = 0;          ///< how far a run may be from each, in `unit`
