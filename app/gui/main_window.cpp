@@ -43,6 +43,7 @@
 #include "job_palette.hpp"
 #include "job_templates.hpp"
 #include "kpi_strip.hpp"
+#include "lessons_dock.hpp"
 #include "pending_table_model.hpp"
 #include "quota_dock.hpp"
 #include "scheduler_panel.hpp"
@@ -82,6 +83,8 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
     new TimelineDock(this);  // every GPU's jobs over time (a placeholder without OpenGL)
     // One parameter swept with replications, its KPIs drawn with their intervals.
     connect(new StudyDock(this), &StudyDock::message, this, &MainWindow::showStatus);
+    // The course: a lesson's scenario, its explanation and a step to try.
+    connect(new LessonsDock(this), &LessonsDock::message, this, &MainWindow::showStatus);
     // The price book, what each GPU-hour costs, break-even and chargeback.
     connect(new BuyingMixDock(this), &BuyingMixDock::message, this, &MainWindow::showStatus);
     buildActions();
