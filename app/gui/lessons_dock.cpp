@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSplitter>
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -36,7 +37,7 @@ LessonsDock::LessonsDock(MainWindow* window)
     auto* body = new QWidget(this);
     m_tree = new QTreeWidget(body);
     m_tree->setHeaderHidden(true);
-    m_tree->setMaximumHeight(220);
+
     m_text = new QTextBrowser(body);
     m_text->setOpenLinks(false);
     auto* openButton = new QPushButton(tr("Open lesson"), body);
@@ -48,10 +49,17 @@ LessonsDock::LessonsDock(MainWindow* window)
     auto* row = new QHBoxLayout;
     row->addWidget(openButton);
     row->addWidget(m_reset);
+    // The list above, the lesson's text below: the text gets the height, the list a few
+    // rows (the splitter gives the learner the rest).
+    auto* split = new QSplitter(Qt::Vertical, body);
+    split->addWidget(m_tree);
+    split->addWidget(m_text);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 4);
+    split->setSizes({80, 400});
     auto* layout = new QVBoxLayout(body);
-    layout->addWidget(m_tree);
     layout->addLayout(row);
-    layout->addWidget(m_text, 1);
+    layout->addWidget(split, 1);
     layout->addLayout(m_stepButtons);
     setWidget(body);
 
@@ -116,6 +124,9 @@ void LessonsDock::open(int index) {
         if ((*it)->data(0, Qt::UserRole) == index) m_tree->setCurrentItem(*it);
     show();
     raise();
+    // The explanation needs the left column's height more than the job palette above it.
+    if (auto* palette = m_window->findChild<QDockWidget*>(QStringLiteral("palette")))
+        m_window->resizeDocks({palette, this}, {1, 4 * palette->height()}, Qt::Vertical);
     showLesson();
     emit message(tr("Lesson %1 opened: try its step, or change the scenario yourself")
                      .arg(QString::fromStdString(l.id)));
