@@ -100,6 +100,7 @@ int studyCommand(Args& args);
 int importKueueCommand(Args& args);
 int importK8sCommand(Args& args);
 int lessonCommand(Args& args);
+int forecastCommand(Args& args);
 /// Checks an imported fleet's scenario as `validate` would, writes it atomically to `out`
 /// and prints the import's summary.
 int writeImportedScenario(const ImportedScenario& imported, const std::filesystem::path& out,
@@ -123,6 +124,7 @@ extern const char* const kStudyUsage;
 extern const char* const kImportKueueUsage;
 extern const char* const kImportK8sUsage;
 extern const char* const kLessonUsage;
+extern const char* const kForecastUsage;
 extern const char* const kMixUsage;
 extern const char* const kTraceUsage;
 extern const char* const kCompareUsage;

@@ -28,6 +28,8 @@ const char* const kUsage =
     "                     the run as Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
     "  import-kueue FILE.yaml... --into SCENARIO --out NEW.json\n"
     "                     Kueue queues, cohorts and flavors into a scenario's quotas\n"
+    "  forecast SCENARIO  its demand as history: a forecast with its interval, and the\n"
+    "                     reservation it implies\n"
     "  lesson list | lesson run ID\n"
     "                     the teaching lessons, and one lesson's effects before and after\n"
     "  import-k8s NODES.json [--pods PODS.json] --out SCENARIO.json\n"
@@ -63,6 +65,7 @@ int main(int argc, char** argv) {
                         : command == "import-kueue" ? kImportKueueUsage
                         : command == "import-k8s"   ? kImportK8sUsage
                         : command == "lesson"       ? kLessonUsage
+                        : command == "forecast"     ? kForecastUsage
                         : command == "mix"          ? kMixUsage
                         : command == "trace"        ? kTraceUsage
                         : command == "compare"      ? kCompareUsage
@@ -89,6 +92,7 @@ int main(int argc, char** argv) {
         if (command == "import-kueue") return importKueueCommand(args);
         if (command == "import-k8s") return importK8sCommand(args);
         if (command == "lesson") return lessonCommand(args);
+        if (command == "forecast") return forecastCommand(args);
         if (command == "mix") return mixCommand(args);
         if (command == "trace") return traceCommand(args);
         if (command == "compare") return compareCommand(args);
