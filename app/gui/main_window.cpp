@@ -37,6 +37,7 @@
 #include "fill_study_view.hpp"
 #include "fleet_import_dialog.hpp"
 #include "fleet_panel.hpp"
+#include "forecast_dock.hpp"
 #include "gpu_sharing_editor.hpp"
 #include "group_kpi_panel.hpp"
 #include "inspector.hpp"
@@ -83,6 +84,7 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
     new TimelineDock(this);  // every GPU's jobs over time (a placeholder without OpenGL)
     // One parameter swept with replications, its KPIs drawn with their intervals.
     connect(new StudyDock(this), &StudyDock::message, this, &MainWindow::showStatus);
+    new ForecastDock(this);  // the demand as history, its forecast, the reservation it implies
     // The course: a lesson's scenario, its explanation and a step to try.
     connect(new LessonsDock(this), &LessonsDock::message, this, &MainWindow::showStatus);
     // The price book, what each GPU-hour costs, break-even and chargeback.

@@ -23,16 +23,36 @@ constexpr double kMaxNumber = 1e12;
 
 const std::vector<std::string> kUnits = {"%", "h", "min", "s", ""};
 
+/// A forecast effect's measure, season, horizon and prices.
+void readForecast(JsonObject& o, const JsonNode& forecast, LessonEffect& e) {
+    e.forecast = forecast.enumeration<LessonForecastMeasure>(
+        {{"reserved_gpus", LessonForecastMeasure::ReservedGpus},
+         {"trend_gpus_per_day", LessonForecastMeasure::TrendGpusPerDay}});
+    if (auto s = o.optional("season"))
+        e.forecastOptions.seasonS = s->enumeration<double>({{"day", 86400.0}, {"week", 604800.0}});
+    if (auto h = o.optional("horizonDays")) e.forecastOptions.horizonS = h->number(1, 366) * 86400;
+    std::optional<JsonNode> prices = o.optional("usdPerGpuHour");
+    if (e.forecast == LessonForecastMeasure::ReservedGpus && !prices)
+        o.fail("a reservation needs \"usdPerGpuHour\": {\"reserved\", \"on-demand\"}");
+    if (prices) {
+        JsonObject p = prices->object();
+        e.usdPerGpuHourReserved = p.required("reserved").number(1e-6, 1e4);
+        e.usdPerGpuHourOnDemand = p.required("on-demand").number(1e-6, 1e4);
+        p.finish();
+    }
+}
+
 LessonEffect readEffect(const JsonNode& node) {
     JsonObject o = node.object();
     LessonEffect e;
     std::optional<JsonNode> kpi = o.optional("kpi");
     std::optional<JsonNode> job = o.optional("job");
     std::optional<JsonNode> team = o.optional("team");
-    if (kpi.has_value() + job.has_value() + team.has_value() != 1)
+    std::optional<JsonNode> forecast = o.optional("forecast");
+    if (kpi.has_value() + job.has_value() + team.has_value() + forecast.has_value() != 1)
         o.fail(
             "an effect measures a \"kpi\", a \"job\" or a \"team\" (with \"measure\"), "
-            "one of them");
+            "or the \"forecast\": one of them");
     if (kpi) {
         e.kpi = kpi->string(128);
         if (e.kpi.empty()) kpi->fail("name the KPI");
@@ -42,6 +62,8 @@ LessonEffect readEffect(const JsonNode& node) {
             {{"wait", LessonJobMeasure::WaitS},
              {"start", LessonJobMeasure::StartS},
              {"end", LessonJobMeasure::EndS}});
+    } else if (forecast) {
+        readForecast(o, *forecast, e);
     } else {
         e.team = team->name();
         e.teamMeasure = o.required("measure").enumeration<LessonTeamMeasure>(

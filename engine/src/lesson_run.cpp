@@ -51,6 +51,7 @@ std::optional<std::pair<double, std::string>> teamMeasure(const LessonEffect& e,
 std::string describe(const LessonEffect& e) {
     if (!e.kpi.empty()) return e.kpi;
     if (!e.team.empty()) return "team " + e.team + "'s measure";
+    if (e.forecast != LessonForecastMeasure::None) return "the demand forecast's measure";
     const char* what = e.measure == LessonJobMeasure::WaitS    ? "wait"
                        : e.measure == LessonJobMeasure::StartS ? "start"
                                                                : "end";
@@ -93,6 +94,18 @@ std::optional<double> measureEffect(const LessonEffect& effect, const Results& r
         if (!kpi || !std::isfinite(kpi->value)) return std::nullopt;
         value = kpi->value;
         engineUnit = kpi->unit;
+    } else if (effect.forecast != LessonForecastMeasure::None) {
+        try {
+            const DemandForecast f = forecastDemand(demandHistory(results), effect.forecastOptions);
+            value =
+                effect.forecast == LessonForecastMeasure::TrendGpusPerDay
+                    ? f.trendGpusPerDay
+                    : reservationFor(f, effect.usdPerGpuHourReserved, effect.usdPerGpuHourOnDemand)
+                          .reservedGpus;
+        } catch (const std::invalid_argument&) {
+            return std::nullopt;  // too short a history for the season
+        }
+        engineUnit = "gpus";
     } else if (!effect.team.empty()) {
         const auto measured = teamMeasure(effect, results);
         if (!measured || !std::isfinite(measured->first)) return std::nullopt;

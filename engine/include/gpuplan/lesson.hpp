@@ -14,8 +14,11 @@
 //                            "says": "fragmentation rises from {before} to {after}"}]}]}
 // An effect measures a run KPI, one explicit job ("job": NAME, "measure": "wait" | "start" |
 // "end") or one team ("team": NAME, "measure": "wait_p50" | "wait_p95" | "allocation_share" |
-// "gpu_hours" | "completed" | "borrowed_gpus" | "preemptions"), in a display unit ("%" of a
-// fraction, "h", "min", "s" of seconds, or "" as the engine has it).
+// "gpu_hours" | "completed" | "borrowed_gpus" | "preemptions"), or the run's demand forecast
+// ("forecast": "reserved_gpus" | "trend_gpus_per_day", with "season": "day" | "week",
+// "horizonDays" and, for the reservation, "usdPerGpuHour": {"reserved", "on-demand"}; see
+// demand_forecast.hpp), in a display unit ("%" of a fraction, "h", "min", "s" of seconds, or
+// "" as the engine has it).
 #pragma once
 
 #include <filesystem>
@@ -24,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpuplan/demand_forecast.hpp"
 #include "gpuplan/results.hpp"
 #include "gpuplan/scenario.hpp"
 #include "gpuplan/scenario_io.hpp"
@@ -31,6 +35,7 @@
 namespace gpuplan {
 
 enum class LessonJobMeasure { None, WaitS, StartS, EndS };
+enum class LessonForecastMeasure { None, ReservedGpus, TrendGpusPerDay };
 enum class LessonTeamMeasure {
     None,
     WaitP50S,
@@ -48,6 +53,9 @@ struct LessonEffect {
     LessonJobMeasure measure = LessonJobMeasure::None;
     std::string team;  ///< a team's name (Results::teamKpis)
     LessonTeamMeasure teamMeasure = LessonTeamMeasure::None;
+    LessonForecastMeasure forecast = LessonForecastMeasure::None;
+    DemandForecastOptions forecastOptions;
+    double usdPerGpuHourReserved = 0, usdPerGpuHourOnDemand = 0;
     std::string unit;              ///< "%", "h", "min", "s" or "" (the KPI's own)
     double before = 0, after = 0;  ///< what the lesson claims, in `unit`
     double tolerance = 0;          ///< how far a run may be from each, in `unit`

@@ -1,0 +1,43 @@
+// The "Forecast" tab (lesson 6.4): the results' demand as history, the forecast after it with
+// its band, and the reservation the prices imply (gpuplan/demand_forecast.hpp). Prices come
+// from the scenario's price book for its first GPU model; without one, the boxes set them.
+#pragma once
+
+#include <QDockWidget>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSpinBox;
+
+namespace gpuplan::ui {
+class ForecastChart;
+}
+
+namespace gpuplan::app {
+
+class MainWindow;
+
+class ForecastDock : public QDockWidget {
+    Q_OBJECT
+public:
+    explicit ForecastDock(MainWindow* window);
+    ui::ForecastChart* chart() const { return m_chart; }
+    /// The line under the chart: trend, spread and the reservation.
+    QString summary() const;
+
+private:
+    /// Prices from the price book, when the scenario has one.
+    void followPricing();
+    void update();
+
+    MainWindow* m_window;
+    QComboBox* m_season;
+    QSpinBox* m_horizonDays;
+    QDoubleSpinBox* m_reservedUsd;
+    QDoubleSpinBox* m_onDemandUsd;
+    QLabel* m_summary;
+    ui::ForecastChart* m_chart;
+};
+
+}  // namespace gpuplan::app

@@ -1,0 +1,42 @@
+// The demand forecast (lesson 6.4): the run's demand per hour as history, the forecast after
+// it with its prediction band, and the reserved level the prices imply, across both. Time on
+// the x axis in days from the run's start.
+#pragma once
+
+#include <QWidget>
+#include <optional>
+
+#include "gpuplan/demand_forecast.hpp"
+
+class QChartView;
+class QLabel;
+class QVBoxLayout;
+
+namespace gpuplan::ui {
+
+class ForecastChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit ForecastChart(QWidget* parent = nullptr);
+
+    void setForecast(const DemandHistory& history, const DemandForecast& forecast,
+                     std::optional<double> reservedGpus);
+    /// No forecast: `text` in the plot's place.
+    void setMessage(const QString& text);
+
+    // For checks.
+    int historyPoints() const { return m_historyPoints; }
+    int forecastPoints() const { return m_forecastPoints; }
+    bool drawsReservation() const { return m_reservation; }
+    QString shownMessage() const;
+
+private:
+    void replace(QWidget* content);
+
+    QVBoxLayout* m_layout;
+    QLabel* m_message = nullptr;
+    int m_historyPoints = 0, m_forecastPoints = 0;
+    bool m_reservation = false;
+};
+
+}  // namespace gpuplan::ui
