@@ -284,6 +284,11 @@ struct Reader {
                             v->fail("\"readyAtS\" only applies to \"state\": \"provisioning\"");
                     }
                     if (auto v = go.optional("sharing")) g.sharing = sharing(*v, *type);
+                    if (auto v = go.optional("speed")) {
+                        g.speed = v->number(0, 1);
+                        if (g.speed < 0.01)
+                            v->fail("a node's pace is above 0.01 (1 = healthy, 0.5 = half speed)");
+                    }
                     go.finish();
                     addHardware(*type);
                     rack.nodes.push_back(std::move(g));

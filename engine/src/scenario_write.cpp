@@ -217,6 +217,7 @@ std::string scenarioToJson(const Scenario& s) {
                 if (g.state != dg.state) go["state"] = toString(g.state);
                 putIf(go, "readyAtS", g.readyAtS, dg.readyAtS);
                 if (g.sharing != dg.sharing) go["sharing"] = sharing(g.sharing);
+                putIf(go, "speed", g.speed, dg.speed);
                 groups.push_back(go);
             }
             ro["nodes"] = groups;

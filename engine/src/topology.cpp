@@ -227,6 +227,7 @@ Fleet Fleet::build(const Scenario& scenario) {
                             node.memoryMiB =
                                 static_cast<std::int64_t>(type.ramGb.value_or(0) * 1024);
                             node.sharing = group.sharing;
+                            node.speed = group.speed;
                             // Rack-wide NVLink (NVL72): consecutive trays of the group share one
                             // domain of nodesPerNvlinkDomain trays.
                             if (ni % std::max(1, perDomain) == 0) ++f.nvlinkDomainCount;

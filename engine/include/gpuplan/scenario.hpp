@@ -74,6 +74,10 @@ struct NodeGroupDef {
     NodeState state = NodeState::Ready;  ///< state at t = 0
     double readyAtS = 0;  ///< a Provisioning group turns Ready at this time (0 = never by itself)
     GpuSharingDef sharing;
+    /// Fail-slow: the pace of these nodes' GPUs, a share of normal (0.5 = half speed: a
+    /// throttling GPU, a flapping NVLink or NIC). A job works at the pace of its slowest node,
+    /// so one slow node slows a whole gang. (0, 1]; 1 = healthy.
+    double speed = 1;
     bool operator==(const NodeGroupDef&) const = default;
 };
 

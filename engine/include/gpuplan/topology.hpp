@@ -52,6 +52,7 @@ struct FleetNode {
     bool elastic = false;
     /// A hot spare (FailureDef::hotSpareNodes): starts Cordoned, idle, to replace a failed node.
     bool spare = false;
+    double speed = 1;  ///< fail-slow: its GPUs' pace, a share of normal (NodeGroupDef::speed)
 };
 
 struct FleetRack {
