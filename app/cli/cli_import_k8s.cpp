@@ -102,7 +102,6 @@ int importK8sCommand(Args& args) {
     if (!out) throw UsageError{"--out FILE is required"};
     checkOutputFile("--out", *out);
     if (scenario.name.empty()) scenario.name = "Imported: " + nodes->stem().string();
-    options.runningPodDurationS = scenario.horizonS;
 
     const Catalog catalog = loadCatalogFor(common);
     const ImportedFleet fleet = importK8sFiles(catalog, *nodes, pods, options);

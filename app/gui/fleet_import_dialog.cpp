@@ -72,8 +72,15 @@ ImportedScenario readFleetImport(const FleetImportRequest& request, const Catalo
     }
     k8s.teamLabel = request.teamLabel.trimmed().toStdString();
     k8s.productModels = assignments(request.gpuModels, "GPU products");
-    k8s.runningPodDurationS = options.horizonS;
-    return importedScenario(importK8sFiles(catalog, nodes, work, k8s), catalog, options);
+    k8s.unlabelledModel = request.unlabelledModel.trimmed().toStdString();
+    for (const QString& key : request.toleratedTaints.split(',', Qt::SkipEmptyParts))
+        k8s.toleratedTaints.push_back(key.trimmed().toStdString());
+    ImportedScenario imported =
+        importedScenario(importK8sFiles(catalog, nodes, work, k8s), catalog, options);
+    // Checked here, off the GUI thread, as the document will check it: what the preview
+    // shows can be imported.
+    validateScenario(imported.scenario, catalog);
+    return imported;
 }
 
 struct FleetImportDialog::Outcome {
@@ -97,6 +104,11 @@ FleetImportDialog::FleetImportDialog(const Catalog& catalog, QWidget* parent)
     m_teamLabel->setPlaceholderText(tr("the namespace"));
     m_gpuModels = new QLineEdit(this);
     m_gpuModelsLabel = new QLabel(this);
+    m_unlabelledModel = new QLineEdit(this);
+    m_unlabelledModel->setPlaceholderText(tr("a catalog model id, e.g. h100-sxm"));
+    m_toleratedTaints = new QLineEdit(this);
+    m_toleratedTaints->setPlaceholderText(
+        tr("taint keys the GPU pods tolerate, e.g. sku, dedicated"));
     m_horizonDays = new QSpinBox(this);
     m_horizonDays->setRange(1, 3 * 366);
     m_horizonDays->setValue(7);
@@ -120,6 +132,8 @@ FleetImportDialog::FleetImportDialog(const Catalog& catalog, QWidget* parent)
     form->addRow(tr("Topology labels"), m_topologyLabels);
     form->addRow(tr("Team label"), m_teamLabel);
     form->addRow(m_gpuModelsLabel, m_gpuModels);
+    form->addRow(tr("Unlabelled GPUs are"), m_unlabelledModel);
+    form->addRow(tr("Tolerated taints"), m_toleratedTaints);
     form->addRow(tr("Horizon"), m_horizonDays);
 
     m_status = new QLabel(this);
@@ -157,13 +171,18 @@ FleetImportDialog::FleetImportDialog(const Catalog& catalog, QWidget* parent)
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(kReadDelayMs);
     connect(m_debounce, &QTimer::timeout, this, &FleetImportDialog::read);
-    for (QLineEdit* edit : {m_nodes, m_work, m_topologyLabels, m_teamLabel, m_gpuModels})
+    for (QLineEdit* edit : {m_nodes, m_work, m_topologyLabels, m_teamLabel, m_gpuModels,
+                            m_unlabelledModel, m_toleratedTaints})
         connect(edit, &QLineEdit::textChanged, this, &FleetImportDialog::scheduleRead);
     connect(m_horizonDays, &QSpinBox::valueChanged, this, &FleetImportDialog::scheduleRead);
     connect(m_source, &QComboBox::currentIndexChanged, this, &FleetImportDialog::sourceChanged);
     connect(&m_watcher, &QFutureWatcher<std::shared_ptr<Outcome>>::finished, this, [this] {
+        m_reading = false;
         const std::shared_ptr<Outcome> outcome = m_watcher.result();
         if (outcome->generation == m_generation) showOutcome(*outcome);
+        // The request changed while it ran: read the newest one now (unless more typing
+        // will start it anyway).
+        if (std::exchange(m_readAgain, false) && !m_debounce->isActive()) read();
     });
     sourceChanged();
 }
@@ -200,6 +219,8 @@ void FleetImportDialog::setRequest(const FleetImportRequest& request) {
     m_teamLabel->setText(request.teamLabel);
     m_gpuModels->setText(request.gpuModels);
     m_horizonDays->setValue(request.horizonDays);
+    m_unlabelledModel->setText(request.unlabelledModel);
+    m_toleratedTaints->setText(request.toleratedTaints);
     scheduleRead();
 }
 
@@ -212,6 +233,8 @@ FleetImportRequest FleetImportDialog::request() const {
     r.teamLabel = m_teamLabel->text();
     r.gpuModels = m_gpuModels->text();
     r.horizonDays = m_horizonDays->value();
+    r.unlabelledModel = m_unlabelledModel->text();
+    r.toleratedTaints = m_toleratedTaints->text();
     return r;
 }
 
@@ -224,11 +247,16 @@ bool FleetImportDialog::isReading() const {
 }
 
 void FleetImportDialog::scheduleRead() {
-    ++m_generation;  // whatever is being read now is out of date
+    ++m_generation;               // whatever is being read now is out of date
+    m_import->setEnabled(false);  // until the preview shows what Import would bring
     m_debounce->start();
 }
 
 void FleetImportDialog::read() {
+    if (m_reading) {  // one read at a time: the newest request follows when it ends
+        m_readAgain = true;
+        return;
+    }
     const FleetImportRequest request = this->request();
     const int generation = m_generation;
     m_reading = true;
@@ -249,7 +277,6 @@ void FleetImportDialog::read() {
 }
 
 void FleetImportDialog::showOutcome(const Outcome& outcome) {
-    m_reading = false;
     m_preview = outcome.imported;
     m_error = outcome.error;
     m_import->setEnabled(m_preview.has_value());

@@ -34,11 +34,13 @@ class ScenarioDocument;
 struct FleetImportRequest {
     enum class Source { Kubernetes, Slurm };
     Source source = Source::Kubernetes;
-    QString nodesFile;       ///< kubectl get nodes -o json / scontrol show node --oneliner
-    QString workFile;        ///< optional: kubectl get pods -A -o json / sacct --parsable2
-    QString topologyLabels;  ///< Kubernetes: "POD_LABEL,RACK_LABEL"; empty = detected
-    QString teamLabel;       ///< Kubernetes: a pod label naming the team
-    QString gpuModels;       ///< "PRODUCT=MODEL, …" (Kubernetes) or "TYPE=MODEL, …" (Slurm)
+    QString nodesFile;        ///< kubectl get nodes -o json / scontrol show node --oneliner
+    QString workFile;         ///< optional: kubectl get pods -A -o json / sacct --parsable2
+    QString topologyLabels;   ///< Kubernetes: "POD_LABEL,RACK_LABEL"; empty = detected
+    QString teamLabel;        ///< Kubernetes: a pod label naming the team
+    QString gpuModels;        ///< "PRODUCT=MODEL, …" (Kubernetes) or "TYPE=MODEL, …" (Slurm)
+    QString unlabelledModel;  ///< Kubernetes: the model of GPU nodes without a product label
+    QString toleratedTaints;  ///< Kubernetes: "KEY, …" taints the GPU pods tolerate
     int horizonDays = 7;
 };
 
@@ -81,6 +83,8 @@ private:
     QLineEdit* m_topologyLabels;
     QLineEdit* m_teamLabel;
     QLineEdit* m_gpuModels;
+    QLineEdit* m_unlabelledModel;
+    QLineEdit* m_toleratedTaints;
     QLabel* m_gpuModelsLabel;
     QSpinBox* m_horizonDays;
     QLabel* m_status;
@@ -91,8 +95,9 @@ private:
     QPushButton* m_import;
     QTimer* m_debounce;
     QFutureWatcher<std::shared_ptr<Outcome>> m_watcher;
-    int m_generation = 0;  ///< a read whose request has changed since is dropped
-    bool m_reading = false;
+    int m_generation = 0;      ///< a read whose request has changed since is dropped
+    bool m_reading = false;    ///< a read is in flight (at most one: a file may be 64 MB)
+    bool m_readAgain = false;  ///< the request changed while it ran
     std::optional<ImportedScenario> m_preview;
     QString m_error;
 };

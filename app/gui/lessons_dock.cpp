@@ -184,7 +184,11 @@ QString LessonsDock::shownText() const {
 void LessonsDock::showLesson() {
     // Step buttons belong to the lesson that is open.
     while (QLayoutItem* item = m_stepButtons->takeAt(0)) {
-        delete item->widget();
+        // Later: this may run inside one of these buttons' own click.
+        if (QWidget* w = item->widget()) {
+            w->hide();
+            w->deleteLater();
+        }
         delete item;
     }
     const QTreeWidgetItem* current = m_tree->currentItem();

@@ -58,7 +58,10 @@ public:
           m_after(std::move(after)),
           m_beforePath(doc->filePath()),
           m_afterPath(std::move(afterPath)) {}
-    void undo() override { m_doc->swapIn(m_before, m_beforePath); }
+    void undo() override {
+        m_afterPath = m_doc->filePath();  // Save As since the import named it: redo keeps that
+        m_doc->swapIn(m_before, m_beforePath);
+    }
     void redo() override { m_doc->swapIn(m_after, m_afterPath); }
 
 private:

@@ -3,13 +3,17 @@
 #include "gpuplan/fleet_import.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <tuple>
 
 #include "gpuplan/fill.hpp"
 #include "gpuplan/scenario_io.hpp"
+#include "gpuplan/topology.hpp"
+#include "pin_check.hpp"
 #include "text_rules.hpp"
 
 namespace gpuplan {
@@ -21,17 +25,6 @@ namespace {
 constexpr std::size_t kMaxNodesPerRack = 1000;
 /// When a cordoned node that runs pods is cordoned: after t = 0, when its pods are placed.
 constexpr double kCordonRunningNodesAtS = 1;
-/// Names listed in one summary line before "and N more".
-constexpr std::size_t kNamesListed = 5;
-
-std::string listNames(const std::vector<std::string>& names) {
-    std::string text;
-    for (std::size_t i = 0; i < names.size() && i < kNamesListed; ++i)
-        text += (i ? ", " : "") + names[i];
-    if (names.size() > kNamesListed)
-        text += " and " + std::to_string(names.size() - kNamesListed) + " more";
-    return text;
-}
 
 std::string plural(long long n, const std::string& one, const std::string& many) {
     return detail::withThousands(n) + " " + (n == 1 ? one : many);
@@ -46,8 +39,24 @@ struct TypeKey {
     auto operator<=>(const TypeKey&) const = default;
 };
 
+/// Memory by the whole GiB, rounded down: identical machines report allocatable memory a few
+/// MiB apart, and one node type each would help nobody; a pod that fits in the rounded-down
+/// memory fits in the node's own.
 TypeKey typeKey(const ImportedNode& n) {
-    return {n.gpuModel, n.gpus, std::llround(n.cpuCores * 1000), std::llround(n.memoryGiB * 1024)};
+    return {n.gpuModel, n.gpus, std::llround(n.cpuCores * 1000),
+            static_cast<long long>(std::floor(n.memoryGiB)) * 1024};
+}
+
+/// A node group's name for a node: its own, or, past the 64 characters a name may have (a
+/// Kubernetes node name may have 253), its start and a hash of the whole.
+std::string groupName(const std::string& nodeName) {
+    if (nodeName.size() <= 64) return nodeName;
+    std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
+    for (unsigned char c : nodeName)
+        h = (h ^ c) * 0x100000001b3ull;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return nodeName.substr(0, 47) + "-" + hex;
 }
 
 NodeType nodeType(const TypeKey& key, const GpuModel& model) {
@@ -75,7 +84,7 @@ NodeType nodeType(const TypeKey& key, const GpuModel& model) {
 }
 
 void checkNode(const ImportedNode& n, const Catalog& catalog) {
-    if (auto problem = detail::nameProblem(n.name)) fail(n, "its name " + *problem);
+    if (auto problem = detail::nameProblem(groupName(n.name))) fail(n, "its name " + *problem);
     for (const auto& [label, value] : {std::pair{"pod", &n.pod}, std::pair{"rack", &n.rack}})
         if (auto problem = detail::nameProblem(*value); problem && !value->empty())
             fail(n, std::string("its ") + label + " " + *problem);
@@ -131,7 +140,8 @@ ImportedScenario importedScenario(const ImportedFleet& fleet, const Catalog& cat
 
     std::map<TypeKey, std::string> typeIds;
     std::map<std::string, int> nodesOfType;
-    std::map<std::string, std::string> scenarioName;  // cluster name → scenario name
+    std::map<std::string, std::string> scenarioName;            // cluster name → scenario name
+    std::map<std::string, std::array<std::size_t, 3>> groupAt;  // → pod, rack, group index
     std::vector<std::string> cordoned, failed, mig;
     long long gpus = 0;
     int racks = 0;
@@ -169,12 +179,14 @@ ImportedScenario importedScenario(const ImportedFleet& fleet, const Catalog& cat
                     }
                     ++nodesOfType[it->second];
                     NodeGroupDef g;
-                    g.name = n.name;
+                    g.name = groupName(n.name);
                     g.nodeType = it->second;
                     g.state = n.state;
                     g.sharing = n.sharing;
                     rack.nodes.push_back(std::move(g));
-                    scenarioName[n.name] = pod.name + "-" + rack.name + "-" + n.name;
+                    scenarioName[n.name] =
+                        pod.name + "-" + rack.name + "-" + rack.nodes.back().name;
+                    groupAt[n.name] = {s.pods.size(), pod.racks.size(), rack.nodes.size() - 1};
                     gpus += n.gpus;
                     const std::string reason =
                         n.name + (n.stateReason.empty() ? "" : " (" + n.stateReason + ")");
@@ -206,13 +218,13 @@ ImportedScenario importedScenario(const ImportedFleet& fleet, const Catalog& cat
                              " (node type " + t.id + ")");
     if (!cordoned.empty())
         fleetLines.push_back(plural(static_cast<long long>(cordoned.size()), "node", "nodes") +
-                             " cordoned: " + listNames(cordoned));
+                             " cordoned: " + detail::listedNames(cordoned));
     if (!failed.empty())
         fleetLines.push_back(plural(static_cast<long long>(failed.size()), "node", "nodes") +
-                             " down (failed): " + listNames(failed));
+                             " down (failed): " + detail::listedNames(failed));
     if (!mig.empty())
         fleetLines.push_back(plural(static_cast<long long>(mig.size()), "node", "nodes") +
-                             " with MIG: " + listNames(mig));
+                             " with MIG: " + detail::listedNames(mig));
 
     sum.mapped.insert(sum.mapped.begin(), fleetLines.begin(), fleetLines.end());
 
@@ -227,22 +239,29 @@ ImportedScenario importedScenario(const ImportedFleet& fleet, const Catalog& cat
     std::vector<JobDef> jobs = fleet.jobs;
     std::stable_partition(jobs.begin(), jobs.end(),
                           [](const JobDef& j) { return j.traits.pin.level == PinLevel::Node; });
-    std::vector<std::string> unplaced, onFailed;
+    // Work whose end the cluster does not say (a running pod) holds on to the horizon.
+    for (JobDef& job : jobs)
+        if (job.durationS <= 0) job.durationS = s.horizonS;
+    // A pinned job the model could never run there (a MIG profile the node's layout lacks,
+    // more than it has) would refuse the whole scenario: it is left out and said.
+    const Fleet built = Fleet::build(s);
+    detail::PinCheck pins(built);
+    std::vector<std::string> unplaced, unplaceable;
     std::set<std::string> cordonLater;
     for (JobDef& job : jobs) {
         if (job.traits.pin.level == PinLevel::Node) {
-            auto it = scenarioName.find(job.traits.pin.target);
+            const std::string node = job.traits.pin.target;
+            auto it = scenarioName.find(node);
             if (it == scenarioName.end()) {
-                unplaced.push_back(job.name + " on " + job.traits.pin.target);
+                unplaced.push_back(job.name + " on " + node);
                 continue;
             }
-            const NodeState state = byName[job.traits.pin.target]->state;
-            if (state == NodeState::Failed) {
-                onFailed.push_back(job.name + " on " + job.traits.pin.target);
-                continue;
-            }
-            if (state == NodeState::Cordoned) cordonLater.insert(job.traits.pin.target);
             job.traits.pin.target = it->second;
+            if (const auto refusal = pins.jobRefusal(job.traits, job.gpus)) {
+                unplaceable.push_back(job.name + " on " + node + ": it " + *refusal);
+                continue;
+            }
+            if (byName[node]->state == NodeState::Cordoned) cordonLater.insert(node);
         }
         addTeam(job.traits.team);
         s.jobs.push_back(std::move(job));
@@ -250,12 +269,8 @@ ImportedScenario importedScenario(const ImportedFleet& fleet, const Catalog& cat
     // A cordoned node keeps the pods it runs, but the scheduler places nothing on a cordoned
     // node: such a node starts Ready and is cordoned a second later, once its pods are placed.
     for (const std::string& node : cordonLater) {
-        for (PodDef& pod : s.pods)
-            for (RackDef& rack : pod.racks)
-                for (NodeGroupDef& g : rack.nodes)
-                    if (g.name == node &&
-                        scenarioName[node] == pod.name + "-" + rack.name + "-" + node)
-                        g.state = NodeState::Ready;
+        const auto [pod, rack, group] = groupAt[node];
+        s.pods[pod].racks[rack].nodes[group].state = NodeState::Ready;
         s.nodeEvents.push_back({kCordonRunningNodesAtS, scenarioName[node], NodeState::Cordoned});
     }
     if (!cordonLater.empty())
@@ -266,11 +281,11 @@ ImportedScenario importedScenario(const ImportedFleet& fleet, const Catalog& cat
     if (!unplaced.empty())
         sum.skipped.push_back(
             plural(static_cast<long long>(unplaced.size()), "running job", "running jobs") +
-            " on nodes not imported: " + listNames(unplaced));
-    if (!onFailed.empty())
+            " on nodes not imported: " + detail::listedNames(unplaced));
+    if (!unplaceable.empty())
         sum.skipped.push_back(
-            plural(static_cast<long long>(onFailed.size()), "running job", "running jobs") +
-            " on nodes that are down: " + listNames(onFailed));
+            plural(static_cast<long long>(unplaceable.size()), "running job", "running jobs") +
+            " the model cannot hold where they run: " + detail::listedNames(unplaceable));
     // A trace's teams are its own (the workload names them when it is built).
     s.traces = fleet.traces;
 

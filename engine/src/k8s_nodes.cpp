@@ -11,8 +11,6 @@ namespace gpuplan::detail {
 
 namespace {
 
-constexpr std::string_view kGpuResource = "nvidia.com/gpu";
-constexpr std::string_view kMigPrefix = "nvidia.com/mig-";
 constexpr double kBytesPerGiB = 1024.0 * 1024 * 1024;
 
 /// Pairs of node labels that name a node's place in the network, the first pair any GPU node
@@ -29,13 +27,6 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kTopology
     {"topology.kubernetes.io/zone", ""},
 }};
 
-/// A child that is present and not null (kubectl writes "taints": null at times).
-std::optional<JsonNode> present(JsonObject& o, std::string_view key) {
-    std::optional<JsonNode> v = o.optional(key);
-    if (v && v->raw().is_null()) return std::nullopt;
-    return v;
-}
-
 std::string lowered(std::string_view s) {
     std::string out(s);
     for (char& c : out)
@@ -43,22 +34,25 @@ std::string lowered(std::string_view s) {
     return out;
 }
 
-/// A label's string value, or "" when the node lacks it.
-std::string labelOf(const Json& labels, std::string_view key) {
-    if (key.empty() || !labels.is_object()) return {};
-    auto it = labels.find(key);
-    return it != labels.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 /// The product as GPU feature discovery names the physical GPU: single-strategy MIG appends
 /// "-MIG-<profile>", a shared GPU (time-slicing, MPS) "-SHARED".
-std::string physicalProduct(std::string product, std::string* migProfile) {
+std::string physicalProduct(std::string product) {
     if (product.size() > 7 && product.ends_with("-SHARED")) product.resize(product.size() - 7);
-    if (auto at = product.find("-MIG-"); at != std::string::npos) {
-        if (migProfile) *migProfile = product.substr(at + 5);
-        product.resize(at);
-    }
+    if (auto at = product.find("-MIG-"); at != std::string::npos) product.resize(at);
     return product;
+}
+
+/// Whether a resource map offers at least one NVIDIA GPU, shared replica or MIG instance (a
+/// value that is not a quantity is refused later, at its place).
+bool offersNvidiaGpus(const Json& resources) {
+    if (!resources.is_object()) return false;
+    for (const auto& [key, value] : resources.items()) {
+        const bool gpuResource =
+            key == kGpuResource || key == kSharedGpuResource || key.starts_with(kMigResourcePrefix);
+        if (!gpuResource || !value.is_string()) continue;
+        if (const auto n = parseKubeQuantity(value.get<std::string>()); n && *n >= 1) return true;
+    }
+    return false;
 }
 
 struct NodeReader {
@@ -88,27 +82,6 @@ struct NodeReader {
                  escapedForMessage(product) + "=MODEL\"");
     }
 
-    /// Each GPU's MIG instances from the per-profile counts over the node, largest first
-    /// (placed in that order, the big ones get the few slots they may start at);
-    /// instances that do not divide evenly over the GPUs are left out and counted.
-    std::string migLayout(std::vector<std::pair<std::string, long long>> counts, int gpus,
-                          MigFamily family, long long& leftOut) const {
-        auto memorySlices = [&](const std::string& name) {
-            const auto p = migProfileByName(family, name);
-            return p ? p->memorySlices : 0;
-        };
-        std::stable_sort(counts.begin(), counts.end(), [&](const auto& a, const auto& b) {
-            return memorySlices(a.first) > memorySlices(b.first);
-        });
-        std::string layout;
-        for (const auto& [profile, count] : counts) {
-            leftOut += count % gpus;
-            for (long long i = 0; i < count / gpus; ++i)
-                layout += (layout.empty() ? "" : ", ") + profile;
-        }
-        return layout;
-    }
-
     std::optional<ImportedNode> read(const JsonNode& item, K8sNodes& out,
                                      std::vector<std::string>& notes) const {
         JsonObject o = item.object();
@@ -125,29 +98,18 @@ struct NodeReader {
         if (!allocNode) fail(status.node(), name, "has neither allocatable nor capacity");
         JsonObject alloc = allocNode->object();
 
-        // MIG instances by profile (mixed strategy), from allocatable, else the GFD labels.
-        std::vector<std::pair<std::string, long long>> migCounts;
-        for (const auto& [key, value] : allocNode->raw().items()) {
-            if (!key.starts_with(kMigPrefix)) continue;
-            const double n = *kubeQuantityAt(alloc, key);
-            if (n >= 1) migCounts.push_back({key.substr(kMigPrefix.size()), std::llround(n)});
-        }
-        const double gpuUnits = kubeQuantityAt(alloc, kGpuResource).value_or(0);
-        // GPUs in capacity but none allocatable: the device plugin finds none healthy.
-        double capacityGpus = 0;
-        if (auto capacity = present(status, "capacity")) {
-            JsonObject co = capacity->object();
-            capacityGpus = kubeQuantityAt(co, kGpuResource).value_or(0);
-        }
-        const bool noHealthyGpus = gpuUnits < 1 && migCounts.empty() && capacityGpus >= 1;
-        if (gpuUnits < 1 && migCounts.empty() && !noHealthyGpus) {
+        std::optional<JsonObject> capacity;
+        if (auto c = present(status, "capacity")) capacity.emplace(c->object());
+        if (!offersNvidiaGpus(allocNode->raw()) &&
+            !(capacity && offersNvidiaGpus(capacity->node().raw()))) {
             bool otherAccelerator = false;  // amd.com/gpu, gpu.intel.com/…
             for (const auto& [key, value] : allocNode->raw().items())
                 otherAccelerator = otherAccelerator || key.ends_with("/gpu");
             out.skippedNodeNames.push_back(name);
             if (otherAccelerator)
-                notes.push_back(name + ": its GPUs are not NVIDIA's (" +
-                                "only nvidia.com resources are read)");
+                notes.push_back(name +
+                                ": its GPUs are not NVIDIA's (only nvidia.com resources "
+                                "are read)");
             return std::nullopt;
         }
 
@@ -157,96 +119,38 @@ struct NodeReader {
         n.place = item.pointer();
         n.pod = labelOf(labels, podLabel);
         n.rack = labelOf(labels, rackLabel);
-        std::string singleProfile;
-        const std::string product = labelOf(labels, "nvidia.com/gpu.product");
+        // GFD's product; else GKE's accelerator label (GKE may install its own driver).
+        std::string product = labelOf(labels, "nvidia.com/gpu.product");
+        if (product.empty()) product = labelOf(labels, "cloud.google.com/gke-accelerator");
         if (!product.empty()) {
-            n.gpuModel = modelOf(physicalProduct(product, &singleProfile), nameNode, name);
+            n.gpuModel = modelOf(physicalProduct(product), nameNode, name);
         } else if (!options.unlabelledModel.empty()) {
             n.gpuModel = options.unlabelledModel;
         } else {
             fail(nameNode, name,
-                 "has GPUs but no nvidia.com/gpu.product label; name their model with "
-                 "--gpu-model MODEL");
+                 "has GPUs but no nvidia.com/gpu.product (or GKE accelerator) label; name their "
+                 "model with --gpu-model MODEL");
         }
-        const GpuModel& model = *catalog.findGpu(n.gpuModel);
+        NodeGpus gpus =
+            readNodeGpus(labels, alloc, capacity, *catalog.findGpu(n.gpuModel), nameNode, name);
+        n.gpus = gpus.gpus;
+        n.sharing = gpus.sharing;
+        for (std::string& note : gpus.notes)
+            notes.push_back(std::move(note));
+        K8sNodeFacts& facts = out.facts[name];
+        facts.gpuModel = n.gpuModel;
+        facts.timeSliceReplicas = gpus.timeSliceReplicas;
+        facts.singleMigProfile = gpus.singleMigProfile;
 
-        // Physical GPUs: GFD's count, else what the device plugin offers whole.
-        const std::string countLabel = labelOf(labels, "nvidia.com/gpu.count");
-        if (!countLabel.empty()) {
-            const auto count = parseKubeQuantity(countLabel);
-            if (!count || *count < 1 || *count > 64 || *count != std::floor(*count))
-                fail(nameNode, name,
-                     "label nvidia.com/gpu.count is \"" + escapedForMessage(countLabel) +
-                         "\", not a GPU count (1 to 64)");
-            n.gpus = static_cast<int>(*count);
-        }
-        const std::string strategy = labelOf(labels, "nvidia.com/mig.strategy");
-        const std::string replicasLabel = labelOf(labels, "nvidia.com/gpu.replicas");
-        const std::string sharingLabel = labelOf(labels, "nvidia.com/gpu.sharing-strategy");
-        long long leftOut = 0;
-        if (!migCounts.empty() || !singleProfile.empty()) {
-            if (n.gpus == 0)
-                fail(nameNode, name,
-                     "has MIG instances but no nvidia.com/gpu.count label to say over how many "
-                     "GPUs");
-            if (migCounts.empty())  // single strategy: every nvidia.com/gpu is one instance
-                migCounts.push_back({singleProfile, std::llround(gpuUnits)});
-            else if (gpuUnits >= 1)
-                notes.push_back(name + ": " + std::to_string(std::llround(gpuUnits)) +
-                                " GPUs without MIG beside MIG ones; modelled as MIG GPUs");
-            const auto family = migFamilyFor(model);
-            if (!family) fail(nameNode, name, model.id + " has no MIG geometry");
-            n.sharing.mode = SharingMode::Mig;
-            n.sharing.migLayout = migLayout(migCounts, n.gpus, *family, leftOut);
-            if (n.sharing.migLayout.empty())
-                fail(nameNode, name, "fewer MIG instances than GPUs: no layout per GPU");
-            try {
-                parseMigLayout(n.sharing.migLayout, *family, model.migMaxInstances);
-            } catch (const std::invalid_argument& e) {
-                fail(nameNode, name,
-                     "its MIG instances per GPU (" + n.sharing.migLayout + ") are no layout a " +
-                         model.id + " can hold: " + e.what());
-            }
-            if (leftOut > 0)
-                notes.push_back(name + ": " + std::to_string(leftOut) +
-                                " MIG instances do not divide evenly over its " +
-                                std::to_string(n.gpus) + " GPUs and are left out");
-        } else if (!replicasLabel.empty() && replicasLabel != "1") {
-            const auto replicas = parseKubeQuantity(replicasLabel);
-            if (!replicas || *replicas < GpuSharingDef::kMinReplicas ||
-                *replicas > GpuSharingDef::kMaxReplicas || *replicas != std::floor(*replicas))
-                fail(nameNode, name,
-                     "label nvidia.com/gpu.replicas is \"" + escapedForMessage(replicasLabel) +
-                         "\", not 2 to " + std::to_string(GpuSharingDef::kMaxReplicas));
-            const int r = static_cast<int>(*replicas);
-            if (n.gpus == 0) n.gpus = static_cast<int>(std::llround(gpuUnits)) / r;
-            if (lowered(sharingLabel) == "mps") {
-                n.sharing.mode = SharingMode::Mps;
-                n.sharing.mpsClients = std::min(r, GpuSharingDef::kMaxMpsClients);
-            } else {
-                n.sharing.mode = SharingMode::TimeSlicing;
-                n.sharing.timeSliceReplicas = r;
-            }
-            out.facts[name].timeSliceReplicas = r;
-        } else if (n.gpus == 0) {
-            n.gpus = static_cast<int>(std::llround(noHealthyGpus ? capacityGpus : gpuUnits));
-        } else if (gpuUnits >= 1 && std::llround(gpuUnits) < n.gpus) {
-            notes.push_back(name + ": " + std::to_string(std::llround(gpuUnits)) + " of its " +
-                            std::to_string(n.gpus) +
-                            " GPUs allocatable (the others unhealthy); modelled with all");
-        }
-        if (n.gpus < 1 || n.gpus > 64)
-            fail(nameNode, name, std::to_string(n.gpus) + " GPUs (a node has 1 to 64)");
-        out.facts[name].gpuModel = n.gpuModel;
-
-        if (auto cpu = kubeQuantityAt(alloc, "cpu")) n.cpuCores = *cpu;
-        if (auto memory = kubeQuantityAt(alloc, "memory")) n.memoryGiB = *memory / kBytesPerGiB;
+        if (auto cpu = kubeQuantityAt(alloc, "cpu", kMaxCpuCores)) n.cpuCores = *cpu;
+        if (auto memory = kubeQuantityAt(alloc, "memory", kMaxMemoryBytes))
+            n.memoryGiB = *memory / kBytesPerGiB;
         readState(o, status, n);
-        if (noHealthyGpus && n.state == NodeState::Ready) {
+        if (gpus.noneHealthy && n.state == NodeState::Ready) {
             n.state = NodeState::Cordoned;  // no GPU pod can start there
             n.stateReason = "no allocatable GPUs (the device plugin reports none healthy)";
         }
-        out.facts[name].state = n.state;
+        facts.state = n.state;
         return n;
     }
 
@@ -331,13 +235,28 @@ std::vector<JsonNode> kubeItems(const JsonNode& root, const std::string& kind,
     return items;
 }
 
-std::optional<double> kubeQuantityAt(JsonObject& resources, std::string_view name) {
+std::optional<JsonNode> present(JsonObject& o, std::string_view key) {
+    std::optional<JsonNode> v = o.optional(key);
+    if (v && v->raw().is_null()) return std::nullopt;
+    return v;
+}
+
+std::string labelOf(const Json& labels, std::string_view key) {
+    if (key.empty() || !labels.is_object()) return {};
+    auto it = labels.find(key);
+    return it != labels.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::optional<double> kubeQuantityAt(JsonObject& resources, std::string_view name, double max) {
     std::optional<JsonNode> v = present(resources, name);
     if (!v) return std::nullopt;
     const std::string text = v->string(64);
     const std::optional<double> value = parseKubeQuantity(text);
     if (!value || *value < 0)
         v->fail("\"" + escapedForMessage(text) + "\" is not a Kubernetes quantity");
+    if (*value > max)
+        v->fail("\"" + escapedForMessage(text) + "\" is more than any node or pod has (at most " +
+                shortNumber(max) + ")");
     return value;
 }
 
@@ -387,6 +306,18 @@ K8sNodes readK8sNodes(const Catalog& catalog, const K8sListText& nodes,
         sum.skipped.push_back(std::to_string(out.skippedNodeNames.size()) +
                               " nodes without GPUs: " + names);
     }
+    // Pools are often tainted for their GPU pods (AKS's sku=gpu, a team's dedicated=…): the
+    // pods tolerate it, and the whole pool would read as cordoned. Say how to tell.
+    std::map<std::string, int> cordonsByTaint;
+    for (const ImportedNode& n : out.fleet.nodes)
+        if (n.stateReason.starts_with("tainted ")) {
+            const std::string key =
+                n.stateReason.substr(8, n.stateReason.find_first_of("=:", 8) - 8);
+            ++cordonsByTaint[key];
+        }
+    for (const auto& [key, count] : cordonsByTaint)
+        sum.assumptions.push_back(std::to_string(count) + " nodes cordoned by taint " + key +
+                                  ": if the GPU pods tolerate it, import with --tolerate " + key);
     for (std::string& note : notes)
         sum.skipped.push_back(std::move(note));
     sum.assumptions.push_back(

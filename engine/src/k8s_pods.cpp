@@ -13,15 +13,11 @@ namespace detail {
 
 namespace {
 
-constexpr std::string_view kMigPrefix = "nvidia.com/mig-";
 constexpr double kBytesPerMiB = 1024.0 * 1024;
+/// A pod list of a large cluster (kubectl's -A on tens of thousands of pods) stays far below.
 constexpr std::size_t kMaxPods = 2'000'000;
-
-std::optional<JsonNode> present(JsonObject& o, std::string_view key) {
-    std::optional<JsonNode> v = o.optional(key);
-    if (v && v->raw().is_null()) return std::nullopt;
-    return v;
-}
+/// Kubernetes allows many containers; what a pod may ask is bounded before it is summed.
+constexpr std::size_t kMaxContainers = 1000;
 
 /// What a pod's containers ask for, summed (init containers have finished by Running).
 struct PodRequest {
@@ -32,7 +28,7 @@ struct PodRequest {
 
 PodRequest podRequest(JsonObject& spec) {
     PodRequest r;
-    for (const JsonNode& c : spec.required("containers").array(1000)) {
+    for (const JsonNode& c : spec.required("containers").array(kMaxContainers)) {
         JsonObject co = c.object();
         auto resources = present(co, "resources");
         if (!resources) continue;
@@ -43,36 +39,43 @@ PodRequest podRequest(JsonObject& spec) {
         // Extended resources (GPUs, MIG instances) are given as limits; requests equal them.
         JsonObject* extended = limits ? &*limits : requests ? &*requests : nullptr;
         if (extended) {
-            if (auto g = kubeQuantityAt(*extended, "nvidia.com/gpu"))
-                r.gpuUnits += std::llround(*g);
+            for (std::string_view resource : {kGpuResource, kSharedGpuResource})
+                r.gpuUnits += std::llround(
+                    kubeQuantityAt(*extended, resource, kMaxGpuUnitsPerNode).value_or(0));
             for (const auto& [key, value] : extended->node().raw().items())
-                if (key.starts_with(kMigPrefix))
-                    r.migInstances[key.substr(kMigPrefix.size())] +=
-                        std::llround(*kubeQuantityAt(*extended, key));
+                if (key.starts_with(kMigResourcePrefix))
+                    r.migInstances[migProfileOfResource(key.substr(kMigResourcePrefix.size()))] +=
+                        std::llround(
+                            kubeQuantityAt(*extended, key, kMaxMigInstancesPerNode).value_or(0));
         }
         // CPU and memory: what the scheduler reserves, the request (else the limit).
         JsonObject* reserved = requests ? &*requests : limits ? &*limits : nullptr;
         if (reserved) {
-            if (auto v = kubeQuantityAt(*reserved, "cpu")) r.cpuCores += *v;
-            if (auto v = kubeQuantityAt(*reserved, "memory")) r.memoryBytes += *v;
+            if (auto v = kubeQuantityAt(*reserved, "cpu", kMaxCpuCores)) r.cpuCores += *v;
+            if (auto v = kubeQuantityAt(*reserved, "memory", kMaxMemoryBytes)) r.memoryBytes += *v;
         }
     }
     return r;
 }
 
-/// A job name from the pod's: its own when free and short enough, else with its namespace,
-/// else cut and numbered.
-std::string jobName(const std::string& ns, const std::string& pod, std::set<std::string>& used) {
-    for (const std::string& candidate : {pod, ns + "." + pod})
-        if (candidate.size() <= 64 && !nameProblem(candidate) && used.insert(candidate).second)
-            return candidate;
-    std::string base;
-    for (char c : pod.substr(0, 52))
-        base += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' ? c : '-';
-    for (int i = 1;; ++i)
-        if (std::string name = base + "-" + std::to_string(i); used.insert(name).second)
-            return name;
-}
+/// Job names from pods': its own when free and short enough, else with its namespace, else
+/// cut and numbered (a counter per cut name, so many alike cost no search).
+struct JobNames {
+    std::set<std::string> used;
+    std::map<std::string, int> nextNumber;
+
+    std::string of(const std::string& ns, const std::string& pod) {
+        for (const std::string& candidate : {pod, ns + "." + pod})
+            if (candidate.size() <= 64 && !nameProblem(candidate) && used.insert(candidate).second)
+                return candidate;
+        std::string base;
+        for (char c : pod.substr(0, 52))
+            base += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' ? c : '-';
+        for (int& i = nextNumber[base];;)
+            if (std::string name = base + "-" + std::to_string(++i); used.insert(name).second)
+                return name;
+    }
+};
 
 std::string listCounts(const std::map<std::string, int>& counts) {
     std::string text;
@@ -86,7 +89,7 @@ std::string listCounts(const std::map<std::string, int>& counts) {
 void readK8sPods(const K8sListText& pods, K8sNodes& nodes, const K8sImportOptions& options) {
     const Json doc = parseStrict(pods.text, pods.file);
     const std::vector<JsonNode> items = kubeItems(JsonNode(doc, "", pods.file), "Pod", kMaxPods);
-    std::set<std::string> usedNames;
+    JobNames names;
     std::map<std::string, int> notRunning, elsewhere;
     std::set<std::string> teams;
     int running = 0, pending = 0, withoutGpus = 0;
@@ -114,7 +117,9 @@ void readK8sPods(const K8sListText& pods, K8sNodes& nodes, const K8sImportOption
         }
         std::string nodeName;
         if (auto v = present(spec, "nodeName")) nodeName = v->string(253);
-        const bool isRunning = phase == "Running" && !nodeName.empty();
+        // A Pending pod already bound to a node (pulling its image, starting) holds its GPUs
+        // there: it counts as running.
+        const bool isRunning = (phase == "Running" || phase == "Pending") && !nodeName.empty();
         const bool isPending = phase == "Pending" && nodeName.empty();
         if (!isRunning && !isPending) {
             ++notRunning[phase];
@@ -130,7 +135,7 @@ void readK8sPods(const K8sListText& pods, K8sNodes& nodes, const K8sImportOption
             continue;
         }
         JobDef job;
-        job.name = jobName(ns, name, usedNames);
+        job.name = names.of(ns, name);
         job.traits.team = ns;
         if (!options.teamLabel.empty())
             if (auto labels = present(meta, "labels")) {
@@ -143,7 +148,8 @@ void readK8sPods(const K8sListText& pods, K8sNodes& nodes, const K8sImportOption
         if (auto p = present(spec, "priority"))
             job.traits.priority = static_cast<int>(p->integer(-2'147'483'648LL, 2'147'483'647LL));
         job.submitS = 0;
-        job.durationS = options.runningPodDurationS;
+        job.durationS = 0;  // to the horizon (the builder's rule)
+        const std::string singleProfile = isRunning ? facts->second.singleMigProfile : "";
         if (migTotal > 0) {
             if (r.migInstances.size() > 1 || r.gpuUnits > 0) {
                 notes.push_back("pod " + ns + "/" + name +
@@ -152,6 +158,10 @@ void readK8sPods(const K8sListText& pods, K8sNodes& nodes, const K8sImportOption
             }
             job.traits.migProfile = r.migInstances.begin()->first;
             job.gpus = static_cast<int>(migTotal);
+        } else if (!singleProfile.empty()) {
+            // Single-strategy MIG: each nvidia.com/gpu of the node is one instance.
+            job.traits.migProfile = singleProfile;
+            job.gpus = static_cast<int>(r.gpuUnits);
         } else if (isRunning && facts->second.timeSliceReplicas > 0) {
             // A replica of a shared GPU is 1 / replicas of it (time-slicing and MPS alike).
             const int replicas = facts->second.timeSliceReplicas;
@@ -162,8 +172,14 @@ void readK8sPods(const K8sListText& pods, K8sNodes& nodes, const K8sImportOption
             job.gpus = static_cast<int>(std::min<long long>(r.gpuUnits, 100000));
             job.traits.gpusPerPod = job.gpus;  // one pod: all its GPUs on one node
         }
-        job.traits.cpuMilliPerPod = static_cast<int>(std::llround(r.cpuCores * 1000));
-        job.traits.memoryMiBPerPod = static_cast<int>(std::ceil(r.memoryBytes / kBytesPerMiB));
+        // A pod of several MIG instances is a pod per instance in the engine: each takes its
+        // part of the pod's CPU and memory.
+        const double parts = job.traits.migProfile.empty() ? 1.0 : job.gpus;
+        if (r.cpuCores > kMaxCpuCores || r.memoryBytes / kBytesPerMiB > INT32_MAX)
+            meta.node().fail("pod " + name + ": asks more CPU or memory than any node has");
+        job.traits.cpuMilliPerPod = static_cast<int>(std::llround(r.cpuCores * 1000 / parts));
+        job.traits.memoryMiBPerPod =
+            static_cast<int>(std::ceil(r.memoryBytes / kBytesPerMiB / parts));
         if (isRunning) {
             job.traits.pin = {PinLevel::Node, nodeName};
             ++running;

@@ -115,6 +115,14 @@ std::string shortNumber(double value) {
     return buf;
 }
 
+std::string listedNames(const std::vector<std::string>& names, std::size_t shown) {
+    std::string text;
+    for (std::size_t i = 0; i < names.size() && i < shown; ++i)
+        text += (i ? ", " : "") + names[i];
+    if (names.size() > shown) text += " and " + withThousands(names.size() - shown) + " more";
+    return text;
+}
+
 std::string withThousands(long long n) {
     std::string digits = std::to_string(n), out;
     for (std::size_t i = 0; i < digits.size(); ++i) {

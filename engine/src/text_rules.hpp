@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpuplan::detail {
 
@@ -31,5 +32,7 @@ std::string withThousands(long long n);
 
 /// 86400 → "86400", 0.25 → "0.25": a number in a message, without trailing zeros.
 std::string shortNumber(double value);
+/// The first `shown` names, comma-separated, then "and N more": a summary line's list.
+std::string listedNames(const std::vector<std::string>& names, std::size_t shown = 5);
 
 }  // namespace gpuplan::detail

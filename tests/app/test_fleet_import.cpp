@@ -124,6 +124,17 @@ private slots:
         QVERIFY(!f.doc.isModified());
         f.doc.undoStack()->redo();
         QCOMPARE(nodeCount(f.doc.scenario()), 6);
+
+        // Saved under a name, the import's undo and redo keep that name for the import.
+        QTemporaryDir dir;
+        const QString saved = dir.filePath(QStringLiteral("imported.json"));
+        f.doc.save(saved);
+        QVERIFY(!f.doc.isModified());
+        f.doc.undoStack()->undo();
+        QCOMPARE(f.doc.filePath(), path);
+        f.doc.undoStack()->redo();
+        QCOMPARE(f.doc.filePath(), saved);
+        QVERIFY(!f.doc.isModified());  // back at the saved state, under its file
     }
 };
 

@@ -141,28 +141,59 @@ TEST_CASE("k8s import: mixed-strategy MIG resources become each GPU's layout", "
     CHECK(mig.sharing.migLayout == "3g.20gb, 2g.10gb, 1g.5gb");
     CHECK(mig.cpuCores == 94);
     CHECK(mig.memoryGiB == 1024);  // 1Ti
+}
 
-    // Single strategy: the product says the profile, allocatable ÷ GPUs the count per GPU:
-    // 14 nvidia.com/gpu over 2 GPUs = 7 × 1g.5gb each.
-    const std::string single =
-        editedNodes(R"("nvidia.com/gpu.product": "NVIDIA-A100-SXM4-40GB",)",
-                    R"("nvidia.com/gpu.product": "NVIDIA-A100-SXM4-40GB-MIG-1g.5gb",)");
-    std::string text = single;
-    for (const char* profile : {"3g.20gb", "2g.10gb", "1g.5gb"}) {
-        const std::string res = std::string("\"nvidia.com/mig-") + profile + "\": \"2\"";
-        const auto at = text.find(res), comma = text.rfind(',', at);
-        text.erase(comma, at + res.size() - comma);  // with the comma before it
+TEST_CASE("k8s import: single-strategy MIG counts instances, not GPUs", "[k8s]") {
+    // GFD's single strategy: the product names the one profile and nvidia.com/gpu.count (like
+    // allocatable nvidia.com/gpu) counts the MIG devices: 8 A100 40GB as all-1g.5gb are
+    // 8 × 7 = 56 devices. Physical GPUs = 56 ÷ 7 (1g.5gb's most per GPU) = 8.
+    const std::string node = R"({"kind": "List", "items": [{"kind": "Node",
+        "metadata": {"name": "a100-single", "labels": {
+            "nvidia.com/gpu.product": "NVIDIA-A100-SXM4-40GB-MIG-1g.5gb",
+            "nvidia.com/gpu.count": "56", "nvidia.com/mig.strategy": "single"}},
+        "status": {"allocatable": {"cpu": "94", "memory": "1Ti", "nvidia.com/gpu": "56"}}}]})";
+    const ImportedFleet f = importK8s(catalog(), {"nodes.json", node}, std::nullopt, {});
+    const ImportedNode& n = nodeNamed(f, "a100-single");
+    CHECK(n.gpuModel == "a100-40gb-sxm");
+    CHECK(n.gpus == 8);
+    CHECK(n.sharing.migLayout == "1g.5gb, 1g.5gb, 1g.5gb, 1g.5gb, 1g.5gb, 1g.5gb, 1g.5gb");
+    // A pod there asking 2 nvidia.com/gpu asks 2 instances of 1g.5gb.
+    const std::string pods = R"({"kind": "List", "items": [{"kind": "Pod",
+        "metadata": {"name": "nb", "namespace": "ds"},
+        "spec": {"nodeName": "a100-single", "containers": [{"name": "c",
+            "resources": {"limits": {"nvidia.com/gpu": "2"}}}]},
+        "status": {"phase": "Running"}}]})";
+    const ImportedFleet withPods =
+        importK8s(catalog(), {"nodes.json", node}, K8sListText{"pods.json", pods}, {});
+    REQUIRE(withPods.jobs.size() == 1);
+    CHECK(withPods.jobs[0].traits.migProfile == "1g.5gb");
+    CHECK(withPods.jobs[0].gpus == 2);
+}
+
+TEST_CASE("k8s import: hostile numbers are refused at their place", "[k8s]") {
+    SECTION("a MIG count no node has") {
+        const InputError e = nodesError(
+            editedNodes(R"("nvidia.com/mig-2g.10gb": "2")", R"("nvidia.com/mig-2g.10gb": "1e12")"));
+        CHECK(e.place() == "/items/4/status/allocatable/nvidia.com~1mig-2g.10gb");
+        CHECK_THAT(e.message(), Catch::Contains("more than any node or pod has"));
     }
-    const std::string zero = R"("nvidia.com/gpu": "0")";
-    text.replace(text.find(zero), zero.size(), R"("nvidia.com/gpu": "14")");
-    const ImportedFleet f = importK8s(catalog(), {"nodes.json", text}, std::nullopt, {});
-    CHECK(nodeNamed(f, "gpu-a100-mig").sharing.migLayout ==
-          "1g.5gb, 1g.5gb, 1g.5gb, 1g.5gb, 1g.5gb, 1g.5gb, 1g.5gb");
+    SECTION("a GPU count no node has") {
+        const InputError e = nodesError(
+            editedNodes(R"("nvidia.com/gpu": "8")", R"("nvidia.com/gpu": "4294967304")"));
+        CHECK(e.place() == "/items/0/status/allocatable/nvidia.com~1gpu");
+    }
+    SECTION("null where a quantity is: absent") {
+        const ImportedFleet f = importK8s(
+            catalog(),
+            {"nodes.json",
+             editedNodes(R"("nvidia.com/mig-2g.10gb": "2")", R"("nvidia.com/mig-2g.10gb": null)")},
+            std::nullopt, {});
+        CHECK(nodeNamed(f, "gpu-a100-mig").sharing.migLayout == "3g.20gb, 1g.5gb");
+    }
 }
 
 TEST_CASE("k8s import: running and pending GPU pods become jobs", "[k8s]") {
     K8sImportOptions options;
-    options.runningPodDurationS = 86400;
     const ImportedFleet f = importFixture(options);
     const Scenario s = importedScenario(f, catalog(), {"k8s", 86400, 1}).scenario;
     // Running on gpu-h100-a1: 8 GPUs, one pod; CPU 96 + the sidecar's 0.1 = 96.1 cores;
@@ -206,7 +237,6 @@ TEST_CASE("k8s import: running and pending GPU pods become jobs", "[k8s]") {
 
 TEST_CASE("k8s import: the scenario runs with its pods where they run", "[k8s]") {
     K8sImportOptions options;
-    options.runningPodDurationS = 86400;
     const ImportedScenario imported =
         importedScenario(importFixture(options), catalog(), {"k8s", 86400, 1});
     const Scenario& s = imported.scenario;

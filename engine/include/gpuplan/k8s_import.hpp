@@ -47,8 +47,6 @@ struct K8sImportOptions {
     std::string unlabelledModel;
     /// Taint keys GPU pods tolerate, besides nvidia.com/gpu (--tolerate KEY).
     std::vector<std::string> toleratedTaints;
-    /// How long running pods hold their GPUs; the importer sets it to the horizon.
-    double runningPodDurationS = 7 * 86400.0;
 };
 
 /// One file's text, for importing from memory.
