@@ -2,6 +2,7 @@
 // references (node types, teams, GPU models, pin targets) and size bounds.
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "gpuplan/fill.hpp"
@@ -42,6 +43,8 @@ struct Reader {
     std::vector<std::pair<std::string, PinDef>> pinRefs;             // pointer, pin
     std::vector<std::pair<std::string, std::string>> nodeEventRefs;  // pointer, node name
     std::vector<std::pair<std::string, long long>> classJobEstimates;
+    /// The scenario's own node types by id: a fleet of 200,000 groups looks each up once.
+    std::unordered_map<std::string, std::size_t> definedTypeIndex;
 
     [[noreturn]] void fail(const std::string& pointer, const std::string& message) const {
         throw InputError(file, pointer.empty() ? "/" : pointer, message);
@@ -254,8 +257,8 @@ struct Reader {
                     JsonNode typeNode = go.required("nodeType");
                     g.nodeType = typeNode.name();
                     const NodeType* type = catalog.findNodeType(g.nodeType);
-                    for (const NodeType& own : s.definedNodeTypes)
-                        if (own.id == g.nodeType) type = &own;
+                    if (auto own = definedTypeIndex.find(g.nodeType); own != definedTypeIndex.end())
+                        type = &s.definedNodeTypes[own->second];
                     if (!type)
                         typeNode.fail("unknown node type \"" + g.nodeType +
                                       "\" (not in the catalog nor the scenario's \"nodeTypes\")");
@@ -349,9 +352,8 @@ struct Reader {
             if (catalog.findNodeType(t.id))
                 o.required("id").fail("node type \"" + t.id +
                                       "\" is the catalog's; give the scenario's own another id");
-            for (const NodeType& other : s.definedNodeTypes)
-                if (other.id == t.id)
-                    o.required("id").fail("duplicate node type id \"" + t.id + "\"");
+            if (!definedTypeIndex.emplace(t.id, s.definedNodeTypes.size()).second)
+                o.required("id").fail("duplicate node type id \"" + t.id + "\"");
             o.finish();
             s.definedNodeTypes.push_back(std::move(t));
         }
@@ -743,7 +745,7 @@ struct Reader {
 Scenario parseScenario(std::string_view text, const std::string& sourceName, const Catalog& catalog,
                        const LoadOptions& options, const std::filesystem::path& baseDir) {
     const detail::Json doc = detail::parseStrict(text, sourceName);
-    Reader reader{catalog, sourceName, options, baseDir, {}, {}, {}, {}, {}, {}};
+    Reader reader{catalog, sourceName, options, baseDir, {}, {}, {}, {}, {}, {}, {}};
     reader.read(doc);
     return std::move(reader.s);
 }
