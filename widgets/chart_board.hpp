@@ -22,6 +22,9 @@ public:
     /// The runs behind the results (null: one run): line charts draw means with bands.
     void setReplications(std::shared_ptr<const Replications> replications);
     const std::vector<ChartPanel*>& charts() const { return m_charts; }
+    ChartPanel* utilization() const { return m_charts[0]; }
+    ChartPanel* pendingByLayer() const { return m_charts[1]; }
+    ChartPanel* fragmentation() const { return m_charts[2]; }
     /// The cost rate chart (a placeholder for an unpriced run).
     ChartPanel* cost() const { return m_charts.back(); }
 
@@ -31,6 +34,7 @@ signals:
 
 private:
     ChartPanel* costChart();
+    // In this order: utilization, pending by layer, fragmentation, queue wait, jobs, cost.
     std::vector<ChartPanel*> m_charts;
 };
 

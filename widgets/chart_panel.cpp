@@ -665,6 +665,7 @@ std::unique_ptr<ChartPanel> ChartPanel::laidOutCopy(QSize size) const {
     copy->m_results = m_results;
     copy->m_baseline = m_baseline;
     copy->m_baselineName = m_baselineName;
+    copy->m_replications = m_replications;  // the bands the window draws
     copy->m_cursorS = m_cursorS;
     copy->rebuild();
     // The legend and axes lay themselves out through posted events.
@@ -689,6 +690,17 @@ bool ChartPanel::saveSvg(const QString& path, QSize size) const {
     if (!p.begin(&svg)) return false;
     copy->render(&p);  // title and legend labels too
     return p.end();
+}
+
+void ChartPanel::renderInto(QPainter& painter, const QRectF& target, QSize layoutSizePx) const {
+    const auto copy = laidOutCopy(layoutSizePx);
+    const double scale = std::min(target.width() / layoutSizePx.width(),
+                                  target.height() / layoutSizePx.height());
+    painter.save();
+    painter.translate(target.topLeft());
+    painter.scale(scale, scale);
+    copy->QWidget::render(&painter);  // title and legend labels too
+    painter.restore();
 }
 
 }  // namespace gpuplan::ui

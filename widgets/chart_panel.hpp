@@ -27,6 +27,7 @@ class QChart;
 class QChartView;
 class QLabel;
 class QLineSeries;
+class QPainter;
 class QValueAxis;
 
 namespace gpuplan::ui {
@@ -79,6 +80,9 @@ public:
     QImage toImage(QSize size) const;
     /// Writes the chart as SVG. Returns false when the file cannot be written.
     bool saveSvg(const QString& path, QSize size) const;
+    /// Draws the chart laid out at `layoutSizePx` into `target` of `painter` (scaled to fit),
+    /// as vectors on a vector device (PDF, SVG): for reports.
+    void renderInto(QPainter& painter, const QRectF& target, QSize layoutSizePx) const;
     /// Points currently plotted for a series (after decimation), for tests.
     int plottedPoints(int seriesIndex) const;
 

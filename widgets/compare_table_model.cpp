@@ -54,6 +54,15 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
             : std::nullopt;
     if (role == Qt::ToolTipRole && index.column() == KpiColumn)
         return QString::fromStdString(current.description);
+    if (role == HalfWidthRole) {
+        const bool isBase = index.column() == BaselineColumn;
+        const Replications* r = isBase ? m_baselineReplications.get() : m_replications.get();
+        const KpiEstimate* e = r ? r->findKpi(current.name) : nullptr;
+        if (!e || (isBase && !base) || (!isBase && index.column() != CurrentColumn)) return {};
+        return formatKpiHalfWidth(isBase ? *base : current, e->interval);
+    }
+    if (role == DeltaIntervalRole && index.column() == DeltaColumn)
+        return paired && paired->n >= 2 ? formatDeltaInterval(current, *paired) : QString();
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
             case KpiColumn:
@@ -74,12 +83,9 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::TextAlignmentRole && index.column() != KpiColumn)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && index.column() == SignificanceColumn && paired && paired->n >= 2)
-        return tr("The 95 % interval of the %n paired difference(s) (same seeds): [%1, %2]",
-                  nullptr, paired->n)
-            .arg(formatKpiDelta(Kpi{current.name, paired->low, current.unit, {}},
-                                Kpi{current.name, 0, current.unit, {}}),
-                 formatKpiDelta(Kpi{current.name, paired->high, current.unit, {}},
-                                Kpi{current.name, 0, current.unit, {}}));
+        return tr("The 95 % interval of the %n paired difference(s) (same seeds): %1", nullptr,
+                  paired->n)
+            .arg(formatDeltaInterval(current, *paired));
     if (role == Qt::ForegroundRole && index.column() == DeltaColumn && base) {
         const double d = current.value - base->value;
         const int good = goodDirection(current.name);

@@ -23,6 +23,12 @@ public:
         ColumnCount
     };
 
+    /// CurrentColumn (and BaselineColumn): "± 2.9 h", the half-width of the value's 95 %
+    /// interval over replications; empty for one run.
+    static constexpr int HalfWidthRole = Qt::UserRole + 1;
+    /// DeltaColumn: "[−1.2, +0.4]", the 95 % interval of the paired difference; empty without.
+    static constexpr int DeltaIntervalRole = Qt::UserRole + 2;
+
     using QAbstractTableModel::QAbstractTableModel;
     void setResults(std::shared_ptr<const Results> results);
     void setBaseline(std::shared_ptr<const Results> baseline);

@@ -107,6 +107,21 @@ QString formatKpiDelta(const Kpi& current, const Kpi& baseline) {
     return formatSigned(d, current.unit == "x" ? 3 : 1);
 }
 
+QString formatKpiHalfWidth(const Kpi& kpi, const MeanInterval& interval) {
+    if (!std::isfinite(interval.low)) return {};
+    Kpi half = kpi;
+    half.value = interval.halfWidth();
+    return QStringLiteral("± ") + formatKpiValue(half);
+}
+
+QString formatDeltaInterval(const Kpi& kpi, const MeanInterval& difference) {
+    if (!std::isfinite(difference.low)) return {};
+    const Kpi zero{kpi.name, 0, kpi.unit, {}};
+    return QStringLiteral("[%1, %2]").arg(
+        formatKpiDelta(Kpi{kpi.name, difference.low, kpi.unit, {}}, zero),
+        formatKpiDelta(Kpi{kpi.name, difference.high, kpi.unit, {}}, zero));
+}
+
 bool isCostKpi(const std::string& name) {
     return name.ends_with("_usd") || name.rfind("usd_per_", 0) == 0;
 }

@@ -6,6 +6,7 @@
 #include <QString>
 
 #include "gpuplan/results.hpp"
+#include "gpuplan/statistics.hpp"
 
 namespace gpuplan::ui {
 
@@ -22,6 +23,11 @@ QString formatKpiValue(const Kpi& kpi);
 /// "+4.3", "−1.2", "±0.0" (percentage points for fractions, same unit otherwise); empty when
 /// not comparable.
 QString formatKpiDelta(const Kpi& current, const Kpi& baseline);
+/// "± 2.9 h": the half-width of a KPI's interval over replications in the KPI's unit; empty
+/// without an interval (fewer than two runs).
+QString formatKpiHalfWidth(const Kpi& kpi, const MeanInterval& interval);
+/// "[−1.2, +0.4]": a paired difference's interval in the KPI's delta unit; empty without one.
+QString formatDeltaInterval(const Kpi& kpi, const MeanInterval& difference);
 /// A KPI in US dollars ("cost_usd", "usd_per_useful_gpu_h"): only priced runs have them.
 bool isCostKpi(const std::string& name);
 /// +1 when more is better (allocation, goodput), −1 when less is (waits), 0 when neutral.

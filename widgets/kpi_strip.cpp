@@ -114,11 +114,8 @@ void KpiStrip::refresh() {
         Kpi shown = *current;
         if (estimate) shown.value = estimate->interval.mean;
         QString html = QStringLiteral("%1 <b>%2</b>").arg(kpiLabel(name), formatKpiValue(shown));
-        if (estimate && std::isfinite(estimate->interval.low)) {
-            Kpi half = shown;
-            half.value = estimate->interval.halfWidth();
-            html += QStringLiteral(" ± %1").arg(formatKpiValue(half));
-        }
+        if (estimate && std::isfinite(estimate->interval.low))
+            html += QLatin1Char(' ') + formatKpiHalfWidth(shown, estimate->interval);
         const Kpi* base = m_baseline ? m_baseline->findKpi(name) : nullptr;
         const KpiEstimate* baseEstimate =
             m_baselineReplications ? m_baselineReplications->findKpi(name) : nullptr;

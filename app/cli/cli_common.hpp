@@ -109,6 +109,8 @@ int mixCommand(Args& args);
 int traceCommand(Args& args);
 int compareCommand(Args& args);
 int sweepCommand(Args& args);
+/// report: the planning-meeting PDF (exit 2 when built without the application).
+int reportCommand(Args& args);
 /// run --replications: the replications' table, --out JSON and --csv files.
 int runReplicated(const Scenario& scenario, const std::filesystem::path& scenarioFile,
                   const ReplicationOptions& options,
@@ -129,5 +131,6 @@ extern const char* const kMixUsage;
 extern const char* const kTraceUsage;
 extern const char* const kCompareUsage;
 extern const char* const kSweepUsage;
+extern const char* const kReportUsage;
 
 }  // namespace gpuplan::cli

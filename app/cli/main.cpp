@@ -26,6 +26,9 @@ const char* const kUsage =
     "                     a scenario over a grid of parameters x replications, in shards\n"
     "  trace SCENARIO --out TRACE.json\n"
     "                     the run as Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
+    "  report SCENARIO --out REPORT.pdf\n"
+    "                     a PDF for the planning meeting: scenario, KPIs, charts, pending\n"
+    "                     reasons, assumptions (optionally against --baseline OTHER)\n"
     "  import-kueue FILE.yaml... --into SCENARIO --out NEW.json\n"
     "                     Kueue queues, cohorts and flavors into a scenario's quotas\n"
     "  forecast SCENARIO  its demand as history: a forecast with its interval, and the\n"
@@ -70,6 +73,7 @@ int main(int argc, char** argv) {
                         : command == "trace"        ? kTraceUsage
                         : command == "compare"      ? kCompareUsage
                         : command == "sweep"        ? kSweepUsage
+                        : command == "report"       ? kReportUsage
                                                     : nullptr;
     if (!usage) {
         std::fprintf(stderr, "gpuplan-cli: unknown command \"%s\"\n\n%s", command.c_str(), kUsage);
@@ -97,6 +101,7 @@ int main(int argc, char** argv) {
         if (command == "trace") return traceCommand(args);
         if (command == "compare") return compareCommand(args);
         if (command == "sweep") return sweepCommand(args);
+        if (command == "report") return reportCommand(args);
         return benchCommand(args);
     } catch (const UsageError& e) {
         std::fprintf(stderr, "gpuplan-cli %s: %s\n\n%s", command.c_str(), e.message.c_str(), usage);

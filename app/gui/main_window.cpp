@@ -52,6 +52,7 @@
 #include "study_dock.hpp"
 #include "time_scrubber.hpp"
 #include "timeline_dock.hpp"
+#include "report_export.hpp"
 #include "timeline_export.hpp"
 #include "topology_view.hpp"
 #include "ui_palette.hpp"
@@ -414,6 +415,9 @@ void MainWindow::buildActions() {
     file->addAction(tr("Export &timeline (Chrome trace JSON)…"), this, [this, timelineExport] {
         timelineExport->exportWithDialog(m_results, m_doc->title());
     });
+    auto* reportExport = new ReportExport(this);
+    connect(reportExport, &ReportExport::message, this, &MainWindow::showStatus);
+    file->addAction(tr("Export re&port (PDF)…"), reportExport, &ReportExport::exportWithDialog);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

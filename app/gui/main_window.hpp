@@ -72,6 +72,11 @@ public:
     ui::GroupKpiPanel* groupKpiPanel() const { return m_groups; }
     std::shared_ptr<const Results> results() const { return m_results; }
     std::shared_ptr<const Results> baseline() const { return m_baseline; }
+    /// The runs behind results() and baseline() (null: one run each).
+    std::shared_ptr<const Replications> replications() const { return m_replications; }
+    std::shared_ptr<const Replications> baselineReplications() const {
+        return m_baselineReplications;
+    }
     /// The name the baseline is labelled with (the scenario it was pinned from).
     QString baselineName() const { return m_baselineName; }
     /// Whether a baseline survives opening another scenario (Run ▸ Keep baseline…).

@@ -1,0 +1,29 @@
+// What a planning-meeting report is made of: the scenario, its results (with the runs behind
+// them when it was replicated) and, optionally, the pinned baseline to compare against.
+#pragma once
+
+#include <QDate>
+#include <QString>
+#include <filesystem>
+#include <memory>
+
+#include "gpuplan/replications.hpp"
+#include "gpuplan/results.hpp"
+#include "gpuplan/scenario.hpp"
+
+namespace gpuplan::report {
+
+struct ReportInput {
+    Scenario scenario;
+    QString scenarioName;  ///< the footer's and the title's; the scenario's name when empty
+    std::shared_ptr<const Results> results;
+    std::shared_ptr<const Replications> replications;  ///< null: one run
+    std::shared_ptr<const Results> baseline;           ///< null: no comparison
+    std::shared_ptr<const Replications> baselineReplications;
+    QString baselineName;
+    /// Where the price books are (their sources are cited): presets/pricebooks/*.json.
+    std::filesystem::path presetsDir;
+    QDate date = QDate::currentDate();  ///< printed in the footer
+};
+
+}  // namespace gpuplan::report

@@ -1,0 +1,161 @@
+#include "report_writer.hpp"
+
+#include <QApplication>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QStyle>
+#include <stdexcept>
+
+#include "chart_board.hpp"
+#include "pending_reasons.hpp"
+#include "report_assumptions.hpp"
+#include "report_canvas.hpp"
+#include "report_kpi_table.hpp"
+#include "scenario_summary.hpp"
+#include "ui_palette.hpp"
+
+namespace gpuplan::report {
+
+namespace {
+
+// Charts are laid out at this size (as on screen) and scaled to the page's width.
+const QSize kChartLayoutPx(780, 330);
+const QColor kNoteColor(QStringLiteral("#505050"));
+
+QString reportName(const ReportInput& input) {
+    if (!input.scenarioName.isEmpty()) return input.scenarioName;
+    return input.scenario.name.empty() ? QObject::tr("scenario")
+                                       : QString::fromStdString(input.scenario.name);
+}
+
+void chartsSection(ReportCanvas& canvas, const ReportInput& input) {
+    ui::ChartBoard board;
+    // Paper is white: the light palette whatever the window's theme.
+    board.setPalette(QApplication::style()->standardPalette());
+    board.setResults(input.results);
+    board.setReplications(input.replications);
+    board.setBaseline(input.baseline, input.baselineName);
+    std::vector<ui::ChartPanel*> charts = {board.utilization(), board.pendingByLayer(),
+                                           board.fragmentation()};
+    if (input.results->fleet.priced) charts.push_back(board.cost());
+    const double heightPt =
+        canvas.contentWidthPt() * kChartLayoutPx.height() / kChartLayoutPx.width();
+    canvas.heading(QObject::tr("Charts"), heightPt);
+    if (input.baseline)
+        canvas.paragraph(QObject::tr("The baseline (%1) is dashed beside each series.")
+                             .arg(input.baselineName.isEmpty() ? QObject::tr("pinned run")
+                                                               : input.baselineName),
+                         kNoteColor, 8);
+    if (input.replications && input.replications->count > 1)
+        canvas.paragraph(QObject::tr("Lines are means over the %1 replications, with their 95 % "
+                                     "interval as a band.")
+                             .arg(input.replications->count),
+                         kNoteColor, 8);
+    for (ui::ChartPanel* chart : charts) {
+        canvas.block(heightPt, [&](QPainter& painter, const QRectF& rect) {
+            chart->renderInto(painter, rect, kChartLayoutPx);
+        });
+        canvas.space(8);
+    }
+}
+
+void pendingSection(ReportCanvas& canvas, const Results& results) {
+    canvas.heading(QObject::tr("Why jobs waited, by layer"));
+    const std::vector<PendingReason> reasons = topPendingReasons(results, 3);
+    if (reasons.empty()) {
+        canvas.paragraph(QObject::tr("No job waited at any sample of the measured window."));
+        return;
+    }
+    canvas.paragraph(
+        QObject::tr("What \"why is my job Pending?\" answered at each sample: each job is blamed "
+                    "on the lowest layer that explains its wait, with the reason in "
+                    "kube-scheduler's (or Kueue's) words. Job-hours: jobs listed at a sample × "
+                    "the sample interval, summed over the measured window; the three largest "
+                    "reasons per layer."),
+        kNoteColor, 8);
+    ReportTable table;
+    table.header = {QObject::tr("Layer"), QObject::tr("Reason"), QObject::tr("Job-hours"),
+                    QObject::tr("Jobs")};
+    table.columnWeights = {14, 62, 13, 11};
+    table.alignment = {Qt::AlignLeft, Qt::AlignLeft, Qt::AlignRight, Qt::AlignRight};
+    for (const PendingReason& r : reasons)
+        table.rows.push_back(
+            {{ui::layerName(r.layer), ui::layerColor(r.layer).darker(130), true},
+             {r.token.isEmpty() ? r.reason : r.token + QStringLiteral(": ") + r.reason},
+             {QLocale().toString(r.jobHours, 'f', r.jobHours < 10 ? 1 : 0)},
+             {QLocale().toString(r.jobs)}});
+    canvas.table(table);
+}
+
+void assumptionsSection(ReportCanvas& canvas, const ReportInput& input) {
+    const std::vector<Assumption> assumptions =
+        assumptionsOf(input.scenario, *input.results, input.presetsDir);
+    canvas.heading(QObject::tr("Assumptions and sources"));
+    if (assumptions.empty()) {
+        canvas.paragraph(QObject::tr("No prices, failures, spot or on-demand capacity, and no "
+                                     "shared GPUs: the run assumes none of them."));
+        return;
+    }
+    for (const Assumption& a : assumptions) {
+        canvas.paragraph(a.topic, Qt::black, ReportCanvas::kBodyPt, true);
+        canvas.paragraph(a.text);
+        for (const QString& source : a.sources)
+            canvas.paragraph(QStringLiteral("• ") + source, kNoteColor, 8);
+        canvas.space(2);
+    }
+}
+
+}  // namespace
+
+int writeReportPdf(const ReportInput& input, const QString& path,
+                   const std::function<void(double)>& progress) {
+    if (!input.results) throw std::runtime_error("no results to report");
+    auto step = [&](double fraction) {
+        if (progress) progress(fraction);
+    };
+    const QString name = reportName(input);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        throw std::runtime_error("cannot write " + path.toStdString() + ": " +
+                                 file.errorString().toStdString());
+    int pages = 0;
+    {
+        QPdfWriter writer(&file);
+        writer.setTitle(QObject::tr("gpuplan report: %1").arg(name));
+        writer.setCreator(QStringLiteral("gpuplan " GPUPLAN_VERSION));
+        const QString date = input.date.toString(Qt::ISODate);
+        ReportCanvas canvas(writer, QStringLiteral("%1 · gpuplan %2 · %3")
+                                        .arg(name, QStringLiteral(GPUPLAN_VERSION), date));
+        if (!canvas.isActive())
+            throw std::runtime_error("cannot write " + path.toStdString() + ": no PDF painter");
+        const int runs = input.replications ? input.replications->count : 1;
+        QString subtitle = QObject::tr("gpuplan %1 · %2 · %n run(s)", nullptr, runs)
+                               .arg(QStringLiteral(GPUPLAN_VERSION), date);
+        if (input.baseline)
+            subtitle += QObject::tr(" · compared with %1")
+                            .arg(input.baselineName.isEmpty() ? QObject::tr("a pinned baseline")
+                                                              : input.baselineName);
+        canvas.title(QObject::tr("Planning report: %1").arg(name), subtitle);
+        canvas.heading(QObject::tr("Scenario"));
+        canvas.paragraph(describeScenario(input.scenario, *input.results, runs));
+        step(0.1);
+        canvas.heading(QObject::tr("Key figures"));
+        canvas.table(kpiTable(input));
+        canvas.paragraph(kpiTableNote(input), kNoteColor, 8);
+        step(0.3);
+        chartsSection(canvas, input);
+        step(0.8);
+        pendingSection(canvas, *input.results);
+        assumptionsSection(canvas, input);
+        pages = canvas.pageCount();
+        if (!canvas.finish())
+            throw std::runtime_error("cannot write " + path.toStdString() + ": the PDF failed");
+    }
+    if (!file.commit())
+        throw std::runtime_error("cannot write " + path.toStdString() + ": " +
+                                 file.errorString().toStdString());
+    step(1);
+    return pages;
+}
+
+}  // namespace gpuplan::report
