@@ -27,6 +27,7 @@ packages=(
     dpkg-dev file clang-format
     clang-14 libclang-rt-14-dev
     slurm-wlm slurm-client munge python3-yaml
+    poppler-utils
 )
 
 install_missing() {

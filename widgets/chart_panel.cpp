@@ -694,8 +694,8 @@ bool ChartPanel::saveSvg(const QString& path, QSize size) const {
 
 void ChartPanel::renderInto(QPainter& painter, const QRectF& target, QSize layoutSizePx) const {
     const auto copy = laidOutCopy(layoutSizePx);
-    const double scale = std::min(target.width() / layoutSizePx.width(),
-                                  target.height() / layoutSizePx.height());
+    const double scale =
+        std::min(target.width() / layoutSizePx.width(), target.height() / layoutSizePx.height());
     painter.save();
     painter.translate(target.topLeft());
     painter.scale(scale, scale);

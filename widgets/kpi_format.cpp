@@ -117,9 +117,9 @@ QString formatKpiHalfWidth(const Kpi& kpi, const MeanInterval& interval) {
 QString formatDeltaInterval(const Kpi& kpi, const MeanInterval& difference) {
     if (!std::isfinite(difference.low)) return {};
     const Kpi zero{kpi.name, 0, kpi.unit, {}};
-    return QStringLiteral("[%1, %2]").arg(
-        formatKpiDelta(Kpi{kpi.name, difference.low, kpi.unit, {}}, zero),
-        formatKpiDelta(Kpi{kpi.name, difference.high, kpi.unit, {}}, zero));
+    return QStringLiteral("[%1, %2]")
+        .arg(formatKpiDelta(Kpi{kpi.name, difference.low, kpi.unit, {}}, zero),
+             formatKpiDelta(Kpi{kpi.name, difference.high, kpi.unit, {}}, zero));
 }
 
 bool isCostKpi(const std::string& name) {

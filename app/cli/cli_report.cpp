@@ -118,11 +118,11 @@ int reportCommand(Args& args) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
         qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    // The offscreen platform's "does not support propagateSizeHints()" is noise here.
+    // Qt's own warnings (the offscreen platform's "does not support propagateSizeHints()", a
+    // missing XDG_RUNTIME_DIR) say nothing about the report: only errors are shown.
     qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& text) {
-        if (!text.contains(QLatin1String("propagateSizeHints")))
-            std::fprintf(stderr, "%s%s\n", type == QtWarningMsg ? "warning: " : "",
-                         qPrintable(text));
+        if (type == QtCriticalMsg || type == QtFatalMsg)
+            std::fprintf(stderr, "error: %s\n", qPrintable(text));
     });
     static int qtArgc = 1;
     static char qtArg0[] = "gpuplan-cli";

@@ -26,7 +26,8 @@ std::vector<PendingReason> topPendingReasons(const Results& results, int perLaye
     for (const auto& [key, tally] : tallies) {
         const auto [layer, reason, token] = key;
         const auto tokenValue = static_cast<ReasonToken>(token);
-        all.push_back({static_cast<Layer>(layer), QString::fromStdString(results.reasonText(reason)),
+        all.push_back({static_cast<Layer>(layer),
+                       QString::fromStdString(results.reasonText(reason)),
                        tokenValue == ReasonToken::None ? QString()
                                                        : QString::fromLatin1(toString(tokenValue)),
                        static_cast<double>(tally.samples) * results.sampleIntervalS / 3600,

@@ -11,8 +11,8 @@ namespace gpuplan::report {
 
 struct PendingReason {
     Layer layer = Layer::Scheduling;
-    QString reason;     ///< kube-scheduler's (or Kueue's) words
-    QString token;      ///< Kueue's reason token, empty for none
+    QString reason;       ///< kube-scheduler's (or Kueue's) words
+    QString token;        ///< Kueue's reason token, empty for none
     double jobHours = 0;  ///< listed at a sample × the sample interval, summed
     int jobs = 0;         ///< distinct jobs it kept waiting
 };

@@ -57,11 +57,12 @@ Assumption prices(const Scenario& scenario, const Results& results,
 
 Assumption failures(const FailureDef& f) {
     const bool llama = std::fabs(f.mtbfGpuHours - FailureDef::kLlama3MtbfGpuHours) < 1e-6;
-    QString text = QObject::tr("Random node failures: an MTBF of %1 GPU-hours per GPU (a node of "
-                               "8 GPUs fails every %2 of up time on average), %3 to repair")
-                       .arg(QLocale().toString(f.mtbfGpuHours, 'f', 0),
-                            ui::formatDuration(f.mtbfGpuHours / 8 * 3600),
-                            ui::formatDuration(f.repairS));
+    QString text =
+        QObject::tr(
+            "Random node failures: an MTBF of %1 GPU-hours per GPU (a node of "
+            "8 GPUs fails every %2 of up time on average), %3 to repair")
+            .arg(QLocale().toString(f.mtbfGpuHours, 'f', 0),
+                 ui::formatDuration(f.mtbfGpuHours / 8 * 3600), ui::formatDuration(f.repairS));
     if (f.hotSpareNodes > 0)
         text += QObject::tr(", %n hot spare node(s)", nullptr, f.hotSpareNodes);
     text += QStringLiteral(". ");
@@ -90,8 +91,7 @@ Assumption onDemand(const OnDemandDef& d) {
     return {QObject::tr("On-demand scaling"),
             QObject::tr("On-demand nodes are requested for queued jobs, Ready %1 later, and "
                         "given back after %2 idle%3.")
-                .arg(ui::formatDuration(d.provisioningDelayS),
-                     ui::formatDuration(d.idleTimeoutS),
+                .arg(ui::formatDuration(d.provisioningDelayS), ui::formatDuration(d.idleTimeoutS),
                      d.maxNodes ? QObject::tr(" (at most %1 nodes)").arg(*d.maxNodes) : QString()),
             {QObject::tr("Idle timeout default: cluster-autoscaler's --scale-down-unneeded-time "
                          "(10 min); the provisioning delay is the scenario's (clouds publish "
@@ -118,11 +118,13 @@ std::vector<Assumption> sharing(const Results& results) {
             "start slots per profile); instances do not slow each other (PCIe and power, which "
             "they still share, are not modelled).");
         if (dynamicMig)
-            text += ' ' + QObject::tr("Dynamic MIG: a re-cut takes a GPU out of service for %1 "
-                                      "(assumed: NVIDIA's GPU Operator documentation says a MIG "
-                                      "rollout takes \"several minutes\").")
+            text += ' ' + QObject::tr(
+                              "Dynamic MIG: a re-cut takes a GPU out of service for %1 "
+                              "(assumed: NVIDIA's GPU Operator documentation says a MIG "
+                              "rollout takes \"several minutes\").")
                               .arg(ui::formatDuration(recutS));
-        out.push_back({QObject::tr("MIG"), text,
+        out.push_back({QObject::tr("MIG"),
+                       text,
                        {QObject::tr("NVIDIA Multi-Instance GPU User Guide — "
                                     "https://docs.nvidia.com/datacenter/tesla/mig-user-guide/")}});
     }
@@ -158,8 +160,9 @@ PriceBookSources findPriceBookSources(const std::filesystem::path& presetsDir,
         const QJsonObject sources = book.value(QStringLiteral("sources")).toObject();
         for (auto it = sources.begin(); it != sources.end(); ++it) {
             const QJsonObject s = it.value().toObject();
-            out.sources << QStringLiteral("%1 — %2").arg(s.value(QStringLiteral("title")).toString(),
-                                                          s.value(QStringLiteral("url")).toString());
+            out.sources << QStringLiteral("%1 — %2").arg(
+                s.value(QStringLiteral("title")).toString(),
+                s.value(QStringLiteral("url")).toString());
         }
         break;
     }

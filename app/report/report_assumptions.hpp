@@ -14,8 +14,8 @@
 namespace gpuplan::report {
 
 struct Assumption {
-    QString topic;    ///< "Prices", "Node failures", …
-    QString text;     ///< what the run assumed, with numbers
+    QString topic;        ///< "Prices", "Node failures", …
+    QString text;         ///< what the run assumed, with numbers
     QStringList sources;  ///< citations and URLs
 };
 

@@ -134,8 +134,7 @@ void ReportCanvas::paragraph(const QString& text, QColor color, double sizePt, b
 }
 
 double ReportCanvas::tableRowHeight(const std::vector<TableCell>& cells,
-                                    const std::vector<double>& widths, double sizePt,
-                                    bool bold) {
+                                    const std::vector<double>& widths, double sizePt, bool bold) {
     double h = 0;
     for (std::size_t c = 0; c < cells.size() && c < widths.size(); ++c)
         h = std::max(h, textHeight(cells[c].text, font(sizePt, bold || cells[c].bold),
@@ -143,10 +142,9 @@ double ReportCanvas::tableRowHeight(const std::vector<TableCell>& cells,
     return h + 2 * kCellPadPt;
 }
 
-void ReportCanvas::tableRow(const std::vector<TableCell>& cells,
-                            const std::vector<double>& widths,
-                            const std::vector<Qt::Alignment>& alignment, double sizePt,
-                            bool header, bool shaded) {
+void ReportCanvas::tableRow(const std::vector<TableCell>& cells, const std::vector<double>& widths,
+                            const std::vector<Qt::Alignment>& alignment, double sizePt, bool header,
+                            bool shaded) {
     const double h = tableRowHeight(cells, widths, sizePt, header);
     if (shaded || header)
         m_painter.fillRect(QRectF(kMarginPt, m_yPt, contentWidthPt(), h),

@@ -24,18 +24,18 @@ struct TableCell {
 
 struct ReportTable {
     QStringList header;
-    std::vector<double> columnWeights;  ///< relative widths, one per column
+    std::vector<double> columnWeights;     ///< relative widths, one per column
     std::vector<Qt::Alignment> alignment;  ///< per column; left when missing
     std::vector<std::vector<TableCell>> rows;
 };
 
 class ReportCanvas {
 public:
-    static constexpr double kPageWidthPt = 595.28;   // A4
+    static constexpr double kPageWidthPt = 595.28;  // A4
     static constexpr double kPageHeightPt = 841.89;
     static constexpr double kMarginPt = 48;
     static constexpr double kFooterPt = 28;  ///< room kept at the bottom for the footer
-    static constexpr double kBodyPt = 9;  ///< body text size (fonts are whole points)
+    static constexpr double kBodyPt = 9;     ///< body text size (fonts are whole points)
 
     /// Starts the first page; `footer` is its left part ("default · gpuplan 0.1.0 · 2026-11-25").
     ReportCanvas(QPdfWriter& writer, QString footer);

@@ -43,8 +43,8 @@ ReportTable kpiTable(const ReportInput& input) {
         table.header = {QObject::tr("KPI"), QObject::tr("Baseline"), QObject::tr("Current"),
                         QObject::tr("Δ")};
         table.columnWeights = {22, 20, 20, 14};
-        table.alignment = {Qt::AlignLeft, Qt::AlignRight, Qt::AlignRight, Qt::AlignRight,
-                           Qt::AlignRight, Qt::AlignLeft};
+        table.alignment = {Qt::AlignLeft,  Qt::AlignRight, Qt::AlignRight,
+                           Qt::AlignRight, Qt::AlignRight, Qt::AlignLeft};
         if (paired) {
             table.header << QObject::tr("95 % interval of Δ") << QObject::tr("95 %");
             table.columnWeights = {19, 18, 18, 11, 20, 14};
@@ -61,7 +61,8 @@ ReportTable kpiTable(const ReportInput& input) {
             cells.push_back({valueWithHalfWidth(model, row, Model::CurrentColumn)});
             cells.push_back({cellText(model, row, Model::DeltaColumn), deltaColor(model, row)});
             if (paired) {
-                cells.push_back({cellText(model, row, Model::DeltaColumn, Model::DeltaIntervalRole)});
+                cells.push_back(
+                    {cellText(model, row, Model::DeltaColumn, Model::DeltaIntervalRole)});
                 cells.push_back({cellText(model, row, Model::SignificanceColumn)});
             }
         }
@@ -73,21 +74,25 @@ ReportTable kpiTable(const ReportInput& input) {
 QString kpiTableNote(const ReportInput& input) {
     QString note;
     if (input.replications && input.replications->count > 1)
-        note += QObject::tr("Values are means over %1 replications, ± the half-width of their "
-                            "95 % confidence interval (Student t). ")
+        note += QObject::tr(
+                    "Values are means over %1 replications, ± the half-width of their "
+                    "95 % confidence interval (Student t). ")
                     .arg(input.replications->count);
     if (input.baseline) {
-        note += QObject::tr("Baseline: %1. Δ = current − baseline (percentage points for "
-                            "shares); green is better, red worse.")
+        note += QObject::tr(
+                    "Baseline: %1. Δ = current − baseline (percentage points for "
+                    "shares); green is better, red worse.")
                     .arg(input.baselineName.isEmpty() ? QObject::tr("the pinned run")
                                                       : input.baselineName);
         if (input.replications && input.baselineReplications)
-            note += ' ' + QObject::tr("Both ran on the same seeds: Δ is the mean paired "
-                                      "difference; \"significant\" when its 95 % interval holds "
-                                      "no 0, otherwise it may be noise (grey).");
+            note += ' ' + QObject::tr(
+                              "Both ran on the same seeds: Δ is the mean paired "
+                              "difference; \"significant\" when its 95 % interval holds "
+                              "no 0, otherwise it may be noise (grey).");
     }
-    note += ' ' + QObject::tr("Waits count jobs still waiting at the end with their wait so far "
-                              "(a lower bound).");
+    note += ' ' + QObject::tr(
+                      "Waits count jobs still waiting at the end with their wait so far "
+                      "(a lower bound).");
     return note.trimmed();
 }
 

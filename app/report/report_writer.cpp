@@ -42,10 +42,10 @@ void chartsSection(ReportCanvas& canvas, const ReportInput& input) {
         canvas.contentWidthPt() * kChartLayoutPx.height() / kChartLayoutPx.width();
     canvas.heading(QObject::tr("Charts"), heightPt);
     if (input.baseline)
-        canvas.paragraph(QObject::tr("The baseline (%1) is dashed beside each series.")
-                             .arg(input.baselineName.isEmpty() ? QObject::tr("pinned run")
-                                                               : input.baselineName),
-                         kNoteColor, 8);
+        canvas.paragraph(
+            QObject::tr("The baseline (%1) is dashed beside each series.")
+                .arg(input.baselineName.isEmpty() ? QObject::tr("pinned run") : input.baselineName),
+            kNoteColor, 8);
     if (input.replications && input.replications->count > 1)
         canvas.paragraph(QObject::tr("Lines are means over the %1 replications, with their 95 % "
                                      "interval as a band.")
@@ -59,7 +59,7 @@ void chartsSection(ReportCanvas& canvas, const ReportInput& input) {
     }
 }
 
-void pendingSection(ReportCanvas& canvas, const Results& results) {
+void pendingSection(ReportCanvas& canvas, const Results& results, int runs) {
     canvas.heading(QObject::tr("Why jobs waited, by layer"));
     const std::vector<PendingReason> reasons = topPendingReasons(results, 3);
     if (reasons.empty()) {
@@ -71,7 +71,10 @@ void pendingSection(ReportCanvas& canvas, const Results& results) {
                     "on the lowest layer that explains its wait, with the reason in "
                     "kube-scheduler's (or Kueue's) words. Job-hours: jobs listed at a sample × "
                     "the sample interval, summed over the measured window; the three largest "
-                    "reasons per layer."),
+                    "reasons per layer.") +
+            (runs > 1 ? QObject::tr(" From the first replication (the run the charts' "
+                                    "baseline and the window draw).")
+                      : QString()),
         kNoteColor, 8);
     ReportTable table;
     table.header = {QObject::tr("Layer"), QObject::tr("Reason"), QObject::tr("Job-hours"),
@@ -92,8 +95,9 @@ void assumptionsSection(ReportCanvas& canvas, const ReportInput& input) {
         assumptionsOf(input.scenario, *input.results, input.presetsDir);
     canvas.heading(QObject::tr("Assumptions and sources"));
     if (assumptions.empty()) {
-        canvas.paragraph(QObject::tr("No prices, failures, spot or on-demand capacity, and no "
-                                     "shared GPUs: the run assumes none of them."));
+        canvas.paragraph(
+            QObject::tr("No prices, failures, spot or on-demand capacity, and no "
+                        "shared GPUs: the run assumes none of them."));
         return;
     }
     for (const Assumption& a : assumptions) {
@@ -145,7 +149,7 @@ int writeReportPdf(const ReportInput& input, const QString& path,
         step(0.3);
         chartsSection(canvas, input);
         step(0.8);
-        pendingSection(canvas, *input.results);
+        pendingSection(canvas, *input.results, runs);
         assumptionsSection(canvas, input);
         pages = canvas.pageCount();
         if (!canvas.finish())

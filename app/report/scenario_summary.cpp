@@ -20,8 +20,8 @@ template <typename Key>
 QString tallyNodes(const std::map<Key, long long>& nodes, const auto& name) {
     QStringList parts;
     for (const auto& [key, n] : nodes)
-        parts << QStringLiteral("%1 (%2)").arg(name(key), count(n, QObject::tr("node"),
-                                                               QObject::tr("nodes")));
+        parts << QStringLiteral("%1 (%2)").arg(name(key),
+                                               count(n, QObject::tr("node"), QObject::tr("nodes")));
     return joinList(parts, 12);
 }
 
@@ -49,30 +49,30 @@ QString describeScenario(const Scenario& scenario, const Results& results, int r
     }
     QStringList models;
     for (const auto& [model, gpus] : gpusByModel)
-        models << QStringLiteral("%1 × %2")
-                      .arg(QLocale().toString(gpus),
-                           QString::fromStdString(fleet.gpuModels[model].name));
+        models << QStringLiteral("%1 × %2").arg(
+            QLocale().toString(gpus), QString::fromStdString(fleet.gpuModels[model].name));
     QString text;
     if (!scenario.description.empty()) text += QString::fromStdString(scenario.description) + ' ';
-    text += QObject::tr("The fleet has %1, %2 and %3 with %4: %5. ")
-                .arg(count(static_cast<long long>(fleet.pods.size()), QObject::tr("pod"),
-                           QObject::tr("pods")),
-                     count(static_cast<long long>(fleet.racks.size()), QObject::tr("rack"),
-                           QObject::tr("racks")),
-                     count(static_cast<long long>(fleet.nodes.size()), QObject::tr("node"),
-                           QObject::tr("nodes")),
-                     count(fleet.totalGpus, QObject::tr("GPU"), QObject::tr("GPUs")),
-                     joinList(models));
-    text += QObject::tr("GPU sharing: %1. ")
-                .arg(tallyNodes(nodesBySharing,
-                                [](const std::string& s) { return QString::fromStdString(s); }));
-    text += QObject::tr("Bought as %1.")
-                .arg(tallyNodes(nodesByClass, [](int c) {
-                    return QString::fromLatin1(toString(static_cast<BuyingClass>(c)));
-                }));
+    text +=
+        QObject::tr("The fleet has %1, %2 and %3 with %4: %5. ")
+            .arg(count(static_cast<long long>(fleet.pods.size()), QObject::tr("pod"),
+                       QObject::tr("pods")),
+                 count(static_cast<long long>(fleet.racks.size()), QObject::tr("rack"),
+                       QObject::tr("racks")),
+                 count(static_cast<long long>(fleet.nodes.size()), QObject::tr("node"),
+                       QObject::tr("nodes")),
+                 count(fleet.totalGpus, QObject::tr("GPU"), QObject::tr("GPUs")), joinList(models));
+    text +=
+        QObject::tr("GPU sharing: %1. ").arg(tallyNodes(nodesBySharing, [](const std::string& s) {
+            return QString::fromStdString(s);
+        }));
+    text += QObject::tr("Bought as %1.").arg(tallyNodes(nodesByClass, [](int c) {
+        return QString::fromLatin1(toString(static_cast<BuyingClass>(c)));
+    }));
     if (scenario.buyingMix)
-        text += QObject::tr(" By node order: the first %1 reserved, the next %2 on spot, the rest "
-                            "on demand.")
+        text += QObject::tr(
+                    " By node order: the first %1 reserved, the next %2 on spot, the rest "
+                    "on demand.")
                     .arg(scenario.buyingMix->reservedNodes)
                     .arg(scenario.buyingMix->spotNodes);
     QStringList teams;
@@ -81,8 +81,8 @@ QString describeScenario(const Scenario& scenario, const Results& results, int r
     text += ' ' + QObject::tr("Teams (%1): %2. ").arg(teams.size()).arg(joinList(teams));
     QStringList work;
     if (!scenario.jobClasses.empty())
-        work << count(static_cast<long long>(scenario.jobClasses.size()),
-                      QObject::tr("job class"), QObject::tr("job classes"));
+        work << count(static_cast<long long>(scenario.jobClasses.size()), QObject::tr("job class"),
+                      QObject::tr("job classes"));
     if (!scenario.jobs.empty())
         work << count(static_cast<long long>(scenario.jobs.size()), QObject::tr("explicit job"),
                       QObject::tr("explicit jobs"));
@@ -90,9 +90,8 @@ QString describeScenario(const Scenario& scenario, const Results& results, int r
         work << QObject::tr("the %1 trace %2")
                     .arg(QString::fromLatin1(toString(t.format)), QString::fromStdString(t.file));
     text += QObject::tr("Work: %1, %2 submitted in the run")
-                .arg(joinList(work),
-                     count(static_cast<long long>(results.jobs.size()), QObject::tr("job"),
-                           QObject::tr("jobs")));
+                .arg(joinList(work), count(static_cast<long long>(results.jobs.size()),
+                                           QObject::tr("job"), QObject::tr("jobs")));
     if (scenario.demandMultiplier != 1)
         text += QObject::tr(" (demand × %1)").arg(scenario.demandMultiplier);
     text += QStringLiteral(". ");
@@ -103,8 +102,9 @@ QString describeScenario(const Scenario& scenario, const Results& results, int r
         text += QObject::tr("; KPIs measured after a warm-up of %1")
                     .arg(ui::formatDuration(scenario.warmupS));
     text += replications > 1
-                ? QObject::tr("; %1 replications on seeds derived from seed %2 (KPIs are their "
-                              "means, ± the half-width of the 95 % interval). ")
+                ? QObject::tr(
+                      "; %1 replications on seeds derived from seed %2 (KPIs are their "
+                      "means, ± the half-width of the 95 % interval). ")
                       .arg(replications)
                       .arg(scenario.seed)
                 : QObject::tr("; one run, seed %1. ").arg(scenario.seed);
