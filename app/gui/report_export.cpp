@@ -28,7 +28,10 @@ report::ReportInput ReportExport::inputFromWindow() const {
 }
 
 void ReportExport::exportWithDialog() {
-    if (!m_window->results()) return;
+    if (!m_window->results() || m_window->results()->partial) {
+        write(QString());  // says why there is nothing to write yet
+        return;
+    }
     QString stem = safeScenarioFileName(m_window->document()->title());
     stem.chop(5);  // ".json"
     const QString suggested = FileController::lastFolder(FolderPurpose::Exports) +
@@ -44,8 +47,10 @@ void ReportExport::exportWithDialog() {
 
 bool ReportExport::write(const QString& path) {
     const report::ReportInput input = inputFromWindow();
-    if (!input.results) {
-        emit message(tr("No results to report yet"));
+    if (!input.results || input.results->partial) {
+        // A long run's results so far are not what the scenario gives: wait for the end.
+        emit message(input.results ? tr("The run is still going: export the report once it ends")
+                                   : tr("No results to report yet"));
         emit finished(false);
         return false;
     }
