@@ -66,7 +66,7 @@ bool ReportExport::write(const QString& path) {
         const int pages = report::writeReportPdf(input, path, [&](double fraction) {
             progress.setValue(static_cast<int>(100 * fraction));
         });
-        emit message(tr("Report written to %1: %n page(s)", nullptr, pages).arg(path));
+        emit message(tr("Report written to %1: %2 pages").arg(path).arg(pages));
         emit finished(true);
         return true;
     } catch (const std::exception& e) {

@@ -1,9 +1,5 @@
 #include "report_assumptions.hpp"
 
-#include <QDir>
-#include <QFile>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLocale>
 #include <QObject>
 #include <cmath>
@@ -11,6 +7,7 @@
 #include <tuple>
 
 #include "kpi_format.hpp"
+#include "price_book_sources.hpp"
 #include "scenario_summary.hpp"
 #include "ui_palette.hpp"
 
@@ -33,25 +30,31 @@ Assumption prices(const Scenario& scenario, const Results& results,
     QStringList paid;
     for (const auto& [key, count] : nodes) {
         const auto& [model, buyingClass, usd] = key;
-        paid << QObject::tr("%1 %2 at %3 (%n node(s))", nullptr, count)
+        paid << QObject::tr("%1 %2 at %3 (%4)")
                     .arg(QString::fromStdString(model),
                          QString::fromLatin1(toString(static_cast<BuyingClass>(buyingClass))),
-                         ui::formatUsdPerGpuHour(usd));
+                         ui::formatUsdPerGpuHour(usd),
+                         count == 1 ? QObject::tr("1 node") : QObject::tr("%1 nodes").arg(count));
     }
     const QString book = QString::fromStdString(pricing.book);
-    const PriceBookSources found = findPriceBookSources(presetsDir, book);
     Assumption a{QObject::tr("Prices"),
                  QObject::tr("Price book \"%1\" as of %2: %3.")
                      .arg(book.isEmpty() ? QObject::tr("(unnamed)") : book,
                           QString::fromStdString(pricing.asOf.empty() ? "?" : pricing.asOf),
                           joinList(paid, 20)),
-                 found.sources};
-    if (!found.description.isEmpty()) a.text += ' ' + found.description;
-    if (found.file.isEmpty())
-        a.sources << QObject::tr("The book's file was not found in %1: its sources are not listed.")
+                 {}};
+    const std::vector<PriceBookSources> books = priceBookSources(presetsDir, book, results);
+    for (const PriceBookSources& b : books) {
+        if (!b.description.isEmpty()) a.text += ' ' + b.description;
+        a.sources << (b.supplies.isEmpty()
+                          ? QObject::tr("Book file: %1").arg(b.file)
+                          : QObject::tr("%1 (%2, as of %3) lists %4")
+                                .arg(b.name, b.file, b.asOf, joinList(b.supplies, 20)));
+        a.sources << b.sources;
+    }
+    if (books.empty())
+        a.sources << QObject::tr("No book in %1 lists these prices: their sources are not listed.")
                          .arg(QString::fromStdString((presetsDir / "pricebooks").string()));
-    else
-        a.sources.prepend(QObject::tr("Book file: %1").arg(found.file));
     return a;
 }
 
@@ -64,7 +67,8 @@ Assumption failures(const FailureDef& f) {
             .arg(QLocale().toString(f.mtbfGpuHours, 'f', 0),
                  ui::formatDuration(f.mtbfGpuHours / 8 * 3600), ui::formatDuration(f.repairS));
     if (f.hotSpareNodes > 0)
-        text += QObject::tr(", %n hot spare node(s)", nullptr, f.hotSpareNodes);
+        text += (f.hotSpareNodes == 1 ? QObject::tr(", 1 hot spare node")
+                                      : QObject::tr(", %1 hot spare nodes").arg(f.hotSpareNodes));
     text += QStringLiteral(". ");
     text += llama ? QObject::tr("The MTBF is Llama 3's: 16,384 × 54 × 24 / 419 ≈ 50,677 GPU-hours.")
                   : QObject::tr("The MTBF is the scenario's own (Llama 3's would be 50,677).");
@@ -144,30 +148,6 @@ std::vector<Assumption> sharing(const Results& results) {
 }
 
 }  // namespace
-
-PriceBookSources findPriceBookSources(const std::filesystem::path& presetsDir,
-                                      const QString& bookName) {
-    PriceBookSources out;
-    const QDir dir(QString::fromStdString((presetsDir / "pricebooks").string()));
-    for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
-        QFile file(dir.filePath(name));
-        if (!file.open(QIODevice::ReadOnly)) continue;
-        const QJsonObject book = QJsonDocument::fromJson(file.readAll()).object();
-        if (book.value(QStringLiteral("name")).toString() != bookName) continue;
-        out.file = QStringLiteral("pricebooks/") + name;
-        out.asOf = book.value(QStringLiteral("asOf")).toString();
-        out.description = book.value(QStringLiteral("description")).toString();
-        const QJsonObject sources = book.value(QStringLiteral("sources")).toObject();
-        for (auto it = sources.begin(); it != sources.end(); ++it) {
-            const QJsonObject s = it.value().toObject();
-            out.sources << QStringLiteral("%1 — %2").arg(
-                s.value(QStringLiteral("title")).toString(),
-                s.value(QStringLiteral("url")).toString());
-        }
-        break;
-    }
-    return out;
-}
 
 std::vector<Assumption> assumptionsOf(const Scenario& scenario, const Results& results,
                                       const std::filesystem::path& presetsDir) {

@@ -133,8 +133,10 @@ int writeReportPdf(const ReportInput& input, const QString& path,
         if (!canvas.isActive())
             throw std::runtime_error("cannot write " + path.toStdString() + ": no PDF painter");
         const int runs = input.replications ? input.replications->count : 1;
-        QString subtitle = QObject::tr("gpuplan %1 · %2 · %n run(s)", nullptr, runs)
-                               .arg(QStringLiteral(GPUPLAN_VERSION), date);
+        QString subtitle =
+            QObject::tr("gpuplan %1 · %2 · %3")
+                .arg(QStringLiteral(GPUPLAN_VERSION), date,
+                     runs == 1 ? QObject::tr("one run") : QObject::tr("%1 runs").arg(runs));
         if (input.baseline)
             subtitle += QObject::tr(" · compared with %1")
                             .arg(input.baselineName.isEmpty() ? QObject::tr("a pinned baseline")

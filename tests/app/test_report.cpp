@@ -176,6 +176,30 @@ private slots:
         QVERIFY(unpriced.contains(squeezed(QStringLiteral("Fragmentation"))));
     }
 
+    void aMixedPriceBookCitesEachBookItsPricesComeFrom() {
+        // buying-mix.json prices reserved and on-demand H100s at Lambda's list prices and
+        // spot at Crusoe's, under a name no book has: each book is cited for its prices.
+        report::ReportInput input;
+        input.scenario = loadScenario(test::kPresets.toStdString() + "/scenarios/buying-mix.json",
+                                      test::catalog());
+        input.scenario.horizonS = 86400;
+        input.results = std::make_shared<const Results>(simulate(input.scenario, RunOptions{}));
+        input.presetsDir = test::kPresets.toStdString();
+        QTemporaryDir dir;
+        const QString pdf = dir.filePath(QStringLiteral("mix.pdf"));
+        report::writeReportPdf(input, pdf);
+        const QString text = pdfText(pdf);
+        QVERIFY(text.contains(squeezed(QStringLiteral(
+            "(pricebooks/crusoe.json, as of 2026-03-03) lists h100-sxm spot $1.60/GPU-h"))));
+        QVERIFY(text.contains(squeezed(QStringLiteral(
+            "lists h100-sxm on-demand $2.99/GPU-h and h100-sxm reserved $1.85/GPU-h"))));
+        QVERIFY(text.contains(QStringLiteral("https://github.com/dstackai/gpuhunt")));
+        // Spot, on-demand scaling and failures, each with its source.
+        QVERIFY(text.contains(QStringLiteral("https://aws.amazon.com/ec2/spot/instance-advisor/")));
+        QVERIFY(text.contains(QStringLiteral("--scale-down-unneeded-time")));
+        QVERIFY(text.contains(QStringLiteral("https://arxiv.org/abs/2407.21783")));
+    }
+
     void aFailedWriteLeavesNoFile() {
         report::ReportInput input;
         input.scenario = smallScenario();
