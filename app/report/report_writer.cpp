@@ -40,7 +40,8 @@ void chartsSection(ReportCanvas& canvas, const ReportInput& input) {
     if (input.results->fleet.priced) charts.push_back(board.cost());
     const double heightPt =
         canvas.contentWidthPt() * kChartLayoutPx.height() / kChartLayoutPx.width();
-    canvas.heading(QObject::tr("Charts"), heightPt);
+    // The heading, its notes and the first chart stay together.
+    canvas.heading(QObject::tr("Charts"), heightPt + 40);
     if (input.baseline)
         canvas.paragraph(
             QObject::tr("The baseline (%1) is dashed beside each series.")
