@@ -68,7 +68,8 @@ void ReportCanvas::drawFooter() {
     m_painter.setPen(kGrey);
     m_painter.setFont(font(7.5));
     const QRectF line(kMarginPt, y + 3, contentWidthPt(), 12);
-    const QString page = QObject::tr("page %1").arg(m_page);
+    const QString page = m_pageTotal > 0 ? QObject::tr("page %1 of %2").arg(m_page).arg(m_pageTotal)
+                                         : QObject::tr("page %1").arg(m_page);
     const double pageWidth =
         m_painter.boundingRect(line, Qt::AlignRight | Qt::AlignTop, page).width();
     // The left part is elided before it could run into the page number.
@@ -124,6 +125,8 @@ void ReportCanvas::paragraph(const QString& text, QColor color, double sizePt, b
     }
     layout.endLayout();
     m_painter.setPen(color);
+    // A short paragraph is kept whole (no line of it alone at the foot or head of a page).
+    if (y <= 5 * sizePt * 1.5) ensureRoom(y);
     for (int i = 0; i < layout.lineCount(); ++i) {
         const QTextLine line = layout.lineAt(i);
         ensureRoom(line.height());

@@ -48,6 +48,8 @@ public:
     /// Room left on the current page, in points.
     double roomPt() const { return bottomPt() - m_yPt; }
     int pageCount() const { return m_page; }
+    /// The footers then read "page 2 of 5"; 0 (the default): "page 2".
+    void setPageTotal(int pages) { m_pageTotal = pages; }
 
     void title(const QString& text, const QString& subtitle);
     /// A section heading; it moves to the next page with at least `keepWithPt` under it.
@@ -80,6 +82,7 @@ private:
     QString m_footer;
     double m_yPt = kMarginPt;
     int m_page = 1;
+    int m_pageTotal = 0;
     bool m_finished = false;
 };
 

@@ -1,9 +1,11 @@
 #include "report_writer.hpp"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QStyle>
+#include <memory>
 #include <stdexcept>
 
 #include "chart_board.hpp"
@@ -28,16 +30,21 @@ QString reportName(const ReportInput& input) {
                                        : QString::fromStdString(input.scenario.name);
 }
 
-void chartsSection(ReportCanvas& canvas, const ReportInput& input) {
-    ui::ChartBoard board;
-    // Paper is white: the light palette whatever the window's theme.
-    board.setPalette(QApplication::style()->standardPalette());
-    board.setResults(input.results);
-    board.setReplications(input.replications);
-    board.setBaseline(input.baseline, input.baselineName);
-    std::vector<ui::ChartPanel*> charts = {board.utilization(), board.pendingByLayer(),
-                                           board.fragmentation()};
-    if (input.results->fleet.priced) charts.push_back(board.cost());
+/// `drawCharts` false: the same layout with the charts' places left empty (a counting pass).
+void chartsSection(ReportCanvas& canvas, const ReportInput& input, bool drawCharts) {
+    std::vector<ui::ChartPanel*> charts;
+    std::unique_ptr<ui::ChartBoard> board;
+    if (drawCharts) {
+        board = std::make_unique<ui::ChartBoard>();
+        // Paper is white: the light palette whatever the window's theme.
+        board->setPalette(QApplication::style()->standardPalette());
+        board->setResults(input.results);
+        board->setReplications(input.replications);
+        board->setBaseline(input.baseline, input.baselineName);
+        charts = {board->utilization(), board->pendingByLayer(), board->fragmentation(),
+                  board->cost()};
+    }
+    const int chartCount = input.results->fleet.priced ? 4 : 3;  // cost only when priced
     const double heightPt =
         canvas.contentWidthPt() * kChartLayoutPx.height() / kChartLayoutPx.width();
     // The heading, its notes and the first chart stay together.
@@ -52,9 +59,9 @@ void chartsSection(ReportCanvas& canvas, const ReportInput& input) {
                                      "interval as a band.")
                              .arg(input.replications->count),
                          kNoteColor, 8);
-    for (ui::ChartPanel* chart : charts) {
+    for (int i = 0; i < chartCount; ++i) {
         canvas.block(heightPt, [&](QPainter& painter, const QRectF& rect) {
-            chart->renderInto(painter, rect, kChartLayoutPx);
+            if (board) charts[i]->renderInto(painter, rect, kChartLayoutPx);
         });
         canvas.space(8);
     }
@@ -110,6 +117,45 @@ void assumptionsSection(ReportCanvas& canvas, const ReportInput& input) {
     }
 }
 
+/// Lays the report out on `writer`; returns its pages. `pageTotal` 0: the counting pass
+/// (footers say "page N", charts are left out).
+int paintReport(QPdfWriter& writer, const ReportInput& input, int pageTotal,
+                const std::function<void(double)>& step) {
+    const QString name = reportName(input);
+    writer.setTitle(QObject::tr("gpuplan report: %1").arg(name));
+    writer.setCreator(QStringLiteral("gpuplan " GPUPLAN_VERSION));
+    const QString date = input.date.toString(Qt::ISODate);
+    ReportCanvas canvas(
+        writer,
+        QStringLiteral("%1 · gpuplan %2 · %3").arg(name, QStringLiteral(GPUPLAN_VERSION), date));
+    if (!canvas.isActive()) throw std::runtime_error("no PDF painter");
+    canvas.setPageTotal(pageTotal);
+    const int runs = input.replications ? input.replications->count : 1;
+    QString subtitle =
+        QObject::tr("gpuplan %1 · %2 · %3")
+            .arg(QStringLiteral(GPUPLAN_VERSION), date,
+                 runs == 1 ? QObject::tr("one run") : QObject::tr("%1 runs").arg(runs));
+    if (input.baseline)
+        subtitle += QObject::tr(" · compared with %1")
+                        .arg(input.baselineName.isEmpty() ? QObject::tr("a pinned baseline")
+                                                          : input.baselineName);
+    canvas.title(QObject::tr("Planning report: %1").arg(name), subtitle);
+    canvas.heading(QObject::tr("Scenario"));
+    canvas.paragraph(describeScenario(input.scenario, *input.results, runs));
+    step(0.1);
+    canvas.heading(QObject::tr("Key figures"));
+    canvas.table(kpiTable(input));
+    canvas.paragraph(kpiTableNote(input), kNoteColor, 8);
+    step(0.3);
+    chartsSection(canvas, input, pageTotal > 0);
+    step(0.8);
+    pendingSection(canvas, *input.results, runs);
+    assumptionsSection(canvas, input);
+    const int pages = canvas.pageCount();
+    if (!canvas.finish()) throw std::runtime_error("the PDF failed");
+    return pages;
+}
+
 }  // namespace
 
 int writeReportPdf(const ReportInput& input, const QString& path,
@@ -118,45 +164,22 @@ int writeReportPdf(const ReportInput& input, const QString& path,
     auto step = [&](double fraction) {
         if (progress) progress(fraction);
     };
-    const QString name = reportName(input);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         throw std::runtime_error("cannot write " + path.toStdString() + ": " +
                                  file.errorString().toStdString());
     int pages = 0;
-    {
+    try {
+        // A first pass without charts counts the pages, for "page 2 of 5" in the footers: the
+        // layout does not depend on what the charts draw.
+        QBuffer counting;
+        counting.open(QIODevice::WriteOnly);
+        QPdfWriter countingWriter(&counting);
+        const int total = paintReport(countingWriter, input, 0, [](double) {});
         QPdfWriter writer(&file);
-        writer.setTitle(QObject::tr("gpuplan report: %1").arg(name));
-        writer.setCreator(QStringLiteral("gpuplan " GPUPLAN_VERSION));
-        const QString date = input.date.toString(Qt::ISODate);
-        ReportCanvas canvas(writer, QStringLiteral("%1 · gpuplan %2 · %3")
-                                        .arg(name, QStringLiteral(GPUPLAN_VERSION), date));
-        if (!canvas.isActive())
-            throw std::runtime_error("cannot write " + path.toStdString() + ": no PDF painter");
-        const int runs = input.replications ? input.replications->count : 1;
-        QString subtitle =
-            QObject::tr("gpuplan %1 · %2 · %3")
-                .arg(QStringLiteral(GPUPLAN_VERSION), date,
-                     runs == 1 ? QObject::tr("one run") : QObject::tr("%1 runs").arg(runs));
-        if (input.baseline)
-            subtitle += QObject::tr(" · compared with %1")
-                            .arg(input.baselineName.isEmpty() ? QObject::tr("a pinned baseline")
-                                                              : input.baselineName);
-        canvas.title(QObject::tr("Planning report: %1").arg(name), subtitle);
-        canvas.heading(QObject::tr("Scenario"));
-        canvas.paragraph(describeScenario(input.scenario, *input.results, runs));
-        step(0.1);
-        canvas.heading(QObject::tr("Key figures"));
-        canvas.table(kpiTable(input));
-        canvas.paragraph(kpiTableNote(input), kNoteColor, 8);
-        step(0.3);
-        chartsSection(canvas, input);
-        step(0.8);
-        pendingSection(canvas, *input.results, runs);
-        assumptionsSection(canvas, input);
-        pages = canvas.pageCount();
-        if (!canvas.finish())
-            throw std::runtime_error("cannot write " + path.toStdString() + ": the PDF failed");
+        pages = paintReport(writer, input, total, step);
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error("cannot write " + path.toStdString() + ": " + e.what());
     }
     if (!file.commit())
         throw std::runtime_error("cannot write " + path.toStdString() + ": " +

@@ -133,7 +133,7 @@ private slots:
         QVERIFY(text.contains(squeezed(QStringLiteral("3 replications on seeds derived"))));
         QVERIFY(text.contains(squeezed(QStringLiteral("dashed: baseline"))));
         QVERIFY(text.contains(QStringLiteral("Whyjobswaited,bylayer")));
-        QVERIFY(text.contains(QStringLiteral("page%1").arg(pages)));
+        QVERIFY(text.contains(QStringLiteral("page%1of%1").arg(pages)));
         QCOMPARE(rasterisedPages(pdf, dir.path()), pages);
     }
 
