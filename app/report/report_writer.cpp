@@ -77,9 +77,10 @@ void pendingSection(ReportCanvas& canvas, const Results& results, int runs) {
     canvas.paragraph(
         QObject::tr("What \"why is my job Pending?\" answered at each sample: each job is blamed "
                     "on the lowest layer that explains its wait, with the reason in "
-                    "kube-scheduler's (or Kueue's) words. Job-hours: jobs listed at a sample × "
-                    "the sample interval, summed over the measured window; the three largest "
-                    "reasons per layer.") +
+                    "kube-scheduler's (or Kueue's) words; reasons that differ only in their "
+                    "numbers count as one. Job-hours: jobs listed at a sample × the sample "
+                    "interval, summed over the measured window; the three largest reasons per "
+                    "layer.") +
             (runs > 1 ? QObject::tr(" From the first replication (the run the charts' "
                                     "baseline and the window draw).")
                       : QString()),
@@ -92,7 +93,9 @@ void pendingSection(ReportCanvas& canvas, const Results& results, int runs) {
     for (const PendingReason& r : reasons)
         table.rows.push_back(
             {{ui::layerName(r.layer), ui::layerColor(r.layer).darker(130), true},
-             {r.token.isEmpty() ? r.reason : r.token + QStringLiteral(": ") + r.reason},
+             {(r.token.isEmpty() ? r.reason : r.token + QStringLiteral(": ") + r.reason) +
+              (r.similar > 0 ? QObject::tr(" (and %1 like it with other numbers)").arg(r.similar)
+                             : QString())},
              {QLocale().toString(r.jobHours, 'f', r.jobHours < 10 ? 1 : 0)},
              {QLocale().toString(r.jobs)}});
     canvas.table(table);

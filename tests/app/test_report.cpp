@@ -10,6 +10,7 @@
 #include "compare_table_model.hpp"
 #include "gpuplan/replications.hpp"
 #include "kpi_format.hpp"
+#include "pending_reasons.hpp"
 #include "report_export.hpp"
 #include "report_writer.hpp"
 
@@ -198,6 +199,49 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("https://aws.amazon.com/ec2/spot/instance-advisor/")));
         QVERIFY(text.contains(QStringLiteral("--scale-down-unneeded-time")));
         QVERIFY(text.contains(QStringLiteral("https://arxiv.org/abs/2407.21783")));
+    }
+
+    void pendingReasonsSumTheSamplesEachJobWaitedAt() {
+        // One node of 8 GPUs for an hour, sampled every 10 min (t = 0, 10, …, 50 min). "huge"
+        // asks 16 GPUs, which the fleet can never hold (reservation layer): listed at all 6
+        // samples. first (8 GPUs) runs 0–30 min, then second (8) 30–40, then third (4) 40–50;
+        // second and third wait for the node meanwhile (scheduling layer).
+        Scenario s = test::defaultPresetOnNodes(1);
+        s.horizonS = 3600;
+        s.sampleIntervalS = 600;
+        s.jobClasses.clear();
+        s.jobs.clear();
+        for (auto [name, gpus, durationS] :
+             {std::tuple{"huge", 16, 600.0}, std::tuple{"first", 8, 1800.0},
+              std::tuple{"second", 8, 600.0}, std::tuple{"third", 4, 600.0}}) {
+            JobDef j;
+            j.name = name;
+            j.traits.team = "research";
+            j.gpus = gpus;
+            j.durationS = durationS;
+            s.jobs.push_back(j);
+        }
+        const Results r = simulate(s, RunOptions{});
+        QCOMPARE(r.sampleTimesS.size(), std::size_t{6});
+        const auto reasons = report::topPendingReasons(r, 3);
+        QCOMPARE(reasons.size(), std::size_t{3});
+        // huge: "0/1 nodes are available: 1 Insufficient nvidia.com/gpu …" while the node is
+        // busy (0–40 min: 5 samples × 1/6 h), "1/1 nodes are available. …" once it is free
+        // (50 min: 1/6 h). Other words, so two reasons; reservation first (layer order).
+        QCOMPARE(reasons[0].layer, Layer::Reservation);
+        QCOMPARE(reasons[0].jobHours, 5 / 6.0);
+        QVERIFY(reasons[0].reason.startsWith(QStringLiteral("0/1 nodes are available")));
+        QCOMPARE(reasons[1].layer, Layer::Reservation);
+        QCOMPARE(reasons[1].jobHours, 1 / 6.0);
+        QCOMPARE(reasons[1].jobs, 1);
+        // second waits at 0, 10, 20 min ("… the job asks 8 GPUs"), third at 0, 10, 20, 30
+        // ("… asks 4 GPUs"): the same words with other numbers, one reason of 7 × 1/6 h for 2
+        // jobs, shown in third's words (listed more often).
+        QCOMPARE(reasons[2].layer, Layer::Scheduling);
+        QCOMPARE(reasons[2].jobHours, 7 / 6.0);
+        QCOMPARE(reasons[2].jobs, 2);
+        QCOMPARE(reasons[2].similar, 1);
+        QVERIFY(reasons[2].reason.contains(QStringLiteral("the job asks 4 GPUs")));
     }
 
     void aFailedWriteLeavesNoFile() {
