@@ -17,7 +17,9 @@ ReportExport::ReportExport(MainWindow* window) : QObject(window), m_window(windo
 report::ReportInput ReportExport::inputFromWindow() const {
     report::ReportInput input;
     input.scenario = m_window->document()->scenario();
-    input.scenarioName = m_window->document()->title();
+    // The scenario's own name reads better than its file's; a scenario without one has the
+    // window's title.
+    if (input.scenario.name.empty()) input.scenarioName = m_window->document()->title();
     input.results = m_window->results();
     input.replications = m_window->replications();
     input.baseline = m_window->baseline();
