@@ -60,6 +60,9 @@ public:
     /// A block `heightPt` high across the page, kept on one page; `draw` paints it in its rect.
     void block(double heightPt, const std::function<void(QPainter&, const QRectF&)>& draw);
     void space(double pt) { m_yPt += pt; }
+    /// Goes on to the next page unless `heightPt` is left on this one (what follows stays
+    /// together: a topic and the first lines of its text).
+    void keepRoom(double heightPt) { ensureRoom(heightPt); }
     void newPage();
     /// Draws the last footer and closes the document; false when it could not be written.
     bool finish();

@@ -112,6 +112,7 @@ void assumptionsSection(ReportCanvas& canvas, const ReportInput& input) {
         return;
     }
     for (const Assumption& a : assumptions) {
+        canvas.keepRoom(48);  // the topic with two lines of its text at least
         canvas.paragraph(a.topic, Qt::black, ReportCanvas::kBodyPt, true);
         canvas.paragraph(a.text);
         for (const QString& source : a.sources)
