@@ -186,6 +186,11 @@ QString Inspector::nodeHtml(int node, int slot) const {
     }
     html += row(tr("state at t"), QString::fromLatin1(toString(m_snapshot->nodeStates[node])));
     html += row(tr("node type"), esc(f.nodeTypes[n.nodeType].name));
+    if (n.speed < 1)  // fail-slow: a gang on it goes at this pace
+        html += row(tr("speed"),
+                    tr("<b>%1 % of normal</b> (fail-slow: every job on it, and every gang it is "
+                       "part of, goes at this pace)")
+                        .arg(n.speed * 100, 0, 'f', 0));
     html += row(tr("GPU"), tr("%1 × %2 (%3 GB, %4 TFLOP/s BF16)")
                                .arg(n.gpus)
                                .arg(esc(gpu.name))
