@@ -21,6 +21,9 @@ const char* const kLessonUsage =
 
 namespace {
 
+/// Exit code when a lesson's claim does not show in its runs (not bad input, not a crash).
+constexpr int kClaimDoesNotHold = 1;
+
 void listLessons(const std::vector<Lesson>& lessons) {
     std::string part;
     for (const Lesson& l : lessons) {
@@ -63,7 +66,7 @@ int runLesson(const Lesson& lesson, const CommonOptions& common) {
                         other ? formatKpi(other->value, other->unit).c_str() : "-");
         }
     }
-    return allHold ? kOk : kInternalError;
+    return allHold ? kOk : kClaimDoesNotHold;
 }
 
 }  // namespace

@@ -124,6 +124,10 @@ TEST_CASE("k8s import: node states from conditions, cordons and taints", "[k8s]"
     CHECK(sick.state == NodeState::Cordoned);
     CHECK_THAT(sick.stateReason, Catch::Contains("no allocatable GPUs"));
 
+    CHECK(hasLineWith(f.summary.assumptions,
+                      "1 nodes cordoned by taint maintenance: if the GPU pods tolerate it, "
+                      "import with --tolerate maintenance"));
+
     K8sImportOptions tolerant;
     tolerant.toleratedTaints = {"maintenance"};
     CHECK(nodeNamed(importFixture(tolerant, false), "gpu-h100-b2").state == NodeState::Ready);
@@ -318,6 +322,23 @@ TEST_CASE("k8s import: malformed input names the file and the place", "[k8s]") {
         CHECK_THAT(e.message(), Catch::Contains("node gpu-a100-mig"));
         CHECK_THAT(e.message(), Catch::Contains("no layout a a100-40gb-sxm can hold"));
     }
+}
+
+TEST_CASE("k8s import: a node name past 64 characters keeps its start and a hash", "[k8s]") {
+    // Kubernetes allows 253 characters; a scenario name 64. 80 characters: the first 47, a
+    // dash and 16 hex digits of its FNV-1a hash = 64.
+    const std::string longName(80, 'n');
+    const ImportedFleet f =
+        importK8s(catalog(), {"nodes.json", editedNodes("\"gpu-h100-a1\"", "\"" + longName + "\"")},
+                  std::nullopt, {});
+    const ImportedScenario s = importedScenario(f, catalog(), {});
+    std::string group;
+    for (const RackDef& r : s.scenario.pods.back().racks)
+        for (const NodeGroupDef& g : r.nodes)
+            if (g.name.starts_with("nnnn")) group = g.name;
+    CHECK(group.size() == 64);
+    CHECK(group.substr(0, 48) == std::string(47, 'n') + "-");
+    validateScenario(s.scenario, catalog());
 }
 
 TEST_CASE("k8s import: topology labels the user names, or a flat fleet", "[k8s]") {
