@@ -197,6 +197,8 @@ const char* toString(TraceFormat v) {
             return "philly";
         case TraceFormat::Openb:
             return "openb";
+        case TraceFormat::Sacct:
+            return "sacct";
     }
     return "?";
 }

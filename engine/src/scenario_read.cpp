@@ -7,6 +7,7 @@
 
 #include "gpuplan/fill.hpp"
 #include "gpuplan/mig_geometry.hpp"
+#include "gpuplan/slurm_import.hpp"
 #include "gpuplan/topology.hpp"
 #include "json_reader.hpp"
 #include "node_type_read.hpp"
@@ -434,8 +435,10 @@ struct Reader {
         for (const JsonNode& item : node->array(16)) {
             JsonObject o = item.object();
             TraceDef t;
-            t.format = o.required("format").enumeration<TraceFormat>(
-                {{"philly", TraceFormat::Philly}, {"openb", TraceFormat::Openb}});
+            t.format =
+                o.required("format").enumeration<TraceFormat>({{"philly", TraceFormat::Philly},
+                                                               {"openb", TraceFormat::Openb},
+                                                               {"sacct", TraceFormat::Sacct}});
             JsonNode fileNode = o.required("file");
             t.file = fileNode.string(4096);
             if (t.file.empty()) fileNode.fail("file must not be empty");
@@ -481,7 +484,15 @@ struct Reader {
 
     std::shared_ptr<const TraceData> loadTrace(const TraceDef& t, const JsonNode& fileNode) const {
         const std::filesystem::path path = findDataFile(t.file, fileNode, "trace file");
-        return t.format == TraceFormat::Openb ? readOpenbTrace(path) : readPhillyTrace(path);
+        switch (t.format) {
+            case TraceFormat::Openb:
+                return readOpenbTrace(path);
+            case TraceFormat::Sacct:
+                return readSacctTrace(path);
+            case TraceFormat::Philly:
+                break;
+        }
+        return readPhillyTrace(path);
     }
 
     /// A trace or node list file: an absolute path as it is; a relative one in the

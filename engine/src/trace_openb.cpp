@@ -23,6 +23,7 @@
 
 #include "gpuplan/openb.hpp"
 #include "gpuplan/scenario_io.hpp"
+#include "gpuplan/slurm_import.hpp"
 #include "text_rules.hpp"
 
 namespace gpuplan {
@@ -32,6 +33,7 @@ std::shared_ptr<const TraceData> openbTraceData(const std::vector<OpenbPod>& pod
     auto data = std::make_shared<TraceData>();
     data->resolvedPath = sourceName;
     data->rowsArePods = true;
+    data->format = TraceFormat::Openb;
     std::vector<TraceJob> jobs;
     jobs.reserve(pods.size());
     auto indexOf = [](std::vector<std::string>& names, const std::string& name) {
@@ -87,6 +89,7 @@ std::shared_ptr<const TraceData> openbTraceData(const std::vector<OpenbPod>& pod
 }
 
 std::string describeTraceRows(const TraceData& data) {
+    if (data.format == TraceFormat::Sacct) return describeSacctRows(data);
     if (!data.rowsArePods) return {};
     const TraceRowCounts& c = data.rows;
     auto count = [](int n, const char* what) {

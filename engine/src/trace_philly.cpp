@@ -12,6 +12,7 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "civil_time.hpp"
 #include "gpuplan/scenario_io.hpp"
 #include "text_lines.hpp"
 #include "text_rules.hpp"
@@ -20,15 +21,7 @@ namespace gpuplan {
 
 namespace {
 
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-long long daysFromCivil(int y, unsigned m, unsigned d) {
-    y -= m <= 2;
-    const long long era = (y >= 0 ? y : y - 399) / 400;
-    const unsigned yoe = static_cast<unsigned>(y - era * 400);
-    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + static_cast<long long>(doe) - 719468;
-}
+using detail::daysFromCivil;
 
 class Rows {
 public:

@@ -224,8 +224,9 @@ struct JobDef {
 
 /// Philly: jobs of N GPUs (timestamp, duration, num_gpus, cluster), shaped by the trace's
 /// traits. Openb: an openb pod list replayed in time, each GPU pod one job of one pod with the
-/// row's own GPUs, share, CPU, memory and allowed GPU models (trace_openb.cpp).
-enum class TraceFormat { Philly, Openb };
+/// row's own GPUs, share, CPU, memory and allowed GPU models (trace_openb.cpp). Sacct: a Slurm
+/// accounting export (`sacct --parsable2 --allocations`), a job per allocation (trace_sacct.cpp).
+enum class TraceFormat { Philly, Openb, Sacct };
 
 /// Loaded rows of a trace: immutable and shared, so copying a Scenario stays cheap.
 struct TraceJob {
@@ -241,12 +242,22 @@ struct TraceJob {
 };
 
 /// Rows of a trace the replay leaves out or reads with a simplification, counted so a
-/// summary can say so (an openb pod list; Philly reads every row as it is).
+/// summary can say so (an openb pod list, a Slurm accounting export; Philly reads every row
+/// as it is).
 struct TraceRowCounts {
-    int cpuOnly = 0;  ///< pods asking no GPU (num_gpu 0): outside a GPU planner's fleet
+    int cpuOnly = 0;  ///< pods or jobs asking no GPU: outside a GPU planner's fleet
     int noTimes = 0;  ///< pods without creation or deletion time (e.g. the five-column lists)
     int neverScheduled = 0;  ///< replayed from creation: they waited until deleted
     int severalModels = 0;   ///< gpu_spec names several models: kept to one (workload.hpp)
+    // A Slurm accounting export (sacct): jobs kept by state, and what was read specially.
+    int finished = 0;              ///< ended: run time End − Start
+    int running = 0;               ///< running at the export: run time their time limit
+    int pending = 0;               ///< pending at the export: run time their time limit
+    int arrayTasks = 0;            ///< kept jobs that are array tasks (123_4, 123_[5-9])
+    int cancelledBeforeStart = 0;  ///< ended without a Start: left out
+    int unlimitedLimits = 0;       ///< running or pending without a limit: to the horizon
+    int noAccount = 0;             ///< kept jobs with an empty Account: team "unknown"
+    int steps = 0;                 ///< job steps (123.batch): left out, the allocation counts
 };
 
 struct TraceData {
@@ -257,6 +268,7 @@ struct TraceData {
     std::vector<std::string> gpuModels;         ///< GPU model names the rows allow (openb gpu_spec)
     std::vector<std::string> gpuModelFirstPod;  ///< the first pod naming each, for messages
     TraceRowCounts rows;
+    TraceFormat format = TraceFormat::Philly;  ///< the reader that made it
 };
 
 /// Replay of a job trace. `file` is resolved against the scenario's folder, then the data

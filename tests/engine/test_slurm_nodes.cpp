@@ -1,0 +1,262 @@
+// Slurm's nodes (`scontrol show node --oneliner`, engine/src/slurm_nodes.cpp) as an
+// ImportedFleet: GPU model and count, CPUs, memory, state and reason, per node.
+#include <catch2/catch.hpp>
+#include <functional>
+#include <string>
+
+#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/slurm_import.hpp"
+#include "test_support.hpp"
+
+using namespace gpuplan;
+
+namespace {
+
+const Catalog& catalog() {
+    static const Catalog c = loadCatalog(test::presetsDir() / "catalog" / "catalog.json");
+    return c;
+}
+
+SlurmNodeOptions h100IsPcie() {
+    SlurmNodeOptions o;
+    o.gpuTypeModels = {{"h100", "h100-pcie"}};
+    return o;
+}
+
+std::string errorOf(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "accepted";
+}
+
+/// A good first line, then `second` as line 2: the error must name line 2.
+std::string secondLineError(const std::string& second, const SlurmNodeOptions& o = {}) {
+    const std::string good =
+        "NodeName=ok01 CPUTot=8 Gres=gpu:nvidia_h100_80gb_hbm3:8 RealMemory=1024 State=IDLE\n";
+    return errorOf([&] { parseSlurmNodes(good + second + "\n", "n.txt", catalog(), o); });
+}
+
+const ImportedNode& node(const ImportedFleet& f, const std::string& name) {
+    for (const ImportedNode& n : f.nodes)
+        if (n.name == name) return n;
+    FAIL("no node " << name);
+    throw;
+}
+
+}  // namespace
+
+TEST_CASE("scontrol nodes: GPUs, CPUs, memory and state per node", "[slurm]") {
+    // tests/data/slurm/nodes.txt, eight nodes of a Slurm 22.05 cluster:
+    //   gpu01 Gres=gpu:nvidia_h100_80gb_hbm3:8(S:0-1), CPUEfctv=104 (CPUTot=112), MIXED
+    //   gpu02 the same, IDLE+DRAIN, Reason=bad gpu [root@2026-10-01T08:00:00]
+    //   gpu03 the same, DOWN*+DRAIN (not responding and drained)
+    //   gpu04 Gres=gpu:a100-sxm4-40gb:4,shard:…:16, CPUTot=64 only, ALLOCATED+COMPLETING
+    //   gpu05 Gres=(null), CfgTRES=…,gres/gpu:l40s=2, IDLE* (not responding)
+    //   gpu06 Gres=gpu:h100:4 (--gpu-type h100=h100-pcie), RealMemory=1, MIXED+DRAIN
+    //   cpu01, cpu02 no GPU: left out, counted
+    const ImportedFleet f =
+        readSlurmNodes(test::testDataDir() / "slurm" / "nodes.txt", catalog(), h100IsPcie());
+    REQUIRE(f.nodes.size() == 6);
+
+    const ImportedNode& gpu01 = node(f, "gpu01");
+    // nvml's type nvidia_h100_80gb_hbm3 = h100-sxm's product label NVIDIA-H100-80GB-HBM3
+    // ignoring case and '_' vs '-'.
+    CHECK(gpu01.gpuModel == "h100-sxm");
+    CHECK(gpu01.gpus == 8);
+    CHECK(gpu01.cpuCores == 104);  // CPUEfctv, not CPUTot's 112
+    // RealMemory=2063937 MB (MiB) / 1024 = 2015.5634765625 GiB, exact in binary.
+    CHECK(gpu01.memoryGiB == 2015.5634765625);
+    CHECK(gpu01.state == NodeState::Ready);
+    CHECK(gpu01.stateReason.empty());
+    CHECK(gpu01.place == (test::testDataDir() / "slurm" / "nodes.txt").string() + ": line 1");
+
+    const ImportedNode& gpu02 = node(f, "gpu02");
+    CHECK(gpu02.state == NodeState::Cordoned);
+    CHECK(gpu02.stateReason == "IDLE+DRAIN: bad gpu [root@2026-10-01T08:00:00]");
+
+    // DOWN* (not responding) wins over DRAIN: Failed.
+    const ImportedNode& gpu03 = node(f, "gpu03");
+    CHECK(gpu03.state == NodeState::Failed);
+    CHECK(gpu03.stateReason == "DOWN*+DRAIN: Not responding [slurm@2026-09-30T02:14:07]");
+
+    // a100-sxm4-40gb = a100-40gb-sxm's label NVIDIA-A100-SXM4-40GB without "NVIDIA-"; the
+    // shard entry is not a GPU. No CPUEfctv (Slurm 21.08): CPUTot. 515000 / 1024 =
+    // 502.9296875 GiB. COMPLETING is a flag of a working node: Ready.
+    const ImportedNode& gpu04 = node(f, "gpu04");
+    CHECK(gpu04.gpuModel == "a100-40gb-sxm");
+    CHECK(gpu04.gpus == 4);
+    CHECK(gpu04.cpuCores == 64);
+    CHECK(gpu04.memoryGiB == 502.9296875);
+    CHECK(gpu04.state == NodeState::Ready);
+
+    // No Gres: CfgTRES's gres/gpu:l40s=2. 256000 / 1024 = 250 GiB. IDLE*: Failed.
+    const ImportedNode& gpu05 = node(f, "gpu05");
+    CHECK(gpu05.gpuModel == "l40s");
+    CHECK(gpu05.gpus == 2);
+    CHECK(gpu05.memoryGiB == 250);
+    CHECK(gpu05.state == NodeState::Failed);
+    CHECK(gpu05.stateReason == "IDLE*");
+
+    // "h100" is h100-sxm, h100-pcie or h100-nvl: --gpu-type says which. RealMemory=1 is
+    // Slurm's default (not configured): memory not known, 0.
+    const ImportedNode& gpu06 = node(f, "gpu06");
+    CHECK(gpu06.gpuModel == "h100-pcie");
+    CHECK(gpu06.gpus == 4);
+    CHECK(gpu06.cpuCores == 48);
+    CHECK(gpu06.memoryGiB == 0);
+    CHECK(gpu06.state == NodeState::Cordoned);
+
+    REQUIRE(f.summary.skipped.size() == 1);
+    CHECK(f.summary.skipped[0] == "2 nodes without GPUs: cpu01, cpu02");
+    REQUIRE(f.summary.assumptions.size() == 1);
+    CHECK_THAT(f.summary.assumptions[0], Catch::StartsWith("1 node with RealMemory=1"));
+    CHECK_THAT(f.summary.mapped[0],
+               Catch::Contains("a100-sxm4-40gb → a100-40gb-sxm (1 node)") &&
+                   Catch::Contains("h100 → h100-pcie (1 node)") &&
+                   Catch::Contains("nvidia_h100_80gb_hbm3 → h100-sxm (3 nodes)") &&
+                   Catch::Contains("l40s → l40s (1 node)"));
+    // Not Ready: gpu02, gpu06 Cordoned; gpu03, gpu05 Failed.
+    CHECK_THAT(f.summary.mapped[1],
+               Catch::StartsWith("Slurm states not Ready: 2 cordoned, 2 failed"));
+}
+
+TEST_CASE("scontrol nodes: Gres and CfgTRES variants", "[slurm]") {
+    SlurmNodeOptions untypedIsL4;
+    untypedIsL4.gpuTypeModels = {{"gpu", "l4"}};
+    // Untyped gpu:2 plus another gpu:2 entry of the same (no) type: 4 GPUs; no_consume and
+    // the (S:…) socket list are not counts.
+    const ImportedFleet f = parseSlurmNodes(
+        "NodeName=a Gres=gpu:2(S:0),gpu:no_consume:2 State=IDLE\n"
+        "NodeName=b Gres=(null) CfgTRES=cpu=8,mem=1000M,gres/gpu=3 State=IDLE\n"
+        "NodeName=c Gres=gpu:H100_NVL:2(S:0,1) State=IDLE\n",
+        "n.txt", catalog(), untypedIsL4);
+    REQUIRE(f.nodes.size() == 3);
+    CHECK(f.nodes[0].gpus == 4);
+    CHECK(f.nodes[0].gpuModel == "l4");
+    CHECK(f.nodes[0].cpuCores == 0);  // no CPUTot: not known
+    CHECK(f.nodes[1].gpus == 3);
+    CHECK(f.nodes[1].gpuModel == "l4");
+    // "(S:0,1)" holds a comma: entries split outside parentheses. H100_NVL = h100-nvl.
+    CHECK(f.nodes[2].gpus == 2);
+    CHECK(f.nodes[2].gpuModel == "h100-nvl");
+    CHECK(f.source == "scontrol show node (n.txt)");
+}
+
+TEST_CASE("scontrol nodes: a Reason or OS with spaces and '=' stays one value", "[slurm]") {
+    const ImportedFleet f = parseSlurmNodes(
+        "NodeName=a OS=Linux 5.15.0 #1 SMP x=1 Gres=gpu:l4:1 State=DOWN "
+        "Reason=fan failure, temp=95C [ops@2026-10-01T08:00:00]\n",
+        "n.txt", catalog());
+    REQUIRE(f.nodes.size() == 1);
+    // " x=1" and " temp=95C" start with a small letter: no scontrol key does.
+    CHECK(f.nodes[0].stateReason == "DOWN: fan failure, temp=95C [ops@2026-10-01T08:00:00]");
+    CHECK(f.nodes[0].state == NodeState::Failed);
+}
+
+TEST_CASE("scontrol nodes: states", "[slurm]") {
+    const auto stateOf = [](const std::string& state) {
+        return parseSlurmNodes("NodeName=a Gres=gpu:l4:1 State=" + state + "\n", "n.txt", catalog())
+            .nodes.at(0)
+            .state;
+    };
+    CHECK(stateOf("IDLE") == NodeState::Ready);
+    CHECK(stateOf("ALLOCATED") == NodeState::Ready);
+    CHECK(stateOf("MIXED+COMPLETING") == NodeState::Ready);
+    CHECK(stateOf("IDLE+CLOUD+POWERED_DOWN") == NodeState::Ready);
+    CHECK(stateOf("IDLE+RESERVED") == NodeState::Ready);
+    CHECK(stateOf("MIXED+DRAIN") == NodeState::Cordoned);
+    CHECK(stateOf("IDLE+DRAINED") == NodeState::Cordoned);
+    CHECK(stateOf("ALLOCATED+DRAINING") == NodeState::Cordoned);
+    CHECK(stateOf("IDLE+MAINT") == NodeState::Cordoned);
+    CHECK(stateOf("FUTURE") == NodeState::Cordoned);
+    CHECK(stateOf("DOWN") == NodeState::Failed);
+    CHECK(stateOf("DOWN*") == NodeState::Failed);
+    CHECK(stateOf("IDLE*") == NodeState::Failed);
+    CHECK(stateOf("IDLE+FAIL") == NodeState::Failed);
+    CHECK(stateOf("MIXED+NOT_RESPONDING") == NodeState::Failed);
+    CHECK(stateOf("DOWN+DRAIN+MAINT") == NodeState::Failed);
+    CHECK(stateOf("UNKNOWN*") == NodeState::Failed);
+}
+
+TEST_CASE("scontrol nodes: malformed lines fail with the line and what is wrong", "[slurm]") {
+    CHECK_THAT(secondLineError("NodeName=a Gres=gpu:l4:1 State=IDLE+WEIRD"),
+               Catch::StartsWith("n.txt: line 2: node a: unknown state \"WEIRD\""));
+    CHECK_THAT(secondLineError("NodeName=a Gres=gpu:l4:1 State=SLEEPY"),
+               Catch::Contains("line 2: node a: unknown state \"SLEEPY\""));
+    CHECK_THAT(secondLineError("NodeName=a Gres=gpu:l4:1"),
+               Catch::Contains("line 2: node a has an empty State"));
+    CHECK_THAT(secondLineError("NodeName=a Gres=gpu:v100:4 State=IDLE"),
+               Catch::Contains("line 2: node a: GPU type \"v100\" matches no catalog GPU model; "
+                               "name it with --gpu-type v100=MODEL"));
+    CHECK_THAT(secondLineError("NodeName=a Gres=gpu:h100:4 State=IDLE"),
+               Catch::Contains("line 2: node a: GPU type \"h100\" is not one catalog GPU model "
+                               "(it could be h100-sxm, h100-pcie, h100-nvl); name it with "
+                               "--gpu-type h100=MODEL"));
+    CHECK_THAT(secondLineError("NodeName=a Gres=gpu:8 State=IDLE"),
+               Catch::Contains("line 2: node a has untyped GPUs (gpu:<count>): name their model "
+                               "with --gpu-type gpu=MODEL"));
+    CHECK_THAT(secondLineError("NodeName=a Gres=gpu:l4:x State=IDLE"),
+               Catch::Contains("line 2: Gres: GPU count \"x\" is not a whole number"));
+    CHECK_THAT(secondLineError("NodeName=a Gres=gpu:l4:99999 State=IDLE"),
+               Catch::Contains("line 2: Gres: GPU count \"99999\""));
+    CHECK_THAT(secondLineError("NodeName=a Gres=gpu:a:b:c:4 State=IDLE"),
+               Catch::Contains("line 2: Gres entry \"gpu:a:b:c:4\" is not gpu:<count>"));
+    CHECK_THAT(secondLineError("NodeName=a Gres=gpu:l4:1(S:0 State=IDLE"),
+               Catch::Contains("line 2: Gres \"gpu:l4:1(S:0\": unbalanced parentheses"));
+    CHECK_THAT(secondLineError("NodeName=a Gres=gpu:l4:1,gpu:l40s:1 State=IDLE"),
+               Catch::Contains("line 2: node a has GPUs of several types (l4, l40s)"));
+    CHECK_THAT(secondLineError("NodeName=a CfgTRES=gres/gpu=-1 State=IDLE"),
+               Catch::Contains("line 2: CfgTRES: GPU count \"-1\""));
+    CHECK_THAT(secondLineError("NodeName=a Gres=gpu:l4:1 State=IDLE State=DOWN"),
+               Catch::Contains("line 2: field State appears twice"));
+    CHECK_THAT(secondLineError("NodeName=a$b Gres=gpu:l4:1 State=IDLE"),
+               Catch::Contains("line 2: NodeName \"a$b\""));
+    CHECK_THAT(secondLineError("NodeName=a Gres=gpu:l4:1 CPUTot=many State=IDLE"),
+               Catch::Contains("line 2: node a: CPUTot \"many\" is not a whole number of CPUs"));
+    CHECK_THAT(secondLineError("NodeName=a Gres=gpu:l4:1 RealMemory=2T State=IDLE"),
+               Catch::Contains("line 2: node a: RealMemory \"2T\" is not a whole number of MB"));
+    CHECK_THAT(secondLineError("   CoresPerSocket=8 CPUAlloc=0"),
+               Catch::Contains("line 2: an indented line: export with scontrol show node "
+                               "--oneliner"));
+    CHECK_THAT(secondLineError("PartitionName=gpu Nodes=a"),
+               Catch::Contains("line 2: expected a line starting NodeName="));
+    CHECK_THAT(secondLineError("NodeName=a " + std::string(70'000, 'x')),
+               Catch::Contains("line 2: line longer than 65536 bytes"));
+    std::string manyFields = "NodeName=a";
+    for (int i = 0; i < 600; ++i)
+        manyFields += " K" + std::to_string(i) + "=1";
+    CHECK_THAT(secondLineError(manyFields), Catch::Contains("line 2: more than 512 fields"));
+}
+
+TEST_CASE("scontrol nodes: files without GPU nodes and bad --gpu-type", "[slurm]") {
+    CHECK_THAT(errorOf([] { parseSlurmNodes("", "n.txt", catalog()); }),
+               Catch::StartsWith("n.txt: line 1: no GPU node (0 without GPUs)"));
+    CHECK_THAT(
+        errorOf([] { parseSlurmNodes("NodeName=c1 CPUTot=8 State=IDLE\n", "n.txt", catalog()); }),
+        Catch::StartsWith("n.txt: line 1: no GPU node (1 without GPUs)"));
+    SlurmNodeOptions wrong;
+    wrong.gpuTypeModels = {{"h100", "h1000"}};
+    CHECK_THAT(errorOf([&] {
+                   parseSlurmNodes("NodeName=a Gres=gpu:h100:1 State=IDLE\n", "n.txt", catalog(),
+                                   wrong);
+               }),
+               Catch::StartsWith("--gpu-type: h100=h1000: no GPU model \"h1000\" in the catalog"));
+}
+
+TEST_CASE("Slurm GPU types match catalog ids, names and product labels", "[slurm]") {
+    const SlurmNodeOptions none;
+    CHECK(slurmGpuModel("h100-sxm", catalog(), none) == "h100-sxm");
+    CHECK(slurmGpuModel("H100_SXM", catalog(), none) == "h100-sxm");
+    CHECK(slurmGpuModel("nvidia_h100_80gb_hbm3", catalog(), none) == "h100-sxm");
+    CHECK(slurmGpuModel("NVIDIA-A100-SXM4-80GB", catalog(), none) == "a100-80gb-sxm");
+    CHECK(slurmGpuModel("a100-sxm4-80gb", catalog(), none) == "a100-80gb-sxm");
+    CHECK(slurmGpuModel("nvidia_l40s", catalog(), none) == "l40s");
+    CHECK(slurmGpuModel("mi300x", catalog(), none) == "mi300x");
+    CHECK(slurmGpuModel("h100", catalog(), none).empty());  // three H100s: ambiguous
+    CHECK(slurmGpuModel("tesla", catalog(), none).empty());
+    CHECK(slurmGpuModel("h100", catalog(), h100IsPcie()) == "h100-pcie");
+    CHECK(slurmGpuModel("H100", catalog(), h100IsPcie()) == "h100-pcie");
+}
