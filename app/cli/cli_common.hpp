@@ -105,6 +105,7 @@ int forecastCommand(Args& args);
 /// and prints the import's summary.
 int writeImportedScenario(const ImportedScenario& imported, const std::filesystem::path& out,
                           const CommonOptions& common, const Catalog& catalog);
+int importSlurmCommand(Args& args);
 int mixCommand(Args& args);
 int traceCommand(Args& args);
 int compareCommand(Args& args);
@@ -127,6 +128,7 @@ extern const char* const kImportKueueUsage;
 extern const char* const kImportK8sUsage;
 extern const char* const kLessonUsage;
 extern const char* const kForecastUsage;
+extern const char* const kImportSlurmUsage;
 extern const char* const kMixUsage;
 extern const char* const kTraceUsage;
 extern const char* const kCompareUsage;

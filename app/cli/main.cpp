@@ -37,6 +37,8 @@ const char* const kUsage =
     "                     the teaching lessons, and one lesson's effects before and after\n"
     "  import-k8s NODES.json [--pods PODS.json] --out SCENARIO.json\n"
     "                     a Kubernetes cluster's GPU nodes and pods into a new scenario\n"
+    "  import-slurm --nodes NODES.txt [--jobs SACCT.txt] --out SCENARIO.json\n"
+    "                     a Slurm cluster's GPU nodes (and accounting, replayed) as a scenario\n"
     "\n"
     "options:\n"
     "  --help             help (also after a command: gpuplan-cli run --help)\n"
@@ -69,6 +71,7 @@ int main(int argc, char** argv) {
                         : command == "import-k8s"   ? kImportK8sUsage
                         : command == "lesson"       ? kLessonUsage
                         : command == "forecast"     ? kForecastUsage
+                        : command == "import-slurm" ? kImportSlurmUsage
                         : command == "mix"          ? kMixUsage
                         : command == "trace"        ? kTraceUsage
                         : command == "compare"      ? kCompareUsage
@@ -97,6 +100,7 @@ int main(int argc, char** argv) {
         if (command == "import-k8s") return importK8sCommand(args);
         if (command == "lesson") return lessonCommand(args);
         if (command == "forecast") return forecastCommand(args);
+        if (command == "import-slurm") return importSlurmCommand(args);
         if (command == "mix") return mixCommand(args);
         if (command == "trace") return traceCommand(args);
         if (command == "compare") return compareCommand(args);

@@ -323,7 +323,6 @@ private:
             n.stateReason = detail::escapedForMessage(state, 80);
             if (const auto reason = line.get("Reason"); reason && !reason->empty())
                 n.stateReason += ": " + detail::escapedForMessage(*reason, 200);
-            ++m_notReady[n.state];
         }
         ++m_typeNodes[(type.empty() ? "gpu" : type) + " → " + n.gpuModel];
         m_fleet.nodes.push_back(std::move(n));
@@ -376,14 +375,6 @@ private:
             types += (types.empty() ? "" : ", ") + mapping + " (" + std::to_string(nodes) +
                      (nodes == 1 ? " node)" : " nodes)");
         s.mapped.push_back("GPU types: " + types);
-        if (!m_notReady.empty()) {
-            std::string states;
-            for (const auto& [state, nodes] : m_notReady)
-                states +=
-                    (states.empty() ? "" : ", ") + std::to_string(nodes) + " " + toString(state);
-            s.mapped.push_back("Slurm states not Ready: " + states +
-                               " (DRAIN, MAINT → Cordoned; DOWN, FAIL, not responding → Failed)");
-        }
         if (!m_withoutGpus.empty())
             s.skipped.push_back(std::to_string(m_withoutGpus.size()) +
                                 (m_withoutGpus.size() == 1 ? " node" : " nodes") +
@@ -400,7 +391,6 @@ private:
     ImportedFleet m_fleet;
     std::vector<std::string> m_withoutGpus;
     std::map<std::string, int> m_typeNodes;
-    std::map<NodeState, int> m_notReady;
     int m_memoryUnknown = 0;
 };
 
