@@ -81,7 +81,7 @@ public:
     [[noreturn]] void fail(const std::string& message) const {
         throw InputError(m_file, "line " + std::to_string(m_number), message);
     }
-    std::string place() const { return m_file + ": line " + std::to_string(m_number); }
+    std::string place() const { return "line " + std::to_string(m_number); }
 
     std::optional<std::string_view> get(std::string_view key) const {
         const auto it = m_fields.find(key);
@@ -297,6 +297,7 @@ private:
         n.name = std::string(*line.get("NodeName"));
         if (const auto problem = detail::nameProblem(n.name))
             line.fail("NodeName " + *problem + " (a node name)");
+        n.file = m_file;
         n.place = line.place();
         GpusByType gpus = gresGpus(line.get("Gres").value_or(""), line);
         if (gpus.empty()) gpus = tresGpus(line.get("CfgTRES").value_or(""), line);

@@ -77,6 +77,11 @@ expect_text 2 'badstate.txt: line 4:' \
     -- import --nodes "$slurm/nodes.txt" --jobs "$work/badstate.txt" --out "$work/bad.json" --gpu-type h100=h100-pcie
 if [ -e "$work/bad.json" ]; then fail "bad.json written after a failed import"; else echo "ok: bad.json not written"; fi
 
+# The builder's checks name the line too.
+printf 'NodeName=a Gres=gpu:l4:1 State=IDLE\nNodeName=a Gres=gpu:l4:1 State=IDLE\n' >"$work/dup.txt"
+expect_text 2 'dup.txt: line 2: node a: a second node of this name (the first is at line 1)' \
+    -- import --nodes "$work/dup.txt" --out "$work/bad.json"
+
 # Hostile: a 100 MB file is refused by size before it is read; a missing file by name.
 truncate -s 100M "$work/huge.txt"
 expect 2 'huge.txt: .*larger than' -- timeout 10 "$cli" import-slurm --presets "$presets" --nodes "$work/huge.txt" --out "$work/h.json"

@@ -71,7 +71,8 @@ TEST_CASE("scontrol nodes: GPUs, CPUs, memory and state per node", "[slurm]") {
     CHECK(gpu01.memoryGiB == 2015.5634765625);
     CHECK(gpu01.state == NodeState::Ready);
     CHECK(gpu01.stateReason.empty());
-    CHECK(gpu01.place == (test::testDataDir() / "slurm" / "nodes.txt").string() + ": line 1");
+    CHECK(gpu01.file == (test::testDataDir() / "slurm" / "nodes.txt").string());
+    CHECK(gpu01.place == "line 1");
 
     const ImportedNode& gpu02 = node(f, "gpu02");
     CHECK(gpu02.state == NodeState::Cordoned);
