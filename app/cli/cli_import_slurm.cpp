@@ -13,7 +13,8 @@ namespace gpuplan::cli {
 
 const char* const kImportSlurmUsage =
     "usage: gpuplan-cli import-slurm --nodes NODES.txt [--jobs SACCT.txt] --out SCENARIO.json\n"
-    "                                [--gpu-type TYPE=MODEL]... [--horizon-days D] [--name NAME]\n"
+    "                                [--topology topology.conf] [--gpu-type TYPE=MODEL]...\n"
+    "                                [--horizon-days D] [--name NAME]\n"
     "\n"
     "Makes a scenario of a Slurm cluster's GPU nodes and, with --jobs, its accounting replayed\n"
     "as a trace, and writes it atomically to SCENARIO.json, checked as `validate` would. Exit 2\n"
@@ -24,8 +25,11 @@ const char* const kImportSlurmUsage =
     "                Gres=gpu:<type>:<n> (else CfgTRES gres/gpu), CPUs from CPUEfctv (else\n"
     "                CPUTot), memory from RealMemory; State IDLE, ALLOCATED, MIXED → Ready,\n"
     "                DRAIN, MAINT → Cordoned, DOWN, FAIL, not responding (*) → Failed, with\n"
-    "                the Reason. Nodes without GPUs are left out. The fleet is flat: racks of\n"
-    "                nodes in name order in one pod.\n"
+    "                the Reason. Nodes without GPUs are left out. Without --topology the\n"
+    "                fleet is flat: racks of 32 nodes in name order in one pod.\n"
+    "  --topology FILE\n"
+    "                Slurm's topology.conf (topology/tree): each leaf switch (SwitchName=…\n"
+    "                Nodes=gpu[01-16]) is a rack, the switch above it (Switches=…) its pod.\n"
     "  --jobs FILE   `sacct --parsable2 --allocations --format=JobID,Account,Partition,Submit,\n"
     "                Start,End,State,AllocTRES,ReqTRES,TimelimitRaw` output, replayed from the\n"
     "                first submit: finished jobs run End − Start, jobs running or pending at\n"
@@ -101,13 +105,15 @@ int importSlurmCommand(Args& args) {
     namespace fs = std::filesystem;
     CommonOptions common;
     SlurmNodeOptions nodeOptions;
-    std::optional<fs::path> nodesFile, jobsFile, out;
+    std::optional<fs::path> nodesFile, jobsFile, topologyFile, out;
     std::optional<double> horizonDays;
     std::string name;
     while (!args.done()) {
         if (args.common(common)) continue;
         if (args.at("--nodes")) {
             nodesFile = args.value("--nodes");
+        } else if (args.at("--topology")) {
+            topologyFile = args.value("--topology");
         } else if (args.at("--jobs")) {
             jobsFile = args.value("--jobs");
         } else if (args.at("--out")) {
@@ -128,6 +134,7 @@ int importSlurmCommand(Args& args) {
 
     const Catalog catalog = loadCatalogFor(common);
     ImportedFleet fleet = readSlurmNodes(*nodesFile, catalog, nodeOptions);
+    if (topologyFile) readSlurmTopology(*topologyFile, fleet);
     ImportScenarioOptions options;
     options.name = name.empty() ? "Slurm import of " + nodesFile->filename().string() : name;
     options.horizonS = 7 * 86400.0;

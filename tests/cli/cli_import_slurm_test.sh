@@ -37,6 +37,16 @@ expect_text 0 '2 nodes without GPUs: cpu01, cpu02' \
     -- import --nodes "$slurm/nodes.txt" --out "$work/s.json" --gpu-type h100=h100-pcie
 expect 0 '^ok: .*s.json' -- "$cli" validate --presets "$presets" "$work/s.json"
 
+# topology.conf: leaf switches are racks, the spine their pod.
+expect_text 0 '6 GPU nodes with 34 GPUs in 2 pods and 4 racks' \
+    -- import --nodes "$slurm/nodes.txt" --topology "$slurm/topology.conf" --out "$work/t.json" \
+       --gpu-type h100=h100-pcie
+expect 0 '^ok: .*t.json' -- "$cli" validate --presets "$presets" "$work/t.json"
+printf 'SwitchName=a Nodes=gpu[01-02]\nSwitchName=b Nodes=gpu02\n' >"$work/twice.conf"
+expect_text 2 'twice.conf: line 2: node gpu02 is under both a and b' \
+    -- import --nodes "$slurm/nodes.txt" --topology "$work/twice.conf" --out "$work/bad.json" \
+       --gpu-type h100=h100-pcie
+
 # With the accounting export, into a sub-folder: the scenario names the file relative to it.
 mkdir -p "$work/plans"
 expect_text 0 '13 GPU jobs from' \

@@ -258,3 +258,94 @@ TEST_CASE("Slurm GPU types match catalog ids, names and product labels", "[slurm
     CHECK(slurmGpuModel("h100", catalog(), h100IsPcie()) == "h100-pcie");
     CHECK(slurmGpuModel("H100", catalog(), h100IsPcie()) == "h100-pcie");
 }
+
+TEST_CASE("Slurm topology.conf: leaf switches are racks, their parents pods", "[slurm]") {
+    // tests/data/slurm/topology.conf: leaf1 = gpu01, gpu02 (cpu01, cpu02 are not GPU nodes:
+    // ignored), leaf2 = gpu03, gpu04, both under spine1; edge = gpu05 under no switch; gpu06
+    // named nowhere.
+    ImportedFleet f =
+        readSlurmNodes(test::testDataDir() / "slurm" / "nodes.txt", catalog(), h100IsPcie());
+    readSlurmTopology(test::testDataDir() / "slurm" / "topology.conf", f);
+    const auto where = [&](const std::string& name) {
+        const ImportedNode& n = node(f, name);
+        return n.pod + "/" + n.rack;
+    };
+    CHECK(where("gpu01") == "spine1/leaf1");
+    CHECK(where("gpu02") == "spine1/leaf1");
+    CHECK(where("gpu03") == "spine1/leaf2");
+    CHECK(where("gpu04") == "spine1/leaf2");
+    CHECK(where("gpu05") == "/edge");
+    CHECK(where("gpu06") == "/");
+    CHECK_THAT(f.summary.mapped.back(), Catch::Contains("3 leaf switches as racks"));
+    CHECK_THAT(f.summary.assumptions.back(),
+               Catch::StartsWith("1 GPU node under no switch of ") &&
+                   Catch::EndsWith("in racks of their own in name order: gpu06"));
+    // The builder makes them pods and racks: spine1 (leaf1, leaf2) and cluster (edge, rack0).
+    const ImportedScenario s = importedScenario(f, catalog(), {});
+    REQUIRE(s.scenario.pods.size() == 2);
+    CHECK(s.scenario.pods[0].name == "cluster");
+    CHECK(s.scenario.pods[1].name == "spine1");
+    REQUIRE(s.scenario.pods[1].racks.size() == 2);
+    CHECK(s.scenario.pods[1].racks[0].name == "leaf1");
+    CHECK(s.scenario.pods[1].racks[0].nodes.size() == 2);
+}
+
+TEST_CASE("Slurm topology.conf: hostlists", "[slurm]") {
+    // r[1-2]n[08-10]: 2 × 3 names, zero-padded to the first number's width (08 → 09, 10);
+    // x[1,3]: x1, x3; a plain name; the same names in another leaf are refused below.
+    ImportedFleet f;
+    for (const char* name :
+         {"r1n08", "r1n09", "r1n10", "r2n08", "r2n09", "r2n10", "x1", "x3", "solo"}) {
+        ImportedNode n;
+        n.name = name;
+        f.nodes.push_back(n);
+    }
+    applySlurmTopology(
+        "SwitchName=s1 Nodes=r[1-2]n[08-10]\n"
+        "switchname=s2 nodes=x[1,3],solo   # keys in any case\n",
+        "t.conf", f);
+    for (std::size_t i = 0; i < 6; ++i)
+        CHECK(f.nodes[i].rack == "s1");
+    CHECK(f.nodes[6].rack == "s2");
+    CHECK(f.nodes[7].rack == "s2");
+    CHECK(f.nodes[8].rack == "s2");
+}
+
+TEST_CASE("Slurm topology.conf: malformed files fail with the line", "[slurm]") {
+    const auto error = [](const std::string& text) {
+        ImportedFleet f;
+        return errorOf([&] { applySlurmTopology(text, "t.conf", f); });
+    };
+    CHECK_THAT(error("SwitchName=a Nodes=n1\nBlockName=b1 Nodes=n[1-4]\n"),
+               Catch::StartsWith("t.conf: line 2: BlockName lines are topology/block's"));
+    CHECK_THAT(error("SwitchName=a Nodes=n1\nNodes=n2\n"),
+               Catch::StartsWith("t.conf: line 2: expected a SwitchName=… line"));
+    CHECK_THAT(error("SwitchName=a Nodes=n1\nSwitchName=a Nodes=n2\n"),
+               Catch::StartsWith("t.conf: line 2: switch a is defined twice (first at line 1)"));
+    CHECK_THAT(error("SwitchName=a Nodes=n1 Switches=b\n"),
+               Catch::StartsWith("t.conf: line 1: switch a has both Nodes= and Switches="));
+    CHECK_THAT(error("SwitchName=a Nodes=n1\nSwitchName=top Switches=a,b\n"),
+               Catch::StartsWith("t.conf: line 2: switch top names switch \"b\", which no "
+                                 "SwitchName line defines"));
+    CHECK_THAT(error("SwitchName=a Nodes=n1\nSwitchName=p Switches=a\nSwitchName=q Switches=a\n"),
+               Catch::StartsWith("t.conf: line 3: switch a is under both p and q"));
+    CHECK_THAT(error("SwitchName=a Nodes=n[1-3]\nSwitchName=b Nodes=n3\n"),
+               Catch::StartsWith("t.conf: line 2: node n3 is under both a and b"));
+    CHECK_THAT(error("SwitchName=a Nodes=n[1-3\n"),
+               Catch::StartsWith("t.conf: line 1: Nodes=n[1-3: a '[' without ']'"));
+    CHECK_THAT(error("SwitchName=a Nodes=n[3-1]\n"),
+               Catch::StartsWith("t.conf: line 1: Nodes=n[3-1]: range \"3-1\" runs backwards"));
+    CHECK_THAT(error("SwitchName=a Nodes=n[x-2]\n"),
+               Catch::StartsWith("t.conf: line 1: Nodes=n[x-2]: range \"x-2\" is not N or N-M"));
+    CHECK_THAT(error("SwitchName=a Nodes=n[0-999999999]\n"),
+               Catch::StartsWith("t.conf: line 1: Nodes=n[0-999999999]: more than 200000 names"));
+    CHECK_THAT(error("SwitchName=a Nodes=n[0-999]m[0-999]\n"),
+               Catch::StartsWith("t.conf: line 1: Nodes=n[0-999]m[0-999]: more than 200000"));
+    CHECK_THAT(error("SwitchName=a Nodes=n[0-150000]\nSwitchName=b Nodes=m[0-150000]\n"),
+               Catch::StartsWith("t.conf: line 2: more than 200000 node and switch names"));
+    CHECK_THAT(error("SwitchName=a$ Nodes=n1\n"), Catch::StartsWith("t.conf: line 1: SwitchName"));
+    CHECK_THAT(error("SwitchName=a Nodes=n1,,n2\n"),
+               Catch::StartsWith("t.conf: line 1: Nodes=n1,,n2: an empty name"));
+    CHECK_THAT(error("SwitchName=a Nodes=n1 oops\n"),
+               Catch::StartsWith("t.conf: line 1: expected Key=Value, got \"oops\""));
+}

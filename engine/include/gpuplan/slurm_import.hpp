@@ -32,6 +32,12 @@ ImportedFleet parseSlurmNodes(std::string_view text, const std::string& sourceNa
 ImportedFleet readSlurmNodes(const std::filesystem::path& file, const Catalog& catalog,
                              const SlurmNodeOptions& options = {});
 
+/// Racks and pods of `fleet`'s nodes from a topology/tree topology.conf (slurm_topology.cpp):
+/// a leaf switch (SwitchName=… Nodes=…) is a rack, the switch above it a pod. Adds summary
+/// lines. Throws InputError naming the file and line.
+void applySlurmTopology(std::string_view text, const std::string& sourceName, ImportedFleet& fleet);
+void readSlurmTopology(const std::filesystem::path& file, ImportedFleet& fleet);
+
 /// The catalog GPU model a Slurm GPU type names: the mapping of `options` first, then the
 /// model whose id, name or a product label equals it ignoring case and '_' vs '-' (a product
 /// label also without its "NVIDIA-": nvml's `nvidia_h100_80gb_hbm3`, `a100-sxm4-40gb`).
