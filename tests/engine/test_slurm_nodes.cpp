@@ -121,6 +121,24 @@ TEST_CASE("scontrol nodes: GPUs, CPUs, memory and state per node", "[slurm]") {
                    Catch::Contains("l40s → l40s (1 node)"));
 }
 
+TEST_CASE("scontrol nodes: a real Slurm 22.05's line", "[slurm]") {
+    // tests/data/slurm/real-22.05-node.txt: printed by the one-node Slurm of
+    // tests/cli/slurm_import_real_test.sh (Gres=gpu:h100:8). Double spaces after some values,
+    // an OS with '#' and '@', CfgTRES without gres/gpu (no AccountingStorageTRES).
+    SlurmNodeOptions sxm;
+    sxm.gpuTypeModels = {{"h100", "h100-sxm"}};
+    const ImportedFleet f =
+        readSlurmNodes(test::testDataDir() / "slurm" / "real-22.05-node.txt", catalog(), sxm);
+    REQUIRE(f.nodes.size() == 1);
+    const ImportedNode& n = f.nodes[0];
+    CHECK(n.name == "gpuplan-node");
+    CHECK(n.gpuModel == "h100-sxm");
+    CHECK(n.gpus == 8);
+    CHECK(n.cpuCores == 2);
+    CHECK(n.memoryGiB == 12052.0 / 1024);  // 11.76953125 GiB
+    CHECK(n.state == NodeState::Ready);
+}
+
 TEST_CASE("scontrol nodes: Gres and CfgTRES variants", "[slurm]") {
     SlurmNodeOptions untypedIsL4;
     untypedIsL4.gpuTypeModels = {{"gpu", "l4"}};
