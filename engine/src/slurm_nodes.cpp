@@ -241,12 +241,12 @@ NodeState nodeState(std::string_view state, const NodeLine& line, std::string_vi
     return failed ? NodeState::Failed : cordoned ? NodeState::Cordoned : NodeState::Ready;
 }
 
-std::string namesOf(const std::vector<std::string>& names) {
+/// The names kept, then how many more of `count`.
+std::string namesOf(const std::vector<std::string>& names, std::size_t count) {
     std::string out;
-    for (std::size_t i = 0; i < names.size() && i < kShownNames; ++i)
+    for (std::size_t i = 0; i < names.size(); ++i)
         out += (i ? ", " : "") + names[i];
-    if (names.size() > kShownNames)
-        out += " and " + std::to_string(names.size() - kShownNames) + " more";
+    if (count > names.size()) out += " and " + std::to_string(count - names.size()) + " more";
     return out;
 }
 
@@ -284,7 +284,7 @@ public:
         if (m_fleet.nodes.empty())
             throw InputError(m_file,
                              "line " + std::to_string(std::max<std::size_t>(1, lines.lineNumber())),
-                             "no GPU node (" + std::to_string(m_withoutGpus.size()) +
+                             "no GPU node (" + std::to_string(m_withoutGpusCount) +
                                  " without GPUs): expected scontrol show node --oneliner "
                                  "output with Gres=gpu:… or CfgTRES=…gres/gpu…");
         summarize();
@@ -303,7 +303,9 @@ private:
         if (gpus.empty()) gpus = tresGpus(line.get("CfgTRES").value_or(""), line);
         std::erase_if(gpus, [](const auto& kv) { return kv.second == 0; });
         if (gpus.empty()) {
-            m_withoutGpus.push_back(n.name);
+            // The first names for the summary, then only a count: bounded on a hostile file.
+            if (m_withoutGpus.size() < kShownNames) m_withoutGpus.push_back(n.name);
+            ++m_withoutGpusCount;
             return;
         }
         if (gpus.size() > 1) {
@@ -326,6 +328,8 @@ private:
                 n.stateReason += ": " + detail::escapedForMessage(*reason, 200);
         }
         ++m_typeNodes[(type.empty() ? "gpu" : type) + " → " + n.gpuModel];
+        if (m_fleet.nodes.size() == static_cast<std::size_t>(InputLimits::maxNodes))
+            line.fail("more than " + detail::withThousands(InputLimits::maxNodes) + " GPU nodes");
         m_fleet.nodes.push_back(std::move(n));
     }
 
@@ -376,10 +380,10 @@ private:
             types += (types.empty() ? "" : ", ") + mapping + " (" + std::to_string(nodes) +
                      (nodes == 1 ? " node)" : " nodes)");
         s.mapped.push_back("GPU types: " + types);
-        if (!m_withoutGpus.empty())
-            s.skipped.push_back(std::to_string(m_withoutGpus.size()) +
-                                (m_withoutGpus.size() == 1 ? " node" : " nodes") +
-                                " without GPUs: " + namesOf(m_withoutGpus));
+        if (m_withoutGpusCount > 0)
+            s.skipped.push_back(std::to_string(m_withoutGpusCount) +
+                                (m_withoutGpusCount == 1 ? " node" : " nodes") +
+                                " without GPUs: " + namesOf(m_withoutGpus, m_withoutGpusCount));
         if (m_memoryUnknown > 0)
             s.assumptions.push_back(std::to_string(m_memoryUnknown) +
                                     (m_memoryUnknown == 1 ? " node" : " nodes") +
@@ -390,7 +394,8 @@ private:
     const Catalog& m_catalog;
     const SlurmNodeOptions& m_options;
     ImportedFleet m_fleet;
-    std::vector<std::string> m_withoutGpus;
+    std::vector<std::string> m_withoutGpus;  ///< the first kShownNames
+    std::size_t m_withoutGpusCount = 0;
     std::map<std::string, int> m_typeNodes;
     int m_memoryUnknown = 0;
 };
