@@ -327,6 +327,10 @@ private:
                         m_rows.fail(std::string("column ") + kColumnNames[c] + " appears twice");
                     m_column[c] = static_cast<int>(i);
                 }
+        if (std::all_of(m_column.begin(), m_column.end(), [](int c) { return c == kNoColumn; }))
+            m_rows.fail("the first line " + inQuotes(line) +
+                        " is not sacct's header: no JobID, Account, … column (exported with "
+                        "--noheader, or not sacct --parsable2 output?)");
         for (std::size_t c = 0; c < kColumnNames.size(); ++c) {
             if (c == AllocTres || c == ReqTres || m_column[c] != kNoColumn) continue;
             m_rows.fail(std::string("no ") + kColumnNames[c] + " column in the header " +

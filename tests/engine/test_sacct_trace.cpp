@@ -153,6 +153,10 @@ TEST_CASE("sacct: malformed exports fail with the line and what is wrong", "[slu
                               "s.txt");
                }),
                Catch::StartsWith("s.txt: line 1: no AllocTRES or ReqTRES column"));
+    CHECK_THAT(errorOf([] { parseSacct(kGoodJob, "s.txt"); }),
+               Catch::StartsWith("s.txt: line 1: the first line \"1|a|gpu|") &&
+                   Catch::Contains("is not sacct's header: no JobID, Account, … column "
+                                   "(exported with --noheader"));
     CHECK_THAT(errorOf([] { parseSacct("JobID|jobid\n", "s.txt"); }),
                Catch::StartsWith("s.txt: line 1: column JobID appears twice"));
     CHECK_THAT(lineThreeError("2|a|gpu"),
@@ -227,5 +231,6 @@ TEST_CASE("sacct: a scenario names a malformed export's file and line", "[slurm]
     // nodes.txt is no accounting export: its first line has no sacct columns.
     CHECK_THAT(
         errorOf([&] { parseScenario(scenario, "s.json", test::testCatalog(), {}, slurmData()); }),
-        Catch::Contains("nodes.txt: line 1: no JobID column in the header"));
+        Catch::Contains("nodes.txt: line 1: the first line \"NodeName=gpu01") &&
+            Catch::Contains("is not sacct's header"));
 }
