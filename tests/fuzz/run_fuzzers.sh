@@ -69,6 +69,10 @@ seed_corpus() {  # seed_corpus TARGET → prints the seed folder
             { cat tests/data/k8s/nodes.json; printf '\000'; cat tests/data/k8s/pods.json; } \
                 >"$dir"/nodes-and-pods.json
             ;;
+        fuzz_slurm)
+            # The first byte picks the reader: 0 scontrol nodes, 1 sacct, 2 topology.conf.
+            cp "$fuzz_dir"/corpus/slurm/* "$dir"/
+            ;;
         fuzz_trace)
             cp "$fuzz_dir"/corpus/trace/* "$dir"/
             local csv
@@ -85,14 +89,15 @@ seed_corpus() {  # seed_corpus TARGET → prints the seed folder
 # seeds, so ~16 s, ~14 s and ~15 s;
 # -max_total_time stops a slower machine before a minute in all.
 declare -A smoke_runs=([fuzz_scenario]=40000 [fuzz_trace]=100000 [fuzz_openb]=20000
-                       [fuzz_kueue]=30000 [fuzz_fleet_import]=20000)
+                       [fuzz_kueue]=30000 [fuzz_fleet_import]=20000 [fuzz_slurm]=200000)
 declare -A smoke_guard_s=([fuzz_scenario]=30 [fuzz_trace]=20 [fuzz_openb]=20 [fuzz_kueue]=20
-                          [fuzz_fleet_import]=20)
+                          [fuzz_fleet_import]=20 [fuzz_slurm]=20)
 declare -A dictionary=([fuzz_scenario]=scenario.dict [fuzz_trace]=trace.dict [fuzz_openb]=openb.dict
-                       [fuzz_kueue]=kueue.dict [fuzz_fleet_import]=fleet_import.dict)
+                       [fuzz_kueue]=kueue.dict [fuzz_fleet_import]=fleet_import.dict
+                       [fuzz_slurm]=slurm.dict)
 
 status=0
-for target in fuzz_scenario fuzz_trace fuzz_openb fuzz_kueue fuzz_fleet_import; do
+for target in fuzz_scenario fuzz_trace fuzz_openb fuzz_kueue fuzz_fleet_import fuzz_slurm; do
     seeds=$(seed_corpus "$target")
     findings=$build/findings/$target
     mkdir -p "$findings"
