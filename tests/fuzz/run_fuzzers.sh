@@ -85,8 +85,8 @@ seed_corpus() {  # seed_corpus TARGET → prints the seed folder
 }
 
 # Runs per target in the smoke run, measured on this 2-core machine while other builds ran:
-# ~2,500 scenario inputs/s, ~7,000 trace inputs/s and ~2,000 Kueue manifests/s from these
-# seeds, so ~16 s, ~14 s and ~15 s;
+# ~2,500 scenario inputs/s, ~7,000 trace inputs/s, ~2,000 Kueue manifests/s and ~15,000 Slurm
+# files/s from these seeds, so ~16 s, ~14 s, ~15 s and ~13 s;
 # -max_total_time stops a slower machine before a minute in all.
 declare -A smoke_runs=([fuzz_scenario]=40000 [fuzz_trace]=100000 [fuzz_openb]=20000
                        [fuzz_kueue]=30000 [fuzz_fleet_import]=20000 [fuzz_slurm]=200000)
