@@ -11,7 +11,8 @@
 // ignoring case. Refused with the line: another kind of line (topology/block's BlockName=…),
 // a switch defined twice, with both Nodes= and Switches=, under two parents or naming one not
 // defined, a node under two leaves, names a rack cannot have, a hostlist of more than
-// kMaxNames names.
+// kMaxNames names (in all), an item over kMaxItemBytes or with more than kMaxBracketGroups
+// [ranges]: bounded memory and time whatever the file holds.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -28,6 +29,9 @@ namespace {
 constexpr std::size_t kMaxLineBytes = 64 * 1024;
 constexpr std::size_t kMaxNames = 200'000;  // InputLimits::maxNodes
 constexpr std::size_t kMaxSwitches = 100'000;
+constexpr long kMaxBracketGroups = 8;
+/// A hostlist item's length: names are at most 64 characters, ranges add a few more.
+constexpr std::size_t kMaxItemBytes = 256;
 
 std::string inQuotes(std::string_view text) {
     return "\"" + detail::escapedForMessage(text, 80) + "\"";
@@ -95,6 +99,13 @@ std::vector<std::string> expandHostlist(std::string_view list) {
         const std::string_view item = list.substr(start, i - start);
         start = i + 1;
         if (item.empty()) throw HostlistError{"an empty name"};
+        if (item.size() > kMaxItemBytes)
+            throw HostlistError{"a name of more than " + std::to_string(kMaxItemBytes) +
+                                " characters"};
+        // Slurm's hostlists have a few dimensions; more would nest the expansion deeply.
+        if (std::count(item.begin(), item.end(), '[') > kMaxBracketGroups)
+            throw HostlistError{"more than " + std::to_string(kMaxBracketGroups) +
+                                " [ranges] in one name"};
         expandItem(item, "", out);
     }
     return out;

@@ -362,6 +362,15 @@ TEST_CASE("Slurm topology.conf: malformed files fail with the line", "[slurm]") 
     CHECK_THAT(error("SwitchName=a Nodes=n[0-150000]\nSwitchName=b Nodes=m[0-150000]\n"),
                Catch::StartsWith("t.conf: line 2: more than 200000 node and switch names"));
     CHECK_THAT(error("SwitchName=a$ Nodes=n1\n"), Catch::StartsWith("t.conf: line 1: SwitchName"));
+    std::string deep = "SwitchName=a Nodes=n";
+    for (int i = 0; i < 10'000; ++i)
+        deep += "[1]";
+    CHECK_THAT(error(deep.substr(0, 60) + "\n"),
+               Catch::Contains("more than 8 [ranges] in one name"));
+    // 200,000 names of 60 KB each would be 12 GB: a long name is refused before expanding.
+    CHECK_THAT(error("SwitchName=a Nodes=n[1-200000]" + std::string(60'000, 'x') + "\n"),
+               Catch::Contains("a name of more than 256 characters"));
+    CHECK_THAT(error(deep + "\n"), Catch::Contains("a name of more than 256 characters"));
     CHECK_THAT(error("SwitchName=a Nodes=n1,,n2\n"),
                Catch::StartsWith("t.conf: line 1: Nodes=n1,,n2: an empty name"));
     CHECK_THAT(error("SwitchName=a Nodes=n1 oops\n"),
