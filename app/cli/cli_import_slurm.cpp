@@ -1,6 +1,5 @@
 // gpuplan-cli import-slurm: a Slurm cluster (scontrol's nodes, sacct's jobs) into a scenario.
-#include <cmath>
-#include <cstdio>
+#include <filesystem>
 #include <optional>
 
 #include "cli_common.hpp"
@@ -62,51 +61,13 @@ std::string pathFromScenario(const std::filesystem::path& file,
     return relative.empty() ? target.generic_string() : relative.generic_string();
 }
 
-std::string plural(long long n, const char* one, const char* many) {
-    return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
-/// The replay's lines in the import's summary.
-void summarizeJobs(const TraceData& d, const std::string& file, ImportSummary& summary) {
-    const TraceRowCounts& c = d.rows;
-    summary.mapped.push_back(
-        plural(static_cast<long long>(d.jobs.size()), "GPU job", "GPU jobs") + " from " + file +
-        " (" + std::to_string(c.finished) + " finished, " + std::to_string(c.running) +
-        " running, " + std::to_string(c.pending) + " pending; " +
-        plural(c.arrayTasks, "array task", "array tasks") + ") of " +
-        plural(static_cast<long long>(d.teams.size()), "team", "teams") + " (accounts)");
-    if (c.cpuOnly > 0)
-        summary.skipped.push_back(plural(c.cpuOnly, "CPU-only job", "CPU-only jobs"));
-    if (c.cancelledBeforeStart > 0)
-        summary.skipped.push_back(plural(c.cancelledBeforeStart, "job", "jobs") +
-                                  " cancelled before starting");
-    if (c.steps > 0)
-        summary.skipped.push_back(plural(c.steps, "job step", "job steps") +
-                                  " (the allocation line holds the job)");
-    if (c.running + c.pending > 0)
-        summary.assumptions.push_back(
-            "jobs running or pending at the export (its latest timestamp) run for their time "
-            "limit (running ones at least as long as they have run)");
-    if (c.unlimitedLimits > 0)
-        summary.assumptions.push_back(
-            plural(c.unlimitedLimits, "running or pending job", "running or pending jobs") +
-            " without a time limit (UNLIMITED, Partition_Limit, Unknown) run to the end of the "
-            "horizon");
-    if (c.noAccount > 0)
-        summary.assumptions.push_back(plural(c.noAccount, "job", "jobs") +
-                                      " without an account: team \"unknown\"");
-    summary.assumptions.push_back(
-        "the replay places each job on any GPU model, whatever GPU type it asked for");
-}
-
 }  // namespace
 
 int importSlurmCommand(Args& args) {
     namespace fs = std::filesystem;
     CommonOptions common;
-    SlurmNodeOptions nodeOptions;
+    SlurmImportOptions options;
     std::optional<fs::path> nodesFile, jobsFile, topologyFile, out;
-    std::optional<double> horizonDays;
     std::string name;
     while (!args.done()) {
         if (args.common(common)) continue;
@@ -119,9 +80,10 @@ int importSlurmCommand(Args& args) {
         } else if (args.at("--out")) {
             out = args.value("--out");
         } else if (args.at("--gpu-type")) {
-            nodeOptions.gpuTypeModels.push_back(args.assignment("--gpu-type"));
+            options.nodes.gpuTypeModels.push_back(args.assignment("--gpu-type"));
         } else if (args.at("--horizon-days")) {
-            horizonDays = args.positiveNumber("--horizon-days", InputLimits::maxHorizonS / 86400);
+            options.horizonS =
+                args.positiveNumber("--horizon-days", InputLimits::maxHorizonS / 86400) * 86400;
         } else if (args.at("--name")) {
             name = args.value("--name");
         } else {
@@ -133,43 +95,15 @@ int importSlurmCommand(Args& args) {
     checkOutputFile("--out", *out);
 
     const Catalog catalog = loadCatalogFor(common);
-    ImportedFleet fleet = readSlurmNodes(*nodesFile, catalog, nodeOptions);
-    if (topologyFile) readSlurmTopology(*topologyFile, fleet);
-    ImportScenarioOptions options;
-    options.name = name.empty() ? "Slurm import of " + nodesFile->filename().string() : name;
-    options.horizonS = 7 * 86400.0;
-    if (jobsFile) {
-        const SacctTrace trace = parseSacct(readTextFile(*jobsFile), jobsFile->string());
-        TraceDef def;
-        def.format = TraceFormat::Sacct;
-        def.file = pathFromScenario(*jobsFile, folderOf(*out));
-        def.data = trace.data;
-        fleet.traces.push_back(def);
-        fleet.teams = trace.data->teams;
-        summarizeJobs(*trace.data, jobsFile->string(), fleet.summary);
-        const double spanS = trace.exportEpochS - trace.firstSubmitEpochS;
-        options.horizonS = std::ceil(spanS) + 86400.0;
-        if (options.horizonS > InputLimits::maxHorizonS)
-            throw InputError(jobsFile->string(), "",
-                             "the export spans " + std::to_string(spanS / 86400) +
-                                 " days from its first submit, more than the longest horizon "
-                                 "(3 × 366 days): export a shorter window (sacct -S … -E …)");
-    }
-    char days[64];
-    if (horizonDays) {
-        options.horizonS = *horizonDays * 86400.0;
-        std::snprintf(days, sizeof days, "%.2f d", options.horizonS / 86400);
-        fleet.summary.mapped.push_back(std::string("horizon ") + days + " (--horizon-days)");
-    } else {
-        std::snprintf(days, sizeof days, "%.2f d", options.horizonS / 86400);
-        fleet.summary.assumptions.push_back(
-            std::string("horizon ") + days +
-            (jobsFile ? ": from the first submit to the export, plus a day" : "") +
-            " (--horizon-days sets it)");
-    }
-    fleet.source = fleet.source + (jobsFile ? " and sacct (" + jobsFile->string() + ")" : "");
-
-    return writeImportedScenario(importedScenario(fleet, catalog, options), *out, common, catalog);
+    SlurmImport slurm = importSlurmFiles(catalog, *nodesFile, jobsFile, topologyFile, options);
+    // The scenario names the export relative to its own folder where one path leads there.
+    for (TraceDef& t : slurm.fleet.traces)
+        t.file = pathFromScenario(*jobsFile, folderOf(*out));
+    ImportScenarioOptions scenario;
+    scenario.name = name.empty() ? "Slurm import of " + nodesFile->filename().string() : name;
+    scenario.horizonS = slurm.horizonS;
+    return writeImportedScenario(importedScenario(slurm.fleet, catalog, scenario), *out, common,
+                                 catalog);
 }
 
 }  // namespace gpuplan::cli

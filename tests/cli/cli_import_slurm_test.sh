@@ -31,7 +31,7 @@ expect_text 0 '6 GPU nodes with 34 GPUs' \
     -- import --nodes "$slurm/nodes.txt" --out "$work/s.json" --gpu-type h100=h100-pcie
 expect_text 0 'gpu02 (IDLE+DRAIN: bad gpu [root@2026-10-01T08:00:00])' \
     -- import --nodes "$slurm/nodes.txt" --out "$work/s.json" --gpu-type h100=h100-pcie
-expect_text 0 'horizon 7.00 d (--horizon-days sets it)' \
+expect_text 0 'horizon 7.00 d (no jobs to span)' \
     -- import --nodes "$slurm/nodes.txt" --out "$work/s.json" --gpu-type h100=h100-pcie
 expect_text 0 '2 nodes without GPUs: cpu01, cpu02' \
     -- import --nodes "$slurm/nodes.txt" --out "$work/s.json" --gpu-type h100=h100-pcie
@@ -71,7 +71,7 @@ fi
 expect_text 0 'trace '"$want_file"': 13 GPU jobs replayed (4 finished' \
     -- "$cli" run --presets "$presets" "$work/plans/slurm.json"
 expect 0 'vision' -- "$cli" run --presets "$presets" "$work/plans/slurm.json"
-expect_text 0 'horizon 2.00 d (--horizon-days)' \
+expect_text 0 'horizon 2.00 d (as asked)' \
     -- import --nodes "$slurm/nodes.txt" --jobs "$slurm/sacct.txt" --out "$work/plans/slurm2.json" \
        --gpu-type h100=h100-pcie --horizon-days 2
 

@@ -234,3 +234,59 @@ TEST_CASE("sacct: a scenario names a malformed export's file and line", "[slurm]
         Catch::Contains("nodes.txt: line 1: the first line \"NodeName=gpu01") &&
             Catch::Contains("is not sacct's header"));
 }
+
+TEST_CASE("importSlurmFiles: nodes, topology and the export, with the horizon", "[slurm]") {
+    const Catalog catalog = loadCatalog(test::presetsDir() / "catalog" / "catalog.json");
+    SlurmImportOptions options;
+    options.nodes.gpuTypeModels = {{"h100", "h100-pcie"}};
+    const SlurmImport s =
+        importSlurmFiles(catalog, slurmData() / "nodes.txt", slurmData() / "sacct.txt",
+                         slurmData() / "topology.conf", options);
+    CHECK(s.fleet.nodes.size() == 6);
+    CHECK(s.fleet.nodes[0].rack == "leaf1");  // gpu01, from topology.conf
+    REQUIRE(s.fleet.traces.size() == 1);
+    CHECK(s.fleet.traces[0].format == TraceFormat::Sacct);
+    CHECK(std::filesystem::path(s.fleet.traces[0].file).is_absolute());
+    CHECK(s.fleet.traces[0].data->jobs.size() == 13);
+    CHECK(s.fleet.teams == std::vector<std::string>{"vision", "nlp", "unknown"});
+    // First submit 08:00, export 14:00: 21,600 s + a day of 86,400 s = 108,000 s = 1.25 d.
+    CHECK(s.horizonS == 108'000);
+    const std::string text = s.fleet.summary.text();
+    CHECK_THAT(text, Catch::Contains("13 GPU jobs from") &&
+                         Catch::Contains("(4 finished, 3 running, 6 pending; 6 array tasks) of "
+                                         "3 teams (accounts)") &&
+                         Catch::Contains("1 CPU-only job") &&
+                         Catch::Contains("1 job cancelled before starting") &&
+                         Catch::Contains("horizon 1.25 d: from the first submit to the export, "
+                                         "plus a day"));
+    // A horizon asked for wins; without an export, 7 days.
+    options.horizonS = 2 * 86400.0;
+    CHECK(importSlurmFiles(catalog, slurmData() / "nodes.txt", slurmData() / "sacct.txt",
+                           std::nullopt, options)
+              .horizonS == 2 * 86400.0);
+    options.horizonS.reset();
+    CHECK(importSlurmFiles(catalog, slurmData() / "nodes.txt", std::nullopt, std::nullopt, options)
+              .horizonS == 7 * 86400.0);
+}
+
+TEST_CASE("importSlurmFiles: an export longer than the longest horizon", "[slurm]") {
+    // 2020-01-01 to 2026-01-01 is six years: more than 3 × 366 days, unless a horizon is set.
+    const std::filesystem::path file =
+        std::filesystem::temp_directory_path() / "gpuplan-test-long-sacct.txt";
+    writeFileAtomic(file, kHeader +
+                              "1|a|gpu|2020-01-01T00:00:00|2020-01-01T00:00:00|"
+                              "2020-01-01T01:00:00|COMPLETED|gres/gpu=1||60\n"
+                              "2|a|gpu|2026-01-01T00:00:00|None|None|PENDING||gres/gpu=1|60\n");
+    const Catalog catalog = loadCatalog(test::presetsDir() / "catalog" / "catalog.json");
+    SlurmImportOptions options;
+    options.nodes.gpuTypeModels = {{"h100", "h100-pcie"}};
+    CHECK_THAT(errorOf([&] {
+                   importSlurmFiles(catalog, slurmData() / "nodes.txt", file, std::nullopt,
+                                    options);
+               }),
+               Catch::Contains("the export spans 2192 days from its first submit"));
+    options.horizonS = 86400.0;
+    CHECK(importSlurmFiles(catalog, slurmData() / "nodes.txt", file, std::nullopt, options)
+              .horizonS == 86400.0);
+    std::filesystem::remove(file);
+}

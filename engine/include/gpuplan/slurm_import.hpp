@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -59,5 +60,32 @@ std::shared_ptr<const TraceData> readSacctTrace(const std::filesystem::path& fil
 
 /// What the replay of an accounting export keeps, assumes and leaves out, in a sentence.
 std::string describeSacctRows(const TraceData& data);
+
+/// The import's summary lines for an accounting export read from `file`: jobs kept by state,
+/// what was left out, what was assumed.
+void summarizeSacct(const TraceData& data, const std::string& file, ImportSummary& summary);
+
+struct SlurmImportOptions {
+    SlurmNodeOptions nodes;
+    /// The horizon; empty: from the export's first submit to its last timestamp plus a day,
+    /// or 7 days without an export.
+    std::optional<double> horizonS;
+};
+
+/// A Slurm cluster's fleet, ready for importedScenario, and the horizon to give it.
+struct SlurmImport {
+    ImportedFleet fleet;
+    double horizonS = 7 * 86400.0;
+};
+
+/// Everything `gpuplan-cli import-slurm` and File ▸ Import read: the nodes, their racks and
+/// pods from `topology` when given, and `jobs` replayed as a sacct trace (its file named by
+/// its absolute path; the fleet's teams are its accounts), with the summary's lines. Throws
+/// InputError naming the file and line, or the export when it spans more than the longest
+/// horizon and no horizon is given.
+SlurmImport importSlurmFiles(const Catalog& catalog, const std::filesystem::path& nodes,
+                             const std::optional<std::filesystem::path>& jobs,
+                             const std::optional<std::filesystem::path>& topology,
+                             const SlurmImportOptions& options = {});
 
 }  // namespace gpuplan
