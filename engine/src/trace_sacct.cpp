@@ -9,7 +9,8 @@
 //  - t = 0 is the earliest Submit of a kept job (as for Philly traces). Times read
 //    2026-10-01T08:00:00 (local time, as sacct prints it; only differences are used);
 //    `Unknown`, `None` and an empty field mean no time.
-//  - The export time is the latest timestamp of any allocation line: "now" when sacct ran.
+//  - The export time is the latest timestamp of any allocation line: "now" when sacct ran
+//    (a pending job's Start, where sacct gives one, is the scheduler's estimate: not counted).
 //  - A finished job (COMPLETED, FAILED, TIMEOUT, CANCELLED (`CANCELLED by 123` too), NODE_FAIL,
 //    PREEMPTED, OUT_OF_MEMORY, BOOT_FAIL, DEADLINE, REVOKED) runs End − Start. One that ended
 //    without a Start (cancelled while pending) is left out and counted.
