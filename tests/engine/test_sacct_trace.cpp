@@ -290,3 +290,21 @@ TEST_CASE("importSlurmFiles: an export longer than the longest horizon", "[slurm
               .horizonS == 86400.0);
     std::filesystem::remove(file);
 }
+
+TEST_CASE("sacct: a pending job's estimated Start is not the export time", "[slurm]") {
+    // The finished job ends at 09:00: the export time. The pending job's Start (the next day)
+    // is the scheduler's estimate, not a time that has passed. Its run time is its limit,
+    // 30 min = 1,800 s; it was submitted 08:30, 1,800 s after t = 0.
+    const SacctTrace t =
+        parseSacct(kHeader +
+                       "1|a|gpu|2026-10-01T08:00:00|2026-10-01T08:00:00|2026-10-01T09:00:00|"
+                       "COMPLETED|gres/gpu=1||60\n"
+                       "2|a|gpu|2026-10-01T08:30:00|2026-10-02T00:00:00|Unknown|PENDING||"
+                       "gres/gpu=2|30\n",
+                   "s.txt");
+    CHECK(t.exportEpochS - t.firstSubmitEpochS == 3600);
+    REQUIRE(t.data->jobs.size() == 2);
+    CHECK(t.data->jobs[1].submitS == 1800);
+    CHECK(t.data->jobs[1].durationS == 1800);
+    CHECK(t.data->jobs[1].gpus == 2);
+}
