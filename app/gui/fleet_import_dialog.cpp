@@ -23,6 +23,7 @@
 #include "fleet_tree_model.hpp"
 #include "gpuplan/k8s_import.hpp"
 #include "gpuplan/scenario_io.hpp"
+#include "gpuplan/slurm_import.hpp"
 #include "scenario_document.hpp"
 
 namespace gpuplan::app {
@@ -55,11 +56,23 @@ std::vector<std::pair<std::string, std::string>> assignments(const QString& text
 ImportedScenario readFleetImport(const FleetImportRequest& request, const Catalog& catalog) {
     if (request.nodesFile.isEmpty()) throw std::invalid_argument("choose the nodes file");
     ImportScenarioOptions options;
-    options.horizonS = request.horizonDays * 86400.0;
+    options.horizonS = (request.horizonDays > 0 ? request.horizonDays : 7) * 86400.0;
     options.name = "Imported: " + QFileInfo(request.nodesFile).completeBaseName().toStdString();
     const std::filesystem::path nodes = request.nodesFile.toStdString();
     std::optional<std::filesystem::path> work;
     if (!request.workFile.isEmpty()) work = request.workFile.toStdString();
+    if (request.source == FleetImportRequest::Source::Slurm) {
+        SlurmImportOptions slurm;
+        slurm.nodes.gpuTypeModels = assignments(request.gpuModels, "GPU types");
+        if (request.horizonDays > 0) slurm.horizonS = options.horizonS;
+        std::optional<std::filesystem::path> topology;
+        if (!request.topologyFile.isEmpty()) topology = request.topologyFile.toStdString();
+        const SlurmImport read = importSlurmFiles(catalog, nodes, work, topology, slurm);
+        options.horizonS = read.horizonS;
+        ImportedScenario imported = importedScenario(read.fleet, catalog, options);
+        validateScenario(imported.scenario, catalog);
+        return imported;
+    }
 
     K8sImportOptions k8s;
     if (!request.topologyLabels.trimmed().isEmpty()) {
@@ -95,8 +108,11 @@ FleetImportDialog::FleetImportDialog(const Catalog& catalog, QWidget* parent)
     m_source = new QComboBox(this);
     m_source->addItem(tr("Kubernetes: kubectl get nodes / pods -o json"),
                       static_cast<int>(FleetImportRequest::Source::Kubernetes));
+    m_source->addItem(tr("Slurm: scontrol show node --oneliner / sacct --parsable2"),
+                      static_cast<int>(FleetImportRequest::Source::Slurm));
     m_nodes = new QLineEdit(this);
     m_work = new QLineEdit(this);
+    m_topologyFile = new QLineEdit(this);
     m_workLabel = new QLabel(this);
     m_topologyLabels = new QLineEdit(this);
     m_topologyLabels->setPlaceholderText(tr("detected (e.g. topology.kubernetes.io/zone,)"));
@@ -110,8 +126,10 @@ FleetImportDialog::FleetImportDialog(const Catalog& catalog, QWidget* parent)
     m_toleratedTaints->setPlaceholderText(
         tr("taint keys the GPU pods tolerate, e.g. sku, dedicated"));
     m_horizonDays = new QSpinBox(this);
-    m_horizonDays->setRange(1, 3 * 366);
-    m_horizonDays->setValue(7);
+    m_horizonDays->setRange(0, 3 * 366);
+    m_horizonDays->setSpecialValueText(
+        tr("automatic (the sacct export's span plus a day; else 7 days)"));
+    m_horizonDays->setValue(0);
     m_horizonDays->setSuffix(tr(" days"));
 
     auto fileRow = [this](QLineEdit* edit, const QString& title, const QString& filter) {
@@ -129,6 +147,8 @@ FleetImportDialog::FleetImportDialog(const Catalog& catalog, QWidget* parent)
     form->addRow(tr("Source"), m_source);
     form->addRow(tr("Nodes"), fileRow(m_nodes, tr("Nodes file"), tr("JSON (*.json);;All (*)")));
     form->addRow(m_workLabel, fileRow(m_work, tr("Work file"), tr("All (*)")));
+    m_topologyFileRow = fileRow(m_topologyFile, tr("topology.conf"), tr("All (*)"));
+    form->addRow(tr("Topology (Slurm)"), m_topologyFileRow);
     form->addRow(tr("Topology labels"), m_topologyLabels);
     form->addRow(tr("Team label"), m_teamLabel);
     form->addRow(m_gpuModelsLabel, m_gpuModels);
@@ -171,8 +191,8 @@ FleetImportDialog::FleetImportDialog(const Catalog& catalog, QWidget* parent)
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(kReadDelayMs);
     connect(m_debounce, &QTimer::timeout, this, &FleetImportDialog::read);
-    for (QLineEdit* edit : {m_nodes, m_work, m_topologyLabels, m_teamLabel, m_gpuModels,
-                            m_unlabelledModel, m_toleratedTaints})
+    for (QLineEdit* edit : {m_nodes, m_work, m_topologyFile, m_topologyLabels, m_teamLabel,
+                            m_gpuModels, m_unlabelledModel, m_toleratedTaints})
         connect(edit, &QLineEdit::textChanged, this, &FleetImportDialog::scheduleRead);
     connect(m_horizonDays, &QSpinBox::valueChanged, this, &FleetImportDialog::scheduleRead);
     connect(m_source, &QComboBox::currentIndexChanged, this, &FleetImportDialog::sourceChanged);
@@ -200,6 +220,9 @@ void FleetImportDialog::sourceChanged() {
                                         : tr("TYPE=MODEL, … for gres types the catalog lacks"));
     m_topologyLabels->setEnabled(k8s);
     m_teamLabel->setEnabled(k8s);
+    m_unlabelledModel->setEnabled(k8s);
+    m_toleratedTaints->setEnabled(k8s);
+    m_topologyFileRow->setEnabled(!k8s);
     scheduleRead();
 }
 
@@ -215,6 +238,7 @@ void FleetImportDialog::setRequest(const FleetImportRequest& request) {
     m_source->setCurrentIndex(m_source->findData(static_cast<int>(request.source)));
     m_nodes->setText(request.nodesFile);
     m_work->setText(request.workFile);
+    m_topologyFile->setText(request.topologyFile);
     m_topologyLabels->setText(request.topologyLabels);
     m_teamLabel->setText(request.teamLabel);
     m_gpuModels->setText(request.gpuModels);
@@ -229,6 +253,7 @@ FleetImportRequest FleetImportDialog::request() const {
     r.source = static_cast<FleetImportRequest::Source>(m_source->currentData().toInt());
     r.nodesFile = m_nodes->text().trimmed();
     r.workFile = m_work->text().trimmed();
+    r.topologyFile = m_topologyFile->text().trimmed();
     r.topologyLabels = m_topologyLabels->text();
     r.teamLabel = m_teamLabel->text();
     r.gpuModels = m_gpuModels->text();

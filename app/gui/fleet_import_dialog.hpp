@@ -36,12 +36,13 @@ struct FleetImportRequest {
     Source source = Source::Kubernetes;
     QString nodesFile;        ///< kubectl get nodes -o json / scontrol show node --oneliner
     QString workFile;         ///< optional: kubectl get pods -A -o json / sacct --parsable2
+    QString topologyFile;     ///< Slurm, optional: topology.conf (leaf switches → racks)
     QString topologyLabels;   ///< Kubernetes: "POD_LABEL,RACK_LABEL"; empty = detected
     QString teamLabel;        ///< Kubernetes: a pod label naming the team
     QString gpuModels;        ///< "PRODUCT=MODEL, …" (Kubernetes) or "TYPE=MODEL, …" (Slurm)
     QString unlabelledModel;  ///< Kubernetes: the model of GPU nodes without a product label
     QString toleratedTaints;  ///< Kubernetes: "KEY, …" taints the GPU pods tolerate
-    int horizonDays = 7;
+    int horizonDays = 0;      ///< 0: from the sacct export (Slurm), else 7 days
 };
 
 /// Reads the request's files with the engine's importer for its source. Throws InputError (a
@@ -80,6 +81,8 @@ private:
     QLineEdit* m_nodes;
     QLineEdit* m_work;
     QLabel* m_workLabel;
+    QLineEdit* m_topologyFile;
+    QWidget* m_topologyFileRow;
     QLineEdit* m_topologyLabels;
     QLineEdit* m_teamLabel;
     QLineEdit* m_gpuModels;

@@ -64,6 +64,34 @@ private slots:
         QVERIFY(importButton(&dialog)->isEnabled());
     }
 
+    void slurmNodesSacctAndTopologyPreviewToo() {
+        // tests/data/slurm: 6 GPU nodes (34 GPUs) behind a spine with four leaf switches, and
+        // an accounting export replayed as a sacct trace.
+        const QString slurm = QStringLiteral(GPUPLAN_TEST_DATA_DIR "/slurm");
+        const Catalog catalog = test::catalog();
+        FleetImportDialog dialog(catalog);
+        FleetImportRequest r;
+        r.source = FleetImportRequest::Source::Slurm;
+        r.nodesFile = slurm + "/nodes.txt";
+        r.workFile = slurm + "/sacct.txt";
+        r.topologyFile = slurm + "/topology.conf";
+        r.gpuModels = QStringLiteral("h100=h100-pcie");
+        dialog.setRequest(r);
+        QVERIFY(waitForRead(dialog));
+        QVERIFY2(dialog.preview(), qPrintable(dialog.errorText()));
+        QCOMPARE(nodeCount(dialog.preview()->scenario), 6);
+        QCOMPARE(static_cast<int>(dialog.preview()->scenario.traces.size()), 1);
+        QVERIFY(dialog.summaryText().contains(
+            QStringLiteral("6 GPU nodes with 34 GPUs in 2 pods and 4 racks")));
+        // Without the type mapping the ambiguous "h100" is refused with its line.
+        r.gpuModels.clear();
+        dialog.setRequest(r);
+        QVERIFY(waitForRead(dialog));
+        QVERIFY(!dialog.preview());
+        QVERIFY2(dialog.errorText().contains(QStringLiteral("nodes.txt:")),
+                 qPrintable(dialog.errorText()));
+    }
+
     void aRefusedFileShowsItsPlaceAndImportStaysOff() {
         QTemporaryDir dir;
         const QString bad = dir.filePath(QStringLiteral("bad.json"));
