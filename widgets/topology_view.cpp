@@ -353,6 +353,29 @@ void TopologyView::paintNode(QPainter& p, int node, bool detailed) {
             p.drawText(nr, Qt::AlignCenter, label);
         }
     }
+    if (info.speed < 1) {
+        // Fail-slow: a dashed red frame, and its pace where there is room. It runs, so it
+        // looks like any other node but for this: what an operator has to find.
+        const QColor slow(0xd6, 0x27, 0x28);
+        p.setPen(QPen(slow, 2, Qt::DashLine));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(nr.adjusted(-1.5, -1.5, 1.5, 1.5));
+        if (detailed && ready && nr.height() >= 10) {
+            QFont f = font();
+            f.setPointSizeF(std::max(6.0, nr.height() * 0.4));
+            f.setBold(true);
+            p.setFont(f);
+            const QString label = tr("SLOW ×%1").arg(info.speed, 0, 'g', 2);
+            const QRectF tag(nr.right() - QFontMetricsF(f).horizontalAdvance(label) - 6, nr.top(),
+                             QFontMetricsF(f).horizontalAdvance(label) + 6, nr.height());
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(255, 255, 255, 200));
+            p.drawRect(tag);
+            p.setPen(slow);
+            p.drawText(tag, Qt::AlignCenter, label);
+        }
+        p.setPen(Qt::NoPen);
+    }
     const bool selected = (m_selection.kind == TopologyHit::Kind::Node ||
                            m_selection.kind == TopologyHit::Kind::Gpu) &&
                           m_selection.node == node;
