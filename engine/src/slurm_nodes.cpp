@@ -42,16 +42,10 @@ constexpr long long kMaxCpusPerNode = 1'000'000;
 constexpr long long kMaxRealMemoryMiB = 1LL << 40;  // 1 EiB
 constexpr std::size_t kShownNames = 10;
 
+using detail::wholeNumber;
+
 std::string inQuotes(std::string_view text) {
     return "\"" + detail::escapedForMessage(text, 80) + "\"";
-}
-
-std::optional<long long> wholeNumber(std::string_view s) {
-    if (s.empty() || s.size() > 18) return std::nullopt;
-    long long value = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-    if (ec != std::errc() || end != s.data() + s.size() || value < 0) return std::nullopt;
-    return value;
 }
 
 /// Lower case, '_' and ' ' as '-': how GPU type names are compared.

@@ -1,5 +1,6 @@
 #include "text_rules.hpp"
 
+#include <charconv>
 #include <cstdio>
 
 namespace gpuplan::detail {
@@ -113,6 +114,14 @@ std::string shortNumber(double value) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.10g", value);
     return buf;
+}
+
+std::optional<long long> wholeNumber(std::string_view s) {
+    if (s.empty() || s.size() > 18) return std::nullopt;
+    long long value = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+    if (ec != std::errc() || end != s.data() + s.size() || value < 0) return std::nullopt;
+    return value;
 }
 
 std::string listedNames(const std::vector<std::string>& names, std::size_t shown) {

@@ -32,6 +32,8 @@ std::string withThousands(long long n);
 
 /// 86400 → "86400", 0.25 → "0.25": a number in a message, without trailing zeros.
 std::string shortNumber(double value);
+/// A whole non-negative integer of at most 18 digits (no sign, no spaces), or nothing.
+std::optional<long long> wholeNumber(std::string_view text);
 /// The first `shown` names, comma-separated, then "and N more": a summary line's list.
 std::string listedNames(const std::vector<std::string>& names, std::size_t shown = 5);
 

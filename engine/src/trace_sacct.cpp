@@ -78,17 +78,10 @@ private:
     const std::string& m_file;
 };
 
+using detail::wholeNumber;
+
 std::string inQuotes(std::string_view text) {
     return "\"" + detail::escapedForMessage(text, 80) + "\"";
-}
-
-/// A whole non-negative integer of at most 18 digits, or nothing.
-std::optional<long long> wholeNumber(std::string_view s) {
-    if (s.empty() || s.size() > 18) return std::nullopt;
-    long long value = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-    if (ec != std::errc() || end != s.data() + s.size() || value < 0) return std::nullopt;
-    return value;
 }
 
 int digits(std::string_view s, std::size_t at, std::size_t count) {
