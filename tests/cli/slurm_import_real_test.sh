@@ -33,7 +33,7 @@ grep -q 'Gres=gpu:h100:8' "$T/nodes.txt" || fail "no Gres=gpu:h100:8 in: $(cat "
 cat "$T/import.out"
 grep -qF '1 GPU node with 8 GPUs' "$T/import.out" && echo "ok: 1 node of 8 GPUs" ||
     fail "import-slurm did not map 8 GPUs"
-grep -qF "1 node of 8 × NVIDIA H100 80GB SXM5, $(nproc) CPU cores, $(awk "BEGIN {printf \"%.10g\", $mem_mb / 1024}") GiB" "$T/import.out" &&
+grep -qF "1 node of 8 × NVIDIA H100 80GB SXM5, $(nproc) CPU cores, $(awk "BEGIN {printf \"%d\", int($mem_mb / 1024)}") GiB" "$T/import.out" &&
     echo "ok: its CPUs ($(nproc)) and RealMemory ($mem_mb MB)" || fail "CPUs or memory not as configured"
 if grep -q 'cordoned\|failed' "$T/import.out"; then fail "an idle node imported not Ready"; fi
 "$cli" run --presets "$presets" "$T/slurm.json" >"$T/run.out" 2>&1 && echo "ok: the scenario runs" ||
