@@ -30,6 +30,20 @@ expect '0' '^ok: .*s.json' -- "$cli" validate --presets "$presets" "$work/s.json
 # 4 running pods start at once; the pending fine-tune too (a Ready H100 node has room).
 expect_text 0 'jobs_started               5' -- "$cli" run --presets "$presets" "$work/s.json"
 
+# End to end: the imported fleet's run in the planning meeting's PDF (when this gpuplan-cli
+# has the application's report; a build without it says so).
+if "$cli" report "$work/s.json" --presets "$presets" --out "$work/r.pdf" >"$work/out" 2>&1; then
+    if pdftotext -layout "$work/r.pdf" - | grep -q 'Imported: nodes'; then
+        echo "ok: the imported fleet's report names it"
+    else
+        fail "the report of the imported fleet lacks its name"
+    fi
+elif grep -q 'built without the application' "$work/out"; then
+    echo "ok: no report in this build (GPUPLAN_BUILD_APP=OFF)"
+else
+    fail "report of the imported fleet: $(cat "$work/out")"
+fi
+
 # Bad input: exit 2 with the file and the pointer; --out keeps what it held.
 cp "$work/s.json" "$work/before.json"
 sed 's/"cpu": "191450m"/"cpu": "lots"/' "$k8s/nodes.json" > "$work/bad-cpu.json"
