@@ -49,10 +49,13 @@ LessonEffect readEffect(const JsonNode& node) {
     std::optional<JsonNode> job = o.optional("job");
     std::optional<JsonNode> team = o.optional("team");
     std::optional<JsonNode> forecast = o.optional("forecast");
-    if (kpi.has_value() + job.has_value() + team.has_value() + forecast.has_value() != 1)
+    std::optional<JsonNode> series = o.optional("series");
+    if (kpi.has_value() + job.has_value() + team.has_value() + forecast.has_value() +
+            series.has_value() !=
+        1)
         o.fail(
-            "an effect measures a \"kpi\", a \"job\" or a \"team\" (with \"measure\"), "
-            "or the \"forecast\": one of them");
+            "an effect measures a \"kpi\", a \"job\", a \"team\" or a \"series\" (with "
+            "\"measure\"), or the \"forecast\": one of them");
     if (kpi) {
         e.kpi = kpi->string(128);
         if (e.kpi.empty()) kpi->fail("name the KPI");
@@ -64,6 +67,10 @@ LessonEffect readEffect(const JsonNode& node) {
              {"end", LessonJobMeasure::EndS}});
     } else if (forecast) {
         readForecast(o, *forecast, e);
+    } else if (series) {
+        e.series = series->string(128);
+        if (e.series.empty()) series->fail("name the series");
+        e.seriesMax = o.required("measure").enumeration<bool>({{"mean", false}, {"max", true}});
     } else {
         e.team = team->name();
         e.teamMeasure = o.required("measure").enumeration<LessonTeamMeasure>(

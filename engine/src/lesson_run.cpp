@@ -1,7 +1,9 @@
 // A lesson's scenarios, its effects measured in runs and checked against the claim, and the
 // claim in words (gpuplan/lesson.hpp).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
 #include <tuple>
 
 #include "gpuplan/lesson.hpp"
@@ -52,6 +54,7 @@ std::string describe(const LessonEffect& e) {
     if (!e.kpi.empty()) return e.kpi;
     if (!e.team.empty()) return "team " + e.team + "'s measure";
     if (e.forecast != LessonForecastMeasure::None) return "the demand forecast's measure";
+    if (!e.series.empty()) return "series " + e.series;
     const char* what = e.measure == LessonJobMeasure::WaitS    ? "wait"
                        : e.measure == LessonJobMeasure::StartS ? "start"
                                                                : "end";
@@ -94,6 +97,15 @@ std::optional<double> measureEffect(const LessonEffect& effect, const Results& r
         if (!kpi || !std::isfinite(kpi->value)) return std::nullopt;
         value = kpi->value;
         engineUnit = kpi->unit;
+    } else if (!effect.series.empty()) {
+        const Series* s = nullptr;
+        for (const Series& candidate : results.series)
+            if (candidate.name == effect.series) s = &candidate;
+        if (!s || s->values.empty()) return std::nullopt;
+        value = effect.seriesMax ? *std::max_element(s->values.begin(), s->values.end())
+                                 : std::accumulate(s->values.begin(), s->values.end(), 0.0) /
+                                       static_cast<double>(s->values.size());
+        engineUnit = s->unit;
     } else if (effect.forecast != LessonForecastMeasure::None) {
         try {
             const DemandForecast f = forecastDemand(demandHistory(results), effect.forecastOptions);

@@ -103,6 +103,13 @@ TEST_CASE("lessons: effects measure KPIs, jobs and teams in their display units"
     CHECK(*measureEffect(e, r) == Approx(12.5));
     e.team = "nobody";
     CHECK(!measureEffect(e, r));
+    // A series: the mean of its samples, or the largest: (0 + 6 + 6 + 0) / 4 = 3.
+    r.series.push_back({"pending_gpus{scheduling}", "gpus", {0, 6, 6, 0}});
+    e.team.clear();
+    e.series = "pending_gpus{scheduling}";
+    CHECK(*measureEffect(e, r) == Approx(3));
+    e.seriesMax = true;
+    CHECK(*measureEffect(e, r) == Approx(6));
 }
 
 TEST_CASE("lessons: a step sets its values by the scenario reader's rules", "[lesson]") {

@@ -15,6 +15,7 @@
 // An effect measures a run KPI, one explicit job ("job": NAME, "measure": "wait" | "start" |
 // "end") or one team ("team": NAME, "measure": "wait_p50" | "wait_p95" | "allocation_share" |
 // "gpu_hours" | "completed" | "borrowed_gpus" | "preemptions"), or the run's demand forecast
+// a series over the run ("series": "pending_gpus{provisioning}", "measure": "mean" | "max"),
 // ("forecast": "reserved_gpus" | "trend_gpus_per_day", with "season": "day" | "week",
 // "horizonDays" and, for the reservation, "usdPerGpuHour": {"reserved", "on-demand"}; see
 // demand_forecast.hpp), in a display unit ("%" of a fraction, "h", "min", "s" of seconds, or
@@ -53,6 +54,8 @@ struct LessonEffect {
     LessonJobMeasure measure = LessonJobMeasure::None;
     std::string team;  ///< a team's name (Results::teamKpis)
     LessonTeamMeasure teamMeasure = LessonTeamMeasure::None;
+    std::string series;      ///< a series' name (Results::series)
+    bool seriesMax = false;  ///< its largest sample, else its mean over the samples
     LessonForecastMeasure forecast = LessonForecastMeasure::None;
     DemandForecastOptions forecastOptions;
     double usdPerGpuHourReserved = 0, usdPerGpuHourOnDemand = 0;
