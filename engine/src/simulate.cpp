@@ -238,10 +238,12 @@ BindingPlan Simulation::plan(std::uint32_t job, const std::vector<PodPlacement>&
         p.slowdown /= p.pace;
     }
     // Fail-slow: every pod waits for the slowest at each step, so the job goes at its pace.
-    double slowest = 1;
-    for (const PodPlacement& pod : pods)
-        slowest = std::min(slowest, fleet.nodes[pod.node].speed);
-    if (slowest < 1) p.slowdown /= slowest;
+    if (m_anySlowNode) {
+        double slowest = 1;
+        for (const PodPlacement& pod : pods)
+            slowest = std::min(slowest, fleet.nodes[pod.node].speed);
+        if (slowest < 1) p.slowdown /= slowest;
+    }
     // A MIG pod has its instance's memory, not the GPU's.
     double memoryGb = fleet.gpuModels[first.gpuModel].hbmGb;
     if (pods.front().isMig()) {

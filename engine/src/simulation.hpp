@@ -127,6 +127,8 @@ public:
         m_pendingEntriesPerSample = pendingEntriesPerSample(options, m_metrics.sampleCount());
         m_fingerprint = 0x6a09e667f3bcc908ull ^ options.seed.value_or(scenario.seed);
         buildNodeEvents();
+        for (const FleetNode& n : results.fleet.nodes)
+            m_anySlowNode = m_anySlowNode || n.speed < 1;
         if (scenario.failures && scenario.failures->hotSpareNodes > 0) {
             m_spare.resize(results.fleet.nodes.size());
             for (std::size_t n = 0; n < m_spare.size(); ++n)
@@ -442,6 +444,8 @@ private:
     std::uint64_t m_fingerprint = 0;
     int m_running = 0;
     mutable std::vector<std::uint32_t> m_nodeScratch;
+    /// A fleet with a fail-slow node: only then does plan() look for its slowest pod's node.
+    bool m_anySlowNode = false;
     std::vector<std::uint32_t> m_queuedNow;  ///< arrived or evicted at m_nowS
     /// Preempted in the current pass, with the job that took their place.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> m_preemptedNow;
