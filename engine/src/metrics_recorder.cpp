@@ -264,8 +264,10 @@ void MetricsRecorder::writeKpis(double endS) {
         const double heldS = m_window.clipS(seg.startS, seg.endS);
         if (heldS == 0) continue;
         const JobSpec& spec = r.jobs[seg.job].spec;
-        const double gpus =
-            spec.sharesGpu() || spec.asksMig() ? r.gpuEquivalentsOf(seg) : spec.gpus;
+        // What the binding held: a grown elastic job holds more pods than it asked.
+        const double gpus = spec.sharesGpu() || spec.asksMig()
+                                ? r.gpuEquivalentsOf(seg)
+                                : static_cast<double>(seg.placementCount) * spec.gpusPerPod;
         const double gpuS = heldS * gpus;
         teams[spec.team].allocatedGpuS += gpuS;
         classes[classGroup(spec)].allocatedGpuS += gpuS;

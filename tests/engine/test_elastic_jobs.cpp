@@ -55,6 +55,11 @@ TEST_CASE("an elastic job grows into idle capacity and ends sooner by its pace",
     // 8 GPUs × 4 h, all useful.
     CHECK(r.kpi("gpu_hours_allocated") == Approx(32.0));
     CHECK(r.kpi("gpu_hours_useful") == Approx(32.0));
+    // The team held what the job held: its grown 8 GPUs, not the 4 it asked, for 4 h.
+    double teamGpuHours = 0;
+    for (const GroupKpis& g : r.teamKpis)
+        teamGpuHours += g.gpuHours;
+    CHECK(teamGpuHours == Approx(32.0));
 }
 
 TEST_CASE("a queued job takes the growth back; the elastic job keeps its work and regrows",
