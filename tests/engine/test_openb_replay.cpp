@@ -11,19 +11,12 @@
 using namespace gpuplan;
 namespace fs = std::filesystem;
 
+using test::errorOf;
+
 namespace {
 
 fs::path openbData() {
     return test::testDataDir() / "openb";
-}
-
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "accepted";
 }
 
 /// The node a job's last binding went to.

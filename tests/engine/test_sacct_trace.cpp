@@ -11,19 +11,12 @@
 
 using namespace gpuplan;
 
+using test::errorOf;
+
 namespace {
 
 std::filesystem::path slurmData() {
     return test::testDataDir() / "slurm";
-}
-
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "accepted";
 }
 
 const std::string kHeader =

@@ -10,6 +10,8 @@
 
 using namespace gpuplan;
 
+using test::errorOf;
+
 namespace {
 
 const Catalog& catalog() {
@@ -21,15 +23,6 @@ SlurmNodeOptions h100IsPcie() {
     SlurmNodeOptions o;
     o.gpuTypeModels = {{"h100", "h100-pcie"}};
     return o;
-}
-
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "accepted";
 }
 
 /// A good first line, then `second` as line 2: the error must name line 2.

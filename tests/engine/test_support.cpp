@@ -123,6 +123,15 @@ InputError inputErrorOf(const std::function<void()>& read) {
     throw;
 }
 
+std::string errorOf(const std::function<void()>& read) {
+    try {
+        read();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "accepted";
+}
+
 Results run(const Scenario& s) {
     RunOptions o;
     o.checkInvariants = true;

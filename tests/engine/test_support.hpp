@@ -44,6 +44,10 @@ JobDef job(const std::string& name, int gpus, double durationS, double submitS =
 /// place and message, for tests of bad input.
 InputError inputErrorOf(const std::function<void()>& read);
 
+/// What `read` is refused with ("file: place: message"), or "accepted": for CHECK_THAT on a
+/// message, which then shows what was (or was not) refused.
+std::string errorOf(const std::function<void()>& read);
+
 /// Runs with invariant checks after every event.
 Results run(const Scenario& s);
 
