@@ -138,14 +138,23 @@ Scenario scenarioAtPoint(const SweepSpec& spec, std::string_view scenarioText, s
     for (std::size_t k = 0; k < spec.pointers.size(); ++k) {
         // Set an existing value, or a new key of an existing object: never build the path
         // (a typo would otherwise add keys the reader then rejects far from the cause). An
-        // index past an array, or one too large to be one, is no place either.
+        // index past an array, or one too large to be one, is no place either. null removes
+        // an object's key (no scenario value may be null, so it cannot mean anything else):
+        // what makes a provisioning node Ready, by removing its "readyAtS".
         bool placed = false;
         try {
             const Json::json_pointer pointer(spec.pointers[k]);
             const Json::json_pointer parent = pointer.parent_pointer();
-            if (doc.contains(parent) && (doc.at(parent).is_object() ||
-                                         (doc.at(parent).is_array() && doc.contains(pointer)))) {
-                doc[pointer] = Json::parse(spec.points[point][k]);
+            Json value = Json::parse(spec.points[point][k]);
+            if (value.is_null()) {
+                if (doc.contains(pointer) && doc.at(parent).is_object()) {
+                    doc.at(parent).erase(pointer.back());
+                    placed = true;
+                }
+            } else if (doc.contains(parent) &&
+                       (doc.at(parent).is_object() ||
+                        (doc.at(parent).is_array() && doc.contains(pointer)))) {
+                doc[pointer] = std::move(value);
                 placed = true;
             }
         } catch (const nlohmann::json::exception&) {
@@ -153,7 +162,9 @@ Scenario scenarioAtPoint(const SweepSpec& spec, std::string_view scenarioText, s
         }
         if (!placed)
             throw InputError(spec.sourceName, spec.pointers[k],
-                             "the scenario " + name + " has no such place to set");
+                             "the scenario " + name +
+                                 (spec.points[point][k] == "null" ? " has no such key to remove"
+                                                                  : " has no such place to set"));
         where += (where.empty() ? "" : ", ") + spec.pointers[k] + " = " + spec.points[point][k];
     }
     try {

@@ -145,6 +145,29 @@ TEST_CASE("the scenario at a point has its values; a bad value names the point",
                       Catch::Contains("sweep.json") && Catch::Contains("no such place"));
 }
 
+TEST_CASE("null at a point removes the key: the reader's default applies", "[sweep]") {
+    TempFolder dir;
+    writeMmc(dir.path);  // its node group is bought on demand
+    const Catalog catalog = test::testCatalog();
+    auto pointSetting = [&](const std::string& pointer) {
+        return parseSweepSpec(R"({"format": "gpuplan-sweep", "formatVersion": 1,
+            "scenario": "mmc.json", "points": [{")" +
+                                  pointer + R"(": null}]})",
+                              "sweep.json", dir.path);
+    };
+    const std::string group = "/topology/pods/0/racks/0/nodes/0";
+    CHECK(scenarioAtPoint(pointSetting(group + "/buyingClass"), 0, catalog, {})
+              .pods[0]
+              .racks[0]
+              .nodes[0]
+              .buyingClass == BuyingClass::Reserved);
+    // A key that is not there, or an array element, is nothing to remove.
+    CHECK_THROWS_WITH(scenarioAtPoint(pointSetting(group + "/readyAtS"), 0, catalog, {}),
+                      Catch::Contains("no such key to remove"));
+    CHECK_THROWS_WITH(scenarioAtPoint(pointSetting(group), 0, catalog, {}),
+                      Catch::Contains("no such key to remove"));
+}
+
 TEST_CASE("runs.csv reads back exactly; shards merge into one machine's bytes", "[sweep]") {
     TempFolder dir;
     writeMmc(dir.path);
