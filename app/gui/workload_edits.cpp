@@ -397,6 +397,182 @@ WorkloadEdit setJobCell(const Scenario& s, int row, int column, const QVariant& 
     return e;
 }
 
+// ---- the pod request editor -----------------------------------------------------------------
+
+namespace {
+
+/// Blank, "none", "never" and friends: the trait's default.
+bool meansDefault(const QString& text) {
+    static const QStringList words{"",     "none",      "never",     "any",
+                                   "auto", "automatic", "not asked", "whole"};
+    return words.contains(text.trimmed().toLower());
+}
+
+/// A non-negative amount typed with an optional unit word ("24", "24 cores").
+std::optional<double> parseAmount(QString text, const QString& unit, const QString& field,
+                                  QString* error) {
+    text.remove(unit, Qt::CaseInsensitive);
+    const auto v = ui::parseNumber(text.trimmed(), error);
+    if (!v) return std::nullopt;
+    if (!(*v >= 0) || *v > 1e9) {
+        *error = QObject::tr("%1 must be between 0 and 1e9 %2").arg(field, unit);
+        return std::nullopt;
+    }
+    return v;
+}
+
+/// Sets one pod request row on `t`; false with `error` when the text cannot be read. Ranges
+/// and combinations (a share and a MIG instance, a model not in the catalog) are the reader's
+/// rules, applied when the document validates the edit.
+bool setPodRequestRow(JobTraitsDef& t, int row, const QString& text, const QString& field,
+                      QString* error) {
+    using R = ui::PodRequestModel;
+    const bool blank = meansDefault(text);
+    const JobTraitsDef defaults;
+    switch (row) {
+        case R::GpuModelRow:
+            if (blank)
+                t.gpuModel.reset();
+            else
+                t.gpuModel = text.trimmed().toStdString();
+            return true;
+        case R::GpusPerPodRow: {
+            if (blank) {
+                t.gpusPerPod = 0;
+                return true;
+            }
+            const auto v = parseInteger(text, field, error);
+            if (v) t.gpusPerPod = static_cast<int>(std::clamp<long long>(*v, -1, 1000));
+            return v.has_value();
+        }
+        case R::GpuShareRow: {
+            // 0.25 is a quarter of a GPU; 250m the same in milli-GPU.
+            QString s = text.trimmed();
+            if (blank) {
+                t.gpuMilli = 1000;
+                return true;
+            }
+            const bool milli = s.endsWith(QLatin1Char('m'));
+            if (milli) s.chop(1);
+            const auto v = ui::parseNumber(s.trimmed(), error);
+            if (!v) return false;
+            const double m = milli ? *v : *v * 1000;
+            if (!(m >= 1 && m <= 1000) || m != std::round(m)) {
+                *error = QObject::tr(
+                             "%1: a share is 0.001 to 1 GPU (or 1m to 1000m), in whole "
+                             "milli-GPUs; got %2")
+                             .arg(field, text.trimmed());
+                return false;
+            }
+            t.gpuMilli = static_cast<int>(m);
+            return true;
+        }
+        case R::MigProfileRow: {
+            QString s = text.trimmed();
+            t.migProfile.clear();
+            t.migMemoryGb = 0;
+            if (blank) return true;
+            // A profile is named <compute>g.<memory>gb; anything else is memory, "20 GB".
+            if (!s.contains(QLatin1String("g."), Qt::CaseInsensitive)) {
+                const auto v = parseAmount(s, QStringLiteral("GB"), field, error);
+                if (v) t.migMemoryGb = *v;
+                return v.has_value();
+            }
+            t.migProfile = s.toStdString();
+            return true;
+        }
+        case R::CpuRow:
+        case R::HostMemoryRow: {
+            const bool cpu = row == R::CpuRow;
+            int& target = cpu ? t.cpuMilliPerPod : t.memoryMiBPerPod;
+            if (blank) {
+                target = 0;
+                return true;
+            }
+            const auto v = parseAmount(text, cpu ? QStringLiteral("cores") : QStringLiteral("GiB"),
+                                       field, error);
+            if (!v) return false;
+            // Past the file's range the reader refuses it with its bounds.
+            target = static_cast<int>(std::min(std::round(*v * (cpu ? 1000 : 1024)), 2e9));
+            return true;
+        }
+        case R::GpuMemoryRow: {
+            if (blank) {
+                t.memoryGbPerGpu = 0;
+                return true;
+            }
+            const auto v = parseAmount(text, QStringLiteral("GB"), field, error);
+            if (v) t.memoryGbPerGpu = *v;
+            return v.has_value();
+        }
+        case R::SmActivityRow:
+        case R::MfuRow:
+        case R::TopologyRow: {
+            const auto v = parseFraction(text, field, error);
+            if (v)
+                (row == R::SmActivityRow ? t.smActivity
+                 : row == R::MfuRow      ? t.mfu
+                                         : t.topologySensitivity) = *v;
+            return v.has_value();
+        }
+        case R::StartupRow:
+        case R::CheckpointIntervalRow:
+        case R::CheckpointCostRow: {
+            double& v = row == R::StartupRow              ? t.startupS
+                        : row == R::CheckpointIntervalRow ? t.checkpointIntervalS
+                                                          : t.checkpointCostS;
+            if (blank || text.trimmed() == QLatin1String("0")) {
+                v = 0;
+                return true;
+            }
+            const auto d = ui::parseQuantity(text, Quantity::DurationS, error);
+            if (d) v = *d;
+            return d.has_value();
+        }
+        case R::PreemptionRow: {
+            const QString s = text.trimmed().toLower();
+            if (s == QLatin1String("never")) {
+                t.preemptionPolicy = PreemptionPolicy::Never;
+            } else if (s.isEmpty() || s.contains(QLatin1String("lower"))) {
+                t.preemptionPolicy = defaults.preemptionPolicy;
+            } else {
+                *error = QObject::tr("%1: \"lower priority\" or \"never\", got \"%2\"")
+                             .arg(field, text.trimmed());
+                return false;
+            }
+            return true;
+        }
+    }
+    *error = QObject::tr("That row cannot be edited.");
+    return false;
+}
+
+}  // namespace
+
+WorkloadEdit setPodRequestValue(const Scenario& s, ui::PodRequestModel::Target target, int row,
+                                const QVariant& value) {
+    using T = ui::PodRequestModel::Target;
+    const bool isClass = target.kind == T::Class;
+    const int count = static_cast<int>(isClass ? s.jobClasses.size() : s.jobs.size());
+    if (target.kind == T::None || target.index < 0 || target.index >= count)
+        return refused(QObject::tr("Select a job class or a job first."));
+    WorkloadEdit e;
+    e.after = s;
+    JobTraitsDef& t =
+        isClass ? e.after.jobClasses[target.index].traits : e.after.jobs[target.index].traits;
+    const QString field = ui::PodRequestModel::titles().value(row);
+    const QString text = value.toString();
+    QString error;
+    if (!setPodRequestRow(t, row, text, field, &error))
+        return refused(error.startsWith(field) ? error
+                                               : QStringLiteral("%1: %2").arg(field, error));
+    const std::string& name = isClass ? s.jobClasses[target.index].name : s.jobs[target.index].name;
+    e.text = (isClass ? QObject::tr("%1 of class %2: %3") : QObject::tr("%1 of job %2: %3"))
+                 .arg(field, q(name),
+                      text.trimmed().isEmpty() ? QObject::tr("default") : text.trimmed());
+    return e;
+}
+
 WorkloadEdit removeJob(const Scenario& s, int row) {
     WorkloadEdit e;
     e.after = s;

@@ -8,6 +8,7 @@
 #include <QVariant>
 
 #include "gpuplan/scenario.hpp"
+#include "pod_request_model.hpp"
 
 namespace gpuplan::app {
 
@@ -21,6 +22,9 @@ struct WorkloadEdit {
 WorkloadEdit setTeamCell(const Scenario& s, int row, int column, const QVariant& value);
 WorkloadEdit setClassCell(const Scenario& s, int row, int column, const QVariant& value);
 WorkloadEdit setJobCell(const Scenario& s, int row, int column, const QVariant& value);
+/// A row of the pod request editor (ui::PodRequestModel::Row) of a class or an explicit job.
+WorkloadEdit setPodRequestValue(const Scenario& s, ui::PodRequestModel::Target target, int row,
+                                const QVariant& value);
 
 /// Renames a team and every class and explicit job that names it.
 WorkloadEdit renameTeam(const Scenario& s, int team, const QString& name);

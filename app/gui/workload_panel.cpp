@@ -5,11 +5,13 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "pod_request_model.hpp"
 #include "workload_delegate.hpp"
 #include "workload_models.hpp"
 
@@ -110,9 +112,29 @@ WorkloadPanel::WorkloadPanel(ScenarioDocument* document, QWidget* parent)
     connect(m_demand, &DemandSpinBox::refused, this, &WorkloadPanel::showReason);
     cornerRow->addWidget(m_demand);
 
-    m_tabs = new QTabWidget(this);
+    // The tables on the left, the selected class's or job's pod request on the right.
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    layout->addWidget(split, 1);
+    m_tabs = new QTabWidget(split);
     m_tabs->setCornerWidget(corner, Qt::TopRightCorner);
-    layout->addWidget(m_tabs, 1);
+    split->addWidget(m_tabs);
+    auto* requestPane = new QWidget(split);
+    auto* requestColumn = new QVBoxLayout(requestPane);
+    requestColumn->setContentsMargins(0, 0, 0, 0);
+    requestColumn->setSpacing(2);
+    m_podRequestTitle = new QLabel(requestPane);
+    m_podRequestTitle->setWordWrap(true);
+    requestColumn->addWidget(m_podRequestTitle);
+    m_podRequest = new ui::PodRequestModel(this);
+    m_podRequest->setEditHook([this](int row, int, const QVariant& v) {
+        return commit(setPodRequestValue(m_doc->scenario(), m_podRequest->target(), row, v));
+    });
+    m_podRequestView = makeView(m_podRequest);
+    m_podRequestView->setMinimumHeight(0);
+    requestColumn->addWidget(m_podRequestView, 1);
+    split->addWidget(requestPane);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
     auto page = [this](QTableView* view, const QString& title,
                        std::initializer_list<std::pair<QString, std::function<void()>>> buttons) {
         auto* w = new QWidget(this);
@@ -165,8 +187,29 @@ WorkloadPanel::WorkloadPanel(ScenarioDocument* document, QWidget* parent)
                                 QAbstractItemView::AnyKeyPressed |
                                 QAbstractItemView::SelectedClicked);
 
+    for (QTableView* v : {m_classView, m_jobView})
+        connect(v->selectionModel(), &QItemSelectionModel::currentChanged, this,
+                &WorkloadPanel::followSelection);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &WorkloadPanel::followSelection);
+
     connect(m_doc, &ScenarioDocument::changed, this, &WorkloadPanel::refresh);
     refresh();
+}
+
+void WorkloadPanel::followSelection() {
+    using T = ui::PodRequestModel::Target;
+    T target;
+    if (QTableView* v = m_tabs->currentIndex() == 0   ? m_classView
+                        : m_tabs->currentIndex() == 2 ? m_jobView
+                                                      : nullptr;
+        v && v->currentIndex().isValid())
+        target = T{v == m_classView ? T::Class : T::Job, v->currentIndex().row()};
+    m_podRequest->setTarget(target);
+    const QString name = m_podRequest->targetName();
+    m_podRequestTitle->setText(
+        name.isEmpty() ? tr("<i>Select a job class or a job to edit its pod request.</i>")
+                       : tr("<b>Pod request of %1</b>").arg(name.toHtmlEscaped()));
+    m_podRequestView->resizeColumnToContents(ui::PodRequestModel::TraitColumn);
 }
 
 QTableView* WorkloadPanel::makeView(QAbstractItemModel* model) {
@@ -202,6 +245,8 @@ void WorkloadPanel::refresh() {
     m_teams->setScenario(shown);
     m_classes->setScenario(shown);
     m_jobs->setScenario(shown);
+    m_podRequest->setScenario(shown);
+    followSelection();  // the row may have gone, or been renamed
     m_tabs->setTabText(2, tr("Jobs (%1)").arg(s.jobs.size()));
     // Fit the columns when rows come or go, not on every edit (columns would jump).
     for (QTableView* v : {m_teamView, m_classView, m_jobView}) {

@@ -21,6 +21,7 @@ namespace gpuplan::ui {
 class TeamTableModel;
 class JobClassTableModel;
 class ExplicitJobTableModel;
+class PodRequestModel;
 }  // namespace gpuplan::ui
 
 namespace gpuplan::app {
@@ -54,6 +55,9 @@ public:
     ui::TeamTableModel* teamModel() const { return m_teams; }
     ui::JobClassTableModel* classModel() const { return m_classes; }
     ui::ExplicitJobTableModel* jobModel() const { return m_jobs; }
+    /// The traits of the class or job selected in the tables (follows the current row).
+    ui::PodRequestModel* podRequestModel() const { return m_podRequest; }
+    QTableView* jobView() const { return m_jobView; }
     DemandSpinBox* demandBox() const { return m_demand; }
     QTabWidget* tabs() const { return m_tabs; }
     QTableView* classView() const { return m_classView; }
@@ -73,6 +77,8 @@ private:
     void showReason(const QString& reason);
     QTableView* makeView(QAbstractItemModel* model);
     int currentRow(QTableView* view);
+    /// Points the pod request editor at the current tab's current row.
+    void followSelection();
 
     ScenarioDocument* m_doc;
     ui::TeamTableModel* m_teams;
@@ -82,6 +88,9 @@ private:
     QLabel* m_reason;
     QTabWidget* m_tabs;
     QTableView *m_teamView, *m_classView, *m_jobView;
+    ui::PodRequestModel* m_podRequest;
+    QLabel* m_podRequestTitle;
+    QTableView* m_podRequestView;
 };
 
 }  // namespace gpuplan::app

@@ -1,0 +1,143 @@
+// QtTest, offscreen: the workload panel's pod request editor. Selecting a class or an explicit
+// job in the tables shows its traits; a value typed there is one validated, undoable edit of
+// that class or job, read by the units the row shows; a value it cannot read changes nothing
+// and says why. Lesson 3.1's first step, done by hand in this editor, has the lesson's effect.
+#include <QTableView>
+#include <QtTest>
+
+#include "app_test_support.hpp"
+#include "gpuplan/scenario_io.hpp"
+#include "pod_request_model.hpp"
+#include "workload_models.hpp"
+#include "workload_panel.hpp"
+
+using namespace gpuplan;
+using namespace gpuplan::app;
+using namespace gpuplan::app::test;
+using Row = ui::PodRequestModel::Row;
+using Col = ui::PodRequestModel::Column;
+
+namespace {
+
+/// Makes row `row` of the class table (tab 0) or the job table (tab 2) current.
+void select(WorkloadPanel* panel, bool job, int row) {
+    panel->tabs()->setCurrentIndex(job ? 2 : 0);
+    QTableView* view = job ? panel->jobView() : panel->classView();
+    view->setCurrentIndex(view->model()->index(row, 0));
+}
+
+QString shown(ui::PodRequestModel* m, int row) {
+    return m->data(m->index(row, Col::ValueColumn), Qt::DisplayRole).toString();
+}
+
+bool type(ui::PodRequestModel* m, int row, const char* text) {
+    return m->setData(m->index(row, Col::ValueColumn), QString::fromUtf8(text), Qt::EditRole);
+}
+
+}  // namespace
+
+class PodRequestEditorTest : public QObject {
+    Q_OBJECT
+private slots:
+    void aClassRequestIsEditedInItsUnitsAndUndone() {
+        Fixture f;
+        WorkloadPanel* panel = f.window->workload();
+        ui::PodRequestModel* m = panel->podRequestModel();
+        QCOMPARE(m->rowCount(), 0);  // nothing selected yet
+        select(panel, false, 0);
+        QCOMPARE(m->rowCount(), int(Row::RowCount));
+        QCOMPARE(m->targetName(), QStringLiteral("class ") +
+                                      QString::fromStdString(f.doc.scenario().jobClasses[0].name));
+        const std::string before = scenarioToJson(f.doc.scenario());
+        // 24 cores = 24,000 milli-cores; 0.25 of a GPU and 250m are the same share.
+        QVERIFY(type(m, Row::CpuRow, "24"));
+        QCOMPARE(f.doc.scenario().jobClasses[0].traits.cpuMilliPerPod, 24000);
+        QCOMPARE(shown(m, Row::CpuRow), QStringLiteral("24 cores"));
+        QVERIFY(type(m, Row::HostMemoryRow, "64 GiB"));
+        QCOMPARE(f.doc.scenario().jobClasses[0].traits.memoryMiBPerPod, 64 * 1024);
+        QVERIFY(type(m, Row::StartupRow, "5 min"));
+        QCOMPARE(f.doc.scenario().jobClasses[0].traits.startupS, 300.0);
+        QVERIFY(type(m, Row::PreemptionRow, "never"));
+        QCOMPARE(f.doc.scenario().jobClasses[0].traits.preemptionPolicy, PreemptionPolicy::Never);
+        QCOMPARE(f.doc.undoStack()->count(), 4);
+        QVERIFY(f.doc.undoStack()->text(0).contains("CPU per pod of class"));
+        for (int i = 0; i < 4; ++i)
+            f.doc.undoStack()->undo();
+        QCOMPARE(scenarioToJson(f.doc.scenario()), before);
+        QCOMPARE(shown(m, Row::CpuRow), QStringLiteral("not asked"));
+    }
+
+    void aShareIsAFractionOrMilliGpus() {
+        Fixture f;
+        WorkloadPanel* panel = f.window->workload();
+        ui::PodRequestModel* m = panel->podRequestModel();
+        // pretrain's 32- and 64-GPU jobs cannot take a share of one GPU: the reader's rule.
+        select(panel, false, 0);
+        QVERIFY(!type(m, Row::GpuShareRow, "0.25"));
+        QVERIFY2(m->lastRefusal().contains("a pod with a GPU share or a MIG instance has one GPU"),
+                 qPrintable(m->lastRefusal()));
+        // notebook's jobs have one GPU: a quarter of one is a share.
+        select(panel, false, 4);
+        QCOMPARE(m->targetName(), QStringLiteral("class notebook"));
+        QVERIFY(type(m, Row::GpuShareRow, "0.25"));
+        QCOMPARE(f.doc.scenario().jobClasses[4].traits.gpuMilli, 250);
+        QCOMPARE(shown(m, Row::GpuShareRow), QStringLiteral("0.25 of a GPU (250m)"));
+        QVERIFY(type(m, Row::GpuShareRow, "300m"));
+        QCOMPARE(f.doc.scenario().jobClasses[4].traits.gpuMilli, 300);
+        QVERIFY(type(m, Row::GpuShareRow, ""));
+        QCOMPARE(f.doc.scenario().jobClasses[4].traits.gpuMilli, 1000);
+    }
+
+    void valuesItCannotReadChangeNothingAndSayWhy() {
+        Fixture f;
+        WorkloadPanel* panel = f.window->workload();
+        ui::PodRequestModel* m = panel->podRequestModel();
+        select(panel, false, 0);
+        const std::string before = scenarioToJson(f.doc.scenario());
+        struct Case {
+            int row;
+            const char* value;
+            const char* reason;
+        } cases[] = {
+            {Row::GpuShareRow, "2", "a share is 0.001 to 1 GPU"},
+            {Row::GpuShareRow, "0.0005", "a share is 0.001 to 1 GPU"},
+            {Row::CpuRow, "-4", "CPU per pod must be between 0 and 1e9 cores"},
+            {Row::CpuRow, "lots", "CPU per pod"},
+            {Row::SmActivityRow, "150", "SM activity must be between 0 and 100 %"},
+            {Row::PreemptionRow, "sometimes", "\"lower priority\" or \"never\""},
+            {Row::GpuModelRow, "h900", "h900"},  // the reader's rule: not in the catalog
+        };
+        for (const Case& c : cases) {
+            QVERIFY2(!type(m, c.row, c.value), c.value);
+            QVERIFY2(m->lastRefusal().contains(c.reason), qPrintable(m->lastRefusal()));
+            QVERIFY2(panel->reason().contains(c.reason), qPrintable(panel->reason()));
+            QCOMPARE(scenarioToJson(f.doc.scenario()), before);
+            QCOMPARE(f.doc.undoStack()->count(), 0);
+        }
+    }
+
+    // Lesson 3.1, step 1 by hand: finetune's pods ask 8 cores instead of 24, so the prep nodes
+    // (16 cores free each) pass the CPU filter with two pods each, and it starts at once
+    // instead of waiting 11 h for pretrain to end (the lesson file says so; its test too).
+    void lesson31sFirstStepByHand() {
+        Fixture f(QStringLiteral("../lessons/scenarios/3.1-filter-score-bind.json"));
+        const JobRecord* waiting = findJob(*f.window->results(), "finetune");
+        QVERIFY(waiting);
+        QCOMPARE(waiting->waitS(), 11 * 3600.0);
+        WorkloadPanel* panel = f.window->workload();
+        ui::PodRequestModel* m = panel->podRequestModel();
+        select(panel, true, 3);
+        QCOMPARE(m->targetName(), QStringLiteral("job finetune"));
+        QCOMPARE(shown(m, Row::CpuRow), QStringLiteral("24 cores"));
+        QVERIFY(type(m, Row::CpuRow, "8 cores"));
+        QVERIFY(f.waitForResults());
+        const JobRecord* started = findJob(*f.window->results(), "finetune");
+        QVERIFY(started);
+        QCOMPARE(started->waitS(), 0.0);
+        QCOMPARE(f.doc.undoStack()->text(0),
+                 QStringLiteral("CPU per pod of job finetune: 8 cores"));
+    }
+};
+
+QTEST_MAIN(PodRequestEditorTest)
+#include "test_pod_request_editor.moc"
