@@ -21,7 +21,7 @@ constexpr std::size_t kMaxTextChars = 8000;  // a screen of explanation
 constexpr std::size_t kMaxLessons = 200;
 constexpr double kMaxNumber = 1e12;
 
-const std::vector<std::string> kUnits = {"%", "h", "min", "s", ""};
+const std::vector<std::string> kUnits = {"%", "h", "min", "s", "$", ""};
 
 /// A forecast effect's measure, season, horizon and prices.
 void readForecast(JsonObject& o, const JsonNode& forecast, LessonEffect& e) {
@@ -86,7 +86,7 @@ LessonEffect readEffect(const JsonNode& node) {
         e.unit = u->string(8);
         if (std::find(kUnits.begin(), kUnits.end(), e.unit) == kUnits.end())
             u->fail("unit \"" + detail::escapedForMessage(e.unit) +
-                    "\" is not one of \"%\", \"h\", \"min\", \"s\" or \"\"");
+                    "\" is not one of \"%\", \"h\", \"min\", \"s\", \"$\" or \"\"");
     }
     e.before = o.required("before").number(-kMaxNumber, kMaxNumber);
     e.after = o.required("after").number(-kMaxNumber, kMaxNumber);

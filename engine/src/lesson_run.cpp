@@ -17,6 +17,8 @@ namespace {
 std::optional<double> unitScale(const std::string& effectUnit, const std::string& engineUnit) {
     if (effectUnit.empty()) return 1.0;
     if (effectUnit == "%") return engineUnit == "fraction" ? std::optional(100.0) : std::nullopt;
+    // Dollars of any cost measure: "usd", "usd_per_h", "usd_per_gpu_h".
+    if (effectUnit == "$") return engineUnit.starts_with("usd") ? std::optional(1.0) : std::nullopt;
     if (engineUnit != "s") return std::nullopt;
     if (effectUnit == "h") return 1 / 3600.0;
     if (effectUnit == "min") return 1 / 60.0;
@@ -146,12 +148,21 @@ std::string formatEffectValue(double value, const std::string& unit) {
                   : a >= 10                      ? "%.1f"
                                                  : "%.2f",
                   value);
+    if (unit == "$" && a < 100 && a != std::floor(a))
+        std::snprintf(buf, sizeof buf, "%.2f", value);  // cents stay: $3.20, not $3.2
     std::string text = buf;
-    if (text.find('.') != std::string::npos) {  // 12.50 → 12.5, 3.00 → 3
+    if (unit != "$" && text.find('.') != std::string::npos) {  // 12.50 → 12.5, 3.00 → 3
         text.erase(text.find_last_not_of('0') + 1);
         if (text.back() == '.') text.pop_back();
     }
-    return unit.empty() ? text : text + " " + unit;
+    if (unit != "$") return unit.empty() ? text : text + " " + unit;
+    // Dollars read "$22,533", "−$1,200", "$2.41".
+    const bool negative = text.front() == '-';
+    if (negative) text.erase(0, 1);
+    const std::size_t point = text.find('.');
+    for (std::size_t i = point == std::string::npos ? text.size() : point; i > 3; i -= 3)
+        text.insert(i - 3, ",");
+    return (negative ? "-$" : "$") + text;
 }
 
 std::string effectText(const LessonEffect& effect) {

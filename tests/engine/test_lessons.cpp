@@ -73,6 +73,13 @@ TEST_CASE("lessons: chapters are listed in order and the text shows the claimed 
     CHECK(formatEffectValue(12.5, "%") == "12.5 %");
     CHECK(formatEffectValue(1234.4, "min") == "1234 min");
     CHECK(formatEffectValue(3, "") == "3");
+    // Dollars: a leading sign, thousands grouped, cents kept only where they are given.
+    CHECK(formatEffectValue(22533, "$") == "$22,533");
+    CHECK(formatEffectValue(1234567, "$") == "$1,234,567");
+    CHECK(formatEffectValue(2.41, "$") == "$2.41");
+    CHECK(formatEffectValue(3.2, "$") == "$3.20");
+    CHECK(formatEffectValue(-4883, "$") == "-$4,883");
+    CHECK(formatEffectValue(999, "$") == "$999");
 }
 
 TEST_CASE("lessons: effects measure KPIs, jobs and teams in their display units", "[lesson]") {
@@ -91,6 +98,12 @@ TEST_CASE("lessons: effects measure KPIs, jobs and teams in their display units"
     e.kpi = "wait_s_p95";
     e.unit = "h";
     CHECK(*measureEffect(e, r) == Approx(1.5));  // 5400 s ÷ 3600
+    e.unit = "$";
+    CHECK(!measureEffect(e, r));  // seconds are no dollars
+    r.kpis.push_back({"usd_per_useful_gpu_h", 2.41, "usd_per_gpu_h", ""});
+    e.kpi = "usd_per_useful_gpu_h";
+    CHECK(*measureEffect(e, r) == Approx(2.41));  // any cost measure, as it is
+    e.kpi = "wait_s_p95";
     e.unit = "%";
     CHECK(!measureEffect(e, r));  // seconds are no percentage
     e.kpi.clear();

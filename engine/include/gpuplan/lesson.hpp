@@ -18,8 +18,8 @@
 // a series over the run ("series": "pending_gpus{provisioning}", "measure": "mean" | "max"),
 // ("forecast": "reserved_gpus" | "trend_gpus_per_day", with "season": "day" | "week",
 // "horizonDays" and, for the reservation, "usdPerGpuHour": {"reserved", "on-demand"}; see
-// demand_forecast.hpp), in a display unit ("%" of a fraction, "h", "min", "s" of seconds, or
-// "" as the engine has it).
+// demand_forecast.hpp), in a display unit ("%" of a fraction, "h", "min", "s" of seconds, "$"
+// of a cost in dollars, or "" as the engine has it).
 #pragma once
 
 #include <filesystem>
@@ -59,7 +59,7 @@ struct LessonEffect {
     LessonForecastMeasure forecast = LessonForecastMeasure::None;
     DemandForecastOptions forecastOptions;
     double usdPerGpuHourReserved = 0, usdPerGpuHourOnDemand = 0;
-    std::string unit;              ///< "%", "h", "min", "s" or "" (the KPI's own)
+    std::string unit;              ///< "%", "h", "min", "s", "$" or "" (the KPI's own)
     double before = 0, after = 0;  ///< what the lesson claims, in `unit`
     double tolerance = 0;          ///< how far a run may be from each, in `unit`
     std::string says;              ///< the claim in words, with {before}, {after} and {change}
