@@ -170,6 +170,8 @@ QVariant FleetTreeModel::display(const FleetTreePath& p, int column) const {
             return g ? QString::fromStdString(g->nodeType) : QVariant();
         case BuyingClassColumn:
             return g ? QString::fromLatin1(toString(g->buyingClass)) : QVariant();
+        case StateColumn:
+            return g ? QString::fromLatin1(toString(g->state)) : QVariant();
         case ReadyAtColumn:
             if (!g) return {};
             if (g->state == NodeState::Provisioning)
@@ -205,6 +207,7 @@ QVariant FleetTreeModel::editValue(const FleetTreePath& p, int column) const {
             return level == 0 ? pod.count : level == 1 ? pod.racks[p.rack].count : g->count;
         case NodeTypeColumn:
         case BuyingClassColumn:
+        case StateColumn:
             return display(p, column);
         case ReadyAtColumn:  // hours; 0 = there from the start
             return g ? QVariant(g->state == NodeState::Provisioning ? g->readyAtS / 3600.0 : 0.0)
@@ -221,6 +224,11 @@ QString FleetTreeModel::tooltip(const FleetTreePath& p, int column) const {
             return tr(
                 "Identical copies of this definition; generated names get an index "
                 "(rack0, rack1, …) when there is more than one");
+        case StateColumn:
+            return tr(
+                "How the group's nodes start: ready, cordoned (kept out of scheduling, e.g. "
+                "for maintenance) or failed (down until a repair event); provisioning is set "
+                "by a delivery time");
         case ReadyAtColumn:
             return tr(
                 "Delivery time in hours: the nodes are provisioning until then. "
@@ -270,6 +278,12 @@ QVariant FleetTreeModel::data(const QModelIndex& index, int role) const {
                     names << QString::fromLatin1(toString(b));
                 return names;
             }
+            if (column == StateColumn) {
+                QStringList names;
+                for (NodeState s : {NodeState::Ready, NodeState::Cordoned, NodeState::Failed})
+                    names << QString::fromLatin1(toString(s));
+                return names;
+            }
             return {};
         case ChoiceLabelsRole: {
             QStringList labels = data(index, ChoicesRole).toStringList();
@@ -295,6 +309,8 @@ QVariant FleetTreeModel::headerData(int section, Qt::Orientation o, int role) co
             return tr("Node type");
         case BuyingClassColumn:
             return tr("Buying class");
+        case StateColumn:
+            return tr("State");
         case ReadyAtColumn:
             return tr("Ready at");
         case GpusEachColumn:
@@ -313,8 +329,8 @@ Qt::ItemFlags FleetTreeModel::flags(const QModelIndex& index) const {
     const int column = index.column();
     const bool group = levelOf(pathOf(index)) == 2;
     if (column == NameColumn || column == CountColumn) f |= Qt::ItemIsEditable;
-    if (group &&
-        (column == NodeTypeColumn || column == BuyingClassColumn || column == ReadyAtColumn))
+    if (group && (column == NodeTypeColumn || column == BuyingClassColumn ||
+                  column == StateColumn || column == ReadyAtColumn))
         f |= Qt::ItemIsEditable;
     return f;
 }

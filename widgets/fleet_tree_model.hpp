@@ -25,6 +25,7 @@ public:
         CountColumn,
         NodeTypeColumn,
         BuyingClassColumn,
+        StateColumn,  ///< a group's state at the start: ready, cordoned or failed
         ReadyAtColumn,
         GpusEachColumn,
         TotalGpusColumn,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <set>
@@ -475,6 +476,32 @@ FleetEdit setReadyAt(const Scenario& s, FleetDefPath p, double readyAtS) {
     return accept(std::move(after),
                   readyAtS > 0 ? "Deliver " + quoted(g.name) + " at " + formatSimTime(readyAtS)
                                : "Deliver " + quoted(g.name) + " from the start");
+}
+
+FleetEdit setGroupState(const Scenario& s, FleetDefPath p, NodeState state) {
+    if (p.level() != 2 || !exists(s, p)) return refuse("a state belongs to a node group");
+    if (state != NodeState::Ready && state != NodeState::Cordoned && state != NodeState::Failed)
+        return refuse(
+            "a node group starts ready, cordoned or failed; set a delivery time to make it "
+            "provisioning");
+    Scenario after = s;
+    NodeGroupDef& g = after.pods[p.pod].racks[p.rack].nodes[p.group];
+    g.state = state;
+    g.readyAtS = 0;
+    return accept(std::move(after), "Start " + quoted(g.name) + " " + toString(state));
+}
+
+FleetEdit setUplinkOversubscription(const Scenario& s, bool rack, double ratio) {
+    // The reader's range: 1 (full bisection) to 1000.
+    if (!(ratio >= 1 && ratio <= 1000))
+        return refuse("an oversubscription is 1:1 (full bisection) to 1000:1");
+    Scenario after = s;
+    (rack ? after.fabric.rackUplinkOversubscription : after.fabric.podUplinkOversubscription) =
+        ratio;
+    char text[32];
+    std::snprintf(text, sizeof text, "%g:1", ratio);
+    return accept(std::move(after),
+                  std::string(rack ? "Rack" : "Pod") + " uplinks oversubscribed " + text);
 }
 
 // ---- generated pods, racks and nodes ----------------------------------------------------

@@ -52,6 +52,11 @@ FleetEdit setNodeType(const Scenario& s, FleetDefPath group, const std::string& 
 FleetEdit setBuyingClass(const Scenario& s, FleetDefPath group, BuyingClass buyingClass);
 /// readyAtS > 0: a delivery, Provisioning until then; 0: there from the start (Ready).
 FleetEdit setReadyAt(const Scenario& s, FleetDefPath group, double readyAtS);
+/// How a group's nodes start: Ready, Cordoned or Failed (Provisioning comes with a delivery
+/// time, setReadyAt). Its delivery time, if any, goes: the nodes are there from the start.
+FleetEdit setGroupState(const Scenario& s, FleetDefPath group, NodeState state);
+/// The fabric's oversubscription above racks (rack = true) or above pods, N:1, N ≥ 1.
+FleetEdit setUplinkOversubscription(const Scenario& s, bool rack, double ratio);
 
 // ---- generated pods, racks and nodes (the topology's right-click) -----------------------
 // A rack inside a pod definition with count > 1 is one of identical copies; these edits first

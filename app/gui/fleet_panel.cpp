@@ -1,5 +1,7 @@
 #include "fleet_panel.hpp"
 
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -60,14 +62,49 @@ FleetPanel::FleetPanel(ScenarioDocument* doc, QWidget* parent) : QWidget(parent)
     m_refusal->setStyleSheet(QStringLiteral("color: #c0392b;"));
     m_refusal->setVisible(false);
 
+    // The fabric above the nodes: how much slower a gang's traffic is once it leaves a rack
+    // or a pod (topology.hpp), e.g. Llama 3's 7:1 above its pods.
+    auto uplinkBox = [this](bool rack) {
+        auto* box = new QDoubleSpinBox(this);
+        box->setRange(1, 1000);
+        box->setDecimals(2);
+        box->setSuffix(QStringLiteral(":1"));
+        box->setKeyboardTracking(false);  // one undo step per value, not per keystroke
+        box->setToolTip(rack ? tr("Oversubscription of the rack uplinks (leaf → spine): "
+                                  "traffic between racks shares 1/N of the nodes' bandwidth. "
+                                  "1:1 = full bisection")
+                             : tr("Oversubscription of the pod uplinks (spine → core): "
+                                  "traffic between pods shares 1/N of the bandwidth (Llama 3's "
+                                  "fabric: 7:1). 1:1 = full bisection"));
+        connect(box, &QDoubleSpinBox::valueChanged, this, [this, box, rack](double ratio) {
+            const FabricDef& f = m_doc->scenario().fabric;
+            if (ratio == (rack ? f.rackUplinkOversubscription : f.podUplinkOversubscription))
+                return;
+            if (!run(setUplinkOversubscription(m_doc->scenario(), rack, ratio)).isEmpty())
+                syncFabric();
+        });
+        return box;
+    };
+    m_rackUplinks = uplinkBox(true);
+    m_podUplinks = uplinkBox(false);
+    auto* fabricRow = new QHBoxLayout;
+    fabricRow->addWidget(new QLabel(tr("Uplinks oversubscribed: racks"), this));
+    fabricRow->addWidget(m_rackUplinks);
+    fabricRow->addWidget(new QLabel(tr("pods"), this));
+    fabricRow->addWidget(m_podUplinks);
+    fabricRow->addStretch(1);
+    syncFabric();
+
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(0, 0, 0, 0);
     column->setSpacing(2);
     column->addWidget(bar);
     column->addWidget(m_view, 1);
+    column->addLayout(fabricRow);
     column->addWidget(m_refusal);
 
     connect(m_doc, &ScenarioDocument::changed, this, [this] {
+        syncFabric();
         offerNodeTypes();
         m_model->setScenario(m_doc->scenario());
         m_refusal->setVisible(false);  // a refusal is about the scenario it was refused on
@@ -122,6 +159,11 @@ QString FleetPanel::commitCell(const ui::FleetTreePath& tp, int column, const QV
                 if (value.toString() == QLatin1String(toString(b)))
                     return run(setBuyingClass(s, p, b));
             return run(FleetEdit{{}, "unknown buying class " + value.toString().toStdString(), {}});
+        case M::StateColumn:
+            for (NodeState state : {NodeState::Ready, NodeState::Cordoned, NodeState::Failed})
+                if (value.toString() == QLatin1String(toString(state)))
+                    return run(setGroupState(s, p, state));
+            return run(FleetEdit{{}, "unknown state " + value.toString().toStdString(), {}});
         case M::ReadyAtColumn:
             return run(setReadyAt(s, p, value.toDouble() * 3600.0));
     }
@@ -169,6 +211,13 @@ void FleetPanel::duplicateSelected() {
 
 void FleetPanel::removeSelected() {
     run(removeDef(m_doc->scenario(), selectedPath()));
+}
+
+void FleetPanel::syncFabric() {
+    const FabricDef& f = m_doc->scenario().fabric;
+    const QSignalBlocker rackBlock(m_rackUplinks), podBlock(m_podUplinks);
+    m_rackUplinks->setValue(f.rackUplinkOversubscription);
+    m_podUplinks->setValue(f.podUplinkOversubscription);
 }
 
 void FleetPanel::offerNodeTypes() {

@@ -10,6 +10,7 @@
 #include "fleet_edits.hpp"
 #include "scenario_document.hpp"
 
+class QDoubleSpinBox;
 class QLabel;
 class QTreeView;
 
@@ -31,6 +32,9 @@ public:
 
     ui::FleetTreeModel* model() const { return m_model; }
     QTreeView* view() const { return m_view; }
+    /// The fabric's oversubscription above racks and above pods (N in N:1).
+    QDoubleSpinBox* rackUplinksBox() const { return m_rackUplinks; }
+    QDoubleSpinBox* podUplinksBox() const { return m_podUplinks; }
     /// The refusal shown under the tree (empty when the last edit went through).
     QString refusal() const;
     /// Every selected pod, rack and node-group definition (Ctrl/Shift-click selects several).
@@ -60,11 +64,14 @@ private:
     void offerNodeTypes();
     /// Applies, reports and returns the refusal reason (empty when applied).
     QString run(const FleetEdit& edit);
+    /// The uplink boxes show the document's fabric.
+    void syncFabric();
 
     ScenarioDocument* m_doc;
     ui::FleetTreeModel* m_model;
     QTreeView* m_view;
     QLabel* m_refusal;
+    QDoubleSpinBox *m_rackUplinks, *m_podUplinks;
 };
 
 }  // namespace gpuplan::app

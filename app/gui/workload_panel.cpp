@@ -133,6 +133,8 @@ WorkloadPanel::WorkloadPanel(ScenarioDocument* document, QWidget* parent)
     m_podRequestView->setMinimumHeight(0);
     requestColumn->addWidget(m_podRequestView, 1);
     split->addWidget(requestPane);
+    // Room for "Topology sensitivity | 0.25 of a GPU (250m)" without scrolling.
+    requestPane->setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('x')) * 44);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     auto page = [this](QTableView* view, const QString& title,

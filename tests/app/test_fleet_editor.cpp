@@ -5,6 +5,7 @@
 //          ready at 48 h)
 //   fleet: 256 GPUs; one rack = 4 nodes × 8 GPUs = 32 GPUs.
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QMenu>
 #include <QSpinBox>
 #include <QTreeView>
@@ -120,6 +121,53 @@ private slots:
         f.doc.undoStack()->undo();
         QCOMPARE(json(f.doc), before);
         QCOMPARE(count.data(Qt::EditRole).toInt(), 4);
+    }
+
+    // Lesson 3.1's second step in the tree: the maint group (2 empty nodes, cordoned) set to
+    // ready passes finetune's filter, so it starts at its submission instead of waiting 11 h
+    // for pretrain to end (the lesson's arithmetic).
+    void stateColumnStartsAGroupReadyCordonedOrFailed() {
+        Fixture f(QStringLiteral("../lessons/scenarios/3.1-filter-score-bind.json"));
+        ui::FleetTreeModel* model = f.window->fleetPanel()->model();
+        const std::string before = json(f.doc);
+        QCOMPARE(findJob(*f.window->results(), "finetune")->waitS(), 11 * 3600.0);
+        const QModelIndex state = model->indexOf({0, 0, 2}, ui::FleetTreeModel::StateColumn);
+        QCOMPARE(state.data().toString(), QStringLiteral("cordoned"));
+        QCOMPARE(state.data(ui::FleetTreeModel::ChoicesRole).toStringList(),
+                 (QStringList{"ready", "cordoned", "failed"}));
+        QVERIFY(model->setData(state, QStringLiteral("ready"), Qt::EditRole));
+        QCOMPARE(f.doc.scenario().pods[0].racks[0].nodes[2].state, NodeState::Ready);
+        QVERIFY(f.waitForResults());
+        QCOMPARE(findJob(*f.window->results(), "finetune")->waitS(), 0.0);
+        QVERIFY(f.status().contains("Start \"maint\" ready"));
+        // A pod has no state; a delivery time makes a group provisioning again.
+        QVERIFY(setGroupState(f.doc.scenario(), {0}, NodeState::Ready)
+                    .error.find("belongs to a node group") != std::string::npos);
+        QVERIFY(setGroupState(f.doc.scenario(), {0, 0, 2}, NodeState::Provisioning)
+                    .error.find("delivery time") != std::string::npos);
+        f.doc.undoStack()->undo();
+        QCOMPARE(json(f.doc), before);
+    }
+
+    // Lesson 1.4's fabric: big-train (32 GPUs, s = 0.25) needs a pod but spans two, so it runs
+    // 1 + 0.25 · (4 − 1) = 1.75 × longer over 4:1 pod uplinks, and 1 + 0.25 · (2 − 1) = 1.25 ×
+    // at 2:1 (topology.hpp's slowdown model).
+    void uplinkBoxesSetTheFabricsOversubscription() {
+        Fixture f(QStringLiteral("../lessons/scenarios/1.4-across-pods.json"));
+        FleetPanel* panel = f.window->fleetPanel();
+        const std::string before = json(f.doc);
+        QCOMPARE(panel->podUplinksBox()->value(), 4.0);
+        QCOMPARE(panel->rackUplinksBox()->value(), 1.0);
+        QCOMPARE(findJob(*f.window->results(), "big-train")->slowdown, 1.75f);
+        panel->podUplinksBox()->setValue(2);
+        QCOMPARE(f.doc.scenario().fabric.podUplinkOversubscription, 2.0);
+        QVERIFY(f.waitForResults());
+        QCOMPARE(findJob(*f.window->results(), "big-train")->slowdown, 1.25f);
+        QVERIFY(setUplinkOversubscription(f.doc.scenario(), true, 0.5).error.find("1:1") !=
+                std::string::npos);
+        f.doc.undoStack()->undo();
+        QCOMPARE(json(f.doc), before);
+        QCOMPARE(panel->podUplinksBox()->value(), 4.0);
     }
 
     void fewerNodesThanTheMixBuysCutTheMixInTheSameStep() {
