@@ -169,12 +169,18 @@ std::vector<std::uint32_t> JobQueue::firstInOrder(std::size_t n) const {
     return out;
 }
 
-int JobQueue::smallestPod() const {
-    int smallest = std::numeric_limits<int>::max();
+JobQueue::SmallestPod JobQueue::smallestPod() const {
+    constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
+    int gpus = std::numeric_limits<int>::max();
+    HostDemand host{kNone, kNone};
     for (const Group& g : m_groups) {
-        if (g.live > 0) smallest = std::min(smallest, g.key.gpusPerPod);
+        if (g.live == 0) continue;
+        gpus = std::min(gpus, g.key.gpusPerPod);
+        host.cpuMilli = std::min<std::int64_t>(host.cpuMilli, g.key.cpuMilliPerPod);
+        host.memoryMiB = std::min<std::int64_t>(host.memoryMiB, g.key.memoryMiBPerPod);
     }
-    return smallest == std::numeric_limits<int>::max() ? 0 : smallest;
+    if (gpus == std::numeric_limits<int>::max()) return {};
+    return {gpus, host};
 }
 
 }  // namespace gpuplan::detail

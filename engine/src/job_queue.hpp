@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "checkpoints.hpp"
+#include "cluster_state.hpp"
 #include "gpuplan/results.hpp"
 
 namespace gpuplan::detail {
@@ -198,8 +199,14 @@ public:
     std::vector<std::uint32_t> ordered() const;
     /// The first `n` live jobs in queue order, merged from the shape lists: O(n log shapes).
     std::vector<std::uint32_t> firstInOrder(std::size_t n) const;
-    /// Smallest GPUs-per-pod among live jobs, 0 when empty.
-    int smallestPod() const;
+    /// The least any live job asks per pod, in each resource on its own: GPUs (0 when the
+    /// queue is empty), CPU and host memory (0 when some job asks none). A node short of any
+    /// of these can take no waiting pod.
+    struct SmallestPod {
+        int gpus = 0;
+        HostDemand host;
+    };
+    SmallestPod smallestPod() const;
     /// Drops removed jobs from the group lists that hold more removed jobs than live ones
     /// (so scans skip at most as many as they visit, and each compaction is paid for by the
     /// removals before it).

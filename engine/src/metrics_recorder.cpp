@@ -315,7 +315,9 @@ void MetricsRecorder::writeKpis(double endS) {
     add("queue_length_mean", ratio(w.total.queued, m_window.clipS(0, endS)), "jobs",
         "Time-averaged number of queued jobs.");
     add("stranded_gpus_mean", w.samples ? w.strandedSum / static_cast<double>(w.samples) : 0,
-        "gpus", "Free GPUs no waiting pod can use, averaged over the samples.");
+        "gpus",
+        "Free GPUs no waiting pod can use (fewer free GPUs, or less free CPU or host memory "
+        "on their node, than the least any waiting pod asks), averaged over the samples.");
     add("fragmentation_ratio_mean",
         w.samples ? w.fragmentationRatioSum / static_cast<double>(w.samples) : 0, "fraction",
         "FGD fragmentation: free GPU capacity the job mix's typical pod cannot use there, as a "

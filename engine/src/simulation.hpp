@@ -408,7 +408,7 @@ private:
     void placeableGauges(Gauges& g) const;
 
     /// Free GPUs on Ready nodes that cannot take even the smallest waiting pod.
-    double strandedGpus(int smallestPod) const;
+    double strandedGpus(const JobQueue::SmallestPod& smallest) const;
 
     /// Test and debug builds: the GPU books balance after every event and every pass.
     void check() {

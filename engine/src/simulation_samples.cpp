@@ -124,14 +124,24 @@ void Simulation::placeableGauges(Gauges& g) const {
     g.slots64GpuRack = static_cast<double>(countSlots(free, SlotLevel::Rack, 64));
 }
 
-double Simulation::strandedGpus(int smallestPod) const {
-    if (smallestPod <= 0) return 0;
+double Simulation::strandedGpus(const JobQueue::SmallestPod& smallest) const {
+    // Free GPUs on Ready nodes that no waiting pod can use: fewer free GPUs than any waiting
+    // pod asks (counted from the histogram), or, where every waiting pod asks CPU or host
+    // memory, enough GPUs but less free CPU or memory than any of them asks ("Insufficient
+    // cpu" with GPUs idle; visited node by node, only then).
+    if (smallest.gpus <= 0) return 0;
     const ClusterState& c = m_sim.cluster;
     double stranded = 0;
     for (int m = 0; m < static_cast<int>(m_results.fleet.gpuModels.size()); ++m) {
         const int* hist = c.freeHist(Scope::Fleet, 0, m);
-        for (int f = 1; f < std::min(smallestPod, c.histWidth()); ++f)
+        for (int f = 1; f < std::min(smallest.gpus, c.histWidth()); ++f)
             stranded += f * hist[f];
+        if (smallest.host.none()) continue;
+        for (int f = std::max(smallest.gpus, 1); f < c.histWidth(); ++f) {
+            const IndexSet& nodes = c.bucket(m, f);
+            for (std::uint32_t n = nodes.first(); n != IndexSet::npos; n = nodes.next(n + 1))
+                if (!c.hostFits(static_cast<int>(n), smallest.host)) stranded += f;
+        }
     }
     return stranded;
 }
