@@ -176,7 +176,7 @@ QVariant FleetTreeModel::display(const FleetTreePath& p, int column) const {
             if (!g) return {};
             if (g->state == NodeState::Provisioning)
                 return g->readyAtS > 0 ? formatReadyAt(g->readyAtS) : tr("provisioning, no date");
-            return QString::fromLatin1(toString(g->state));
+            return tr("from the start");  // its state is in the State column
         case GpusEachColumn:
             if (g)
                 return tr("%1 (%2 × %3)")

@@ -67,7 +67,7 @@ FleetPanel::FleetPanel(ScenarioDocument* doc, QWidget* parent) : QWidget(parent)
     auto uplinkBox = [this](bool rack) {
         auto* box = new QDoubleSpinBox(this);
         box->setRange(1, 1000);
-        box->setDecimals(2);
+        box->setDecimals(2);  // a file's 1.25:1 shows as it is
         box->setSuffix(QStringLiteral(":1"));
         box->setKeyboardTracking(false);  // one undo step per value, not per keystroke
         box->setToolTip(rack ? tr("Oversubscription of the rack uplinks (leaf → spine): "

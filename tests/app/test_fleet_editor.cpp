@@ -383,7 +383,9 @@ private slots:
         // 0 h: there from the start.
         QVERIFY(model->setData(ready, 0.0, Qt::EditRole));
         QCOMPARE(f.doc.scenario().pods[1].racks[1].nodes[0].state, NodeState::Ready);
-        QCOMPARE(ready.data().toString(), QStringLiteral("ready"));
+        QCOMPARE(ready.data().toString(), QStringLiteral("from the start"));
+        QCOMPARE(model->indexOf({1, 1, 0}, ui::FleetTreeModel::StateColumn).data().toString(),
+                 QStringLiteral("ready"));
         QCOMPARE(f.doc.undoStack()->count(), 3);
     }
 
