@@ -154,6 +154,13 @@ CheckpointPolicy Results::checkpointOf(std::uint32_t job) const {
     return s.sourceIndex < policies.size() ? policies[s.sourceIndex] : CheckpointPolicy{};
 }
 
+void Results::addJobSource(JobSource source, const JobTraitsDef& t) {
+    const auto k = static_cast<std::size_t>(source);
+    sourceCheckpoints[k].push_back({t.checkpointIntervalS, t.checkpointCostS});
+    sourceElasticMaxGpus[k].push_back(t.elasticMaxGpus);
+    sourceEngineActive[k].push_back(static_cast<float>(t.engineActive.value_or(0)));
+}
+
 int Results::maxPodsOf(std::uint32_t job) const {
     const JobSpec& s = jobs[job].spec;
     // Whole GPUs only (a trace's rows may ask shares or instances the reader cannot see).

@@ -179,6 +179,17 @@ struct Reader {
         resources(o, t);
         if (auto v = o.optional("memoryGbPerGpu")) t.memoryGbPerGpu = v->number(0, 1e5);
         if (auto v = o.optional("smActivity")) t.smActivity = v->number(0, 1);
+        if (auto v = o.optional("engineActive")) {
+            t.engineActive = v->number(0, 1);
+            // SM_ACTIVE counts SMs × time, so it cannot exceed the time the engine is active.
+            const double smShare = t.smActivity * t.gpuMilli / 1000.0;
+            if (*t.engineActive < smShare - 1e-9)
+                v->fail("engine activity " + detail::shortNumber(*t.engineActive) +
+                        " is below the SM activity it implies, " + detail::shortNumber(smShare) +
+                        " (smActivity " + detail::shortNumber(t.smActivity) + " × " +
+                        std::to_string(t.gpuMilli) +
+                        " milli-GPU): kernels keep SMs busy only while they run");
+        }
         if (auto v = o.optional("mfu")) t.mfu = v->number(0, 1);
         if (auto v = o.optional("topologySensitivity")) t.topologySensitivity = v->number(0, 1);
         if (auto v = o.optional("startupS")) t.startupS = v->number(0, 1e7);

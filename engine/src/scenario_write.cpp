@@ -93,6 +93,7 @@ void traits(OJson& o, const JobTraitsDef& t, bool withTeam) {
     putIf(o, "memoryMiBPerPod", t.memoryMiBPerPod, d.memoryMiBPerPod);
     putIf(o, "memoryGbPerGpu", t.memoryGbPerGpu, d.memoryGbPerGpu);
     putIf(o, "smActivity", t.smActivity, d.smActivity);
+    if (t.engineActive) o["engineActive"] = *t.engineActive;
     putIf(o, "mfu", t.mfu, d.mfu);
     putIf(o, "topologySensitivity", t.topologySensitivity, d.topologySensitivity);
     putIf(o, "startupS", t.startupS, d.startupS);

@@ -17,6 +17,11 @@ double clientMemoryLimitGb(const GpuSharingDef& sharing, double hbmGb, int heldM
     return hbmGb * heldMilli / 1000;
 }
 
+double SharedGpus::demandOn(const JobSpec& spec, const PodPlacement& pod) const {
+    return podDemand(spec, m_results->engineActiveOf(spec),
+                     m_results->fleet.nodes[pod.node].sharing.mode);
+}
+
 std::size_t SharedGpus::gpuOf(const PodPlacement& pod) const {
     return static_cast<std::size_t>(m_firstGpu[pod.node] + std::countr_zero(pod.gpuMask));
 }
@@ -26,7 +31,7 @@ void SharedGpus::add(std::uint32_t job, const JobSpec& spec, std::span<const Pod
     for (const PodPlacement& pod : pods)
         m_byGpu[gpuOf(pod)].push_back(
             {job, spec.memoryGbPerGpu,
-             servedDemand(smDemand(spec), m_fleet->nodes[pod.node].sharing), false});
+             servedDemand(demandOn(spec, pod), m_results->fleet.nodes[pod.node].sharing), false});
 }
 
 void SharedGpus::remove(std::uint32_t job, std::span<const PodPlacement> pods) {
@@ -54,10 +59,10 @@ double SharedGpus::servedSum(std::size_t gpu) const {
 
 double SharedGpus::interference(const JobSpec& spec, std::span<const PodPlacement> pods,
                                 bool joining) const {
-    const double demand = smDemand(spec);
     double slowest = 1;
     for (const PodPlacement& pod : pods) {
-        const double served = servedDemand(demand, m_fleet->nodes[pod.node].sharing);
+        const double demand = demandOn(spec, pod);
+        const double served = servedDemand(demand, m_results->fleet.nodes[pod.node].sharing);
         const double sum = servedSum(gpuOf(pod)) + (joining ? served : 0);
         slowest = std::max(slowest, podSlowdown(demand, served, sum));
     }
@@ -68,8 +73,9 @@ MemoryFault SharedGpus::memoryFault(const JobSpec& spec, std::span<const PodPlac
     MemoryFault f;
     if (spec.memoryGbPerGpu <= 0) return f;
     for (const PodPlacement& pod : pods) {
-        const FleetNode& node = m_fleet->nodes[pod.node];
-        const double hbmGb = m_fleet->gpuModels[node.gpuModel].hbmGb;
+        const Fleet& fleet = m_results->fleet;
+        const FleetNode& node = fleet.nodes[pod.node];
+        const double hbmGb = fleet.gpuModels[node.gpuModel].hbmGb;
         const double limitGb = clientMemoryLimitGb(node.sharing, hbmGb, pod.milliGpu);
         double needGb = spec.memoryGbPerGpu;
         for (const Occupant& o : on(gpuOf(pod)))

@@ -1,10 +1,13 @@
 // What pods sharing one GPU (MPS or time-slicing) do to each other (engine/README.md,
 // "Resource model", "Interference, memory and faults on a shared GPU"):
-// - SM demand and interference: a pod at full speed keeps d = smActivity × its asked share
-//   of the SMs busy; under MPS it is served at most the per-client compute cap. A GPU whose
-//   running pods' served demands sum to D > 1 serves them like a processor-sharing server:
-//   each runs at 1/D of its speed. No other overhead constant (reference/scheduling.md §2
-//   found no authoritative "time-slicing costs x %" figure).
+// - Demand and interference: what a pod at full speed needs of its GPU depends on how the GPU
+//   is shared. MPS runs the clients' kernels at once, so it divides SMs × time: a pod keeps
+//   d = smActivity × its asked share of the SMs busy, served at most the per-client compute
+//   cap. Time-slicing gives the whole GPU to one context at a time, so it divides time: a pod
+//   needs the share of time its kernels run (engineActive), however few SMs they fill. A GPU
+//   whose running pods' served demands sum to D > 1 serves them like a processor-sharing
+//   server: each runs at 1/D of its speed. No other overhead constant (reference/
+//   scheduling.md §2 found no authoritative "time-slicing costs x %" figure).
 // - Memory: no isolation under time-slicing (the pods' memory must fit the HBM together);
 //   under MPS each client also has a pinned-memory limit.
 // Whole-GPU and MIG pods never appear here: MIG isolates SMs and memory (PCIe and power,
@@ -30,7 +33,17 @@ inline double smDemand(const JobSpec& job) {
     return job.smActivity * (job.gpuMilli / 1000.0);
 }
 
-/// The SMs a pod can be served on a GPU shared by `sharing`: its demand, capped under MPS by
+/// What a share pod demands of a GPU shared by `mode` at full speed, in what that mode divides:
+/// under time-slicing the share of time its kernels run, engineActive (its source's trait, 0 =
+/// unset), never below its SM demand (kernels keep SMs busy only while they run: unset means
+/// they fill its SMs, a trace row asking more SMs than its traits floors it too); under MPS its
+/// SM demand.
+inline double podDemand(const JobSpec& job, float engineActive, SharingMode mode) {
+    const double sm = smDemand(job);
+    return mode == SharingMode::TimeSlicing && engineActive > sm ? engineActive : sm;
+}
+
+/// What a pod can be served on a GPU shared by `sharing`: its demand, capped under MPS by
 /// the client's active-thread percentage (a limit, not a reservation: clients share SMs).
 double servedDemand(double demand, const GpuSharingDef& sharing);
 
@@ -81,12 +94,13 @@ public:
     struct Occupant {
         std::uint32_t job;
         float memoryGb;
-        double served;  ///< SMs it is served at full speed (servedDemand)
+        double served;  ///< what it is served at full speed (servedDemand of its podDemand)
         bool running;   ///< demands SMs only while running (not starting up)
     };
 
-    SharedGpus(const Fleet& fleet, std::vector<int> firstGpuOfNode)
-        : m_fleet(&fleet), m_firstGpu(std::move(firstGpuOfNode)) {}
+    /// Of a run's fleet, with its GPUs numbered and its sources' engineActive.
+    explicit SharedGpus(const Results& results)
+        : m_results(&results), m_firstGpu(results.firstGpuOfNode) {}
 
     /// A share's pods join their GPUs (not running yet) / leave them.
     void add(std::uint32_t job, const JobSpec& spec, std::span<const PodPlacement> pods);
@@ -114,7 +128,10 @@ private:
     /// 64 pods, and no drift across joins and leaves).
     double servedSum(std::size_t gpu) const;
 
-    const Fleet* m_fleet;
+    /// podDemand of the job on the pod's GPU.
+    double demandOn(const JobSpec& spec, const PodPlacement& pod) const;
+
+    const Results* m_results;
     std::vector<int> m_firstGpu;  ///< per node, prefix sums of GPUs; back() = all GPUs
     std::vector<std::vector<Occupant>> m_byGpu;
 };

@@ -183,17 +183,12 @@ const Fleet& Simulation::prepare(const Scenario& scenario, Results& results) {
     results.starvationWaitS = scenario.scheduler.starvationWaitS;
     results.failureMtbfGpuHours = scenario.failures ? scenario.failures->mtbfGpuHours : 0;
     // Per source, as sourceTraits(scenario, job) finds a job's traits.
-    const auto addSource = [&](JobSource source, const JobTraitsDef& t) {
-        const auto k = static_cast<std::size_t>(source);
-        results.sourceCheckpoints[k].push_back({t.checkpointIntervalS, t.checkpointCostS});
-        results.sourceElasticMaxGpus[k].push_back(t.elasticMaxGpus);
-    };
     for (const JobClassDef& c : scenario.jobClasses)
-        addSource(JobSource::Class, c.traits);
+        results.addJobSource(JobSource::Class, c.traits);
     for (const JobDef& j : scenario.jobs)
-        addSource(JobSource::Explicit, j.traits);
+        results.addJobSource(JobSource::Explicit, j.traits);
     for (const TraceDef& t : scenario.traces)
-        addSource(JobSource::Trace, t.traits);
+        results.addJobSource(JobSource::Trace, t.traits);
     reserveLarge(results.jobs, w.jobs.size());
     for (const JobSpec& spec : w.jobs)
         results.jobs.push_back(JobRecord{.spec = spec});

@@ -112,7 +112,7 @@ public:
           m_fragmentation(results.jobs, results.fleet),
           m_gangSizes(commonGangSizes(results.fleet)),
           m_stuck(static_cast<std::uint32_t>(results.jobs.size())),
-          m_sharedGpus(results.fleet, results.firstGpuOfNode),
+          m_sharedGpus(results),
           m_quotaSeries(results, m_sim.quota, preemptionPossible(scenario),
                         m_metrics.sampleCount()),
           m_cost(results, results.fleet, scenario.pricing, m_metrics.sampleCount(),

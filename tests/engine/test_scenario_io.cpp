@@ -72,6 +72,11 @@ const Malformed kMalformed[] = {
      "needs one weight per value (3 values, 2 weights)"},
     {"min-above-max", "/jobClasses/0/durationS/max", "\"max\" must not be below \"min\""},
     {"sm-activity-above-one", "/jobClasses/0/smActivity", "must be between 0 and 1, got 1.5"},
+    // A 250 milli-GPU share 80 % active keeps 0.8 × 0.25 = 0.2 of the SMs busy: its kernels run
+    // at least 0.2 of the time, so an engine activity of 0.15 is impossible.
+    {"engine-active-below-sm-activity", "/jobClasses/0/engineActive",
+     "engine activity 0.15 is below the SM activity it implies, 0.2 (smActivity 0.8 × 250 "
+     "milli-GPU)"},
     {"arrival-wrong-field", "/jobClasses/0/arrival/amplitude", "unknown key \"amplitude\""},
     {"rate-too-high", "/jobClasses/0", "jobs in the horizon (limit 5000000)"},
     {"too-many-samples", "/sampleIntervalS", "more than 1000000 samples"},

@@ -358,6 +358,9 @@ struct Results {
     std::array<std::vector<CheckpointPolicy>, 3> sourceCheckpoints;
     /// JobTraitsDef::elasticMaxGpus of every job source, indexed as sourceCheckpoints.
     std::array<std::vector<int>, 3> sourceElasticMaxGpus;
+    /// JobTraitsDef::engineActive of every job source, indexed as sourceCheckpoints; 0 where
+    /// unset (a time demand never below the SM demand reads 0 as "as the SM demand").
+    std::array<std::vector<float>, 3> sourceEngineActive;
 
     std::vector<Kpi> kpis;
     std::vector<GroupKpis> teamKpis;   ///< per team with a job submitted before the end
@@ -390,6 +393,14 @@ struct Results {
     /// The most pods the job may hold: its own pods, or more for an elastic job (whole pods up
     /// to its source's elasticMaxGpus).
     int maxPodsOf(std::uint32_t job) const;
+    /// Keeps what is read of a job source's traits during the run (the source* tables), for
+    /// the next source of its kind.
+    void addJobSource(JobSource source, const JobTraitsDef& traits);
+    /// The job's source's engineActive (JobTraitsDef), 0 where unset.
+    float engineActiveOf(const JobSpec& spec) const {
+        const auto& values = sourceEngineActive[static_cast<std::size_t>(spec.source)];
+        return spec.sourceIndex < values.size() ? values[spec.sourceIndex] : 0.0f;
+    }
     /// GPU-equivalents a binding's work is counted in (lost work, useful GPU-seconds): what it
     /// holds, × pods asked ÷ pods held (an elastic job's work is measured at its own size).
     double workGpusOf(const RunSegment& segment) const {

@@ -140,7 +140,11 @@ struct JobTraitsDef {
     int memoryMiBPerPod = 0;    ///< host memory per pod, MiB; filtered where the node declares it
     double memoryGbPerGpu = 0;  ///< more than the GPU's HBM ⇒ the job crash-loops (workload layer)
     double smActivity = 0.8;    ///< DCGM SM_ACTIVE while running at full speed, 0..1
-    double mfu = 0.35;          ///< model FLOPs utilisation while running at full speed, 0..1
+    /// Share of wall time its kernels run, alone at full speed (DCGM GR_ENGINE_ACTIVE,
+    /// nvidia-smi's "GPU utilization"), 0..1: what a time-sliced GPU divides. Unset: its
+    /// kernels fill the SMs while they run, i.e. smActivity × its asked share. Never below that.
+    std::optional<double> engineActive;
+    double mfu = 0.35;               ///< model FLOPs utilisation while running at full speed, 0..1
     double topologySensitivity = 0;  ///< share of step time in exposed communication, 0..1
     double startupS = 0;             ///< bound but not progressing (image pull, model load)
     PinDef pin;
