@@ -295,6 +295,12 @@ QString Inspector::jobHtml(std::uint32_t job) const {
     html += interruptionRows(job);
     html += row(tr("SM activity / MFU"),
                 QStringLiteral("%1 / %2").arg(s.smActivity, 0, 'f', 2).arg(s.mfu, 0, 'f', 2));
+    // What a time-sliced GPU divides: the share of time its kernels run (unset: its SM demand).
+    if (s.sharesGpu()) {
+        const float engineActive = m_results->engineActiveOf(s);
+        html += row(tr("engine active"), engineActive > 0 ? QString::number(engineActive, 'f', 2)
+                                                          : tr("as SM activity"));
+    }
     if (s.memoryGbPerGpu > 0)
         html += row(tr("memory"), tr("%1 GB per GPU").arg(s.memoryGbPerGpu, 0, 'f', 0));
     if (const PendingJob* e = pendingEntry(job))

@@ -156,6 +156,7 @@ QStringList JobClassTableModel::titles() {
             tr("Young / Daly"),
             tr("Memory/GPU"),
             tr("SM activity"),
+            tr("Engine active"),
             tr("MFU"),
             tr("Topology")};
 }
@@ -181,6 +182,8 @@ QStringList JobClassTableModel::headerTips() const {
                "and Daly's refinement; — without random failures or a checkpoint cost"),
             tr("HBM each GPU needs, GB (more than the GPU has: the job crash-loops)"),
             tr("DCGM SM_ACTIVE while running, %"),
+            tr("Share of time its kernels run, % (DCGM GR_ENGINE_ACTIVE, nvidia-smi's GPU "
+               "utilization): what a time-sliced GPU divides; empty = as SM activity"),
             tr("Model FLOPs utilisation while running, %"),
             tr("Share of step time in exposed communication, %")};
 }
@@ -283,6 +286,10 @@ QVariant JobClassTableModel::data(const QModelIndex& index, int role) const {
             return display ? tr("%1 GB").arg(number(t.memoryGbPerGpu)) : number(t.memoryGbPerGpu);
         case SmActivityColumn:
             return display ? percent(t.smActivity) + QStringLiteral(" %") : percent(t.smActivity);
+        case EngineActiveColumn:
+            if (!t.engineActive) return display ? tr("as SM") : QString();
+            return display ? percent(*t.engineActive) + QStringLiteral(" %")
+                           : percent(*t.engineActive);
         case MfuColumn:
             return display ? percent(t.mfu) + QStringLiteral(" %") : percent(t.mfu);
         case TopologyColumn:

@@ -91,6 +91,7 @@ public:
         CheckpointAdviceColumn,
         MemoryColumn,
         SmActivityColumn,
+        EngineActiveColumn,  ///< JobTraitsDef::engineActive ("" = as SM activity)
         MfuColumn,
         TopologyColumn,
         ColumnCount

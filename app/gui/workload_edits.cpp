@@ -264,6 +264,16 @@ WorkloadEdit setClassCell(const Scenario& s, int row, int column, const QVariant
                                                : t.topologySensitivity) = *v;
             break;
         }
+        case C::EngineActiveColumn:
+            // Blank: as SM activity. Its floor (the SM activity) is the reader's, on commit.
+            if (text.isEmpty()) {
+                t.engineActive.reset();
+            } else if (const auto v = parseFraction(text, field, &error)) {
+                t.engineActive = *v;
+            } else {
+                ok = false;
+            }
+            break;
         case C::CheckpointIntervalColumn:
         case C::CheckpointCostColumn: {
             // The reader's rules (range, a cost needs an interval) apply when it is committed.

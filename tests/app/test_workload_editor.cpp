@@ -149,6 +149,37 @@ private slots:
         QVERIFY(setDemandMultiplier(f.doc.scenario(), 0).refusal.contains("above 0"));
     }
 
+    void engineActiveIsEditedBesideSmActivity() {
+        // The notebook class is 15 % SM active on whole GPUs: its engine activity may be
+        // anything from 15 % up; blank is "as SM activity" (unset).
+        Fixture f;
+        ui::JobClassTableModel* m = f.window->workload()->classModel();
+        const int row = classRow(f.doc.scenario(), "notebook");
+        QCOMPARE(ClassCol::EngineActiveColumn, ClassCol::SmActivityColumn + 1);
+        QCOMPARE(ui::JobClassTableModel::titles().value(ClassCol::EngineActiveColumn),
+                 QStringLiteral("Engine active"));
+        const QModelIndex cell = m->index(row, ClassCol::EngineActiveColumn);
+        QCOMPARE(m->data(cell, Qt::DisplayRole).toString(), QStringLiteral("as SM"));
+        const std::string before = scenarioToJson(f.doc.scenario());
+        QVERIFY(m->setData(cell, "70", Qt::EditRole));
+        QCOMPARE(f.doc.scenario().jobClasses[row].traits.engineActive, std::optional<double>(0.7));
+        QCOMPARE(m->data(cell, Qt::DisplayRole).toString(), QStringLiteral("70 %"));
+        QVERIFY(m->setData(cell, "", Qt::EditRole));
+        QVERIFY(!f.doc.scenario().jobClasses[row].traits.engineActive);
+        QCOMPARE(f.doc.undoStack()->count(), 2);
+        // Below the SM activity: the reader's rule refuses it, with its place, and nothing
+        // changes.
+        const std::string unset = scenarioToJson(f.doc.scenario());
+        QVERIFY(!m->setData(cell, "10", Qt::EditRole));
+        QVERIFY2(m->lastRefusal().contains("below the SM activity it implies, 0.15"),
+                 qPrintable(m->lastRefusal()));
+        QCOMPARE(scenarioToJson(f.doc.scenario()), unset);
+        QCOMPARE(f.doc.undoStack()->count(), 2);
+        f.doc.undoStack()->undo();
+        f.doc.undoStack()->undo();
+        QCOMPARE(scenarioToJson(f.doc.scenario()), before);
+    }
+
     void distributionsAreEditedAsText() {
         Fixture f;
         ui::JobClassTableModel* m = f.window->workload()->classModel();
