@@ -135,8 +135,10 @@ std::vector<Assumption> sharing(const Results& results) {
     if (mps || timeSlicing)
         out.push_back(
             {QObject::tr("MPS and time-slicing"),
-             QObject::tr("Pods sharing a GPU slow each other when their SM demand sums past the "
-                         "GPU (each served at 1/D); no other overhead is assumed (no published "
+             QObject::tr("Pods sharing a GPU slow each other when their demand sums past the "
+                         "GPU (each served at 1/D): under MPS the SMs they keep busy, under "
+                         "time-slicing the share of time their kernels run (engine activity; "
+                         "unset = their SM demand); no other overhead is assumed (no published "
                          "figure; Gandiva's two co-located jobs slowed 19 %). Time-sliced pods "
                          "whose memory sum passes the GPU's are OOM-killed; an MPS client past "
                          "its memory limit too, and a crash on an MPS GPU evicts its "

@@ -1,5 +1,6 @@
-// The kernel on shared GPUs (MPS, time-slicing): interference from summed SM demand, memory
-// faults and the MPS fault domain, on the per-GPU book of shared_gpus.hpp.
+// The kernel on shared GPUs (MPS, time-slicing): interference from summed demand (SMs under
+// MPS, time under time-slicing: podDemand), memory faults and the MPS fault domain, on the
+// per-GPU book of shared_gpus.hpp.
 #include "simulation.hpp"
 
 namespace gpuplan::detail {

@@ -88,6 +88,31 @@ Scenario elasticAndAQueuedJob() {
     return s;
 }
 
+/// One DGX H100 node (8 GPUs) time-sliced into 4 replicas. On GPU 0 (pack): "busy1" to
+/// "busy3", 250 milli-GPU at 80 % (SM demand 0.2) whose kernels run 70 % of the time, and
+/// "plain", the same with engineActive unset (its time demand = its SM demand, 0.2), all an
+/// hour of work from 0: D = 3 × 0.7 + 0.2 = 2.3, each 2.30× slower.
+Scenario timeSlicedInference() {
+    Scenario s = defaultPresetOnNodes(1);
+    s.horizonS = 86400;
+    s.pods[0].racks[0].nodes[0].sharing.mode = SharingMode::TimeSlicing;
+    s.pods[0].racks[0].nodes[0].sharing.timeSliceReplicas = 4;
+    s.scheduler.placement = PlacementPolicy::Pack;  // all four on GPU 0
+    s.jobClasses.clear();
+    s.jobs.clear();
+    for (const char* name : {"busy1", "busy2", "busy3", "plain"}) {
+        JobDef j;
+        j.name = name;
+        j.traits.team = s.teams.at(0).name;
+        j.traits.gpuMilli = 250;
+        j.traits.smActivity = 0.8;
+        if (std::string(name) != "plain") j.traits.engineActive = 0.7;
+        j.durationS = 3600;
+        s.jobs.push_back(j);
+    }
+    return s;
+}
+
 }  // namespace
 
 class JobInspectorTest : public QObject {
@@ -167,6 +192,24 @@ private slots:
         const QString text = inspector.toPlainText();
         QVERIFY2(text.contains("8 GPUs") && !text.contains("elastic") && !text.contains("resizes"),
                  qPrintable(text));
+    }
+
+    void aSharePodShowsItsEngineActivity() {
+        auto results = std::make_shared<const Results>(simulate(timeSlicedInference()));
+        Inspector inspector;
+        inspector.setResults(results);
+        inspector.setTime(600);
+        inspector.showJob(QStringLiteral("busy1"));
+        QString text = inspector.toPlainText();
+        QVERIFY2(text.contains(QRegularExpression(QStringLiteral("engine active\\s+0.70"))),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QRegularExpression(QStringLiteral("slowdown\\s+2.30×"))),
+                 qPrintable(text));
+        inspector.showJob(QStringLiteral("plain"));
+        text = inspector.toPlainText();
+        QVERIFY2(
+            text.contains(QRegularExpression(QStringLiteral("engine active\\s+as SM activity"))),
+            qPrintable(text));
     }
 };
 
