@@ -51,6 +51,9 @@ std::pair<QString, QString> cell(const JobTraitsDef& t, int row) {
             return {QObject::tr("%1 GB").arg(number(t.memoryGbPerGpu)), number(t.memoryGbPerGpu)};
         case PodRequestModel::SmActivityRow:
             return {percent(t.smActivity) + QStringLiteral(" %"), percent(t.smActivity)};
+        case PodRequestModel::EngineActiveRow:
+            if (!t.engineActive) return {QObject::tr("as SM activity"), QString()};
+            return {percent(*t.engineActive) + QStringLiteral(" %"), percent(*t.engineActive)};
         case PodRequestModel::MfuRow:
             return {percent(t.mfu) + QStringLiteral(" %"), percent(t.mfu)};
         case PodRequestModel::TopologyRow:
@@ -103,6 +106,11 @@ QString rowTip(int row) {
                 "crash-loops (out of memory). Blank = fits any GPU");
         case PodRequestModel::SmActivityRow:
             return QObject::tr("DCGM SM_ACTIVE while running at full speed, %");
+        case PodRequestModel::EngineActiveRow:
+            return QObject::tr(
+                "Share of time its kernels run, alone at full speed (DCGM GR_ENGINE_ACTIVE, "
+                "nvidia-smi's GPU utilization), %: what a time-sliced GPU divides. Never below "
+                "the SM activity it implies; blank = as SM activity");
         case PodRequestModel::MfuRow:
             return QObject::tr("Model FLOPs utilisation while running at full speed, %");
         case PodRequestModel::TopologyRow:
@@ -135,6 +143,7 @@ QStringList PodRequestModel::titles() {
             tr("Host memory per pod"),
             tr("GPU memory per GPU"),
             tr("SM activity"),
+            tr("Engine active"),
             tr("MFU"),
             tr("Topology sensitivity"),
             tr("Startup"),

@@ -23,6 +23,7 @@ public:
         HostMemoryRow,
         GpuMemoryRow,
         SmActivityRow,
+        EngineActiveRow,
         MfuRow,
         TopologyRow,
         StartupRow,

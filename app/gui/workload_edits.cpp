@@ -92,6 +92,187 @@ bool setElastic(JobTraitsDef& t, const QString& field, QString text, QString* er
     return true;
 }
 
+/// Blank, "none", "never" and friends: the trait's default.
+bool meansDefault(const QString& text) {
+    static const QStringList words{"",     "none",      "never",     "any",
+                                   "auto", "automatic", "not asked", "whole"};
+    return words.contains(text.trimmed().toLower());
+}
+
+/// A non-negative amount typed with an optional unit word ("24", "24 cores").
+std::optional<double> parseAmount(QString text, const QString& unit, const QString& field,
+                                  QString* error) {
+    text.remove(unit, Qt::CaseInsensitive);
+    const auto v = ui::parseNumber(text.trimmed(), error);
+    if (!v) return std::nullopt;
+    if (!(*v >= 0) || *v > 1e9) {
+        *error = QObject::tr("%1 must be between 0 and 1e9 %2").arg(field, unit);
+        return std::nullopt;
+    }
+    return v;
+}
+
+/// Sets one pod request row on `t`; false with `error` when the text cannot be read. Ranges
+/// and combinations (a share and a MIG instance, a model not in the catalog) are the reader's
+/// rules, applied when the document validates the edit.
+bool setPodRequestRow(JobTraitsDef& t, int row, const QString& text, const QString& field,
+                      QString* error) {
+    using R = ui::PodRequestModel;
+    const bool blank = meansDefault(text);
+    const JobTraitsDef defaults;
+    switch (row) {
+        case R::GpuModelRow:
+            if (blank)
+                t.gpuModel.reset();
+            else
+                t.gpuModel = text.trimmed().toStdString();
+            return true;
+        case R::GpusPerPodRow: {
+            if (blank) {
+                t.gpusPerPod = 0;
+                return true;
+            }
+            const auto v = parseInteger(text, field, error);
+            if (v) t.gpusPerPod = static_cast<int>(std::clamp<long long>(*v, -1, 1000));
+            return v.has_value();
+        }
+        case R::GpuShareRow: {
+            // 0.25 is a quarter of a GPU; 250m the same in milli-GPU.
+            QString s = text.trimmed();
+            if (blank) {
+                t.gpuMilli = 1000;
+                return true;
+            }
+            const bool milli = s.endsWith(QLatin1Char('m'));
+            if (milli) s.chop(1);
+            const auto v = ui::parseNumber(s.trimmed(), error);
+            if (!v) return false;
+            const double m = milli ? *v : *v * 1000;
+            if (!(m >= 1 && m <= 1000) || m != std::round(m)) {
+                *error = QObject::tr(
+                             "%1: a share is 0.001 to 1 GPU (or 1m to 1000m), in whole "
+                             "milli-GPUs; got %2")
+                             .arg(field, text.trimmed());
+                return false;
+            }
+            t.gpuMilli = static_cast<int>(m);
+            return true;
+        }
+        case R::MigProfileRow: {
+            QString s = text.trimmed();
+            t.migProfile.clear();
+            t.migMemoryGb = 0;
+            if (blank) return true;
+            // A profile is named <compute>g.<memory>gb; anything else is memory, "20 GB".
+            if (!s.contains(QLatin1String("g."), Qt::CaseInsensitive)) {
+                const auto v = parseAmount(s, QStringLiteral("GB"), field, error);
+                if (v) t.migMemoryGb = *v;
+                return v.has_value();
+            }
+            t.migProfile = s.toStdString();
+            return true;
+        }
+        case R::CpuRow:
+        case R::HostMemoryRow: {
+            const bool cpu = row == R::CpuRow;
+            int& target = cpu ? t.cpuMilliPerPod : t.memoryMiBPerPod;
+            if (blank) {
+                target = 0;
+                return true;
+            }
+            const auto v = parseAmount(text, cpu ? QStringLiteral("cores") : QStringLiteral("GiB"),
+                                       field, error);
+            if (!v) return false;
+            // Past the file's range the reader refuses it with its bounds.
+            target = static_cast<int>(std::min(std::round(*v * (cpu ? 1000 : 1024)), 2e9));
+            return true;
+        }
+        case R::GpuMemoryRow: {
+            if (blank) {
+                t.memoryGbPerGpu = 0;
+                return true;
+            }
+            const auto v = parseAmount(text, QStringLiteral("GB"), field, error);
+            if (v) t.memoryGbPerGpu = *v;
+            return v.has_value();
+        }
+        case R::EngineActiveRow:
+            // Blank: as SM activity. Its floor (the SM activity) is the reader's, on commit.
+            if (blank) {
+                t.engineActive.reset();
+                return true;
+            } else if (const auto v = parseFraction(text, field, error)) {
+                t.engineActive = *v;
+                return true;
+            }
+            return false;
+        case R::SmActivityRow:
+        case R::MfuRow:
+        case R::TopologyRow: {
+            const auto v = parseFraction(text, field, error);
+            if (v)
+                (row == R::SmActivityRow ? t.smActivity
+                 : row == R::MfuRow      ? t.mfu
+                                         : t.topologySensitivity) = *v;
+            return v.has_value();
+        }
+        case R::StartupRow:
+        case R::CheckpointIntervalRow:
+        case R::CheckpointCostRow: {
+            double& v = row == R::StartupRow              ? t.startupS
+                        : row == R::CheckpointIntervalRow ? t.checkpointIntervalS
+                                                          : t.checkpointCostS;
+            if (blank || text.trimmed() == QLatin1String("0")) {
+                v = 0;
+                return true;
+            }
+            const auto d = ui::parseQuantity(text, Quantity::DurationS, error);
+            if (d) v = *d;
+            return d.has_value();
+        }
+        case R::PreemptionRow: {
+            const QString s = text.trimmed().toLower();
+            if (s == QLatin1String("never")) {
+                t.preemptionPolicy = PreemptionPolicy::Never;
+            } else if (s.isEmpty() || s.contains(QLatin1String("lower"))) {
+                t.preemptionPolicy = defaults.preemptionPolicy;
+            } else {
+                *error = QObject::tr("%1: \"lower priority\" or \"never\", got \"%2\"")
+                             .arg(field, text.trimmed());
+                return false;
+            }
+            return true;
+        }
+    }
+    *error = QObject::tr("That row cannot be edited.");
+    return false;
+}
+
+/// The class table's trait columns are pod request rows: one parser per trait.
+int podRequestRowOf(int column) {
+    using C = ui::JobClassTableModel;
+    using R = ui::PodRequestModel;
+    switch (column) {
+        case C::GpusPerPodColumn:
+            return R::GpusPerPodRow;
+        case C::MemoryColumn:
+            return R::GpuMemoryRow;
+        case C::SmActivityColumn:
+            return R::SmActivityRow;
+        case C::EngineActiveColumn:
+            return R::EngineActiveRow;
+        case C::MfuColumn:
+            return R::MfuRow;
+        case C::TopologyColumn:
+            return R::TopologyRow;
+        case C::CheckpointIntervalColumn:
+            return R::CheckpointIntervalRow;
+        case C::CheckpointCostColumn:
+            return R::CheckpointCostRow;
+    }
+    return -1;
+}
+
 }  // namespace
 
 // ---- teams ----------------------------------------------------------------------------------
@@ -173,15 +354,12 @@ WorkloadEdit removeTeam(const Scenario& s, int team) {
 
 // ---- job classes ----------------------------------------------------------------------------
 
-WorkloadEdit setClassCell(const Scenario& s, int row, int column, const QVariant& value) {
+/// A class column that is the class's own (not a trait of its pods): false with `error` when
+/// the text cannot be read or the column cannot be edited.
+bool setClassOwnCell(JobClassDef& c, int column, const QString& text, const QString& field,
+                     QString& error) {
     using C = ui::JobClassTableModel;
-    const QString text = value.toString().trimmed();
-    const QString field = ui::JobClassTableModel::titles().value(column);
-    WorkloadEdit e;
-    e.after = s;
-    JobClassDef& c = e.after.jobClasses.at(row);
     JobTraitsDef& t = c.traits;
-    QString error;
     bool ok = true;
     switch (column) {
         case C::NameColumn:
@@ -232,66 +410,26 @@ WorkloadEdit setClassCell(const Scenario& s, int row, int column, const QVariant
             if (ok) (column == C::GpusColumn ? c.gpus : c.durationS) = *d;
             break;
         }
-        case C::GpusPerPodColumn:
-            if (text.isEmpty() || text == QLatin1String("automatic") ||
-                text == QLatin1String("0")) {
-                t.gpusPerPod = 0;
-            } else if (const auto v = parseInteger(text, field, &error)) {
-                t.gpusPerPod = static_cast<int>(std::clamp<long long>(*v, -1, 1000));
-            } else {
-                ok = false;
-            }
-            break;
         case C::ElasticColumn:
             ok = setElastic(t, field, text, &error);
             break;
-        case C::MemoryColumn: {
-            QString t2 = text;
-            t2.remove(QStringLiteral("GB"), Qt::CaseInsensitive);
-            const auto v = ui::parseNumber(t2, &error);
-            ok = v.has_value();
-            if (ok) t.memoryGbPerGpu = *v;
-            break;
-        }
-        case C::SmActivityColumn:
-        case C::MfuColumn:
-        case C::TopologyColumn: {
-            const auto v = parseFraction(text, field, &error);
-            ok = v.has_value();
-            if (ok)
-                (column == C::SmActivityColumn ? t.smActivity
-                 : column == C::MfuColumn      ? t.mfu
-                                               : t.topologySensitivity) = *v;
-            break;
-        }
-        case C::EngineActiveColumn:
-            // Blank: as SM activity. Its floor (the SM activity) is the reader's, on commit.
-            if (text.isEmpty()) {
-                t.engineActive.reset();
-            } else if (const auto v = parseFraction(text, field, &error)) {
-                t.engineActive = *v;
-            } else {
-                ok = false;
-            }
-            break;
-        case C::CheckpointIntervalColumn:
-        case C::CheckpointCostColumn: {
-            // The reader's rules (range, a cost needs an interval) apply when it is committed.
-            double& v =
-                column == C::CheckpointIntervalColumn ? t.checkpointIntervalS : t.checkpointCostS;
-            if (text.isEmpty() || text == QLatin1String("never") || text == QLatin1String("none") ||
-                text == QLatin1String("0")) {
-                v = 0;
-            } else if (const auto d = ui::parseQuantity(text, Quantity::DurationS, &error)) {
-                v = *d;
-            } else {
-                ok = false;
-            }
-            break;
-        }
         default:
-            return refused(QObject::tr("That column cannot be edited."));
+            error = QObject::tr("That column cannot be edited.");
+            return false;
     }
+    return ok;
+}
+
+WorkloadEdit setClassCell(const Scenario& s, int row, int column, const QVariant& value) {
+    const QString text = value.toString().trimmed();
+    const QString field = ui::JobClassTableModel::titles().value(column);
+    WorkloadEdit e;
+    e.after = s;
+    JobClassDef& c = e.after.jobClasses.at(row);
+    QString error;
+    const int traitRow = podRequestRowOf(column);
+    const bool ok = traitRow >= 0 ? setPodRequestRow(c.traits, traitRow, text, field, &error)
+                                  : setClassOwnCell(c, column, text, field, error);
     if (!ok) {
         // Parsers name the field themselves where they can; others get it here.
         return refused(error.startsWith(field) ? error
@@ -408,156 +546,6 @@ WorkloadEdit setJobCell(const Scenario& s, int row, int column, const QVariant& 
 }
 
 // ---- the pod request editor -----------------------------------------------------------------
-
-namespace {
-
-/// Blank, "none", "never" and friends: the trait's default.
-bool meansDefault(const QString& text) {
-    static const QStringList words{"",     "none",      "never",     "any",
-                                   "auto", "automatic", "not asked", "whole"};
-    return words.contains(text.trimmed().toLower());
-}
-
-/// A non-negative amount typed with an optional unit word ("24", "24 cores").
-std::optional<double> parseAmount(QString text, const QString& unit, const QString& field,
-                                  QString* error) {
-    text.remove(unit, Qt::CaseInsensitive);
-    const auto v = ui::parseNumber(text.trimmed(), error);
-    if (!v) return std::nullopt;
-    if (!(*v >= 0) || *v > 1e9) {
-        *error = QObject::tr("%1 must be between 0 and 1e9 %2").arg(field, unit);
-        return std::nullopt;
-    }
-    return v;
-}
-
-/// Sets one pod request row on `t`; false with `error` when the text cannot be read. Ranges
-/// and combinations (a share and a MIG instance, a model not in the catalog) are the reader's
-/// rules, applied when the document validates the edit.
-bool setPodRequestRow(JobTraitsDef& t, int row, const QString& text, const QString& field,
-                      QString* error) {
-    using R = ui::PodRequestModel;
-    const bool blank = meansDefault(text);
-    const JobTraitsDef defaults;
-    switch (row) {
-        case R::GpuModelRow:
-            if (blank)
-                t.gpuModel.reset();
-            else
-                t.gpuModel = text.trimmed().toStdString();
-            return true;
-        case R::GpusPerPodRow: {
-            if (blank) {
-                t.gpusPerPod = 0;
-                return true;
-            }
-            const auto v = parseInteger(text, field, error);
-            if (v) t.gpusPerPod = static_cast<int>(std::clamp<long long>(*v, -1, 1000));
-            return v.has_value();
-        }
-        case R::GpuShareRow: {
-            // 0.25 is a quarter of a GPU; 250m the same in milli-GPU.
-            QString s = text.trimmed();
-            if (blank) {
-                t.gpuMilli = 1000;
-                return true;
-            }
-            const bool milli = s.endsWith(QLatin1Char('m'));
-            if (milli) s.chop(1);
-            const auto v = ui::parseNumber(s.trimmed(), error);
-            if (!v) return false;
-            const double m = milli ? *v : *v * 1000;
-            if (!(m >= 1 && m <= 1000) || m != std::round(m)) {
-                *error = QObject::tr(
-                             "%1: a share is 0.001 to 1 GPU (or 1m to 1000m), in whole "
-                             "milli-GPUs; got %2")
-                             .arg(field, text.trimmed());
-                return false;
-            }
-            t.gpuMilli = static_cast<int>(m);
-            return true;
-        }
-        case R::MigProfileRow: {
-            QString s = text.trimmed();
-            t.migProfile.clear();
-            t.migMemoryGb = 0;
-            if (blank) return true;
-            // A profile is named <compute>g.<memory>gb; anything else is memory, "20 GB".
-            if (!s.contains(QLatin1String("g."), Qt::CaseInsensitive)) {
-                const auto v = parseAmount(s, QStringLiteral("GB"), field, error);
-                if (v) t.migMemoryGb = *v;
-                return v.has_value();
-            }
-            t.migProfile = s.toStdString();
-            return true;
-        }
-        case R::CpuRow:
-        case R::HostMemoryRow: {
-            const bool cpu = row == R::CpuRow;
-            int& target = cpu ? t.cpuMilliPerPod : t.memoryMiBPerPod;
-            if (blank) {
-                target = 0;
-                return true;
-            }
-            const auto v = parseAmount(text, cpu ? QStringLiteral("cores") : QStringLiteral("GiB"),
-                                       field, error);
-            if (!v) return false;
-            // Past the file's range the reader refuses it with its bounds.
-            target = static_cast<int>(std::min(std::round(*v * (cpu ? 1000 : 1024)), 2e9));
-            return true;
-        }
-        case R::GpuMemoryRow: {
-            if (blank) {
-                t.memoryGbPerGpu = 0;
-                return true;
-            }
-            const auto v = parseAmount(text, QStringLiteral("GB"), field, error);
-            if (v) t.memoryGbPerGpu = *v;
-            return v.has_value();
-        }
-        case R::SmActivityRow:
-        case R::MfuRow:
-        case R::TopologyRow: {
-            const auto v = parseFraction(text, field, error);
-            if (v)
-                (row == R::SmActivityRow ? t.smActivity
-                 : row == R::MfuRow      ? t.mfu
-                                         : t.topologySensitivity) = *v;
-            return v.has_value();
-        }
-        case R::StartupRow:
-        case R::CheckpointIntervalRow:
-        case R::CheckpointCostRow: {
-            double& v = row == R::StartupRow              ? t.startupS
-                        : row == R::CheckpointIntervalRow ? t.checkpointIntervalS
-                                                          : t.checkpointCostS;
-            if (blank || text.trimmed() == QLatin1String("0")) {
-                v = 0;
-                return true;
-            }
-            const auto d = ui::parseQuantity(text, Quantity::DurationS, error);
-            if (d) v = *d;
-            return d.has_value();
-        }
-        case R::PreemptionRow: {
-            const QString s = text.trimmed().toLower();
-            if (s == QLatin1String("never")) {
-                t.preemptionPolicy = PreemptionPolicy::Never;
-            } else if (s.isEmpty() || s.contains(QLatin1String("lower"))) {
-                t.preemptionPolicy = defaults.preemptionPolicy;
-            } else {
-                *error = QObject::tr("%1: \"lower priority\" or \"never\", got \"%2\"")
-                             .arg(field, text.trimmed());
-                return false;
-            }
-            return true;
-        }
-    }
-    *error = QObject::tr("That row cannot be edited.");
-    return false;
-}
-
-}  // namespace
 
 WorkloadEdit setPodRequestValue(const Scenario& s, ui::PodRequestModel::Target target, int row,
                                 const QVariant& value) {
