@@ -62,7 +62,8 @@ void FleetItemDelegate::setEditorData(QWidget* editor, const QModelIndex& index)
 void FleetItemDelegate::setModelData(QWidget* editor, QAbstractItemModel* model,
                                      const QModelIndex& index) const {
     if (auto* combo = qobject_cast<QComboBox*>(editor)) {
-        model->setData(index, combo->currentData(), Qt::EditRole);
+        // Nothing chosen (the value shown is none of the choices): no edit.
+        if (combo->currentIndex() >= 0) model->setData(index, combo->currentData(), Qt::EditRole);
         return;
     }
     QStyledItemDelegate::setModelData(editor, model, index);

@@ -227,8 +227,8 @@ QString FleetTreeModel::tooltip(const FleetTreePath& p, int column) const {
         case StateColumn:
             return tr(
                 "How the group's nodes start: ready, cordoned (kept out of scheduling, e.g. "
-                "for maintenance) or failed (down until a repair event); provisioning is set "
-                "by a delivery time");
+                "for maintenance) or failed (down until a repair event). Provisioning comes "
+                "with a delivery time: set Ready at to 0 to change it here");
         case ReadyAtColumn:
             return tr(
                 "Delivery time in hours: the nodes are provisioning until then. "
@@ -329,9 +329,15 @@ Qt::ItemFlags FleetTreeModel::flags(const QModelIndex& index) const {
     const int column = index.column();
     const bool group = levelOf(pathOf(index)) == 2;
     if (column == NameColumn || column == CountColumn) f |= Qt::ItemIsEditable;
-    if (group && (column == NodeTypeColumn || column == BuyingClassColumn ||
-                  column == StateColumn || column == ReadyAtColumn))
+    if (group &&
+        (column == NodeTypeColumn || column == BuyingClassColumn || column == ReadyAtColumn))
         f |= Qt::ItemIsEditable;
+    // A group being delivered is provisioning until its Ready at: that column sets it.
+    if (group && column == StateColumn) {
+        const FleetTreePath p = pathOf(index);
+        if (m_scenario.pods[p.pod].racks[p.rack].nodes[p.group].state != NodeState::Provisioning)
+            f |= Qt::ItemIsEditable;
+    }
     return f;
 }
 

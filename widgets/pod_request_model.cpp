@@ -44,8 +44,11 @@ std::pair<QString, QString> cell(const JobTraitsDef& t, int row) {
                     number(t.cpuMilliPerPod / 1000.0)};
         case PodRequestModel::HostMemoryRow:
             if (t.memoryMiBPerPod <= 0) return {QObject::tr("not asked"), QString()};
-            return {QObject::tr("%1 GiB").arg(number(t.memoryMiBPerPod / 1024.0)),
-                    number(t.memoryMiBPerPod / 1024.0)};
+            if (t.memoryMiBPerPod % 1024 != 0)  // as stored, not as a long GiB fraction
+                return {QObject::tr("%1 MiB").arg(t.memoryMiBPerPod),
+                        QObject::tr("%1 MiB").arg(t.memoryMiBPerPod)};
+            return {QObject::tr("%1 GiB").arg(t.memoryMiBPerPod / 1024),
+                    QString::number(t.memoryMiBPerPod / 1024)};
         case PodRequestModel::GpuMemoryRow:
             if (t.memoryGbPerGpu <= 0) return {QObject::tr("fits any GPU"), QString()};
             return {QObject::tr("%1 GB").arg(number(t.memoryGbPerGpu)), number(t.memoryGbPerGpu)};
@@ -96,23 +99,28 @@ QString rowTip(int row) {
                 "smallest profile with that memory; blank = none");
         case PodRequestModel::CpuRow:
             return QObject::tr(
-                "CPU cores per pod (fractions allowed); nodes without enough free cores are "
+                "CPU cores per pod: 24, 0.5 or 500m; nodes without enough free cores are "
                 "filtered out. Blank = not asked");
         case PodRequestModel::HostMemoryRow:
-            return QObject::tr("Host memory per pod, GiB; blank = not asked");
+            return QObject::tr(
+                "Host memory per pod: 64 (GiB), 64Gi, 512 MiB, or 64 GB (10^9 bytes); blank = "
+                "not asked");
         case PodRequestModel::GpuMemoryRow:
             return QObject::tr(
                 "GPU memory the job needs per GPU, GB: more than the GPU has and it "
                 "crash-loops (out of memory). Blank = fits any GPU");
         case PodRequestModel::SmActivityRow:
-            return QObject::tr("DCGM SM_ACTIVE while running at full speed, %");
+            return QObject::tr(
+                "DCGM SM_ACTIVE while running at full speed, in % (60, or 0.6 % if you mean "
+                "it); blank = 80 %");
         case PodRequestModel::EngineActiveRow:
             return QObject::tr(
                 "Share of time its kernels run, alone at full speed (DCGM GR_ENGINE_ACTIVE, "
                 "nvidia-smi's GPU utilization), %: what a time-sliced GPU divides. Never below "
                 "the SM activity it implies; blank = as SM activity");
         case PodRequestModel::MfuRow:
-            return QObject::tr("Model FLOPs utilisation while running at full speed, %");
+            return QObject::tr(
+                "Model FLOPs utilisation while running at full speed, in %; blank = 35 %");
         case PodRequestModel::TopologyRow:
             return QObject::tr(
                 "Share of step time in exposed communication, %: how much a gang spread over "

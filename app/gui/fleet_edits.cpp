@@ -466,6 +466,10 @@ FleetEdit setBuyingClass(const Scenario& s, FleetDefPath p, BuyingClass buyingCl
 FleetEdit setReadyAt(const Scenario& s, FleetDefPath p, double readyAtS) {
     if (p.level() != 2 || !exists(s, p)) return refuse("delivery times belong to node groups");
     if (!(readyAtS >= 0)) return refuse("a delivery time must not be negative");
+    const NodeState now = s.pods[p.pod].racks[p.rack].nodes[p.group].state;
+    if (readyAtS > 0 && (now == NodeState::Cordoned || now == NodeState::Failed))
+        return refuse(std::string("the group starts ") + toString(now) +
+                      "; set its State to ready before giving it a delivery time");
     Scenario after = s;
     NodeGroupDef& g = after.pods[p.pod].racks[p.rack].nodes[p.group];
     g.readyAtS = readyAtS;
@@ -484,10 +488,12 @@ FleetEdit setGroupState(const Scenario& s, FleetDefPath p, NodeState state) {
         return refuse(
             "a node group starts ready, cordoned or failed; set a delivery time to make it "
             "provisioning");
+    // A delivery and a state are two edits, each named, not one dropping the other.
+    if (s.pods[p.pod].racks[p.rack].nodes[p.group].state == NodeState::Provisioning)
+        return refuse("the group is being delivered; set its Ready at to 0 (from the start) first");
     Scenario after = s;
     NodeGroupDef& g = after.pods[p.pod].racks[p.rack].nodes[p.group];
     g.state = state;
-    g.readyAtS = 0;
     return accept(std::move(after), "Start " + quoted(g.name) + " " + toString(state));
 }
 

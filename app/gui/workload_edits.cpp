@@ -4,6 +4,7 @@
 #include <QObject>
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "workload_format.hpp"
 #include "workload_models.hpp"
@@ -99,17 +100,61 @@ bool meansDefault(const QString& text) {
     return words.contains(text.trimmed().toLower());
 }
 
-/// A non-negative amount typed with an optional unit word ("24", "24 cores").
-std::optional<double> parseAmount(QString text, const QString& unit, const QString& field,
-                                  QString* error) {
-    text.remove(unit, Qt::CaseInsensitive);
+/// A unit a quantity may be typed in, and how many of the stored unit it is.
+struct UnitWord {
+    const char* word;
+    double factor;
+};
+
+/// An amount typed with an optional unit ("24", "24 cores", "500m", "64 GiB"), in the stored
+/// unit: a whole number from 1 to `max` (0 is refused: blank is how to ask for none), so no
+/// value rounds to "not asked" or past the reader's bound unseen. `units` lists the words,
+/// the first being the one a bare number means and the message names.
+std::optional<long long> parseWholeAmount(const QString& typed, std::span<const UnitWord> units,
+                                          long long max, const char* range, const QString& field,
+                                          QString* error) {
+    QString text = typed.trimmed();
+    double factor = units.front().factor;
+    for (const UnitWord& u : units) {
+        const QString word = QString::fromUtf8(u.word);
+        if (!word.isEmpty() && text.endsWith(word, Qt::CaseInsensitive)) {
+            text.chop(word.size());
+            factor = u.factor;
+            break;
+        }
+    }
     const auto v = ui::parseNumber(text.trimmed(), error);
     if (!v) return std::nullopt;
-    if (!(*v >= 0) || *v > 1e9) {
-        *error = QObject::tr("%1 must be between 0 and 1e9 %2").arg(field, unit);
+    const double stored = *v * factor;
+    if (!(stored >= 1) || stored > static_cast<double>(max)) {
+        *error = QObject::tr("%1 must be %2 (blank = none), got %3")
+                     .arg(field, QString::fromUtf8(range), typed.trimmed());
+        return std::nullopt;
+    }
+    return std::llround(stored);
+}
+
+/// GPU memory in GB (the catalog's decimal GB), above 0 and at most the reader's 1e5.
+std::optional<double> parseGpuGb(QString text, const QString& field, QString* error) {
+    text = text.trimmed();
+    if (text.endsWith(QLatin1String("GB"), Qt::CaseInsensitive)) text.chop(2);
+    const auto v = ui::parseNumber(text.trimmed(), error);
+    if (!v) return std::nullopt;
+    if (!(*v >= 0.001 && *v <= 1e5)) {
+        *error = QObject::tr("%1 must be between 0.001 and 100000 GB (blank = none)").arg(field);
         return std::nullopt;
     }
     return v;
+}
+
+/// "0.6" in a percentage row: 0.6 % or 60 %? Refused unless written with "%".
+bool ambiguousFraction(const QString& text, const QString& field, QString* error) {
+    bool isNumber = false;
+    const double v = text.trimmed().toDouble(&isNumber);
+    if (!isNumber || !(v > 0 && v <= 1)) return false;
+    *error = QObject::tr("%1: \"%2\" reads as %2 %; write %3 % for a fraction of %2")
+                 .arg(field, text.trimmed(), QString::number(100 * v, 'g', 6));
+    return true;
 }
 
 /// Sets one pod request row on `t`; false with `error` when the text cannot be read. Ranges
@@ -132,7 +177,10 @@ bool setPodRequestRow(JobTraitsDef& t, int row, const QString& text, const QStri
                 t.gpusPerPod = 0;
                 return true;
             }
-            const auto v = parseInteger(text, field, error);
+            QString count = text;  // "8", "8 GPUs"
+            count.remove(QStringLiteral("GPUs"), Qt::CaseInsensitive);
+            count.remove(QStringLiteral("GPU"), Qt::CaseInsensitive);
+            const auto v = parseInteger(count, field, error);
             if (v) t.gpusPerPod = static_cast<int>(std::clamp<long long>(*v, -1, 1000));
             return v.has_value();
         }
@@ -165,11 +213,11 @@ bool setPodRequestRow(JobTraitsDef& t, int row, const QString& text, const QStri
             if (blank) return true;
             // A profile is named <compute>g.<memory>gb; anything else is memory, "20 GB".
             if (!s.contains(QLatin1String("g."), Qt::CaseInsensitive)) {
-                const auto v = parseAmount(s, QStringLiteral("GB"), field, error);
+                const auto v = parseGpuGb(s, field, error);
                 if (v) t.migMemoryGb = *v;
                 return v.has_value();
             }
-            t.migProfile = s.toStdString();
+            t.migProfile = s.toLower().toStdString();  // nvidia-smi's names are lower case
             return true;
         }
         case R::CpuRow:
@@ -180,19 +228,25 @@ bool setPodRequestRow(JobTraitsDef& t, int row, const QString& text, const QStri
                 target = 0;
                 return true;
             }
-            const auto v = parseAmount(text, cpu ? QStringLiteral("cores") : QStringLiteral("GiB"),
-                                       field, error);
-            if (!v) return false;
-            // Past the file's range the reader refuses it with its bounds.
-            target = static_cast<int>(std::min(std::round(*v * (cpu ? 1000 : 1024)), 2e9));
-            return true;
+            // Stored in milli-cores and MiB, within the reader's bounds; GB is 10^9 bytes.
+            static constexpr UnitWord cores[] = {
+                {"cores", 1000}, {"core", 1000}, {"CPUs", 1000}, {"CPU", 1000}, {"m", 1}};
+            static constexpr UnitWord memory[] = {
+                {"GiB", 1024}, {"Gi", 1024}, {"MiB", 1}, {"Mi", 1}, {"GB", 1e9 / 1048576.0}};
+            const auto v =
+                cpu ? parseWholeAmount(text, cores, 100'000'000,
+                                       "0.001 to 100000 cores (1m to 100000000m)", field, error)
+                    : parseWholeAmount(text, memory, 1'000'000'000, "1 MiB to 976562 GiB", field,
+                                       error);
+            if (v) target = static_cast<int>(*v);
+            return v.has_value();
         }
         case R::GpuMemoryRow: {
             if (blank) {
                 t.memoryGbPerGpu = 0;
                 return true;
             }
-            const auto v = parseAmount(text, QStringLiteral("GB"), field, error);
+            const auto v = parseGpuGb(text, field, error);
             if (v) t.memoryGbPerGpu = *v;
             return v.has_value();
         }
@@ -201,6 +255,8 @@ bool setPodRequestRow(JobTraitsDef& t, int row, const QString& text, const QStri
             if (blank) {
                 t.engineActive.reset();
                 return true;
+            } else if (ambiguousFraction(text, field, error)) {
+                return false;
             } else if (const auto v = parseFraction(text, field, error)) {
                 t.engineActive = *v;
                 return true;
@@ -209,11 +265,18 @@ bool setPodRequestRow(JobTraitsDef& t, int row, const QString& text, const QStri
         case R::SmActivityRow:
         case R::MfuRow:
         case R::TopologyRow: {
+            double& target = row == R::SmActivityRow ? t.smActivity
+                             : row == R::MfuRow      ? t.mfu
+                                                     : t.topologySensitivity;
+            if (blank) {
+                target = row == R::SmActivityRow ? defaults.smActivity
+                         : row == R::MfuRow      ? defaults.mfu
+                                                 : defaults.topologySensitivity;
+                return true;
+            }
+            if (ambiguousFraction(text, field, error)) return false;
             const auto v = parseFraction(text, field, error);
-            if (v)
-                (row == R::SmActivityRow ? t.smActivity
-                 : row == R::MfuRow      ? t.mfu
-                                         : t.topologySensitivity) = *v;
+            if (v) target = *v;
             return v.has_value();
         }
         case R::StartupRow:
@@ -225,6 +288,15 @@ bool setPodRequestRow(JobTraitsDef& t, int row, const QString& text, const QStri
             if (blank || text.trimmed() == QLatin1String("0")) {
                 v = 0;
                 return true;
+            }
+            // A bare number would be hours (the tables' rule for durations): too easy to
+            // mean seconds or minutes here. Ask for the unit.
+            bool bare = false;
+            text.trimmed().toDouble(&bare);
+            if (bare) {
+                *error =
+                    QObject::tr("%1: add a unit to %2 (s, min or h)").arg(field, text.trimmed());
+                return false;
             }
             const auto d = ui::parseQuantity(text, Quantity::DurationS, error);
             if (d) v = *d;

@@ -201,9 +201,11 @@ WorkloadPanel::WorkloadPanel(ScenarioDocument* document, QWidget* parent)
 void WorkloadPanel::followSelection() {
     using T = ui::PodRequestModel::Target;
     T target;
-    if (QTableView* v = m_tabs->currentIndex() == 0   ? m_classView
-                        : m_tabs->currentIndex() == 2 ? m_jobView
-                                                      : nullptr;
+    // Each table sits on its own tab page.
+    QWidget* page = m_tabs->currentWidget();
+    if (QTableView* v = page == m_classView->parentWidget() ? m_classView
+                        : page == m_jobView->parentWidget() ? m_jobView
+                                                            : nullptr;
         v && v->currentIndex().isValid())
         target = T{v == m_classView ? T::Class : T::Job, v->currentIndex().row()};
     m_podRequest->setTarget(target);

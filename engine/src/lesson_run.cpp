@@ -156,7 +156,9 @@ std::string formatEffectValue(double value, const std::string& unit) {
         if (text.back() == '.') text.pop_back();
     }
     if (unit != "$") return unit.empty() ? text : text + " " + unit;
-    // Dollars read "$22,533", "−$1,200", "$2.41".
+    // Dollars read "$22,533", "-$1,200", "$2.41" ("-$0.00" reads "$0.00").
+    if (text.find_first_not_of("-0.,") == std::string::npos && text.front() == '-')
+        text.erase(0, 1);
     const bool negative = text.front() == '-';
     if (negative) text.erase(0, 1);
     const std::size_t point = text.find('.');

@@ -145,6 +145,17 @@ private slots:
                     .error.find("belongs to a node group") != std::string::npos);
         QVERIFY(setGroupState(f.doc.scenario(), {0, 0, 2}, NodeState::Provisioning)
                     .error.find("delivery time") != std::string::npos);
+        // A delivery and a state do not overwrite each other: a cordoned group gets no
+        // delivery time, and a group being delivered no state, until the other is undone.
+        Scenario cordoned = f.doc.scenario();
+        cordoned.pods[0].racks[0].nodes[2].state = NodeState::Cordoned;
+        QVERIFY(setReadyAt(cordoned, {0, 0, 2}, 3600).error.find("set its State to ready") !=
+                std::string::npos);
+        Scenario delivered = f.doc.scenario();
+        delivered.pods[0].racks[0].nodes[2].state = NodeState::Provisioning;
+        delivered.pods[0].racks[0].nodes[2].readyAtS = 3600;
+        QVERIFY(setGroupState(delivered, {0, 0, 2}, NodeState::Cordoned)
+                    .error.find("set its Ready at to 0") != std::string::npos);
         f.doc.undoStack()->undo();
         QCOMPARE(json(f.doc), before);
     }
@@ -375,6 +386,10 @@ private slots:
         // moved to 24 h it reads d1 00:00.
         const QModelIndex ready = model->indexOf({1, 1, 0}, ui::FleetTreeModel::ReadyAtColumn);
         QCOMPARE(ready.data(Qt::EditRole).toDouble(), 48.0);
+        // Its state is the delivery's (provisioning), set here by Ready at, not by State.
+        const QModelIndex state = model->indexOf({1, 1, 0}, ui::FleetTreeModel::StateColumn);
+        QCOMPARE(state.data().toString(), QStringLiteral("provisioning"));
+        QVERIFY(!(model->flags(state) & Qt::ItemIsEditable));
         QCOMPARE(ready.data().toString(), QStringLiteral("d2 00:00 · 48 h"));
         QVERIFY(model->setData(ready, 24.0, Qt::EditRole));
         QCOMPARE(f.doc.scenario().pods[1].racks[1].nodes[0].readyAtS, 86400.0);
@@ -384,6 +399,7 @@ private slots:
         QVERIFY(model->setData(ready, 0.0, Qt::EditRole));
         QCOMPARE(f.doc.scenario().pods[1].racks[1].nodes[0].state, NodeState::Ready);
         QCOMPARE(ready.data().toString(), QStringLiteral("from the start"));
+        QVERIFY(model->flags(state) & Qt::ItemIsEditable);
         QCOMPARE(model->indexOf({1, 1, 0}, ui::FleetTreeModel::StateColumn).data().toString(),
                  QStringLiteral("ready"));
         QCOMPARE(f.doc.undoStack()->count(), 3);

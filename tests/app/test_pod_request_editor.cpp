@@ -57,11 +57,27 @@ private slots:
         QCOMPARE(f.doc.scenario().jobClasses[0].traits.memoryMiBPerPod, 64 * 1024);
         QVERIFY(type(m, Row::StartupRow, "5 min"));
         QCOMPARE(f.doc.scenario().jobClasses[0].traits.startupS, 300.0);
+        // The words a user types for the same amounts: 500m = 0.5 cores; 8 CPUs = 8 cores;
+        // 64Gi = 64 GiB; 512 MiB stays MiB; 4 GPUs per pod.
+        QVERIFY(type(m, Row::CpuRow, "500m"));
+        QCOMPARE(f.doc.scenario().jobClasses[0].traits.cpuMilliPerPod, 500);
+        QVERIFY(type(m, Row::CpuRow, "8 CPUs"));
+        QCOMPARE(f.doc.scenario().jobClasses[0].traits.cpuMilliPerPod, 8000);
+        QVERIFY(type(m, Row::HostMemoryRow, "512 MiB"));
+        QCOMPARE(shown(m, Row::HostMemoryRow), QStringLiteral("512 MiB"));
+        QVERIFY(type(m, Row::HostMemoryRow, "64Gi"));
+        QCOMPARE(f.doc.scenario().jobClasses[0].traits.memoryMiBPerPod, 64 * 1024);
+        QVERIFY(type(m, Row::GpusPerPodRow, "4 GPUs"));
+        QCOMPARE(f.doc.scenario().jobClasses[0].traits.gpusPerPod, 4);
+        // Blank is the default: SM activity 80 %.
+        QVERIFY(type(m, Row::SmActivityRow, "60 %"));
+        QVERIFY(type(m, Row::SmActivityRow, ""));
+        QCOMPARE(f.doc.scenario().jobClasses[0].traits.smActivity, 0.8);
         QVERIFY(type(m, Row::PreemptionRow, "never"));
         QCOMPARE(f.doc.scenario().jobClasses[0].traits.preemptionPolicy, PreemptionPolicy::Never);
-        QCOMPARE(f.doc.undoStack()->count(), 4);
+        QCOMPARE(f.doc.undoStack()->count(), 11);
         QVERIFY(f.doc.undoStack()->text(0).contains("CPU per pod of class"));
-        for (int i = 0; i < 4; ++i)
+        for (int i = 0; i < 11; ++i)
             f.doc.undoStack()->undo();
         QCOMPARE(scenarioToJson(f.doc.scenario()), before);
         QCOMPARE(shown(m, Row::CpuRow), QStringLiteral("not asked"));
@@ -86,6 +102,9 @@ private slots:
         QCOMPARE(f.doc.scenario().jobClasses[4].traits.gpuMilli, 300);
         QVERIFY(type(m, Row::GpuShareRow, ""));
         QCOMPARE(f.doc.scenario().jobClasses[4].traits.gpuMilli, 1000);
+        // A MIG profile as nvidia-smi names it, whatever the case typed.
+        QVERIFY(type(m, Row::MigProfileRow, "1G.10GB"));
+        QCOMPARE(f.doc.scenario().jobClasses[4].traits.migProfile, std::string("1g.10gb"));
     }
 
     void valuesItCannotReadChangeNothingAndSayWhy() {
@@ -101,9 +120,17 @@ private slots:
         } cases[] = {
             {Row::GpuShareRow, "2", "a share is 0.001 to 1 GPU"},
             {Row::GpuShareRow, "0.0005", "a share is 0.001 to 1 GPU"},
-            {Row::CpuRow, "-4", "CPU per pod must be between 0 and 1e9 cores"},
+            {Row::CpuRow, "-4", "CPU per pod must be 0.001 to 100000 cores"},
             {Row::CpuRow, "lots", "CPU per pod"},
             {Row::SmActivityRow, "150", "SM activity must be between 0 and 100 %"},
+            // A fraction in a percentage row, and a duration without its unit, are ambiguous.
+            {Row::SmActivityRow, "0.6", "write 60 % for a fraction of 0.6"},
+            {Row::StartupRow, "300", "add a unit to 300 (s, min or h)"},
+            // Nothing rounds to "not asked" or past the reader's bounds unseen.
+            {Row::CpuRow, "0.0004", "CPU per pod must be 0.001 to 100000 cores"},
+            {Row::CpuRow, "200000", "CPU per pod must be 0.001 to 100000 cores"},
+            {Row::HostMemoryRow, "0", "Host memory per pod must be 1 MiB to"},
+            {Row::MigProfileRow, "0 GB", "MIG instance must be between 0.001 and 100000 GB"},
             {Row::PreemptionRow, "sometimes", "\"lower priority\" or \"never\""},
             {Row::GpuModelRow, "h900", "h900"},  // the reader's rule: not in the catalog
         };

@@ -80,6 +80,7 @@ TEST_CASE("lessons: chapters are listed in order and the text shows the claimed 
     CHECK(formatEffectValue(3.2, "$") == "$3.20");
     CHECK(formatEffectValue(-4883, "$") == "-$4,883");
     CHECK(formatEffectValue(999, "$") == "$999");
+    CHECK(formatEffectValue(-0.001, "$") == "$0.00");
 }
 
 TEST_CASE("lessons: effects measure KPIs, jobs and teams in their display units", "[lesson]") {
