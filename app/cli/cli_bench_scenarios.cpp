@@ -158,6 +158,19 @@ std::vector<GeneratedScenario> adversarialScenarios() {
                                            {"pin", {{"node", "pod-rack-node0"}}}}};
                              return s;
                          }));
+    // A pod every node has GPUs for but no node has the CPUs for (200 cores; a DGX H100 has
+    // 112), waiting all run on 12,500 empty nodes sampled N times: every sample walks every
+    // Ready node for stranded GPUs and fragmentation.
+    out.push_back(atEdge(
+        "adversarial_host_walk_samples", "a pod no host can feed, 12,500 empty nodes, N samples",
+        1'000'000, [](long long n, const std::filesystem::path&) {
+            Json s = scenarioHead("host walk × samples", static_cast<double>(n), 1);
+            s["topology"] = fleetOf({{"rack", 12'500}}, "dgx-h100");
+            Json hungry = poissonClass("cpu-hungry", 3600, 1, 1, 60);
+            hungry["cpuMilliPerPod"] = 200'000;
+            s["jobClasses"] = {hungry};
+            return s;
+        }));
     // The largest fleet full of 1-GPU jobs for the whole run, sampled N times.
     out.push_back(atEdge("adversarial_full_fleet_samples", "1,000,000 GPUs busy, N samples",
                          1'000'000, [](long long n, const std::filesystem::path&) {
