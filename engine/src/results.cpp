@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "gpuplan/roofline.hpp"
+
 namespace gpuplan {
 
 const char* toString(ReasonToken token) {
@@ -159,6 +161,15 @@ void Results::addJobSource(JobSource source, const JobTraitsDef& t) {
     sourceCheckpoints[k].push_back({t.checkpointIntervalS, t.checkpointCostS});
     sourceElasticMaxGpus[k].push_back(t.elasticMaxGpus);
     sourceEngineActive[k].push_back(static_cast<float>(t.engineActive.value_or(0)));
+    sourceArithmetic[k].push_back({.flopsPerByte = static_cast<float>(t.flopsPerByte),
+                                   .matmulShare = static_cast<float>(t.matmulShare),
+                                   .precision = t.precision});
+    anyFlopsPerByte = anyFlopsPerByte || t.flopsPerByte > 0;
+}
+
+double Results::mfuOn(const JobSpec& spec, const GpuModel& gpu) const {
+    const double mfu = spec.mfu;
+    return anyFlopsPerByte ? mfu * mfuCeiling(arithmeticOf(spec).flopsPerByte, gpu) : mfu;
 }
 
 int Results::maxPodsOf(std::uint32_t job) const {

@@ -158,6 +158,16 @@ const char* toString(PreemptionPolicy v) {
     }
     return "?";
 }
+
+const char* toString(Precision v) {
+    switch (v) {
+        case Precision::Bf16:
+            return "bf16";
+        case Precision::Fp8:
+            return "fp8";
+    }
+    return "?";
+}
 const char* toString(ReclaimPolicy v) {
     switch (v) {
         case ReclaimPolicy::Never:

@@ -7,6 +7,7 @@
 
 #include "gpuplan/fill.hpp"
 #include "gpuplan/mig_geometry.hpp"
+#include "gpuplan/roofline.hpp"
 #include "gpuplan/slurm_import.hpp"
 #include "gpuplan/topology.hpp"
 #include "json_reader.hpp"
@@ -39,8 +40,10 @@ struct Reader {
     const LoadOptions& options;
     std::filesystem::path baseDir;
     Scenario s;
-    std::vector<std::pair<std::string, std::string>> teamRefs;       // pointer, team
-    std::vector<std::pair<std::string, std::string>> gpuModelRefs;   // pointer, model id
+    std::vector<std::pair<std::string, std::string>> teamRefs;      // pointer, team
+    std::vector<std::pair<std::string, std::string>> gpuModelRefs;  // pointer, model id
+    // Where a job asks FP8, with the GPU model it is restricted to (none: any of the fleet's).
+    std::vector<std::pair<std::string, std::optional<std::string>>> fp8Refs;
     std::vector<std::pair<std::string, PinDef>> pinRefs;             // pointer, pin
     std::vector<std::pair<std::string, std::string>> nodeEventRefs;  // pointer, node name
     std::vector<std::pair<std::string, long long>> classJobEstimates;
@@ -191,6 +194,20 @@ struct Reader {
                         " milli-GPU): kernels keep SMs busy only while they run");
         }
         if (auto v = o.optional("mfu")) t.mfu = v->number(0, 1);
+        if (auto v = o.optional("precision")) {
+            t.precision =
+                v->enumeration<Precision>({{"bf16", Precision::Bf16}, {"fp8", Precision::Fp8}});
+            if (t.precision == Precision::Fp8) fp8Refs.push_back({v->pointer(), t.gpuModel});
+        }
+        if (auto v = o.optional("matmulShare")) t.matmulShare = v->number(0, 1);
+        // Above 1e6 FLOP/B every GPU's roofline is flat (ridge points are a few hundred).
+        if (auto v = o.optional("flopsPerByte")) {
+            t.flopsPerByte = v->number(0, 1e6);
+            if (t.flopsPerByte == 0)
+                v->fail(
+                    "an arithmetic intensity of 0 FLOPs per byte does no work; leave it "
+                    "out for compute-bound kernels");
+        }
         if (auto v = o.optional("topologySensitivity")) t.topologySensitivity = v->number(0, 1);
         if (auto v = o.optional("startupS")) t.startupS = v->number(0, 1e7);
         if (auto v = o.optional("pin")) t.pin = pin(*v);
@@ -595,6 +612,24 @@ struct Reader {
         }
     }
 
+    /// FP8 needs FP8 tensor cores on every GPU the job may run on (roofline.hpp): a job that
+    /// would silently run at BF16 on some of them would break its stated duration.
+    void fp8Gpus(const Fleet& fleet) {
+        if (fp8Refs.empty()) return;
+        std::vector<bool> hasNode(fleet.gpuModels.size(), false);
+        for (const FleetNode& node : fleet.nodes)
+            hasNode[node.gpuModel] = true;
+        for (const auto& [pointer, restricted] : fp8Refs) {
+            for (std::size_t m = 0; m < fleet.gpuModels.size(); ++m) {
+                const GpuModel& gpu = fleet.gpuModels[m];
+                if (!hasNode[m] || hasFp8(gpu) || (restricted && *restricted != gpu.id)) continue;
+                fail(pointer, "FP8 needs FP8 tensor cores, and " + gpu.id +
+                                  " has none (the fleet has it): restrict the job to a GPU "
+                                  "model with FP8 (\"gpuModel\") or keep \"bf16\"");
+            }
+        }
+    }
+
     void resolve() {
         for (const auto& [pointer, team] : teamRefs) {
             // Captured by name: clang 14 cannot capture a structured binding.
@@ -617,6 +652,7 @@ struct Reader {
             fail("/topology", e.what());
         }
         openbTraceModels();
+        fp8Gpus(fleet);
         // What the built fleet makes of the failures, spot, the buying mix and the prices.
         if (const auto problem = detail::fleetProblem(s, fleet))
             fail(problem->pointer, problem->message);

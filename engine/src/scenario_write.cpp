@@ -95,6 +95,9 @@ void traits(OJson& o, const JobTraitsDef& t, bool withTeam) {
     putIf(o, "smActivity", t.smActivity, d.smActivity);
     if (t.engineActive) o["engineActive"] = *t.engineActive;
     putIf(o, "mfu", t.mfu, d.mfu);
+    if (t.precision != d.precision) o["precision"] = toString(t.precision);
+    putIf(o, "matmulShare", t.matmulShare, d.matmulShare);
+    putIf(o, "flopsPerByte", t.flopsPerByte, d.flopsPerByte);
     putIf(o, "topologySensitivity", t.topologySensitivity, d.topologySensitivity);
     putIf(o, "startupS", t.startupS, d.startupS);
     if (t.pin.level != PinLevel::None) o["pin"] = OJson{{toString(t.pin.level), t.pin.target}};

@@ -222,15 +222,15 @@ private:
     [[gnu::always_inline]] void addProgress(std::uint32_t job, int sign) {
         const JobSpec& s = m_sim.spec(job);
         const RunSegment& seg = m_results.segments[m_sim.runtime[job].segment];
-        const Fleet& fleet = m_results.fleet;
-        const double peak =
-            fleet.gpuModels[fleet.nodes[m_results.placements[seg.placementBegin].node].gpuModel]
-                .bf16DenseTflops;
-        if (s.sharesGpu()) return addShareProgress(job, sign, peak);
+        const GpuModel& gpu = m_results.gpuModelOf(seg);
+        const double peak = gpu.bf16DenseTflops;
+        // Its spec's MFU as a double, as it always was when no source sets flopsPerByte.
+        const double mfu = m_results.anyFlopsPerByte ? m_results.mfuOn(s, gpu) : s.mfu;
+        if (s.sharesGpu()) return addShareProgress(job, sign, mfu, peak);
         const double rate = workGpus(job) / static_cast<double>(seg.slowdown);
         m_rates.usefulGpus += sign * rate;
         m_rates.occupiedGpus += sign * rate * s.smActivity;
-        m_rates.achievedTflops += sign * rate * s.mfu * peak;
+        m_rates.achievedTflops += sign * rate * mfu * peak;
         if (m_cost.active()) {
             // What it holds, busy at its SM activity ÷ the placement's slowdown (a grown
             // elastic job's pace is in its slowdown, not in how busy each GPU is).
@@ -248,7 +248,7 @@ private:
     /// A share's speed changes with its neighbours. Its pods keep their demand's SMs busy at
     /// its speed, each at most what it holds: occupancy ≤ allocation per pod, so for the
     /// fleet (a time-slice replica can ask more SMs than its 1/replicas).
-    [[gnu::noinline]] void addShareProgress(std::uint32_t job, int sign, double peak);
+    [[gnu::noinline]] void addShareProgress(std::uint32_t job, int sign, double mfu, double peak);
 
     [[gnu::noinline]] void bindShare(std::uint32_t job, const std::vector<PodPlacement>& pods,
                                      const BindingPlan& p);

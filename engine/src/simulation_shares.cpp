@@ -16,7 +16,7 @@ void Simulation::planShare(const JobSpec& s, const std::vector<PodPlacement>& po
     p.crashLoop = m_memoryFault.kind != MemoryFault::None;
 }
 
-void Simulation::addShareProgress(std::uint32_t job, int sign, double peak) {
+void Simulation::addShareProgress(std::uint32_t job, int sign, double mfu, double peak) {
     const JobSpec& s = m_sim.spec(job);
     const RunSegment& seg = m_results.segments[m_sim.runtime[job].segment];
     const double rate = heldGpus(job) / m_share[job].slowdown;
@@ -29,7 +29,7 @@ void Simulation::addShareProgress(std::uint32_t job, int sign, double peak) {
     m_rates.usefulGpus += sign * rate;
     m_rates.occupiedGpus += sign * occupied / m_share[job].slowdown;
     m_cost.occupied(sign * occupiedUsdPerHour / m_share[job].slowdown);
-    m_rates.achievedTflops += sign * rate * s.mfu * peak;
+    m_rates.achievedTflops += sign * rate * mfu * peak;
 }
 
 void Simulation::bindShare(std::uint32_t job, const std::vector<PodPlacement>& pods,

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "gpuplan/mig_geometry.hpp"
+#include "gpuplan/roofline.hpp"
 #include "large_arrays.hpp"
 #include "random.hpp"
 #include "sorted_runs.hpp"
@@ -158,7 +159,8 @@ struct Resolver {
         job.priority = t.priority;
         job.memoryGbPerGpu = static_cast<float>(t.memoryGbPerGpu);
         job.smActivity = static_cast<float>(t.smActivity);
-        job.mfu = static_cast<float>(t.mfu);
+        // Against the BF16 peak: FP8 does the same model FLOPs in less time (roofline.hpp).
+        job.mfu = static_cast<float>(t.mfu * precisionSpeedup(t));
         job.topologySensitivity = static_cast<float>(t.topologySensitivity);
         job.startupS = static_cast<float>(t.startupS);
         resources(t, job);
@@ -396,6 +398,7 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
                 job.sequence = seq++;
                 const double gpus = std::clamp(detail::sample(cls.gpus, sizeRng), 1.0, 100000.0);
                 resolve.size(static_cast<int>(std::lround(gpus)), cls.traits.gpusPerPod, job);
+                // A replica serves its window: FP8 serves more in it (its MFU), not shorter.
                 job.durationS = std::max(1.0, endS - startS);
                 w.jobs.push_back(job);
             }
@@ -410,7 +413,8 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
             // lognormal must not produce a job of a billion GPUs or overflow an int.
             const double gpus = std::clamp(detail::sample(cls.gpus, sizeRng), 1.0, 100000.0);
             resolve.size(static_cast<int>(std::lround(gpus)), cls.traits.gpusPerPod, job);
-            job.durationS = std::clamp(detail::sample(cls.durationS, sizeRng), 1.0, 1e10);
+            job.durationS = std::clamp(detail::sample(cls.durationS, sizeRng), 1.0, 1e10) /
+                            precisionSpeedup(cls.traits);
             w.jobs.push_back(job);
         }
     }
@@ -426,7 +430,7 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
         resolve.traits(def.traits, job);
         resolve.size(def.gpus, def.traits.gpusPerPod, job);
         job.submitS = def.submitS;
-        job.durationS = def.durationS;
+        job.durationS = def.durationS / precisionSpeedup(def.traits);
         w.jobs.push_back(job);
     }
 
@@ -466,7 +470,8 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
             job.sequence = seq++;
             job.team = teamIndex[row.team];
             job.submitS = submitS;
-            job.durationS = std::max(1.0, row.durationS * trace.durationScale);
+            job.durationS =
+                std::max(1.0, row.durationS * trace.durationScale) / precisionSpeedup(trace.traits);
             if (trace.data->rowsArePods) {
                 // One pod with the row's own resources (TraceJob).
                 job.gpuMilli = static_cast<std::uint16_t>(row.gpuMilli);

@@ -77,6 +77,9 @@ const Malformed kMalformed[] = {
     {"engine-active-below-sm-activity", "/jobClasses/0/engineActive",
      "engine activity 0.15 is below the SM activity it implies, 0.2 (smActivity 0.8 × 250 "
      "milli-GPU)"},
+    // A DGX A100 fleet: an A100 has no FP8 tensor cores (reference hardware.md §1).
+    {"fp8-on-gpu-without-fp8", "/jobClasses/0/precision",
+     "FP8 needs FP8 tensor cores, and a100-40gb-sxm has none"},
     {"arrival-wrong-field", "/jobClasses/0/arrival/amplitude", "unknown key \"amplitude\""},
     {"rate-too-high", "/jobClasses/0", "jobs in the horizon (limit 5000000)"},
     {"too-many-samples", "/sampleIntervalS", "more than 1000000 samples"},

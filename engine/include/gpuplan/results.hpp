@@ -361,6 +361,16 @@ struct Results {
     /// JobTraitsDef::engineActive of every job source, indexed as sourceCheckpoints; 0 where
     /// unset (a time demand never below the SM demand reads 0 as "as the SM demand").
     std::array<std::vector<float>, 3> sourceEngineActive;
+    /// A job source's arithmetic (roofline.hpp), for the MFU on its GPU and the inspector.
+    struct SourceArithmetic {
+        float flopsPerByte = 0;  ///< 0 = compute-bound
+        float matmulShare = 1;
+        Precision precision = Precision::Bf16;
+    };
+    /// Of every job source, indexed as sourceCheckpoints; anyFlopsPerByte when one sets
+    /// flopsPerByte, so a run without any never looks.
+    std::array<std::vector<SourceArithmetic>, 3> sourceArithmetic;
+    bool anyFlopsPerByte = false;
 
     std::vector<Kpi> kpis;
     std::vector<GroupKpis> teamKpis;   ///< per team with a job submitted before the end
@@ -401,6 +411,15 @@ struct Results {
         const auto& values = sourceEngineActive[static_cast<std::size_t>(spec.source)];
         return spec.sourceIndex < values.size() ? values[spec.sourceIndex] : 0.0f;
     }
+    /// The job's MFU at full speed on `gpu`, against its BF16 peak: its spec's (its precision's
+    /// speed-up in it) under the roofline's ceiling for its source's flopsPerByte
+    /// (roofline.hpp).
+    double mfuOn(const JobSpec& spec, const GpuModel& gpu) const;
+    /// The job's source's arithmetic (all defaults for a job of no known source).
+    SourceArithmetic arithmeticOf(const JobSpec& spec) const {
+        const auto& values = sourceArithmetic[static_cast<std::size_t>(spec.source)];
+        return spec.sourceIndex < values.size() ? values[spec.sourceIndex] : SourceArithmetic{};
+    }
     /// GPU-equivalents a binding's work is counted in (lost work, useful GPU-seconds): what it
     /// holds, × pods asked ÷ pods held (an elastic job's work is measured at its own size).
     double workGpusOf(const RunSegment& segment) const {
@@ -427,6 +446,10 @@ struct Results {
     std::optional<std::size_t> sampleAt(double timeS) const;
     std::span<const PodPlacement> placementOf(const RunSegment& segment) const {
         return {placements.data() + segment.placementBegin, segment.placementCount};
+    }
+    /// The GPU model a binding runs on (a gang's pods share one: its first pod's).
+    const GpuModel& gpuModelOf(const RunSegment& segment) const {
+        return fleet.gpuModels[fleet.nodes[placements[segment.placementBegin].node].gpuModel];
     }
     /// GPU-equivalents a binding holds: whole GPUs count 1, a share its milli-GPU ÷ 1000.
     double gpuEquivalentsOf(const RunSegment& segment) const {

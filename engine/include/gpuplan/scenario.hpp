@@ -123,6 +123,10 @@ struct PinDef {
 /// kube-scheduler's preemptionPolicy (reference/scheduling.md §3).
 enum class PreemptionPolicy : std::uint8_t { PreemptLowerPriority, Never };
 
+/// The number format of a job's matrix multiplies (roofline.hpp): BF16, or FP8 on tensor
+/// cores that have it.
+enum class Precision : std::uint8_t { Bf16, Fp8 };
+
 /// What every job carries, whether it comes from a class, an explicit list or a trace.
 struct JobTraitsDef {
     std::string team;
@@ -144,7 +148,20 @@ struct JobTraitsDef {
     /// nvidia-smi's "GPU utilization"), 0..1: what a time-sliced GPU divides. Unset: its
     /// kernels fill the SMs while they run, i.e. smActivity × its asked share. Never below that.
     std::optional<double> engineActive;
-    double mfu = 0.35;               ///< model FLOPs utilisation while running at full speed, 0..1
+    /// Model FLOPs utilisation at full speed in BF16, 0..1: achieved model FLOP/s ÷ the GPU's
+    /// dense BF16 peak, while its kernels are compute-bound (see flopsPerByte).
+    double mfu = 0.35;
+    /// Its matrix multiplies' number format. FP8 speeds its matmuls up (roofline.hpp), so the
+    /// job's work (durationS, stated in BF16) takes less time and its MFU against the BF16
+    /// peak rises by the same factor. Needs FP8 tensor cores on every GPU it may run on.
+    Precision precision = Precision::Bf16;
+    /// Share of its BF16 step time spent in matrix multiplies, 0..1: what FP8 speeds up
+    /// (attention softmax, norms, communication and the optimizer do not). 1 = all of it.
+    double matmulShare = 1;
+    /// Arithmetic intensity of its kernels, model FLOPs per byte of HBM traffic (in BF16):
+    /// below the GPU's ridge point (peak ÷ HBM bandwidth) they are bandwidth-bound and its MFU
+    /// is mfu × the roofline's ceiling (roofline.hpp). 0 = compute-bound.
+    double flopsPerByte = 0;
     double topologySensitivity = 0;  ///< share of step time in exposed communication, 0..1
     double startupS = 0;             ///< bound but not progressing (image pull, model load)
     PinDef pin;
@@ -489,6 +506,7 @@ const char* toString(PlacementPolicy);
 const char* toString(BackfillMode);
 const char* toString(PreemptionMode);
 const char* toString(PreemptionPolicy);
+const char* toString(Precision);
 const char* toString(TraceFormat);
 const char* toString(NodeListFormat);
 const char* toString(NvlinkDomain);
