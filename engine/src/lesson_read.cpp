@@ -64,7 +64,8 @@ LessonEffect readEffect(const JsonNode& node) {
         e.measure = o.required("measure").enumeration<LessonJobMeasure>(
             {{"wait", LessonJobMeasure::WaitS},
              {"start", LessonJobMeasure::StartS},
-             {"end", LessonJobMeasure::EndS}});
+             {"end", LessonJobMeasure::EndS},
+             {"mfu", LessonJobMeasure::Mfu}});
     } else if (forecast) {
         readForecast(o, *forecast, e);
     } else if (series) {

@@ -59,6 +59,7 @@ std::string describe(const LessonEffect& e) {
     if (!e.series.empty()) return "series " + e.series;
     const char* what = e.measure == LessonJobMeasure::WaitS    ? "wait"
                        : e.measure == LessonJobMeasure::StartS ? "start"
+                       : e.measure == LessonJobMeasure::Mfu    ? "MFU"
                                                                : "end";
     return "job " + e.job + "'s " + what;
 }
@@ -131,9 +132,17 @@ std::optional<double> measureEffect(const LessonEffect& effect, const Results& r
                 results.jobName(j) == effect.job)
                 job = &results.jobs[j];
         if (!job) return std::nullopt;
-        const double at = effect.measure == LessonJobMeasure::EndS ? job->endS : job->firstStartS;
-        if (at < 0) return std::nullopt;  // never started, or not ended by the horizon
-        value = effect.measure == LessonJobMeasure::WaitS ? job->waitS() : at;
+        if (effect.measure == LessonJobMeasure::Mfu) {
+            if (job->segmentCount == 0) return std::nullopt;  // never placed: on no GPU
+            value =
+                results.mfuOn(job->spec, results.gpuModelOf(results.segments[job->lastSegment]));
+            engineUnit = "fraction";
+        } else {
+            const double at =
+                effect.measure == LessonJobMeasure::EndS ? job->endS : job->firstStartS;
+            if (at < 0) return std::nullopt;  // never started, or not ended by the horizon
+            value = effect.measure == LessonJobMeasure::WaitS ? job->waitS() : at;
+        }
     }
     const std::optional<double> scale = unitScale(effect.unit, engineUnit);
     if (!scale) return std::nullopt;

@@ -13,9 +13,10 @@
 //                            "before": 5, "after": 40, "tolerance": 5,
 //                            "says": "fragmentation rises from {before} to {after}"}]}]}
 // An effect measures a run KPI, one explicit job ("job": NAME, "measure": "wait" | "start" |
-// "end") or one team ("team": NAME, "measure": "wait_p50" | "wait_p95" | "allocation_share" |
-// "gpu_hours" | "completed" | "borrowed_gpus" | "preemptions"), or the run's demand forecast
-// a series over the run ("series": "pending_gpus{provisioning}", "measure": "mean" | "max"),
+// "end" | "mfu", its MFU on the GPU of its last binding, Results::mfuOn) or one team ("team": NAME,
+// "measure": "wait_p50" | "wait_p95" | "allocation_share" | "gpu_hours" | "completed" |
+// "borrowed_gpus" | "preemptions"), or the run's demand forecast a series over the run ("series":
+// "pending_gpus{provisioning}", "measure": "mean" | "max"),
 // ("forecast": "reserved_gpus" | "trend_gpus_per_day", with "season": "day" | "week",
 // "horizonDays" and, for the reservation, "usdPerGpuHour": {"reserved", "on-demand"}; see
 // demand_forecast.hpp), in a display unit ("%" of a fraction, "h", "min", "s" of seconds, "$"
@@ -35,7 +36,7 @@
 
 namespace gpuplan {
 
-enum class LessonJobMeasure { None, WaitS, StartS, EndS };
+enum class LessonJobMeasure { None, WaitS, StartS, EndS, Mfu };
 enum class LessonForecastMeasure { None, ReservedGpus, TrendGpusPerDay };
 enum class LessonTeamMeasure {
     None,
