@@ -7,6 +7,7 @@
 
 #include "gpu_sub_cells.hpp"
 #include "gpuplan/checkpoint_advice.hpp"
+#include "gpuplan/roofline.hpp"
 #include "kpi_format.hpp"
 #include "sharing_format.hpp"
 #include "ui_palette.hpp"
@@ -293,8 +294,7 @@ QString Inspector::jobHtml(std::uint32_t job) const {
     html += row(tr("status at horizon"), QString::fromLatin1(toString(j.status)));
     html += row(tr("run time (ideal)"), formatDuration(s.durationS));
     html += interruptionRows(job);
-    html += row(tr("SM activity / MFU"),
-                QStringLiteral("%1 / %2").arg(s.smActivity, 0, 'f', 2).arg(s.mfu, 0, 'f', 2));
+    html += arithmeticRows(job);
     // What a time-sliced GPU divides: the share of time its kernels run (unset: its SM demand).
     if (s.sharesGpu()) {
         const float engineActive = m_results->engineActiveOf(s);
@@ -309,6 +309,32 @@ QString Inspector::jobHtml(std::uint32_t job) const {
                                             .arg(layerColor(e->layer).name(), layerName(e->layer),
                                                  esc(m_results->reasonText(e->reason))));
     return html + QStringLiteral("</table>");
+}
+
+QString Inspector::arithmeticRows(std::uint32_t job) const {
+    const JobRecord& j = m_results->jobs[job];
+    const JobSpec& s = j.spec;
+    // The GPU it ran on last, else the one it is restricted to: where its roofline is drawn.
+    const GpuModel* gpu = j.segmentCount > 0
+                              ? &m_results->gpuModelOf(m_results->segments[j.lastSegment])
+                          : s.gpuModel >= 0 ? &m_results->fleet.gpuModels[s.gpuModel]
+                                            : nullptr;
+    const double mfu = gpu ? m_results->mfuOn(s, *gpu) : s.mfu;
+    QString html = row(tr("SM activity / MFU"),
+                       QStringLiteral("%1 / %2").arg(s.smActivity, 0, 'f', 2).arg(mfu, 0, 'f', 3));
+    const Results::SourceArithmetic a = m_results->arithmeticOf(s);
+    if (a.precision == Precision::Fp8)
+        html +=
+            row(tr("precision"), tr("FP8: %1× BF16's pace (matmuls %2 % of its BF16 step)")
+                                     .arg(precisionSpeedup(a.precision, a.matmulShare), 0, 'f', 2)
+                                     .arg(100.0 * a.matmulShare, 0, 'f', 0));
+    if (a.flopsPerByte > 0 && gpu)
+        html += row(tr("MFU ceiling"), tr("%1 % (%2 FLOP/B × %3 TB/s of %4 TFLOP/s)")
+                                           .arg(100.0 * mfuCeiling(a.flopsPerByte, *gpu), 0, 'f', 1)
+                                           .arg(a.flopsPerByte, 0, 'g', 4)
+                                           .arg(gpu->hbmTbps, 0, 'g', 3)
+                                           .arg(gpu->bf16DenseTflops, 0, 'f', 0));
+    return html;
 }
 
 QString Inspector::interruptionRows(std::uint32_t job) const {

@@ -37,6 +37,8 @@ private:
     QString nodeHtml(int node, int slot) const;
     QString jobHtml(std::uint32_t job) const;
     /// Checkpoint interval, and the restarts and lost work of the job's evictions.
+    /// SM activity and MFU on its GPU, its precision's pace and its roofline ceiling.
+    QString arithmeticRows(std::uint32_t job) const;
     QString interruptionRows(std::uint32_t job) const;
     QString teamHtml(int team) const;
     QString unitHtml(const QString& title, int firstNode, int nodeCount) const;

@@ -59,6 +59,15 @@ std::pair<QString, QString> cell(const JobTraitsDef& t, int row) {
             return {percent(*t.engineActive) + QStringLiteral(" %"), percent(*t.engineActive)};
         case PodRequestModel::MfuRow:
             return {percent(t.mfu) + QStringLiteral(" %"), percent(t.mfu)};
+        case PodRequestModel::PrecisionRow: {
+            const QString name = QString::fromLatin1(toString(t.precision));
+            return {name.toUpper(), name};
+        }
+        case PodRequestModel::MatmulShareRow:
+            return {percent(t.matmulShare) + QStringLiteral(" %"), percent(t.matmulShare)};
+        case PodRequestModel::FlopsPerByteRow:
+            if (t.flopsPerByte <= 0) return {QObject::tr("compute-bound"), QString()};
+            return {QObject::tr("%1 FLOP/B").arg(number(t.flopsPerByte)), number(t.flopsPerByte)};
         case PodRequestModel::TopologyRow:
             return {percent(t.topologySensitivity) + QStringLiteral(" %"),
                     percent(t.topologySensitivity)};
@@ -120,7 +129,21 @@ QString rowTip(int row) {
                 "the SM activity it implies; blank = as SM activity");
         case PodRequestModel::MfuRow:
             return QObject::tr(
-                "Model FLOPs utilisation while running at full speed, in %; blank = 35 %");
+                "Model FLOPs utilisation at full speed in BF16 when compute-bound: achieved "
+                "model FLOP/s ÷ the GPU's dense BF16 peak, in %; blank = 35 %");
+        case PodRequestModel::PrecisionRow:
+            return QObject::tr(
+                "Number format of its matrix multiplies: bf16 or fp8. FP8 tensor cores do twice "
+                "BF16's FLOPs, so its matmuls run twice as fast (only on GPUs with FP8)");
+        case PodRequestModel::MatmulShareRow:
+            return QObject::tr(
+                "Share of its BF16 step time in matrix multiplies, %: what FP8 speeds up "
+                "(attention, norms, communication do not); blank = 100 %");
+        case PodRequestModel::FlopsPerByteRow:
+            return QObject::tr(
+                "Arithmetic intensity, model FLOPs per byte of HBM traffic (LLM decode: about "
+                "its batch size). Below the GPU's ridge point (peak ÷ bandwidth, 295 on an "
+                "H100) its MFU is capped by the memory; blank = compute-bound");
         case PodRequestModel::TopologyRow:
             return QObject::tr(
                 "Share of step time in exposed communication, %: how much a gang spread over "
@@ -153,6 +176,9 @@ QStringList PodRequestModel::titles() {
             tr("SM activity"),
             tr("Engine active"),
             tr("MFU"),
+            tr("Precision"),
+            tr("Matmul share"),
+            tr("FLOPs per byte"),
             tr("Topology sensitivity"),
             tr("Startup"),
             tr("Preemption"),
@@ -210,6 +236,8 @@ QVariant PodRequestModel::data(const QModelIndex& index, int role) const {
         return role == Qt::DisplayRole ? titles().value(index.row()) : QVariant();
     if (role == ChoicesRole && index.row() == PreemptionRow)
         return QStringList{QStringLiteral("lower priority"), QStringLiteral("never")};
+    if (role == ChoicesRole && index.row() == PrecisionRow)
+        return QStringList{QStringLiteral("bf16"), QStringLiteral("fp8")};
     if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
     const auto [shown, edited] = cell(*t, index.row());
     return role == Qt::DisplayRole ? shown : edited;

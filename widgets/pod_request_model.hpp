@@ -1,9 +1,10 @@
 // The pod request editor of the workload panel: every trait of the job class or explicit job
 // selected in the tables above, one per row ("CPU per pod | 24 cores"), so what a pod asks
 // (GPU model, share, MIG instance, CPU, memory) and how it behaves (SM activity, MFU,
-// startup, preemption, checkpoints) can be edited for classes and jobs alike: they share
-// JobTraitsDef, so they share this editor. The model only shows and forwards; the edit hook
-// turns a value into a new scenario (app/gui/workload_edits.cpp, setPodRequestValue).
+// precision and arithmetic intensity, startup, preemption, checkpoints) can be edited for classes
+// and jobs alike: they share JobTraitsDef, so they share this editor. The model only shows and
+// forwards; the edit hook turns a value into a new scenario (app/gui/workload_edits.cpp,
+// setPodRequestValue).
 #pragma once
 
 #include "workload_models.hpp"
@@ -25,6 +26,9 @@ public:
         SmActivityRow,
         EngineActiveRow,
         MfuRow,
+        PrecisionRow,
+        MatmulShareRow,
+        FlopsPerByteRow,
         TopologyRow,
         StartupRow,
         PreemptionRow,

@@ -264,14 +264,17 @@ bool setPodRequestRow(JobTraitsDef& t, int row, const QString& text, const QStri
             return false;
         case R::SmActivityRow:
         case R::MfuRow:
+        case R::MatmulShareRow:
         case R::TopologyRow: {
-            double& target = row == R::SmActivityRow ? t.smActivity
-                             : row == R::MfuRow      ? t.mfu
-                                                     : t.topologySensitivity;
+            double& target = row == R::SmActivityRow    ? t.smActivity
+                             : row == R::MfuRow         ? t.mfu
+                             : row == R::MatmulShareRow ? t.matmulShare
+                                                        : t.topologySensitivity;
             if (blank) {
-                target = row == R::SmActivityRow ? defaults.smActivity
-                         : row == R::MfuRow      ? defaults.mfu
-                                                 : defaults.topologySensitivity;
+                target = row == R::SmActivityRow    ? defaults.smActivity
+                         : row == R::MfuRow         ? defaults.mfu
+                         : row == R::MatmulShareRow ? defaults.matmulShare
+                                                    : defaults.topologySensitivity;
                 return true;
             }
             if (ambiguousFraction(text, field, error)) return false;
@@ -301,6 +304,31 @@ bool setPodRequestRow(JobTraitsDef& t, int row, const QString& text, const QStri
             const auto d = ui::parseQuantity(text, Quantity::DurationS, error);
             if (d) v = *d;
             return d.has_value();
+        }
+        case R::PrecisionRow: {
+            const QString s = text.trimmed().toLower();
+            if (blank || s == QLatin1String("bf16")) {
+                t.precision = Precision::Bf16;
+            } else if (s == QLatin1String("fp8")) {
+                t.precision = Precision::Fp8;
+            } else {
+                *error =
+                    QObject::tr("%1: \"bf16\" or \"fp8\", got \"%2\"").arg(field, text.trimmed());
+                return false;
+            }
+            return true;
+        }
+        case R::FlopsPerByteRow: {
+            if (blank) {
+                t.flopsPerByte = 0;
+                return true;
+            }
+            QString s = text;  // "64", "64 FLOP/B"
+            s.remove(QStringLiteral("FLOPs/B"), Qt::CaseInsensitive);
+            s.remove(QStringLiteral("FLOP/B"), Qt::CaseInsensitive);
+            const auto v = ui::parseNumber(s.trimmed(), error);
+            if (v) t.flopsPerByte = *v;  // its range is the reader's, on commit
+            return v.has_value();
         }
         case R::PreemptionRow: {
             const QString s = text.trimmed().toLower();

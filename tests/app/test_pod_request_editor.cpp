@@ -143,6 +143,36 @@ private slots:
         }
     }
 
+    // Precision, matmul share and arithmetic intensity (roofline.hpp): each one undoable edit;
+    // what the reader refuses (an unknown format, an intensity of 0) changes nothing.
+    void precisionAndIntensityAreEditedAndUndone() {
+        Fixture f;
+        WorkloadPanel* panel = f.window->workload();
+        ui::PodRequestModel* m = panel->podRequestModel();
+        select(panel, false, 0);
+        const std::string before = scenarioToJson(f.doc.scenario());
+        QCOMPARE(shown(m, Row::PrecisionRow), QStringLiteral("BF16"));
+        QCOMPARE(shown(m, Row::FlopsPerByteRow), QStringLiteral("compute-bound"));
+        QVERIFY(type(m, Row::PrecisionRow, "FP8"));
+        QVERIFY(f.doc.scenario().jobClasses[0].traits.precision == Precision::Fp8);
+        QCOMPARE(shown(m, Row::PrecisionRow), QStringLiteral("FP8"));
+        QVERIFY(type(m, Row::MatmulShareRow, "70"));
+        QCOMPARE(f.doc.scenario().jobClasses[0].traits.matmulShare, 0.7);
+        QVERIFY(type(m, Row::FlopsPerByteRow, "64 FLOP/B"));
+        QCOMPARE(f.doc.scenario().jobClasses[0].traits.flopsPerByte, 64.0);
+        QCOMPARE(shown(m, Row::FlopsPerByteRow), QStringLiteral("64 FLOP/B"));
+        const std::string edited = scenarioToJson(f.doc.scenario());
+        QVERIFY(!type(m, Row::PrecisionRow, "fp16"));
+        QVERIFY2(m->lastRefusal().contains("\"bf16\" or \"fp8\""), qPrintable(m->lastRefusal()));
+        QVERIFY(!type(m, Row::FlopsPerByteRow, "0"));
+        QVERIFY2(m->lastRefusal().contains("does no work"), qPrintable(m->lastRefusal()));
+        QCOMPARE(scenarioToJson(f.doc.scenario()), edited);
+        QCOMPARE(f.doc.undoStack()->count(), 3);
+        for (int i = 0; i < 3; ++i)
+            f.doc.undoStack()->undo();
+        QCOMPARE(scenarioToJson(f.doc.scenario()), before);
+    }
+
     // Lesson 3.1, step 1 by hand: finetune's pods ask 8 cores instead of 24, so the prep nodes
     // (16 cores free each) pass the CPU filter with two pods each, and it starts at once
     // instead of waiting 11 h for pretrain to end (the lesson file says so; its test too).
@@ -163,6 +193,25 @@ private slots:
         QCOMPARE(started->waitS(), 0.0);
         QCOMPARE(f.doc.undoStack()->text(0),
                  QStringLiteral("CPU per pod of job finetune: 8 cores"));
+    }
+
+    // Lesson 1.1's step by hand: pretrain's precision typed as fp8 makes its 12 h of BF16 work
+    // take (1 − 0.7) + 0.7 ÷ 2 = 0.65 of the time, 7.8 h (the lesson file says so; its test too).
+    void lesson11sStepByHand() {
+        Fixture f(QStringLiteral("../lessons/scenarios/1.1-flops-and-precision.json"));
+        const JobRecord* bf16 = findJob(*f.window->results(), "pretrain");
+        QVERIFY(bf16);
+        QCOMPARE(bf16->endS, 12 * 3600.0);
+        WorkloadPanel* panel = f.window->workload();
+        ui::PodRequestModel* m = panel->podRequestModel();
+        select(panel, true, 0);
+        QCOMPARE(m->targetName(), QStringLiteral("job pretrain"));
+        QVERIFY(type(m, Row::PrecisionRow, "fp8"));
+        QVERIFY(f.waitForResults());
+        const JobRecord* fp8 = findJob(*f.window->results(), "pretrain");
+        QVERIFY(fp8);
+        QCOMPARE(fp8->endS, 12 * 3600.0 * 0.65);
+        QCOMPARE(f.doc.undoStack()->text(0), QStringLiteral("Precision of job pretrain: fp8"));
     }
 };
 
