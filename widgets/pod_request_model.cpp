@@ -66,8 +66,8 @@ std::pair<QString, QString> cell(const JobTraitsDef& t, int row) {
         case PodRequestModel::MatmulShareRow:
             return {percent(t.matmulShare) + QStringLiteral(" %"), percent(t.matmulShare)};
         case PodRequestModel::FlopsPerByteRow:
-            if (t.flopsPerByte <= 0) return {QObject::tr("compute-bound"), QString()};
-            return {QObject::tr("%1 FLOP/B").arg(number(t.flopsPerByte)), number(t.flopsPerByte)};
+            if (!t.flopsPerByte) return {QObject::tr("compute-bound"), QString()};
+            return {QObject::tr("%1 FLOP/B").arg(number(*t.flopsPerByte)), number(*t.flopsPerByte)};
         case PodRequestModel::TopologyRow:
             return {percent(t.topologySensitivity) + QStringLiteral(" %"),
                     percent(t.topologySensitivity)};

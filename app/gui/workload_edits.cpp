@@ -320,14 +320,14 @@ bool setPodRequestRow(JobTraitsDef& t, int row, const QString& text, const QStri
         }
         case R::FlopsPerByteRow: {
             if (blank) {
-                t.flopsPerByte = 0;
+                t.flopsPerByte.reset();
                 return true;
             }
             QString s = text;  // "64", "64 FLOP/B"
             s.remove(QStringLiteral("FLOPs/B"), Qt::CaseInsensitive);
             s.remove(QStringLiteral("FLOP/B"), Qt::CaseInsensitive);
             const auto v = ui::parseNumber(s.trimmed(), error);
-            if (v) t.flopsPerByte = *v;  // its range is the reader's, on commit
+            if (v) t.flopsPerByte = *v;  // its range (0 does no work) is the reader's, on commit
             return v.has_value();
         }
         case R::PreemptionRow: {

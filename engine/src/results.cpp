@@ -161,10 +161,10 @@ void Results::addJobSource(JobSource source, const JobTraitsDef& t) {
     sourceCheckpoints[k].push_back({t.checkpointIntervalS, t.checkpointCostS});
     sourceElasticMaxGpus[k].push_back(t.elasticMaxGpus);
     sourceEngineActive[k].push_back(static_cast<float>(t.engineActive.value_or(0)));
-    sourceArithmetic[k].push_back({.flopsPerByte = static_cast<float>(t.flopsPerByte),
+    sourceArithmetic[k].push_back({.flopsPerByte = static_cast<float>(t.flopsPerByte.value_or(0)),
                                    .matmulShare = static_cast<float>(t.matmulShare),
                                    .precision = t.precision});
-    anyFlopsPerByte = anyFlopsPerByte || t.flopsPerByte > 0;
+    anyFlopsPerByte = anyFlopsPerByte || t.flopsPerByte.has_value();
 }
 
 double Results::mfuOn(const JobSpec& spec, const GpuModel& gpu) const {

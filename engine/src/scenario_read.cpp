@@ -203,7 +203,7 @@ struct Reader {
         // Above 1e6 FLOP/B every GPU's roofline is flat (ridge points are a few hundred).
         if (auto v = o.optional("flopsPerByte")) {
             t.flopsPerByte = v->number(0, 1e6);
-            if (t.flopsPerByte == 0)
+            if (*t.flopsPerByte == 0)
                 v->fail(
                     "an arithmetic intensity of 0 FLOPs per byte does no work; leave it "
                     "out for compute-bound kernels");

@@ -97,7 +97,7 @@ void traits(OJson& o, const JobTraitsDef& t, bool withTeam) {
     putIf(o, "mfu", t.mfu, d.mfu);
     if (t.precision != d.precision) o["precision"] = toString(t.precision);
     putIf(o, "matmulShare", t.matmulShare, d.matmulShare);
-    putIf(o, "flopsPerByte", t.flopsPerByte, d.flopsPerByte);
+    if (t.flopsPerByte) o["flopsPerByte"] = *t.flopsPerByte;
     putIf(o, "topologySensitivity", t.topologySensitivity, d.topologySensitivity);
     putIf(o, "startupS", t.startupS, d.startupS);
     if (t.pin.level != PinLevel::None) o["pin"] = OJson{{toString(t.pin.level), t.pin.target}};

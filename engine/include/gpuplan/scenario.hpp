@@ -160,8 +160,8 @@ struct JobTraitsDef {
     double matmulShare = 1;
     /// Arithmetic intensity of its kernels, model FLOPs per byte of HBM traffic (in BF16):
     /// below the GPU's ridge point (peak ÷ HBM bandwidth) they are bandwidth-bound and its MFU
-    /// is mfu × the roofline's ceiling (roofline.hpp). 0 = compute-bound.
-    double flopsPerByte = 0;
+    /// is mfu × the roofline's ceiling (roofline.hpp). Unset = compute-bound; > 0 when set.
+    std::optional<double> flopsPerByte;
     double topologySensitivity = 0;  ///< share of step time in exposed communication, 0..1
     double startupS = 0;             ///< bound but not progressing (image pull, model load)
     PinDef pin;
