@@ -39,8 +39,7 @@ std::string readError(const fs::path& file) {
 }
 
 const Catalog& catalog() {
-    static const Catalog c = loadCatalog(test::presetsDir() / "catalog" / "catalog.json");
-    return c;
+    return test::presetCatalog();
 }
 
 /// A scenario in `folder` whose one trace is `traceFile`.

@@ -24,8 +24,7 @@ using namespace gpuplan;
 namespace {
 
 const Catalog& catalog() {
-    static const Catalog c = loadCatalog(test::presetsDir() / "catalog" / "catalog.json");
-    return c;
+    return test::presetCatalog();
 }
 
 std::filesystem::path fixture(const std::string& name) {

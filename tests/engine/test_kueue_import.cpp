@@ -15,8 +15,7 @@ using namespace gpuplan;
 namespace {
 
 const Catalog& catalog() {
-    static const Catalog c = loadCatalog(test::presetsDir() / "catalog" / "catalog.json");
-    return c;
+    return test::presetCatalog();
 }
 
 Scenario base() {

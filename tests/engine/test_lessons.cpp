@@ -14,8 +14,7 @@ using test::inputErrorOf;
 namespace {
 
 const Catalog& catalog() {
-    static const Catalog c = loadCatalog(test::presetsDir() / "catalog" / "catalog.json");
-    return c;
+    return test::presetCatalog();
 }
 
 const std::vector<Lesson>& lessons() {

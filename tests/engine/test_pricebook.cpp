@@ -11,8 +11,7 @@ using namespace gpuplan;
 namespace {
 
 const Catalog& catalog() {
-    static const Catalog c = loadCatalog(test::presetsDir() / "catalog" / "catalog.json");
-    return c;
+    return test::presetCatalog();
 }
 
 std::string refusal(const std::string& text) {

@@ -15,8 +15,7 @@ using test::errorOf;
 namespace {
 
 const Catalog& catalog() {
-    static const Catalog c = loadCatalog(test::presetsDir() / "catalog" / "catalog.json");
-    return c;
+    return test::presetCatalog();
 }
 
 SlurmNodeOptions h100IsPcie() {

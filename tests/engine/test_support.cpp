@@ -73,6 +73,11 @@ void resolveHardware(Scenario& s, const Catalog& catalog) {
         if (j.traits.gpuModel) addModel(*j.traits.gpuModel);
 }
 
+const Catalog& presetCatalog() {
+    static const Catalog c = loadCatalog(presetsDir() / "catalog" / "catalog.json");
+    return c;
+}
+
 Scenario smallFleet(int racks, int nodesPerRack, const std::string& nodeType) {
     Scenario s;
     s.name = "test";

@@ -26,6 +26,9 @@ namespace gpuplan::test {
 
 Catalog testCatalog();
 
+/// The real catalog, presets/catalog/catalog.json, read once.
+const Catalog& presetCatalog();
+
 /// One pod of `racks` racks of `nodesPerRack` nodes of `nodeType`, team "t", horizon 1 day,
 /// samples every 60 s, FIFO + pack + EASY backfill.
 Scenario smallFleet(int racks, int nodesPerRack, const std::string& nodeType = "n4");
