@@ -320,19 +320,21 @@ QString Inspector::arithmeticRows(std::uint32_t job) const {
                           : s.gpuModel >= 0 ? &m_results->fleet.gpuModels[s.gpuModel]
                                             : nullptr;
     const double mfu = gpu ? m_results->mfuOn(s, *gpu) : s.mfu;
-    QString html = row(tr("SM activity / MFU"),
-                       QStringLiteral("%1 / %2").arg(s.smActivity, 0, 'f', 2).arg(mfu, 0, 'f', 3));
+    // MFU as the Pod request editor writes it, in %, and against which peak (FP8 may pass 100).
+    QString html = row(tr("SM activity / MFU"), tr("%1 % / %2 % of the BF16 peak")
+                                                    .arg(100.0 * s.smActivity, 0, 'g', 3)
+                                                    .arg(100.0 * mfu, 0, 'g', 3));
     const Results::SourceArithmetic a = m_results->arithmeticOf(s);
     if (a.precision == Precision::Fp8)
         html +=
             row(tr("precision"), tr("FP8: %1× BF16's pace (matmuls %2 % of its BF16 step)")
                                      .arg(precisionSpeedup(a.precision, a.matmulShare), 0, 'f', 2)
                                      .arg(100.0 * a.matmulShare, 0, 'f', 0));
-    if (a.flopsPerByte > 0 && gpu)
+    if (a.flopsPerByte > 0 && gpu && gpu->hbmTbps > 0 && gpu->bf16DenseTflops > 0)
         html += row(tr("MFU ceiling"), tr("%1 % (%2 FLOP/B × %3 TB/s of %4 TFLOP/s)")
                                            .arg(100.0 * mfuCeiling(a.flopsPerByte, *gpu), 0, 'f', 1)
                                            .arg(a.flopsPerByte, 0, 'g', 4)
-                                           .arg(gpu->hbmTbps, 0, 'g', 3)
+                                           .arg(gpu->hbmTbps, 0, 'g', 4)
                                            .arg(gpu->bf16DenseTflops, 0, 'f', 0));
     return html;
 }

@@ -64,7 +64,11 @@ std::pair<QString, QString> cell(const JobTraitsDef& t, int row) {
             return {name.toUpper(), name};
         }
         case PodRequestModel::MatmulShareRow:
-            return {percent(t.matmulShare) + QStringLiteral(" %"), percent(t.matmulShare)};
+            // What FP8 speeds up: no effect in BF16, said so beside the value.
+            return {percent(t.matmulShare) + (t.precision == Precision::Fp8
+                                                  ? QStringLiteral(" %")
+                                                  : QObject::tr(" % (counts in FP8)")),
+                    percent(t.matmulShare)};
         case PodRequestModel::FlopsPerByteRow:
             if (!t.flopsPerByte) return {QObject::tr("compute-bound"), QString()};
             return {QObject::tr("%1 FLOP/B").arg(number(*t.flopsPerByte)), number(*t.flopsPerByte)};
@@ -138,7 +142,7 @@ QString rowTip(int row) {
         case PodRequestModel::MatmulShareRow:
             return QObject::tr(
                 "Share of its BF16 step time in matrix multiplies, %: what FP8 speeds up "
-                "(attention, norms, communication do not); blank = 100 %");
+                "(softmax, norms, communication and the optimizer do not); blank = 100 %");
         case PodRequestModel::FlopsPerByteRow:
             return QObject::tr(
                 "Arithmetic intensity, model FLOPs per byte of HBM traffic (LLM decode: about "

@@ -214,10 +214,14 @@ bool setPodRequestRow(JobTraitsDef& t, int row, const QString& text, const QStri
             // A profile is named <compute>g.<memory>gb; anything else is memory, "20 GB".
             if (!s.contains(QLatin1String("g."), Qt::CaseInsensitive)) {
                 const auto v = parseGpuGb(s, field, error);
-                if (v) t.migMemoryGb = *v;
+                if (v) {
+                    t.migMemoryGb = *v;
+                    t.gpuMilli = 1000;
+                }
                 return v.has_value();
             }
             t.migProfile = s.toLower().toStdString();  // nvidia-smi's names are lower case
+            t.gpuMilli = 1000;  // an instance replaces a share (the reader refuses both)
             return true;
         }
         case R::CpuRow:

@@ -203,10 +203,12 @@ struct Reader {
         // Above 1e6 FLOP/B every GPU's roofline is flat (ridge points are a few hundred).
         if (auto v = o.optional("flopsPerByte")) {
             t.flopsPerByte = v->number(0, 1e6);
-            if (*t.flopsPerByte == 0)
-                v->fail(
-                    "an arithmetic intensity of 0 FLOPs per byte does no work; leave it "
-                    "out for compute-bound kernels");
+            // Below 0.01 FLOP/B no GPU computes a thousandth of its peak (an H100 at 0.01 is
+            // 0.003 %); 0 would do no work at all.
+            if (*t.flopsPerByte < 0.01)
+                v->fail("an arithmetic intensity of " + detail::shortNumber(*t.flopsPerByte) +
+                        " FLOPs per byte does no work (at least 0.01); leave it out for "
+                        "compute-bound kernels");
         }
         if (auto v = o.optional("topologySensitivity")) t.topologySensitivity = v->number(0, 1);
         if (auto v = o.optional("startupS")) t.startupS = v->number(0, 1e7);
@@ -616,16 +618,33 @@ struct Reader {
     /// would silently run at BF16 on some of them would break its stated duration.
     void fp8Gpus(const Fleet& fleet) {
         if (fp8Refs.empty()) return;
+        // A tide replica serves its window and an openb row is a pod's lifetime on the models
+        // its gpu_spec allows: neither is work that FP8 could finish sooner.
+        for (std::size_t i = 0; i < s.jobClasses.size(); ++i)
+            if (s.jobClasses[i].traits.precision == Precision::Fp8 &&
+                s.jobClasses[i].arrival.process == ArrivalProcess::Tide)
+                fail("/jobClasses/" + std::to_string(i) + "/precision",
+                     "a tide class's replicas serve their windows, which FP8 does not shorten; "
+                     "keep \"bf16\" and lower maxReplicas for the capacity FP8 saves");
+        for (std::size_t i = 0; i < s.traces.size(); ++i)
+            if (s.traces[i].traits.precision == Precision::Fp8 &&
+                s.traces[i].format == TraceFormat::Openb)
+                fail("/traces/" + std::to_string(i) + "/precision",
+                     "an openb pod list's rows are pods' lifetimes on the GPU models their "
+                     "gpu_spec allows, which FP8 does not shorten; keep \"bf16\"");
         std::vector<bool> hasNode(fleet.gpuModels.size(), false);
         for (const FleetNode& node : fleet.nodes)
             hasNode[node.gpuModel] = true;
         for (const auto& [pointer, restricted] : fp8Refs) {
+            // Restricted: its model, with nodes or not (it would run there); else every
+            // model a node of the fleet has.
             for (std::size_t m = 0; m < fleet.gpuModels.size(); ++m) {
                 const GpuModel& gpu = fleet.gpuModels[m];
-                if (!hasNode[m] || hasFp8(gpu) || (restricted && *restricted != gpu.id)) continue;
+                const bool mayRunOn = restricted ? *restricted == gpu.id : hasNode[m];
+                if (!mayRunOn || hasFp8(gpu)) continue;
                 fail(pointer, "FP8 needs FP8 tensor cores, and " + gpu.id +
-                                  " has none (the fleet has it): restrict the job to a GPU "
-                                  "model with FP8 (\"gpuModel\") or keep \"bf16\"");
+                                  " has none: restrict the job to a GPU model with FP8 "
+                                  "(\"gpuModel\") or keep \"bf16\"");
             }
         }
     }

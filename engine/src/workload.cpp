@@ -398,7 +398,7 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
                 job.sequence = seq++;
                 const double gpus = std::clamp(detail::sample(cls.gpus, sizeRng), 1.0, 100000.0);
                 resolve.size(static_cast<int>(std::lround(gpus)), cls.traits.gpusPerPod, job);
-                // A replica serves its window: FP8 serves more in it (its MFU), not shorter.
+                // A replica serves its window (the reader refuses FP8 for a tide class).
                 job.durationS = std::max(1.0, endS - startS);
                 w.jobs.push_back(job);
             }

@@ -211,6 +211,52 @@ private slots:
             text.contains(QRegularExpression(QStringLiteral("engine active\\s+as SM activity"))),
             qPrintable(text));
     }
+
+    // On one DGX H100 (989.4 dense BF16 TFLOP/s, 3.35 TB/s): "fp8", 70 % of its step in
+    // matmuls, runs 1 / (0.3 + 0.35) = 1.54 times as fast and its MFU of 40 % reads 40 ÷ 0.65
+    // = 61.5 % of the BF16 peak; "decode" at 16 FLOP/B is capped at 16 × 3.35 ÷ 989.4 =
+    // 5.4 %, so its MFU of 60 % reads 0.6 × 5.42 = 3.25 %.
+    void showsPrecisionAndTheRooflineCeiling() {
+        Scenario s = defaultPresetOnNodes(2);
+        s.horizonS = 86400;
+        s.jobClasses.clear();
+        s.jobs.clear();
+        for (const char* name : {"fp8", "decode"}) {
+            JobDef j;
+            j.name = name;
+            j.traits.team = s.teams.at(0).name;
+            j.traits.smActivity = 0.9;
+            j.gpus = 8;
+            j.durationS = 3600;
+            s.jobs.push_back(j);
+        }
+        s.jobs[0].traits.precision = Precision::Fp8;
+        s.jobs[0].traits.matmulShare = 0.7;
+        s.jobs[0].traits.mfu = 0.4;
+        s.jobs[1].traits.flopsPerByte = 16;
+        s.jobs[1].traits.mfu = 0.6;
+        auto results = std::make_shared<const Results>(simulate(s));
+        Inspector inspector;
+        inspector.setResults(results);
+        inspector.setTime(600);
+        inspector.showJob(QStringLiteral("fp8"));
+        QString text = inspector.toPlainText();
+        QVERIFY2(text.contains(QRegularExpression(
+                     QStringLiteral("SM activity / MFU\\s+90 % / 61.5 % of the BF16 peak"))),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QRegularExpression(
+                     QStringLiteral("precision\\s+FP8: 1.54× BF16's pace \\(matmuls 70 %"))),
+                 qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("MFU ceiling")), qPrintable(text));
+        inspector.showJob(QStringLiteral("decode"));
+        text = inspector.toPlainText();
+        QVERIFY2(text.contains(QRegularExpression(QStringLiteral("/ 3.25 % of the BF16 peak"))),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QRegularExpression(QStringLiteral(
+                     "MFU ceiling\\s+5.4 % \\(16 FLOP/B × 3.35 TB/s of 989 TFLOP/s\\)"))),
+                 qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("FP8")), qPrintable(text));
+    }
 };
 
 QTEST_MAIN(JobInspectorTest)

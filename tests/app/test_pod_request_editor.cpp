@@ -105,6 +105,12 @@ private slots:
         // A MIG profile as nvidia-smi names it, whatever the case typed.
         QVERIFY(type(m, Row::MigProfileRow, "1G.10GB"));
         QCOMPARE(f.doc.scenario().jobClasses[4].traits.migProfile, std::string("1g.10gb"));
+        // An instance replaces a share in one edit (a pod asks one or the other).
+        QVERIFY(type(m, Row::MigProfileRow, ""));
+        QVERIFY(type(m, Row::GpuShareRow, "0.5"));
+        QVERIFY2(type(m, Row::MigProfileRow, "2g.20gb"), qPrintable(m->lastRefusal()));
+        QCOMPARE(f.doc.scenario().jobClasses[4].traits.gpuMilli, 1000);
+        QCOMPARE(shown(m, Row::GpuShareRow), QStringLiteral("whole GPUs"));
     }
 
     void valuesItCannotReadChangeNothingAndSayWhy() {
@@ -212,6 +218,24 @@ private slots:
         QVERIFY(fp8);
         QCOMPARE(fp8->endS, 12 * 3600.0 * 0.65);
         QCOMPARE(f.doc.undoStack()->text(0), QStringLiteral("Precision of job pretrain: fp8"));
+    }
+
+    // Lesson 2.4's second step by hand: each job asks a MIG instance instead of its MPS share,
+    // one edit each, and moves to infer-mig; chat-0 no longer restarts with batch-embed's
+    // crashes: it ends at 120 s + 6 h = 21,720 s instead of 26,350 s.
+    void lesson24sMigStepByHand() {
+        Fixture f(QStringLiteral("../lessons/scenarios/2.4-sharing-backfires.json"));
+        QCOMPARE(findJob(*f.window->results(), "chat-0")->endS, 26350.0);
+        WorkloadPanel* panel = f.window->workload();
+        ui::PodRequestModel* m = panel->podRequestModel();
+        for (int job = 0; job < 4; ++job) {
+            select(panel, true, job);
+            const char* profile = job < 3 ? "2g.20gb" : "1g.10gb";
+            QVERIFY2(type(m, Row::MigProfileRow, profile), qPrintable(m->lastRefusal()));
+            QCOMPARE(shown(m, Row::GpuShareRow), QStringLiteral("whole GPUs"));
+        }
+        QVERIFY(f.waitForResults());
+        QCOMPARE(findJob(*f.window->results(), "chat-0")->endS, 21720.0);
     }
 };
 

@@ -12,8 +12,7 @@ using namespace gpuplan;
 namespace {
 
 const Catalog& realCatalog() {
-    static const Catalog c = loadCatalog(test::presetsDir() / "catalog" / "catalog.json");
-    return c;
+    return test::presetCatalog();
 }
 
 /// One node of 8 test GPUs given an H100 SXM's arithmetic: 989.4 dense BF16 TFLOP/s, FP8,
@@ -152,10 +151,27 @@ TEST_CASE("Precision and arithmetic intensity are read strictly and written back
                    parseScenario(withTraits("\"matmulShare\": 1.5"), "p.json", realCatalog());
                }),
                Catch::Contains("/jobClasses/0/matmulShare"));
-    CHECK_THAT(test::errorOf([&] {
-                   parseScenario(withTraits("\"flopsPerByte\": 0"), "p.json", realCatalog());
-               }),
-               Catch::Contains("/jobClasses/0/flopsPerByte"));
+    // 0 does no work, and a float would round 1e-300 to 0: at least 0.01 FLOP/B.
+    for (const char* tiny : {"0", "1e-300", "0.009"}) {
+        INFO(tiny);
+        CHECK_THAT(
+            test::errorOf([&] {
+                parseScenario(withTraits(std::string("\"flopsPerByte\": ") + tiny), "p.json",
+                              realCatalog());
+            }),
+            Catch::Contains("/jobClasses/0/flopsPerByte") && Catch::Contains("does no work"));
+    }
+}
+
+TEST_CASE("FP8 is refused where it would not shorten any work", "[roofline]") {
+    // A tide replica serves its window: FP8 does not end it sooner.
+    std::string tide = readTextFile(test::presetsDir() / "scenarios" / "daily-tide.json");
+    const std::string team = "\"team\": \"product\"";
+    tide.replace(tide.find(team), team.size(), team + ", \"precision\": \"fp8\"");
+    const InputError e =
+        test::inputErrorOf([&] { parseScenario(tide, "tide.json", realCatalog()); });
+    CHECK(e.place() == "/jobClasses/0/precision");
+    CHECK_THAT(std::string(e.what()), Catch::Contains("serve their windows"));
 }
 
 TEST_CASE("FP8 is refused where a GPU the job may run on has no FP8", "[roofline]") {
