@@ -7,12 +7,11 @@
 
 #include "gpuplan/fill.hpp"
 #include "gpuplan/mig_geometry.hpp"
-#include "gpuplan/roofline.hpp"
 #include "gpuplan/slurm_import.hpp"
 #include "gpuplan/topology.hpp"
+#include "gpuplan/workload.hpp"
 #include "json_reader.hpp"
 #include "node_type_read.hpp"
-#include "pin_check.hpp"
 #include "random.hpp"
 #include "scenario_read_fleet_checks.hpp"
 #include "scenario_read_jobs.hpp"
@@ -40,10 +39,8 @@ struct Reader {
     const LoadOptions& options;
     std::filesystem::path baseDir;
     Scenario s;
-    std::vector<std::pair<std::string, std::string>> teamRefs;      // pointer, team
-    std::vector<std::pair<std::string, std::string>> gpuModelRefs;  // pointer, model id
-    // Where a job asks FP8, with the GPU model it is restricted to (none: any of the fleet's).
-    std::vector<std::pair<std::string, std::optional<std::string>>> fp8Refs;
+    std::vector<std::pair<std::string, std::string>> teamRefs;       // pointer, team
+    std::vector<std::pair<std::string, std::string>> gpuModelRefs;   // pointer, model id
     std::vector<std::pair<std::string, PinDef>> pinRefs;             // pointer, pin
     std::vector<std::pair<std::string, std::string>> nodeEventRefs;  // pointer, node name
     std::vector<std::pair<std::string, long long>> classJobEstimates;
@@ -197,7 +194,6 @@ struct Reader {
         if (auto v = o.optional("precision")) {
             t.precision =
                 v->enumeration<Precision>({{"bf16", Precision::Bf16}, {"fp8", Precision::Fp8}});
-            if (t.precision == Precision::Fp8) fp8Refs.push_back({v->pointer(), t.gpuModel});
         }
         if (auto v = o.optional("matmulShare")) t.matmulShare = v->number(0, 1);
         // Above 1e6 FLOP/B every GPU's roofline is flat (ridge points are a few hundred).
@@ -571,34 +567,6 @@ struct Reader {
 
     // ---- references ---------------------------------------------------------------------
 
-    /// A pinned job or class that can never run on its target (its target exists).
-    void impossiblePins(const Fleet& fleet) {
-        const bool anyPin =
-            std::any_of(
-                s.jobClasses.begin(), s.jobClasses.end(),
-                [](const JobClassDef& c) { return c.traits.pin.level != PinLevel::None; }) ||
-            std::any_of(s.jobs.begin(), s.jobs.end(),
-                        [](const JobDef& j) { return j.traits.pin.level != PinLevel::None; });
-        if (!anyPin) return;
-        detail::PinCheck check(fleet);
-        auto where = [](const PinDef& pin) {
-            return std::string(toString(pin.level)) + " \"" + pin.target + "\"";
-        };
-        for (std::size_t i = 0; i < s.jobClasses.size(); ++i) {
-            const JobClassDef& c = s.jobClasses[i];
-            if (auto why = check.classRefusal(c))
-                fail("/jobClasses/" + std::to_string(i), "job class \"" + c.name +
-                                                             "\" can never run on " +
-                                                             where(c.traits.pin) + ": it " + *why);
-        }
-        for (std::size_t i = 0; i < s.jobs.size(); ++i) {
-            const JobDef& j = s.jobs[i];
-            if (auto why = check.jobRefusal(j.traits, j.gpus))
-                fail("/jobs/" + std::to_string(i), "job \"" + j.name + "\" can never run on " +
-                                                       where(j.traits.pin) + ": it " + *why);
-        }
-    }
-
     /// Every GPU model an openb pod list allows must be a model of the fleet: a pod list
     /// meant for another fleet would otherwise pend for reasons nobody could see.
     void openbTraceModels() const {
@@ -611,41 +579,6 @@ struct Reader {
                          t.data->resolvedPath + ": pod " + t.data->gpuModelFirstPod[m] +
                              " allows GPU model \"" + t.data->gpuModels[m] +
                              "\" (gpu_spec), which no node of the fleet has");
-        }
-    }
-
-    /// FP8 needs FP8 tensor cores on every GPU the job may run on (roofline.hpp): a job that
-    /// would silently run at BF16 on some of them would break its stated duration.
-    void fp8Gpus(const Fleet& fleet) {
-        if (fp8Refs.empty()) return;
-        // A tide replica serves its window and an openb row is a pod's lifetime on the models
-        // its gpu_spec allows: neither is work that FP8 could finish sooner.
-        for (std::size_t i = 0; i < s.jobClasses.size(); ++i)
-            if (s.jobClasses[i].traits.precision == Precision::Fp8 &&
-                s.jobClasses[i].arrival.process == ArrivalProcess::Tide)
-                fail("/jobClasses/" + std::to_string(i) + "/precision",
-                     "a tide class's replicas serve their windows, which FP8 does not shorten; "
-                     "keep \"bf16\" and lower maxReplicas for the capacity FP8 saves");
-        for (std::size_t i = 0; i < s.traces.size(); ++i)
-            if (s.traces[i].traits.precision == Precision::Fp8 &&
-                s.traces[i].format == TraceFormat::Openb)
-                fail("/traces/" + std::to_string(i) + "/precision",
-                     "an openb pod list's rows are pods' lifetimes on the GPU models their "
-                     "gpu_spec allows, which FP8 does not shorten; keep \"bf16\"");
-        std::vector<bool> hasNode(fleet.gpuModels.size(), false);
-        for (const FleetNode& node : fleet.nodes)
-            hasNode[node.gpuModel] = true;
-        for (const auto& [pointer, restricted] : fp8Refs) {
-            // Restricted: its model, with nodes or not (it would run there); else every
-            // model a node of the fleet has.
-            for (std::size_t m = 0; m < fleet.gpuModels.size(); ++m) {
-                const GpuModel& gpu = fleet.gpuModels[m];
-                const bool mayRunOn = restricted ? *restricted == gpu.id : hasNode[m];
-                if (!mayRunOn || hasFp8(gpu)) continue;
-                fail(pointer, "FP8 needs FP8 tensor cores, and " + gpu.id +
-                                  " has none: restrict the job to a GPU model with FP8 "
-                                  "(\"gpuModel\") or keep \"bf16\"");
-            }
         }
     }
 
@@ -671,7 +604,6 @@ struct Reader {
             fail("/topology", e.what());
         }
         openbTraceModels();
-        fp8Gpus(fleet);
         // What the built fleet makes of the failures, spot, the buying mix and the prices.
         if (const auto problem = detail::fleetProblem(s, fleet))
             fail(problem->pointer, problem->message);
@@ -683,7 +615,8 @@ struct Reader {
                 fail(pointer, std::string("no ") + toString(pin.level) + " named \"" + pin.target +
                                   "\" in the topology");
         }
-        impossiblePins(fleet);
+        if (const auto problem = detail::pinProblem(s, fleet))
+            fail(problem->pointer, problem->message);
         // An explicit job may not take a name the generated jobs use ("<class>-<n>"): the UI
         // and exports tell jobs apart by name.
         for (std::size_t i = 0; i < s.jobs.size(); ++i) {
