@@ -66,9 +66,45 @@ ChartBoard::ChartBoard(QWidget* parent) : QWidget(parent) {
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(2, 2, 2, 2);
     grid->setSpacing(4);
-    for (std::size_t i = 0; i < m_charts.size(); ++i)
-        grid->addWidget(m_charts[i], static_cast<int>(i / 2), static_cast<int>(i % 2), 1,
-                        i + 1 == m_charts.size() && i % 2 == 0 ? 2 : 1);
+    relayout();
+}
+
+void ChartBoard::setShownChart(int index) {
+    m_shown = index >= 0 && index < static_cast<int>(m_charts.size()) ? index : -1;
+    relayout();
+}
+
+void ChartBoard::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    const int columns = width() >= 2 * kMinChartWidthPx ? 2 : 1;
+    if (columns != m_columns) {
+        m_columns = columns;
+        relayout();
+    }
+}
+
+void ChartBoard::relayout() {
+    auto* grid = static_cast<QGridLayout*>(layout());
+    for (ChartPanel* c : m_charts)
+        grid->removeWidget(c);
+    // Stretch factors of rows and columns a previous layout used must not linger.
+    for (int r = 0; r < grid->rowCount(); ++r)
+        grid->setRowStretch(r, 0);
+    if (m_shown >= 0) {
+        for (std::size_t i = 0; i < m_charts.size(); ++i)
+            m_charts[i]->setVisible(static_cast<int>(i) == m_shown);
+        grid->addWidget(m_charts[m_shown], 0, 0, 1, 2);
+        grid->setRowStretch(0, 1);
+        return;
+    }
+    const int n = static_cast<int>(m_charts.size());
+    for (int i = 0; i < n; ++i) {
+        // The last chart of an odd count spans both columns.
+        const bool spans = m_columns == 2 && i + 1 == n && i % 2 == 0;
+        grid->addWidget(m_charts[i], i / m_columns, i % m_columns, 1, spans ? 2 : 1);
+        grid->setRowStretch(i / m_columns, 1);
+        m_charts[i]->setVisible(true);
+    }
 }
 
 void ChartBoard::setResults(std::shared_ptr<const Results> results) {

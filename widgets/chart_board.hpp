@@ -27,15 +27,27 @@ public:
     ChartPanel* fragmentation() const { return m_charts[2]; }
     /// The cost rate chart (a placeholder for an unpriced run).
     ChartPanel* cost() const { return m_charts.back(); }
+    /// Shows only chart `index` (the meeting layout's chart of choice), or every chart (-1).
+    void setShownChart(int index);
+    int shownChart() const { return m_shown; }
+    /// Charts side by side: two where each gets kMinChartWidthPx, else one.
+    int columns() const { return m_columns; }
+    static constexpr int kMinChartWidthPx = 240;
 
 signals:
     /// A chart was clicked at this simulated time (the main window moves the scrubber).
     void timeClicked(double timeS);
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
     ChartPanel* costChart();
+    void relayout();  ///< the grid for m_columns and m_shown
     // In this order: utilization, pending by layer, fragmentation, queue wait, jobs, cost.
     std::vector<ChartPanel*> m_charts;
+    int m_shown = -1;
+    int m_columns = 2;
 };
 
 }  // namespace gpuplan::ui

@@ -1,5 +1,6 @@
 #include "chart_panel.hpp"
 
+#include <QApplication>
 #include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QChart>
@@ -261,11 +262,37 @@ void ChartPanel::changeEvent(QEvent* e) {
         followPalette();
         rebuild();
     }
+    if (e->type() == QEvent::FontChange && m_chart) {
+        followFont();
+        rebuild();
+    }
+}
+
+void ChartPanel::followFont() {
+    // Qt Charts' axes keep the theme's fonts: scale them as the panel's font is to the
+    // application's (the meeting layout's larger type reaches the axes too).
+    const double appPt = QApplication::font().pointSizeF();
+    const double scale = appPt > 0 && font().pointSizeF() > 0 ? font().pointSizeF() / appPt : 1;
+    auto scaled = [scale](QFont f) {
+        if (f.pixelSize() > 0)
+            f.setPixelSize(std::max(1, static_cast<int>(std::lround(f.pixelSize() * scale))));
+        else if (f.pointSizeF() > 0)
+            f.setPointSizeF(f.pointSizeF() * scale);
+        return f;
+    };
+    for (QAbstractAxis* axis :
+         {static_cast<QAbstractAxis*>(m_x), static_cast<QAbstractAxis*>(m_y)}) {
+        axis->setLabelsFont(scaled(m_themeLabelsFont));
+        axis->setTitleFont(scaled(m_themeTitleFont));
+    }
 }
 
 void ChartPanel::followPalette() {
     const bool dark = palette().color(QPalette::Window).lightness() < 128;
     m_chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    m_themeLabelsFont = m_x->labelsFont();
+    m_themeTitleFont = m_y->titleFont();
+    followFont();
     m_chart->setBackgroundBrush(palette().color(QPalette::Base));
     for (QAbstractAxis* axis :
          {static_cast<QAbstractAxis*>(m_x), static_cast<QAbstractAxis*>(m_y)}) {

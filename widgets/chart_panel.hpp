@@ -14,6 +14,7 @@
 #pragma once
 
 #include <QColor>
+#include <QFont>
 #include <QString>
 #include <QWidget>
 #include <memory>
@@ -121,6 +122,7 @@ private:
     QColor lineColor(const QColor& c) const;
     std::unique_ptr<ChartPanel> laidOutCopy(QSize size) const;
     void followPalette();  // light or dark chart theme, as the application's palette
+    void followFont();     // axis fonts scaled as the panel's font is to the application's
     void updateCursor();
     /// The time under a viewport position, or a negative number outside the plot.
     double timeAtViewport(QPoint pos) const;
@@ -152,6 +154,7 @@ private:
     QLabel* m_hover = nullptr;        // the values under the pointer
     QLabel* m_placeholder = nullptr;  // over the plot when none of its series is there
     QChart* m_chart = nullptr;
+    QFont m_themeLabelsFont, m_themeTitleFont;  ///< the chart theme's axis fonts, unscaled
     QChartView* m_view = nullptr;
     QCategoryAxis* m_x = nullptr;
     QValueAxis* m_y = nullptr;

@@ -10,6 +10,7 @@
 #include "gpuplan/roofline.hpp"
 #include "kpi_format.hpp"
 #include "sharing_format.hpp"
+#include "snapshot_guard.hpp"
 #include "ui_palette.hpp"
 
 namespace gpuplan::ui {
@@ -48,10 +49,11 @@ void Inspector::setResults(std::shared_ptr<const Results> results,
     if (!sameFleet && m_kind != Kind::Job) m_kind = Kind::Nothing;
     m_results = std::move(results);
     m_interruptionsOf.reset();
-    if (snapshot) {
+    if (snapshot && m_results && snapshotMatches(*m_results, *snapshot)) {
         m_timeS = snapshot->timeS;
         m_snapshot = std::move(snapshot);
     } else if (m_results) {
+        if (snapshot) m_timeS = snapshot->timeS;
         m_snapshot = std::make_shared<const ClusterSnapshot>(m_results->stateAt(m_timeS));
     }
     refresh();
@@ -66,6 +68,9 @@ void Inspector::setTime(double timeS) {
 
 void Inspector::setSnapshot(std::shared_ptr<const ClusterSnapshot> snapshot) {
     m_timeS = snapshot->timeS;
+    // A snapshot of other results than ours is never indexed by our fleet: take our own.
+    if (m_results && !snapshotMatches(*m_results, *snapshot))
+        snapshot = std::make_shared<const ClusterSnapshot>(m_results->stateAt(m_timeS));
     m_snapshot = std::move(snapshot);
     refresh();
 }

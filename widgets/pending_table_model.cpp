@@ -1,8 +1,8 @@
 #include "pending_table_model.hpp"
 
 #include <QBrush>
-#include <algorithm>
 
+#include "snapshot_guard.hpp"
 #include "ui_palette.hpp"
 
 namespace gpuplan::ui {
@@ -16,6 +16,8 @@ void PendingTableModel::setResults(std::shared_ptr<const Results> results,
     if (rows) {
         m_timeS = rows->first;
         m_rows = std::move(rows->second);
+        if (m_results && !pendingRowsMatch(*m_results, m_rows))
+            m_rows = m_results->pendingAt(m_timeS);
     } else if (m_results) {
         m_rows = m_results->pendingAt(m_timeS);
     }
@@ -28,6 +30,8 @@ void PendingTableModel::setTime(double timeS) {
 
 void PendingTableModel::setRows(double timeS, std::vector<PendingJob> rows) {
     m_timeS = timeS;
+    // Rows of other results than ours (job indices of another scenario) are never shown.
+    if (m_results && !pendingRowsMatch(*m_results, rows)) rows = m_results->pendingAt(timeS);
     const bool sameJobs =
         std::equal(rows.begin(), rows.end(), m_rows.begin(), m_rows.end(),
                    [](const PendingJob& a, const PendingJob& b) { return a.job == b.job; });

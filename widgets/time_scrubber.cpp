@@ -69,10 +69,21 @@ TimeScrubber::TimeScrubber(QWidget* parent) : QWidget(parent) {
     showTime();
 }
 
-void TimeScrubber::setHorizon(double horizonS) {
+bool TimeScrubber::setHorizon(double horizonS) {
     m_horizonS = std::max(1.0, horizonS);
-    setTime(std::min(m_timeS, m_horizonS));
+    const double clamped = std::min(m_timeS, m_horizonS);
+    const bool moved = clamped != m_timeS;
+    m_timeS = clamped;
+    {
+        const QSignalBlocker block(m_slider);
+        m_slider->setValue(static_cast<int>(m_timeS / m_horizonS * kSteps + 0.5));
+    }
     showTime();
+    return moved;
+}
+
+void TimeScrubber::announceTime() {
+    emit timeChanged(m_timeS);
 }
 
 void TimeScrubber::setTime(double timeS) {

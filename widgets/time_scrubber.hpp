@@ -15,7 +15,12 @@ class TimeScrubber : public QWidget {
     Q_OBJECT
 public:
     explicit TimeScrubber(QWidget* parent = nullptr);
-    void setHorizon(double horizonS);
+    /// Sets the horizon and clamps the time into it WITHOUT announcing the clamp: the time
+    /// belongs to results the views do not hold yet. The caller hands the new results to every
+    /// view, then calls announceTime() when this returned true (the time moved).
+    bool setHorizon(double horizonS);
+    /// Emits timeChanged with the current time.
+    void announceTime();
     double time() const { return m_timeS; }
     void setTime(double timeS);
     bool playing() const { return m_timer.isActive(); }

@@ -1,16 +1,18 @@
 // gpuplan: the desktop application.
 //   gpuplan [SCENARIO | --scenario FILE] [--screenshot out.png] [--size 1600x1000]
-//           [--data-dir DIR] [--bench] [--version] [--help]
+//           [--data-dir DIR] [--bench] [--present] [--version] [--help]
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QIcon>
 #include <QMessageBox>
+#include <QScreen>
 #include <QTimer>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <tuple>
 
 #include "gpu_bench.hpp"
@@ -22,52 +24,117 @@
 
 using namespace gpuplan;
 
+namespace {
+
+/// gpuplan's command line, defined once: parsed by a QCoreApplication for --help and
+/// --version (no display needed) and by the QApplication otherwise.
+struct GuiOptions {
+    QCommandLineOption scenario{QStringLiteral("scenario"),
+                                QStringLiteral("Scenario file to open."), QStringLiteral("file")};
+    QCommandLineOption screenshot{
+        QStringLiteral("screenshot"),
+        QStringLiteral("Open, wait for results, save the window to PNG and exit."),
+        QStringLiteral("png")};
+    QCommandLineOption size{
+        QStringLiteral("size"),
+        QStringLiteral("Window size, e.g. 1280x720 (clamped to the screen's available area; "
+                       "default 1600x1000)."),
+        QStringLiteral("WxH")};
+    QCommandLineOption dataDir{QStringLiteral("data-dir"),
+                               QStringLiteral("Also look for trace files here."),
+                               QStringLiteral("dir")};
+    QCommandLineOption bench{QStringLiteral("bench"),
+                             QStringLiteral("Run the GUI benchmarks and print their figures.")};
+    QCommandLineOption palette{QStringLiteral("palette"),
+                               QStringLiteral("Force a light or dark palette (Fusion style)."),
+                               QStringLiteral("light|dark")};
+    QCommandLineOption present{
+        QStringLiteral("present"),
+        QStringLiteral("Start in the presentation layout (View > Present).")};
+    QCommandLineOption budgetGb{
+        QStringLiteral("budget-gb"),
+        QStringLiteral("Refuse scenarios whose run would need more memory (default 8)."),
+        QStringLiteral("GB")};
+    QCommandLineOption budgetOps{
+        QStringLiteral("budget-ops"),
+        QStringLiteral("Refuse scenarios whose run would take more work units (default 2e9)."),
+        QStringLiteral("N")};
+
+    void addTo(QCommandLineParser& cli) const {
+        cli.setApplicationDescription(QStringLiteral("GPU-cluster what-if planner"));
+        cli.addHelpOption();
+        cli.addVersionOption();
+        cli.addPositionalArgument(QStringLiteral("scenario"),
+                                  QStringLiteral("Scenario file (default: the default preset)"),
+                                  QStringLiteral("[scenario]"));
+        cli.addOptions(
+            {scenario, screenshot, size, dataDir, bench, palette, present, budgetGb, budgetOps});
+    }
+};
+
+void nameApplication() {
+    QCoreApplication::setApplicationName(QStringLiteral("gpuplan"));
+    QCoreApplication::setOrganizationName(QStringLiteral("gpuplan"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(GPUPLAN_VERSION));
+}
+
+/// --help and --version need no display: answered by a QCoreApplication, which exits.
+void answerHelpAndVersionWithoutDisplay(int argc, char** argv) {
+    bool asked = false;
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "--") break;
+        asked |= arg == "-h" || arg == "--help" || arg == "-?" || arg == "--help-all" ||
+                 arg == "-v" || arg == "--version";
+    }
+    if (!asked) return;
+    QCoreApplication app(argc, argv);
+    nameApplication();
+    GuiOptions options;
+    QCommandLineParser cli;
+    options.addTo(cli);
+    cli.process(app);  // prints and exits
+}
+
+/// The size asked for (--size, else 1600x1000), clamped to the screen's available area; an
+/// unreadable --size is refused.
+std::optional<QSize> windowSize(const QCommandLineParser& cli, const QCommandLineOption& option) {
+    QSize size(1600, 1000);
+    if (cli.isSet(option)) {
+        const QStringList wh = cli.value(option).split(QLatin1Char('x'));
+        bool okW = false, okH = false;
+        if (wh.size() == 2) size = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
+        if (!okW || !okH || size.width() <= 0 || size.height() <= 0) return std::nullopt;
+    }
+    if (const QScreen* screen = QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableGeometry().size());
+    return size;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     QElapsedTimer sinceStart;
     sinceStart.start();
+    answerHelpAndVersionWithoutDisplay(argc, argv);
     QApplication qapp(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("gpuplan"));
-    QApplication::setOrganizationName(QStringLiteral("gpuplan"));
-    QApplication::setApplicationVersion(QStringLiteral(GPUPLAN_VERSION));
+    nameApplication();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/gpuplan/gpuplan.svg")));
     QApplication::setDesktopFileName(QStringLiteral("gpuplan"));
 
+    const GuiOptions options;
     QCommandLineParser cli;
-    cli.setApplicationDescription(QStringLiteral("GPU-cluster what-if planner"));
-    cli.addHelpOption();
-    cli.addVersionOption();
-    cli.addPositionalArgument(QStringLiteral("scenario"),
-                              QStringLiteral("Scenario file (default: the default preset)"),
-                              QStringLiteral("[scenario]"));
-    QCommandLineOption scenarioOpt(QStringLiteral("scenario"),
-                                   QStringLiteral("Scenario file to open."),
-                                   QStringLiteral("file"));
-    QCommandLineOption shotOpt(
-        QStringLiteral("screenshot"),
-        QStringLiteral("Open, wait for results, save the window to PNG and exit."),
-        QStringLiteral("png"));
-    QCommandLineOption sizeOpt(QStringLiteral("size"),
-                               QStringLiteral("Window size, e.g. 1600x1000."),
-                               QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    QCommandLineOption dataOpt(QStringLiteral("data-dir"),
-                               QStringLiteral("Also look for trace files here."),
-                               QStringLiteral("dir"));
-    QCommandLineOption benchOpt(QStringLiteral("bench"),
-                                QStringLiteral("Run the GUI benchmarks and print their figures."));
-    QCommandLineOption paletteOpt(QStringLiteral("palette"),
-                                  QStringLiteral("Force a light or dark palette (Fusion style)."),
-                                  QStringLiteral("light|dark"));
-    QCommandLineOption budgetGbOpt(
-        QStringLiteral("budget-gb"),
-        QStringLiteral("Refuse scenarios whose run would need more memory (default 8)."),
-        QStringLiteral("GB"));
-    QCommandLineOption budgetOpsOpt(
-        QStringLiteral("budget-ops"),
-        QStringLiteral("Refuse scenarios whose run would take more work units (default 2e9)."),
-        QStringLiteral("N"));
-    cli.addOptions(
-        {scenarioOpt, shotOpt, sizeOpt, dataOpt, benchOpt, paletteOpt, budgetGbOpt, budgetOpsOpt});
+    options.addTo(cli);
     cli.process(qapp);
+    const auto& [scenarioOpt, shotOpt, sizeOpt, dataOpt, benchOpt, paletteOpt, presentOpt,
+                 budgetGbOpt, budgetOpsOpt] = options;
+    const std::optional<QSize> size = windowSize(cli, sizeOpt);
+    if (!size) {
+        std::fprintf(stderr,
+                     "gpuplan: --size needs WIDTHxHEIGHT in pixels, e.g. 1280x720, got \"%s\"\n",
+                     qPrintable(cli.value(sizeOpt)));
+        return 2;
+    }
 
     if (cli.isSet(paletteOpt))
         ui::applyPalette(qapp, cli.value(paletteOpt) == QLatin1String("dark"));
@@ -121,9 +188,8 @@ int main(int argc, char** argv) {
     }
 
     app::MainWindow window(&document, presetsDir);
-    const QStringList wh = cli.value(sizeOpt).split(QLatin1Char('x'));
-    if (wh.size() == 2 && wh[0].toInt() > 0 && wh[1].toInt() > 0)
-        window.resize(wh[0].toInt(), wh[1].toInt());
+    window.fitToSize(*size);
+    if (cli.isSet(presentOpt)) window.setPresenting(true);
 
     if (cli.isSet(shotOpt)) {
         const QString out = cli.value(shotOpt);

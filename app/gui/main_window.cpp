@@ -56,6 +56,7 @@
 #include "timeline_export.hpp"
 #include "topology_view.hpp"
 #include "ui_palette.hpp"
+#include "window_layout.hpp"
 #include "workload_panel.hpp"
 
 namespace gpuplan::app {
@@ -178,8 +179,22 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
         });
     connect(m_files, &FileController::message, this, &MainWindow::showStatus);
 
+    m_layout->makeDocksShrinkable();
     resize(1600, 1000);
+    m_layout->fitToSize(size());
     updateTitle();
+}
+
+void MainWindow::fitToSize(QSize size) {
+    m_layout->fitToSize(size);
+}
+
+void MainWindow::setPresenting(bool on) {
+    m_layout->setPresenting(on);
+}
+
+bool MainWindow::presenting() const {
+    return m_layout->presenting();
 }
 
 void MainWindow::buildDocks() {
@@ -193,10 +208,10 @@ void MainWindow::buildDocks() {
         return d;
     };
     m_palette = new ui::JobPalette(this);
-    m_palette->setMinimumWidth(230);
+    m_palette->setMinimumWidth(200);
     auto* paletteDock = dock(tr("Job palette"), "palette", m_palette, Qt::LeftDockWidgetArea);
     m_inspector = new ui::Inspector(this);
-    m_inspector->setMinimumWidth(230);
+    m_inspector->setMinimumWidth(200);
     // The selection's GPU sharing, editable, under what the inspector says about it; the
     // editor takes the height it needs, the inspector the rest.
     auto* inspectorPane = new QWidget(this);
@@ -207,8 +222,8 @@ void MainWindow::buildDocks() {
     inspectorColumn->addWidget(m_sharingEditor);
     auto* inspectorDock = dock(tr("Inspector"), "inspector", inspectorPane, Qt::LeftDockWidgetArea);
 
+    // Two columns of charts where there is room, one (scrolled) where there is not.
     m_charts = new ui::ChartBoard(this);
-    m_charts->setMinimumWidth(560);
     dock(tr("Charts"), "charts", m_charts, Qt::RightDockWidgetArea);
 
     m_pending = new ui::PendingTableModel(this);
@@ -270,7 +285,8 @@ void MainWindow::addBottomTab(QDockWidget* dock, std::function<int()> heightPx) 
             [this, dock, sized, heightPx = std::move(heightPx)](bool visible) {
                 if (!visible || *sized) return;
                 *sized = true;
-                resizeDocks({dock}, {heightPx()}, Qt::Vertical);
+                // Never more than half the window: the fleet stays in view on a projector.
+                resizeDocks({dock}, {std::min(heightPx(), height() / 2)}, Qt::Vertical);
             });
 }
 
@@ -283,25 +299,19 @@ void MainWindow::buildFleetEditing() {
     if (auto* pending = findChild<QDockWidget*>(QStringLiteral("pending"))) {
         tabifyDockWidget(pending, fleetDock);
         pending->raise();  // the new tabs wait behind the ones a first look needs
-        // Room for a pod's tree, once the window has its size.
-        QTimer::singleShot(0, this,
-                           [this, fleetDock] { resizeDocks({fleetDock}, {240}, Qt::Vertical); });
     }
 
     m_schedulerPanel = new SchedulerPanel(m_doc, this);
     // Not "&": dock tabs read it as a mnemonic, title bars do not.
     auto* schedulerDock = new QDockWidget(tr("Scheduler and run"), this);
     schedulerDock->setObjectName(QStringLiteral("scheduler"));
-    // Scrolled: its groups (preemption, failures) are taller than the room left under the
-    // palette, and the dock's minimum height would push the window past a 1000 px screen.
+    // Scrolled both ways: its groups (preemption, failures) are taller and its form wider than
+    // the left column on a projector, and a dock's minimum would push the window off-screen.
     auto* schedulerScroll = new QScrollArea(schedulerDock);
+    schedulerScroll->setObjectName(QStringLiteral("schedulerScroll"));
     schedulerScroll->setWidget(m_schedulerPanel);
     schedulerScroll->setWidgetResizable(true);
     schedulerScroll->setFrameShape(QFrame::NoFrame);
-    schedulerScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // As wide as the form needs (a scroll area alone would let the left docks shrink).
-    schedulerScroll->setMinimumWidth(m_schedulerPanel->minimumSizeHint().width() +
-                                     style()->pixelMetric(QStyle::PM_ScrollBarExtent));
     schedulerDock->setWidget(schedulerScroll);
     addDockWidget(Qt::LeftDockWidgetArea, schedulerDock);
     if (auto* inspector = findChild<QDockWidget*>(QStringLiteral("inspector"))) {
@@ -462,6 +472,8 @@ void MainWindow::buildActions() {
     });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    m_layout = new WindowLayout(this, m_charts, m_topology);
+    view->addAction(m_layout->presentAction());
     view->addAction(tr("&Fit the fleet"), QKeySequence(Qt::Key_F), m_topology,
                     &ui::TopologyView::fitAll);
     for (QDockWidget* d : findChildren<QDockWidget*>())
@@ -513,6 +525,7 @@ void MainWindow::buildActions() {
     bar->addWidget(m_placement);
     bar->addSeparator();
     bar->addAction(pin);
+    bar->addAction(m_layout->presentAction());
     QToolButton* presetsButton = new QToolButton(this);
     presetsButton->setText(tr("Presets"));
     presetsButton->setMenu(presets);
@@ -541,22 +554,34 @@ void MainWindow::setPlacementPolicy(PlacementPolicy policy) {
 
 void MainWindow::applyResults(std::shared_ptr<const Results> results, quint64 generation) {
     m_appliedGeneration = generation;
-    showResults(std::move(results));
-    emit resultsApplied();
+    showResults(std::move(results), Announce::Applied);
 }
 
 void MainWindow::applyPartialResults(std::shared_ptr<const Results> results) {
     m_progress->setFormat(tr("Simulated to %1: %p%").arg(ui::formatSimTime(results->endS)));
-    showResults(std::move(results));
+    showResults(std::move(results), Announce::Shown);
 }
 
 void MainWindow::dropPartialResults() {
-    if (m_results && m_results->partial && m_sim.latest()) showResults(m_sim.latest());
+    // The finished run's results are back on screen; the docks that skip partial results
+    // still hold them, so nothing is announced as applied.
+    if (m_results && m_results->partial && m_sim.latest())
+        showResults(m_sim.latest(), Announce::Shown);
 }
 
-void MainWindow::showResults(std::shared_ptr<const Results> results) {
+void MainWindow::showResults(std::shared_ptr<const Results> results, Announce announce) {
     m_results = std::move(results);
-    m_scrubber->setHorizon(m_results->horizonS);
+    // New results reach every view before the time moves: a shorter horizon clamps the time
+    // silently here, and the clamp is announced last, once no view holds the old fleet (a view
+    // given a time of the new results while holding the old ones indexed one by the other).
+    const bool timeMoved = m_scrubber->setHorizon(m_results->horizonS);
+    showResultsInViews();
+    emit resultsShown();
+    if (announce == Announce::Applied) emit resultsApplied();
+    if (timeMoved) m_scrubber->announceTime();
+}
+
+void MainWindow::showResultsInViews() {
     // One cluster snapshot for the new results, shared like setTime's (one pendingAt walk).
     const double timeS = m_scrubber->time();
     auto snapshot = std::make_shared<const ClusterSnapshot>(m_results->stateAt(timeS));
@@ -574,7 +599,6 @@ void MainWindow::showResults(std::shared_ptr<const Results> results) {
     m_workload->setResults(m_results);
     m_pending->setResults(m_results, std::pair{timeS, snapshot->pending});
     m_inspector->setResults(m_results, snapshot);
-    emit resultsShown();
 }
 
 void MainWindow::setTime(double timeS) {

@@ -39,6 +39,7 @@ namespace gpuplan::app {
 class FleetPanel;
 class SchedulerPanel;
 class SharingController;
+class WindowLayout;
 class WorkloadPanel;
 
 class MainWindow : public QMainWindow {
@@ -64,6 +65,13 @@ public:
     /// needs). The first time the dock is raised, the bottom docks grow to heightPx() (the
     /// user can drag them back).
     void addBottomTab(QDockWidget* dock, std::function<int()> heightPx);
+    /// Resizes the window to `size`, clamped to the screen's available area, and arranges
+    /// the docks for it (gpuplan --size).
+    void fitToSize(QSize size);
+    /// The meeting layout (View ▸ Present) or the working one.
+    void setPresenting(bool on);
+    bool presenting() const;
+    WindowLayout* windowLayout() const { return m_layout; }
     /// Generated names of what a hit on the fleet on screen points at.
     FleetTarget fleetTarget(const ui::TopologyHit& hit) const;
     QComboBox* placementBox() const { return m_placement; }
@@ -116,7 +124,12 @@ private:
     void applyResults(std::shared_ptr<const Results> results, quint64 generation);
     /// A long run's results so far: drawn like results, but never pinned or announced.
     void applyPartialResults(std::shared_ptr<const Results> results);
-    void showResults(std::shared_ptr<const Results> results);
+    /// Shown: resultsShown only (a long run's results so far, or the finished run's again);
+    /// Applied: resultsApplied follows (a finished run, to every dock).
+    enum class Announce { Shown, Applied };
+    /// Hands results to every view, then announces the time if the new horizon clamped it.
+    void showResults(std::shared_ptr<const Results> results, Announce announce);
+    void showResultsInViews();  ///< m_results to the window's own views, at the scrubber's t
     /// A cancelled or failed run's results so far give way to the last finished run's.
     void dropPartialResults();
     void setTime(double timeS);
@@ -164,6 +177,7 @@ private:
     QProgressBar* m_progress;
     QToolButton* m_cancel;
     WorkloadPanel* m_workload = nullptr;
+    WindowLayout* m_layout = nullptr;
 };
 
 }  // namespace gpuplan::app
