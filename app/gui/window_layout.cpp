@@ -52,10 +52,11 @@ WindowLayout::WindowLayout(QMainWindow* window, ui::ChartBoard* charts, ui::Topo
     : QObject(window), m_window(window), m_charts(charts), m_fleet(fleet) {
     m_presentAction = new QAction(tr("&Present"), this);
     m_presentAction->setCheckable(true);
-    m_presentAction->setShortcut(QKeySequence(Qt::Key_F5));
+    // F11, as full screen elsewhere (F5 re-runs): the meeting layout fills the screen.
+    m_presentAction->setShortcut(QKeySequence(Qt::Key_F11));
     m_presentAction->setToolTip(
-        tr("A layout for a meeting: the fleet large, the KPIs, the per-team table and one "
-           "chart, in larger type (Esc returns)"));
+        tr("A layout for a meeting, full screen: the fleet large, the KPIs, the per-team table "
+           "and one chart, in larger type (Esc returns)"));
     connect(m_presentAction, &QAction::toggled, this, &WindowLayout::setPresenting);
     auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), window);
     escape->setContext(Qt::WindowShortcut);
@@ -155,7 +156,12 @@ QToolBar* WindowLayout::presentToolbar() {
     m_presentBar->addSeparator();
     QAction* back = m_presentBar->addAction(tr("Back to work (Esc)"));
     connect(back, &QAction::triggered, this, [this] { setPresenting(false); });
-    m_window->addToolBar(Qt::TopToolBarArea, m_presentBar);
+    // In the first row, which holds the working toolbars it replaces: the KPI strip keeps
+    // its own row (sharing one, a strip that never asks for width would get none).
+    if (auto* main = m_window->findChild<QToolBar*>(QStringLiteral("mainToolbar")))
+        m_window->insertToolBar(main, m_presentBar);
+    else
+        m_window->addToolBar(Qt::TopToolBarArea, m_presentBar);
     m_presentBar->hide();
     return m_presentBar;
 }
@@ -174,13 +180,16 @@ void WindowLayout::setPresenting(bool on) {
     presentToolbar();
     if (on) {
         m_workingState = m_window->saveState();
+        m_workingWindowState = m_window->windowState();
         m_presenting = true;
         arrangePresenting();
+        m_window->setWindowState(m_workingWindowState | Qt::WindowFullScreen);
     } else {
         m_presenting = false;
         m_charts->setShownChart(-1);
         m_presentBar->hide();
         m_window->setFont(QFont());  // back to the application's type
+        m_window->setWindowState(m_workingWindowState);
         m_window->restoreState(m_workingState);
     }
     {

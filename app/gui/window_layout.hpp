@@ -37,7 +37,7 @@ public:
     bool presenting() const { return m_presenting; }
     /// The meeting layout (true) or the working one as it was before (false).
     void setPresenting(bool on);
-    /// View ▸ Present (checkable, F5): toggles the meeting layout.
+    /// View ▸ Present (checkable, F11): toggles the meeting layout, full screen.
     QAction* presentAction() const { return m_presentAction; }
     /// The chart shown while presenting (its index in ChartBoard::charts()).
     int presentedChart() const;
@@ -60,6 +60,7 @@ private:
     QComboBox* m_chartChoice = nullptr;
     bool m_presenting = false;
     QByteArray m_workingState;  ///< QMainWindow::saveState before presenting
+    Qt::WindowStates m_workingWindowState;
 };
 
 /// Share of the window a column or the bottom tabs take, clamped to what their content reads

@@ -98,7 +98,8 @@ private slots:
                  (QStringList{QStringLiteral("charts"), QStringLiteral("groups")}));
         QVERIFY(w.font().pointSizeF() > 1.3 * workingFont);
         QVERIFY(w.kpiStrip()->isVisible());
-        QVERIFY(w.topology()->width() > fleetWidth);  // the fleet gets the room
+        QVERIFY(w.kpiStrip()->width() > w.width() / 2);  // its own row, not squeezed
+        QVERIFY(w.topology()->width() > fleetWidth);     // the fleet gets the room
         // One chart of choice.
         QCOMPARE(w.charts()->shownChart(), 0);
         w.windowLayout()->setPresentedChart(5);
