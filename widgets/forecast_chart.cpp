@@ -38,7 +38,12 @@ void ForecastChart::setMessage(const QString& text) {
     replace(label);
     m_message = label;
     m_historyPoints = m_forecastPoints = 0;
-    m_reservation = false;
+    m_reservation = m_fluidLevel = false;
+    m_seriesNames.clear();
+}
+
+QStringList ForecastChart::seriesNames() const {
+    return m_seriesNames;
 }
 
 QString ForecastChart::shownMessage() const {
@@ -46,7 +51,7 @@ QString ForecastChart::shownMessage() const {
 }
 
 void ForecastChart::setForecast(const DemandHistory& history, const DemandForecast& forecast,
-                                std::optional<double> reservedGpus) {
+                                const std::optional<ReservationAdvice>& advice) {
     auto* chart = new QChart;
     chart->setMargins(QMargins(4, 2, 4, 2));
     chart->legend()->setAlignment(Qt::AlignBottom);
@@ -83,15 +88,26 @@ void ForecastChart::setForecast(const DemandHistory& history, const DemandForeca
     chart->addSeries(past);
     chart->addSeries(mean);
     const double endDay = (forecast.startS + forecast.meanGpus.size() * forecast.stepS) / kDayS;
-    m_reservation = reservedGpus.has_value();
-    if (reservedGpus) {
-        auto* reserve = new QLineSeries;
-        reserve->setName(tr("reserve %1 GPUs").arg(*reservedGpus, 0, 'f', 0));
-        reserve->setPen(QPen(QColor(0x4e, 0x79, 0xa7), 2, Qt::DashLine));
-        reserve->append(history.startS / kDayS, *reservedGpus);
-        reserve->append(endDay, *reservedGpus);
-        chart->addSeries(reserve);
-    }
+    auto level = [&](const QString& name, double gpus, const QPen& pen) {
+        auto* line = new QLineSeries;
+        line->setName(name);
+        line->setPen(pen);
+        line->append(history.startS / kDayS, gpus);
+        line->append(endDay, gpus);
+        chart->addSeries(line);
+    };
+    m_reservation = advice.has_value();
+    // The fluid level only where it says something else (whole servers apart).
+    m_fluidLevel = advice && advice->fluid.reservedGpus != advice->reservedGpus;
+    if (advice)
+        level(tr("reserve %1 GPUs (overflow model)").arg(advice->reservedGpus, 0, 'f', 0),
+              advice->reservedGpus, QPen(QColor(0x4e, 0x79, 0xa7), 2, Qt::DashLine));
+    if (m_fluidLevel)
+        level(tr("fluid approximation: %1 GPUs").arg(advice->fluid.reservedGpus, 0, 'f', 0),
+              advice->fluid.reservedGpus, QPen(QColor(0x79, 0x70, 0x6e), 1.4, Qt::DotLine));
+    m_seriesNames.clear();
+    for (const QAbstractSeries* s : chart->series())
+        m_seriesNames << s->name();
     auto* xAxis = new QValueAxis;
     xAxis->setRange(history.startS / kDayS, endDay);
     xAxis->setTitleText(tr("day"));

@@ -39,6 +39,17 @@ ForecastDock::ForecastDock(MainWindow* window)
     m_onDemandUsd = price(2.99);
     m_summary = new QLabel(body);
     m_summary->setWordWrap(true);
+    m_summary->setToolTip(tr(
+        "<p>The overflow model: reserved capacity takes every job that fits in it, the rest "
+        "run on demand until they end, even when reserved GPUs free up meanwhile. For "
+        "Poisson arrivals the reservation then turns away Erlang's B share of the jobs, and "
+        "on demand carries the load times that share; jobs of several sizes are counted in "
+        "servers of their peakedness (Hayward's approximation). The buying mix's simulated "
+        "cost curve, which also pays for provisioning delays and idle time, checks it "
+        "(gpuplan-cli forecast --simulate).</p><p>The fluid approximation c_r·R + c_od·E[(D − R)+] "
+        "(the newsvendor's) lets jobs move onto freed reserved GPUs: it expects too little on "
+        "demand, and reserves too little where reserving is cheap, too much where it is "
+        "dear.</p>"));
     m_chart = new ui::ForecastChart(body);
     auto* row = new QHBoxLayout;
     row->addWidget(new QLabel(tr("Season"), body));
@@ -106,18 +117,24 @@ void ForecastDock::update() {
     }
     const ReservationAdvice advice =
         reservationFor(forecast, m_reservedUsd->value(), m_onDemandUsd->value());
-    m_chart->setForecast(history, forecast, advice.reservedGpus);
+    m_chart->setForecast(history, forecast, advice);
     m_summary->setText(
-        tr("Trend %1 GPUs a day; hours scatter ±%2 GPUs around the fit. Reserve <b>%3 GPUs</b>: "
-           "each is needed in more than %4 % of the forecast hours ($%5 ÷ $%6), which is when "
-           "it pays; expected $%7 an hour.")
+        tr("Trend %1 GPUs a day; hours scatter ±%2 GPUs around the fit. Reserve <b>%3 GPUs</b>, "
+           "expected $%4 an hour by the overflow model: a job that finds the reservation full "
+           "runs on demand and stays there, so each forecast hour is an Erlang loss system "
+           "(jobs of %5 GPUs at a time). The fluid approximation — reserve while demand is "
+           "above the level in more than %6 % of the hours ($%7 ÷ $%8) — says %9 GPUs and "
+           "expects %10 % less than that level costs.")
             .arg(forecast.trendGpusPerDay, 0, 'f', 1)
             .arg(forecast.residualSdGpus, 0, 'f', 0)
             .arg(advice.reservedGpus, 0, 'f', 0)
+            .arg(advice.expectedUsdPerHour, 0, 'f', 0)
+            .arg(advice.serverGpus, 0, 'f', 1)
             .arg(advice.criticalRatio * 100, 0, 'f', 0)
             .arg(m_reservedUsd->value(), 0, 'f', 2)
             .arg(m_onDemandUsd->value(), 0, 'f', 2)
-            .arg(advice.expectedUsdPerHour, 0, 'f', 0));
+            .arg(advice.fluid.reservedGpus, 0, 'f', 0)
+            .arg(advice.fluid.biasFraction() * 100, 0, 'f', 1));
 }
 
 }  // namespace gpuplan::app

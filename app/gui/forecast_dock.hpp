@@ -1,6 +1,7 @@
 // The "Forecast" tab (lesson 6.4): the results' demand as history, the forecast after it with
-// its band, and the reservation the prices imply (gpuplan/demand_forecast.hpp). Prices come
-// from the scenario's price book for its first GPU model; without one, the boxes set them.
+// its band, and the reservation the prices imply by the overflow model, with the fluid
+// approximation's beside it and its bias (gpuplan/demand_forecast.hpp). Prices come from the
+// scenario's price book for its first GPU model; without one, the boxes set them.
 #pragma once
 
 #include <QDockWidget>
@@ -23,7 +24,7 @@ class ForecastDock : public QDockWidget {
 public:
     explicit ForecastDock(MainWindow* window);
     ui::ForecastChart* chart() const { return m_chart; }
-    /// The line under the chart: trend, spread and the reservation.
+    /// The text under the chart: trend, spread, the reservation and the fluid one's bias.
     QString summary() const;
 
 private:

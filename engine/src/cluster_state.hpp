@@ -169,7 +169,7 @@ public:
     double allocatedGpus() const { return static_cast<double>(m_allocatedUnits) / kUnitsPerGpu; }
     /// GPU-equivalents are kept in 1/7000 of a GPU: whole GPUs, milli-GPU shares and MIG
     /// compute slices (sevenths) all count exactly.
-    static constexpr std::int64_t kUnitsPerGpu = 7000;
+    static constexpr std::int64_t kUnitsPerGpu = kGpuUnitsPerGpu;
     /// Allocated milli-GPU, exact without MIG instances (a 1g instance is 142.857…).
     std::int64_t allocatedMilliGpu() const { return m_allocatedUnits / (kUnitsPerGpu / 1000); }
     /// Wholly free GPUs on Ready nodes.

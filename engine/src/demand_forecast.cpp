@@ -1,4 +1,5 @@
-// Demand history, seasonal-trend forecast and newsvendor reservation (gpuplan/demand_forecast.hpp).
+// Demand history, seasonal-trend forecast and the reservation it implies by the overflow model,
+// with the fluid (newsvendor) approximation beside it (gpuplan/demand_forecast.hpp).
 #include "gpuplan/demand_forecast.hpp"
 
 #include <algorithm>
@@ -6,6 +7,7 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "gpuplan/reserved_overflow.hpp"
 #include "gpuplan/statistics.hpp"
 
 namespace gpuplan {
@@ -33,11 +35,51 @@ double expectedShortfall(double r, double mean, double sd) {
     return sd * normalPdf(z) + (mean - r) * (1 - normalCdf(z));
 }
 
+/// The fluid formula's hourly cost at R: c_r·R + c_od·mean over the hours of E[(D_h − R)+].
+double fluidUsdPerHour(const DemandForecast& f, double r, double usdReserved, double usdOnDemand) {
+    double onDemand = 0;
+    for (std::size_t h = 0; h < f.meanGpus.size(); ++h)
+        onDemand += expectedShortfall(r, f.meanGpus[h], f.sdGpus[h]);
+    return usdReserved * r + usdOnDemand * onDemand / static_cast<double>(f.meanGpus.size());
+}
+
+/// The newsvendor's quantile over the forecast hours: the R where P(D > R), averaged over the
+/// hours, falls to `ratio` (0 when reserving never pays, ratio ≥ 1).
+double fluidQuantile(const DemandForecast& f, double ratio) {
+    const std::size_t hours = f.meanGpus.size();
+    auto shareAbove = [&](double r) {
+        double sum = 0;
+        for (std::size_t h = 0; h < hours; ++h)
+            sum += exceeds(r, f.meanGpus[h], f.sdGpus[h]);
+        return sum / static_cast<double>(hours);
+    };
+    if (ratio >= 1 || !(shareAbove(0) > ratio)) return 0;
+    // P(D > R) falls from 1 to 0 as R grows: bisect for the ratio (never below 0 GPUs).
+    double lo = 0, hi = 0;
+    for (std::size_t h = 0; h < hours; ++h)
+        hi = std::max(hi, f.meanGpus[h] + 10 * f.sdGpus[h]);
+    for (int i = 0; i < 200 && hi - lo > 1e-9 * std::max(1.0, hi); ++i) {
+        const double mid = (lo + hi) / 2;
+        (shareAbove(mid) > ratio ? lo : hi) = mid;
+    }
+    return hi;
+}
+
 }  // namespace
 
 DemandHistory demandHistory(const Results& results, double stepS) {
     DemandHistory h;
     h.stepS = stepS;
+    // Peakedness: GPU-time-weighted mean job size (compound Poisson: variance ÷ mean of the
+    // GPUs in use).
+    double gpuSeconds = 0, gpuSquaredSeconds = 0;
+    for (const JobRecord& j : results.jobs) {
+        const double g = j.spec.gpuEquivalents();
+        const double heldS = static_cast<double>(j.spec.startupS) + j.spec.durationS;
+        gpuSeconds += g * heldS;
+        gpuSquaredSeconds += g * g * heldS;
+    }
+    if (gpuSeconds > 0) h.serverGpus = gpuSquaredSeconds / gpuSeconds;
     const std::vector<double>& times = results.sampleTimesS;
     std::vector<double> demand(times.size(), 0.0);
     for (const Series& s : results.series)
@@ -101,6 +143,7 @@ DemandForecast forecastDemand(const DemandHistory& history, const DemandForecast
     f.startS = history.startS + n * history.stepS;
     f.seasonSteps = m;
     f.level = options.level;
+    f.serverGpus = history.serverGpus;
     f.trendGpusPerDay = slope * 86400 / history.stepS;
     double ssr = 0;
     for (int t = 0; t < n; ++t) {
@@ -131,32 +174,31 @@ ReservationAdvice reservationFor(const DemandForecast& forecast, double usdPerGp
         throw std::invalid_argument("prices must be above 0");
     ReservationAdvice a;
     a.criticalRatio = usdPerGpuHourReserved / usdPerGpuHourOnDemand;
-    const std::size_t hours = forecast.meanGpus.size();
-    if (hours == 0) return a;
-    auto shareAbove = [&](double r) {
-        double sum = 0;
-        for (std::size_t h = 0; h < hours; ++h)
-            sum += exceeds(r, forecast.meanGpus[h], forecast.sdGpus[h]);
-        return sum / hours;
-    };
-    if (a.criticalRatio < 1) {
-        // P(D > R) falls from 1 to 0 as R grows: bisect for the ratio (never below 0 GPUs).
-        double lo = 0, hi = 0;
-        for (std::size_t h = 0; h < hours; ++h)
-            hi = std::max(hi, forecast.meanGpus[h] + 10 * forecast.sdGpus[h]);
-        if (shareAbove(lo) > a.criticalRatio) {
-            for (int i = 0; i < 200 && hi - lo > 1e-9 * std::max(1.0, hi); ++i) {
-                const double mid = (lo + hi) / 2;
-                (shareAbove(mid) > a.criticalRatio ? lo : hi) = mid;
-            }
-            a.reservedGpus = hi;
-        }
-    }  // reserving costs as much as buying on demand, or more: reserve nothing
-    double onDemand = 0;
-    for (std::size_t h = 0; h < hours; ++h)
-        onDemand += expectedShortfall(a.reservedGpus, forecast.meanGpus[h], forecast.sdGpus[h]);
-    a.expectedUsdPerHour =
-        usdPerGpuHourReserved * a.reservedGpus + usdPerGpuHourOnDemand * onDemand / hours;
+    a.serverGpus = forecast.serverGpus > 0 ? forecast.serverGpus : 1;
+    if (forecast.meanGpus.empty()) return a;
+    const OverflowModel model{forecast.meanGpus, a.serverGpus, usdPerGpuHourReserved,
+                              usdPerGpuHourOnDemand};
+    const OverflowLevel best = cheapestOverflowLevel(model);
+    a.servers = best.servers;
+    a.reservedGpus = best.reservedGpus;
+    a.expectedUsdPerHour = best.usdPerHour;
+    a.onDemandGpus = best.onDemandGpus;
+    // The fluid formula's optimum on the same grid: the whole servers on either side of its
+    // quantile (it is convex in R), the fewer on a tie.
+    const double quantile = fluidQuantile(forecast, a.criticalRatio);
+    const int below = static_cast<int>(std::floor(quantile / a.serverGpus));
+    int servers = below;
+    double usd = fluidUsdPerHour(forecast, below * a.serverGpus, usdPerGpuHourReserved,
+                                 usdPerGpuHourOnDemand);
+    const double above = fluidUsdPerHour(forecast, (below + 1) * a.serverGpus,
+                                         usdPerGpuHourReserved, usdPerGpuHourOnDemand);
+    if (above < usd) {
+        servers = below + 1;
+        usd = above;
+    }
+    a.fluid.reservedGpus = servers * a.serverGpus;
+    a.fluid.usdPerHour = usd;
+    a.fluid.overflowUsdPerHour = overflowLevel(model, servers).usdPerHour;
     return a;
 }
 

@@ -90,7 +90,7 @@ void JobQueue::insert(std::uint32_t job) {
     g.jobs.insert(pos, job);
     g.minRunS.insert(minRunS(job));
     ++g.live;
-    g.liveMilliGpus += std::int64_t{s.gpus} * s.gpuMilli;
+    g.liveGpuUnits += s.gpuUnits();
     ++m_size;
     m_groupOf[job] = group;
 }
@@ -102,7 +102,7 @@ void JobQueue::remove(std::uint32_t job) {
     g.minRunS.erase(minRunS(job));
     --g.live;
     ++g.dead;
-    g.liveMilliGpus -= std::int64_t{s.gpus} * s.gpuMilli;
+    g.liveGpuUnits -= s.gpuUnits();
     --m_size;
     m_staleIn[job] = m_groupOf[job];
     if (g.dead > g.live && !g.compactionDue) {

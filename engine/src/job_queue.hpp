@@ -154,7 +154,7 @@ public:
         /// queue order): scans start here instead of skipping them again.
         mutable std::size_t front = 0;
         bool compactionDue = false;
-        long long liveMilliGpus = 0;  ///< GPU-equivalents the live jobs ask, × 1000
+        std::int64_t liveGpuUnits = 0;  ///< GPU-equivalents the live jobs ask (JobSpec::gpuUnits)
     };
 
     /// `saved`: work the jobs kept at checkpoints (none when null), for their shortest runs.

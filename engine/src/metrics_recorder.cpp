@@ -145,13 +145,14 @@ void MetricsRecorder::sample(std::size_t k, const Gauges& g) {
     m_run.fragmentationAmountSum += g.fragmentationAmount;
     s[kQueueLength].values[k] = g.queueLength;
     s[kRunningJobs].values[k] = g.runningJobs;
-    double pending = 0;
+    // Pending GPUs are summed in exact units and divided once, as allocated GPUs are: 2/7 of a
+    // GPU is written as the double nearest 2/7, not 0.286.
     for (int l = 0; l < kLayerCount; ++l) {
-        s[kPendingReservation + l].values[k] = g.pendingGpus[l];
-        pending += g.pendingGpus[l];
+        s[kPendingReservation + l].values[k] =
+            static_cast<double>(g.pendingGpuUnits[l]) / kGpuUnitsPerGpu;
+        m_run.pendingGpuUnitsSum += g.pendingGpuUnits[l];
     }
     m_run.strandedSum += g.strandedGpus;
-    m_run.pendingSum += pending;
     ++m_run.samples;
 }
 
@@ -173,7 +174,8 @@ namespace {
 struct GroupTally {
     std::vector<double> waits;  ///< censored: still waiting at the end counts end − submit
     double waitSumS = 0, jctSumS = 0, slowdownSum = 0;
-    double allocatedGpuS = 0, gpusWaitingAtEnd = 0;
+    double allocatedGpuS = 0;
+    std::int64_t gpuUnitsWaitingAtEnd = 0;  ///< exact, as the pending series
     int submitted = 0, started = 0, completed = 0, failed = 0, waitingAtEnd = 0;
 
     [[gnu::always_inline]] void add(const JobRecord& j, double endS) {
@@ -187,7 +189,7 @@ struct GroupTally {
         }
         if (j.status == JobStatus::Pending) {  // never bound, or evicted and queued again
             ++waitingAtEnd;
-            gpusWaitingAtEnd += j.spec.gpuEquivalents();
+            gpuUnitsWaitingAtEnd += j.spec.gpuUnits();
         }
         if (j.status == JobStatus::Completed) {
             ++completed;
@@ -207,7 +209,7 @@ struct GroupTally {
         g.submitted = submitted;
         g.completed = completed;
         g.waitingAtEnd = waitingAtEnd;
-        g.gpusWaitingAtEnd = gpusWaitingAtEnd;
+        g.gpusWaitingAtEnd = static_cast<double>(gpuUnitsWaitingAtEnd) / kGpuUnitsPerGpu;
         return g;
     }
 };
@@ -325,8 +327,11 @@ void MetricsRecorder::writeKpis(double endS) {
     add("fragmentation_amount_mean",
         w.samples ? w.fragmentationAmountSum / static_cast<double>(w.samples) : 0, "fraction",
         "FGD fragmentation as a share of the fleet's GPU capacity, averaged over the samples.");
-    add("pending_gpus_mean", w.samples ? w.pendingSum / static_cast<double>(w.samples) : 0, "gpus",
-        "GPUs asked by pending and stuck jobs, averaged over the samples.");
+    add("pending_gpus_mean",
+        w.samples ? static_cast<double>(w.pendingGpuUnitsSum) /
+                        static_cast<double>(kGpuUnitsPerGpu * static_cast<std::int64_t>(w.samples))
+                  : 0,
+        "gpus", "GPUs asked by pending and stuck jobs, averaged over the samples.");
     add("gpu_hours_provisioned", w.total.provisioned / 3600, "gpu_h",
         "GPU-hours of Ready capacity.");
     add("gpu_hours_allocated", w.total.allocated / 3600, "gpu_h", "GPU-hours bound to jobs.");
@@ -348,8 +353,8 @@ void MetricsRecorder::writeKpis(double endS) {
     add("jobs_waiting_at_end", fleet.waitingAtEnd, "jobs",
         "Jobs queued when the run ends (never started, or evicted and not restarted); their "
         "waits enter the wait KPIs as lower bounds.");
-    add("gpus_waiting_at_end", fleet.gpusWaitingAtEnd, "gpus",
-        "GPUs asked by the jobs queued when the run ends.");
+    add("gpus_waiting_at_end", static_cast<double>(fleet.gpuUnitsWaitingAtEnd) / kGpuUnitsPerGpu,
+        "gpus", "GPUs asked by the jobs queued when the run ends.");
 }
 
 }  // namespace gpuplan::detail

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <vector>
 
 #include "gpuplan/results.hpp"
@@ -36,7 +37,8 @@ struct Gauges {
     double slots64GpuRack = 0;  ///< 64-GPU gangs that could start inside one rack each
     double queueLength = 0;
     double runningJobs = 0;
-    std::array<double, kLayerCount> pendingGpus{};
+    /// GPU-equivalents asked by pending and stuck jobs per layer, exactly (JobSpec::gpuUnits).
+    std::array<std::int64_t, kLayerCount> pendingGpuUnits{};
 };
 
 enum SeriesColumn {
@@ -129,8 +131,9 @@ private:
     /// What the KPIs add up; the window's are the run's less those at the warm-up's end.
     struct Tallies {
         Integrals total;
-        double strandedSum = 0, fragmentationRatioSum = 0, fragmentationAmountSum = 0,
-               pendingSum = 0, lostGpuS = 0, checkpointingGpuS = 0;
+        double strandedSum = 0, fragmentationRatioSum = 0, fragmentationAmountSum = 0, lostGpuS = 0,
+               checkpointingGpuS = 0;
+        std::int64_t pendingGpuUnitsSum = 0;  ///< exact: the mean is one division
         std::size_t samples = 0;
         /// Takes off another's, field by field (the warm-up's, for the window).
         void subtract(const Tallies& o) {
@@ -138,7 +141,7 @@ private:
             strandedSum -= o.strandedSum;
             fragmentationRatioSum -= o.fragmentationRatioSum;
             fragmentationAmountSum -= o.fragmentationAmountSum;
-            pendingSum -= o.pendingSum;
+            pendingGpuUnitsSum -= o.pendingGpuUnitsSum;
             lostGpuS -= o.lostGpuS;
             checkpointingGpuS -= o.checkpointingGpuS;
             samples -= o.samples;

@@ -15,13 +15,6 @@ std::int64_t unitsOf(double gpus) {
     return std::llround(gpus * QuotaLedger::kUnitsPerGpu);
 }
 
-std::int64_t slotCount(std::uint64_t mask) {
-    std::int64_t n = 0;
-    for (; mask != 0; mask &= mask - 1)
-        ++n;
-    return n;
-}
-
 }  // namespace
 
 QuotaLedger::QuotaLedger(const Scenario& scenario, const Fleet& fleet,
@@ -119,9 +112,7 @@ std::int64_t QuotaLedger::requestUnits(const JobSpec& job, const Fleet& fleet, i
 }
 
 std::int64_t QuotaLedger::podUnits(const PodPlacement& pod) {
-    if (pod.isMig())
-        return std::int64_t{pod.migComputeSlices} * (kUnitsPerGpu / MigLayout::kComputeSlices);
-    return slotCount(pod.gpuMask) * pod.milliGpu * (kUnitsPerGpu / 1000);
+    return pod.gpuUnits();
 }
 
 std::int64_t QuotaLedger::usedInParent(int node, int model) const {

@@ -42,7 +42,7 @@ struct QuotaCheck {
 
 class QuotaLedger {
 public:
-    static constexpr std::int64_t kUnitsPerGpu = 7000;
+    static constexpr std::int64_t kUnitsPerGpu = kGpuUnitsPerGpu;
 
     QuotaLedger() = default;  ///< no quotas: every team is unmanaged
     /// `teams` are the run's team names (Workload::teams); quotas name scenario teams.

@@ -49,16 +49,15 @@ void QuotaSeries::sample(Results& results, std::size_t k, const QuotaLedger& quo
     }
     if (m_teams.empty()) return;
     // Queued demand per team: managed teams' jobs are grouped by team (Scheduler).
-    std::vector<double> pending(results.teams.size(), 0.0);
+    std::vector<std::int64_t> pending(results.teams.size(), 0);
     for (const JobQueue::Group& g : queue.groups())
-        if (g.live > 0 && g.key.team >= 0)
-            pending[g.key.team] += static_cast<double>(g.liveMilliGpus) / 1000;
+        if (g.live > 0 && g.key.team >= 0) pending[g.key.team] += g.liveGpuUnits;
     for (const TeamSeries& t : m_teams) {
         const QuotaLedger::TeamQuotaNow now = quota.now(t.team);
         s[t.used].values[k] = gpus(now.used);
         s[t.borrowed].values[k] = gpus(now.borrowed);
         s[t.lent].values[k] = gpus(now.lent);
-        s[t.pending].values[k] = pending[t.team];
+        s[t.pending].values[k] = gpus(pending[t.team]);
     }
 }
 

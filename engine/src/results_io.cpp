@@ -1,5 +1,6 @@
 #include "gpuplan/results_io.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -45,6 +46,18 @@ OJson groupsToJson(const std::vector<GroupKpis>& groups) {
         list.push_back(o);
     }
     return list;
+}
+
+/// A series value as CSV text. GPU series (unit "gpus": allocated and pending GPU-equivalents
+/// are exact sums of MIG instances, 1/7, and shares, 1/1000) are written as the shortest text
+/// that reads back as the same double, as JSON writes them: 2/7 of a GPU is 0.2857142857142857
+/// (ten digits would read back as another number), a 300 milli-GPU share 0.3. Other series
+/// with csvNumber's ten significant digits.
+std::string seriesCsvNumber(const Series& s, double v) {
+    if (s.unit != "gpus" || !std::isfinite(v)) return csvNumber(v);
+    char buf[32];
+    const auto [end, error] = std::to_chars(buf, buf + sizeof buf, v);
+    return error == std::errc{} ? std::string(buf, end) : csvNumber(v);
 }
 
 }  // namespace
@@ -99,14 +112,14 @@ void writeResultsCsv(const Results& r, const std::filesystem::path& folder) {
     for (std::size_t k = 0; k < r.sampleTimesS.size(); ++k) {
         all += csvNumber(r.sampleTimesS[k]);
         for (const Series& s : r.series)
-            all += "," + csvNumber(s.values[k]);
+            all += "," + seriesCsvNumber(s, s.values[k]);
         all += "\n";
     }
     writeFileAtomic(folder / "series.csv", all);
     for (const Series& s : r.series) {
         std::string text = "time_s," + csvField(s.name) + "\n";
         for (std::size_t k = 0; k < s.values.size(); ++k)
-            text += csvNumber(r.sampleTimesS[k]) + "," + csvNumber(s.values[k]) + "\n";
+            text += csvNumber(r.sampleTimesS[k]) + "," + seriesCsvNumber(s, s.values[k]) + "\n";
         writeFileAtomic(folder / (seriesFileStem(s.name) + ".csv"), text);
     }
     // Jobs that never started: their layer and reason at the horizon (spans still open when

@@ -202,6 +202,12 @@ private:
         if (!s.sharesGpu() && !s.asksMig() && !m_sim.elastic.any()) return s.gpus;
         return m_results.gpuEquivalentsOf(m_results.segments[m_sim.runtime[job].segment]);
     }
+    /// The same exactly, in units of 1/kGpuUnitsPerGpu GPU.
+    std::int64_t heldGpuUnits(std::uint32_t job) const {
+        const JobSpec& s = m_sim.spec(job);
+        if (!s.sharesGpu() && !s.asksMig() && !m_sim.elastic.any()) return s.gpuUnits();
+        return m_results.gpuUnitsOf(m_results.segments[m_sim.runtime[job].segment]);
+    }
     /// GPU-equivalents the job's work is counted in: what it holds, but an elastic job's
     /// work at its own size (a grown one does more per second instead: its slowdown).
     [[gnu::always_inline]] double workGpus(std::uint32_t job) const {
@@ -216,7 +222,7 @@ private:
             m_stuck.insert(job);
         else
             m_stuck.erase(job);
-        m_stuckGpus += (stuck ? 1 : -1) * heldGpus(job);
+        m_stuckGpuUnits += (stuck ? 1 : -1) * heldGpuUnits(job);
     }
 
     [[gnu::always_inline]] void addProgress(std::uint32_t job, int sign) {
@@ -456,8 +462,8 @@ private:
     /// Per node: a hot spare now (empty without spares). A spare is Cordoned until a failure
     /// calls it in; a repaired node takes its place as a spare.
     std::vector<bool> m_spare;
-    IndexSet m_stuck;        ///< bound jobs starting up or crash-looping (workload layer)
-    double m_stuckGpus = 0;  ///< GPUs the stuck jobs ask
+    IndexSet m_stuck;                  ///< bound jobs starting up or crash-looping (workload layer)
+    std::int64_t m_stuckGpuUnits = 0;  ///< GPU-equivalents the stuck jobs hold, exactly
     std::size_t m_pendingEntriesPerSample = 0;
     SharedGpus m_sharedGpus;
     QuotaSeries m_quotaSeries;           ///< after m_metrics: appends to the series it made

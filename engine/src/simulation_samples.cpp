@@ -77,13 +77,11 @@ void Simulation::takeSample(std::size_t k) {
         for (const JobQueue::Group& group : queue.groups()) {
             if (group.live == 0) continue;
             const std::uint32_t first = group.jobs[queue.firstLive(group)];
-            g.pendingGpus[static_cast<int>(m_diagnoser.layerOf(first))] +=
-                static_cast<double>(group.liveMilliGpus) / 1000;
+            g.pendingGpuUnits[static_cast<int>(m_diagnoser.layerOf(first))] += group.liveGpuUnits;
         }
         // Jobs waiting on their victims: the scheduling layer, listed ahead of the stuck.
         for (const Scheduler::Nomination& n : nominations) {
-            g.pendingGpus[static_cast<int>(Layer::Scheduling)] +=
-                m_sim.spec(n.job).gpuEquivalents();
+            g.pendingGpuUnits[static_cast<int>(Layer::Scheduling)] += m_sim.spec(n.job).gpuUnits();
             if (listed < m_pendingEntriesPerSample) {
                 m_results.pending.push_back(
                     m_diagnoser.diagnoseAwaiting(n.job, m_sim.victimsOf(n.job)));
@@ -93,7 +91,7 @@ void Simulation::takeSample(std::size_t k) {
         // Bound but stuck jobs (starting, crash-looping) are the workload layer. Each has
         // its diagnosis from when it was bound; the sample lists them in what is left of
         // its cap after the queued jobs.
-        g.pendingGpus[static_cast<int>(Layer::Workload)] += m_stuckGpus;
+        g.pendingGpuUnits[static_cast<int>(Layer::Workload)] += m_stuckGpuUnits;
         std::size_t listedEntries = listed;
         for (std::uint32_t job = m_stuck.first();
              job != IndexSet::npos && listedEntries < m_pendingEntriesPerSample;

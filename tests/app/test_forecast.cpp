@@ -1,7 +1,9 @@
 // The Forecast tab (lesson 6.4): the default preset's week of demand is the history; the
 // forecast, its band and the reservation are drawn; prices follow the scenario's price book
 // (Lambda: $1.85 reserved, $2.99 on demand → 62 %); a dearer reservation reserves less; too
-// short a history for a weekly season says so instead of drawing.
+// short a history for a weekly season says so instead of drawing. The reservation is the
+// overflow model's and says so; the fluid approximation's level is drawn dotted beside it,
+// with its bias.
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QtTest>
@@ -50,6 +52,29 @@ private slots:
         dock->findChild<QComboBox*>()->setCurrentIndex(1);  // weekly: needs two weeks
         QVERIFY(!dock->chart()->drawsReservation());
         QVERIFY(dock->chart()->shownMessage().contains(QStringLiteral("too short")));
+    }
+
+    void theReservationNamesItsModelAndTheFluidOnesBias() {
+        test::Fixture f;
+        auto* dock = f.window->findChild<ForecastDock*>();
+        QVERIFY(dock);
+        const QString text = dock->summary();
+        QVERIFY2(text.contains(QStringLiteral("by the overflow model")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Erlang loss system")), qPrintable(text));
+        // "The fluid approximation … says N GPUs and expects B % less than that level costs."
+        const QRegularExpression fluid(
+            QStringLiteral("fluid approximation .* says ([0-9]+) GPUs and expects ([0-9.]+) % "
+                           "less than that level costs"));
+        const auto m = fluid.match(text);
+        QVERIFY2(m.hasMatch(), qPrintable(text));
+        // Jobs stay where they start: the fluid formula expects less than its level costs.
+        QVERIFY(m.captured(2).toDouble() > 0);
+        QVERIFY(reservedIn(text) > 0);
+        const QStringList names = dock->chart()->seriesNames();
+        QVERIFY2(names.filter(QStringLiteral("(overflow model)")).size() == 1,
+                 qPrintable(names.join(QStringLiteral("; "))));
+        QCOMPARE(names.filter(QStringLiteral("fluid approximation")).size(),
+                 dock->chart()->drawsFluidLevel() ? 1 : 0);
     }
 };
 

@@ -31,12 +31,23 @@ sed 's/"tolerance": 1.5/"tolerance": 9/' "$presets/lessons/3.3-pack-vs-spread.js
 expect 2 '3.3.json: /steps/0/effects/0/tolerance: a tolerance of 9 does not tell 0 from 5' -- \
     "$cli" lesson list --lessons "$work/lessons" --presets "$presets"
 
-# forecast: the default preset's week as the history; prices given or the scenario's.
-expect 0 '^reserve [0-9.]+ GPUs: needed in more than 62 % of the forecast hours' -- \
+# forecast: the default preset's week as the history; prices given or the scenario's. The
+# reservation names its model; the fluid approximation is labelled with its bias.
+expect 0 '^reserve [0-9.]+ GPUs \([0-9]+ servers of [0-9.]+\): overflow model' -- \
     "$cli" forecast "$presets/scenarios/default.json" --presets "$presets"
-expect 0 'needed in more than 50 % of the forecast hours \(\$1.00 reserved ÷ \$2.00' -- \
+expect 0 '^fluid approximation .*: [0-9.]+ GPUs, where demand is above R in 62 % of the forecast hours; it expects \$[0-9]+/h there, [0-9.]+ % below' -- \
+    "$cli" forecast "$presets/scenarios/default.json" --presets "$presets"
+expect 0 '\(\$1.00 reserved, \$2.00 on demand\)' -- \
     "$cli" forecast "$presets/scenarios/default.json" --presets "$presets" \
     --reserved-usd 1 --on-demand-usd 2
+expect 0 'in 50 % of the forecast hours' -- \
+    "$cli" forecast "$presets/scenarios/default.json" --presets "$presets" \
+    --reserved-usd 1 --on-demand-usd 2
+# --simulate: the history's simulated cost curve beside both models.
+expect 0 '^simulated on the history \([0-9]+ levels.*\): cheapest at [0-9]+ GPUs \([0-9]+ nodes\), \$[0-9]+/h; on the same hours the overflow model says [0-9]+ GPUs \(\$[0-9]+/h by it, \$[0-9]+/h simulated there\), the fluid approximation [0-9]+ GPUs' -- \
+    "$cli" forecast "$presets/scenarios/default.json" --presets "$presets" --simulate
+expect 2 'unknown option|takes no value|--simulate' -- \
+    "$cli" forecast "$presets/scenarios/default.json" --presets "$presets" --simulate=yes
 expect 2 'at least two seasons of history' -- \
     "$cli" forecast "$presets/scenarios/default.json" --presets "$presets" --season week
 expect 2 'give both --reserved-usd and --on-demand-usd' -- \

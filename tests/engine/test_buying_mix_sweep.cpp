@@ -1,5 +1,7 @@
 // The reserved-level sweep (buying_mix_sweep.hpp): costs per level and the optimum, against
-// the newsvendor's quantile on a demand whose distribution is known.
+// the newsvendor's quantile on a demand whose distribution is known. Here every hour's jobs
+// start together and end together, so no job runs on demand while a reserved node is free and
+// the fluid formula is exact; with Poisson arrivals it is not (test_reserved_overflow.cpp).
 #include <catch2/catch.hpp>
 
 #include <random>

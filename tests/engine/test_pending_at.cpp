@@ -1,9 +1,15 @@
 // Results::pendingAt: the jobs waiting at an exact time, not at the last sample before it.
+#include <unistd.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
 #include <optional>
+#include <string>
 
+#include "gpuplan/results_io.hpp"
+#include "gpuplan/scenario_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;
@@ -225,4 +231,108 @@ TEST_CASE("pending at t: the indexed query lists exactly the spans open at t") {
             got.push_back(p.job);
         CHECK(got == expected);
     }
+}
+
+namespace {
+
+/// Rack "rack" of two 1-GPU nodes: node-mig cut "3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb" (7 compute
+/// slices) and node-mps under MPS (whole pods and milli-GPU shares). Samples every 60 s for
+/// 1,200 s (20 samples); strict FIFO: nothing passes a blocked head.
+Scenario migAndMps() {
+    Scenario s = test::smallFleet(1, 1, "n1");
+    s.horizonS = 1200;
+    s.scheduler.backfill = BackfillMode::None;
+    NodeGroupDef& mig = s.pods[0].racks[0].nodes[0];
+    mig.name = "node-mig";
+    mig.sharing.mode = SharingMode::Mig;
+    mig.sharing.migLayout = "3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb";
+    NodeGroupDef mps = mig;
+    mps.name = "node-mps";
+    mps.sharing = GpuSharingDef{};
+    mps.sharing.mode = SharingMode::Mps;
+    s.pods[0].racks[0].nodes.push_back(mps);
+    return s;
+}
+
+JobDef instance(const std::string& name, const std::string& profile) {
+    JobDef j = job(name, 1, 10000);
+    j.traits.migProfile = profile;
+    return j;
+}
+
+JobDef share(const std::string& name, int milli) {
+    JobDef j = job(name, 1, 10000);
+    j.traits.gpuMilli = milli;
+    return j;
+}
+
+double pendingAt(const Results& r, const std::string& layer, std::size_t sample) {
+    return r.findSeries("pending_gpus{" + layer + "}")->values.at(sample);
+}
+
+}  // namespace
+
+TEST_CASE("pending GPUs: a waiting 2g MIG instance is exactly 2/7 of a GPU", "[pending]") {
+    // "holder" takes the node's only 2g.20gb instance for 10,000 s; "waiter" asks another
+    // 2g.20gb and waits the whole run (scheduling layer: the instance is busy). A 2g instance
+    // is 2 of the GPU's 7 compute slices: 2/7 = 0.285714…, not the 0.286 of its rounded
+    // 286 milli-GPU. Counted as 2 × 1,000 units of 1/7,000 GPU, one division gives the double
+    // nearest 2/7, as allocated_gpus gives the holder's.
+    Scenario s = migAndMps();
+    s.jobs = {instance("holder", "2g.20gb"), instance("waiter", "2g.20gb")};
+    const Results r = test::run(s);
+    REQUIRE(r.sampleTimesS.size() == 20);
+    for (std::size_t k = 0; k < r.sampleTimesS.size(); ++k) {
+        INFO("sample " << k);
+        CHECK(pendingAt(r, "scheduling", k) == 2.0 / 7);
+        CHECK(pendingAt(r, "reservation", k) == 0);
+        CHECK(pendingAt(r, "provisioning", k) == 0);
+        CHECK(pendingAt(r, "workload", k) == 0);
+        CHECK(r.findSeries("allocated_gpus")->values[k] == 2.0 / 7);
+    }
+    // The mean over 20 samples: 20 × 2,000 units ÷ (7,000 × 20) = 2/7 again, not 0.286.
+    CHECK(r.kpi("pending_gpus_mean") == 2.0 / 7);
+    CHECK(r.kpi("gpus_waiting_at_end") == 2.0 / 7);
+    // The CSV holds the same double: the shortest text that reads back as it (ten significant
+    // digits, 0.2857142857, would read back as another number). JSON writes it so already.
+    namespace fs = std::filesystem;
+    const fs::path dir =
+        fs::temp_directory_path() / ("gpuplan-pending-2g-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    writeResultsCsv(r, dir);
+    const test::Rows rows = test::parseCsv(readTextFile(dir / "pending_gpus_scheduling.csv"));
+    REQUIRE(rows.size() == 21);
+    CHECK(rows[1] == std::vector<std::string>{"0", "0.2857142857142857"});
+    CHECK(std::stod(rows[1][1]) == 2.0 / 7);
+    const test::Rows all = test::parseCsv(readTextFile(dir / "series.csv"));
+    const auto column = std::find(all[0].begin(), all[0].end(), "pending_gpus{scheduling}");
+    REQUIRE(column != all[0].end());
+    CHECK(std::stod(all[1][column - all[0].begin()]) == 2.0 / 7);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("pending GPUs: instances and shares sum exactly", "[pending]") {
+    // "holder" takes the 3g.40gb instance; "head" asks another 3g and blocks the queue (no
+    // backfill), so every job behind it waits too, though each would fit now. Waiting, in
+    // units of 1/7,000 GPU (an instance its compute slices × 1,000, a share its milli × 7):
+    //   head 3g 3,000 + 1g 1,000 + 2g 2,000 + 300 milli 2,100 + 450 milli 3,150 + 1 GPU 7,000
+    //   = 18,250 units = 73/28 GPU = 2.607142857…
+    // The old milli-GPU sum, 429 + 143 + 286 + 300 + 450 + 1,000 = 2,608, said 2.608; adding
+    // the GPU-equivalents as doubles (3/7 + 1/7 + …) need not give the double nearest 73/28.
+    Scenario s = migAndMps();
+    s.jobs = {
+        instance("holder", "3g.40gb"), instance("head", "3g.40gb"), instance("one", "1g.10gb"),
+        instance("two", "2g.20gb"),    share("s300", 300),          share("s450", 450),
+        job("whole", 1, 10000)};
+    const Results r = test::run(s);
+    const double expected = 73.0 / 28;
+    for (std::size_t k = 0; k < r.sampleTimesS.size(); ++k) {
+        INFO("sample " << k);
+        const double total = pendingAt(r, "reservation", k) + pendingAt(r, "provisioning", k) +
+                             pendingAt(r, "scheduling", k) + pendingAt(r, "workload", k);
+        CHECK(total == Approx(expected).epsilon(1e-15));
+        CHECK(pendingAt(r, "scheduling", k) == expected);  // all of it: ready capacity exists
+    }
+    CHECK(r.kpi("pending_gpus_mean") == expected);
+    CHECK(r.kpi("gpus_waiting_at_end") == expected);
 }

@@ -1,10 +1,11 @@
 // How much to reserve (issue 10): the scenario run at reserved levels from none to its peak
 // demand, the rest bought on demand (elastic: OnDemandDef) and optionally a share of it on
-// the spot market, each level's total cost; the cheapest level is the optimum. With instant
-// provisioning and no idle time, a level costs reserved price × R + on-demand price ×
-// E[(demand − R)+] per hour, whose minimum is the newsvendor's quantile: reserve while
-// P(demand > R) > reserved price ÷ on-demand price. `gpuplan-cli mix` prints it; the
-// application's buying-mix panel draws it.
+// the spot market, each level's total cost; the cheapest level is the optimum. A job that
+// starts on demand stays there, so with instant provisioning, no idle time and Poisson
+// arrivals a level costs c_r·R + c_od·a·B(R, a) per hour (Erlang's loss formula,
+// gpuplan/reserved_overflow.hpp), more than the newsvendor's fluid c_r·R + c_od·E[(D − R)+]
+// and cheapest at a higher R. `gpuplan-cli mix` prints it; the application's buying-mix panel
+// draws it.
 #pragma once
 
 #include <cstddef>

@@ -7,11 +7,16 @@
 // residuals. A forecast hour's prediction interval is the regression's: mean ± t(ν) × σ ×
 // √(1 + 1/n_k + (t − t̄_k)² / Sxx), ν = n − m − 1 for m seasonal hours.
 //
-// The reservation: capacity reserved costs usdReserved per GPU-hour whether used or not; demand
-// above it is bought on demand at usdOnDemand. The expected cost per hour c_r·R + c_od·E[(D−R)+]
-// is least where P(D > R) = c_r / c_od (the newsvendor's critical ratio), with D the demand of
-// a forecast hour drawn at random: R is reserved while it is needed at least that share of the
-// hours.
+// The reservation: capacity reserved costs c_r per GPU-hour whether used or not; a job that
+// does not fit in it runs on demand at c_od per GPU-hour, and stays there until it ends. Each
+// forecast hour is then an Erlang loss system (gpuplan/reserved_overflow.hpp) offered that
+// hour's forecast mean (the modified-offered-load approximation for a demand that varies
+// through the day), in servers of the demand's peakedness: the advice is the level with the
+// least c_r·R + c_od·(mean over the hours of a_h·B(R/z, a_h/z)). The fluid (newsvendor)
+// approximation c_r·R + c_od·E[(D−R)+], least where P(D > R) = c_r ÷ c_od, is given beside
+// it with its bias: it lets jobs move from on demand onto reserved capacity freed while they
+// run, so it expects too little on demand, and its level is too low where reserving is cheap
+// and too high where it is dear.
 #pragma once
 
 #include <vector>
@@ -25,10 +30,14 @@ struct DemandHistory {
     double startS = 0;
     double stepS = 3600;
     std::vector<double> gpus;
+    /// The demand's peakedness, GPUs a job brings at a time: Σ g²·d ÷ Σ g·d over the jobs, g
+    /// their GPU-equivalents, d their ideal time holding them (startup + run time); 1 without
+    /// jobs. The reservation's server size (reserved_overflow.hpp).
+    double serverGpus = 1;
 };
 
 /// A run's demand (series allocated_gpus + pending_gpus{…}) in steps of `stepS`; a step the
-/// samples do not fill completely is left out at the end.
+/// samples do not fill completely is left out at the end. Its server size from the run's jobs.
 DemandHistory demandHistory(const Results& results, double stepS = 3600);
 
 struct DemandForecastOptions {
@@ -47,6 +56,7 @@ struct DemandForecast {
     double residualSdGpus = 0;
     int seasonSteps = 0;
     double level = 0.95;
+    double serverGpus = 1;  ///< the history's (DemandHistory::serverGpus)
 };
 
 /// Throws std::invalid_argument when the history is shorter than two seasons plus two steps
@@ -54,14 +64,34 @@ struct DemandForecast {
 /// of the season.
 DemandForecast forecastDemand(const DemandHistory& history, const DemandForecastOptions& options);
 
-struct ReservationAdvice {
+/// The level the fluid approximation c_r·R + c_od·E[(D − R)+] picks (D_h ~ Normal(mean, sd) per
+/// forecast hour: the newsvendor's quantile, P(D > R) = c_r ÷ c_od, on the same grid of whole
+/// servers), and what it gets wrong.
+struct FluidReservation {
     double reservedGpus = 0;
-    double criticalRatio = 0;  ///< usdReserved ÷ usdOnDemand: P(demand > reserved) at the optimum
-    double expectedUsdPerHour = 0;  ///< reserved + expected on-demand, at the optimum
+    double usdPerHour = 0;  ///< what the fluid formula expects at its level
+    /// What the overflow model expects at that level: more, as jobs that start on demand stay.
+    double overflowUsdPerHour = 0;
+    /// How far the fluid formula's cost falls short of the overflow model's at its level.
+    double biasFraction() const {
+        return overflowUsdPerHour > 0 ? 1 - usdPerHour / overflowUsdPerHour : 0;
+    }
 };
 
-/// The reservation minimising the expected hourly cost over the forecast's hours (each hour's
-/// demand Normal(mean, sd)). Throws std::invalid_argument for prices that are not positive.
+struct ReservationAdvice {
+    /// The overflow model's cheapest level: a whole number of servers of serverGpus.
+    double reservedGpus = 0;
+    double serverGpus = 1;
+    int servers = 0;
+    double criticalRatio = 0;       ///< c_r ÷ c_od: the utilisation a reserved GPU breaks even at
+    double expectedUsdPerHour = 0;  ///< reserved + on demand at that level, by the overflow model
+    double onDemandGpus = 0;        ///< mean GPUs on demand there
+    FluidReservation fluid;
+};
+
+/// The reservation minimising the expected hourly cost over the forecast's hours by the
+/// overflow model (each hour an Erlang loss system offered its forecast mean), with the fluid
+/// approximation's beside it. Throws std::invalid_argument for prices that are not positive.
 ReservationAdvice reservationFor(const DemandForecast& forecast, double usdPerGpuHourReserved,
                                  double usdPerGpuHourOnDemand);
 

@@ -52,6 +52,15 @@ struct PodPlacement {
     bool isMig() const { return migInstance != kNoMig; }
     bool isShare() const { return milliGpu < 1000 && !isMig(); }
     bool isWhole() const { return milliGpu >= 1000 && !isMig(); }
+    /// GPU-equivalents held, exactly, in units of 1/kGpuUnitsPerGpu GPU: an instance its
+    /// compute slices × 1000, each GPU slot its milli-GPU × 7. The one rule for charging.
+    std::int64_t gpuUnits() const {
+        if (isMig()) return std::int64_t{migComputeSlices} * (kGpuUnitsPerGpu / 7);
+        std::int64_t gpus = 0;  // not "slots": a Qt keyword where widgets include this
+        for (std::uint64_t m = gpuMask; m != 0; m &= m - 1)
+            ++gpus;
+        return gpus * milliGpu * (kGpuUnitsPerGpu / 1000);
+    }
     /// GPU-equivalents held: whole GPUs count 1, a share milli ÷ 1000, an instance slices ÷ 7.
     double gpuEquivalents() const {
         if (isMig()) return migComputeSlices / 7.0;
@@ -450,6 +459,13 @@ struct Results {
     /// The GPU model a binding runs on (a gang's pods share one: its first pod's).
     const GpuModel& gpuModelOf(const RunSegment& segment) const {
         return fleet.gpuModels[fleet.nodes[placements[segment.placementBegin].node].gpuModel];
+    }
+    /// The same exactly, in units of 1/kGpuUnitsPerGpu GPU (PodPlacement::gpuUnits).
+    std::int64_t gpuUnitsOf(const RunSegment& segment) const {
+        std::int64_t units = 0;
+        for (const PodPlacement& pod : placementOf(segment))
+            units += pod.gpuUnits();
+        return units;
     }
     /// GPU-equivalents a binding holds: whole GPUs count 1, a share its milli-GPU ÷ 1000.
     double gpuEquivalentsOf(const RunSegment& segment) const {

@@ -16,6 +16,11 @@ namespace gpuplan {
 
 enum class JobSource : std::uint8_t { Class, Explicit, Trace };
 
+/// Exact GPU-equivalents are counted in units of 1/7000 GPU, the least common multiple of a MIG
+/// compute slice (1/7) and a milli-GPU (1/1000): sums of instances and shares stay exact, and
+/// one division makes them GPUs (allocated and pending GPUs, quotas).
+inline constexpr std::int64_t kGpuUnitsPerGpu = 7000;
+
 /// One concrete job, with every name resolved to an index.
 struct JobSpec {
     // What placement reads on every try comes first and together (submit and size, target,
@@ -53,9 +58,16 @@ struct JobSpec {
     /// One word compare, not a loop or a memcmp call: it is asked on every placement try.
     bool asksMig() const { return std::bit_cast<std::uint32_t>(migProfileId) != 0xFFFFFFFFu; }
     bool sharesGpu() const { return gpuMilli < 1000 && !asksMig(); }
-    /// GPUs this job holds in GPU-equivalents (a 300 milli-GPU share = 0.3): what allocation,
-    /// quotas and costs count.
-    double gpuEquivalents() const { return gpus * (gpuMilli / 1000.0); }
+    /// GPU-equivalents the job asks, exactly, in units of 1/kGpuUnitsPerGpu GPU: a whole GPU
+    /// or a milli-GPU share gpuMilli × 7 units a GPU, a MIG pod its instance's compute slices ×
+    /// 1000 (gpuMilli holds slices ÷ 7 rounded to the milli; × 7 ÷ 1000 rounds back to them).
+    std::int64_t gpuUnits() const {
+        if (asksMig()) return std::int64_t{pods()} * ((gpuMilli * 7 + 500) / 1000) * 1000;
+        return std::int64_t{gpus} * gpuMilli * 7;
+    }
+    /// GPUs this job asks in GPU-equivalents (a 300 milli-GPU share = 0.3, a 2g MIG instance
+    /// 2/7): what allocation, quotas, costs and pending demand count.
+    double gpuEquivalents() const { return static_cast<double>(gpuUnits()) / kGpuUnitsPerGpu; }
 };
 
 struct Workload {
