@@ -3,15 +3,19 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <stdexcept>
 
 #include "mig_slot_picture.hpp"
@@ -35,6 +39,36 @@ QLabel* grayNote(const QString& text, QWidget* parent) {
     return l;
 }
 
+/// A scroll area as tall as its contents want (QScrollArea caps its size hint at 24 lines), and
+/// no taller a minimum than a scroll bar's: the editor's pages never raise the dock's minimum
+/// height, so no page can grow the main window; a page taller than the room left scrolls.
+class FittingScroll : public QScrollArea {
+public:
+    using QScrollArea::QScrollArea;
+    bool hasHeightForWidth() const override { return widget() != nullptr; }
+    int heightForWidth(int width) const override {
+        const QWidget* w = widget();
+        if (!w) return QScrollArea::heightForWidth(width);
+        const int frame = 2 * frameWidth();
+        const int h =
+            w->hasHeightForWidth() ? w->heightForWidth(width - frame) : w->sizeHint().height();
+        return h + frame;
+    }
+    QSize sizeHint() const override {
+        if (!widget()) return QScrollArea::sizeHint();
+        const int width = widget()->sizeHint().width() + 2 * frameWidth();
+        return {width, heightForWidth(width)};
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        // The contents changed (another page, a label's text): the hints above changed with
+        // them, and the layout holding this area keeps the old ones until told.
+        if (watched == widget() && event->type() == QEvent::LayoutRequest) updateGeometry();
+        return QScrollArea::eventFilter(watched, event);
+    }
+};
+
 }  // namespace
 
 GpuSharingEditor::GpuSharingEditor(QWidget* parent) : QWidget(parent) {
@@ -52,6 +86,7 @@ GpuSharingEditor::GpuSharingEditor(QWidget* parent) : QWidget(parent) {
     m_mode->addItem(tr("MPS"), static_cast<int>(SharingMode::Mps));
     m_mode->addItem(tr("Time-slicing"), static_cast<int>(SharingMode::TimeSlicing));
     m_mode->setToolTip(tr("How each GPU of the selection is shared between pods"));
+    m_mode->setPlaceholderText(tr("no selection"));
     connect(m_mode, &QComboBox::activated, this, &GpuSharingEditor::onModeIndex);
 
     m_pages = new QStackedWidget(this);
@@ -210,6 +245,34 @@ GpuSharingEditor::GpuSharingEditor(QWidget* parent) : QWidget(parent) {
                                  slicing));
     m_pages->addWidget(slicing);
 
+    m_refusal = new QLabel(this);
+    m_refusal->setObjectName(QStringLiteral("sharingRefusal"));
+    m_refusal->setWordWrap(true);
+    m_refusal->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_refusal->setVisible(false);
+
+    // The title and the mode always show; the note, the page and a refusal scroll when the
+    // dock is shorter than they are (the MIG page is some 300 px), rather than making the
+    // main window taller.
+    auto* body = new QWidget(this);
+    auto* bodyColumn = new QVBoxLayout(body);
+    bodyColumn->setContentsMargins(0, 0, 0, 0);
+    bodyColumn->addWidget(m_note);
+    bodyColumn->addWidget(m_pages);
+    bodyColumn->addWidget(m_refusal);
+    bodyColumn->addStretch(1);
+    m_scroll = new FittingScroll(this);
+    m_scroll->setObjectName(QStringLiteral("sharingScroll"));
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setWidget(body);
+    // As wide as the widest page needs, whichever shows: a mode never widens the dock either.
+    int widest = 0;
+    for (int i = 0; i < m_pages->count(); ++i)
+        widest = std::max(widest, m_pages->widget(i)->minimumSizeHint().width());
+    m_scroll->setMinimumWidth(widest + m_scroll->verticalScrollBar()->sizeHint().width());
+
     // The stack is as tall as the page shown, not its tallest page.
     auto fitPage = [this](int current) {
         for (int i = 0; i < m_pages->count(); ++i)
@@ -217,15 +280,10 @@ GpuSharingEditor::GpuSharingEditor(QWidget* parent) : QWidget(parent) {
                                                                           ? QSizePolicy::Preferred
                                                                           : QSizePolicy::Ignored);
         m_pages->updateGeometry();
+        m_scroll->updateGeometry();
     };
     connect(m_pages, &QStackedWidget::currentChanged, this, fitPage);
     fitPage(m_pages->currentIndex());
-
-    m_refusal = new QLabel(this);
-    m_refusal->setObjectName(QStringLiteral("sharingRefusal"));
-    m_refusal->setWordWrap(true);
-    m_refusal->setStyleSheet(QStringLiteral("color: #c0392b;"));
-    m_refusal->setVisible(false);
 
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(4, 4, 4, 4);
@@ -234,9 +292,7 @@ GpuSharingEditor::GpuSharingEditor(QWidget* parent) : QWidget(parent) {
     modeRow->addWidget(new QLabel(tr("GPU sharing"), this));
     modeRow->addWidget(m_mode, 1);
     column->addLayout(modeRow);
-    column->addWidget(m_note);
-    column->addWidget(m_pages);
-    column->addWidget(m_refusal);
+    column->addWidget(m_scroll);
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     clearTarget(
         tr("Select a node, rack or pod (or node groups in the Fleet panel) to set how "
@@ -277,6 +333,8 @@ void GpuSharingEditor::clearTarget(const QString& hint) {
     m_title->setText(hint);
     m_note->setVisible(false);
     m_refusal->setVisible(false);
+    // No target, no mode: a greyed "MIG" left from the last target would read as this one's.
+    m_mode->setCurrentIndex(-1);
     m_mode->setEnabled(false);
     m_pages->setVisible(false);
 }
@@ -284,6 +342,7 @@ void GpuSharingEditor::clearTarget(const QString& hint) {
 void GpuSharingEditor::showRefusal(const QString& reason) {
     m_refusal->setText(tr("Refused: %1").arg(reason));
     m_refusal->setVisible(!reason.isEmpty());
+    if (!reason.isEmpty()) m_scroll->ensureWidgetVisible(m_refusal);
 }
 
 QString GpuSharingEditor::refusal() const {

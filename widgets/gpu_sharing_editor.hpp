@@ -18,6 +18,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QScrollArea;
 class QSpinBox;
 class QStackedWidget;
 
@@ -90,6 +91,7 @@ private:
     QLabel* m_note;
     QComboBox* m_mode;
     QStackedWidget* m_pages;
+    QScrollArea* m_scroll;
     QSpinBox* m_clients;
     QDoubleSpinBox* m_computeCap;
     QDoubleSpinBox* m_memoryLimit;

@@ -198,11 +198,8 @@ QString formatSimTime(double seconds, TimeLabel style) {
 }
 
 QString formatDuration(double seconds) {
-    if (!std::isfinite(seconds)) return QStringLiteral("–");
-    if (seconds < 120) return QStringLiteral("%1 s").arg(seconds, 0, 'f', 0);
-    if (seconds < 2 * 3600) return QStringLiteral("%1 min").arg(seconds / 60, 0, 'f', 0);
-    if (seconds < 2 * 86400) return QStringLiteral("%1 h").arg(seconds / 3600, 0, 'f', 1);
-    return QStringLiteral("%1 d").arg(seconds / 86400, 0, 'f', 1);
+    // One rounding rule with the engine's reason texts ("… in 3 min"): the engine's.
+    return QString::fromStdString(gpuplan::formatDuration(seconds));
 }
 
 }  // namespace gpuplan::ui

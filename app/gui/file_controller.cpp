@@ -13,6 +13,9 @@
 #include <QSettings>
 #include <QStandardPaths>
 
+#include "fleet_import_dialog.hpp"
+#include "gpuplan/topology.hpp"
+
 namespace gpuplan::app {
 
 namespace {
@@ -45,6 +48,23 @@ FileController::FileController(ScenarioDocument* document, QWidget* window, QStr
     });
     connect(m_doc, &ScenarioDocument::changed, this, &FileController::scheduleAutosave);
     connect(m_doc, &ScenarioDocument::modifiedChanged, this, &FileController::scheduleAutosave);
+    // Every way a document gets its file (open, a recent file, save as, the command line,
+    // undoing an import) makes that folder the one File ▸ Open starts in.
+    connect(m_doc, &ScenarioDocument::pathChanged, this, &FileController::rememberDocumentFolder);
+    rememberDocumentFolder(m_doc->filePath());  // opened before the window, from the command line
+}
+
+void FileController::rememberDocumentFolder(const QString& path) {
+    if (path.isEmpty()) return;
+    const QString folder = QFileInfo(path).absolutePath();
+    const auto inside = [&](const QString& dir) {
+        const QString root = QFileInfo(dir).absoluteFilePath();
+        return !dir.isEmpty() && (folder == root || folder.startsWith(root + QLatin1Char('/')));
+    };
+    if (inside(m_presetsDir) ||
+        inside(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)))
+        return;
+    rememberFolder(FolderPurpose::Scenarios, folder);
 }
 
 QString FileController::lastFolder(FolderPurpose purpose) {
@@ -139,16 +159,31 @@ bool FileController::openFile(const QString& path) {
         return false;
     }
     addRecent(path);
-    rememberFolder(FolderPurpose::Scenarios, QFileInfo(path).absolutePath());
     emit message(tr("Opened %1").arg(path));
     return true;
 }
 
 void FileController::open() {
     if (!maybeSave()) return;
-    const QString path = QFileDialog::getOpenFileName(
-        m_window, tr("Open scenario"), lastFolder(FolderPurpose::Scenarios), kFilter);
+    const QString path =
+        QFileDialog::getOpenFileName(m_window, tr("Open scenario"), openFolder(), kFilter);
     if (!path.isEmpty()) openFile(path);
+}
+
+bool FileController::importFleet() {
+    if (!importFleetWithDialog(m_doc, m_window)) return false;
+    // What came in, so the status line no longer shows the last edit of the scenario before.
+    const Scenario& s = m_doc->scenario();
+    const Fleet fleet = Fleet::build(s);
+    long long gpus = 0;
+    for (const FleetNode& n : fleet.nodes)
+        gpus += n.gpus;
+    const QLocale locale;
+    emit message(tr("%1: %2 nodes, %3 GPUs (Edit ▸ Undo brings the previous scenario back).")
+                     .arg(m_doc->undoStack()->undoText(),
+                          locale.toString(static_cast<qlonglong>(fleet.nodes.size())),
+                          locale.toString(gpus)));
+    return true;
 }
 
 bool FileController::save() {
@@ -177,7 +212,6 @@ bool FileController::saveAs() {
         return false;
     }
     addRecent(path);
-    rememberFolder(FolderPurpose::Scenarios, QFileInfo(path).absolutePath());
     removeAutosave();
     emit message(tr("Saved %1").arg(path));
     return true;

@@ -1,6 +1,7 @@
-// Keeping the user's work safe: new from preset, open, save, save as, recent files, an
+// Keeping the user's work safe: new from preset, open, import, save, save as, recent files, an
 // unsaved-changes prompt, and an autosave file offered for recovery after a crash. A file
 // that fails to load is reported with its place and reason; the open document stays as is.
+// Each says what it did on the status line.
 #pragma once
 
 #include <QElapsedTimer>
@@ -40,12 +41,19 @@ public:
     bool newFromPreset(const QString& path);
     bool openFile(const QString& path);
     void open();
+    /// File ▸ Import fleet: the import dialog; the fleet it previews replaces the document
+    /// (one undo step) and the status line says what came in. False when cancelled.
+    bool importFleet();
     bool save();
     bool saveAs();
 
     /// The folder a dialog for this purpose opens in: the last one used (QSettings), else home.
     static QString lastFolder(FolderPurpose purpose);
     static void rememberFolder(FolderPurpose purpose, const QString& folder);
+    /// Where File ▸ Open starts: the last scenarios folder used. A document that has its file
+    /// (opened, saved, or named on the command line) is in the folder last used; the presets
+    /// and the autosave folder are the application's, not the user's, and are not remembered.
+    QString openFolder() const { return lastFolder(FolderPurpose::Scenarios); }
     /// What Save As proposes: the file itself if it has one, else a file-safe name from the
     /// scenario's name in the last scenarios folder.
     QString proposedSavePath() const;
@@ -74,6 +82,8 @@ signals:
 
 private:
     void addRecent(const QString& path);
+    /// Remembers the folder of the document's file, unless it is the application's own.
+    void rememberDocumentFolder(const QString& path);
     void reportLoadError(const QString& path, const QString& what);
     void scheduleAutosave();
 

@@ -188,10 +188,20 @@ std::vector<ui::JobTemplate> jobTemplates(const Scenario& s) {
         classes && classes->low > 0
             ? QObject::tr(", below every job class of this scenario (lowest %1)").arg(classes->low)
             : QString();
+    // A scenario with no team (an import of nodes alone) names none: a drop is refused until
+    // one is added, and the heading says so rather than "team ,".
+    const QString group =
+        team.empty()
+            ? QObject::tr("Built-in (priority 0; no team yet: add one in Workload ▸ Teams)")
+            : QObject::tr("Built-in (team %1, priority 0, unless chosen above)")
+                  .arg(QString::fromStdString(team));
     for (std::size_t i = firstReady; i < out.size(); ++i) {
-        out[i].group = QObject::tr("Built-in (team %1, priority 0, unless chosen above)")
-                           .arg(QString::fromStdString(team));
+        out[i].group = group;
         out[i].description += QObject::tr("\nPriority 0%1; choose another above.").arg(rank);
+        if (team.empty())
+            out[i].description += QObject::tr(
+                "\nThe scenario has no team to run it for; add one in Workload ▸ "
+                "Teams first.");
     }
     return out;
 }

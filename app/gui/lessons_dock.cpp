@@ -1,13 +1,20 @@
 #include "lessons_dock.hpp"
 
+#include <QAbstractItemView>
+#include <QComboBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
-#include <QLabel>
 #include <QPushButton>
-#include <QSplitter>
+#include <QScreen>
+#include <QScrollBar>
+#include <QShortcut>
+#include <QStandardItemModel>
 #include <QTextBrowser>
-#include <QTreeWidget>
+#include <QTextDocument>
+#include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <memory>
 
 #include "file_controller.hpp"
 #include "main_window.hpp"
@@ -35,8 +42,14 @@ LessonsDock::LessonsDock(MainWindow* window)
     : QDockWidget(tr("Lessons"), window), m_window(window), m_doc(window->document()) {
     setObjectName(QStringLiteral("lessons"));
     auto* body = new QWidget(this);
-    m_tree = new QTreeWidget(body);
-    m_tree->setHeaderHidden(true);
+    // One line to choose a lesson (its list opens on a click), so the text below gets the
+    // dock's height: a list beside it left the text some 160 px, six scrolls a lesson.
+    m_chooser = new QComboBox(body);
+    m_chooser->setObjectName(QStringLiteral("lessonChooser"));
+    m_chooser->setPlaceholderText(tr("Choose a lesson…"));
+    m_chooser->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_chooser->setMinimumContentsLength(16);
+    m_chooser->setMaxVisibleItems(40);  // every lesson at once where the screen has room
 
     m_text = new QTextBrowser(body);
     m_text->setOpenLinks(false);
@@ -45,22 +58,25 @@ LessonsDock::LessonsDock(MainWindow* window)
         tr("Make the lesson's scenario the open one (Edit ▸ Undo brings yours back)"));
     m_reset = new QPushButton(tr("Reset"), body);
     m_reset->setToolTip(tr("Back to the lesson's start"));
-    m_stepButtons = new QVBoxLayout;
+    m_read = new QPushButton(tr("Read"), body);
+    m_read->setObjectName(QStringLiteral("lessonRead"));
+    m_read->setCheckable(true);
+    m_read->setToolTip(
+        tr("Lift the lesson off the window, large enough to read it whole (Esc or Read again "
+           "puts it back)"));
+    // Docked (narrow): the chooser above the buttons, the steps one under another; reading
+    // (wide): each on one line, so the text gets those lines too.
+    m_stepButtons = new QBoxLayout(QBoxLayout::TopToBottom);
     auto* row = new QHBoxLayout;
     row->addWidget(openButton);
     row->addWidget(m_reset);
-    // The list above, the lesson's text below: the text gets most of the height, the list
-    // about eight of its 35 rows (four made a learner scroll for every chapter; the splitter
-    // gives the rest).
-    auto* split = new QSplitter(Qt::Vertical, body);
-    split->addWidget(m_tree);
-    split->addWidget(m_text);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 2);
-    split->setSizes({160, 320});
+    row->addWidget(m_read);
+    m_header = new QBoxLayout(QBoxLayout::TopToBottom);
+    m_header->addWidget(m_chooser, 1);
+    m_header->addLayout(row);
     auto* layout = new QVBoxLayout(body);
-    layout->addLayout(row);
-    layout->addWidget(split, 1);
+    layout->addLayout(m_header);
+    layout->addWidget(m_text, 1);
     layout->addLayout(m_stepButtons);
     setWidget(body);
 
@@ -70,27 +86,53 @@ LessonsDock::LessonsDock(MainWindow* window)
     } catch (const std::exception& e) {
         m_text->setPlainText(tr("The lessons could not be read: %1").arg(e.what()));
     }
-    QTreeWidgetItem* part = nullptr;
+    // The parts as headings (greyed, not choosable), each lesson under its part.
+    auto* model = qobject_cast<QStandardItemModel*>(m_chooser->model());
+    QString part;
     for (std::size_t i = 0; i < m_lessons.size(); ++i) {
         const Lesson& l = m_lessons[i];
-        if (!part || part->text(0) != QString::fromStdString(l.part)) {
-            part = new QTreeWidgetItem(m_tree, {QString::fromStdString(l.part)});
-            part->setFlags(Qt::ItemIsEnabled);
-            part->setExpanded(true);
+        if (part != QString::fromStdString(l.part)) {
+            part = QString::fromStdString(l.part);
+            auto* heading = new QStandardItem(part);
+            QFont bold = m_chooser->font();
+            bold.setBold(true);
+            heading->setFont(bold);
+            heading->setFlags(Qt::NoItemFlags);
+            model->appendRow(heading);
         }
-        auto* item = new QTreeWidgetItem(part, {QString::fromStdString(l.id + "  " + l.title)});
-        item->setData(0, Qt::UserRole, static_cast<int>(i));
+        m_chooser->addItem(QString::fromStdString("   " + l.id + "  " + l.title),
+                           static_cast<int>(i));
+        m_chooser->setItemData(m_chooser->count() - 1, QString::fromStdString(l.claim),
+                               Qt::ToolTipRole);
     }
-    connect(m_tree, &QTreeWidget::currentItemChanged, this, [this] { showLesson(); });
-    connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
-        if (item->data(0, Qt::UserRole).isValid()) open(item->data(0, Qt::UserRole).toInt());
-    });
+    // The list as wide as its longest title, however narrow the dock.
+    m_chooser->view()->setMinimumWidth(m_chooser->view()->sizeHintForColumn(0) + 24);
+    m_chooser->setCurrentIndex(-1);
+    connect(m_chooser, &QComboBox::currentIndexChanged, this, [this] { showLesson(); });
     connect(openButton, &QPushButton::clicked, this, [this] {
-        if (QTreeWidgetItem* item = m_tree->currentItem();
-            item && item->data(0, Qt::UserRole).isValid())
-            open(item->data(0, Qt::UserRole).toInt());
+        if (chosen() >= 0) open(chosen());
     });
     connect(m_reset, &QPushButton::clicked, this, &LessonsDock::reset);
+    connect(m_read, &QPushButton::toggled, this, [this](bool on) { setReading(on); });
+    m_leaveReading =
+        new QShortcut(QKeySequence(Qt::Key_Escape), this, [this] { setReading(false); });
+    m_leaveReading->setContext(Qt::WidgetWithChildrenShortcut);
+    m_leaveReading->setEnabled(false);  // Esc is the window's own while the dock is docked
+    connect(this, &QDockWidget::topLevelChanged, this, [this](bool floating) {
+        const QSignalBlocker block(m_read);
+        m_read->setChecked(floating);
+        m_leaveReading->setEnabled(floating);
+        const auto direction = floating ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+        m_header->setDirection(direction);
+        m_stepButtons->setDirection(direction);
+        // Back among the tabs it left: in front, where it was being read, as wide as it was.
+        if (!floating)
+            QTimer::singleShot(0, this, [this] {
+                raise();
+                if (m_dockedWidthPx > 0)
+                    m_window->resizeDocks({this}, {m_dockedWidthPx}, Qt::Horizontal);
+            });
+    });
     connect(m_doc, &ScenarioDocument::changed, this, [this] { m_resultsCurrent = false; });
     connect(m_window, &MainWindow::resultsApplied, this, &LessonsDock::resultsIn);
 
@@ -121,12 +163,12 @@ void LessonsDock::open(int index) {
     m_open = index;
     m_tried = -1;
     m_waitingStep.reset();
-    for (QTreeWidgetItemIterator it(m_tree); *it; ++it)
-        if ((*it)->data(0, Qt::UserRole) == index) m_tree->setCurrentItem(*it);
+    m_chooser->setCurrentIndex(m_chooser->findData(index));
     show();
     raise();
     // The explanation needs the left column's height more than the job palette above it.
-    if (auto* palette = m_window->findChild<QDockWidget*>(QStringLiteral("palette")))
+    if (auto* palette = m_window->findChild<QDockWidget*>(QStringLiteral("palette"));
+        palette && !isFloating())
         m_window->resizeDocks({palette, this}, {1, 4 * palette->height()}, Qt::Vertical);
     showLesson();
     emit message(tr("Lesson %1 opened: try its step, or change the scenario yourself")
@@ -182,6 +224,76 @@ QString LessonsDock::shownText() const {
     return m_text->toPlainText();
 }
 
+int LessonsDock::chosen() const {
+    const QVariant data = m_chooser->currentData();
+    return data.isValid() ? data.toInt() : -1;
+}
+
+int LessonsDock::textHeightAt(int widthPx) const {
+    // Laid out as if a scroll bar took its width: a text that fits so fits without one too
+    // (a text that only just fits would otherwise get the bar, wrap narrower and not fit).
+    const int frame = 2 * m_text->frameWidth();
+    const int scrollBar = m_text->verticalScrollBar()->sizeHint().width();
+    const std::unique_ptr<QTextDocument> copy(m_text->document()->clone());
+    copy->setTextWidth(std::max(1, widthPx - frame - scrollBar));
+    return static_cast<int>(std::ceil(copy->size().height())) + frame + 1;
+}
+
+QRect LessonsDock::readerGeometry(const QRect& available, int chrome) const {
+    // Everything but the text (title, chooser, buttons, steps, margins: `chrome`) keeps its
+    // height; the text gets the rest of the screen's height, and the reader is widened from a
+    // comfortable line until the text fits it, or the screen's width is reached.
+    const QMargins margins = widget()->layout()->contentsMargins();
+    const int besideText = margins.left() + margins.right();
+    const int textRoom = available.height() - chrome;
+    const int narrowest = std::min(kReadingWidthPx, available.width());
+    int low = narrowest, high = available.width();
+    if (textHeightAt(low - besideText) > textRoom) {
+        // The narrowest width that fits, by bisection (the height falls as the width grows).
+        if (textHeightAt(high - besideText) > textRoom) {
+            low = high;  // even the screen's width does not hold it all: the widest, scrolled
+        } else {
+            while (high - low > 8) {
+                const int mid = (low + high) / 2;
+                (textHeightAt(mid - besideText) > textRoom ? low : high) = mid;
+            }
+            low = high;
+        }
+    }
+    const int height = std::min(available.height(), chrome + textHeightAt(low - besideText));
+    return {available.topLeft(), QSize(low, height)};
+}
+
+void LessonsDock::fitReader() {
+    // First from the size hints, then again with what is not text as laid out (the floating
+    // title bar, the one-line header and steps): the hints only estimate it.
+    widget()->layout()->invalidate();  // the step buttons just added count in the height
+    const int dockFrame = std::max(0, sizeHint().height() - widget()->sizeHint().height());
+    const int estimate =
+        widget()->layout()->totalSizeHint().height() - m_text->sizeHint().height() + dockFrame;
+    setGeometry(readerGeometry(m_readingWithin, estimate));
+    layout()->activate();
+    widget()->layout()->activate();
+    setGeometry(readerGeometry(m_readingWithin, height() - m_text->height()));
+}
+
+void LessonsDock::setReading(bool on, std::optional<QRect> available) {
+    if (!on) {
+        if (isFloating()) setFloating(false);  // back to its place among the left docks
+        return;
+    }
+    QScreen* screen = m_window->screen();
+    m_readingWithin = available ? *available : screen->availableGeometry();
+    if (!isFloating()) {
+        m_dockedWidthPx = width();
+        setFloating(true);
+    }
+    fitReader();
+    show();
+    raise();
+    activateWindow();
+}
+
 void LessonsDock::showLesson() {
     // Step buttons belong to the lesson that is open.
     while (QLayoutItem* item = m_stepButtons->takeAt(0)) {
@@ -192,16 +304,14 @@ void LessonsDock::showLesson() {
         }
         delete item;
     }
-    const QTreeWidgetItem* current = m_tree->currentItem();
-    const int shown = current && current->data(0, Qt::UserRole).isValid()
-                          ? current->data(0, Qt::UserRole).toInt()
-                          : m_open;
+    const int shown = chosen() >= 0 ? chosen() : m_open;
     m_reset->setEnabled(m_open >= 0 && shown == m_open);
     if (shown < 0) {
         if (!m_lessons.empty())
             m_text->setHtml(
                 tr("<p>Each lesson is a scenario, a screen of explanation and a step "
-                   "to try. Pick one above and press <b>Open lesson</b>.</p>"));
+                   "to try. Choose one above and press <b>Open lesson</b>; <b>Read</b> shows "
+                   "its text large.</p>"));
         return;
     }
     const Lesson& l = m_lessons[shown];
@@ -238,11 +348,14 @@ void LessonsDock::showLesson() {
             connect(button, &QPushButton::clicked, this,
                     [this, i] { tryStep(static_cast<int>(i)); });
             m_stepButtons->addWidget(button);
+            button->show();  // now, not from the event loop: the reader's fit counts it
         }
     }
     if (shown != m_open)
         text += tr("<p><i>Press Open lesson to load its scenario and try it.</i></p>");
     m_text->setHtml(text);
+    // Another lesson, or the runs' figures added: the reader refits to the text.
+    if (isFloating() && m_readingWithin.isValid()) fitReader();
 }
 
 }  // namespace gpuplan::app

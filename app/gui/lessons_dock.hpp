@@ -3,19 +3,22 @@
 // fleet; "Try it" pins the lesson's run as the baseline and applies the step as an edit, so
 // the charts and the KPI strip show before and after; "Reset" brings the lesson's start back.
 // Once the step's run is in, the pane says what the runs show against what the lesson claims.
+// The lessons are chosen from one combo box, so the text gets the dock's height; "Read" lifts
+// the dock off the window, sized to show the lesson's text whole on the screen it is on.
 #pragma once
 
 #include <QDockWidget>
+#include <QRect>
 #include <optional>
 #include <vector>
 
 #include "gpuplan/lesson.hpp"
 
-class QLabel;
+class QBoxLayout;
+class QComboBox;
 class QPushButton;
+class QShortcut;
 class QTextBrowser;
-class QTreeWidget;
-class QVBoxLayout;
 
 namespace gpuplan::app {
 
@@ -39,6 +42,15 @@ public:
     void reset();
     /// The explanation pane's text, for tests.
     QString shownText() const;
+    QComboBox* chooser() const { return m_chooser; }
+    QTextBrowser* textView() const { return m_text; }
+
+    /// Reading mode: the dock floats over the window, as narrow as lets the lesson's text show
+    /// whole within `available` (by default the screen's available geometry) and no taller
+    /// than it needs; off (or Esc, or Read again) docks it back where it was.
+    void setReading(bool on, std::optional<QRect> available = std::nullopt);
+    bool isReading() const { return isFloating(); }
+    static constexpr int kReadingWidthPx = 640;
 
 signals:
     void message(const QString& text);
@@ -47,14 +59,29 @@ private:
     void showLesson();
     void applyStep(int step);
     void resultsIn();
+    /// The lesson index the chooser shows, or -1.
+    int chosen() const;
+    /// The text's height laid out `widthPx` wide, frame included.
+    int textHeightAt(int widthPx) const;
+    /// Where the reader goes within `available` for the lesson shown, `chromePx` of its height
+    /// not text: at its top left, at least kReadingWidthPx wide (a comfortable line), wider
+    /// only as far as the whole text needs.
+    QRect readerGeometry(const QRect& available, int chromePx) const;
+    /// The floating reader to readerGeometry(m_readingWithin), for the text shown now.
+    void fitReader();
 
     MainWindow* m_window;
     ScenarioDocument* m_doc;
     std::vector<Lesson> m_lessons;
-    QTreeWidget* m_tree;
+    QComboBox* m_chooser;
     QTextBrowser* m_text;
-    QVBoxLayout* m_stepButtons;
+    QBoxLayout* m_header;  ///< the chooser and the buttons
+    QBoxLayout* m_stepButtons;
     QPushButton* m_reset;
+    QPushButton* m_read;
+    QShortcut* m_leaveReading;
+    QRect m_readingWithin;    ///< the room the reader was fitted to
+    int m_dockedWidthPx = 0;  ///< its width among the docks, given back when it docks again
     int m_open = -1;
     int m_tried = -1;                  ///< the step whose effect the pane reports
     std::optional<int> m_waitingStep;  ///< a Try that waits for the run on screen

@@ -391,7 +391,7 @@ void MainWindow::buildActions() {
         file->addAction(tr("&Save"), QKeySequence::Save, m_files, &FileController::save);
     file->addAction(tr("Save &as…"), QKeySequence::SaveAs, m_files, &FileController::saveAs);
     file->addAction(tr("&Import fleet (Kubernetes, Slurm)…"), this,
-                    [this] { importFleetWithDialog(m_doc, this); });
+                    [this] { m_files->importFleet(); });
     file->addSeparator();
     file->addAction(tr("Export &results (CSV, JSON)…"), this, [this] {
         if (!m_results) return;

@@ -31,13 +31,6 @@ Scope scopeOf(PinLevel level) {
 
 }  // namespace
 
-std::string humanDuration(double s) {
-    if (s < 120) return format("%.0f s", s);
-    if (s < 2 * 3600) return format("%.0f min", s / 60);
-    if (s < 2 * 86400) return format("%.1f h", s / 3600);
-    return format("%.1f d", s / 86400);
-}
-
 long long Diagnoser::capacity(const JobSpec& job, Basis basis) const {
     return bestPodCapacity(requestOf(job), m_sim.cluster, basis);
 }
@@ -185,14 +178,14 @@ std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const 
                 "instance%s (it needs %d); the first is ready in %s.",
                 coming.gpus, coming.gpus == 1 ? " is" : "s are", coming.instances,
                 migProfileName(job, f).c_str(), coming.instances == 1 ? "" : "s", job.pods(),
-                humanDuration(coming.readyS - nowS).c_str());
+                formatDuration(coming.readyS - nowS).c_str());
     }
     if (layer == Layer::Provisioning && m_sim.autoscaler.active())
         if (const auto readyS = m_sim.autoscaler.comingFor(jobIndex))
             return format(
                 "Provisioning (scaling up): on-demand nodes were requested for it (%d coming in "
                 "all); they are Ready in %s.",
-                m_sim.autoscaler.comingNodes(), humanDuration(*readyS - nowS).c_str());
+                m_sim.autoscaler.comingNodes(), formatDuration(*readyS - nowS).c_str());
     const int k = job.pods();
     const int p = job.gpusPerPod;
     std::string where = "the fleet";
@@ -292,7 +285,7 @@ std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const 
                             "Scheduling (queue order): fits now, but starting it would delay %s "
                             "(priority %d), which holds a backfill reservation to start in %s.",
                             headName.c_str(), m_sim.spec(head).priority,
-                            humanDuration(m_scheduler.reservation().startS - nowS).c_str());
+                            formatDuration(m_scheduler.reservation().startS - nowS).c_str());
                     if (m_scheduler.mode() == BackfillMode::None)
                         return format(
                             "Scheduling (queue order): fits now, but waits behind %s at the "
@@ -545,10 +538,10 @@ PendingEntry Diagnoser::diagnoseStuck(std::uint32_t jobIndex, double nowS) {
     } else {
         const auto [it, fresh] = m_startingReason.try_emplace(job.startupS, 0);
         if (fresh)
-            it->second = intern(format(
-                "Workload: ContainerCreating: bound, starting up (image pull, model load) for "
-                "%s; no useful progress yet.",
-                humanDuration(job.startupS).c_str()));
+            it->second = intern(
+                format("Workload: ContainerCreating: bound, starting up (image pull, model load), "
+                       "which takes %s in all; no useful progress yet.",
+                       formatDuration(job.startupS).c_str()));
         return PendingEntry{.job = jobIndex, .layer = Layer::Workload, .reason = it->second};
     }
     (void)nowS;
@@ -602,7 +595,7 @@ PendingEntry Diagnoser::diagnoseAwaiting(std::uint32_t jobIndex,
         "Scheduling: WaitingForPreemptedWorkloads: its room and quota are held for it, and it "
         "starts there then.",
         victims.size(), names.c_str(),
-        humanDuration(m_sim.scenario.scheduler.preemptionGraceS).c_str(),
+        formatDuration(m_sim.scenario.scheduler.preemptionGraceS).c_str(),
         formatSimTime(untilS).c_str());
     return PendingEntry{.job = jobIndex,
                         .layer = Layer::Scheduling,

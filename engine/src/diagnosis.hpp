@@ -99,7 +99,7 @@ private:
     std::unordered_map<ShapeKey, PendingEntry, JobQueue::KeyHash> m_memo;
     std::unordered_map<std::string, std::uint32_t> m_reasonIds;
     std::uint32_t m_justQueuedReason[kLayerCount] = {~0u, ~0u, ~0u, ~0u};
-    /// "Starting up for …" by startup time: every binding with a startup asks for it, and
+    /// "Starting up, which takes …" by startup time: every binding with a startup asks for it, and
     /// formatting it each time cost more than the rest of the binding.
     std::unordered_map<float, std::uint32_t> m_startingReason;
     /// A queued job's layer depends only on its shape and the node states: kept per shape
@@ -111,8 +111,5 @@ private:
     mutable std::uint64_t m_absentAt = ~std::uint64_t{0};
     mutable std::uint64_t m_downNodesAt = ~std::uint64_t{0};
 };
-
-/// "12.5 h", "3.0 d", "45 s": for reason texts.
-std::string humanDuration(double seconds);
 
 }  // namespace gpuplan::detail

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <QFileDialog>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -103,6 +104,45 @@ private slots:
         exports.remove();
         QCOMPARE(FileController::lastFolder(FolderPurpose::Exports), QDir::homePath());
         Q_UNUSED(gone);
+    }
+
+    // Issue 29: File ▸ Open started in the home folder, not where the user's scenarios are.
+    // Every way a document gets its file makes its folder the one Open starts in — the
+    // command line too — across sessions; a preset or an autosave does not.
+    void openStartsInTheLastFolderUsed() {
+        QTemporaryDir mine, elsewhere;
+        FileController::rememberFolder(FolderPurpose::Scenarios, elsewhere.path());
+        const QString file = mine.filePath("q3.json");
+        QVERIFY(QFile::copy(kPresets + "/scenarios/default.json", file));
+        const QString folder = QFileInfo(mine.path()).absoluteFilePath();
+        {
+            // `gpuplan q3.json`: the document is loaded before the window exists.
+            ScenarioDocument doc(catalog(), LoadOptions{});
+            doc.load(file);
+            MainWindow window(&doc, kPresets);
+            QCOMPARE(window.files().openFolder(), folder);
+            // A new scenario from a preset and a recovered autosave keep the user's folder.
+            QVERIFY(window.files().newFromPreset(kPresets + "/scenarios/default.json"));
+            QCOMPARE(window.files().openFolder(), folder);
+            window.files().startAutosave();
+            window.setPlacementPolicy(PlacementPolicy::Spread);
+            QVERIFY(window.files().autosaveNow());
+            QVERIFY(window.files().recover(window.files().autosavePath()));
+            QCOMPARE(window.files().openFolder(), folder);
+            window.files().removeAutosave();
+        }
+        // The next session: File ▸ Open's dialog starts there.
+        ScenarioDocument doc(catalog(), LoadOptions{});
+        MainWindow window(&doc, kPresets);
+        QString shown;
+        QTimer::singleShot(0, [&] {
+            auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            shown = QFileInfo(dialog->directory().absolutePath()).absoluteFilePath();
+            dialog->reject();
+        });
+        window.files().open();
+        QCOMPARE(shown, folder);
     }
 
     void saveAsProposesAFileSafeName() {

@@ -5,11 +5,14 @@
 // so pod-a-rack1-node2 is copy 2 of pod-a's node group, inside copy 1 of its rack definition.
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTreeView>
 
@@ -382,6 +385,117 @@ private slots:
         QCOMPARE(editor->sharing().mode, SharingMode::Whole);
         editor->chooseMode(SharingMode::Whole);
         QCOMPARE(f.doc.undoStack()->text(1), QStringLiteral("Whole GPUs on pod-a-rack1"));
+    }
+
+    // Issue 29: choosing MIG grew the window 1000 → 1058 px (its page raised the inspector
+    // dock's minimum height) and it stayed grown after undo. Every mode, an instance added and
+    // undone, a refusal shown: the window's size and its minimum stay what they were.
+    void choosingAModeNeverResizesTheMainWindow_data() {
+        QTest::addColumn<QSize>("screen");
+        QTest::newRow("1600x1000") << QSize(1600, 1000);
+        QTest::newRow("1280x720") << QSize(1280, 720);
+    }
+    void choosingAModeNeverResizesTheMainWindow() {
+        QFETCH(QSize, screen);
+        Fixture f;
+        f.window->resize(screen);
+        QCoreApplication::processEvents();
+        const QSize size = f.window->size();
+        const QSize minimum = f.window->minimumSizeHint();
+        auto* dock = f.window->findChild<QDockWidget*>(QStringLiteral("inspector"));
+        QVERIFY(dock);
+        const int dockMinimum = dock->minimumSizeHint().height();
+        const auto unchanged = [&](const char* after) {
+            QCoreApplication::processEvents();  // the layouts' posted requests
+            if (f.window->size() != size || f.window->minimumSizeHint() != minimum ||
+                dock->minimumSizeHint().height() != dockMinimum)
+                return QStringLiteral(
+                           "after %1: window %2×%3 (was %4×%5), its minimum %6×%7 "
+                           "(was %8×%9), the dock's minimum height %10 (was %11)")
+                    .arg(after)
+                    .arg(f.window->width())
+                    .arg(f.window->height())
+                    .arg(size.width())
+                    .arg(size.height())
+                    .arg(f.window->minimumSizeHint().width())
+                    .arg(f.window->minimumSizeHint().height())
+                    .arg(minimum.width())
+                    .arg(minimum.height())
+                    .arg(dock->minimumSizeHint().height())
+                    .arg(dockMinimum);
+            return QString();
+        };
+        ui::GpuSharingEditor* editor = editorOn(f, kNode);
+        QString problem = unchanged("selecting a node");
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        for (const auto& [mode, name] : {std::pair{SharingMode::Mig, "MIG (empty picture)"},
+                                         std::pair{SharingMode::Mps, "MPS"},
+                                         std::pair{SharingMode::TimeSlicing, "time-slicing"},
+                                         std::pair{SharingMode::Whole, "whole GPUs"},
+                                         std::pair{SharingMode::Mig, "MIG again"}}) {
+            editor->chooseMode(mode);
+            problem = unchanged(name);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+        editor->addProfile(profileId("3g.40gb"));
+        QCOMPARE(editor->sharing().mode, SharingMode::Mig);
+        problem = unchanged("adding a 3g.40gb");
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        editor->addProfileAt(profileId("7g.80gb"), 0);  // refused: shown in red, scrolled to
+        QVERIFY(!editor->refusal().isEmpty());
+        problem = unchanged("a refusal");
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        while (f.doc.undoStack()->canUndo())
+            f.doc.undoStack()->undo();
+        QCOMPARE(editor->sharing().mode, SharingMode::Whole);
+        problem = unchanged("undo");
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
+    // The MIG page scrolls inside the editor where the dock is short (the left column at
+    // 1000 px holds the palette and the inspector too); given its size hint, the editor shows
+    // the page whole, so a taller dock is all it takes.
+    void theEditorAsksForTheWholePage() {
+        const Catalog c = catalog();
+        ui::GpuSharingEditor editor;
+        editor.setTarget(QStringLiteral("Node n"), GpuSharingDef{}, c.findGpu("h100-sxm"));
+        editor.chooseMode(SharingMode::Mig);
+        editor.resize(editor.sizeHint());
+        editor.show();
+        QTest::qWait(20);
+        auto* scroll = editor.findChild<QScrollArea*>(QStringLiteral("sharingScroll"));
+        QVERIFY(scroll);
+        QCOMPARE(scroll->verticalScrollBar()->maximum(), 0);
+        QVERIFY(editor.picture()->isVisible());
+        // Half as tall: it scrolls, and its minimum stays the whole-GPU page's.
+        editor.resize(editor.width(), editor.sizeHint().height() / 2);
+        QTest::qWait(20);
+        QVERIFY(scroll->verticalScrollBar()->maximum() > 0);
+        const int migMinimum = editor.minimumSizeHint().height();
+        editor.chooseMode(SharingMode::Whole);  // asks nothing: no document here
+        editor.setTarget(QStringLiteral("Node n"), GpuSharingDef{}, c.findGpu("h100-sxm"));
+        QTest::qWait(20);
+        QCOMPARE(editor.minimumSizeHint().height(), migMinimum);
+    }
+
+    // Issue 29: with nothing selected after an undo, the greyed box still said "MIG".
+    void noSelectionShowsNoMode() {
+        Fixture f;
+        ui::GpuSharingEditor* editor = editorOn(f, kNode);
+        QVERIFY(editor->applyLayoutText(QStringLiteral("7g.80gb")));
+        QCOMPARE(editor->modeBox()->currentText(), QStringLiteral("MIG"));
+        f.window->sharing()->selectGenerated(QStringLiteral("Pod"), QString());  // empty space
+        QVERIFY(!editor->hasTarget());
+        f.doc.undoStack()->undo();
+        QVERIFY(!editor->hasTarget());
+        QVERIFY(!editor->modeBox()->isEnabled());
+        QCOMPARE(editor->modeBox()->currentIndex(), -1);
+        QCOMPARE(editor->modeBox()->currentText(), QString());
+        QCOMPARE(editor->modeBox()->placeholderText(), QStringLiteral("no selection"));
+        // Selected again, it shows the node's mode as the document has it (whole, undone).
+        editor = editorOn(f, kNode);
+        QCOMPARE(editor->modeBox()->currentText(), QStringLiteral("Whole GPUs"));
+        QVERIFY(editor->modeBox()->isEnabled());
     }
 };
 

@@ -3,9 +3,15 @@
 // and a drop of one lands as the fleet serves it.
 #include <QtTest>
 
+#include <QListWidget>
+
 #include "app_test_support.hpp"
+#include "fleet_import_dialog.hpp"
+#include "gpu_sharing_editor.hpp"
 #include "gpuplan/openb.hpp"
+#include "job_palette.hpp"
 #include "job_templates.hpp"
+#include "sharing_controller.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;
@@ -19,6 +25,13 @@ Scenario preset(const QString& name) {
 
 bool offers(const std::vector<ui::JobTemplate>& templates, const char* id) {
     return findTemplate(templates, QString::fromLatin1(id)) != nullptr;
+}
+
+/// An edit through the sharing editor (a node to MPS): its text goes to the status line.
+void editorOn(Fixture& f) {
+    f.window->sharing()->selectGenerated(QStringLiteral("Node"),
+                                         QStringLiteral("pod-a-rack0-node0"));
+    f.window->sharing()->editor()->chooseMode(SharingMode::Mps);
 }
 
 }  // namespace
@@ -103,6 +116,65 @@ private slots:
         QCOMPARE(static_cast<int>(p.node), node);
         QVERIFY(p.isShare());
         QCOMPARE(static_cast<int>(p.milliGpu), 300);
+    }
+
+    // Issue 29: a scenario with no team (an import of nodes alone) read "Built-in (team , …".
+    void aScenarioWithoutTeamsSaysSoInTheBuiltInHeading() {
+        Scenario s = preset("default.json");
+        for (const ui::JobTemplate& t : jobTemplates(s))
+            if (t.id.startsWith(QStringLiteral("ready:")))
+                QCOMPARE(t.group,
+                         QStringLiteral("Built-in (team %1, priority 0, unless chosen above)")
+                             .arg(QString::fromStdString(s.teams.front().name)));
+        s.teams.clear();
+        s.jobClasses.clear();
+        int builtIn = 0;
+        for (const ui::JobTemplate& t : jobTemplates(s)) {
+            builtIn += 1;
+            QCOMPARE(
+                t.group,
+                QStringLiteral("Built-in (priority 0; no team yet: add one in Workload ▸ Teams)"));
+            QVERIFY2(t.description.contains(QStringLiteral("no team to run it for")),
+                     qPrintable(t.description));
+        }
+        QCOMPARE(builtIn, 4);  // fine-tune, pre-train, inference, notebook
+    }
+
+    // Issue 29: after File ▸ Import the palette read "Built-in (team , …" and the status line
+    // kept the last edit of the scenario before ("Reserve 16 nodes…"). tests/data/k8s's
+    // nodes alone: 6 GPU nodes (4 × 8 H100, 2 A100, 1 L4 = 35 GPUs), no pods, so no team.
+    void anImportSaysWhatCameInAndThePaletteNamesNoTeam() {
+        Fixture f;
+        editorOn(f);  // an edit of the scenario before: its text on the status line
+        const QString before = f.status();
+        QVERIFY2(before.startsWith(QStringLiteral("MPS")), qPrintable(before));
+        bool driven = false;
+        QTimer::singleShot(0, [&] {
+            auto* dialog = qobject_cast<FleetImportDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            FleetImportRequest request;
+            request.nodesFile = QStringLiteral(GPUPLAN_TEST_DATA_DIR "/k8s/nodes.json");
+            request.horizonDays = 1;
+            dialog->setRequest(request);
+            QSignalSpy read(dialog, &FleetImportDialog::previewChanged);
+            QVERIFY(read.wait(15000) && !dialog->isReading());
+            QVERIFY(dialog->preview());
+            dialog->accept();
+            driven = true;
+        });
+        QVERIFY(f.window->files().importFleet());
+        QVERIFY(driven);
+        QVERIFY(f.doc.scenario().teams.empty());
+        QCOMPARE(f.status(), QStringLiteral("Import fleet from nodes.json: 6 nodes, 35 GPUs (Edit "
+                                            "▸ Undo brings the previous scenario back)."));
+        QStringList headings;
+        QListWidget* list = f.window->palette()->list();
+        for (int i = 0; i < list->count(); ++i)
+            if (list->item(i)->data(Qt::UserRole).toString().isEmpty())
+                headings << list->item(i)->text();
+        QCOMPARE(headings,
+                 QStringList({QStringLiteral(
+                     "Built-in (priority 0; no team yet: add one in Workload ▸ Teams)")}));
     }
 };
 

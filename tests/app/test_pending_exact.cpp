@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
+#include "gpuplan/time_format.hpp"
 #include "group_kpi_panel.hpp"
 #include "pending_table_model.hpp"
 
@@ -190,6 +191,36 @@ private slots:
         QVERIFY2(
             tip.contains(QStringLiteral("submitted")) && tip.contains(QStringLiteral("evicted")),
             qPrintable(tip));
+    }
+
+    // Issue 29: a row said "Waiting 2 min" while its reason said "for 3 min": two rounding
+    // rules (Qt's and printf's, which differ at a half) and a reason that read as the time
+    // spent so far. One job of 8 GPUs on an empty node, bound at 0, starting up for 150 s:
+    // at t = 149.5 s it has waited 149.5 s = 2.49 min → "2 min", and its start-up takes
+    // 150 s = 2.5 min → "3 min" (half up; printf's "%.0f" made it "2 min", Qt's "3 min").
+    void waitingAndReasonRoundAlike() {
+        Fixture f;
+        Scenario s = defaultPresetOnNodes(1);
+        s.jobClasses.clear();
+        JobDef slow;
+        slow.name = "slow-start";
+        slow.traits.team = s.teams.front().name;
+        slow.gpus = 8;
+        slow.traits.gpusPerPod = 8;
+        slow.traits.startupS = 150;
+        slow.durationS = 3600;
+        s.jobs = {slow};
+        f.doc.reset(s, QString());
+        f.window->simulation().runNow(f.doc.scenario());
+        QVERIFY(f.waitForResults());
+        f.window->scrubber()->setTime(149.5);
+        const ui::PendingTableModel* m = f.window->pendingModel();
+        QCOMPARE(m->rowCount(), 1);
+        const QString waiting = m->index(0, ui::PendingTableModel::WaitingColumn).data().toString();
+        const QString reason = m->index(0, ui::PendingTableModel::ReasonColumn).data().toString();
+        QCOMPARE(waiting, QStringLiteral("2 min"));
+        QCOMPARE(waiting, QString::fromStdString(formatDuration(149.5)));  // the one rule
+        QVERIFY2(reason.contains(QStringLiteral("which takes 3 min in all")), qPrintable(reason));
     }
 
     void byTeamAndClassDockShowsTheGroups() {
