@@ -31,7 +31,15 @@ enum class SharingMode : std::uint8_t {
                   ///< a GPU no share holds still serves whole-GPU pods
     TimeSlicing,  ///< `timeSliceReplicas` replicas, each a 1000 / replicas share; a GPU no
                   ///< replica holds still serves whole-GPU pods
-    Mig,          ///< every GPU cut into the GPU instances of `migLayout`; MIG pods only
+    Mig,  ///< every GPU cut into the GPU instances of its layout (`migLayout`, or its own in
+          ///< `migLayouts`); MIG pods only
+};
+
+/// Consecutive GPUs of a node that share one MIG layout (GpuSharingDef::migLayouts).
+struct MigLayoutRun {
+    int gpus = 1;
+    std::string layout;  ///< as GpuSharingDef::migLayout
+    bool operator==(const MigLayoutRun&) const = default;
 };
 
 struct GpuSharingDef {
@@ -52,6 +60,10 @@ struct GpuSharingDef {
     /// Mig: each GPU's instances, e.g. "3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb" (placed in the
     /// order written, as nvidia-smi would) or with start slots, "4g.40gb@0, 3g.40gb@4".
     std::string migLayout;
+    /// Mig, a layout per GPU: runs of consecutive GPUs in GPU order, their counts summing to
+    /// the node's GPUs (4 GPUs "3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb", then 4 "3g.40gb, 3g.40gb").
+    /// Empty: every GPU has `migLayout`; set: `migLayout` is empty.
+    std::vector<MigLayoutRun> migLayouts;
     /// Mig: "dynamic MIG" — the scheduler may re-cut an idle GPU to fit MIG requests still
     /// pending (as NVIDIA's MIG manager does when a node's mig.config label changes). The
     /// layout above is then where the GPUs start, and may be empty.
@@ -60,6 +72,12 @@ struct GpuSharingDef {
     /// reference found no measured figure; NVIDIA's GPU Operator docs say a MIG rollout takes
     /// "several minutes", so 180 s is assumed. Applies to dynamic re-cuts.
     double migReconfigureS = 180;
+
+    /// The layout of GPU `gpu` (0-based) of a node: its run's in `migLayouts`, else
+    /// `migLayout` (also past the runs' end, which the reader refuses).
+    const std::string& migLayoutOfGpu(int gpu) const;
+    /// The layouts a node's GPUs have, one per run (just `migLayout` without runs).
+    std::vector<std::string> migLayoutTexts() const;
     bool operator==(const GpuSharingDef&) const = default;
 };
 
