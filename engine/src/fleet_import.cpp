@@ -296,8 +296,14 @@ ImportedScenario importedScenario(const ImportedFleet& fleet, const Catalog& cat
         sum.skipped.push_back(
             plural(static_cast<long long>(unplaceable.size()), "running job", "running jobs") +
             " the model cannot hold where they run: " + detail::listedNames(unplaceable));
-    // A trace's teams are its own (the workload names them when it is built).
+    // A trace's teams are its own (the workload names them when it is built). A GPU model its
+    // jobs ask that no node has joins the models, as the scenario reader adds it: such jobs
+    // pend on the reservation layer.
     s.traces = fleet.traces;
+    for (const TraceDef& t : s.traces)
+        for (const auto& [type, model] : t.gpuTypes)
+            if (const GpuModel* g = catalog.findGpu(model); g && !s.findGpu(model))
+                s.gpuModels.push_back(*g);
 
     s.description = "Imported from " + fleet.source + ": " + sum.mapped.front() + ".";
     return out;

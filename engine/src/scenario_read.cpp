@@ -430,10 +430,29 @@ struct Reader {
                 t.maxJobs = static_cast<int>(v->integer(0, InputLimits::maxJobsPerClass));
             t.traits = traits(o, false);
             if (t.format == TraceFormat::Openb) podOwnTraits(o, t.traits);
+            if (auto v = o.optional("gpuTypes")) t.gpuTypes = gpuTypes(*v, t.format);
             o.finish();
             if (options.loadTraces) t.data = loadTrace(t, fileNode);
             s.traces.push_back(std::move(t));
         }
+    }
+
+    /// A sacct trace's {"TYPE": "MODEL", …}: Slurm GPU types and the catalog models they are.
+    std::vector<std::pair<std::string, std::string>> gpuTypes(const JsonNode& node,
+                                                              TraceFormat format) const {
+        if (format != TraceFormat::Sacct)
+            node.fail("only applies to \"format\": \"sacct\" (Slurm's GPU types)");
+        JsonObject o = node.object();
+        if (node.raw().size() > 64) node.fail("more than 64 GPU types");
+        std::vector<std::pair<std::string, std::string>> out;
+        for (const auto& [type, value] : node.raw().items()) {
+            JsonNode model = o.required(type);
+            if (auto problem = detail::nameProblem(type)) model.fail("GPU type " + *problem);
+            out.emplace_back(type, model.name());
+            if (!catalog.findGpu(out.back().second))
+                model.fail("unknown GPU model \"" + out.back().second + "\" (not in the catalog)");
+        }
+        return out;
     }
 
     /// An openb pod list gives each pod's GPUs, share, CPU, memory and models: the traits
@@ -520,13 +539,40 @@ struct Reader {
     void openbTraceModels() const {
         for (std::size_t i = 0; i < s.traces.size(); ++i) {
             const TraceDef& t = s.traces[i];
-            if (!t.data) continue;
+            if (!t.data || t.format != TraceFormat::Openb) continue;
             for (std::size_t m = 0; m < t.data->gpuModels.size(); ++m)
                 if (!s.findGpu(t.data->gpuModels[m]))
                     fail("/traces/" + std::to_string(i) + "/file",
                          t.data->resolvedPath + ": pod " + t.data->gpuModelFirstPod[m] +
                              " allows GPU model \"" + t.data->gpuModels[m] +
                              "\" (gpu_spec), which no node of the fleet has");
+        }
+    }
+
+    /// Every GPU type a sacct trace's jobs ask must be one catalog model (by "gpuTypes", then
+    /// slurmGpuModel's rule). A model no node has joins the scenario's models: such jobs pend
+    /// on the reservation layer, as a job asking that model would.
+    void sacctTraceModels() {
+        for (std::size_t i = 0; i < s.traces.size(); ++i) {
+            const TraceDef& t = s.traces[i];
+            if (!t.data || t.format != TraceFormat::Sacct) continue;
+            const std::vector<std::string> models = sacctTypeModels(t, catalog.gpuModels);
+            for (std::size_t m = 0; m < models.size(); ++m) {
+                if (models[m].empty()) {
+                    const std::string& type = t.data->gpuModels[m];
+                    std::string maybe;
+                    for (const std::string& id : slurmGpuTypeCandidates(type, catalog))
+                        maybe += (maybe.empty() ? "" : ", ") + id;
+                    fail("/traces/" + std::to_string(i) + "/file",
+                         t.data->resolvedPath + ": " + t.data->gpuModelFirstPod[m] +
+                             ": GPU type \"" + type + "\" (ReqTRES) " +
+                             (maybe.empty()
+                                  ? "matches no catalog GPU model"
+                                  : "is not one catalog GPU model (it could be " + maybe + ")") +
+                             "; name it in \"gpuTypes\", e.g. {\"" + type + "\": \"MODEL\"}");
+                }
+                if (!s.findGpu(models[m])) s.gpuModels.push_back(*catalog.findGpu(models[m]));
+            }
         }
     }
 
@@ -545,6 +591,7 @@ struct Reader {
             // A model no node has is allowed: such a job pends on the reservation layer.
             if (!s.findGpu(id)) s.gpuModels.push_back(*g);
         }
+        sacctTraceModels();
         Fleet fleet;
         try {
             fleet = Fleet::build(s);

@@ -352,6 +352,12 @@ std::string scenarioToJson(const Scenario& s) {
             putIf(o, "offsetS", t.offsetS, dt.offsetS);
             putIf(o, "maxJobs", t.maxJobs, dt.maxJobs);
             traits(o, t.traits, false);
+            if (!t.gpuTypes.empty()) {
+                OJson types = OJson::object();
+                for (const auto& [type, model] : t.gpuTypes)
+                    types[type] = model;
+                o["gpuTypes"] = std::move(types);
+            }
             traces.push_back(o);
         }
         root["traces"] = traces;

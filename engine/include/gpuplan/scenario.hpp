@@ -277,7 +277,8 @@ struct TraceJob {
     int gpuMilli = 1000;  ///< per GPU; 1–999 = a share of one GPU
     int cpuMilliPerPod = 0;
     int memoryMiBPerPod = 0;
-    std::uint64_t allowedGpuModels = 0;  ///< bits index TraceData::gpuModels; 0 = any model
+    /// Bits index TraceData::gpuModels; 0 = any model. Openb pods and sacct jobs set it.
+    std::uint64_t allowedGpuModels = 0;
 };
 
 /// Rows of a trace the replay leaves out or reads with a simplification, counted so a
@@ -287,7 +288,7 @@ struct TraceRowCounts {
     int cpuOnly = 0;  ///< pods or jobs asking no GPU: outside a GPU planner's fleet
     int noTimes = 0;  ///< pods without creation or deletion time (e.g. the five-column lists)
     int neverScheduled = 0;  ///< replayed from creation: they waited until deleted
-    int severalModels = 0;   ///< gpu_spec names several models: kept to one (workload.hpp)
+    int severalModels = 0;   ///< gpu_spec or ReqTRES names several models: kept to one (workload)
     // A Slurm accounting export (sacct): jobs kept by state, and what was read specially.
     int finished = 0;              ///< ended: run time End − Start
     int running = 0;               ///< running at the export: run time their time limit
@@ -301,11 +302,12 @@ struct TraceRowCounts {
 
 struct TraceData {
     std::string resolvedPath;
-    std::vector<std::string> teams;             ///< distinct team ids in order of first appearance
-    std::vector<TraceJob> jobs;                 ///< sorted by submitS, then file order
-    bool rowsArePods = false;                   ///< openb: each row's resources are its own
-    std::vector<std::string> gpuModels;         ///< GPU model names the rows allow (openb gpu_spec)
-    std::vector<std::string> gpuModelFirstPod;  ///< the first pod naming each, for messages
+    std::vector<std::string> teams;  ///< distinct team ids in order of first appearance
+    std::vector<TraceJob> jobs;      ///< sorted by submitS, then file order
+    bool rowsArePods = false;        ///< openb: each row's resources are its own
+    /// GPU model names the rows allow (openb gpu_spec), or the Slurm GPU types they ask (sacct)
+    std::vector<std::string> gpuModels;
+    std::vector<std::string> gpuModelFirstPod;  ///< the first pod ("line 12") naming each
     TraceRowCounts rows;
     TraceFormat format = TraceFormat::Philly;  ///< the reader that made it
 };
@@ -316,18 +318,22 @@ struct TraceData {
 struct TraceDef {
     TraceFormat format = TraceFormat::Philly;
     std::string file;
-    std::string teamPrefix;                 ///< prepended to the trace's team ids
-    double timeScale = 1.0;                 ///< multiplies inter-arrival times (< 1 compresses)
-    double durationScale = 1.0;             ///< multiplies run times
-    double offsetS = 0;                     ///< shifts every submit time
-    int maxJobs = 0;                        ///< 0 = all rows
-    JobTraitsDef traits;                    ///< traits.team is ignored: the trace names the team
+    std::string teamPrefix;      ///< prepended to the trace's team ids
+    double timeScale = 1.0;      ///< multiplies inter-arrival times (< 1 compresses)
+    double durationScale = 1.0;  ///< multiplies run times
+    double offsetS = 0;          ///< shifts every submit time
+    int maxJobs = 0;             ///< 0 = all rows
+    JobTraitsDef traits;         ///< traits.team is ignored: the trace names the team
+    /// Sacct: Slurm GPU type → GPU model id ("h100" → "h100-sxm") for the types jobs ask
+    /// (ReqTRES gres/gpu:TYPE), looked at before slurmGpuModel's rule (slurm_import.hpp).
+    std::vector<std::pair<std::string, std::string>> gpuTypes;
     std::shared_ptr<const TraceData> data;  ///< filled by the loader; not part of equality
 
     bool operator==(const TraceDef& o) const {
         return format == o.format && file == o.file && teamPrefix == o.teamPrefix &&
                timeScale == o.timeScale && durationScale == o.durationScale &&
-               offsetS == o.offsetS && maxJobs == o.maxJobs && traits == o.traits;
+               offsetS == o.offsetS && maxJobs == o.maxJobs && traits == o.traits &&
+               gpuTypes == o.gpuTypes;
     }
 };
 
