@@ -53,6 +53,17 @@ std::string sharingSummary(const GpuSharingDef& s, const GpuModel* gpu) {
         case SharingMode::Mig: {
             std::string summary = gpu ? migSummary(s.migLayout, *gpu) : std::string();
             std::string out = "MIG " + (summary.empty() ? s.migLayout : summary);
+            if (!s.migLayouts.empty()) {
+                // A layout per GPU: "MIG per GPU: 4 × (3g.40gb+2g.20gb+2×1g.10gb), 4 × (…)".
+                out = "MIG per GPU:";
+                for (const MigLayoutRun& run : s.migLayouts) {
+                    std::string one = gpu ? migSummary(run.layout, *gpu) : std::string();
+                    if (one.empty()) one = run.layout.empty() ? "no instance" : run.layout;
+                    out += (&run == &s.migLayouts.front() ? " " : ", ") + std::to_string(run.gpus) +
+                           " × (" + one + ")";
+                }
+                summary = out;  // not empty: ", dynamic" follows
+            }
             if (s.migDynamic)
                 out += (summary.empty() && s.migLayout.empty() ? "dynamic" : ", dynamic") +
                        std::string(" (re-cut ") +
@@ -73,7 +84,8 @@ std::string sharingRefusal(const GpuSharingDef& sharing, const GpuModel& gpu) {
     try {
         // Only the geometry is checked here; that a static GPU needs an instance is the
         // scenario reader's rule, which the document's validation applies.
-        parseMigLayout(sharing.migLayout, *family, gpu.migMaxInstances);
+        for (const std::string& layout : sharing.migLayoutTexts())
+            parseMigLayout(layout, *family, gpu.migMaxInstances);
     } catch (const std::invalid_argument& e) {
         return std::string(e.what()) + " (on " + gpu.name + ")";
     }

@@ -100,6 +100,8 @@ struct FleetImportDialog::Outcome {
     int generation = 0;
     std::optional<ImportedScenario> imported;
     QString error;
+    QString ambiguousType;   ///< a Slurm GPU type naming several catalog models
+    QStringList candidates;  ///< the models it could be
 };
 
 FleetImportDialog::FleetImportDialog(const Catalog& catalog, QWidget* parent)
@@ -160,6 +162,21 @@ FleetImportDialog::FleetImportDialog(const Catalog& catalog, QWidget* parent)
     m_status->setTextFormat(Qt::PlainText);  // messages quote the files: never markup
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // An ambiguous Slurm GPU type ("h100"): the catalog's candidates, one to choose.
+    m_typeChoiceRow = new QWidget(this);
+    auto* choice = new QHBoxLayout(m_typeChoiceRow);
+    choice->setContentsMargins(0, 0, 0, 0);
+    m_typeChoiceLabel = new QLabel(m_typeChoiceRow);
+    m_typeChoiceLabel->setTextFormat(Qt::PlainText);
+    m_typeChoice = new QComboBox(m_typeChoiceRow);
+    m_typeChoice->setObjectName(QStringLiteral("gpuTypeChoice"));
+    choice->addWidget(m_typeChoiceLabel);
+    choice->addWidget(m_typeChoice);
+    choice->addStretch(1);
+    m_typeChoiceRow->setVisible(false);
+    connect(m_typeChoice, &QComboBox::activated, this, [this](int index) {
+        if (index > 0) chooseGpuTypeModel(m_typeChoice->itemData(index).toString());
+    });
     m_model = new ui::FleetTreeModel(this);
     m_tree = new QTreeView(this);
     m_tree->setModel(m_model);
@@ -183,6 +200,7 @@ FleetImportDialog::FleetImportDialog(const Catalog& catalog, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_status);
+    layout->addWidget(m_typeChoiceRow);
     layout->addWidget(split, 1);
     layout->addWidget(m_buttons);
     resize(1100, 700);
@@ -294,6 +312,13 @@ void FleetImportDialog::read() {
         outcome->generation = generation;
         try {
             outcome->imported = readFleetImport(request, *catalog);
+        } catch (const SlurmGpuTypeError& e) {
+            outcome->error = QString::fromUtf8(e.what());
+            if (!e.candidates().empty()) {
+                outcome->ambiguousType = QString::fromStdString(e.type());
+                for (const std::string& id : e.candidates())
+                    outcome->candidates << QString::fromStdString(id);
+            }
         } catch (const std::exception& e) {
             outcome->error = QString::fromUtf8(e.what());
         }
@@ -301,9 +326,38 @@ void FleetImportDialog::read() {
     }));
 }
 
+QStringList FleetImportDialog::gpuTypeCandidates() const {
+    QStringList out;
+    for (int i = 1; i < m_typeChoice->count(); ++i)
+        out << m_typeChoice->itemData(i).toString();
+    return out;
+}
+
+void FleetImportDialog::chooseGpuTypeModel(const QString& model) {
+    if (m_ambiguousType.isEmpty()) return;
+    // As if typed: TYPE=MODEL joins the GPU types, which reads the files again.
+    const QString given = m_gpuModels->text().trimmed();
+    m_gpuModels->setText((given.isEmpty() ? QString() : given + QStringLiteral(", ")) +
+                         m_ambiguousType + QLatin1Char('=') + model);
+}
+
 void FleetImportDialog::showOutcome(const Outcome& outcome) {
     m_preview = outcome.imported;
     m_error = outcome.error;
+    m_ambiguousType = outcome.ambiguousType;
+    m_typeChoice->clear();
+    if (!m_ambiguousType.isEmpty()) {
+        m_typeChoiceLabel->setText(
+            tr("GPU type \"%1\" is not one catalog model; it is:").arg(m_ambiguousType));
+        m_typeChoice->addItem(tr("choose a model…"));
+        for (const QString& id : outcome.candidates) {
+            const GpuModel* gpu = m_catalog.findGpu(id.toStdString());
+            m_typeChoice->addItem(
+                gpu ? QStringLiteral("%1 (%2)").arg(id, QString::fromStdString(gpu->name)) : id,
+                id);
+        }
+    }
+    m_typeChoiceRow->setVisible(!m_ambiguousType.isEmpty());
     m_import->setEnabled(m_preview.has_value());
     if (m_preview) {
         const Scenario& s = m_preview->scenario;

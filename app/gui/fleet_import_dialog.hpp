@@ -7,6 +7,7 @@
 
 #include <QDialog>
 #include <QFutureWatcher>
+#include <QStringList>
 #include <memory>
 #include <optional>
 
@@ -63,6 +64,12 @@ public:
     QString errorText() const { return m_error; }
     QString summaryText() const;
     bool isReading() const;
+    /// After a read refused for a Slurm GPU type that is not one catalog model ("h100"):
+    /// the type and the models offered to choose from; empty otherwise. Choosing one adds
+    /// TYPE=MODEL to the GPU types and reads again.
+    QString ambiguousGpuType() const { return m_ambiguousType; }
+    QStringList gpuTypeCandidates() const;
+    void chooseGpuTypeModel(const QString& model);
 
 signals:
     /// A read ended (preview() or errorText() tells which).
@@ -91,6 +98,10 @@ private:
     QLabel* m_gpuModelsLabel;
     QSpinBox* m_horizonDays;
     QLabel* m_status;
+    QWidget* m_typeChoiceRow;  ///< shown when a Slurm GPU type is ambiguous
+    QLabel* m_typeChoiceLabel;
+    QComboBox* m_typeChoice;
+    QString m_ambiguousType;
     QTreeView* m_tree;
     ui::FleetTreeModel* m_model;
     QPlainTextEdit* m_summary;

@@ -83,16 +83,16 @@ FleetSharing fleetSharing(const Scenario& s) {
                 if (mode != SharingMode::Mig) continue;
                 // The layout lists profiles ("3g.40gb, 1g.10gb@6"); the validator has checked
                 // it, so each entry starts with its compute slices ("1g").
-                for (QString entry :
-                     QString::fromStdString(g.sharing.migLayout)
-                         .split(QRegularExpression(QStringLiteral("[,+]")), Qt::SkipEmptyParts)) {
-                    entry = entry.section(QLatin1Char('@'), 0, 0).trimmed();
-                    const int slices = entry.section(QLatin1Char('g'), 0, 0).toInt();
-                    if (slices > 0 && slices < fewestSlices) {
-                        fewestSlices = slices;
-                        f.smallestMigProfile = entry;
+                for (const std::string& layout : g.sharing.migLayoutTexts())
+                    for (QString entry : QString::fromStdString(layout).split(
+                             QRegularExpression(QStringLiteral("[,+]")), Qt::SkipEmptyParts)) {
+                        entry = entry.section(QLatin1Char('@'), 0, 0).trimmed();
+                        const int slices = entry.section(QLatin1Char('g'), 0, 0).toInt();
+                        if (slices > 0 && slices < fewestSlices) {
+                            fewestSlices = slices;
+                            f.smallestMigProfile = entry;
+                        }
                     }
-                }
             }
     return f;
 }

@@ -76,10 +76,30 @@ void SharingController::refresh() {
         note = tr("Its %1 node groups differ (%2); a change applies to all.")
                    .arg(groups.size())
                    .arg(differing.join(QStringLiteral("; ")));
-    m_editor->setTarget(title, first.sharing, oneModel ? gpu : nullptr, note);
+    // The editor draws one GPU's layout. A group with a layout per GPU shows its first GPU's
+    // and says so; a new layout goes on every GPU, other changes keep each GPU's own.
+    GpuSharingDef shown = first.sharing;
+    m_perGpu.reset();
+    if (shown.mode == SharingMode::Mig && !shown.migLayouts.empty()) {
+        m_perGpu = shown;
+        shown.migLayout = shown.migLayouts.front().layout;
+        shown.migLayouts.clear();
+        if (!note.isEmpty()) note += QLatin1Char(' ');
+        note += tr("Its GPUs have layouts of their own (%1); shown: the first GPU's. A layout "
+                   "set here goes on every GPU.")
+                    .arg(QString::fromStdString(ui::sharingSummary(first.sharing, gpu)));
+    }
+    m_editor->setTarget(title, shown, oneModel ? gpu : nullptr, note);
 }
 
-QString SharingController::request(const GpuSharingDef& sharing) {
+QString SharingController::request(const GpuSharingDef& requested) {
+    GpuSharingDef sharing = requested;
+    if (m_perGpu && sharing.mode == SharingMode::Mig &&
+        sharing.migLayout == m_perGpu->migLayouts.front().layout) {
+        // The shown layout unchanged (dynamic, re-cut time): each GPU keeps its own.
+        sharing.migLayouts = m_perGpu->migLayouts;
+        sharing.migLayout.clear();
+    }
     const Scenario& s = m_doc->scenario();
     const FleetEdit edit = m_name.isEmpty() ? setSharing(s, m_defs, sharing)
                                             : setSharingOf(s, m_name.toStdString(), sharing);

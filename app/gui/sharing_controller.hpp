@@ -5,6 +5,7 @@
 
 #include <QObject>
 #include <QString>
+#include <optional>
 #include <vector>
 
 #include "fleet_edits.hpp"
@@ -45,6 +46,8 @@ private:
     ui::GpuSharingEditor* m_editor;
     QString m_kind, m_name;            ///< a generated target, or
     std::vector<FleetDefPath> m_defs;  ///< definitions
+    /// The first target's sharing when it has a layout per GPU (the editor shows one).
+    std::optional<GpuSharingDef> m_perGpu;
 };
 
 }  // namespace gpuplan::app

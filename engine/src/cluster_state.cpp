@@ -79,9 +79,14 @@ ClusterState::ClusterState(const Fleet& fleet)
             m_migRecutting.assign(gpus, 0);
             m_idleDynamicMig = IndexSet(static_cast<std::uint32_t>(gpus));
         }
-        const MigLayout layout =
-            parseMigLayout(node.sharing.migLayout, *family, model.migMaxInstances);
+        // Parsed once per run of GPUs that share a layout (one run without per-GPU layouts).
+        const std::string* text = nullptr;
+        MigLayout layout(*family);
         for (int slot = 0; slot < node.gpus; ++slot) {
+            if (const std::string& t = node.sharing.migLayoutOfGpu(slot); &t != text) {
+                text = &t;
+                layout = parseMigLayout(t, *family, model.migMaxInstances);
+            }
             m_migLayout[m_firstGpu[i] + slot] = layout;
             if (node.sharing.migDynamic)
                 m_idleDynamicMig.insert(static_cast<std::uint32_t>(m_firstGpu[i] + slot));

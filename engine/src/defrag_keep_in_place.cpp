@@ -93,6 +93,9 @@ private:
         std::map<NodeKey, int> nodeKinds;
         for (std::size_t n = 0; n < m_fleet.nodes.size(); ++n) {
             const FleetNode& f = m_fleet.nodes[n];
+            std::string migLayouts = f.sharing.migLayout;  // every GPU's, in order
+            for (const MigLayoutRun& run : f.sharing.migLayouts)
+                migLayouts += "|" + std::to_string(run.gpus) + ":" + run.layout;
             const NodeKey key{f.nodeType,
                               f.gpuModel,
                               f.gpus,
@@ -101,7 +104,7 @@ private:
                               static_cast<int>(f.sharing.mode),
                               f.sharing.mpsClients,
                               f.sharing.timeSliceReplicas,
-                              f.sharing.migLayout,
+                              migLayouts,
                               static_cast<int>(states[n])};
             m_nodeKind.push_back(
                 nodeKinds.emplace(key, static_cast<int>(nodeKinds.size())).first->second);

@@ -79,6 +79,16 @@ NodeType nodeType(const TypeKey& key, const GpuModel& model) {
     return t;
 }
 
+/// "3g.40gb, 1g.10gb" (every GPU), or per GPU "4 GPUs: 3g.40gb, 2g.20gb; 1 GPU: no instance".
+std::string migLayoutsText(const GpuSharingDef& sharing) {
+    if (sharing.migLayouts.empty()) return sharing.migLayout;
+    std::string out;
+    for (const MigLayoutRun& run : sharing.migLayouts)
+        out += (out.empty() ? "" : "; ") + plural(run.gpus, "GPU", "GPUs") + ": " +
+               (run.layout.empty() ? std::string("no instance") : run.layout);
+    return out;
+}
+
 [[noreturn]] void fail(const ImportedNode& n, const std::string& message) {
     throw InputError(n.file, n.place, "node " + n.name + ": " + message);
 }
@@ -193,7 +203,7 @@ ImportedScenario importedScenario(const ImportedFleet& fleet, const Catalog& cat
                     if (n.state == NodeState::Cordoned) cordoned.push_back(reason);
                     if (n.state == NodeState::Failed) failed.push_back(reason);
                     if (n.sharing.mode == SharingMode::Mig)
-                        mig.push_back(n.name + " (" + n.sharing.migLayout + ")");
+                        mig.push_back(n.name + " (" + migLayoutsText(n.sharing) + ")");
                 }
                 pod.racks.push_back(std::move(rack));
                 ++racks;
@@ -286,8 +296,14 @@ ImportedScenario importedScenario(const ImportedFleet& fleet, const Catalog& cat
         sum.skipped.push_back(
             plural(static_cast<long long>(unplaceable.size()), "running job", "running jobs") +
             " the model cannot hold where they run: " + detail::listedNames(unplaceable));
-    // A trace's teams are its own (the workload names them when it is built).
+    // A trace's teams are its own (the workload names them when it is built). A GPU model its
+    // jobs ask that no node has joins the models, as the scenario reader adds it: such jobs
+    // pend on the reservation layer.
     s.traces = fleet.traces;
+    for (const TraceDef& t : s.traces)
+        for (const auto& [type, model] : t.gpuTypes)
+            if (const GpuModel* g = catalog.findGpu(model); g && !s.findGpu(model))
+                s.gpuModels.push_back(*g);
 
     s.description = "Imported from " + fleet.source + ": " + sum.mapped.front() + ".";
     return out;

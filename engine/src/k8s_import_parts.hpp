@@ -62,12 +62,18 @@ struct NodeGpus {
     std::vector<std::string> notes;
 };
 
-/// Reads a GPU node's count, MIG layout and sharing from its labels and resources (GFD, the
-/// device plugin, GKE's own labels). `model` is its catalog GPU. Fails at `nameNode` (naming
-/// the node) when the node cannot be modelled.
+/// Placements the MIG layout search (distributeMigInstances) may try over a whole import:
+/// real nodes need a few hundred at most, and a file of nodes whose counts no layout holds
+/// stops searching here (about 100 nodes' worth) instead of taking minutes.
+inline constexpr long kImportMigSearchSteps = 200'000;
+
+/// Reads a GPU node's count, MIG layout(s) and sharing from its labels and resources (GFD,
+/// the device plugin, GKE's own labels). `model` is its catalog GPU; `migSearchSteps` is what
+/// is left of kImportMigSearchSteps, and the node's search takes from it. Fails at `nameNode`
+/// (naming the node) when the node cannot be modelled.
 NodeGpus readNodeGpus(const Json& labels, JsonObject& allocatable,
                       std::optional<JsonObject>& capacity, const GpuModel& model,
-                      const JsonNode& nameNode, const std::string& nodeName);
+                      const JsonNode& nameNode, const std::string& nodeName, long& migSearchSteps);
 
 struct K8sNodes {
     ImportedFleet fleet;

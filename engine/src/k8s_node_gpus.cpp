@@ -48,42 +48,49 @@ struct GpuReader {
         return *f;
     }
 
-    /// Each GPU's layout from per-profile counts over `gpus` GPUs, largest first (placed in
-    /// that order, the big ones get the few slots they may start at). Instances that do not
-    /// divide evenly over the GPUs are left out and noted.
-    void migLayout(std::vector<std::pair<std::string, long long>> counts, int gpus) {
+    /// Each GPU's layout from per-profile counts over `gpus` GPUs: distributeMigInstances
+    /// spreads them (the node says how many of each profile, not where). One layout when every
+    /// GPU gets the same, else a layout per GPU; instances no layout holds are left out and
+    /// noted, naming them.
+    void migLayout(const std::vector<std::pair<std::string, long long>>& counts, int gpus,
+                   long& searchSteps) {
         const MigFamily f = family();
-        auto memorySlices = [&](const std::string& name) {
+        std::vector<MigProfileCount> profiles;
+        for (const auto& [name, count] : counts) {
             const auto p = migProfileByName(f, name);
             if (!p)
                 fail("MIG profile \"" + escapedForMessage(name) + "\" is not one " + model.id +
                      " has");
-            return p->memorySlices;
-        };
-        std::stable_sort(counts.begin(), counts.end(), [&](const auto& a, const auto& b) {
-            return memorySlices(a.first) > memorySlices(b.first);
-        });
-        long long leftOut = 0;
-        std::string layout;
-        for (const auto& [profile, count] : counts) {
-            leftOut += count % gpus;
-            // count ≤ kMaxMigInstancesPerNode, so this loop is short.
-            for (long long i = 0; i < count / gpus; ++i)
-                layout += (layout.empty() ? "" : ", ") + profile;
+            // count ≤ kMaxMigInstancesPerNode: an int.
+            profiles.push_back({*p, static_cast<int>(count)});
         }
-        if (layout.empty()) fail("fewer MIG instances than GPUs: no layout per GPU");
-        try {
-            parseMigLayout(layout, f, model.migMaxInstances);
-        } catch (const std::invalid_argument& e) {
-            fail("its MIG instances per GPU (" + layout + ") are no layout a " + model.id +
-                 " can hold: " + e.what());
-        }
+        const MigDistribution d = distributeMigInstances(f, model.migMaxInstances, gpus, profiles,
+                                                         std::min(searchSteps, kMigSearchSteps));
+        searchSteps -= d.searchSteps;
         out.sharing.mode = SharingMode::Mig;
-        out.sharing.migLayout = layout;
-        if (leftOut > 0)
-            out.notes.push_back(nodeName + ": " + std::to_string(leftOut) +
-                                " MIG instances do not divide evenly over its " +
-                                std::to_string(gpus) + " GPUs and are left out");
+        for (const std::string& text : d.layoutTexts) {
+            if (!out.sharing.migLayouts.empty() && out.sharing.migLayouts.back().layout == text)
+                ++out.sharing.migLayouts.back().gpus;
+            else
+                out.sharing.migLayouts.push_back({1, text});
+        }
+        if (out.sharing.migLayouts.size() == 1) {
+            out.sharing.migLayout = out.sharing.migLayouts.front().layout;
+            out.sharing.migLayouts.clear();
+        }
+        if (!d.leftOut.empty()) {
+            std::string left;
+            int instances = 0;
+            for (const MigProfileCount& c : d.leftOut) {
+                left += (left.empty() ? "" : ", ") + std::to_string(c.count) + " × " +
+                        std::string(c.profile.name);
+                instances += c.count;
+            }
+            out.notes.push_back(nodeName + ": " + std::to_string(instances) +
+                                (instances == 1 ? " MIG instance" : " MIG instances") + " (" +
+                                left + ") left out: no layout of its " + std::to_string(gpus) +
+                                (gpus == 1 ? " GPU" : " GPUs") + " holds them with the others");
+        }
     }
 };
 
@@ -97,7 +104,7 @@ std::string migProfileOfResource(std::string_view suffix) {
 
 NodeGpus readNodeGpus(const Json& labels, JsonObject& allocatable,
                       std::optional<JsonObject>& capacity, const GpuModel& model,
-                      const JsonNode& nameNode, const std::string& nodeName) {
+                      const JsonNode& nameNode, const std::string& nodeName, long& migSearchSteps) {
     GpuReader r{labels, model, nameNode, nodeName, {}};
     NodeGpus& out = r.out;
     auto units = [](JsonObject& resources) {
@@ -150,7 +157,7 @@ NodeGpus readNodeGpus(const Json& labels, JsonObject& allocatable,
                                 " MIG ones; modelled with the MIG GPUs only (one sharing mode "
                                 "a node)");
         out.gpus = migGpus;
-        r.migLayout(migCounts, migGpus);
+        r.migLayout(migCounts, migGpus, migSearchSteps);
     } else if (!single.empty()) {
         // Single: every nvidia.com/gpu is an instance, and GFD's count is theirs, not the
         // GPUs'. A GPU holds the profile's most instances ("all-1g.10gb").
@@ -162,7 +169,7 @@ NodeGpus readNodeGpus(const Json& labels, JsonObject& allocatable,
         if (instances < 1) r.fail("offers no MIG instance");
         out.gpus = static_cast<int>((instances + profile->maxCount - 1) / profile->maxCount);
         out.singleMigProfile = single;
-        r.migLayout({{single, instances}}, out.gpus);
+        r.migLayout({{single, instances}}, out.gpus, migSearchSteps);
     } else if (const std::string replicasText = firstLabel(
                    labels,
                    {"nvidia.com/gpu.replicas", "cloud.google.com/gke-max-shared-clients-per-gpu"});

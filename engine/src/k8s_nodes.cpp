@@ -60,6 +60,7 @@ struct NodeReader {
     const K8sImportOptions& options;
     const std::string& file;
     std::string podLabel, rackLabel;
+    long migSearchSteps = kImportMigSearchSteps;  ///< left for the nodes still to read
 
     [[noreturn]] void fail(const JsonNode& at, const std::string& nodeName,
                            const std::string& message) const {
@@ -83,7 +84,7 @@ struct NodeReader {
     }
 
     std::optional<ImportedNode> read(const JsonNode& item, K8sNodes& out,
-                                     std::vector<std::string>& notes) const {
+                                     std::vector<std::string>& notes) {
         JsonObject o = item.object();
         JsonObject meta = o.required("metadata").object();
         JsonNode nameNode = meta.required("name");
@@ -131,8 +132,8 @@ struct NodeReader {
                  "has GPUs but no nvidia.com/gpu.product (or GKE accelerator) label; name their "
                  "model with --gpu-model MODEL");
         }
-        NodeGpus gpus =
-            readNodeGpus(labels, alloc, capacity, *catalog.findGpu(n.gpuModel), nameNode, name);
+        NodeGpus gpus = readNodeGpus(labels, alloc, capacity, *catalog.findGpu(n.gpuModel),
+                                     nameNode, name, migSearchSteps);
         n.gpus = gpus.gpus;
         n.sharing = gpus.sharing;
         for (std::string& note : gpus.notes)

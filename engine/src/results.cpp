@@ -301,10 +301,15 @@ std::vector<std::optional<MigLayout>> Results::migLayoutsAt(double timeS) const 
         if (layouts.empty()) layouts.resize(firstGpuOfNode.back());
         // The scenario reader checked the layout: it parses.
         const GpuModel& gpu = fleet.gpuModels[node.gpuModel];
-        const MigLayout layout =
-            parseMigLayout(node.sharing.migLayout, *migFamilyFor(gpu), gpu.migMaxInstances);
-        for (int slot = 0; slot < node.gpus; ++slot)
+        const std::string* text = nullptr;  // parsed once per run of GPUs sharing a layout
+        MigLayout layout(*migFamilyFor(gpu));
+        for (int slot = 0; slot < node.gpus; ++slot) {
+            if (const std::string& t = node.sharing.migLayoutOfGpu(slot); &t != text) {
+                text = &t;
+                layout = parseMigLayout(t, layout.family(), gpu.migMaxInstances);
+            }
             layouts[firstGpuOfNode[n] + slot] = layout;
+        }
     }
     // Dynamic re-cuts up to timeS, in the order they started: no instances while being re-cut.
     for (const MigRecutRecord& r : migRecuts) {

@@ -78,6 +78,22 @@ const char* toString(SharingMode v) {
     }
     return "?";
 }
+const std::string& GpuSharingDef::migLayoutOfGpu(int gpu) const {
+    for (const MigLayoutRun& run : migLayouts) {
+        if (gpu < run.gpus) return run.layout;
+        gpu -= run.gpus;
+    }
+    return migLayout;
+}
+
+std::vector<std::string> GpuSharingDef::migLayoutTexts() const {
+    if (migLayouts.empty()) return {migLayout};
+    std::vector<std::string> out;
+    for (const MigLayoutRun& run : migLayouts)
+        out.push_back(run.layout);
+    return out;
+}
+
 const char* toString(PinLevel v) {
     switch (v) {
         case PinLevel::None:

@@ -18,6 +18,7 @@
 #include "scenario_read_pricing.hpp"
 #include "scenario_read_quotas.hpp"
 #include "scenario_read_scheduler.hpp"
+#include "scenario_read_sharing.hpp"
 #include "text_rules.hpp"
 
 namespace gpuplan {
@@ -70,60 +71,6 @@ struct Reader {
         o.finish();
         pinRefs.push_back({node.pointer(), p});
         return p;
-    }
-
-    /// How a node group's GPUs are shared; a MIG layout must be one its GPU can hold.
-    GpuSharingDef sharing(const JsonNode& node, const NodeType& type) {
-        JsonObject o = node.object();
-        GpuSharingDef d;
-        d.mode =
-            o.required("mode").enumeration<SharingMode>({{"whole", SharingMode::Whole},
-                                                         {"mps", SharingMode::Mps},
-                                                         {"time-slicing", SharingMode::TimeSlicing},
-                                                         {"mig", SharingMode::Mig}});
-        auto onlyFor = [&](const char* key, SharingMode mode, const char* modeName) {
-            std::optional<JsonNode> v = o.optional(key);
-            if (v && d.mode != mode)
-                v->fail(std::string("only applies to \"mode\": \"") + modeName + "\"");
-            return v;
-        };
-        // MPS: 48 clients per GPU on Volta and later (reference/scheduling.md §2).
-        if (auto v = onlyFor("mpsClients", SharingMode::Mps, "mps"))
-            d.mpsClients = static_cast<int>(v->integer(1, GpuSharingDef::kMaxMpsClients));
-        if (auto v = onlyFor("mpsComputeCapPct", SharingMode::Mps, "mps"))
-            d.mpsComputeCapPct = v->number(1, 100);
-        if (auto v = onlyFor("mpsMemoryLimitGb", SharingMode::Mps, "mps"))
-            d.mpsMemoryLimitGb = v->number(0, 1e5);
-        if (auto v = onlyFor("replicas", SharingMode::TimeSlicing, "time-slicing"))
-            d.timeSliceReplicas = static_cast<int>(
-                v->integer(GpuSharingDef::kMinReplicas, GpuSharingDef::kMaxReplicas));
-        std::optional<JsonNode> layout = onlyFor("migLayout", SharingMode::Mig, "mig");
-        for (const char* key : {"dynamic", "reconfigureS"})
-            onlyFor(key, SharingMode::Mig, "mig");
-        if (d.mode == SharingMode::Mig) {
-            const GpuModel* gpu = catalog.findGpu(type.gpuModel);
-            const std::optional<MigFamily> family =
-                gpu ? migFamilyFor(*gpu) : std::optional<MigFamily>();
-            if (!family)
-                fail(o.pointer() + "/mode", "GPU model \"" + type.gpuModel + "\" of node type \"" +
-                                                type.id + "\" has no MIG geometry");
-            if (auto v = o.optional("dynamic")) d.migDynamic = v->boolean();
-            if (auto v = o.optional("reconfigureS")) d.migReconfigureS = v->number(0, 86400);
-            if (!layout) fail(o.pointer(), "missing key \"migLayout\" (e.g. \"3g.40gb, 4g.40gb\")");
-            d.migLayout = layout->string(256);
-            // A dynamic GPU may start uncut: the scheduler cuts it for what is pending.
-            if (!d.migDynamic && d.migLayout.find_first_not_of(" \t,+") == std::string::npos)
-                layout->fail(
-                    "a MIG layout needs at least one instance (e.g. \"7g.80gb\"), unless "
-                    "\"dynamic\": true lets the scheduler cut the GPUs");
-            try {
-                parseMigLayout(d.migLayout, *family, gpu->migMaxInstances);
-            } catch (const std::invalid_argument& e) {
-                layout->fail(std::string(e.what()) + " (on " + gpu->id + ")");
-            }
-        }
-        o.finish();
-        return d;
     }
 
     /// A pod's GPU share, MIG instance, CPU and memory (engine/README.md, "Resource model").
@@ -313,7 +260,8 @@ struct Reader {
                         if (g.state != NodeState::Provisioning)
                             v->fail("\"readyAtS\" only applies to \"state\": \"provisioning\"");
                     }
-                    if (auto v = go.optional("sharing")) g.sharing = sharing(*v, *type);
+                    if (auto v = go.optional("sharing"))
+                        g.sharing = detail::readSharing(*v, *type, catalog);
                     if (auto v = go.optional("speed")) {
                         g.speed = v->number(0, 1);
                         if (g.speed < 0.01)
@@ -482,10 +430,29 @@ struct Reader {
                 t.maxJobs = static_cast<int>(v->integer(0, InputLimits::maxJobsPerClass));
             t.traits = traits(o, false);
             if (t.format == TraceFormat::Openb) podOwnTraits(o, t.traits);
+            if (auto v = o.optional("gpuTypes")) t.gpuTypes = gpuTypes(*v, t.format);
             o.finish();
             if (options.loadTraces) t.data = loadTrace(t, fileNode);
             s.traces.push_back(std::move(t));
         }
+    }
+
+    /// A sacct trace's {"TYPE": "MODEL", …}: Slurm GPU types and the catalog models they are.
+    std::vector<std::pair<std::string, std::string>> gpuTypes(const JsonNode& node,
+                                                              TraceFormat format) const {
+        if (format != TraceFormat::Sacct)
+            node.fail("only applies to \"format\": \"sacct\" (Slurm's GPU types)");
+        JsonObject o = node.object();
+        if (node.raw().size() > 64) node.fail("more than 64 GPU types");
+        std::vector<std::pair<std::string, std::string>> out;
+        for (const auto& [type, value] : node.raw().items()) {
+            JsonNode model = o.required(type);
+            if (auto problem = detail::nameProblem(type)) model.fail("GPU type " + *problem);
+            out.emplace_back(type, model.name());
+            if (!catalog.findGpu(out.back().second))
+                model.fail("unknown GPU model \"" + out.back().second + "\" (not in the catalog)");
+        }
+        return out;
     }
 
     /// An openb pod list gives each pod's GPUs, share, CPU, memory and models: the traits
@@ -572,13 +539,40 @@ struct Reader {
     void openbTraceModels() const {
         for (std::size_t i = 0; i < s.traces.size(); ++i) {
             const TraceDef& t = s.traces[i];
-            if (!t.data) continue;
+            if (!t.data || t.format != TraceFormat::Openb) continue;
             for (std::size_t m = 0; m < t.data->gpuModels.size(); ++m)
                 if (!s.findGpu(t.data->gpuModels[m]))
                     fail("/traces/" + std::to_string(i) + "/file",
                          t.data->resolvedPath + ": pod " + t.data->gpuModelFirstPod[m] +
                              " allows GPU model \"" + t.data->gpuModels[m] +
                              "\" (gpu_spec), which no node of the fleet has");
+        }
+    }
+
+    /// Every GPU type a sacct trace's jobs ask must be one catalog model (by "gpuTypes", then
+    /// slurmGpuModel's rule). A model no node has joins the scenario's models: such jobs pend
+    /// on the reservation layer, as a job asking that model would.
+    void sacctTraceModels() {
+        for (std::size_t i = 0; i < s.traces.size(); ++i) {
+            const TraceDef& t = s.traces[i];
+            if (!t.data || t.format != TraceFormat::Sacct) continue;
+            const std::vector<std::string> models = sacctTypeModels(t, catalog.gpuModels);
+            for (std::size_t m = 0; m < models.size(); ++m) {
+                if (models[m].empty()) {
+                    const std::string& type = t.data->gpuModels[m];
+                    std::string maybe;
+                    for (const std::string& id : slurmGpuTypeCandidates(type, catalog))
+                        maybe += (maybe.empty() ? "" : ", ") + id;
+                    fail("/traces/" + std::to_string(i) + "/file",
+                         t.data->resolvedPath + ": " + t.data->gpuModelFirstPod[m] +
+                             ": GPU type \"" + type + "\" (ReqTRES) " +
+                             (maybe.empty()
+                                  ? "matches no catalog GPU model"
+                                  : "is not one catalog GPU model (it could be " + maybe + ")") +
+                             "; name it in \"gpuTypes\", e.g. {\"" + type + "\": \"MODEL\"}");
+                }
+                if (!s.findGpu(models[m])) s.gpuModels.push_back(*catalog.findGpu(models[m]));
+            }
         }
     }
 
@@ -597,6 +591,7 @@ struct Reader {
             // A model no node has is allowed: such a job pends on the reservation layer.
             if (!s.findGpu(id)) s.gpuModels.push_back(*g);
         }
+        sacctTraceModels();
         Fleet fleet;
         try {
             fleet = Fleet::build(s);

@@ -73,7 +73,18 @@ OJson sharing(const GpuSharingDef& g) {
     if (g.mode == SharingMode::TimeSlicing)
         putIf(o, "replicas", g.timeSliceReplicas, d.timeSliceReplicas);
     if (g.mode == SharingMode::Mig) {
-        o["migLayout"] = g.migLayout;
+        if (g.migLayouts.empty()) {
+            o["migLayout"] = g.migLayout;
+        } else {
+            OJson runs = OJson::array();
+            for (const MigLayoutRun& run : g.migLayouts) {
+                OJson r;
+                r["gpus"] = run.gpus;
+                r["layout"] = run.layout;
+                runs.push_back(std::move(r));
+            }
+            o["migLayouts"] = std::move(runs);
+        }
         putIf(o, "dynamic", g.migDynamic, d.migDynamic);
         putIf(o, "reconfigureS", g.migReconfigureS, d.migReconfigureS);
     }
@@ -341,6 +352,12 @@ std::string scenarioToJson(const Scenario& s) {
             putIf(o, "offsetS", t.offsetS, dt.offsetS);
             putIf(o, "maxJobs", t.maxJobs, dt.maxJobs);
             traits(o, t.traits, false);
+            if (!t.gpuTypes.empty()) {
+                OJson types = OJson::object();
+                for (const auto& [type, model] : t.gpuTypes)
+                    types[type] = model;
+                o["gpuTypes"] = std::move(types);
+            }
             traces.push_back(o);
         }
         root["traces"] = traces;

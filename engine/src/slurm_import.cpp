@@ -2,6 +2,7 @@
 // Import read them: the nodes (slurm_nodes.cpp), their racks and pods (slurm_topology.cpp) and
 // the accounting replayed as a trace (trace_sacct.cpp), with the summary's lines for the jobs
 // and the horizon.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -53,9 +54,63 @@ void summarizeSacct(const TraceData& d, const std::string& file, ImportSummary& 
     if (c.noAccount > 0)
         summary.assumptions.push_back(plural(c.noAccount, "job", "jobs") +
                                       " without an account: team \"unknown\"");
-    summary.assumptions.push_back(
-        "the replay places each job on any GPU model, whatever GPU type it asked for");
 }
+
+namespace {
+
+/// The GPU model of each type the export's jobs ask, by the nodes' --gpu-type and the catalog
+/// (as the nodes' types), into `trace.gpuTypes`; the summary says which jobs keep to which
+/// model, and those that ask a model no imported node has. Throws SlurmGpuTypeError for a type
+/// that is not one catalog model.
+void mapJobGpuTypes(TraceDef& trace, const std::string& file, const Catalog& catalog,
+                    const SlurmNodeOptions& options, const ImportedFleet& fleet,
+                    ImportSummary& summary) {
+    const TraceData& d = *trace.data;
+    if (d.gpuModels.empty()) {
+        summary.mapped.push_back("no job asks a GPU type (ReqTRES gres/gpu:TYPE): any model");
+        return;
+    }
+    std::vector<long long> jobs(d.gpuModels.size(), 0);
+    for (const TraceJob& job : d.jobs)
+        for (std::size_t m = 0; m < jobs.size(); ++m)
+            jobs[m] += (job.allowedGpuModels >> m) & 1u;
+    std::string mapped, missing;
+    for (std::size_t m = 0; m < d.gpuModels.size(); ++m) {
+        const std::string& type = d.gpuModels[m];
+        const std::string model = slurmGpuModel(type, catalog, options);
+        if (model.empty()) {
+            std::vector<std::string> candidates = slurmGpuTypeCandidates(type, catalog);
+            std::string maybe;
+            for (const std::string& id : candidates)
+                maybe += (maybe.empty() ? "" : ", ") + id;
+            throw SlurmGpuTypeError(
+                file, d.gpuModelFirstPod[m],
+                "a job asks GPU type \"" + detail::escapedForMessage(type, 40) + "\" (ReqTRES), " +
+                    (maybe.empty()
+                         ? "which matches no catalog GPU model"
+                         : "which is not one catalog GPU model (it could be " + maybe + ")") +
+                    "; name it with --gpu-type " + detail::escapedForMessage(type, 40) + "=MODEL",
+                type, std::move(candidates));
+        }
+        trace.gpuTypes.push_back({type, model});
+        const std::string line = type + " → " + model + " (" + plural(jobs[m], "job", "jobs") + ")";
+        mapped += (mapped.empty() ? "" : ", ") + line;
+        const bool onANode =
+            std::any_of(fleet.nodes.begin(), fleet.nodes.end(),
+                        [&](const ImportedNode& n) { return n.gpuModel == model; });
+        if (!onANode) missing += (missing.empty() ? "" : ", ") + line;
+    }
+    // In key order, as a scenario file's "gpuTypes" reads back.
+    std::sort(trace.gpuTypes.begin(), trace.gpuTypes.end());
+    summary.mapped.push_back(
+        "jobs asking a GPU type (ReqTRES gres/gpu:TYPE) run on its model only: " + mapped +
+        "; other jobs on any model");
+    if (!missing.empty())
+        summary.assumptions.push_back("jobs ask GPU types no imported node has: " + missing +
+                                      "; they wait (reservation layer)");
+}
+
+}  // namespace
 
 SlurmImport importSlurmFiles(const Catalog& catalog, const std::filesystem::path& nodes,
                              const std::optional<std::filesystem::path>& jobs,
@@ -74,10 +129,11 @@ SlurmImport importSlurmFiles(const Catalog& catalog, const std::filesystem::path
         const std::filesystem::path absolute = std::filesystem::absolute(*jobs, ec);
         def.file = (ec ? *jobs : absolute).generic_string();
         def.data = trace.data;
+        summarizeSacct(*trace.data, jobs->string(), summary);
+        mapJobGpuTypes(def, jobs->string(), catalog, options.nodes, out.fleet, summary);
         out.fleet.traces.push_back(def);
         out.fleet.teams = trace.data->teams;
         out.fleet.source += " and sacct (" + jobs->string() + ")";
-        summarizeSacct(*trace.data, jobs->string(), summary);
         spanS = trace.exportEpochS - trace.firstSubmitEpochS;
     }
     if (options.horizonS) {

@@ -244,17 +244,11 @@ std::string namesOf(const std::vector<std::string>& names, std::size_t count) {
     return out;
 }
 
-/// Catalog models whose id, name or labels contain `type`: what an ambiguous type could mean.
+/// "a, b, c": what an ambiguous type could mean, for a message.
 std::string candidates(std::string_view type, const Catalog& catalog) {
-    const std::string t = normalized(type);
     std::string out;
-    for (const GpuModel& g : catalog.gpuModels) {
-        bool hit = normalized(g.id).find(t) != std::string::npos ||
-                   normalized(g.name).find(t) != std::string::npos;
-        for (const std::string& label : g.productLabels)
-            hit = hit || normalized(label).find(t) != std::string::npos;
-        if (hit) out += (out.empty() ? "" : ", ") + g.id;
-    }
+    for (const std::string& id : slurmGpuTypeCandidates(type, catalog))
+        out += (out.empty() ? "" : ", ") + id;
     return out;
 }
 
@@ -336,10 +330,13 @@ private:
                       " has untyped GPUs (gpu:<count>): name their model with --gpu-type "
                       "gpu=MODEL");
         const std::string maybe = candidates(type, m_catalog);
-        line.fail("node " + node + ": GPU type " + inQuotes(type) +
-                  (maybe.empty() ? " matches no catalog GPU model"
-                                 : " is not one catalog GPU model (it could be " + maybe + ")") +
-                  "; name it with --gpu-type " + detail::escapedForMessage(type, 40) + "=MODEL");
+        throw SlurmGpuTypeError(
+            m_file, line.place(),
+            "node " + node + ": GPU type " + inQuotes(type) +
+                (maybe.empty() ? " matches no catalog GPU model"
+                               : " is not one catalog GPU model (it could be " + maybe + ")") +
+                "; name it with --gpu-type " + detail::escapedForMessage(type, 40) + "=MODEL",
+            type, slurmGpuTypeCandidates(type, m_catalog));
     }
 
     long long cpus(const NodeLine& line, const std::string& node) const {
@@ -398,11 +395,20 @@ private:
 
 std::string slurmGpuModel(std::string_view type, const Catalog& catalog,
                           const SlurmNodeOptions& options) {
-    for (const auto& [from, to] : options.gpuTypeModels)
-        if (normalized(from) == normalized(type)) return catalog.findGpu(to) ? to : std::string();
+    return slurmGpuModel(type, catalog.gpuModels, options.gpuTypeModels);
+}
+
+std::string slurmGpuModel(std::string_view type, std::span<const GpuModel> models,
+                          std::span<const std::pair<std::string, std::string>> typeModels) {
+    for (const auto& [from, to] : typeModels)
+        if (normalized(from) == normalized(type))
+            return std::any_of(models.begin(), models.end(),
+                               [&to = to](const GpuModel& g) { return g.id == to; })
+                       ? to
+                       : std::string();
     const std::string t = normalized(type);
     std::string found;
-    for (const GpuModel& g : catalog.gpuModels) {
+    for (const GpuModel& g : models) {
         bool hit = normalized(g.id) == t || normalized(g.name) == t;
         for (const std::string& label : g.productLabels) {
             const std::string l = normalized(label);
@@ -413,6 +419,19 @@ std::string slurmGpuModel(std::string_view type, const Catalog& catalog,
         found = g.id;
     }
     return found;
+}
+
+std::vector<std::string> slurmGpuTypeCandidates(std::string_view type, const Catalog& catalog) {
+    const std::string t = normalized(type);
+    std::vector<std::string> out;
+    for (const GpuModel& g : catalog.gpuModels) {
+        bool hit = normalized(g.id).find(t) != std::string::npos ||
+                   normalized(g.name).find(t) != std::string::npos;
+        for (const std::string& label : g.productLabels)
+            hit = hit || normalized(label).find(t) != std::string::npos;
+        if (hit) out.push_back(g.id);
+    }
+    return out;
 }
 
 ImportedFleet parseSlurmNodes(std::string_view text, const std::string& sourceName,

@@ -21,8 +21,12 @@
 //    the horizon (an assumption, counted).
 //  - GPUs: `gres/gpu=N` of AllocTRES, else the sum of its `gres/gpu:<type>=N`; pending jobs
 //    read ReqTRES (and any job whose AllocTRES is empty or absent). No GPU: a CPU-only job,
-//    left out and counted. The replay places a job on any GPU model: the export's GPU types
-//    are not matched to the fleet.
+//    left out and counted.
+//  - GPU type: a job whose ReqTRES asks `gres/gpu:<type>=N` runs only on that type's model
+//    (TraceJob::allowedGpuModels over the types in TraceData::gpuModels; the scenario maps a
+//    type to a model by the trace's "gpuTypes", then slurmGpuModel's rule: sacctTypeModels).
+//    AllocTRES's types are where a job ran, not what it needed: an untyped request runs on
+//    any model. Several types asked: kept to the one the fleet has most of (counted).
 //  - The team is the Account; an empty one is team "unknown" (counted).
 //  - Array tasks (123_4) are jobs of their own; a pending array record (123_[5-9],
 //    123_[1,3,5-7%2]) is that many tasks, at most kMaxTasksPerRecord. Heterogeneous job
@@ -32,6 +36,7 @@
 // than the header's, or more than kMaxJobs jobs in all, is refused with its line.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <numeric>
@@ -140,11 +145,18 @@ Phase phaseOf(std::string_view state, const Rows& rows) {
               "SPECIAL_EXIT)");
 }
 
+/// The GPUs of a TRES list and the GPU types it names with a count above 0.
+struct TresGpus {
+    long long gpus = 0;
+    std::vector<std::string_view> types;
+};
+
 /// GPUs of a TRES list ("billing=8,cpu=8,gres/gpu:h100=4,gres/gpu=4,mem=64G,node=1"): the
 /// untyped count, else the sum of the typed ones; 0 without any.
-long long tresGpus(std::string_view tres, const char* column, const Rows& rows) {
+TresGpus tresGpus(std::string_view tres, const char* column, const Rows& rows) {
     std::optional<long long> untyped;
     long long typed = 0;
+    TresGpus out;
     std::size_t start = 0;
     while (start <= tres.size() && !tres.empty()) {
         std::size_t end = tres.find(',', start);
@@ -171,9 +183,14 @@ long long tresGpus(std::string_view tres, const char* column, const Rows& rows) 
             if (typed > kMaxGpusPerJob)
                 rows.fail(std::string(column) + ": more than " + std::to_string(kMaxGpusPerJob) +
                           " GPUs");
+            const std::string_view type = key.substr(9);
+            if (type.empty())
+                rows.fail(std::string(column) + " " + inQuotes(item) + ": no GPU type");
+            if (*n > 0) out.types.push_back(type);
         }
     }
-    return untyped ? *untyped : typed;
+    out.gpus = untyped ? *untyped : typed;
+    return out;
 }
 
 /// Tasks of a pending array record's index list ("5-9", "1,3,5-7%2", "1-9:2").
@@ -260,6 +277,7 @@ struct Record {
     int gpus = 0;
     int team = 0;
     long long tasks = 1;
+    std::uint64_t allowedGpuTypes = 0;  ///< bits index TraceData::gpuModels; 0 = any
 };
 
 class SacctReader {
@@ -373,8 +391,9 @@ private:
 
         // Pending jobs hold nothing yet: their request. Others what they were given.
         const bool requested = r.phase == Phase::Pending || field(fields, AllocTres).empty();
-        const long long gpus = requested ? tresGpus(field(fields, ReqTres), "ReqTRES", m_rows)
-                                         : tresGpus(field(fields, AllocTres), "AllocTRES", m_rows);
+        const TresGpus asked = tresGpus(field(fields, ReqTres), "ReqTRES", m_rows);
+        const long long gpus =
+            requested ? asked.gpus : tresGpus(field(fields, AllocTres), "AllocTRES", m_rows).gpus;
         const int tasks = static_cast<int>(r.tasks);
         if (gpus == 0) {
             m_data->rows.cpuOnly += tasks;
@@ -396,6 +415,11 @@ private:
             if (!start) m_rows.fail("running job " + inQuotes(id) + " has no Start time");
             r.startS = *start;
         }
+        // The GPU types the job asked (ReqTRES): it runs on their models only. AllocTRES's
+        // types are where it ran, not what it needed.
+        for (std::string_view type : asked.types)
+            r.allowedGpuTypes |= std::uint64_t{1} << gpuType(type);
+        if (std::popcount(r.allowedGpuTypes) > 1) m_data->rows.severalModels += tasks;
         r.team = team(field(fields, Account), tasks);
         if (kind.arrayTask) m_data->rows.arrayTasks += tasks;
         m_jobCount += r.tasks;
@@ -413,6 +437,18 @@ private:
             m_rows.fail("bad TimelimitRaw " + inQuotes(s) +
                         " (expected minutes, UNLIMITED, Partition_Limit or Unknown)");
         return minutes;
+    }
+
+    /// The bit of a GPU type in TraceData::gpuModels, added on first sight with its line.
+    int gpuType(std::string_view type) {
+        std::vector<std::string>& types = m_data->gpuModels;
+        const auto it = std::find(types.begin(), types.end(), type);
+        if (it != types.end()) return static_cast<int>(it - types.begin());
+        if (const auto problem = detail::nameProblem(type)) m_rows.fail("GPU type " + *problem);
+        if (types.size() == 64) m_rows.fail("more than 64 GPU types in the file");
+        types.emplace_back(type);
+        m_data->gpuModelFirstPod.push_back("line " + std::to_string(m_rows.lineNumber()));
+        return static_cast<int>(types.size() - 1);
     }
 
     int team(std::string_view account, int tasks) {
@@ -446,6 +482,7 @@ private:
             job.submitS = r.submitS - first;
             job.gpus = r.gpus;
             job.team = r.team;
+            job.allowedGpuModels = r.allowedGpuTypes;
             const int tasks = static_cast<int>(r.tasks);
             const std::optional<double> limitS =
                 r.limitMinutes ? std::optional<double>(static_cast<double>(*r.limitMinutes) * 60)
@@ -509,6 +546,14 @@ std::shared_ptr<const TraceData> readSacctTrace(const std::filesystem::path& fil
     return parseSacct(readTextFile(file), file.string()).data;
 }
 
+std::vector<std::string> sacctTypeModels(const TraceDef& trace, std::span<const GpuModel> models) {
+    std::vector<std::string> out;
+    if (!trace.data) return out;
+    for (const std::string& type : trace.data->gpuModels)
+        out.push_back(slurmGpuModel(type, models, trace.gpuTypes));
+    return out;
+}
+
 std::string describeSacctRows(const TraceData& data) {
     const TraceRowCounts& c = data.rows;
     std::string text =
@@ -528,6 +573,10 @@ std::string describeSacctRows(const TraceData& data) {
     if (c.noAccount > 0)
         kept.push_back(counted(c.noAccount, "without an account", "without an account") +
                        ": team " + kUnknownTeam);
+    if (c.severalModels > 0)
+        kept.push_back(
+            counted(c.severalModels, "asking several GPU types", "asking several GPU types") +
+            ": kept to the one the fleet has most of");
     std::string notes;
     for (const std::string& k : kept)
         notes += (notes.empty() ? "" : "; ") + k;

@@ -12,6 +12,7 @@
 
 #include "gpuplan/mig_geometry.hpp"
 #include "gpuplan/roofline.hpp"
+#include "gpuplan/slurm_import.hpp"
 #include "large_arrays.hpp"
 #include "random.hpp"
 #include "sorted_runs.hpp"
@@ -236,19 +237,27 @@ struct Resolver {
 };
 
 /// The fleet GPU model a trace row may run on. A row allowing several (an openb gpu_spec
-/// such as "V100M16|V100M32") is kept to the one of them with the most GPUs in the fleet: a
-/// job holds one model (JobSpec::gpuModel), and narrowing never places a pod where the trace
-/// forbids it, while widening to any model would (TraceRowCounts::severalModels counts them).
+/// such as "V100M16|V100M32", a sacct job asking two GPU types) is kept to the one of them
+/// with the most GPUs in the fleet: a job holds one model (JobSpec::gpuModel), and narrowing
+/// never places a pod where the trace forbids it, while widening to any model would
+/// (TraceRowCounts::severalModels counts them).
 struct TraceModels {
     const Fleet& fleet;
-    const TraceData& trace;
+    /// Per bit of TraceJob::allowedGpuModels, its model id: an openb row names models, a sacct
+    /// job Slurm GPU types (sacctTypeModels).
+    std::vector<std::string> ids;
+
+    TraceModels(const Fleet& f, const TraceDef& trace)
+        : fleet(f),
+          ids(trace.format == TraceFormat::Sacct ? sacctTypeModels(trace, f.gpuModels)
+                                                 : trace.data->gpuModels) {}
 
     std::int16_t of(std::uint64_t allowed) const {
         if (allowed == 0) return -1;
         int best = -1;
-        for (std::size_t bit = 0; bit < trace.gpuModels.size(); ++bit) {
+        for (std::size_t bit = 0; bit < ids.size(); ++bit) {
             if (((allowed >> bit) & 1u) == 0) continue;
-            const std::optional<int> m = fleet.findGpuModel(trace.gpuModels[bit]);
+            const std::optional<int> m = fleet.findGpuModel(ids[bit]);
             if (m && (best < 0 || fleet.extents[*m].totalGpus > fleet.extents[best].totalGpus))
                 best = *m;
         }
@@ -458,7 +467,7 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
         proto.source = JobSource::Trace;
         proto.sourceIndex = static_cast<std::uint32_t>(ti);
         resolve.traits(trace.traits, proto);
-        const TraceModels models{fleet, *trace.data};
+        const TraceModels models(fleet, trace);
         std::uint32_t seq = 0;
         for (const TraceJob& row : trace.data->jobs) {
             if (trace.maxJobs > 0 && seq >= static_cast<std::uint32_t>(trace.maxJobs)) break;
@@ -480,6 +489,8 @@ Workload generateWorkload(const Scenario& scenario, const Fleet& fleet) {
                 job.gpuModel = models.of(row.allowedGpuModels);
                 resolve.size(row.gpus, row.gpus, job);
             } else {
+                if (row.allowedGpuModels != 0)  // a sacct job's GPU type
+                    job.gpuModel = models.of(row.allowedGpuModels);
                 resolve.size(row.gpus, trace.traits.gpusPerPod, job);
             }
             w.jobs.push_back(job);

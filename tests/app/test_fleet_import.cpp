@@ -2,6 +2,7 @@
 // 2 A100, 1 L4 = 35 GPUs; 4 running and 1 pending GPU pod) and previews the fleet and the
 // summary; a refused file shows its place and keeps Import off; Import replaces the document as
 // one undo step, and undo brings back the scenario and its file.
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QPushButton>
 #include <QtTest>
@@ -90,6 +91,52 @@ private slots:
         QVERIFY(!dialog.preview());
         QVERIFY2(dialog.errorText().contains(QStringLiteral("nodes.txt:")),
                  qPrintable(dialog.errorText()));
+    }
+
+    void anAmbiguousSlurmGpuTypeOffersTheCatalogsModels() {
+        // nodes.txt's gpu06 has Gres=gpu:h100:4, and "h100" is in three catalog models' names:
+        // instead of only failing, the preview offers them; choosing one adds h100=MODEL to the
+        // GPU types (as if typed) and reads again, now with gpu06 on that model.
+        const QString slurm = QStringLiteral(GPUPLAN_TEST_DATA_DIR "/slurm");
+        const Catalog catalog = test::catalog();
+        FleetImportDialog dialog(catalog);
+        FleetImportRequest r;
+        r.source = FleetImportRequest::Source::Slurm;
+        r.nodesFile = slurm + "/nodes.txt";
+        dialog.setRequest(r);
+        QVERIFY(waitForRead(dialog));
+        QVERIFY(!dialog.preview());
+        QVERIFY(!importButton(&dialog)->isEnabled());
+        QCOMPARE(dialog.ambiguousGpuType(), QStringLiteral("h100"));
+        QCOMPARE(dialog.gpuTypeCandidates(), (QStringList{"h100-sxm", "h100-pcie", "h100-nvl"}));
+        auto* choice = dialog.findChild<QComboBox*>(QStringLiteral("gpuTypeChoice"));
+        QVERIFY(choice);
+        QVERIFY(choice->isVisibleTo(&dialog));
+        QCOMPARE(choice->count(), 4);  // "choose a model…" and the three
+        QVERIFY(choice->itemText(2).startsWith(QStringLiteral("h100-pcie (NVIDIA H100 80GB PCIe")));
+        emit choice->activated(2);
+        QCOMPARE(dialog.request().gpuModels, QStringLiteral("h100=h100-pcie"));
+        QVERIFY(waitForRead(dialog));
+        QVERIFY2(dialog.preview(), qPrintable(dialog.errorText()));
+        QVERIFY(dialog.ambiguousGpuType().isEmpty());
+        QVERIFY(!choice->isVisibleTo(&dialog));
+        QVERIFY(importButton(&dialog)->isEnabled());
+        const Scenario& s = dialog.preview()->scenario;
+        bool pcie = false;
+        for (const NodeType& t : s.definedNodeTypes)
+            pcie = pcie || (t.gpuModel == "h100-pcie" && t.gpusPerNode == 4);
+        QVERIFY(pcie);  // gpu06's 4 GPUs
+        // A type matching no catalog model offers nothing to choose: the error alone.
+        QTemporaryDir dir;
+        const QString v100 = dir.filePath(QStringLiteral("v100.txt"));
+        writeFileAtomic(v100.toStdString(), "NodeName=a Gres=gpu:v100:4 State=IDLE\n");
+        r.nodesFile = v100;
+        dialog.setRequest(r);
+        QVERIFY(waitForRead(dialog));
+        QVERIFY(!dialog.preview());
+        QVERIFY(dialog.ambiguousGpuType().isEmpty());
+        QVERIFY(!choice->isVisibleTo(&dialog));
+        QVERIFY(dialog.errorText().contains(QStringLiteral("matches no catalog GPU model")));
     }
 
     void aRefusedFileShowsItsPlaceAndImportStaysOff() {

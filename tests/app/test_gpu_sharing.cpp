@@ -497,6 +497,51 @@ private slots:
         QCOMPARE(editor->modeBox()->currentText(), QStringLiteral("Whole GPUs"));
         QVERIFY(editor->modeBox()->isEnabled());
     }
+
+    void aNodeWithALayoutPerGpuIsShownAsItIs() {
+        // An import gives kNode's GPUs layouts of their own: GPUs 0–3 3g + 2g + 2 × 1g, GPUs
+        // 4–7 two 3g. The editor draws one GPU: it shows GPU 0's and says the others differ;
+        // ticking dynamic MIG keeps each GPU's own; a layout typed there goes on every GPU.
+        Fixture f;
+        GpuSharingDef perGpu;
+        perGpu.mode = SharingMode::Mig;
+        perGpu.migLayouts = {{4, "3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb"}, {4, "3g.40gb, 3g.40gb"}};
+        QCOMPARE(applyFleetEdit(f.doc, setSharingOf(f.doc.scenario(), kNode, perGpu)), QString());
+        const auto groupOfNode = [&]() -> const GpuSharingDef* {
+            for (const PodDef& pod : f.doc.scenario().pods)
+                for (const RackDef& rack : pod.racks)
+                    for (const NodeGroupDef& g : rack.nodes)
+                        if (g.sharing.mode == SharingMode::Mig) return &g.sharing;
+            return nullptr;
+        };
+        QVERIFY(groupOfNode());
+        const QString summary =
+            QStringLiteral("MIG per GPU: 4 × (3g.40gb+2g.20gb+2×1g.10gb), 4 × (2×3g.40gb)");
+        ui::GpuSharingEditor* editor = editorOn(f, kNode);
+        QCOMPARE(editor->sharing().migLayout, std::string("3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb"));
+        QVERIFY(editor->sharing().migLayouts.empty());
+        bool noted = false;
+        for (QLabel* label : editor->findChildren<QLabel*>())
+            noted = noted || (label->text().contains(QStringLiteral("layouts of their own (") +
+                                                     summary + QStringLiteral(")")) &&
+                              label->text().contains(QStringLiteral("shown: the first GPU's")));
+        QVERIFY(noted);
+        // The inspector lists every GPU's layout.
+        QVERIFY(f.waitForResults());
+        auto* inspector = f.window->findChild<ui::Inspector*>();
+        inspector->showNode(f.nodeIndex(kNode));
+        QVERIFY2(inspector->toPlainText().contains(summary), qPrintable(inspector->toPlainText()));
+        // Dynamic MIG: the layouts stay each GPU's own.
+        editor->findChild<QCheckBox*>(QStringLiteral("migDynamic"))->setChecked(true);
+        QVERIFY(groupOfNode()->migDynamic);
+        QCOMPARE(groupOfNode()->migLayouts, perGpu.migLayouts);
+        // A layout set in the editor goes on every GPU.
+        QVERIFY(editor->applyLayoutText(QStringLiteral("7g.80gb")));
+        QVERIFY(groupOfNode()->migLayouts.empty());
+        QCOMPARE(groupOfNode()->migLayout, std::string("7g.80gb@0"));
+        f.doc.undoStack()->undo();
+        QCOMPARE(groupOfNode()->migLayouts, perGpu.migLayouts);
+    }
 };
 
 QTEST_MAIN(GpuSharingTest)

@@ -30,6 +30,32 @@ expect '0' '^ok: .*s.json' -- "$cli" validate --presets "$presets" "$work/s.json
 # 4 running pods start at once; the pending fine-tune too (a Ready H100 node has room).
 expect_text 0 'jobs_started               5' -- "$cli" run --presets "$presets" "$work/s.json"
 
+# A node in MIG's mixed strategy keeps every instance it reports: 8 H100 with 8 × 3g.40gb,
+# 4 × 2g.20gb and 14 × 1g.10gb get a layout per GPU (4 GPUs 3g + 2g + 1g, 2 with 3g + 3 × 1g,
+# 2 with 3g + 2 × 1g: tests/engine/test_mig_geometry.cpp works it out), written as
+# "migLayouts"; the scenario validates and all 26 instances serve pods at once.
+cat >"$work/mixed.json" <<'JSON'
+{"kind": "List", "items": [{"kind": "Node",
+  "metadata": {"name": "h100-mixed", "labels": {"nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3",
+    "nvidia.com/gpu.count": "8", "nvidia.com/mig.strategy": "mixed"}},
+  "status": {"allocatable": {"cpu": "96", "memory": "1Ti", "nvidia.com/gpu": "0",
+    "nvidia.com/mig-3g.40gb": "8", "nvidia.com/mig-2g.20gb": "4", "nvidia.com/mig-1g.10gb": "14"}}}]}
+JSON
+expect_text 0 '1 node with MIG: h100-mixed (4 GPUs: 3g.40gb, 2g.20gb, 1g.10gb; 2 GPUs: 3g.40gb, 1g.10gb, 1g.10gb, 1g.10gb; 2 GPUs: 3g.40gb, 1g.10gb, 1g.10gb)' \
+    -- import "$work/mixed.json" --out "$work/mixed-s.json"
+if grep -q '"migLayouts"' "$work/mixed-s.json" && ! grep -q 'left out' "$work/out" 2>/dev/null; then
+    echo "ok: the mixed node is written with a layout per GPU"
+else
+    fail "mixed-s.json has no \"migLayouts\""
+fi
+expect 0 '^ok: .*mixed-s.json' -- "$cli" validate --presets "$presets" "$work/mixed-s.json"
+# Counts no layout holds (3 × 7g on 2 GPUs) are left out by name, not silently.
+sed -e 's/"nvidia.com\/gpu.count": "8"/"nvidia.com\/gpu.count": "2"/' \
+    -e 's/"nvidia.com\/mig-3g.40gb": "8", "nvidia.com\/mig-2g.20gb": "4", "nvidia.com\/mig-1g.10gb": "14"/"nvidia.com\/mig-7g.80gb": "3"/' \
+    "$work/mixed.json" >"$work/toomany.json"
+expect_text 0 'h100-mixed: 1 MIG instance (1 × 7g.80gb) left out: no layout of its 2 GPUs holds them with the others' \
+    -- import "$work/toomany.json" --out "$work/toomany-s.json"
+
 # End to end: the imported fleet's run in the planning meeting's PDF (when this gpuplan-cli
 # has the application's report; a build without it says so).
 if "$cli" report "$work/s.json" --presets "$presets" --out "$work/r.pdf" >"$work/out" 2>&1; then

@@ -75,6 +75,28 @@ expect_text 0 'horizon 2.00 d (as asked)' \
     -- import --nodes "$slurm/nodes.txt" --jobs "$slurm/sacct.txt" --out "$work/plans/slurm2.json" \
        --gpu-type h100=h100-pcie --horizon-days 2
 
+# A job asking a GPU type (ReqTRES gres/gpu:h100=8) keeps to its model: "h100" maps as the
+# nodes' types do, so without --gpu-type it is refused with the line that asks it, and with
+# one the trace keeps the mapping ("gpuTypes") and the run honours it.
+head -3 "$slurm/nodes.txt" >"$work/nodes-sxm.txt"  # gpu01–03: nvidia_h100_80gb_hbm3 only
+{
+    head -1 "$slurm/sacct.txt"
+    echo '200|vision|gpu|typed|gres/gpu:h100=8,gres/gpu=8|gres/gpu:h100=8,gres/gpu=8|COMPLETED|2026-10-01T08:00:00|2026-10-01T08:00:00|2026-10-01T09:00:00|120|1'
+    echo '201|nlp|gpu|any|gres/gpu=8|gres/gpu=8|COMPLETED|2026-10-01T08:00:00|2026-10-01T08:00:00|2026-10-01T08:30:00|120|1'
+} >"$work/typed.txt"
+expect_text 2 'typed.txt: line 2: a job asks GPU type "h100" (ReqTRES), which is not one catalog GPU model (it could be h100-sxm, h100-pcie, h100-nvl); name it with --gpu-type h100=MODEL' \
+    -- import --nodes "$work/nodes-sxm.txt" --jobs "$work/typed.txt" --out "$work/plans/typed.json"
+expect_text 0 'jobs asking a GPU type (ReqTRES gres/gpu:TYPE) run on its model only: h100 → h100-sxm (1 job); other jobs on any model' \
+    -- import --nodes "$work/nodes-sxm.txt" --jobs "$work/typed.txt" --out "$work/plans/typed.json" \
+       --gpu-type h100=h100-sxm
+if grep -q '"gpuTypes"' "$work/plans/typed.json" && grep -q '"h100": "h100-sxm"' "$work/plans/typed.json"; then
+    echo "ok: the trace keeps the job types' mapping"
+else
+    fail "typed.json has no \"gpuTypes\": {\"h100\": \"h100-sxm\"}"
+fi
+expect 0 '^ok: .*typed.json' -- "$cli" validate --presets "$presets" "$work/plans/typed.json"
+expect_text 0 'jobs_started               2' -- "$cli" run --presets "$presets" "$work/plans/typed.json"
+
 # Bad exports: exit 2 with file and line, --out not written.
 printf 'JobID|Account|Partition|Submit|Start|End|State|AllocTRES\n' >"$work/nolimit.txt"
 expect_text 2 'nolimit.txt: line 1: no TimelimitRaw column' \

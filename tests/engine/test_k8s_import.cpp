@@ -16,6 +16,7 @@
 #include "gpuplan/fleet_import.hpp"
 #include "gpuplan/k8s_import.hpp"
 #include "gpuplan/scenario_io.hpp"
+#include "gpuplan/simulate.hpp"
 #include "gpuplan/topology.hpp"
 #include "test_support.hpp"
 
@@ -314,13 +315,87 @@ TEST_CASE("k8s import: malformed input names the file and the place", "[k8s]") {
         const InputError e = inputErrorOf([&] { importFixture(bad, false); });
         CHECK(e.file() == "--gpu-product");
     }
-    SECTION("MIG instances no GPU can hold") {
-        // 2 × 7g.40gb + 2 × 3g.20gb over 2 GPUs: 7 + 3 compute slices on one A100.
+    SECTION("a MIG profile the GPU does not have") {
         const InputError e = nodesError(
-            editedNodes(R"("nvidia.com/mig-2g.10gb": "2")", R"("nvidia.com/mig-7g.40gb": "2")"));
-        CHECK_THAT(e.message(), Catch::Contains("node gpu-a100-mig"));
-        CHECK_THAT(e.message(), Catch::Contains("no layout a a100-40gb-sxm can hold"));
+            editedNodes(R"("nvidia.com/mig-2g.10gb": "2")", R"("nvidia.com/mig-2g.20gb": "2")"));
+        CHECK_THAT(e.message(), Catch::Contains("node gpu-a100-mig") &&
+                                    Catch::Contains("MIG profile \"2g.20gb\" is not one "
+                                                    "a100-40gb-sxm has"));
     }
+}
+
+TEST_CASE("k8s import: MIG instances no layout holds are left out and named", "[k8s]") {
+    // gpu-a100-mig with 2 × 7g.40gb instead of its 2g.10gb: a 7g takes a whole GPU, so the two
+    // 7g fill both GPUs and 2 × 3g.20gb and 2 × 1g.5gb fit nowhere (7 + 3 compute slices and
+    // 8 + 4 memory slices are more than one GPU has): kept 2, said the 4 others.
+    const ImportedFleet f = importK8s(
+        catalog(),
+        {"nodes.json",
+         editedNodes(R"("nvidia.com/mig-2g.10gb": "2")", R"("nvidia.com/mig-7g.40gb": "2")")},
+        std::nullopt, {});
+    CHECK(nodeNamed(f, "gpu-a100-mig").sharing.migLayout == "7g.40gb");
+    CHECK_THAT(f.summary.text(),
+               Catch::Contains("gpu-a100-mig: 4 MIG instances (2 × 3g.20gb, 2 × 1g.5gb) left "
+                               "out: no layout of its 2 GPUs holds them with the others"));
+}
+
+TEST_CASE("k8s import: a mixed-strategy node keeps every instance, a layout per GPU", "[k8s]") {
+    // The trial's node: 8 H100 in MIG's mixed strategy reporting 8 × 3g.40gb, 4 × 2g.20gb and
+    // 14 × 1g.10gb. Spread as test_mig_geometry.cpp works out: GPUs 0–3 3g + 2g + 1g, GPUs 4–5
+    // 3g + 3 × 1g, GPUs 6–7 3g + 2 × 1g, all 26 instances (it used to be 3g + 1g on every GPU,
+    // 10 dropped).
+    const std::string node = R"({"kind": "List", "items": [{"kind": "Node",
+        "metadata": {"name": "h100-mixed", "labels": {
+            "nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3", "nvidia.com/gpu.count": "8",
+            "nvidia.com/mig.strategy": "mixed"}},
+        "status": {"allocatable": {"cpu": "96", "memory": "1Ti", "nvidia.com/gpu": "0",
+            "nvidia.com/mig-3g.40gb": "8", "nvidia.com/mig-2g.20gb": "4",
+            "nvidia.com/mig-1g.10gb": "14"}}}]})";
+    const ImportedFleet f = importK8s(catalog(), {"nodes.json", node}, std::nullopt, {});
+    const ImportedNode& n = nodeNamed(f, "h100-mixed");
+    CHECK(n.gpus == 8);
+    CHECK(n.sharing.migLayout.empty());
+    CHECK(n.sharing.migLayouts ==
+          std::vector<MigLayoutRun>{{4, "3g.40gb, 2g.20gb, 1g.10gb"},
+                                    {2, "3g.40gb, 1g.10gb, 1g.10gb, 1g.10gb"},
+                                    {2, "3g.40gb, 1g.10gb, 1g.10gb"}});
+    const std::string summary = f.summary.text();
+    CHECK_THAT(summary, !Catch::Contains("left out"));
+
+    // The scenario validates, writes "migLayouts" and reads back the same; a run holds every
+    // instance at once: 8 jobs of a 3g.40gb, 4 of a 2g.20gb, 14 of a 1g.10gb, all pinned to the
+    // node at t = 0, all start at t = 0 (with 3g + 1g per GPU, only 8 + 0 + 8 could).
+    ImportedScenario imported = importedScenario(f, catalog(), {"mixed", 3600, 1});
+    CHECK_THAT(imported.summary.text(),
+               Catch::Contains("1 node with MIG: h100-mixed (4 GPUs: 3g.40gb, 2g.20gb, 1g.10gb; "
+                               "2 GPUs: 3g.40gb, 1g.10gb, 1g.10gb, 1g.10gb; 2 GPUs: 3g.40gb, "
+                               "1g.10gb, 1g.10gb)"));
+    Scenario& s = imported.scenario;
+    const std::string nodeName = s.pods[0].name + "-" + s.pods[0].racks[0].name + "-h100-mixed";
+    s.teams = {TeamDef{"t", ""}};
+    int jobNumber = 0;
+    for (const auto& [profile, count] :
+         {std::pair{"3g.40gb", 8}, std::pair{"2g.20gb", 4}, std::pair{"1g.10gb", 14}})
+        for (int i = 0; i < count; ++i) {
+            JobDef j = test::job("j" + std::to_string(jobNumber++), 1, 600);
+            j.traits.migProfile = profile;
+            j.traits.pin = {PinLevel::Node, nodeName};
+            s.jobs.push_back(j);
+        }
+    validateScenario(s, catalog());
+    const std::string json = scenarioToJson(s);
+    CHECK_THAT(json, Catch::Contains("\"migLayouts\""));
+    CHECK(parseScenario(json, "again.json", catalog()) == s);
+    const Results r = simulate(s, {});
+    REQUIRE(r.jobs.size() == 26);
+    for (const JobRecord& j : r.jobs)
+        CHECK(j.firstStartS == 0);
+    // The snapshot draws each GPU's own layout: 3 instances on GPU 0, 4 on GPU 4, 3 on GPU 7.
+    const ClusterSnapshot snap = r.stateAt(0);
+    REQUIRE(snap.migLayouts.size() == 8);
+    CHECK(snap.migLayouts[0]->size() == 3);
+    CHECK(snap.migLayouts[4]->size() == 4);
+    CHECK(snap.migLayouts[7]->size() == 3);
 }
 
 TEST_CASE("k8s import: a node name past 64 characters keeps its start and a hash", "[k8s]") {

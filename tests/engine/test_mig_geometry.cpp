@@ -442,3 +442,104 @@ TEST_CASE("MIG every greedy sequence of up to 7 placements keeps the rules", "[m
             CHECK(layouts.count(text) == 1);
     }
 }
+
+namespace {
+
+/// distributeMigInstances' counts from "3g.40gb" → 8 pairs.
+std::vector<MigProfileCount> counts(MigFamily family,
+                                    std::initializer_list<std::pair<std::string_view, int>> c) {
+    std::vector<MigProfileCount> out;
+    for (const auto& [name, n] : c)
+        out.push_back({profile(family, name), n});
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("MIG instances spread over a node's GPUs: the trial's mixed-strategy node", "[mig]") {
+    // 8 H100 80GB reporting 8 × 3g.40gb, 4 × 2g.20gb, 14 × 1g.10gb (26 instances; compute
+    // 24 + 8 + 14 = 46 of 56 slices, memory 32 + 8 + 14 = 54 of 64). Largest first, each on
+    // the GPU with the most free memory slices, lowest index among equals:
+    //   8 × 3g (4 memory slices): one on each GPU (3g@4: it blocks fewer placements than @0);
+    //     every GPU then has 4 memory slices used.
+    //   4 × 2g: GPUs 0, 1, 2, 3 (each takes one and then has 6 used, the rest still 4).
+    //   14 × 1g: GPUs 4–7 (4 used) first, one each → 5 used; again GPUs 4–7 → 6 used; now all
+    //     eight have 6 used: GPUs 0–5 take the last six → 7 used.
+    // So GPUs 0–3: 3g + 2g + 1g; GPUs 4–5: 3g + 3 × 1g; GPUs 6–7: 3g + 2 × 1g, and
+    // 4 + 2 × 3 + 2 × 2 = 14 × 1g: every instance is kept, on real layouts (each ≤ 7 compute
+    // slices, 3g@4 with the 2g and 1g in slots 0–3). The old rule (each profile's count ÷ 8
+    // GPUs, remainders dropped) gave 3g + 1g per GPU and dropped 4 × 2g and 6 × 1g.
+    const MigDistribution d = distributeMigInstances(
+        k80, 7, 8, counts(k80, {{"1g.10gb", 14}, {"2g.20gb", 4}, {"3g.40gb", 8}}));
+    CHECK(d.leftOut.empty());
+    const std::string a = "3g.40gb, 2g.20gb, 1g.10gb";
+    const std::string b = "3g.40gb, 1g.10gb, 1g.10gb, 1g.10gb";
+    const std::string c = "3g.40gb, 1g.10gb, 1g.10gb";
+    CHECK(d.layoutTexts == std::vector<std::string>{a, a, a, a, b, b, c, c});
+    CHECK(d.searchSteps == 0);  // the balanced spread held them all
+    std::map<std::string, int> total;
+    for (const std::string& text : d.layoutTexts) {
+        const MigLayout layout = parseMigLayout(text, k80);  // each a layout a GPU holds
+        for (const MigInstance& i : layout.instances())
+            ++total[std::string(layout.profileOf(i).name)];
+    }
+    CHECK(total == std::map<std::string, int>{{"1g.10gb", 14}, {"2g.20gb", 4}, {"3g.40gb", 8}});
+}
+
+TEST_CASE("MIG instances that divide evenly give every GPU the same layout", "[mig]") {
+    // 2 × 3g.20gb, 2 × 2g.10gb, 2 × 1g.5gb on 2 A100 40GB: each profile's instances alternate
+    // between the GPUs (the one with more free memory first, GPU 0 on a tie): one of each.
+    const MigDistribution d = distributeMigInstances(
+        k40, 7, 2, counts(k40, {{"1g.5gb", 2}, {"3g.20gb", 2}, {"2g.10gb", 2}}));
+    CHECK(d.leftOut.empty());
+    CHECK(d.layoutTexts ==
+          std::vector<std::string>{"3g.20gb, 2g.10gb, 1g.5gb", "3g.20gb, 2g.10gb, 1g.5gb"});
+}
+
+TEST_CASE("MIG instances the balanced spread cannot hold are found by the search", "[mig]") {
+    // 2 H100 80GB with 4g.40gb, 3g.40gb, 2g.20gb, 1g.20gb and 4 × 1g.10gb: compute 4 + 3 + 2 +
+    // 1 + 4 = 14 = 2 × 7 and memory 4 + 4 + 2 + 2 + 4 = 16 = 2 × 8, so only a full pack holds
+    // them. Balanced: 4g → GPU 0 (@0); 3g → GPU 1 (more free; @4); 2g → GPU 0 (tie; @4);
+    // 1g.20gb → GPU 1 (4 used against 6; slots 0–1); 1g.10gb → GPU 0 (tie at 6; slot 6), GPU 1
+    // (slot 2), GPU 1 again (slot 3; GPU 0's free slot 7 is no 1g's start), and the fourth
+    // fits nowhere. The search moves the 1g.20gb to slots 6–7 of GPU 0 (the only 2-slice
+    // profile that starts at 6) and the four 1g.10gb to slots 0–3 of GPU 1.
+    const auto c = counts(
+        k80, {{"4g.40gb", 1}, {"3g.40gb", 1}, {"2g.20gb", 1}, {"1g.20gb", 1}, {"1g.10gb", 4}});
+    const MigDistribution balanced = distributeMigInstances(k80, 7, 2, c, 0);  // no search
+    CHECK(balanced.layoutTexts == std::vector<std::string>{"4g.40gb, 2g.20gb, 1g.10gb",
+                                                           "3g.40gb, 1g.20gb, 1g.10gb, 1g.10gb"});
+    REQUIRE(balanced.leftOut.size() == 1);
+    CHECK(balanced.leftOut[0].profile.name == "1g.10gb");
+    CHECK(balanced.leftOut[0].count == 1);
+    const MigDistribution d = distributeMigInstances(k80, 7, 2, c);
+    CHECK(d.leftOut.empty());
+    CHECK(d.layoutTexts == std::vector<std::string>{"4g.40gb, 2g.20gb, 1g.20gb",
+                                                    "3g.40gb, 1g.10gb, 1g.10gb, 1g.10gb, 1g.10gb"});
+    CHECK(d.searchSteps > 0);
+    CHECK(d.searchSteps <= kMigSearchSteps);
+    for (const std::string& text : d.layoutTexts)
+        CHECK_NOTHROW(parseMigLayout(text, k80));
+}
+
+TEST_CASE("MIG instances no layout holds are left out and named", "[mig]") {
+    // 3 × 7g.80gb on 2 GPUs: a 7g takes a whole GPU, so one is left over whatever the order.
+    const MigDistribution d = distributeMigInstances(k80, 7, 2, counts(k80, {{"7g.80gb", 3}}));
+    CHECK(d.layoutTexts == std::vector<std::string>{"7g.80gb", "7g.80gb"});
+    REQUIRE(d.leftOut.size() == 1);
+    CHECK(d.leftOut[0].profile.name == "7g.80gb");
+    CHECK(d.leftOut[0].count == 1);
+    // Two +me on one GPU: at most one +me per GPU (maxCount 1).
+    const MigDistribution me = distributeMigInstances(k80, 7, 1, counts(k80, {{"1g.10gb+me", 2}}));
+    CHECK(me.layoutTexts == std::vector<std::string>{"1g.10gb+me"});
+    REQUIRE(me.leftOut.size() == 1);
+    CHECK(me.leftOut[0].count == 1);
+    // More instances than GPUs have slots: no search (8 × 1g on one GPU of at most 7).
+    const MigDistribution many = distributeMigInstances(k80, 7, 1, counts(k80, {{"1g.10gb", 8}}));
+    CHECK(many.searchSteps == 0);
+    CHECK(many.leftOut[0].count == 1);
+    CHECK_THROWS_AS(distributeMigInstances(k80, 7, 0, counts(k80, {{"1g.10gb", 1}})),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(distributeMigInstances(k80, 7, 2, counts(k40, {{"1g.5gb", 1}})),
+                    std::invalid_argument);
+}

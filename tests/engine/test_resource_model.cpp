@@ -2,6 +2,9 @@
 // MPS and time-slicing, MIG instances, CPU and memory per pod, and what the results show.
 #include <catch2/catch.hpp>
 
+#include <map>
+
+#include "gpuplan/scenario_io.hpp"
 #include "gpuplan/simulate.hpp"
 #include "test_support.hpp"
 
@@ -226,4 +229,103 @@ TEST_CASE("A gang of shares keeps to a model that can hold all of it", "[resourc
     REQUIRE(g.firstStartS == 0);
     for (const PodPlacement& p : r.placementOf(r.segments[g.lastSegment]))
         CHECK(p.node == 1);
+}
+
+namespace {
+
+/// A scenario of one n4 node (4 GPUs of the 80 GB MIG family) shared as `sharing` says.
+std::string oneNodeSharing(const std::string& sharing) {
+    return R"({"format": "gpuplan-scenario", "formatVersion": 1, "name": "x", "horizonS": 3600,
+        "topology": {"pods": [{"name": "p", "racks": [{"name": "r", "nodes": [{"name": "n",
+        "nodeType": "n4", "sharing": )" +
+           sharing + R"(}]}]}]}, "teams": [{"name": "t"}]})";
+}
+
+const std::string kSharingAt = "/topology/pods/0/racks/0/nodes/0/sharing";
+
+}  // namespace
+
+TEST_CASE("A MIG node with a layout per GPU: read, placed, drawn, written", "[resources]") {
+    // One n4 node: GPUs 0–1 "7g.80gb", GPUs 2–3 seven 1g.10gb each ("migLayouts", runs in GPU
+    // order). m asks 2 pods of 7g.80gb: only GPUs 0 and 1 have one. s asks 14 pods of 1g.10gb:
+    // 7 on GPU 2 and 7 on GPU 3. x asks a 3g.40gb: no GPU's layout has one, even empty: pending
+    // on the reservation layer. Allocation: 2 × 7/7 + 14 × 1/7 = 4 GPU-equivalents of 4 GPUs.
+    const std::string ones = "1g.10gb, 1g.10gb, 1g.10gb, 1g.10gb, 1g.10gb, 1g.10gb, 1g.10gb";
+    Scenario s = parseScenario(oneNodeSharing(R"({"mode": "mig", "migLayouts": [
+        {"gpus": 2, "layout": "7g.80gb"}, {"gpus": 2, "layout": ")" +
+                                              ones + R"("}]})"),
+                               "x.json", test::testCatalog());
+    const GpuSharingDef& sharing = s.pods[0].racks[0].nodes[0].sharing;
+    CHECK(sharing.migLayout.empty());
+    CHECK(sharing.migLayouts == std::vector<MigLayoutRun>{{2, "7g.80gb"}, {2, ones}});
+    CHECK(sharing.migLayoutOfGpu(1) == "7g.80gb");
+    CHECK(sharing.migLayoutOfGpu(2) == ones);
+    // Written with the same key and read back the same.
+    const std::string json = scenarioToJson(s);
+    CHECK_THAT(json, Catch::Contains("\"migLayouts\"") && !Catch::Contains("\"migLayout\":"));
+    CHECK(parseScenario(json, "again.json", test::testCatalog()) == s);
+
+    JobDef m = test::job("m", 2, 3600);
+    m.traits.migProfile = "7g.80gb";
+    JobDef small = test::job("s", 14, 3600);
+    small.traits.migProfile = "1g.10gb";
+    JobDef x = test::job("x", 1, 3600);
+    x.traits.migProfile = "3g.40gb";
+    s.jobs = {m, small, x};
+    const Results r = test::run(s);
+    const auto podsOf = [&](const char* name) {
+        const JobRecord& j = r.jobs[test::jobIndex(r, name)];
+        REQUIRE(j.firstStartS == 0);
+        return r.placementOf(r.segments[j.lastSegment]);
+    };
+    std::map<std::uint64_t, int> mPods, sPods;  // GPU mask → pods
+    for (const PodPlacement& p : podsOf("m"))
+        ++mPods[p.gpuMask];
+    for (const PodPlacement& p : podsOf("s"))
+        ++sPods[p.gpuMask];
+    CHECK(mPods == std::map<std::uint64_t, int>{{0b0001, 1}, {0b0010, 1}});
+    CHECK(sPods == std::map<std::uint64_t, int>{{0b0100, 7}, {0b1000, 7}});
+    CHECK(allocationAt(r, 60) == Approx(1.0));
+    const std::vector<PendingJob> pending = r.pendingAt(60);
+    REQUIRE(pending.size() == 1);
+    CHECK(pending[0].layer == Layer::Reservation);
+    // The snapshot holds each GPU's own layout (the fleet view draws it).
+    const ClusterSnapshot at = r.stateAt(60);
+    REQUIRE(at.migLayouts.size() == 4);
+    CHECK(at.migLayouts[0]->describe() == "7g.80gb@0");
+    CHECK(at.migLayouts[3]->size() == 7);
+}
+
+TEST_CASE("Per-GPU MIG layouts are refused where they do not fit", "[resources]") {
+    const auto refusal = [](const std::string& sharing) {
+        return test::inputErrorOf(
+            [&] { parseScenario(oneNodeSharing(sharing), "x.json", test::testCatalog()); });
+    };
+    // The runs' GPUs must be the node type's 4.
+    InputError e = refusal(R"({"mode": "mig", "migLayouts": [{"gpus": 3, "layout": "7g.80gb"}]})");
+    CHECK(e.place() == kSharingAt + "/migLayouts");
+    CHECK(e.message() == "the runs' \"gpus\" add up to 3, and node type \"n4\" has 4 GPUs");
+    // Each layout against the real geometry: a second 4g.40gb has no start left (4g only at 0).
+    e = refusal(R"({"mode": "mig", "migLayouts": [{"gpus": 2, "layout": "7g.80gb"},
+        {"gpus": 2, "layout": "4g.40gb, 4g.40gb"}]})");
+    CHECK(e.place() == kSharingAt + "/migLayouts/1/layout");
+    CHECK_THAT(e.message(),
+               Catch::StartsWith("MIG layout item 2 \"4g.40gb\"") && Catch::EndsWith("(on tg)"));
+    // One form or the other.
+    e = refusal(R"({"mode": "mig", "migLayout": "7g.80gb",
+        "migLayouts": [{"gpus": 4, "layout": "7g.80gb"}]})");
+    CHECK(e.place() == kSharingAt + "/migLayouts");
+    CHECK_THAT(e.message(), Catch::Contains("not both"));
+    // A GPU may have no instance, but a static node needs one somewhere.
+    CHECK_NOTHROW(parseScenario(oneNodeSharing(R"({"mode": "mig", "migLayouts": [
+        {"gpus": 3, "layout": ""}, {"gpus": 1, "layout": "7g.80gb"}]})"),
+                                "x.json", test::testCatalog()));
+    e = refusal(R"({"mode": "mig", "migLayouts": [{"gpus": 4, "layout": ""}]})");
+    CHECK(e.place() == kSharingAt + "/migLayouts");
+    CHECK_THAT(e.message(), Catch::StartsWith("a MIG layout needs at least one instance"));
+    e = refusal(R"({"mode": "mps", "migLayouts": [{"gpus": 4, "layout": "7g.80gb"}]})");
+    CHECK(e.place() == kSharingAt + "/migLayouts");
+    CHECK(e.message() == "only applies to \"mode\": \"mig\"");
+    e = refusal(R"({"mode": "mig", "migLayouts": [{"gpus": 0, "layout": "7g.80gb"}]})");
+    CHECK(e.place() == kSharingAt + "/migLayouts/0/gpus");
 }

@@ -301,3 +301,160 @@ TEST_CASE("sacct: a pending job's estimated Start is not the export time", "[slu
     CHECK(t.data->jobs[1].durationS == 1800);
     CHECK(t.data->jobs[1].gpus == 2);
 }
+
+namespace {
+
+/// A scenario of one n8 node (8 tg) and, with `big`, one big8 node (8 tg-big), replaying
+/// `sacct` (written to a temporary folder) with `traceKeys` added to the trace.
+struct TypedReplay {
+    std::filesystem::path dir = std::filesystem::temp_directory_path() / "gpuplan-test-typed";
+    std::string scenario;
+
+    TypedReplay(const std::string& sacct, bool big, const std::string& traceKeys = "") {
+        std::filesystem::create_directories(dir);
+        writeFileAtomic(dir / "s.txt", sacct);
+        scenario = std::string(R"({"format": "gpuplan-scenario", "formatVersion": 1,
+            "name": "typed", "horizonS": 86400, "topology": {"pods": [{"name": "p", "racks":
+            [{"name": "r", "nodes": [{"name": "a", "nodeType": "n8"})") +
+                   (big ? R"(, {"name": "b", "nodeType": "big8"})" : "") + R"(]}]}]},
+            "teams": [], "traces": [{"format": "sacct", "file": "s.txt")" +
+                   traceKeys + "}]}";
+    }
+    Scenario read() const {
+        return parseScenario(scenario, "t.json", test::testCatalog(), {}, dir);
+    }
+    std::string error() const {
+        return errorOf([&] { read(); });
+    }
+};
+
+}  // namespace
+
+TEST_CASE("sacct: a job asking a GPU type keeps to its model", "[slurm]") {
+    // ReqTRES names the type the job asked; AllocTRES's type is only where it ran.
+    //   P  08:00, asks gres/gpu:tg=8, 3,600 s      Q  08:00, asks gres/gpu:tg=8, 1,800 s
+    //   R  08:10 (t = 600), asks 8 untyped GPUs (allocated on tg: not a request), 600 s
+    // The fleet: node a (8 × tg, index 0) and node b (8 × tg-big, index 1). P takes a at t = 0.
+    // Q asks tg too: b is free but the wrong model, so Q waits for a: starts 3,600, ends 5,400
+    // (the replay used to start it on b at 0). R asks any model: b, at 600.
+    const std::string sacct =
+        kHeader +
+        "1|a|gpu|2026-10-01T08:00:00|2026-10-01T08:00:00|2026-10-01T09:00:00|COMPLETED|"
+        "gres/gpu:tg=8,gres/gpu=8|gres/gpu:tg=8,gres/gpu=8|60\n"
+        "2|a|gpu|2026-10-01T08:00:00|2026-10-01T09:00:00|2026-10-01T09:30:00|COMPLETED|"
+        "gres/gpu:tg=8,gres/gpu=8|gres/gpu=8,gres/gpu:tg=8|60\n"
+        "3|a|gpu|2026-10-01T08:10:00|2026-10-01T08:10:00|2026-10-01T08:20:00|COMPLETED|"
+        "gres/gpu:tg=8,gres/gpu=8|gres/gpu=8|60\n";
+    const SacctTrace t = parseSacct(sacct, "s.txt");
+    CHECK(t.data->gpuModels == std::vector<std::string>{"tg"});
+    CHECK(t.data->gpuModelFirstPod == std::vector<std::string>{"line 2"});
+    REQUIRE(t.data->jobs.size() == 3);
+    CHECK(t.data->jobs[0].allowedGpuModels == 1);
+    CHECK(t.data->jobs[1].allowedGpuModels == 1);
+    CHECK(t.data->jobs[2].allowedGpuModels == 0);
+
+    const TypedReplay replay(sacct, true);
+    const Scenario s = replay.read();
+    const Results r = test::run(s);
+    REQUIRE(r.jobs.size() == 3);
+    CHECK(r.jobs[0].firstStartS == 0);
+    CHECK(r.jobs[1].firstStartS == 3600);
+    CHECK(r.jobs[1].endS == 5400);
+    CHECK(r.jobs[2].firstStartS == 600);
+    CHECK(r.placementOf(r.segments[r.jobs[1].lastSegment])[0].node == 0);
+    CHECK(r.placementOf(r.segments[r.jobs[2].lastSegment])[0].node == 1);
+}
+
+TEST_CASE("sacct: GPU types the catalog cannot tell, and models no node has", "[slurm]") {
+    // "test_gpu" is the name of both test models ("test GPU"): refused with the line that first
+    // asks it, until "gpuTypes" names one.
+    const std::string sacct =
+        kHeader + "2|a|gpu|2026-10-01T08:00:00|None|None|PENDING||gres/gpu:test_gpu=8|60\n";
+    CHECK_THAT(TypedReplay(sacct, true).error(),
+               Catch::StartsWith("t.json: /traces/0/file: ") &&
+                   Catch::EndsWith("s.txt: line 2: GPU type \"test_gpu\" (ReqTRES) is not one "
+                                   "catalog GPU model (it could be tg, tg-big); name it in "
+                                   "\"gpuTypes\", e.g. {\"test_gpu\": \"MODEL\"}"));
+    const TypedReplay named(sacct, true, R"(, "gpuTypes": {"test_gpu": "tg-big"})");
+    const Scenario s = named.read();
+    CHECK(s.traces[0].gpuTypes ==
+          std::vector<std::pair<std::string, std::string>>{{"test_gpu", "tg-big"}});
+    // Written and read back the same.
+    CHECK_THAT(scenarioToJson(s), Catch::Contains("\"gpuTypes\""));
+    CHECK(parseScenario(scenarioToJson(s), "again.json", test::testCatalog(), {}, named.dir) == s);
+    // On the big node only: the job (8 GPUs) starts at 0 on node 1.
+    const Results r = test::run(s);
+    REQUIRE(r.jobs.size() == 1);
+    CHECK(r.jobs[0].firstStartS == 0);
+    CHECK(r.placementOf(r.segments[r.jobs[0].lastSegment])[0].node == 1);
+
+    // A type naming a model no node has (no big8 here): the model joins the scenario's, and
+    // the job waits on the reservation layer, as a job asking that model would.
+    const Scenario small =
+        TypedReplay(sacct, false, R"(, "gpuTypes": {"test_gpu": "tg-big"})").read();
+    CHECK(small.findGpu("tg-big"));
+    const Results waits = test::run(small);
+    CHECK(waits.jobs[0].firstStartS == -1);
+    REQUIRE(waits.pendingAt(3600).size() == 1);
+    CHECK(waits.pendingAt(3600)[0].layer == Layer::Reservation);
+
+    // A type nothing matches; "gpuTypes" only for sacct, naming catalog models.
+    CHECK_THAT(TypedReplay(kHeader + kGoodJob +
+                               "2|a|gpu|2026-10-01T08:00:00|None|None|PENDING||"
+                               "gres/gpu:v100=1|60\n",
+                           false)
+                   .error(),
+               Catch::Contains("GPU type \"v100\" (ReqTRES) matches no catalog GPU model"));
+    CHECK_THAT(TypedReplay(sacct, false, R"(, "gpuTypes": {"test_gpu": "h900"})").error(),
+               Catch::Contains("/traces/0/gpuTypes/test_gpu: unknown GPU model \"h900\""));
+    std::filesystem::remove_all(named.dir);
+}
+
+TEST_CASE("importSlurmFiles: the jobs' GPU types by the nodes' mapping", "[slurm]") {
+    // A node of nvidia_h100_80gb_hbm3 (h100-sxm by its product label) and an export whose job
+    // 2 asks gres/gpu:h100=4: "h100" is three catalog models, so the import is refused with
+    // the line and the candidates until --gpu-type names one; then the trace carries the
+    // mapping (the scenario replays without the option) and the summary says it. Job 3 asks
+    // l4, which no imported node has: said, and the model joins the scenario's.
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / "gpuplan-test-import-types";
+    std::filesystem::create_directories(dir);
+    writeFileAtomic(dir / "nodes.txt",
+                    "NodeName=g1 Gres=gpu:nvidia_h100_80gb_hbm3:8 CPUTot=64 State=IDLE\n");
+    writeFileAtomic(dir / "sacct.txt",
+                    kHeader + kGoodJob +
+                        "2|a|gpu|2026-10-01T08:00:00|None|None|PENDING||gres/gpu:h100=4|60\n"
+                        "3|a|gpu|2026-10-01T08:00:00|None|None|PENDING||gres/gpu:l4=1|60\n");
+    const Catalog& catalog = test::presetCatalog();
+    try {
+        importSlurmFiles(catalog, dir / "nodes.txt", dir / "sacct.txt", std::nullopt, {});
+        FAIL("accepted");
+    } catch (const SlurmGpuTypeError& e) {
+        CHECK(e.place() == "line 3");
+        CHECK(e.type() == "h100");
+        CHECK(e.candidates() == std::vector<std::string>{"h100-sxm", "h100-pcie", "h100-nvl"});
+        CHECK_THAT(e.message(), Catch::EndsWith("name it with --gpu-type h100=MODEL"));
+    }
+    SlurmImportOptions options;
+    options.nodes.gpuTypeModels = {{"h100", "h100-sxm"}};
+    const SlurmImport s =
+        importSlurmFiles(catalog, dir / "nodes.txt", dir / "sacct.txt", std::nullopt, options);
+    REQUIRE(s.fleet.traces.size() == 1);
+    CHECK(s.fleet.traces[0].gpuTypes ==
+          std::vector<std::pair<std::string, std::string>>{{"h100", "h100-sxm"}, {"l4", "l4"}});
+    const std::string text = s.fleet.summary.text();
+    CHECK_THAT(text, Catch::Contains("jobs asking a GPU type (ReqTRES gres/gpu:TYPE) run on its "
+                                     "model only: h100 → h100-sxm (1 job), l4 → l4 (1 job); "
+                                     "other jobs on any model") &&
+                         Catch::Contains("jobs ask GPU types no imported node has: l4 → l4 (1 "
+                                         "job); they wait (reservation layer)"));
+    const ImportedScenario imported = importedScenario(s.fleet, catalog, {"t", 86400, 1});
+    CHECK(imported.scenario.findGpu("l4"));
+    validateScenario(imported.scenario, catalog);
+    // Job 2 (4 GPUs, h100-sxm) starts at 0 on g1; job 3 (l4) waits.
+    const Results r = test::run(imported.scenario);
+    REQUIRE(r.jobs.size() == 3);
+    CHECK(r.jobs[1].firstStartS == 0);
+    CHECK(r.jobs[2].firstStartS == -1);
+    std::filesystem::remove_all(dir);
+}

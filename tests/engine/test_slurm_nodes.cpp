@@ -368,3 +368,30 @@ TEST_CASE("Slurm topology.conf: malformed files fail with the line", "[slurm]") 
     CHECK_THAT(error("SwitchName=a Nodes=n1 oops\n"),
                Catch::StartsWith("t.conf: line 1: expected Key=Value, got \"oops\""));
 }
+
+TEST_CASE("An ambiguous Slurm GPU type says what it could be, for a chooser", "[slurm]") {
+    // "h100" is in the ids, names or labels of three catalog models, exactly in none: the
+    // refusal carries the type and the three, in catalog order (File ▸ Import offers them).
+    CHECK(slurmGpuTypeCandidates("h100", catalog()) ==
+          std::vector<std::string>{"h100-sxm", "h100-pcie", "h100-nvl"});
+    CHECK(slurmGpuTypeCandidates("v100", catalog()).empty());
+    try {
+        parseSlurmNodes(
+            "NodeName=a Gres=gpu:l4:1 State=IDLE\nNodeName=b Gres=gpu:h100:4 "
+            "State=IDLE\n",
+            "n.txt", catalog());
+        FAIL("accepted");
+    } catch (const SlurmGpuTypeError& e) {
+        CHECK(e.file() == "n.txt");
+        CHECK(e.place() == "line 2");
+        CHECK(e.type() == "h100");
+        CHECK(e.candidates() == std::vector<std::string>{"h100-sxm", "h100-pcie", "h100-nvl"});
+    }
+    // The same rule over any list of models: among the scenario's own, "h100" may be one.
+    const std::vector<GpuModel> one = {*catalog().findGpu("h100-sxm"), *catalog().findGpu("l4")};
+    CHECK(slurmGpuModel("nvidia_h100_80gb_hbm3", one, {}) == "h100-sxm");
+    const std::vector<std::pair<std::string, std::string>> toL4 = {{"h100", "l4"}};
+    CHECK(slurmGpuModel("h100", one, toL4) == "l4");
+    const std::vector<std::pair<std::string, std::string>> toAbsent = {{"h100", "h100-nvl"}};
+    CHECK(slurmGpuModel("h100", one, toAbsent).empty());  // mapped to a model not in the list
+}

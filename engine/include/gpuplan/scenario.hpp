@@ -31,7 +31,15 @@ enum class SharingMode : std::uint8_t {
                   ///< a GPU no share holds still serves whole-GPU pods
     TimeSlicing,  ///< `timeSliceReplicas` replicas, each a 1000 / replicas share; a GPU no
                   ///< replica holds still serves whole-GPU pods
-    Mig,          ///< every GPU cut into the GPU instances of `migLayout`; MIG pods only
+    Mig,  ///< every GPU cut into the GPU instances of its layout (`migLayout`, or its own in
+          ///< `migLayouts`); MIG pods only
+};
+
+/// Consecutive GPUs of a node that share one MIG layout (GpuSharingDef::migLayouts).
+struct MigLayoutRun {
+    int gpus = 1;
+    std::string layout;  ///< as GpuSharingDef::migLayout
+    bool operator==(const MigLayoutRun&) const = default;
 };
 
 struct GpuSharingDef {
@@ -52,6 +60,10 @@ struct GpuSharingDef {
     /// Mig: each GPU's instances, e.g. "3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb" (placed in the
     /// order written, as nvidia-smi would) or with start slots, "4g.40gb@0, 3g.40gb@4".
     std::string migLayout;
+    /// Mig, a layout per GPU: runs of consecutive GPUs in GPU order, their counts summing to
+    /// the node's GPUs (4 GPUs "3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb", then 4 "3g.40gb, 3g.40gb").
+    /// Empty: every GPU has `migLayout`; set: `migLayout` is empty.
+    std::vector<MigLayoutRun> migLayouts;
     /// Mig: "dynamic MIG" — the scheduler may re-cut an idle GPU to fit MIG requests still
     /// pending (as NVIDIA's MIG manager does when a node's mig.config label changes). The
     /// layout above is then where the GPUs start, and may be empty.
@@ -60,6 +72,12 @@ struct GpuSharingDef {
     /// reference found no measured figure; NVIDIA's GPU Operator docs say a MIG rollout takes
     /// "several minutes", so 180 s is assumed. Applies to dynamic re-cuts.
     double migReconfigureS = 180;
+
+    /// The layout of GPU `gpu` (0-based) of a node: its run's in `migLayouts`, else
+    /// `migLayout` (also past the runs' end, which the reader refuses).
+    const std::string& migLayoutOfGpu(int gpu) const;
+    /// The layouts a node's GPUs have, one per run (just `migLayout` without runs).
+    std::vector<std::string> migLayoutTexts() const;
     bool operator==(const GpuSharingDef&) const = default;
 };
 
@@ -259,7 +277,8 @@ struct TraceJob {
     int gpuMilli = 1000;  ///< per GPU; 1–999 = a share of one GPU
     int cpuMilliPerPod = 0;
     int memoryMiBPerPod = 0;
-    std::uint64_t allowedGpuModels = 0;  ///< bits index TraceData::gpuModels; 0 = any model
+    /// Bits index TraceData::gpuModels; 0 = any model. Openb pods and sacct jobs set it.
+    std::uint64_t allowedGpuModels = 0;
 };
 
 /// Rows of a trace the replay leaves out or reads with a simplification, counted so a
@@ -269,7 +288,7 @@ struct TraceRowCounts {
     int cpuOnly = 0;  ///< pods or jobs asking no GPU: outside a GPU planner's fleet
     int noTimes = 0;  ///< pods without creation or deletion time (e.g. the five-column lists)
     int neverScheduled = 0;  ///< replayed from creation: they waited until deleted
-    int severalModels = 0;   ///< gpu_spec names several models: kept to one (workload.hpp)
+    int severalModels = 0;   ///< gpu_spec or ReqTRES names several models: kept to one (workload)
     // A Slurm accounting export (sacct): jobs kept by state, and what was read specially.
     int finished = 0;              ///< ended: run time End − Start
     int running = 0;               ///< running at the export: run time their time limit
@@ -283,11 +302,12 @@ struct TraceRowCounts {
 
 struct TraceData {
     std::string resolvedPath;
-    std::vector<std::string> teams;             ///< distinct team ids in order of first appearance
-    std::vector<TraceJob> jobs;                 ///< sorted by submitS, then file order
-    bool rowsArePods = false;                   ///< openb: each row's resources are its own
-    std::vector<std::string> gpuModels;         ///< GPU model names the rows allow (openb gpu_spec)
-    std::vector<std::string> gpuModelFirstPod;  ///< the first pod naming each, for messages
+    std::vector<std::string> teams;  ///< distinct team ids in order of first appearance
+    std::vector<TraceJob> jobs;      ///< sorted by submitS, then file order
+    bool rowsArePods = false;        ///< openb: each row's resources are its own
+    /// GPU model names the rows allow (openb gpu_spec), or the Slurm GPU types they ask (sacct)
+    std::vector<std::string> gpuModels;
+    std::vector<std::string> gpuModelFirstPod;  ///< the first pod ("line 12") naming each
     TraceRowCounts rows;
     TraceFormat format = TraceFormat::Philly;  ///< the reader that made it
 };
@@ -298,18 +318,22 @@ struct TraceData {
 struct TraceDef {
     TraceFormat format = TraceFormat::Philly;
     std::string file;
-    std::string teamPrefix;                 ///< prepended to the trace's team ids
-    double timeScale = 1.0;                 ///< multiplies inter-arrival times (< 1 compresses)
-    double durationScale = 1.0;             ///< multiplies run times
-    double offsetS = 0;                     ///< shifts every submit time
-    int maxJobs = 0;                        ///< 0 = all rows
-    JobTraitsDef traits;                    ///< traits.team is ignored: the trace names the team
+    std::string teamPrefix;      ///< prepended to the trace's team ids
+    double timeScale = 1.0;      ///< multiplies inter-arrival times (< 1 compresses)
+    double durationScale = 1.0;  ///< multiplies run times
+    double offsetS = 0;          ///< shifts every submit time
+    int maxJobs = 0;             ///< 0 = all rows
+    JobTraitsDef traits;         ///< traits.team is ignored: the trace names the team
+    /// Sacct: Slurm GPU type → GPU model id ("h100" → "h100-sxm") for the types jobs ask
+    /// (ReqTRES gres/gpu:TYPE), looked at before slurmGpuModel's rule (slurm_import.hpp).
+    std::vector<std::pair<std::string, std::string>> gpuTypes;
     std::shared_ptr<const TraceData> data;  ///< filled by the loader; not part of equality
 
     bool operator==(const TraceDef& o) const {
         return format == o.format && file == o.file && teamPrefix == o.teamPrefix &&
                timeScale == o.timeScale && durationScale == o.durationScale &&
-               offsetS == o.offsetS && maxJobs == o.maxJobs && traits == o.traits;
+               offsetS == o.offsetS && maxJobs == o.maxJobs && traits == o.traits &&
+               gpuTypes == o.gpuTypes;
     }
 };
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -14,6 +15,7 @@
 #include "gpuplan/catalog.hpp"
 #include "gpuplan/fleet_import.hpp"
 #include "gpuplan/scenario.hpp"
+#include "gpuplan/scenario_io.hpp"
 
 namespace gpuplan {
 
@@ -45,6 +47,32 @@ void readSlurmTopology(const std::filesystem::path& file, ImportedFleet& fleet);
 /// Empty when none or several match.
 std::string slurmGpuModel(std::string_view type, const Catalog& catalog,
                           const SlurmNodeOptions& options);
+/// The same over any list of models (a scenario's, a fleet's) and a TYPE → MODEL mapping.
+std::string slurmGpuModel(std::string_view type, std::span<const GpuModel> models,
+                          std::span<const std::pair<std::string, std::string>> typeModels);
+
+/// The catalog models a Slurm GPU type could mean: those whose id, name or a product label
+/// contains it (ignoring case and '_' vs '-'), in catalog order; "h100" → h100-sxm,
+/// h100-pcie, h100-nvl. All models for an empty type.
+std::vector<std::string> slurmGpuTypeCandidates(std::string_view type, const Catalog& catalog);
+
+/// A Slurm GPU type (of a node's Gres, or of a job's ReqTRES) that names no one catalog model:
+/// where, and the models it could mean (empty when it matches none), so a caller can offer
+/// them (File ▸ Import) or say to name one (`--gpu-type TYPE=MODEL`).
+class SlurmGpuTypeError : public InputError {
+public:
+    SlurmGpuTypeError(std::string file, std::string place, std::string message, std::string type,
+                      std::vector<std::string> candidates)
+        : InputError(std::move(file), std::move(place), std::move(message)),
+          m_type(std::move(type)),
+          m_candidates(std::move(candidates)) {}
+    const std::string& type() const { return m_type; }
+    const std::vector<std::string>& candidates() const { return m_candidates; }
+
+private:
+    std::string m_type;
+    std::vector<std::string> m_candidates;
+};
 
 /// An accounting export read as a trace, with the times a caller needs for a horizon.
 struct SacctTrace {
@@ -57,6 +85,13 @@ struct SacctTrace {
 /// trace_sacct.cpp). Throws InputError naming the file and line.
 SacctTrace parseSacct(std::string_view text, const std::string& sourceName);
 std::shared_ptr<const TraceData> readSacctTrace(const std::filesystem::path& file);
+
+/// The GPU model each GPU type a sacct trace's jobs ask (TraceData::gpuModels, in order)
+/// names among `models`: the trace's own gpuTypes first, then slurmGpuModel's rule; empty
+/// where none or several match. The scenario reader resolves over the catalog and refuses an
+/// empty one; the workload over the fleet's models, which then hold each resolved model (a
+/// type one catalog model matches matches it alone among any models that include it).
+std::vector<std::string> sacctTypeModels(const TraceDef& trace, std::span<const GpuModel> models);
 
 /// What the replay of an accounting export keeps, assumes and leaves out, in a sentence.
 std::string describeSacctRows(const TraceData& data);
