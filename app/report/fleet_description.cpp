@@ -57,19 +57,40 @@ QString NodeTypeNames::operator()(const std::string& id) const {
     return brief;
 }
 
+namespace {
+
+/// Counts by key, the most first (ties in key order).
+template <typename Key>
+std::vector<std::pair<Key, long long>> mostFirst(const std::map<Key, long long>& counts) {
+    std::vector<std::pair<Key, long long>> sorted(counts.begin(), counts.end());
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    return sorted;
+}
+
+}  // namespace
+
 QString fleetHeadline(const Fleet& fleet, const NodeTypeNames& names) {
     std::map<std::string, long long> nodesByType;
     for (const FleetNode& n : fleet.nodes)
         ++nodesByType[fleet.nodeTypes[n.nodeType].id];
-    std::vector<std::pair<std::string, long long>> types(nodesByType.begin(), nodesByType.end());
-    std::stable_sort(types.begin(), types.end(),
-                     [](const auto& a, const auto& b) { return a.second > b.second; });
-    QStringList parts;
-    for (const auto& [id, n] : types)
-        parts << QStringLiteral("%1 × %2").arg(ui::formatGrouped(static_cast<double>(n), 0),
-                                               names(id));
+    QString nodes;
+    // A few node types by name; a node list's dozen by their count (the GPU models follow in
+    // fleetDetails).
+    if (nodesByType.size() <= kNamedNodeTypes) {
+        QStringList parts;
+        for (const auto& [id, n] : mostFirst(nodesByType))
+            parts << QStringLiteral("%1 × %2").arg(ui::formatGrouped(static_cast<double>(n), 0),
+                                                   names(id));
+        nodes = joinList(parts);
+    } else {
+        nodes = QObject::tr("%1 of %2 types")
+                    .arg(countOf(static_cast<long long>(fleet.nodes.size()), QObject::tr("node"),
+                                 QObject::tr("nodes")))
+                    .arg(nodesByType.size());
+    }
     return QObject::tr("%1: %2 in %3 (%4)")
-        .arg(countOf(fleet.totalGpus, QObject::tr("GPU"), QObject::tr("GPUs")), joinList(parts, 3),
+        .arg(countOf(fleet.totalGpus, QObject::tr("GPU"), QObject::tr("GPUs")), nodes,
              countOf(static_cast<long long>(fleet.pods.size()), QObject::tr("pod"),
                      QObject::tr("pods")),
              countOf(static_cast<long long>(fleet.racks.size()), QObject::tr("rack"),
@@ -156,6 +177,19 @@ QString sharedGpus(const Fleet& fleet) {
 
 QString fleetDetails(const Fleet& fleet) {
     QStringList sentences;
+    std::map<std::string, long long> typesSeen, gpusByModel;
+    for (const FleetNode& n : fleet.nodes) {
+        ++typesSeen[fleet.nodeTypes[n.nodeType].id];
+        gpusByModel[withoutVendor(QString::fromStdString(fleet.gpuModels[n.gpuModel].name))
+                        .toStdString()] += n.gpus;
+    }
+    if (typesSeen.size() > kNamedNodeTypes) {  // the headline gave no names
+        QStringList models;
+        for (const auto& [model, gpus] : mostFirst(gpusByModel))
+            models << QStringLiteral("%1 × %2").arg(ui::formatGrouped(gpus, 0),
+                                                    QString::fromStdString(model));
+        sentences << QObject::tr("GPUs by model: %1.").arg(joinList(models, 4));
+    }
     for (const QString& s : {boughtAs(fleet), lateDeliveries(fleet), sharedGpus(fleet)})
         if (!s.isEmpty()) sentences << s;
     long long spares = 0;

@@ -28,11 +28,15 @@ private:
     std::map<std::string, NodeType> m_types;
 };
 
-/// "320 GPUs: 40 × DGX H100 in 2 pods (10 racks)"; several node types by count, the most
-/// first.
+/// Node types a headline names; past this many it counts them ("1,213 nodes of 15 types").
+inline constexpr std::size_t kNamedNodeTypes = 3;
+
+/// "320 GPUs: 40 × DGX H100 in 2 pods (10 racks)"; up to kNamedNodeTypes node types by count,
+/// the most first.
 QString fleetHeadline(const Fleet& fleet, const NodeTypeNames& names);
 
-/// How the fleet is bought, delivered and shared, in a sentence or two: "256 GPUs reserved,
+/// How the fleet is bought, delivered and shared, in a sentence or two (and its GPU models when
+/// the headline could not name its node types): "256 GPUs reserved,
 /// 64 on demand. 32 GPUs (pod-b-rack3) arrive at d2 00:00. MIG on 4 nodes (…)." Empty for
 /// a fleet all reserved, all there from the start, all whole GPUs.
 QString fleetDetails(const Fleet& fleet);

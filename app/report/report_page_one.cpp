@@ -260,9 +260,12 @@ QString figure(const QString& label, const std::optional<Kpi>& now,
     auto whole = [](QString amount) { return amount.replace(QLatin1Char(' '), QChar(0x00A0)); };
     if (!before || !std::isfinite(before->value))
         return QStringLiteral("%1 %2").arg(label, whole(ui::formatKpiValue(*now)));
+    const QString delta = ui::compareKpi(*now, *before).text;
+    if (delta.startsWith(QStringLiteral("±")))  // reads zero
+        return QObject::tr("%1 %2 (unchanged)").arg(label, whole(ui::formatKpiValue(*now)));
     return QStringLiteral("%1 %2 → %3 (%4)")
         .arg(label, whole(ui::formatKpiValue(*before)), whole(ui::formatKpiValue(*now)),
-             whole(ui::compareKpi(*now, *before).text));
+             whole(delta));
 }
 
 /// The figures a meeting asks first, in one sentence: the fleet's wait p95 and the team that

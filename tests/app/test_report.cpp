@@ -425,6 +425,39 @@ private slots:
         QCOMPARE(report::shortNodeTypeName(t), QStringLiteral("AWS EC2 p5.48xlarge"));
         t.name.clear();
         QCOMPARE(report::shortNodeTypeName(t), QStringLiteral("dgx-h100"));
+
+        // Past three node types (a node list's dozen) the headline counts them, and the GPU
+        // models follow: 4 types of 1, 2, 3 and 4 nodes of 8 GPUs = 10 nodes, 80 GPUs, of
+        // which the "B" type's 4 nodes are 32 GPUs of model B, the rest 48 of model A.
+        GpuModel a, b;
+        a.id = "a";
+        a.name = "NVIDIA A";
+        b.id = "b";
+        b.name = "B";
+        std::vector<NodeType> types;
+        std::vector<FleetNode> nodes;
+        for (int i = 0; i < 4; ++i) {
+            NodeType type;
+            type.id = "type" + std::to_string(i);
+            type.gpuModel = i == 3 ? "b" : "a";
+            types.push_back(type);
+            for (int n = 0; n <= i; ++n) {
+                FleetNode node;
+                node.name = type.id + "-" + std::to_string(n);
+                node.nodeType = i;
+                node.gpuModel = i == 3 ? 1 : 0;
+                node.gpus = 8;
+                nodes.push_back(node);
+            }
+        }
+        const Fleet fleet = Fleet::fromNodes({a, b}, types, nodes);
+        report::NodeTypeNames names;
+        names.add(fleet);
+        QCOMPARE(report::fleetHeadline(fleet, names),
+                 QStringLiteral("80 GPUs: 10 nodes of 4 types in 1 pod (1 rack)"));
+        QVERIFY2(report::fleetDetails(fleet).startsWith(
+                     QStringLiteral("GPUs by model: 48 × A and 32 × B.")),
+                 qPrintable(report::fleetDetails(fleet)));
     }
 
     void aPricedRunHasItsCostChartAndTheBooksSources() {
