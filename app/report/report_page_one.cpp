@@ -416,9 +416,11 @@ void pageOne(ReportCanvas& canvas, const ReportInput& input) {
                     "GPU-hours: what its jobs held. Still waiting: its jobs queued when the run "
                     "ends. Share of fleet: its GPU-hours ÷ the fleet's GPU-hours in service (all "
                     "teams: the allocation).") +
-            (input.baseline ? ' ' + QObject::tr("Δ = current − baseline: green better, red "
-                                                "worse, grey no change or no direction.")
-                            : QString()) +
+            (input.baseline
+                 ? ' ' + QObject::tr(
+                             "Δ = current − baseline (pp: percentage points): green better, red "
+                             "worse, grey no change or no direction.")
+                 : QString()) +
             (paired(input) ? ' ' + QObject::tr("Over %1 runs on the same seeds, Δ is the mean "
                                                "paired difference, ± the half-width of its 95 % "
                                                "interval; a Δ whose interval holds 0 may be "
