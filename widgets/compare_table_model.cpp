@@ -86,14 +86,9 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const {
         return tr("The 95 % interval of the %n paired difference(s) (same seeds): %1", nullptr,
                   paired->n)
             .arg(formatDeltaInterval(current, *paired));
-    if (role == Qt::ForegroundRole && index.column() == DeltaColumn && base) {
-        const double d = current.value - base->value;
-        const int good = goodDirection(current.name);
-        // Noise is grey: only a significant delta is coloured good or bad.
-        if (paired && !paired->excludesZero()) return QBrush(QColor("gray"));
-        if (d != 0 && good != 0)
-            return QBrush((d > 0) == (good > 0) ? QColor("#1e8449") : QColor("#c0392b"));
-    }
+    if (role == Qt::ForegroundRole && index.column() == DeltaColumn && base)
+        // Noise, no change and no direction are grey: kpi_format's one rule.
+        return QBrush(deltaToneColor(compareKpi(current, *base, paired).tone));
     return {};
 }
 

@@ -1,6 +1,8 @@
 #include "kpi_format.hpp"
 
 #include <QLocale>
+#include <QObject>
+#include <algorithm>
 #include <cmath>
 
 #include "ui_palette.hpp"
@@ -70,41 +72,68 @@ QString formatUsdPerGpuHour(double usd) {
     return QStringLiteral("$%1/GPU-h").arg(formatFixed(usd, 2));
 }
 
+QString formatGrouped(double value, int decimals) {
+    if (!std::isfinite(value)) return QStringLiteral("–");
+    const double unit = std::pow(10.0, decimals);
+    if (std::round(std::fabs(value) * unit) == 0) value = 0;  // never "-0"
+    // The app writes numbers the English way ("1,234.5", as formatFixed's "."), so the
+    // separators do not change with the system's locale (a C locale omits them).
+    return QLocale(QLocale::English, QLocale::UnitedStates).toString(value + 0.0, 'f', decimals);
+}
+
+namespace {
+/// "+16,128", "−0.5", "±0": a signed formatGrouped.
+QString signedGrouped(double value, int decimals) {
+    const QString magnitude = formatGrouped(std::fabs(value), decimals);
+    if (!std::isfinite(value)) return magnitude;
+    if (magnitude == formatGrouped(0, decimals)) return QStringLiteral("±") + magnitude;
+    return (value > 0 ? QStringLiteral("+") : QStringLiteral("−")) + magnitude;
+}
+
+bool isWhole(double v) {
+    return v == std::floor(v);
+}
+}  // namespace
+
 QString formatKpiValue(const Kpi& k) {
     if (!std::isfinite(k.value)) return QStringLiteral("–");
     if (isUsdPerGpuHour(k)) return formatUsdPerGpuHour(k.value);
     if (k.unit == "usd") return formatUsd(k.value);
     if (k.unit == "fraction") return QStringLiteral("%1 %").arg(formatFixed(100 * k.value, 1));
     if (k.unit == "s") return formatDuration(k.value);
-    if (k.unit == "jobs" && k.value == std::floor(k.value))
-        return QLocale().toString(static_cast<qlonglong>(k.value));
-    if (k.unit == "gpu_h")
-        return QLocale().toString(std::round(k.value) + 0.0, 'f', 0) + QStringLiteral(" GPU-h");
+    if (k.unit == "jobs" && isWhole(k.value)) return formatGrouped(k.value, 0);
+    if (k.unit == "gpu_h") return formatGrouped(k.value, 0) + QStringLiteral(" GPU-h");
     if (k.unit == "x") return QStringLiteral("%1×").arg(formatFixed(k.value, 3));
-    if (k.unit == "gpus") return QStringLiteral("%1 GPUs").arg(formatFixed(k.value, 1));
-    return QStringLiteral("%1 %2").arg(formatFixed(k.value, 1), QString::fromStdString(k.unit));
+    if (k.unit == "gpus") return QStringLiteral("%1 GPUs").arg(formatGrouped(k.value, 1));
+    return QStringLiteral("%1 %2").arg(formatGrouped(k.value, 1), QString::fromStdString(k.unit));
 }
 
 QString formatKpiDelta(const Kpi& current, const Kpi& baseline) {
     if (!std::isfinite(current.value) || !std::isfinite(baseline.value)) return {};
     const double d = current.value - baseline.value;
-    if (current.unit == "fraction") return formatSigned(100 * d, 1);
+    if (current.unit == "fraction") return signedGrouped(100 * d, 1) + QStringLiteral(" pp");
     if (current.unit == "s") {
         if (formatDuration(std::fabs(d)) == formatDuration(0))
             return QStringLiteral("±") + formatDuration(0);
         return (d > 0 ? QStringLiteral("+") : QStringLiteral("−")) + formatDuration(std::fabs(d));
     }
-    if (current.unit == "jobs" && d == std::floor(d)) return formatSigned(d, 0);
     if (isUsdPerGpuHour(current)) {
-        const QString cents = formatSigned(d, 2);  // "+0.05" → "+$0.05"
-        return cents.left(1) + QStringLiteral("$") + cents.mid(1);
+        const QString cents = formatSigned(d, 2);  // "+0.05" → "+$0.05/GPU-h"
+        return cents.left(1) + QStringLiteral("$") + cents.mid(1) + QStringLiteral("/GPU-h");
     }
     if (current.unit == "usd") {
         const QString magnitude = formatUsd(std::fabs(d));
         if (magnitude == formatUsd(0)) return QStringLiteral("±") + magnitude;
         return (d > 0 ? QStringLiteral("+") : QStringLiteral("−")) + magnitude;
     }
-    return formatSigned(d, current.unit == "x" ? 3 : 1);
+    // A count reads as its values do: "+12", bare, as "2,718" is; means of counts ("7.4 jobs")
+    // keep the unit.
+    if (current.unit == "jobs" && isWhole(current.value) && isWhole(baseline.value))
+        return signedGrouped(d, 0);
+    if (current.unit == "gpu_h") return signedGrouped(d, 0) + QStringLiteral(" GPU-h");
+    if (current.unit == "x") return formatSigned(d, 3) + QStringLiteral("×");
+    if (current.unit == "gpus") return signedGrouped(d, 1) + QStringLiteral(" GPUs");
+    return signedGrouped(d, 1) + QLatin1Char(' ') + QString::fromStdString(current.unit);
 }
 
 QString formatKpiHalfWidth(const Kpi& kpi, const MeanInterval& interval) {
@@ -122,6 +151,14 @@ QString formatDeltaInterval(const Kpi& kpi, const MeanInterval& difference) {
              formatKpiDelta(Kpi{kpi.name, difference.high, kpi.unit, {}}, zero));
 }
 
+QString formatDeltaHalfWidth(const Kpi& kpi, const MeanInterval& difference) {
+    if (!std::isfinite(difference.low)) return {};
+    // The half-width as a delta of its own, its sign replaced: "+2.9 h" → "± 2.9 h".
+    const QString half = formatKpiDelta(Kpi{kpi.name, difference.halfWidth(), kpi.unit, {}},
+                                        Kpi{kpi.name, 0, kpi.unit, {}});
+    return QStringLiteral("± ") + half.mid(1);
+}
+
 bool isCostKpi(const std::string& name) {
     return name.ends_with("_usd") || name.rfind("usd_per_", 0) == 0;
 }
@@ -137,6 +174,47 @@ int goodDirection(const std::string& name) {
         name == "gpu_hours_useful" || name == "reserved_commitment_utilization")
         return +1;
     return 0;
+}
+
+QColor deltaToneColor(DeltaTone tone) {
+    switch (tone) {
+        case DeltaTone::Better:
+            return QColor(QStringLiteral("#1e8449"));
+        case DeltaTone::Worse:
+            return QColor(QStringLiteral("#c0392b"));
+        case DeltaTone::Neutral:
+            break;
+    }
+    return QColor(QStringLiteral("#7a7a7a"));
+}
+
+KpiDelta compareKpi(const Kpi& current, const Kpi& baseline,
+                    const std::optional<MeanInterval>& paired) {
+    KpiDelta out;
+    out.text = formatKpiDelta(current, baseline);
+    // One pair is no interval: a single run each, compared as such.
+    const bool intervals = paired && paired->n >= 2;
+    if (intervals) {
+        out.interval = formatDeltaInterval(current, *paired);
+        out.halfWidth = formatDeltaHalfWidth(current, *paired);
+        out.significant = paired->excludesZero();
+    }
+    const int good = goodDirection(current.name);
+    // "±0.0 pp" is no change, whatever the digits behind it; noise is no change either.
+    const bool readsZero = out.text.isEmpty() || out.text.startsWith(QStringLiteral("±"));
+    if (readsZero || good == 0 || out.significant == false) return out;
+    const double d = intervals ? paired->mean : current.value - baseline.value;
+    out.tone = (d > 0) == (good > 0) ? DeltaTone::Better : DeltaTone::Worse;
+    return out;
+}
+
+QString measuredSpan(const Results& results) {
+    return QObject::tr("over %1").arg(
+        formatDuration(std::max(0.0, results.endS - results.measurementWindow().fromS)));
+}
+
+QString wrappedToolTip(const QString& plain) {
+    return QStringLiteral("<p>%1</p>").arg(plain.toHtmlEscaped());
 }
 
 }  // namespace gpuplan::ui

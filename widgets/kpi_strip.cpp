@@ -1,5 +1,6 @@
 #include "kpi_strip.hpp"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QRegularExpression>
@@ -22,9 +23,13 @@ KpiStrip::KpiStrip(QWidget* parent) : QWidget(parent) {
                              "cost_usd", "idle_cost_usd", "usd_per_useful_gpu_h"}) {
         auto* label = new QLabel(this);
         label->setTextFormat(Qt::RichText);
-        m_cells.push_back({name, label});
+        m_cells.push_back({name, label, {}, {}, 0, 0});
     }
     refresh();
+}
+
+QSize KpiStrip::minimumSizeHint() const {
+    return {0, QWidget::minimumSizeHint().height()};
 }
 
 void KpiStrip::resizeEvent(QResizeEvent* e) {
@@ -37,6 +42,28 @@ void KpiStrip::showEvent(QShowEvent* e) {
     flow();
 }
 
+void KpiStrip::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    // The cells' widths are measured in the strip's font.
+    if (e->type() == QEvent::FontChange || e->type() == QEvent::StyleChange) refresh();
+}
+
+int KpiStrip::layRows(bool compact, int room, std::vector<int>& rowOf) const {
+    rowOf.clear();
+    int row = 0, used = 0;
+    const int spacing = compact ? kCompactSpacingPx : kCellSpacingPx;
+    for (const Cell& c : m_cells) {
+        const int w = c.label->isHidden() ? 0 : compact ? c.compactWidthPx : c.fullWidthPx;
+        if (used > 0 && used + spacing + w > room) {
+            ++row;
+            used = 0;
+        }
+        used += (used > 0 ? spacing : 0) + w;
+        rowOf.push_back(row);
+    }
+    return row + 1;
+}
+
 void KpiStrip::flow() {
     // Cells fill a row and go on in the next when the window is too narrow: none is ever cut.
     const QMargins margins = m_rows->contentsMargins();
@@ -45,15 +72,15 @@ void KpiStrip::flow() {
     const int room =
         isVisible() ? width() - margins.left() - margins.right() : std::numeric_limits<int>::max();
     std::vector<int> rowOf;
-    int row = 0, used = 0;
-    for (const auto& [name, label] : m_cells) {
-        const int w = label->isHidden() ? 0 : label->sizeHint().width();
-        if (used > 0 && used + kCellSpacingPx + w > room) {
-            ++row;
-            used = 0;
-        }
-        used += (used > 0 ? kCellSpacingPx : 0) + w;
-        rowOf.push_back(row);
+    // Whole cells while two rows hold them; past that (a narrow window, deltas with their
+    // intervals) each shortens to value and delta, its tooltip keeping the rest.
+    const bool compact = layRows(false, room, rowOf) > kMaxWholeRows;
+    if (compact) layRows(true, room, rowOf);
+    if (compact != m_compact) {
+        m_compact = compact;
+        for (const Cell& c : m_cells)
+            c.label->setText(compact ? c.compact : c.full);
+        m_rowOf.clear();  // the spacing changes too
     }
     if (rowOf == m_rowOf) return;
     m_rowOf = rowOf;
@@ -64,10 +91,10 @@ void KpiStrip::flow() {
         if (!line || (i > 0 && rowOf[i] != rowOf[i - 1])) {
             if (line) line->addStretch(1);
             line = new QHBoxLayout;
-            line->setSpacing(kCellSpacingPx);
+            line->setSpacing(m_compact ? kCompactSpacingPx : kCellSpacingPx);
             m_rows->addLayout(line);
         }
-        line->addWidget(m_cells[i].second);
+        line->addWidget(m_cells[i].label);
     }
     line->addStretch(1);
 }
@@ -89,68 +116,94 @@ void KpiStrip::setReplications(std::shared_ptr<const Replications> replications,
     refresh();
 }
 
+namespace {
+QString plainText(QString html) {
+    html.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
+    return html;
+}
+}  // namespace
+
 QString KpiStrip::text(const std::string& kpi) const {
-    for (const auto& [name, label] : m_cells)
-        if (name == kpi && !label->isHidden()) {
-            QString plain = label->text();
-            plain.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
-            return plain;
-        }
+    for (const Cell& c : m_cells)
+        if (c.kpi == kpi && !c.label->isHidden()) return plainText(c.full);
     return {};
 }
 
 void KpiStrip::refresh() {
-    for (const auto& [name, label] : m_cells) {
+    for (Cell& cell : m_cells) {
+        const std::string& name = cell.kpi;
+        QLabel* label = cell.label;
         const Kpi* current = m_results ? m_results->findKpi(name) : nullptr;
         // Costs exist only for a priced fleet: an unpriced run shows no cost cells at all.
         label->setVisible(current || !isCostKpi(name));
         if (!current) {
-            label->setText(
-                QStringLiteral("<span style='color:gray'>%1 –</span>").arg(kpiLabel(name)));
-            continue;
+            cell.full = cell.compact =
+                QStringLiteral("<span style='color:gray'>%1 –</span>").arg(kpiLabel(name));
+            label->setToolTip(QString());
+        } else {
+            // Over replications: the mean, ± the half-width of its 95 % interval.
+            const KpiEstimate* estimate = m_replications ? m_replications->findKpi(name) : nullptr;
+            Kpi shown = *current;
+            if (estimate) shown.value = estimate->interval.mean;
+            const QString value =
+                QStringLiteral("%1 <b>%2</b>").arg(kpiLabel(name), formatKpiValue(shown));
+            QString halfWidth;
+            if (estimate && std::isfinite(estimate->interval.low))
+                halfWidth = QLatin1Char(' ') + formatKpiHalfWidth(shown, estimate->interval);
+            // A total says what it is the total of: "$76.7k over 7.0 d".
+            const QString span =
+                shown.unit == "usd" ? QLatin1Char(' ') + measuredSpan(*m_results) : QString();
+            QString delta, deltaWhole, deltaNote;
+            const Kpi* base = m_baseline ? m_baseline->findKpi(name) : nullptr;
+            const KpiEstimate* baseEstimate =
+                m_baselineReplications ? m_baselineReplications->findKpi(name) : nullptr;
+            if (base) {
+                Kpi before = *base;
+                if (baseEstimate) before.value = baseEstimate->interval.mean;
+                // Paired on the same seeds: the difference's interval says whether it is noise.
+                const std::optional<MeanInterval> paired =
+                    estimate && baseEstimate
+                        ? pairedDifference(*m_baselineReplications, *m_replications, name)
+                        : std::nullopt;
+                const KpiDelta d = compareKpi(shown, before, paired);
+                if (!d.text.isEmpty()) {
+                    const bool noise = d.significant == false;
+                    const QString color = deltaToneColor(d.tone).name();
+                    // Short of room, a delta that reads zero is left to the tooltip.
+                    if (!d.text.startsWith(QStringLiteral("±")))
+                        delta = QStringLiteral(" <span style='color:%1'>(%2)</span>")
+                                    .arg(color, d.text);
+                    deltaWhole =
+                        QStringLiteral(" <span style='color:%1'>(%2%3)</span>")
+                            .arg(color, d.text, noise ? tr(", not significant") : QString());
+                    deltaNote =
+                        tr("Against the baseline (%1): %2").arg(formatKpiValue(before), d.text);
+                    if (!d.interval.isEmpty())
+                        deltaNote +=
+                            tr(", 95 % interval of the paired difference %1 (%2)")
+                                .arg(d.interval, noise ? tr("may be noise") : tr("significant"));
+                    deltaNote += QLatin1Char('.');
+                }
+            }
+            cell.full = value + halfWidth + span + deltaWhole;
+            cell.compact = value + span + delta;
+            QString tip = plainText(cell.full) + QStringLiteral(". ") +
+                          QString::fromStdString(current->description);
+            if (!span.isEmpty())
+                tip += QLatin1Char(' ') +
+                       tr("Counted %1, the run's measured window.").arg(measuredSpan(*m_results));
+            if (!deltaNote.isEmpty()) tip += QLatin1Char(' ') + deltaNote;
+            label->setToolTip(wrappedToolTip(tip));
         }
-        // Over replications: the mean, ± the half-width of its 95 % interval.
-        const KpiEstimate* estimate = m_replications ? m_replications->findKpi(name) : nullptr;
-        Kpi shown = *current;
-        if (estimate) shown.value = estimate->interval.mean;
-        QString html = QStringLiteral("%1 <b>%2</b>").arg(kpiLabel(name), formatKpiValue(shown));
-        if (estimate && std::isfinite(estimate->interval.low))
-            html += QLatin1Char(' ') + formatKpiHalfWidth(shown, estimate->interval);
-        const Kpi* base = m_baseline ? m_baseline->findKpi(name) : nullptr;
-        const KpiEstimate* baseEstimate =
-            m_baselineReplications ? m_baselineReplications->findKpi(name) : nullptr;
-        // Paired on the same seeds: the difference's interval says whether it is noise.
-        const std::optional<MeanInterval> paired =
-            base && estimate && baseEstimate
-                ? pairedDifference(*m_baselineReplications, *m_replications, name)
-                : std::nullopt;
-        if (paired) {
-            const MeanInterval& d = *paired;
-            Kpi before = *base;
-            before.value = baseEstimate->interval.mean;
-            const QString delta = formatKpiDelta(shown, before);
-            const int good = goodDirection(name);
-            const char* color = !d.excludesZero() || good == 0 ? "gray"
-                                : (d.mean > 0) == (good > 0)   ? "#1e8449"
-                                                               : "#c0392b";
-            if (!delta.isEmpty())
-                html +=
-                    QStringLiteral(" <span style='color:%1'>(%2%3)</span>")
-                        .arg(color, delta, d.excludesZero() ? QString() : tr(", not significant"));
-        } else if (base) {
-            const QString delta = formatKpiDelta(*current, *base);
-            const double d = current->value - base->value;
-            const int good = goodDirection(name);
-            const char* color = d == 0 || good == 0     ? "gray"
-                                : (d > 0) == (good > 0) ? "#1e8449"
-                                                        : "#c0392b";
-            if (!delta.isEmpty())
-                html += QStringLiteral(" <span style='color:%1'>(%2)</span>").arg(color, delta);
-        }
-        label->setText(html);
-        label->setToolTip(QString::fromStdString(name + ": " + current->description));
+        // Both widths, measured once here; flow() picks the form the room allows.
+        label->setText(cell.compact);
+        cell.compactWidthPx = label->sizeHint().width();
+        label->setText(cell.full);
+        cell.fullWidthPx = label->sizeHint().width();
+        if (m_compact) label->setText(cell.compact);
     }
-    flow();  // deltas and hidden cells change the widths
+    m_rowOf.clear();  // deltas and hidden cells change the widths: lay the rows out again
+    flow();
 }
 
 }  // namespace gpuplan::ui

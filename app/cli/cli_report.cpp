@@ -22,12 +22,15 @@ const char* const kReportUsage =
     "usage: gpuplan-cli report SCENARIO [--baseline OTHER] [--replications N] [--threads K]\n"
     "                          --out REPORT.pdf\n"
     "\n"
-    "Runs SCENARIO and writes a PDF for a planning meeting: the scenario in one paragraph,\n"
-    "every KPI, the utilization, pending-by-layer, fragmentation and (priced) cost charts, the\n"
-    "top pending reasons by layer and the assumptions with their sources. The file is written\n"
-    "atomically. Needs a gpuplan-cli built with the application (GPUPLAN_BUILD_APP=ON).\n"
-    "  --baseline OTHER  also run OTHER and compare: its value and the delta per KPI, dashed\n"
-    "                    beside each chart's series\n"
+    "Runs SCENARIO and writes a PDF for a planning meeting. Page 1: the fleet (counted from\n"
+    "its racks and nodes), what changed against the baseline, each team's waits, GPU-hours,\n"
+    "jobs still waiting and share of the fleet, and the costs over the span simulated. Then\n"
+    "the scenario in one paragraph, every KPI, the utilization, pending-by-layer,\n"
+    "fragmentation and (priced) cost charts, the top pending reasons by layer and the\n"
+    "assumptions with their sources. The file is written atomically. Needs a gpuplan-cli\n"
+    "built with the application (GPUPLAN_BUILD_APP=ON).\n"
+    "  --baseline OTHER  also run OTHER and compare: what changed, its value and the delta\n"
+    "                    per KPI and team, dashed beside each chart's series\n"
     "  --replications N  run N seeds (1 to 10000; default: the scenario's \"replications\"):\n"
     "                    KPIs as means with their 95 % intervals; with --baseline both run on\n"
     "                    the baseline's seeds and each delta gets its paired interval\n"
@@ -136,7 +139,10 @@ int reportCommand(Args& args) {
     input.replications = runs.replications;
     input.baseline = runs.baseline;
     input.baselineReplications = runs.baselineReplications;
-    if (baseline) input.baselineName = nameOf(*baseline, *baselineFile);
+    if (baseline) {
+        input.baselineName = nameOf(*baseline, *baselineFile);
+        input.baselineScenario = *baseline;  // page 1 says what changed
+    }
     input.presetsDir = presetsDirFor(common);
     const QString out = QString::fromStdString(outFile->string());
     try {

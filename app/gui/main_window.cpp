@@ -712,6 +712,7 @@ void MainWindow::pinBaseline() {
     }
     m_baseline = m_results;
     m_baselineName = m_doc->title();
+    m_baselineScenario = m_doc->scenario();
     // Named on the charts only once it is another scenario's (kept across files).
     m_charts->setBaseline(m_baseline);
     m_baselineReplications = m_replications;
@@ -746,6 +747,7 @@ void MainWindow::documentReplaced() {
 void MainWindow::clearBaseline() {
     m_baseline.reset();
     m_baselineName.clear();
+    m_baselineScenario.reset();
     m_charts->setBaseline(nullptr);
     m_baselineReplications.reset();
     m_kpis->setBaseline(nullptr);

@@ -6,6 +6,7 @@
 #include <QMainWindow>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "drop_controller.hpp"
 #include "file_controller.hpp"
@@ -87,6 +88,8 @@ public:
     }
     /// The name the baseline is labelled with (the scenario it was pinned from).
     QString baselineName() const { return m_baselineName; }
+    /// The scenario the baseline was pinned from (the report says what changed since).
+    const std::optional<Scenario>& baselineScenario() const { return m_baselineScenario; }
     /// Whether a baseline survives opening another scenario (Run ▸ Keep baseline…).
     void setKeepBaselineAcrossScenarios(bool keep);
     /// Widgets refreshed with a result (for tests: stale results must never arrive).
@@ -150,6 +153,7 @@ private:
     /// The runs behind m_results and m_baseline when the scenario asks for replications.
     std::shared_ptr<const Replications> m_replications, m_baselineReplications;
     QString m_baselineName;
+    std::optional<Scenario> m_baselineScenario;
     quint64 m_appliedGeneration = 0;
     // Results older than this generation answer a scenario that was replaced: never pinned.
     quint64 m_documentFirstGeneration = 0;

@@ -25,6 +25,7 @@ report::ReportInput ReportExport::inputFromWindow() const {
     input.baseline = m_window->baseline();
     input.baselineReplications = m_window->baselineReplications();
     input.baselineName = m_window->baselineName();
+    input.baselineScenario = m_window->baselineScenario();
     input.presetsDir = m_window->files().presetsDir().toStdString();
     return input;
 }

@@ -10,7 +10,6 @@
 namespace gpuplan::report {
 
 namespace {
-constexpr double kCellPadPt = 3;
 const QColor kGrey(QStringLiteral("#606060"));
 const QColor kRule(QStringLiteral("#b0b0b0"));
 const QColor kShade(QStringLiteral("#f2f4f7"));
@@ -142,7 +141,7 @@ double ReportCanvas::tableRowHeight(const std::vector<TableCell>& cells,
     for (std::size_t c = 0; c < cells.size() && c < widths.size(); ++c)
         h = std::max(h, textHeight(cells[c].text, font(sizePt, bold || cells[c].bold),
                                    widths[c] - 2 * kCellPadPt));
-    return h + 2 * kCellPadPt;
+    return h + 2 * m_rowPadPt;
 }
 
 void ReportCanvas::tableRow(const std::vector<TableCell>& cells, const std::vector<double>& widths,
@@ -157,8 +156,8 @@ void ReportCanvas::tableRow(const std::vector<TableCell>& cells, const std::vect
         m_painter.setFont(font(sizePt, header || cells[c].bold));
         m_painter.setPen(cells[c].color);
         const Qt::Alignment a = c < alignment.size() ? alignment[c] : Qt::AlignLeft;
-        m_painter.drawText(QRectF(x + kCellPadPt, m_yPt + kCellPadPt, widths[c] - 2 * kCellPadPt,
-                                  h - 2 * kCellPadPt),
+        m_painter.drawText(QRectF(x + kCellPadPt, m_yPt + m_rowPadPt, widths[c] - 2 * kCellPadPt,
+                                  h - 2 * m_rowPadPt),
                            static_cast<int>(a | Qt::AlignTop) | Qt::TextWordWrap, cells[c].text);
         x += widths[c];
     }
@@ -184,14 +183,28 @@ void ReportCanvas::table(const ReportTable& table, double sizePt) {
                               ? 0
                               : tableRowHeight(table.rows.front(), widths, sizePt, false)));
     tableRow(header, widths, table.alignment, sizePt, true, false);
+    m_rowPadPt = table.rowPadPt;  // the header keeps the usual padding
+    const std::size_t group = static_cast<std::size_t>(std::max(1, table.rowsPerGroup));
     for (std::size_t r = 0; r < table.rows.size(); ++r) {
-        const double h = tableRowHeight(table.rows[r], widths, sizePt, false);
-        if (m_yPt + h > bottomPt()) {
+        // A group starts on a page that holds all of it (unless it is longer than a page).
+        double h = 0;
+        for (std::size_t g = r;
+             g < (r % group == 0 ? std::min(r + group, table.rows.size()) : r + 1); ++g)
+            h += tableRowHeight(table.rows[g], widths, sizePt, false);
+        if (m_yPt + h > bottomPt() && h < bottomPt() - kMarginPt - headerH) {
             newPage();
+            m_rowPadPt = kCellPadPt;
             tableRow(header, widths, table.alignment, sizePt, true, false);
+            m_rowPadPt = table.rowPadPt;
         }
-        tableRow(table.rows[r], widths, table.alignment, sizePt, false, r % 2 == 1);
+        if (group > 1 && r % group == 0 && r > 0) {
+            m_painter.setPen(QPen(kRule, 0.4));
+            m_painter.drawLine(QPointF(kMarginPt, m_yPt),
+                               QPointF(kMarginPt + contentWidthPt(), m_yPt));
+        }
+        tableRow(table.rows[r], widths, table.alignment, sizePt, false, (r / group) % 2 == 1);
     }
+    m_rowPadPt = kCellPadPt;
     m_yPt += 8;
 }
 

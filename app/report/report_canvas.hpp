@@ -27,6 +27,10 @@ struct ReportTable {
     std::vector<double> columnWeights;     ///< relative widths, one per column
     std::vector<Qt::Alignment> alignment;  ///< per column; left when missing
     std::vector<std::vector<TableCell>> rows;
+    /// Rows shaded alike and kept on one page in groups of this many (a team's baseline,
+    /// current and Δ rows), a rule between groups.
+    int rowsPerGroup = 1;
+    double rowPadPt = 3;  ///< above and below each row's text (rows in groups may sit closer)
 };
 
 class ReportCanvas {
@@ -36,6 +40,7 @@ public:
     static constexpr double kMarginPt = 48;
     static constexpr double kFooterPt = 28;  ///< room kept at the bottom for the footer
     static constexpr double kBodyPt = 9;     ///< body text size (fonts are whole points)
+    static constexpr double kCellPadPt = 3;  ///< around a table cell's text
 
     /// Starts the first page; `footer` is its left part ("default · gpuplan 0.1.0 · 2026-11-25").
     ReportCanvas(QPdfWriter& writer, QString footer);
@@ -86,6 +91,7 @@ private:
     double m_yPt = kMarginPt;
     int m_page = 1;
     int m_pageTotal = 0;
+    double m_rowPadPt = kCellPadPt;  ///< the table being drawn's
     bool m_finished = false;
 };
 

@@ -1,11 +1,13 @@
 // What a planning-meeting report is made of: the scenario, its results (with the runs behind
-// them when it was replicated) and, optionally, the pinned baseline to compare against.
+// them when it was replicated) and, optionally, the pinned baseline to compare against (its
+// results, and the scenario they ran, from which page 1 says what changed).
 #pragma once
 
 #include <QDate>
 #include <QString>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "gpuplan/replications.hpp"
 #include "gpuplan/results.hpp"
@@ -20,6 +22,8 @@ struct ReportInput {
     std::shared_ptr<const Replications> replications;  ///< null: one run
     std::shared_ptr<const Results> baseline;           ///< null: no comparison
     std::shared_ptr<const Replications> baselineReplications;
+    /// The scenario the baseline ran; nullopt: only the two fleets are compared.
+    std::optional<Scenario> baselineScenario;
     QString baselineName;
     /// Where the price books are (their sources are cited): presets/pricebooks/*.json.
     std::filesystem::path presetsDir;

@@ -13,6 +13,7 @@
 #include "report_assumptions.hpp"
 #include "report_canvas.hpp"
 #include "report_kpi_table.hpp"
+#include "report_page_one.hpp"
 #include "scenario_summary.hpp"
 #include "ui_palette.hpp"
 
@@ -135,19 +136,13 @@ int paintReport(QPdfWriter& writer, const ReportInput& input, int pageTotal,
     if (!canvas.isActive()) throw std::runtime_error("no PDF painter");
     canvas.setPageTotal(pageTotal);
     const int runs = input.replications ? input.replications->count : 1;
-    QString subtitle =
-        QObject::tr("gpuplan %1 · %2 · %3")
-            .arg(QStringLiteral(GPUPLAN_VERSION), date,
-                 runs == 1 ? QObject::tr("one run") : QObject::tr("%1 runs").arg(runs));
-    if (input.baseline)
-        subtitle += QObject::tr(" · compared with %1")
-                        .arg(input.baselineName.isEmpty() ? QObject::tr("a pinned baseline")
-                                                          : input.baselineName);
-    canvas.title(QObject::tr("Planning report: %1").arg(name), subtitle);
-    canvas.heading(QObject::tr("Scenario"));
-    canvas.paragraph(describeScenario(input.scenario, *input.results, runs));
+    // Page 1 answers the meeting; the dictionary of every KPI, the charts and the sources follow.
+    pageOne(canvas, input);
     step(0.1);
-    canvas.heading(QObject::tr("Key figures"));
+    canvas.newPage();
+    canvas.heading(QObject::tr("The scenario in detail"));
+    canvas.paragraph(describeScenario(input.scenario, *input.results, runs));
+    canvas.heading(QObject::tr("All KPIs"));
     canvas.table(kpiTable(input));
     canvas.paragraph(kpiTableNote(input), kNoteColor, 8);
     step(0.3);

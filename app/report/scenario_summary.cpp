@@ -52,7 +52,6 @@ QString describeScenario(const Scenario& scenario, const Results& results, int r
         models << QStringLiteral("%1 × %2").arg(
             QLocale().toString(gpus), QString::fromStdString(fleet.gpuModels[model].name));
     QString text;
-    if (!scenario.description.empty()) text += QString::fromStdString(scenario.description) + ' ';
     text +=
         QObject::tr("The fleet has %1, %2 and %3 with %4: %5. ")
             .arg(count(static_cast<long long>(fleet.pods.size()), QObject::tr("pod"),
@@ -120,6 +119,10 @@ QString describeScenario(const Scenario& scenario, const Results& results, int r
                                      QObject::tr("team"), QObject::tr("teams")),
                                count(static_cast<long long>(scenario.cohorts.size()),
                                      QObject::tr("cohort"), QObject::tr("cohorts")));
+    // Last, and as the file's words: an edit (three racks added) does not change them.
+    if (!scenario.description.empty())
+        text += ' ' + QObject::tr("The scenario's file describes it as: \u201c%1\u201d")
+                          .arg(QString::fromStdString(scenario.description));
     return text;
 }
 

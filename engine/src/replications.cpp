@@ -16,6 +16,7 @@ namespace {
 /// What one replication leaves once its results are reduced (its KPIs and series).
 struct Reduced {
     std::vector<Kpi> kpis;
+    std::vector<std::pair<std::string, std::vector<Kpi>>> teamKpis;  ///< teamKpiList per team
     std::vector<Series> series;
     std::vector<double> sampleTimesS;
     std::uint64_t fingerprint = 0;
@@ -24,10 +25,33 @@ struct Reduced {
 Reduced reduce(const Results& r) {
     Reduced out;
     out.kpis = r.kpis;
+    // A team without a job in this run held nothing and has no waits.
+    for (const std::string& name : r.teams) {
+        const auto it = std::find_if(r.teamKpis.begin(), r.teamKpis.end(),
+                                     [&](const GroupKpis& g) { return g.name == name; });
+        GroupKpis idle;
+        idle.name = name;
+        if (r.fleet.priced) idle.costUsd = 0;
+        out.teamKpis.emplace_back(name, teamKpiList(it != r.teamKpis.end() ? *it : idle));
+    }
     out.series = r.series;
     out.sampleTimesS = r.sampleTimesS;
     out.fingerprint = r.fingerprint;
     return out;
+}
+
+/// Puts run `run`'s KPIs into their estimates by name (one of `runs` values each), adding an
+/// estimate, NaN in every other run, for a KPI not seen before.
+void collect(std::vector<KpiEstimate>& estimates, const std::vector<Kpi>& kpis, std::size_t run,
+             std::size_t runs) {
+    for (const Kpi& k : kpis) {
+        auto it = std::find_if(estimates.begin(), estimates.end(),
+                               [&](const KpiEstimate& e) { return e.name == k.name; });
+        if (it == estimates.end())
+            it = estimates.insert(
+                it, {k.name, k.unit, k.description, std::vector<double>(runs, std::nan("")), {}});
+        it->values[run] = k.value;
+    }
 }
 
 Replications summarise(std::vector<Reduced>& runs, const std::vector<std::uint64_t>& seeds,
@@ -40,24 +64,22 @@ Replications summarise(std::vector<Reduced>& runs, const std::vector<std::uint64
     for (const Reduced& r : runs)
         out.fingerprints.push_back(r.fingerprint);
     // KPIs by name: a KPI only some runs report (one that needs an event to happen) is NaN in
-    // the others and counted over those that have it.
-    for (std::size_t i = 0; i < runs.size(); ++i)
-        for (const Kpi& k : runs[i].kpis) {
-            auto it = std::find_if(out.kpis.begin(), out.kpis.end(),
-                                   [&](const KpiEstimate& e) { return e.name == k.name; });
-            if (it == out.kpis.end()) {
-                out.kpis.push_back({k.name,
-                                    k.unit,
-                                    k.description,
-                                    std::vector<double>(runs.size(), std::nan("")),
-                                    {}});
-                it = out.kpis.end() - 1;
-            }
-            it->values[i] = k.value;
+    // the others and counted over those that have it; a team's, when the team ran.
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        collect(out.kpis, runs[i].kpis, i, runs.size());
+        for (const auto& [name, kpis] : runs[i].teamKpis) {
+            auto team = std::find_if(out.teams.begin(), out.teams.end(),
+                                     [&](const TeamEstimates& t) { return t.team == name; });
+            if (team == out.teams.end()) team = out.teams.insert(team, TeamEstimates{name, {}});
+            collect(team->kpis, kpis, i, runs.size());
         }
+    }
     ConfidenceIntervals intervals(confidence);
     for (KpiEstimate& e : out.kpis)
         e.interval = intervals.of(e.values);
+    for (TeamEstimates& team : out.teams)
+        for (KpiEstimate& e : team.kpis)
+            e.interval = intervals.of(e.values);
     // Series: every replication has the same samples and series (the scenario fixes them).
     out.sampleTimesS = runs.front().sampleTimesS;
     std::vector<double> column(runs.size());
@@ -87,10 +109,44 @@ std::uint64_t replicationSeed(std::uint64_t scenarioSeed, int index) {
     return detail::splitmix64(state);
 }
 
-const KpiEstimate* Replications::findKpi(std::string_view name) const {
+namespace {
+const KpiEstimate* findIn(const std::vector<KpiEstimate>& kpis, std::string_view name) {
     for (const KpiEstimate& k : kpis)
         if (k.name == name) return &k;
     return nullptr;
+}
+}  // namespace
+
+const KpiEstimate* Replications::findKpi(std::string_view name) const {
+    return findIn(kpis, name);
+}
+
+const KpiEstimate* TeamEstimates::findKpi(std::string_view name) const {
+    return findIn(kpis, name);
+}
+
+const TeamEstimates* Replications::findTeam(std::string_view team) const {
+    for (const TeamEstimates& t : teams)
+        if (t.team == team) return &t;
+    return nullptr;
+}
+
+std::vector<Kpi> teamKpiList(const GroupKpis& team) {
+    std::vector<Kpi> kpis{
+        {"wait_s_p50", team.waitP50S, "s", "Median time from submit to first start."},
+        {"wait_s_p95", team.waitP95S, "s",
+         "95th percentile of the time from submit to first start."},
+        {"gpu_hours_allocated", team.gpuHours, "gpu_h", "GPU-hours bound to its jobs."},
+        {"jobs_completed", static_cast<double>(team.completed), "jobs",
+         "Its jobs that ran to completion."},
+        {"jobs_waiting_at_end", static_cast<double>(team.waitingAtEnd), "jobs",
+         "Its jobs queued when the run ends."},
+        {"allocation_share", team.allocationShare, "fraction",
+         "Its allocated GPU-seconds ÷ the fleet's provisioned GPU-seconds."}};
+    if (!std::isnan(team.costUsd))
+        kpis.push_back({"cost_usd", team.costUsd, "usd",
+                        "Chargeback: what its jobs held × the held GPUs' prices."});
+    return kpis;
 }
 
 namespace {
@@ -168,15 +224,30 @@ PairedComparison comparePaired(const Scenario& baseline, const Scenario& candida
     return out;
 }
 
-std::optional<MeanInterval> pairedDifference(const Replications& baseline,
-                                             const Replications& candidate, std::string_view kpi) {
-    const KpiEstimate* a = baseline.findKpi(kpi);
-    const KpiEstimate* b = candidate.findKpi(kpi);
+namespace {
+/// b − a, run by run, when both went over the same seeds and both have the KPI.
+std::optional<MeanInterval> pairedOf(const Replications& baseline, const KpiEstimate* a,
+                                     const Replications& candidate, const KpiEstimate* b) {
     if (!a || !b || baseline.seeds != candidate.seeds) return std::nullopt;
     std::vector<double> differences(a->values.size());
     for (std::size_t i = 0; i < differences.size(); ++i)
         differences[i] = b->values[i] - a->values[i];
     return meanInterval(differences, candidate.confidence);
+}
+}  // namespace
+
+std::optional<MeanInterval> pairedDifference(const Replications& baseline,
+                                             const Replications& candidate, std::string_view kpi) {
+    return pairedOf(baseline, baseline.findKpi(kpi), candidate, candidate.findKpi(kpi));
+}
+
+std::optional<MeanInterval> pairedTeamDifference(const Replications& baseline,
+                                                 const Replications& candidate,
+                                                 std::string_view team, std::string_view kpi) {
+    const TeamEstimates* a = baseline.findTeam(team);
+    const TeamEstimates* b = candidate.findTeam(team);
+    if (!a || !b) return std::nullopt;
+    return pairedOf(baseline, a->findKpi(kpi), candidate, b->findKpi(kpi));
 }
 
 }  // namespace gpuplan

@@ -413,8 +413,8 @@ private slots:
         f.window->setPlacementPolicy(PlacementPolicy::Spread);
         QVERIFY(f.waitForResults());
         const QString allocation = f.window->kpiStrip()->text("allocation_mean");
-        // "allocation 66.2 % (+0.4)": the value and a signed delta in points.
-        QVERIFY2(QRegularExpression(R"(^allocation \d+\.\d % \([+−±]\d+\.\d\)$)")
+        // "allocation 66.2 % (+0.4 pp)": the value and a signed delta in percentage points.
+        QVERIFY2(QRegularExpression(R"(^allocation \d+\.\d % \([+−±]\d+\.\d pp\)$)")
                      .match(allocation)
                      .hasMatch(),
                  qPrintable(allocation));

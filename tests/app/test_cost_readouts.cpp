@@ -2,6 +2,7 @@
 // cent, deltas with their sign and colour (less cost is better), the KPI strip's cost cells
 // only for priced runs, and a node's price in the inspector.
 #include <QLabel>
+#include <QTextDocumentFragment>
 #include <QtTest>
 
 #include "app_test_support.hpp"
@@ -49,7 +50,7 @@ private slots:
         const Kpi useful{"usd_per_useful_gpu_h", 2.912, "usd_per_gpu_h", ""},
             usefulBase{"usd_per_useful_gpu_h", 2.862, "usd_per_gpu_h", ""};
         QCOMPARE(ui::formatKpiValue(useful), QStringLiteral("$2.91/GPU-h"));
-        QCOMPARE(ui::formatKpiDelta(useful, usefulBase), QStringLiteral("+$0.05"));
+        QCOMPARE(ui::formatKpiDelta(useful, usefulBase), QStringLiteral("+$0.05/GPU-h"));
         QCOMPARE(ui::kpiLabel("cost_usd"), QStringLiteral("cost"));
         QCOMPARE(ui::kpiLabel("idle_cost_usd"), QStringLiteral("idle cost"));
         QCOMPARE(ui::kpiLabel("usd_per_useful_gpu_h"), QStringLiteral("useful compute"));
@@ -66,10 +67,13 @@ private slots:
         ui::KpiStrip strip;
         const auto priced = run(defaultScenario());
         strip.setResults(priced);
+        // Totals say the span they count: the default preset's week, no warm-up.
+        QCOMPARE(ui::measuredSpan(*priced), QStringLiteral("over 7.0 d"));
         QCOMPARE(strip.text("cost_usd"),
-                 QStringLiteral("cost ") + ui::formatUsd(priced->kpi("cost_usd")));
+                 QStringLiteral("cost %1 over 7.0 d").arg(ui::formatUsd(priced->kpi("cost_usd"))));
         QCOMPARE(strip.text("idle_cost_usd"),
-                 QStringLiteral("idle cost ") + ui::formatUsd(priced->kpi("idle_cost_usd")));
+                 QStringLiteral("idle cost %1 over 7.0 d")
+                     .arg(ui::formatUsd(priced->kpi("idle_cost_usd"))));
         QCOMPARE(strip.text("usd_per_useful_gpu_h"),
                  QStringLiteral("useful compute ") +
                      ui::formatUsdPerGpuHour(priced->kpi("usd_per_useful_gpu_h")));
@@ -85,7 +89,7 @@ private slots:
         const Kpi& before = *priced->findKpi("cost_usd");
         QVERIFY(now.value > before.value);
         QCOMPARE(strip.text("cost_usd"),
-                 QStringLiteral("cost %1 (%2)")
+                 QStringLiteral("cost %1 over 7.0 d (%2)")
                      .arg(ui::formatUsd(now.value), ui::formatKpiDelta(now, before)));
         QVERIFY(strip.text("cost_usd").contains("(+$"));
         const QLabel* cell = nullptr;
@@ -119,6 +123,40 @@ private slots:
         for (const char* kpi : {"cost_usd", "idle_cost_usd", "usd_per_useful_gpu_h"})
             QVERIFY2(strip.text(kpi).isEmpty(), kpi);
         QVERIFY(strip.text("allocation_mean").startsWith("allocation "));
+    }
+
+    void aWarmUpShortensTheSpanACostCounts() {
+        // KPIs count from the warm-up's end: a week with a day's warm-up counts 6 days.
+        Scenario s = defaultScenario();
+        s.horizonS = 2 * 86400.0;
+        s.warmupS = 12 * 3600.0;
+        const auto r = run(s);
+        QCOMPARE(ui::measuredSpan(*r), QStringLiteral("over 36.0 h"));
+        ui::KpiStrip strip;
+        strip.setResults(r);
+        QVERIFY(strip.text("cost_usd").endsWith(QStringLiteral(" over 36.0 h")));
+        QVERIFY(!strip.text("usd_per_useful_gpu_h").contains(QStringLiteral("over")));  // a rate
+    }
+
+    void theCostTooltipWrapsAtAReadableWidth() {
+        // The cost's description is ~300 characters: one line of it is ~1,400 px. Qt wraps a
+        // rich-text tooltip; the label a tooltip is shown in is as wide as its size hint.
+        ui::KpiStrip strip;
+        strip.setResults(run(defaultScenario()));
+        QLabel* cell = nullptr;
+        for (QLabel* l : strip.findChildren<QLabel*>())
+            if (l->text().startsWith(QStringLiteral("cost <b>"))) cell = l;
+        QVERIFY(cell);
+        const QString tip = cell->toolTip();
+        QVERIFY2(tip.contains(QStringLiteral("each node's GPUs")), qPrintable(tip));
+        QVERIFY(tip.contains(QStringLiteral("over 7.0 d")));
+        QVERIFY(Qt::mightBeRichText(tip));
+        QLabel plain(QTextDocumentFragment::fromHtml(tip).toPlainText());
+        QVERIFY2(plain.sizeHint().width() > 1000, "the description is one long line unwrapped");
+        QLabel shown(tip);
+        shown.setWordWrap(Qt::mightBeRichText(tip));  // what QToolTip's label does
+        QVERIFY2(shown.sizeHint().width() < 700,
+                 qPrintable(QString::number(shown.sizeHint().width())));
     }
 
     void theInspectorShowsANodesPrice() {

@@ -43,23 +43,108 @@ private slots:
         // Tiny negative values and differences round to zero: "0.0", "±0.0", never "-0.0".
         const Kpi fraction{"allocation_mean", 0.49999, "fraction"};
         const Kpi half{"allocation_mean", 0.5, "fraction"};
-        QCOMPARE(ui::formatKpiDelta(fraction, half), QStringLiteral("±0.0"));
+        QCOMPARE(ui::formatKpiDelta(fraction, half), QStringLiteral("±0.0 pp"));
         QCOMPARE(ui::formatKpiValue(Kpi{"stranded_gpus_mean", -0.01, "gpus"}),
                  QStringLiteral("0.0 GPUs"));
         QCOMPARE(ui::formatKpiValue(Kpi{"x", -0.0001, "fraction"}), QStringLiteral("0.0 %"));
         QCOMPARE(
             ui::formatKpiDelta(Kpi{"slowdown_mean", 1.0, "x"}, Kpi{"slowdown_mean", 1.0002, "x"}),
-            QStringLiteral("±0.000"));
+            QStringLiteral("±0.000×"));
         QCOMPARE(ui::formatKpiDelta(Kpi{"stranded_gpus_mean", 2.0, "gpus"},
                                     Kpi{"stranded_gpus_mean", 2.04, "gpus"}),
-                 QStringLiteral("±0.0"));
+                 QStringLiteral("±0.0 GPUs"));
         // Real differences keep their sign; a minus is a true minus sign.
         QCOMPARE(ui::formatKpiDelta(Kpi{"allocation_mean", 0.45, "fraction"}, half),
-                 QStringLiteral("−5.0"));
+                 QStringLiteral("−5.0 pp"));
         QCOMPARE(ui::formatKpiDelta(Kpi{"allocation_mean", 0.55, "fraction"}, half),
-                 QStringLiteral("+5.0"));
+                 QStringLiteral("+5.0 pp"));
         QCOMPARE(ui::formatFixed(-0.04, 1), QStringLiteral("0.0"));
         QCOMPARE(ui::formatSigned(-0.04, 1), QStringLiteral("±0.0"));
+    }
+
+    void deltasSayTheirUnitWithThousandsSeparators() {
+        // Whatever the system's locale (a C locale writes no separators): "16,128".
+        QLocale::setDefault(QLocale::c());
+        QCOMPARE(ui::formatGrouped(16128, 0), QStringLiteral("16,128"));
+        QCOMPARE(ui::formatGrouped(1234.56, 1), QStringLiteral("1,234.6"));
+        QCOMPARE(ui::formatGrouped(-0.01, 1), QStringLiteral("0.0"));
+        // 36,000 − 19,872 = 16,128 GPU-hours: "+16,128 GPU-h", not "+16128.0".
+        const Kpi hours{"gpu_hours_allocated", 36'000, "gpu_h", ""};
+        const Kpi fewer{"gpu_hours_allocated", 19'872, "gpu_h", ""};
+        QCOMPARE(ui::formatKpiValue(hours), QStringLiteral("36,000 GPU-h"));
+        QCOMPARE(ui::formatKpiDelta(hours, fewer), QStringLiteral("+16,128 GPU-h"));
+        QCOMPARE(ui::formatKpiDelta(fewer, hours), QStringLiteral("−16,128 GPU-h"));
+        QCOMPARE(ui::formatKpiDelta(hours, hours), QStringLiteral("±0 GPU-h"));
+        // Counts read as their values do, bare and grouped: 2,718 − 1,200 = +1,518.
+        const Kpi done{"jobs_completed", 2'718, "jobs", ""},
+            before{"jobs_completed", 1'200, "jobs", ""};
+        QCOMPARE(ui::formatKpiValue(done), QStringLiteral("2,718"));
+        QCOMPARE(ui::formatKpiDelta(done, before), QStringLiteral("+1,518"));
+        // A mean count keeps its unit: 3.4 − 1.2 = +2.2 jobs.
+        QCOMPARE(ui::formatKpiDelta(Kpi{"queue_length_mean", 3.4, "jobs", ""},
+                                    Kpi{"queue_length_mean", 1.2, "jobs", ""}),
+                 QStringLiteral("+2.2 jobs"));
+        // Even when the difference of two means is whole: 107.4 − 7.4 = +100.0 jobs.
+        QCOMPARE(ui::formatKpiDelta(Kpi{"jobs_waiting_at_end", 107.4, "jobs", ""},
+                                    Kpi{"jobs_waiting_at_end", 7.4, "jobs", ""}),
+                 QStringLiteral("+100.0 jobs"));
+        QCOMPARE(ui::formatKpiValue(Kpi{"pending_gpus_mean", 1234.5, "gpus", ""}),
+                 QStringLiteral("1,234.5 GPUs"));
+        // Shares in percentage points; times in their own unit; money with its $.
+        QCOMPARE(ui::formatKpiDelta(Kpi{"allocation_mean", 0.712, "fraction", ""},
+                                    Kpi{"allocation_mean", 0.669, "fraction", ""}),
+                 QStringLiteral("+4.3 pp"));
+        QCOMPARE(
+            ui::formatKpiDelta(Kpi{"wait_s_p95", 3600, "s", ""}, Kpi{"wait_s_p95", 7200, "s", ""}),
+            QStringLiteral("−60 min"));
+        QCOMPARE(ui::formatKpiDelta(Kpi{"usd_per_useful_gpu_h", 2.91, "usd_per_gpu_h", ""},
+                                    Kpi{"usd_per_useful_gpu_h", 2.96, "usd_per_gpu_h", ""}),
+                 QStringLiteral("−$0.05/GPU-h"));
+        QLocale::setDefault(QLocale::system());
+    }
+
+    void deltasAreColouredByEachKpisDirection() {
+        using ui::DeltaTone;
+        auto tone = [](const char* name, double now, double before, const char* unit,
+                       std::optional<MeanInterval> paired = std::nullopt) {
+            return ui::compareKpi(Kpi{name, now, unit, ""}, Kpi{name, before, unit, ""}, paired)
+                .tone;
+        };
+        // Less wait is better, more is worse; more allocation is better.
+        QCOMPARE(tone("wait_s_p95", 600, 1200, "s"), DeltaTone::Better);
+        QCOMPARE(tone("wait_s_p95", 1200, 600, "s"), DeltaTone::Worse);
+        QCOMPARE(tone("allocation_mean", 0.7, 0.6, "fraction"), DeltaTone::Better);
+        QCOMPARE(tone("cost_usd", 80'000, 76'000, "usd"), DeltaTone::Worse);
+        QCOMPARE(tone("jobs_waiting_at_end", 3, 5, "jobs"), DeltaTone::Better);
+        // No change, or one that rounds to "±0.0 pp", is neutral; so is a KPI with no
+        // direction (a team's GPU-hours: more work is not better or worse in itself).
+        QCOMPARE(tone("wait_s_p95", 600, 600, "s"), DeltaTone::Neutral);
+        QCOMPARE(tone("allocation_mean", 0.50001, 0.5, "fraction"), DeltaTone::Neutral);
+        QCOMPARE(tone("gpu_hours_allocated", 200, 100, "gpu_h"), DeltaTone::Neutral);
+        QCOMPARE(tone("allocation_share", 0.3, 0.2, "fraction"), DeltaTone::Neutral);
+        // Over paired replications: coloured only when the interval holds no 0.
+        MeanInterval noise{};
+        noise.mean = -300;
+        noise.low = -700;
+        noise.high = 100;
+        noise.n = 5;
+        QCOMPARE(tone("wait_s_p95", 600, 900, "s", noise), DeltaTone::Neutral);
+        MeanInterval real = noise;
+        real.high = -100;
+        QCOMPARE(tone("wait_s_p95", 600, 900, "s", real), DeltaTone::Better);
+        const ui::KpiDelta d =
+            ui::compareKpi(Kpi{"wait_s_p95", 600, "s", ""}, Kpi{"wait_s_p95", 900, "s", ""}, real);
+        QCOMPARE(d.text, QStringLiteral("−5 min"));
+        QCOMPARE(d.interval, QStringLiteral("[−12 min, −100 s]"));
+        QCOMPARE(d.significant, std::optional<bool>(true));
+        // [−700 s, −100 s] about −300 s: ± 300 s = ± 5 min.
+        QCOMPARE(d.halfWidth, QStringLiteral("± 5 min"));
+        // Three colours, the neutral one grey.
+        QCOMPARE(ui::deltaToneColor(DeltaTone::Better), QColor("#1e8449"));
+        QCOMPARE(ui::deltaToneColor(DeltaTone::Worse), QColor("#c0392b"));
+        const QColor grey = ui::deltaToneColor(DeltaTone::Neutral);
+        QCOMPARE(grey.red(), grey.green());
+        QCOMPARE(grey.green(), grey.blue());
     }
 
     void dozensOfTeamsGetDistinctColours() {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # gpuplan-cli report end to end: the PDF of a preset holds every KPI the run reports (its
 # description, and the counts' values) in the text poppler extracts, each page rasterises, a
-# baseline on the same seeds adds deltas and their significance, and refusals leave an
-# earlier file as it was.
+# baseline on the same seeds adds deltas and their significance, page 1 counts the fleet and
+# says what changed and each team's figures, and refusals leave an earlier file as it was.
 # usage: cli_report_test.sh GPUPLAN_CLI PRESETS_DIR
 set -u
 cli=$(realpath -- "$1") presets=$(realpath -- "$2")
@@ -61,7 +61,7 @@ assert not missing, f"descriptions missing: {missing}"
 counts = {k: v for k, v in r["kpis"].items() if k.startswith("jobs_") and float(v).is_integer()}
 wrong = [k for k, v in counts.items() if str(int(v)) not in text]
 assert counts and not wrong, f"values missing: {wrong}"
-for needed in ["Planningreport:", "Whyjobswaitedbylayer", "Assumptionsandsources",
+for needed in ["Planningreportonscenario", "Whyjobswaitedbylayer", "Assumptionsandsources",
                "PricebookLambdalistprices", "https://github.com/skypilot-org", "page1"]:
     assert needed.replace('"', "") in text.replace('"', "").replace("\u201c", ""), needed
 print(f"{len(r['kpi_descriptions'])} KPIs")
@@ -79,8 +79,46 @@ for needed in 'compared with less demand' '3 replications on seeds derived' 'sig
         cp "$work/cmp.txt" "$work/out"; fail "the comparison report lacks \"$needed\""; fi
 done
 rasterises "$work/cmp.pdf"
+# Page 1 answers the meeting. Three racks more in pod-a (the name still says "256 × H100")
+# for 30 % more demand, against the preset: 256 + 3 racks × 4 nodes × 8 GPUs = 352 GPUs in
+# 4 + 3 + 4 = 11 racks; each team's row with its GPU-hours now and their delta in GPU-hours.
+python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))
+s["topology"]["pods"][0]["racks"][0]["count"] += 3; s["demandMultiplier"] = 1.3
+json.dump(s, open(sys.argv[2], "w"))' "$default" "$work/grown.json"
+expect 0 'report written to' -- report "$work/grown.json" --baseline "$default" --out "$work/grown.pdf"
+"$cli" run --presets "$presets" "$work/grown.json" --out "$work/grown-run.json" >/dev/null
+pdftotext -raw -f 1 -l 1 "$work/grown.pdf" - | tr -d ' \n\t' >"$work/page1.txt"
+if python3 - "$work/one.json" "$work/grown-run.json" "$work/page1.txt" >"$work/out" 2>&1 <<'PY'
+import json, sys
+base, now = (json.load(open(f)) for f in sys.argv[1:3])
+page = open(sys.argv[3]).read()
+squeeze = lambda s: "".join(s.split())
+def signed(d, decimals, unit):
+    magnitude = f"{abs(d):,.{decimals}f}"
+    sign = "±" if float(magnitude.replace(",", "")) == 0 else ("+" if d > 0 else "−")
+    return f"{sign}{magnitude}{unit}"
+needed = ["352 GPUs: 44 × DGX H100 in 2 pods (11 racks)",
+          "What changed: +3 racks in pod-a (+12 × DGX H100, +96 GPUs); demand × 1.3.",
+          "256 GPUs: 32 × DGX H100 in 2 pods (8 racks)", "Cost over 7.0 d", "Per team"]
+before = {t["name"]: t for t in base["by_team"]}
+for team in now["by_team"]:
+    was = before[team["name"]]
+    needed += [team["name"], f"{team['gpu_hours']:,.0f} GPU-h", f"{was['gpu_hours']:,.0f} GPU-h",
+               signed(team["gpu_hours"] - was["gpu_hours"], 0, " GPU-h"),
+               f"{100 * team['allocation_share']:.1f} %",
+               signed(100 * (team["allocation_share"] - was["allocation_share"]), 1, " pp")]
+fleet = signed(now["kpis"]["gpu_hours_allocated"] - base["kpis"]["gpu_hours_allocated"], 0, " GPU-h")
+assert "," in fleet, fleet  # thousands of GPU-hours more: "+16,128 GPU-h"
+needed.append(fleet)
+missing = [n for n in needed if squeeze(n) not in page]
+assert not missing, f"page 1 lacks {missing}"
+assert "AllKPIs" not in page, "the KPI dictionary is on page 1"
+print(f"{len(now['by_team'])} teams; the fleet {fleet}")
+PY
+then echo "ok: page 1 of three racks more ($(cat "$work/out"))"; else fail "page 1: $(cat "$work/out")"; fi
+
 # Written atomically: no temporary file is left beside it.
-if ls "$work" | grep -v -E '^(xdg|png|less.json|kept.pdf|broken.json|one\.(pdf|json|txt)|cmp\.(pdf|txt)|out)$'; then
+if ls "$work" | grep -v -E '^(xdg|png|less.json|kept.pdf|broken.json|one\.(pdf|json|txt)|cmp\.(pdf|txt)|grown(\.json|\.pdf|-run\.json)|page1\.txt|out)$'; then
     fail "files left behind"; fi
 
 echo "$failures failure(s)"

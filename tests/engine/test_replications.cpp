@@ -120,3 +120,72 @@ TEST_CASE("paired comparisons: nothing against itself, a real change is signific
     CHECK(wait->difference.mean < -200);
     CHECK(wait->candidate.mean < 4);
 }
+
+TEST_CASE("each team's KPIs over replications, and their paired differences", "[replications]") {
+    // One node of 4 GPUs for 3 h; team a's job (4 GPUs, 1 h) and team b's (4 GPUs, 1 h) both
+    // come at t = 0; FIFO runs a's first, so b's waits 1 h:
+    //   a: wait 0, 4 GPU-h, share 4 / (4 GPUs × 3 h) = 1/3;  b: wait 3,600 s, 4 GPU-h, 1/3.
+    // No randomness: the three replications are the same run, so each team's interval is the
+    // value itself. With a second node b starts at once too: b's wait falls by 3,600 s in every
+    // pair, each share to 4 / 24 = 1/6, and a's wait stays 0.
+    Scenario s = test::smallFleet(1, 1, "n4");
+    s.horizonS = 3 * 3600.0;
+    s.sampleIntervalS = 600;
+    s.teams = {TeamDef{"a", ""}, TeamDef{"b", ""}, TeamDef{"idle", ""}};
+    s.jobs = {test::job("a1", 4, 3600), test::job("b1", 4, 3600)};
+    s.jobs[0].traits.team = "a";
+    s.jobs[1].traits.team = "b";
+    Scenario bigger = s;
+    bigger.pods[0].racks[0].nodes[0].count = 2;
+    const PairedComparison c = comparePaired(s, bigger, quick(3));
+    REQUIRE(c.baseline.teams.size() == 3);
+    // A team without jobs held nothing: 0 GPU-hours in every run, and no wait to count.
+    const TeamEstimates* idle = c.baseline.findTeam("idle");
+    REQUIRE(idle);
+    CHECK(idle->findKpi("gpu_hours_allocated")->interval.mean == 0);
+    CHECK(idle->findKpi("gpu_hours_allocated")->interval.n == 3);
+    CHECK(idle->findKpi("wait_s_p50")->interval.n == 0);
+    const TeamEstimates* a = c.baseline.findTeam("a");
+    const TeamEstimates* b = c.baseline.findTeam("b");
+    REQUIRE(a);
+    REQUIRE(b);
+    CHECK(a->findKpi("wait_s_p50")->interval.mean == 0);
+    CHECK(b->findKpi("wait_s_p50")->interval.mean == 3600);
+    CHECK(b->findKpi("wait_s_p95")->interval.mean == 3600);
+    CHECK(b->findKpi("gpu_hours_allocated")->interval.mean == Approx(4));
+    CHECK(b->findKpi("gpu_hours_allocated")->unit == "gpu_h");
+    CHECK(b->findKpi("jobs_completed")->interval.mean == 1);
+    CHECK(b->findKpi("jobs_waiting_at_end")->interval.mean == 0);
+    const MeanInterval share = a->findKpi("allocation_share")->interval;
+    CHECK(share.n == 3);
+    CHECK(share.mean == Approx(1 / 3.0));
+    CHECK(share.low == Approx(1 / 3.0));
+    CHECK(share.high == Approx(1 / 3.0));
+    CHECK(a->findKpi("cost_usd") == nullptr);  // unpriced: no chargeback
+    const auto waitB = pairedTeamDifference(c.baseline, c.candidate, "b", "wait_s_p50");
+    REQUIRE(waitB);
+    CHECK(waitB->mean == -3600);
+    CHECK(waitB->excludesZero());
+    const auto waitA = pairedTeamDifference(c.baseline, c.candidate, "a", "wait_s_p50");
+    REQUIRE(waitA);
+    CHECK(waitA->mean == 0);
+    CHECK_FALSE(waitA->excludesZero());
+    CHECK(pairedTeamDifference(c.baseline, c.candidate, "a", "allocation_share")->mean ==
+          Approx(1 / 6.0 - 1 / 3.0));
+    CHECK_FALSE(pairedTeamDifference(c.baseline, c.candidate, "nobody", "wait_s_p50"));
+
+    // With randomness, replication i's values are run i's own team KPIs.
+    const Scenario random = mm4(2 * 86400.0);
+    const Replications r = runReplications(random, quick(3));
+    REQUIRE(r.teams.size() == 1);
+    for (int i = 0; i < 3; ++i) {
+        RunOptions options;
+        options.seed = replicationSeed(random.seed, i);
+        options.diagnosePending = false;
+        const Results one = simulate(random, options);
+        REQUIRE(one.teamKpis.size() == 1);
+        CHECK(r.teams[0].team == one.teamKpis[0].name);
+        CHECK(r.teams[0].findKpi("wait_s_p95")->values[i] == one.teamKpis[0].waitP95S);
+        CHECK(r.teams[0].findKpi("gpu_hours_allocated")->values[i] == one.teamKpis[0].gpuHours);
+    }
+}

@@ -45,18 +45,37 @@ struct ReplicationOptions {
     RunOptions run;  ///< its seed is ignored: each replication gets its own
 };
 
+/// A team's KPIs (Results::teamKpis) as named values, with the fleet-wide KPIs' names and
+/// units where they mean the same for one team: wait_s_p50 and wait_s_p95 (s),
+/// gpu_hours_allocated (gpu_h), jobs_completed and jobs_waiting_at_end (jobs),
+/// allocation_share (fraction of the fleet's provisioned GPU-seconds) and, on a priced fleet,
+/// cost_usd (its chargeback, usd). The one list a team's replications and tables use.
+std::vector<Kpi> teamKpiList(const GroupKpis& team);
+
+/// One team's KPIs over the replications.
+struct TeamEstimates {
+    std::string team;
+    /// teamKpiList's. In a run the team submitted nothing in: 0 GPU-hours, jobs and share,
+    /// and its waits NaN (not counted).
+    std::vector<KpiEstimate> kpis;
+
+    const KpiEstimate* findKpi(std::string_view name) const;
+};
+
 struct Replications {
     int count = 0;
     double confidence = 0.95;
     std::vector<std::uint64_t> seeds;
     std::vector<std::uint64_t> fingerprints;
-    std::vector<KpiEstimate> kpis;  ///< in the first replication's order, then any others
+    std::vector<KpiEstimate> kpis;     ///< in the first replication's order, then any others
+    std::vector<TeamEstimates> teams;  ///< per team, in the order the runs name them
     std::vector<double> sampleTimesS;
     std::vector<SeriesBand> series;
     std::shared_ptr<const Results> first;  ///< replication 0 in full (what a window draws)
     bool stopped = false;                  ///< a stop request ended it; nothing is reported
 
     const KpiEstimate* findKpi(std::string_view name) const;
+    const TeamEstimates* findTeam(std::string_view team) const;
 };
 
 /// Runs the replications. `progress` gets the fraction of runs done, from any of the worker
@@ -68,6 +87,10 @@ Replications runReplications(const Scenario& scenario, const ReplicationOptions&
 /// the same seeds (else nullopt), and both report the KPI.
 std::optional<MeanInterval> pairedDifference(const Replications& baseline,
                                              const Replications& candidate, std::string_view kpi);
+/// The same for one team's KPI (teamKpiList): nullopt when either did not run the team.
+std::optional<MeanInterval> pairedTeamDifference(const Replications& baseline,
+                                                 const Replications& candidate,
+                                                 std::string_view team, std::string_view kpi);
 
 /// One KPI compared: `candidate` − `baseline`, replication by replication on the same seeds.
 struct KpiDifference {
