@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -15,6 +16,7 @@
 
 #include "cli_bench_scenarios.hpp"
 #include "cli_common.hpp"
+#include "gpuplan/replications.hpp"
 #include "gpuplan/run_cost.hpp"
 #include "gpuplan/scenario_io.hpp"
 #include "gpuplan/simulate.hpp"
@@ -138,9 +140,18 @@ nlohmann::ordered_json runOne(const Benchmark& b, int repeat, const CommonOption
     options.checkInvariants = false;
     for (int i = 0; i < repeat; ++i) {
         const auto s = Clock::now();
-        last = simulate(scenario, options);
+        if (scenario.replications > 1) {  // as the application and `run` run it
+            ReplicationOptions replicated;
+            replicated.replications = scenario.replications;
+            replicated.run = options;
+            last = *runReplications(scenario, replicated).first;
+        } else {
+            last = simulate(scenario, options);
+        }
         walls.push_back(seconds(s, Clock::now()));
     }
+    // The estimate the reader held it to, in the budget's seconds (1.5e7 units a second).
+    const RunCost cost = estimateRunCost(scenario, Fleet::build(scenario));
     std::sort(walls.begin(), walls.end());
     const double median = walls[walls.size() / 2];
     return {{"name", b.name},
@@ -158,6 +169,8 @@ nlohmann::ordered_json runOne(const Benchmark& b, int repeat, const CommonOption
             {"allocation", orZero(last.kpi("allocation_mean"))},
             {"queue_mean", orZero(last.kpi("queue_length_mean"))},
             {"gpus", last.fleet.totalGpus},
+            {"estimate_s", cost.workOps / 1.5e7},
+            {"estimate_mb", cost.memoryBytes / (1 << 20)},
             {"fingerprint", last.fingerprintHex()}};
 }
 
@@ -211,9 +224,13 @@ std::string formatUs(double x) {
 /// The table's last column: what was run and, for generated scenarios, the regime it ran in.
 std::string describe(const Benchmark& b, const nlohmann::ordered_json& r) {
     if (b.suite == "engine") return "";
-    char regime[96];
+    char regime[160];
     std::snprintf(regime, sizeof regime, "; allocation %.0f %%, mean queue %.0f",
                   100 * r.value("allocation", 0.0), r.value("queue_mean", 0.0));
+    if (b.suite == "adversarial")  // what the estimate promised
+        std::snprintf(regime + std::strlen(regime), sizeof regime - std::strlen(regime),
+                      "; estimate %.3g s, %.0f MB", r.value("estimate_s", 0.0),
+                      r.value("estimate_mb", 0.0));
     return r.value("size", "") + regime;
 }
 

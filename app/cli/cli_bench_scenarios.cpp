@@ -95,6 +95,104 @@ GeneratedScenario atEdge(std::string name, std::string what, long long maxSize,
             }};
 }
 
+// ---- Issue 29, "Found by fuzzing" 2, 3, 6, 7: what the run-cost estimate once missed ----
+// (cohort chains, replications, racks visited per sample, elastic resizes' records). Each is
+// grown to the largest size that validates, so its time and memory show the estimate holds.
+
+/// One pod of `racks` racks of `nodesPerRack` DGX H100 nodes each (one rack definition).
+Json identicalRacks(int racks, int nodesPerRack) {
+    return {{"pods",
+             {{{"name", "pod"},
+               {"count", 1},
+               {"racks",
+                {{{"name", "rack"},
+                  {"count", racks},
+                  {"nodes",
+                   {{{"name", "node"}, {"count", nodesPerRack}, {"nodeType", "dgx-h100"}}}}}}}}}}};
+}
+
+void appendEstimateScenarios(std::vector<GeneratedScenario>& out) {
+    // A chain of 1,000 cohorts (the reader's most), each the parent of the next, a team's
+    // queue at the bottom and one job, sampled N times: every sample's quota series and every
+    // quota check climb the whole chain.
+    out.push_back(
+        atEdge("adversarial_cohort_chain", "1,000 nested cohorts, one job, N samples", 1'000'000,
+               [](long long n, const std::filesystem::path&) {
+                   Json s = scenarioHead("cohort chain × samples", static_cast<double>(n), 1);
+                   s["topology"] = fleetOf({{"rack", 2}}, "dgx-h100");
+                   Json cohorts = Json::array({{{"name", "c0"}}});
+                   for (int i = 1; i < 1000; ++i)
+                       cohorts.push_back({{"name", "c" + std::to_string(i)},
+                                          {"parent", "c" + std::to_string(i - 1)}});
+                   s["cohorts"] = cohorts;
+                   s["quotas"] = {{{"team", "t"},
+                                   {"cohort", "c999"},
+                                   {"flavors", {{{"gpuModel", "h100-sxm"}, {"nominalGpus", 8}}}}}};
+                   s["jobClasses"] = {poissonClass("one", 3600, 1, 1, 3600)};
+                   return s;
+               }));
+    // The default week on N seeds (the scenario's "replications", as the application and
+    // `run` use it).
+    out.push_back({"adversarial_replications", "the default week, N replications", "",
+                   [](const CommonOptions& common, const std::filesystem::path&) {
+                       const std::filesystem::path file =
+                           presetsDirFor(common) / "scenarios" / "default.json";
+                       const Json base = Json::parse(readTextFile(file));
+                       const auto at = [&base](long long n) {
+                           Json s = base;
+                           s["name"] = "default × replications";
+                           s["replications"] = n;
+                           return s;
+                       };
+                       const long long n =
+                           edgeSize(at, Scenario::kMaxReplications, common, file.parent_path());
+                       Scenario s = parse(at(n), common, file.parent_path(), RunBudget{});
+                       s.description = "N = " + std::to_string(n) + " (the largest that validates)";
+                       return s;
+                   }});
+    // 100,000 one-node racks, idle, sampled N times: a sample's gang measures once visited
+    // every rack (the same nodes in one rack cost nothing).
+    out.push_back(atEdge("adversarial_one_node_racks", "100,000 idle one-node racks, N samples",
+                         1'000'000, [](long long n, const std::filesystem::path&) {
+                             Json s = scenarioHead("one-node racks × samples",
+                                                   static_cast<double>(n), 1);
+                             s["topology"] = identicalRacks(100'000, 1);
+                             s["jobClasses"] = {poissonClass("one", 3600, 1, 1, 3600)};
+                             return s;
+                         }));
+    // 60,000 two-node racks, idle, sampled N times: the largest rack-local gang still reads
+    // every rack at every sample (its two nodes could be one gang): counted per sample.
+    out.push_back(atEdge("adversarial_two_node_racks", "60,000 idle two-node racks, N samples",
+                         1'000'000, [](long long n, const std::filesystem::path&) {
+                             Json s = scenarioHead("two-node racks × samples",
+                                                   static_cast<double>(n), 1);
+                             s["topology"] = identicalRacks(60'000, 2);
+                             s["jobClasses"] = {poissonClass("one", 3600, 1, 1, 3600)};
+                             return s;
+                         }));
+    // The 100k preset's fleet at a fiftieth of its load for two weeks, its gangs elastic to
+    // 1,000,000 GPUs: few jobs (estimated at 52 MB before resizes were counted), each gang
+    // growing into the idle fleet and giving it back, every resize recording the whole gang
+    // (577 MB in the first week); the run's budget of GPU holds stops them in the second.
+    out.push_back(
+        {"adversarial_elastic_light_load",
+         "synthetic-100k at 1/50 of its load for 2 weeks, gangs elastic to 1,000,000 GPUs", "",
+         [](const CommonOptions& common, const std::filesystem::path&) {
+             const std::filesystem::path file =
+                 presetsDirFor(common) / "scenarios" / "synthetic-100k.json";
+             Json doc = Json::parse(readTextFile(file));
+             doc["horizonS"] = 14 * 86400;
+             for (Json& c : doc["jobClasses"]) {
+                 c["arrival"]["ratePerHour"] = c["arrival"]["ratePerHour"].get<double>() / 50;
+                 c["maxJobs"] = c["maxJobs"].get<long long>() / 50;
+                 if (c["name"] == "gang") c["elastic"] = {{"maxGpus", 1'000'000}};
+             }
+             Scenario s = parse(doc, common, file.parent_path(), RunBudget{});
+             s.description = "two weeks at 1/50 load, gangs elastic to 1,000,000 GPUs";
+             return s;
+         }});
+}
+
 }  // namespace
 
 std::vector<GeneratedScenario> scalingScenarios() {
@@ -232,6 +330,7 @@ std::vector<GeneratedScenario> adversarialScenarios() {
                        s.description = "every multi-GPU class elastic to 1,000,000 GPUs";
                        return s;
                    }});
+    appendEstimateScenarios(out);
     return out;
 }
 

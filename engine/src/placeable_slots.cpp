@@ -46,19 +46,6 @@ Scope scopeOf(SlotLevel level) {
     return Scope::Fleet;
 }
 
-int unitCount(const Fleet& fleet, SlotLevel level) {
-    switch (level) {
-        case SlotLevel::Rack:
-            return static_cast<int>(fleet.racks.size());
-        case SlotLevel::Pod:
-            return static_cast<int>(fleet.pods.size());
-        case SlotLevel::Node:
-        case SlotLevel::Fleet:
-            break;
-    }
-    return 1;
-}
-
 int gpusPerNodeOf(const Fleet& fleet, int model) {
     return fleet.extents[static_cast<std::size_t>(model)].maxGpusPerNode;
 }
@@ -77,14 +64,74 @@ long long slotsOfModel(const FreeHistograms& free, SlotLevel level, int gangGpus
             slots += static_cast<long long>(h[f]) * (f / shape.podGpus / shape.pods);
         return slots;
     }
+    // A unit with fewer than g whole GPUs of the model holds no slot.
     const Scope scope = scopeOf(level);
     long long slots = 0;
-    for (int unit = 0, units = unitCount(free.fleet(), level); unit < units; ++unit)
+    free.forUnits(level, model, gangGpus, [&](int unit) {
         slots += podCapacity(free.at(scope, unit, model), width, shape.podGpus) / shape.pods;
+    });
     return slots;
 }
 
+/// Whole GPUs a unit needs to have two nodes of `gpn` free: fewer, and its whole free nodes
+/// (at most one) add nothing to one free node anywhere.
+int twoNodes(int gpn) {
+    return 2 * gpn;
+}
+
 }  // namespace
+
+UnitsByWholeGpus::UnitsByWholeGpus(const Fleet& fleet)
+    : m_rack(fleet.gpuModels.size()), m_pod(fleet.gpuModels.size()) {
+    const std::size_t models = fleet.gpuModels.size();
+    std::vector<int> rackGpus(fleet.racks.size() * models, 0);
+    std::vector<int> podGpus(fleet.pods.size() * models, 0);
+    for (const FleetNode& node : fleet.nodes) {
+        rackGpus[node.rack * models + node.gpuModel] += node.wholeGpus();
+        podGpus[node.pod * models + node.gpuModel] += node.wholeGpus();
+    }
+    const auto fill = [models](std::vector<Row>& rows, const std::vector<int>& gpus) {
+        const std::size_t units = models == 0 ? 0 : gpus.size() / models;
+        for (std::size_t m = 0; m < models; ++m) {
+            Row& row = rows[m];
+            for (std::size_t u = 0; u < units; ++u)
+                if (gpus[u * models + m] > 0) row.units.push_back(static_cast<int>(u));
+            std::stable_sort(row.units.begin(), row.units.end(), [&](int a, int b) {
+                return gpus[a * models + m] > gpus[b * models + m];
+            });
+            for (int u : row.units)
+                row.gpus.push_back(gpus[u * models + m]);
+        }
+    };
+    fill(m_rack, rackGpus);
+    fill(m_pod, podGpus);
+}
+
+std::span<const int> UnitsByWholeGpus::atLeast(SlotLevel level, int model, int gpus) const {
+    const std::vector<Row>& rows = level == SlotLevel::Rack ? m_rack : m_pod;
+    if (model < 0 || static_cast<std::size_t>(model) >= rows.size()) return {};
+    const Row& row = rows[model];
+    // GPUs descend: the units with at least `gpus` end where the first with fewer is.
+    const auto end =
+        std::partition_point(row.gpus.begin(), row.gpus.end(), [gpus](int g) { return g >= gpus; });
+    return std::span<const int>(row.units).first(static_cast<std::size_t>(end - row.gpus.begin()));
+}
+
+std::size_t unitsVisitedPerSample(const Fleet& fleet, const UnitsByWholeGpus& units,
+                                  const std::vector<int>& tableSizes) {
+    std::size_t visited = 0;
+    for (int m = 0; m < static_cast<int>(fleet.gpuModels.size()); ++m) {
+        const int gpn = gpusPerNodeOf(fleet, m);
+        if (gpn <= 0) continue;
+        for (const SlotLevel level : {SlotLevel::Rack, SlotLevel::Pod}) {
+            visited += units.atLeast(level, m, twoNodes(gpn)).size();  // largest gang
+            for (int g : tableSizes)  // sizes off the ladder (at most: only when still larger)
+                if (g > gpn && g % gpn != 0) visited += units.atLeast(level, m, g).size();
+        }
+        visited += units.atLeast(SlotLevel::Rack, m, kSampledRackSlotGpus).size();
+    }
+    return visited;
+}
 
 GangShape gangShape(int gangGpus, int gpusPerNode) {
     const int pod = automaticGpusPerPod(gangGpus, std::max(1, gpusPerNode));
@@ -143,8 +190,9 @@ int largestGang(const FreeHistograms& free, SlotLevel level, const std::vector<i
             wholeNodes = fleetHist[gpn];
         } else if (level != SlotLevel::Node) {
             const Scope scope = scopeOf(level);
-            for (int unit = 0, units = unitCount(fleet, level); unit < units; ++unit)
+            free.forUnits(level, m, twoNodes(gpn), [&](int unit) {
                 wholeNodes = std::max(wholeNodes, free.at(scope, unit, m)[gpn]);
+            });
         }
         best = std::max({best, mostFree, gpn * wholeNodes});
         // Table sizes off the ladder (neither ≤ gpn nor a multiple of it) are cut into

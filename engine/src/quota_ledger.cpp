@@ -29,7 +29,7 @@ QuotaLedger::QuotaLedger(const Scenario& scenario, const Fleet& fleet,
     };
     for (const CohortDef& c : scenario.cohorts) {
         m_nodes.push_back({c.name, c.parent.empty() ? -1 : cohortIndex(c.parent), c.fairShareWeight,
-                           c.fairSharing});
+                           c.fairSharing, -1, false});
         m_anyFairSharing |= c.fairSharing;
     }
     m_queueOfTeam.assign(teams.size(), -1);
@@ -38,8 +38,8 @@ QuotaLedger::QuotaLedger(const Scenario& scenario, const Fleet& fleet,
     m_withinTeam.assign(teams.size(), WithinTeamPolicy::Never);
     for (const QuotaDef& q : scenario.quotas) {
         const int node = static_cast<int>(m_nodes.size());
-        m_nodes.push_back(
-            {q.team, q.cohort.empty() ? -1 : cohortIndex(q.cohort), q.fairShareWeight, false});
+        m_nodes.push_back({q.team, q.cohort.empty() ? -1 : cohortIndex(q.cohort), q.fairShareWeight,
+                           false, -1, true});
         const auto team = std::find(teams.begin(), teams.end(), q.team);
         if (team == teams.end()) throw std::invalid_argument("quota for unknown team " + q.team);
         m_queueOfTeam[team - teams.begin()] = node;
@@ -72,17 +72,25 @@ QuotaLedger::QuotaLedger(const Scenario& scenario, const Fleet& fleet,
             setQuotas(m_queueOfTeam[t], q.flavors, &m_flavorsOfTeam[t]);
         }
     // Children before parents: a node's subtree quota is final once all its children have
-    // added theirs. Queues are leaves; cohorts are sorted deepest first.
-    std::vector<int> order(m_nodes.size());
-    for (std::size_t n = 0; n < order.size(); ++n)
-        order[n] = static_cast<int>(n);
-    auto depth = [this](int n) {
-        int d = 0;
-        for (; m_nodes[n].parent >= 0; n = m_nodes[n].parent)
-            ++d;
-        return d;
+    // added theirs. Queues are leaves; cohorts are sorted deepest first. Depths and roots are
+    // found once per node, parents first (a chain of cohorts costs its length, not its square).
+    std::vector<int> depth(m_nodes.size(), -1);
+    const auto place = [&](int n) {
+        std::vector<int> up;  // n and its ancestors not yet placed
+        for (int a = n; a >= 0 && depth[a] < 0; a = m_nodes[a].parent)
+            up.push_back(a);
+        for (auto a = up.rbegin(); a != up.rend(); ++a) {
+            const int parent = m_nodes[*a].parent;
+            depth[*a] = parent < 0 ? 0 : depth[parent] + 1;
+            m_nodes[*a].root = parent < 0 ? *a : m_nodes[parent].root;
+        }
     };
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return depth(a) > depth(b); });
+    std::vector<int> order(m_nodes.size());
+    for (std::size_t n = 0; n < order.size(); ++n) {
+        order[n] = static_cast<int>(n);
+        place(order[n]);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return depth[a] > depth[b]; });
     for (int n : order)
         for (int m = 0; m < m_models; ++m) {
             const std::size_t i = at(n, m);
@@ -90,6 +98,26 @@ QuotaLedger::QuotaLedger(const Scenario& scenario, const Fleet& fleet,
                 m_guaranteed[i] = std::max<std::int64_t>(0, m_subtreeQuota[i] - m_lendingLimit[i]);
             if (m_nodes[n].parent >= 0)
                 m_subtreeQuota[at(m_nodes[n].parent, m)] += m_subtreeQuota[i] - m_guaranteed[i];
+        }
+    // What stays fixed from here on, parents before children: the most a node could ever be
+    // admitted for (root: its subtree quota; other: min(guaranteed + potential(parent),
+    // subtreeQuota + borrowingLimit)), and what it puts in the pool itself (a cohort's own
+    // quota is its subtree quota less what its children put in).
+    m_potential.assign(cells, 0);
+    m_ownInPool.assign(cells, 0);
+    for (auto n = order.rbegin(); n != order.rend(); ++n)
+        for (int m = 0; m < m_models; ++m) {
+            const std::size_t i = at(*n, m);
+            const int parent = m_nodes[*n].parent;
+            m_potential[i] = m_subtreeQuota[i];
+            if (parent >= 0) {
+                m_potential[i] = m_guaranteed[i] + m_potential[at(parent, m)];
+                if (m_borrowingLimit[i] != kNoLimit)
+                    m_potential[i] =
+                        std::min(m_potential[i], m_subtreeQuota[i] + m_borrowingLimit[i]);
+                m_ownInPool[at(parent, m)] -= m_subtreeQuota[i] - m_guaranteed[i];
+            }
+            m_ownInPool[i] += m_subtreeQuota[i] - m_guaranteed[i];
         }
 }
 
@@ -134,16 +162,6 @@ std::int64_t QuotaLedger::availableAt(int node, int model, bool ownLimit) const 
     return local + fromParent;
 }
 
-std::int64_t QuotaLedger::potentialAt(int node, int model) const {
-    const std::size_t i = at(node, model);
-    const int parent = m_nodes[node].parent;
-    if (parent < 0) return m_subtreeQuota[i];
-    std::int64_t potential = m_guaranteed[i] + potentialAt(parent, model);
-    if (m_borrowingLimit[i] != kNoLimit)
-        potential = std::min(potential, m_subtreeQuota[i] + m_borrowingLimit[i]);
-    return potential;
-}
-
 QuotaCheck QuotaLedger::check(int team, int model, std::int64_t units) const {
     QuotaCheck c;
     const int node = queueOf(team);
@@ -160,7 +178,7 @@ QuotaCheck QuotaLedger::check(int team, int model, std::int64_t units) const {
         return c;
     }
     c.missingUnits = units - available;
-    if (units > potentialAt(node, model))
+    if (units > m_potential[at(node, model)])
         c.verdict = ReasonToken::ExceedsMaxQuota;
     else if (m_borrowingLimit[at(node, model)] != kNoLimit &&
              units <= availableAt(node, model, false))
@@ -201,15 +219,10 @@ WithinTeamPolicy QuotaLedger::withinTeamPolicy(int team) const {
 }
 
 bool QuotaLedger::shareTree(int teamA, int teamB) const {
-    auto root = [this](int node) {
-        while (m_nodes[node].parent >= 0)
-            node = m_nodes[node].parent;
-        return node;
-    };
     const int a = queueOf(teamA), b = queueOf(teamB);
     if (a < 0 || b < 0) return false;
     if (a == b) return true;
-    return m_nodes[a].parent >= 0 && m_nodes[b].parent >= 0 && root(a) == root(b);
+    return m_nodes[a].parent >= 0 && m_nodes[b].parent >= 0 && m_nodes[a].root == m_nodes[b].root;
 }
 
 std::int64_t QuotaLedger::usage(int team, int model) const {
@@ -229,7 +242,7 @@ std::int64_t QuotaLedger::available(int team, int model) const {
 
 std::int64_t QuotaLedger::potential(int team, int model) const {
     const int node = queueOf(team);
-    return node < 0 ? 0 : potentialAt(node, model);
+    return node < 0 ? 0 : m_potential[at(node, model)];
 }
 
 double QuotaLedger::share(int team, int model, std::int64_t extraUnits) const {
@@ -243,9 +256,7 @@ double QuotaLedger::share(int team, int model, std::int64_t extraUnits) const {
     }
     if (borrowed == 0) return 0;  // weight 0 too: only borrowing makes its share infinite
     if (m_nodes[node].weight <= 0) return std::numeric_limits<double>::infinity();
-    int root = node;
-    while (m_nodes[root].parent >= 0)
-        root = m_nodes[root].parent;
+    const int root = m_nodes[node].root;
     std::int64_t lendable = 0;
     for (int m = 0; m < m_models; ++m)
         lendable += m_subtreeQuota[at(root, m)];
@@ -253,48 +264,44 @@ double QuotaLedger::share(int team, int model, std::int64_t extraUnits) const {
     return static_cast<double>(borrowed) / static_cast<double>(lendable) / m_nodes[node].weight;
 }
 
-QuotaLedger::TeamQuotaNow QuotaLedger::now(int team) const {
-    TeamQuotaNow t;
-    const int node = queueOf(team);
-    if (node < 0) return t;
-    auto rootOf = [this](int n) {
-        while (m_nodes[n].parent >= 0)
-            n = m_nodes[n].parent;
-        return n;
+std::vector<QuotaLedger::TeamQuotaNow> QuotaLedger::nowByTeam() const {
+    std::vector<TeamQuotaNow> out(m_queueOfTeam.size());
+    if (!enabled()) return out;
+    // Per tree (by its root) and model: what its ClusterQueues borrow, and the unused quota
+    // its nodes put in the pool (a cohort's own quota; a queue's, less what it uses of it).
+    std::vector<std::int64_t> borrowedInTree(m_usage.size(), 0), unusedInPool(m_usage.size(), 0);
+    const auto unusedOf = [this](std::size_t i) {
+        return std::max<std::int64_t>(
+            0, m_ownInPool[i] - std::max<std::int64_t>(0, m_usage[i] - m_guaranteed[i]));
     };
-    const int root = m_nodes[node].parent >= 0 ? rootOf(node) : -1;
-    for (int m = 0; m < m_models; ++m) {
-        const std::size_t i = at(node, m);
-        t.nominal += m_subtreeQuota[i];
-        t.used += m_usage[i];
-        t.borrowed += std::max<std::int64_t>(0, m_usage[i] - m_subtreeQuota[i]);
-        if (root < 0) continue;
-        // Over the tree: what members borrow, and the unused quota each put in the pool.
-        std::int64_t borrowedInTree = 0, unusedInPool = 0, mine = 0;
-        for (int n = 0; n < static_cast<int>(m_nodes.size()); ++n) {
-            const std::size_t j = at(n, m);
-            const bool queue =
-                std::find(m_queueOfTeam.begin(), m_queueOfTeam.end(), n) != m_queueOfTeam.end();
-            if (rootOf(n) != root) continue;
-            // A cohort's own quota is its subtree quota less what its children put in.
-            std::int64_t own = m_subtreeQuota[j] - m_guaranteed[j];
-            if (!queue) {
-                for (int c = 0; c < static_cast<int>(m_nodes.size()); ++c)
-                    if (m_nodes[c].parent == n)
-                        own -= m_subtreeQuota[at(c, m)] - m_guaranteed[at(c, m)];
-                unusedInPool += std::max<std::int64_t>(0, own);
+    for (int n = 0; n < static_cast<int>(m_nodes.size()); ++n)
+        for (int m = 0; m < m_models; ++m) {
+            const std::size_t i = at(n, m), tree = at(m_nodes[n].root, m);
+            if (!m_nodes[n].queue) {
+                unusedInPool[tree] += std::max<std::int64_t>(0, m_ownInPool[i]);
                 continue;
             }
-            borrowedInTree += std::max<std::int64_t>(0, m_usage[j] - m_subtreeQuota[j]);
-            const std::int64_t unused = std::max<std::int64_t>(
-                0, own - std::max<std::int64_t>(0, m_usage[j] - m_guaranteed[j]));
-            unusedInPool += unused;
-            if (n == node) mine = unused;
+            borrowedInTree[tree] += std::max<std::int64_t>(0, m_usage[i] - m_subtreeQuota[i]);
+            unusedInPool[tree] += unusedOf(i);
         }
-        if (unusedInPool > 0 && borrowedInTree > 0)
-            t.lent += std::min(mine, borrowedInTree * mine / unusedInPool);
+    for (std::size_t team = 0; team < m_queueOfTeam.size(); ++team) {
+        const int node = m_queueOfTeam[team];
+        if (node < 0) continue;
+        TeamQuotaNow& t = out[team];
+        for (int m = 0; m < m_models; ++m) {
+            const std::size_t i = at(node, m);
+            t.nominal += m_subtreeQuota[i];
+            t.used += m_usage[i];
+            t.borrowed += std::max<std::int64_t>(0, m_usage[i] - m_subtreeQuota[i]);
+            if (m_nodes[node].parent < 0) continue;  // in no cohort: lends to no one
+            // Its tree's borrowing, split in proportion to the unused quota each put in.
+            const std::size_t tree = at(m_nodes[node].root, m);
+            const std::int64_t mine = unusedOf(i);
+            if (unusedInPool[tree] > 0 && borrowedInTree[tree] > 0)
+                t.lent += std::min(mine, borrowedInTree[tree] * mine / unusedInPool[tree]);
+        }
     }
-    return t;
+    return out;
 }
 
 void QuotaLedger::checkInvariants() const {
@@ -305,8 +312,7 @@ void QuotaLedger::checkInvariants() const {
             for (int m = 0; m < m_models; ++m)
                 fromChildren[at(m_nodes[n].parent, m)] += usedInParent(n, m);
     for (int n = 0; n < static_cast<int>(m_nodes.size()); ++n) {
-        const bool isQueue =
-            std::find(m_queueOfTeam.begin(), m_queueOfTeam.end(), n) != m_queueOfTeam.end();
+        const bool isQueue = m_nodes[n].queue;
         for (int m = 0; m < m_models; ++m) {
             const std::size_t i = at(n, m);
             if (!isQueue && m_usage[i] != fromChildren[i])

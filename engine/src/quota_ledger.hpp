@@ -105,7 +105,9 @@ public:
         /// cohorts holding quota) in proportion to the unused quota each put in the pool.
         std::int64_t lent = 0;
     };
-    TeamQuotaNow now(int team) const;
+    /// Every team's quota now (zero for unmanaged teams), indexed by team: one walk over the
+    /// nodes and models (the tree sums are per tree, not per team).
+    std::vector<TeamQuotaNow> nowByTeam() const;
 
     /// Test builds: no ClusterQueue above nominal + borrowing limit, none lending past its
     /// lending limit, every cohort's usage the sum of its children's. Throws std::logic_error.
@@ -117,13 +119,14 @@ private:
         int parent = -1;
         double weight = 1;
         bool fairSharing = false;  ///< a cohort that orders its members by share
+        int root = -1;             ///< the top of its tree (itself at the top)
+        bool queue = false;        ///< a ClusterQueue (a team's), not a cohort
     };
     static constexpr std::int64_t kNoLimit = -1;
     std::size_t at(int node, int model) const {
         return static_cast<std::size_t>(node) * m_models + model;
     }
     std::int64_t availableAt(int node, int model, bool ownLimit) const;
-    std::int64_t potentialAt(int node, int model) const;
     /// What a node uses of its parent's pool.
     std::int64_t usedInParent(int node, int model) const;
 
@@ -137,6 +140,9 @@ private:
     // Per node × model.
     std::vector<std::int64_t> m_subtreeQuota, m_guaranteed, m_borrowingLimit, m_lendingLimit,
         m_usage;
+    /// Fixed once the quotas are set: potentialAvailable, and the quota a node itself puts in
+    /// its tree's pool (a cohort's own, not its children's).
+    std::vector<std::int64_t> m_potential, m_ownInPool;
 };
 
 }  // namespace gpuplan::detail

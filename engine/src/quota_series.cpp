@@ -52,8 +52,9 @@ void QuotaSeries::sample(Results& results, std::size_t k, const QuotaLedger& quo
     std::vector<std::int64_t> pending(results.teams.size(), 0);
     for (const JobQueue::Group& g : queue.groups())
         if (g.live > 0 && g.key.team >= 0) pending[g.key.team] += g.liveGpuUnits;
+    const std::vector<QuotaLedger::TeamQuotaNow> byTeam = quota.nowByTeam();
     for (const TeamSeries& t : m_teams) {
-        const QuotaLedger::TeamQuotaNow now = quota.now(t.team);
+        const QuotaLedger::TeamQuotaNow& now = byTeam[t.team];
         s[t.used].values[k] = gpus(now.used);
         s[t.borrowed].values[k] = gpus(now.borrowed);
         s[t.lent].values[k] = gpus(now.lent);

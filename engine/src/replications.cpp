@@ -165,6 +165,10 @@ Replications runOnSeeds(const Scenario& scenario, const std::vector<std::uint64_
         [&](std::size_t i, std::stop_token runStop) {
             RunOptions run = options.run;
             run.seed = seeds[i];
+            // Only the first run is kept whole: the others' pending lists would be dropped
+            // unread (reduce keeps KPIs and series), so they are not made (their pending_gpus
+            // series still count every job).
+            if (i > 0) run.maxPendingEntriesPerSample = 0;
             // Shared by every run at once: a caller's counters or snapshots would race.
             run.counters = nullptr;
             run.onPartialResults = nullptr;

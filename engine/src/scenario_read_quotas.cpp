@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 
 namespace gpuplan::detail {
 
@@ -70,10 +71,13 @@ void readCohorts(const JsonNode& node, Scenario& s) {
         o.finish();
         s.cohorts.push_back(std::move(c));
     }
-    auto find = [&s](const std::string& name) -> const CohortDef* {
-        for (const CohortDef& c : s.cohorts)
-            if (c.name == name) return &c;
-        return nullptr;
+    // By name, hashed: the cycle check below walks every chain (a chain n deep costs n², not n³).
+    std::unordered_map<std::string, const CohortDef*> byName;
+    for (const CohortDef& c : s.cohorts)
+        byName.emplace(c.name, &c);
+    auto find = [&byName](const std::string& name) -> const CohortDef* {
+        const auto it = byName.find(name);
+        return it == byName.end() ? nullptr : it->second;
     };
     for (std::size_t i = 0; i < s.cohorts.size(); ++i)
         if (parentNode[i] && !find(s.cohorts[i].parent))

@@ -84,10 +84,10 @@ struct ElasticJobs {
     double growTimerS = -1;  ///< the latest growth check pushed
     std::uint64_t grows = 0;
     std::uint64_t shrinks = 0;  ///< to let queued jobs in
-    /// The run's resizes recorded RunOptions::maxElasticResizePlacements placements: from
+    /// The run's resizes recorded RunOptions::maxElasticResizeGpuHolds GPU holds: from
     /// then on elastic jobs keep their sizes (no grow, no reclaim).
     double budgetSpentAtS = -1;
-    std::size_t resizePlacements = 0;  ///< placements resizes added so far
+    std::size_t resizeGpuHolds = 0;  ///< GPU holds resizes recorded so far
 
 private:
     bool m_any = false;

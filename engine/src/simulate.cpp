@@ -160,8 +160,8 @@ void Simulation::writeRunKpis(Results& out) const {
         if (m_sim.elastic.budgetSpentAtS >= 0)
             out.kpis.push_back(
                 {"elastic_resizes_stopped_at_s", m_sim.elastic.budgetSpentAtS, "s",
-                 "When the run's resizes had recorded their most pod placements "
-                 "(RunOptions::maxElasticResizePlacements, bounding the results' memory): "
+                 "When the run's resizes had recorded their most GPU holds "
+                 "(RunOptions::maxElasticResizeGpuHolds, bounding the results' memory): "
                  "from then on elastic jobs kept their sizes."});
     }
 }

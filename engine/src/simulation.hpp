@@ -111,6 +111,7 @@ public:
           m_metrics(results, scenario.horizonS, scenario.sampleIntervalS, scenario.warmupS),
           m_fragmentation(results.jobs, results.fleet),
           m_gangSizes(commonGangSizes(results.fleet)),
+          m_unitsByGpus(results.fleet),
           m_stuck(static_cast<std::uint32_t>(results.jobs.size())),
           m_sharedGpus(results),
           m_quotaSeries(results, m_sim.quota, preemptionPossible(scenario),
@@ -313,9 +314,10 @@ private:
     /// membership change); Evicted: a node under it went down, it keeps what its checkpoints
     /// saved. Either way its pods restart (startupS).
     void resizeElastic(std::uint32_t job, std::vector<PodPlacement> pods, SegmentEnd end);
-    /// May resizes add `pods` more placements (RunOptions::maxElasticResizePlacements)? If so
-    /// and `spend`, counts them; if not, the budget is spent from now on.
-    bool resizeBudgetAllows(std::size_t pods, bool spend = true);
+    /// May resizes record `gpuHolds` more GPU holds (pods × GPUs per pod;
+    /// RunOptions::maxElasticResizeGpuHolds)? If so and `spend`, counts them; if not, the
+    /// budget is spent from now on.
+    bool resizeBudgetAllows(std::size_t gpuHolds, bool spend = true);
     /// A running job keeps all the work it has done (no checkpoint is written for it).
     void keepAllWork(std::uint32_t job);
     /// Its node goes down under some of its pods: a grown elastic job that keeps its size on
@@ -440,7 +442,8 @@ private:
     Diagnoser m_diagnoser;
     MetricsRecorder m_metrics;
     FragmentationGauge m_fragmentation;
-    std::vector<int> m_gangSizes;  ///< the placeable table's sizes (largestGang checks them)
+    std::vector<int> m_gangSizes;    ///< the placeable table's sizes (largestGang checks them)
+    UnitsByWholeGpus m_unitsByGpus;  ///< racks and pods a sample's gang measures visit
     EventHeap<Event, std::greater<>> m_events;
     std::vector<NodeChangeEvent> m_nodeEvents;
     Rates m_rates;

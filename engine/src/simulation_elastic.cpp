@@ -93,10 +93,10 @@ void Simulation::reclaimElasticGrowth() {
             else
                 lo = mid + 1;
         }
-        std::size_t placements = 0;
+        std::size_t gpuHolds = 0;
         for (std::size_t i = 0; i < lo; ++i)
-            placements += static_cast<std::size_t>(m_sim.spec(grown[i]).pods());
-        if (!resizeBudgetAllows(placements)) return;
+            gpuHolds += static_cast<std::size_t>(m_sim.spec(grown[i]).gpus);
+        if (!resizeBudgetAllows(gpuHolds)) return;
         for (std::size_t i = 0; i < lo; ++i) {
             const std::span<const PodPlacement> held = m_sim.placementOf(grown[i]);
             resizeElastic(
@@ -202,7 +202,10 @@ void Simulation::growElasticJobs() {
         if (hi < leastStep) continue;
         // Before any placement: past the run's resize budget, or not worth it even at the
         // most pods on the best fabric, it stays as it is.
-        if (!resizeBudgetAllows(held.size() + static_cast<std::size_t>(hi), false)) return;
+        const auto holdsOf = [&s](std::size_t pods) {
+            return pods * static_cast<std::size_t>(s.gpusPerPod);
+        };
+        if (!resizeBudgetAllows(holdsOf(held.size() + static_cast<std::size_t>(hi)), false)) return;
         {
             const JobRuntime& rt = m_sim.runtime[job];
             const double slowdownNow = m_results.segments[rt.segment].slowdown;
@@ -240,7 +243,7 @@ void Simulation::growElasticJobs() {
         // present one. A growth as the job starts restarts nothing now.
         const double restartS = justBound ? 0 : s.startupS;
         worth = worth && (windowS - restartS) / p.slowdown >= (windowS + s.startupS) / slowdownNow;
-        if (!worth || !resizeBudgetAllows(grownPods.size())) continue;
+        if (!worth || !resizeBudgetAllows(holdsOf(grownPods.size()))) continue;
         resizeElastic(job, std::move(grownPods), SegmentEnd::Resized);
         if (m_results.measurementWindow().counts(m_nowS))
             ++m_sim.elastic.grows;  // in the KPIs' window
@@ -292,14 +295,14 @@ void Simulation::resizeElastic(std::uint32_t job, std::vector<PodPlacement> pods
     count(12, job);
 }
 
-bool Simulation::resizeBudgetAllows(std::size_t pods, bool spend) {
+bool Simulation::resizeBudgetAllows(std::size_t gpuHolds, bool spend) {
     ElasticJobs& elastic = m_sim.elastic;
     if (elastic.budgetSpentAtS >= 0) return false;
-    if (elastic.resizePlacements + pods > m_options.maxElasticResizePlacements) {
+    if (elastic.resizeGpuHolds + gpuHolds > m_options.maxElasticResizeGpuHolds) {
         if (elastic.budgetSpentAtS < 0) elastic.budgetSpentAtS = m_nowS;
         return false;
     }
-    if (spend) elastic.resizePlacements += pods;
+    if (spend) elastic.resizeGpuHolds += gpuHolds;
     return true;
 }
 
@@ -320,7 +323,8 @@ bool Simulation::shrinkOffNode(std::uint32_t job, std::uint32_t node, SegmentEnd
     for (const PodPlacement& pod : m_sim.placementOf(job))
         if (pod.node != node) kept.push_back(pod);
     if (kept.size() == m_sim.placementOf(job).size() ||
-        static_cast<int>(kept.size()) < m_sim.spec(job).pods() || !resizeBudgetAllows(kept.size()))
+        static_cast<int>(kept.size()) < m_sim.spec(job).pods() ||
+        !resizeBudgetAllows(kept.size() * static_cast<std::size_t>(m_sim.spec(job).gpusPerPod)))
         return false;
     resizeElastic(job, std::move(kept), end);
     return true;

@@ -115,11 +115,13 @@ void Simulation::takeSample(std::size_t k) {
 }
 
 void Simulation::placeableGauges(Gauges& g) const {
-    const FreeHistograms free(m_results.fleet, m_sim.cluster);
+    // Only the racks and pods that could change an answer are visited (not every one of a
+    // fleet of one-node racks at every sample).
+    const FreeHistograms free(m_results.fleet, m_sim.cluster, &m_unitsByGpus);
     for (int l = 0; l < kSlotLevelCount; ++l)
         g.largestGangGpus[l] = largestGang(free, static_cast<SlotLevel>(l), m_gangSizes);
-    g.slots8GpuNode = static_cast<double>(countSlots(free, SlotLevel::Node, 8));
-    g.slots64GpuRack = static_cast<double>(countSlots(free, SlotLevel::Rack, 64));
+    g.slots8GpuNode = static_cast<double>(countSlots(free, SlotLevel::Node, kSampledNodeSlotGpus));
+    g.slots64GpuRack = static_cast<double>(countSlots(free, SlotLevel::Rack, kSampledRackSlotGpus));
 }
 
 double Simulation::strandedGpus(const JobQueue::SmallestPod& smallest) const {

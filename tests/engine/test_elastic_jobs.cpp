@@ -291,17 +291,23 @@ TEST_CASE("a failure leaves the job on the pods it keeps, or evicts it below its
     }
 }
 
-TEST_CASE("resizes stop at the run's placement budget", "[elastic]") {
-    // A budget of one placement: growing "a" to two pods would record two: refused at 0, so
-    // it runs at its own size and ends at 28,800; the KPI says when resizes stopped.
+TEST_CASE("resizes stop at the run's budget of GPU holds", "[elastic]") {
+    // Growing "a" to two pods of 4 GPUs records 2 placements and 2 × 4 = 8 GPU holds (one
+    // timeline interval per GPU). A budget of 7 holds refuses it at 0 (a budget counted in
+    // placements, 2 ≤ 7, would not), so it runs at its own size and ends at 28,800; the KPI
+    // says when resizes stopped. 8 holds let it grow (ends at 14,400, as above).
     RunOptions options;
     options.checkInvariants = true;
-    options.maxElasticResizePlacements = 1;
+    options.maxElasticResizeGpuHolds = 7;
     const Results r = simulate(elasticPair(), options);
     CHECK(r.kpi("elastic_grows") == 0);
     CHECK(r.kpi("elastic_resizes_stopped_at_s") == 0);
     CHECK(std::isnan(test::run(elasticPair()).kpi("elastic_resizes_stopped_at_s")));
     CHECK(r.jobs[jobIndex(r, "a")].endS == Approx(28800));
+    options.maxElasticResizeGpuHolds = 8;
+    const Results grown = simulate(elasticPair(), options);
+    CHECK(std::isnan(grown.kpi("elastic_resizes_stopped_at_s")));
+    CHECK(grown.jobs[jobIndex(grown, "a")].endS == Approx(14400));
 }
 
 TEST_CASE("a job that can never start here does not hold growth back", "[elastic]") {

@@ -178,3 +178,46 @@ TEST_CASE("placeable series equal the snapshot table on the default preset") {
     }
     CHECK(someBusy);
 }
+
+TEST_CASE("a run's samples skip only racks and pods that cannot change an answer") {
+    // Racks of 1, 2 and 8 eight-GPU nodes (8, 16, 64 GPUs) and a pod of one one-node rack:
+    // a sample reads only units with two nodes' worth (16 GPUs) for the largest gang and 64
+    // GPUs for the rack slots; the table at t walks every unit. Under load from 8- and
+    // 16-GPU jobs they must agree at every sample.
+    Scenario s = smallFleet(1, 1, "n8");
+    const NodeGroupDef n8 = s.pods[0].racks[0].nodes[0];
+    auto rack = [&](const std::string& name, int count, int nodes) {
+        RackDef r;
+        r.name = name;
+        r.count = count;
+        r.nodes = {n8};
+        r.nodes[0].count = nodes;
+        return r;
+    };
+    s.pods[0].racks = {rack("one", 6, 1), rack("two", 3, 2), rack("eight", 2, 8)};
+    PodDef lone = s.pods[0];
+    lone.name = "lone";
+    lone.racks = {rack("one", 1, 1)};
+    s.pods.push_back(lone);
+    s.horizonS = 2 * 86400;
+    s.sampleIntervalS = 600;
+    JobClassDef small = jobClass("eight", 8, 6, 3 * 3600);
+    JobClassDef gang = jobClass("sixteen", 16, 2, 4 * 3600);
+    gang.traits.gpusPerPod = 8;
+    s.jobClasses = {small, gang};
+    const Results r = run(s);
+    const char* names[] = {"largest_gang_gpus{node}", "largest_gang_gpus{rack}",
+                           "largest_gang_gpus{pod}", "largest_gang_gpus{fleet}"};
+    bool someBusy = false, someRackSlot = false;
+    for (std::size_t k = 0; k < r.sampleTimesS.size(); ++k) {
+        const PlaceableSlots t = placeableSlotsAt(r.fleet, r.stateAt(r.sampleTimesS[k]));
+        for (int l = 0; l < kSlotLevelCount; ++l)
+            CHECK(seriesNamed(r, names[l]).values[k] == t.largestGangGpus[l]);
+        CHECK(seriesNamed(r, "slots_8gpu{node}").values[k] == t.slotsFor(SlotLevel::Node, 8));
+        CHECK(seriesNamed(r, "slots_64gpu{rack}").values[k] == t.slotsFor(SlotLevel::Rack, 64));
+        someBusy |= t.freeGpus < r.fleet.totalGpus;
+        someRackSlot |= t.slotsFor(SlotLevel::Rack, 64) > 0;
+    }
+    CHECK(someBusy);
+    CHECK(someRackSlot);
+}

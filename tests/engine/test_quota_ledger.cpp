@@ -188,3 +188,49 @@ TEST_CASE("fair sharing: a team's share is what it borrows over the pool, over i
     CHECK(kz.ledger.share(Books::a, Books::tg, 0) == 0);
     CHECK(kz.ledger.share(Books::a, Books::tg, 1 * G) == std::numeric_limits<double>::infinity());
 }
+
+TEST_CASE("every team's used, borrowed and lent quota in one walk of a nested tree", "[quota]") {
+    // top (own quota 4) ⊃ {mid ⊃ {a: 8, b: 4}, c: 4}; mid holds none itself. top's pool:
+    // 4 + (8 + 4) + 4 = 20 GPUs. a uses 14 (borrows 14 − 8 = 6), c uses 2, b nothing.
+    CohortDef top = cohort("top");
+    top.flavors = {flavor(4)};
+    Books k(
+        {quota("a", "mid", flavor(8)), quota("b", "mid", flavor(4)), quota("c", "top", flavor(4))},
+        {top, cohort("mid", "top")});
+    QuotaLedger& q = k.ledger;
+    q.charge(Books::a, Books::tg, 14 * G);
+    q.charge(Books::c, Books::tg, 2 * G);
+    q.checkInvariants();
+    const auto now = q.nowByTeam();
+    REQUIRE(now.size() == k.teams.size());
+    CHECK(now[Books::a].nominal == 8 * G);
+    CHECK(now[Books::a].used == 14 * G);
+    CHECK(now[Books::a].borrowed == 6 * G);
+    // The tree's 6 borrowed GPUs are lent in proportion to the unused quota each put in the
+    // pool: top's own 4, a's 8 − 14 → 0, b's 4, c's 4 − 2 = 2; 10 in all. b lends
+    // 6 × 4 / 10 = 2.4, c 6 × 2 / 10 = 1.2 (top's own 2.4 is no team's); a lends nothing.
+    CHECK(now[Books::a].lent == 0);
+    CHECK(now[Books::b].lent == 24 * G / 10);
+    CHECK(now[Books::c].lent == 12 * G / 10);
+    CHECK(now[Books::c].borrowed == 0);
+    CHECK(now[Books::unmanaged].used == 0);
+    CHECK(now[Books::unmanaged].lent == 0);
+}
+
+TEST_CASE("a cohort chain's books: checks, potential and charges reach the root", "[quota]") {
+    // c0 ⊃ c1 ⊃ … ⊃ c199 ⊃ a (nominal 4), and b (nominal 4) in c0: the pool at c0 is 8.
+    std::vector<CohortDef> chain = {cohort("c0")};
+    for (int i = 1; i < 200; ++i)
+        chain.push_back(cohort("c" + std::to_string(i), "c" + std::to_string(i - 1)));
+    Books k({quota("a", "c199", flavor(4)), quota("b", "c0", flavor(4))}, chain);
+    QuotaLedger& q = k.ledger;
+    CHECK(q.potential(Books::a, Books::tg) == 8 * G);
+    CHECK(q.shareTree(Books::a, Books::b));
+    q.charge(Books::a, Books::tg, 6 * G);  // borrows 2 of b's 4 through 200 cohorts
+    q.checkInvariants();
+    CHECK(q.available(Books::b, Books::tg) == 2 * G);
+    CHECK(q.check(Books::b, Books::tg, 4 * G).verdict == ReasonToken::WaitingForQuota);
+    const auto now = q.nowByTeam();
+    CHECK(now[Books::a].borrowed == 2 * G);
+    CHECK(now[Books::b].lent == 2 * G);  // the only unused quota in the pool: all of it lent
+}

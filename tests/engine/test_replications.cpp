@@ -189,3 +189,38 @@ TEST_CASE("each team's KPIs over replications, and their paired differences", "[
         CHECK(r.teams[0].findKpi("gpu_hours_allocated")->values[i] == one.teamKpis[0].gpuHours);
     }
 }
+
+TEST_CASE("replications after the first make no pending lists, and lose nothing by it",
+          "[replications]") {
+    // M/M/4 at 36 an hour (ρ = 1.5): a backlog that grows all run, so every sample lists
+    // queued jobs. Each replication's KPIs, fingerprint and series are what simulate() gives
+    // on its seed with pending lists made; only the first keeps its list.
+    Scenario s = mm4(2 * 86400.0);
+    s.jobClasses[0].arrival.ratePerHour = 36;
+    ReplicationOptions o = quick(3, 2);
+    o.run.diagnosePending = true;
+    const Replications r = runReplications(s, o);
+    REQUIRE(r.count == 3);
+    CHECK_FALSE(r.first->pending.empty());
+    std::vector<Results> alone;
+    for (int i = 0; i < 3; ++i) {
+        RunOptions run = o.run;
+        run.seed = r.seeds[i];
+        alone.push_back(simulate(s, run));
+        CHECK(alone.back().fingerprint == r.fingerprints[i]);
+        for (const KpiEstimate& k : r.kpis) {
+            const double v = alone.back().kpi(k.name);
+            CHECK(((v == k.values[i]) || (std::isnan(v) && std::isnan(k.values[i]))));
+        }
+    }
+    for (const SeriesBand& band : r.series) {
+        const Series* one = alone[0].findSeries(band.name);
+        REQUIRE(one);
+        for (std::size_t k = 0; k < band.mean.size(); ++k) {
+            double sum = 0;
+            for (const Results& a : alone)
+                sum += a.findSeries(band.name)->values[k];
+            CHECK(band.mean[k] == Approx(sum / 3).margin(1e-12));
+        }
+    }
+}

@@ -29,18 +29,26 @@ struct RunCostPart {
 
 struct RunCost {
     double jobs = 0;
-    double pods = 0;  ///< pod placements over all jobs (a gang of k pods counts k)
+    double pods = 0;      ///< pod placements over all jobs (a gang of k pods counts k)
+    double gpuHolds = 0;  ///< GPUs held over all bindings (the GPU timeline's intervals)
     double samples = 0;
     double events = 0;
     double shapes = 0;  ///< distinct job shapes (queue groups): a pass costs about this many
-    double memoryBytes = 0;
-    double workOps = 0;
-    std::vector<RunCostPart> parts;  ///< largest first
+    double unitsPerSample = 0;  ///< racks and pods a sample's gang measures visit
+    double quotaLevels = 0;     ///< levels a quota check climbs (queue and cohorts above it)
+    double resizeGpuHolds = 0;  ///< GPU holds elastic resizes may record (within the cap)
+    double runs = 1;            ///< replications: the scenario runs this many times
+    double memoryBytes = 0;     ///< at the peak: runs at once, and every run's reduced results
+    double workOps = 0;         ///< over all runs
+    std::vector<RunCostPart> parts;
 };
 
 /// Jobs are counted as the reader does (expected Poisson counts, list sizes, maxJobs, trace
-/// rows when loaded); memory uses the engine's record sizes. An estimate, not a promise: it
-/// errs high for gangs of automatic pod size.
+/// rows when loaded); memory uses the engine's record sizes. Counts the fleet's set-up, every
+/// sample's walks (gauges, pending lists, racks and pods of the gang measures, quota books),
+/// scheduling passes, quota checks up the cohort tree, elastic resizes' records and the
+/// scenario's replications (engine/README.md, "Run budget"). An estimate, not a promise: it
+/// errs high for gangs of automatic pod size and for elastic jobs.
 RunCost estimateRunCost(const Scenario& scenario, const Fleet& fleet);
 
 /// Empty when within the budget, else what exceeds it and the fields to change.

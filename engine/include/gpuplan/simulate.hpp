@@ -38,10 +38,12 @@ struct RunOptions {
     /// Pending entries kept over the whole run (12 bytes each): a sample's list is cut to
     /// this ÷ samples when that is smaller, so many samples of a long queue stay bounded.
     std::size_t maxPendingEntriesPerRun = 4'000'000;
-    /// Pod placements elastic resizes may add over the run (16 bytes each: 512 MB): each
-    /// resize records the job's whole new binding, so a huge gang resized often would grow
-    /// the results without bound. Past it, jobs keep their size (KPI elastic_resizes_refused).
-    std::size_t maxElasticResizePlacements = std::size_t{1} << 25;
+    /// GPU holds elastic resizes may record over the run (a pod of k GPUs is k holds): each
+    /// resize records the job's whole new binding (16 bytes a pod) and its GPUs' timeline
+    /// (24 bytes a GPU held), so a huge gang resized often would grow the results without
+    /// bound. At most about 1.3 GB; past it, jobs keep their size (KPI
+    /// elastic_resizes_stopped_at_s). The run-cost estimate counts what resizes may record.
+    std::size_t maxElasticResizeGpuHolds = std::size_t{1} << 25;
     RunCounters* counters = nullptr;  ///< when set, filled in as the run goes
     /// When set, called on the running thread with the results so far (Results::partial: as
     /// if the run ended at the simulated time reached) about every partialResultsEveryS of
