@@ -26,11 +26,11 @@ double rackHeight(const FleetRack& rack, double strip) {
 }
 
 /// THE arrangement: pods left to right, `podsPerRow` a row, rows top to bottom; inside a pod
-/// its name strip, then its racks left to right, `racksPerRow` a row. Calls onPod / onRack with
-/// each rect and returns the size of the whole.
+/// its name strip, then its racks (each `rackW` wide) left to right, `racksPerRow` a row. Calls
+/// onPod / onRack with each rect and returns the size of the whole.
 template <class OnPod, class OnRack>
-QSizeF arrange(const Fleet& fleet, const LayoutShape& shape, OnPod onPod, OnRack onRack) {
-    const double rackW = rackWidth(fleet);
+QSizeF arrange(const Fleet& fleet, const LayoutShape& shape, double rackW, OnPod onPod,
+               OnRack onRack) {
     const int podCount = static_cast<int>(fleet.pods.size());
     const int podsPerRow = shape.podsPerRow > 0 ? shape.podsPerRow : std::max(1, podCount);
     double x = 0, y = 0, rowH = 0, width = 0;
@@ -85,7 +85,8 @@ double zoomToFit(QSizeF size, QSizeF area, double maxZoom) {
 }
 
 /// The racks and pods per row that fit the area at the largest zoom for `strips`' strips.
-FittedShape bestArrangement(const Fleet& fleet, const FitRequest& request, LayoutShape shape) {
+FittedShape bestArrangement(const Fleet& fleet, const FitRequest& request, double rackW,
+                            LayoutShape shape) {
     int mostRacks = 1;
     for (const FleetPod& pod : fleet.pods)
         mostRacks = std::max(mostRacks, pod.rackCount);
@@ -96,8 +97,8 @@ FittedShape bestArrangement(const Fleet& fleet, const FitRequest& request, Layou
         for (int podsPerRow : rowLengths(static_cast<int>(fleet.pods.size()))) {
             shape.racksPerRow = racksPerRow;
             shape.podsPerRow = podsPerRow;
-            const double zoom =
-                zoomToFit(arrange(fleet, shape, noop, noop), request.areaPx, request.maxZoom);
+            const double zoom = zoomToFit(arrange(fleet, shape, rackW, noop, noop), request.areaPx,
+                                          request.maxZoom);
             if (zoom > best.zoom * (1 + 1e-9)) best = {shape, zoom};
         }
     }
@@ -115,7 +116,7 @@ TopologyLayout::TopologyLayout(const Fleet& fleet, const LayoutShape& shape)
     for (const FleetNode& n : fleet.nodes)
         m_nodeGpus.push_back(n.gpus);
     const QSizeF size = arrange(
-        fleet, shape, [this](int p, const QRectF& r) { m_pods[p] = r; },
+        fleet, shape, rackWidth(fleet), [this](int p, const QRectF& r) { m_pods[p] = r; },
         [&](int r, const QRectF& rect) {
             m_racks[r] = rect;
             const FleetRack& rack = fleet.racks[r];
@@ -132,7 +133,7 @@ TopologyLayout::TopologyLayout(const Fleet& fleet, const LayoutShape& shape)
 
 QSizeF TopologyLayout::boundsOf(const Fleet& fleet, const LayoutShape& shape) {
     auto noop = [](int, const QRectF&) {};
-    return arrange(fleet, shape, noop, noop);
+    return arrange(fleet, shape, rackWidth(fleet), noop, noop);
 }
 
 bool TopologyLayout::matches(const Fleet& fleet) const {
@@ -155,24 +156,39 @@ QRectF TopologyLayout::podNameStrip(int pod) const {
 }
 
 FittedShape fitShape(const Fleet& fleet, const FitRequest& request) {
-    // A name strip taller than this many node heights costs more of the picture than the
-    // name is worth at the fitted zoom: keep the default strip, the names show zoomed in.
-    constexpr double kMostRackStrip = 2 * L::kNodeH, kMostPodStrip = 3 * L::kNodeH;
+    // What a name may cost: a rack's strip at most a quarter of a rack's nodes (or two node
+    // heights), and a rack at least three name heights wide (room for "rack12"); a pod's
+    // strips at most 15 % of the picture's height (or three node heights). Beyond that, the
+    // default strips: the names show when zoomed in.
+    double rackNodesH = 0;
+    for (const FleetRack& rack : fleet.racks)
+        rackNodesH += rackHeight(rack, 0) - 2 * L::kRackPad;
+    rackNodesH /= std::max<std::size_t>(1, fleet.racks.size());
+    const double mostRackStrip = std::max(2 * L::kNodeH, rackNodesH / 4);
+    const int podCount = static_cast<int>(fleet.pods.size());
+    const double rackW = rackWidth(fleet);
+    auto noop = [](int, const QRectF&) {};
     LayoutShape strips;
-    FittedShape best = bestArrangement(fleet, request, strips);
+    FittedShape best = bestArrangement(fleet, request, rackW, strips);
     // The strips' height depends on the zoom and the zoom on the strips: a few rounds settle
     // it (each round's change shrinks by the strips' share of the height).
     for (int round = 0; round < 6 && best.zoom > 0; ++round) {
         LayoutShape next = strips;
         const double rackStrip = request.rackNamePx / best.zoom;
+        const bool rackNames =
+            rackStrip <= mostRackStrip && rackW * best.zoom >= 3 * request.rackNamePx;
+        next.rackStrip = rackNames ? rackStrip : LayoutShape::kRackStrip;
         const double podStrip = request.podNamePx / best.zoom;
-        next.rackStrip = rackStrip <= kMostRackStrip ? rackStrip : LayoutShape::kRackStrip;
-        next.podStrip = podStrip <= kMostPodStrip ? podStrip : LayoutShape::kPodStrip;
+        const int podsPerRow = best.shape.podsPerRow > 0 ? best.shape.podsPerRow : podCount;
+        const int podRows = (podCount + std::max(1, podsPerRow) - 1) / std::max(1, podsPerRow);
+        const double height = arrange(fleet, best.shape, rackW, noop, noop).height();
+        const bool podNames = podStrip <= 3 * L::kNodeH || podStrip * podRows <= 0.15 * height;
+        next.podStrip = podNames ? podStrip : LayoutShape::kPodStrip;
         if (std::abs(next.rackStrip - strips.rackStrip) < 1e-3 * strips.rackStrip &&
             std::abs(next.podStrip - strips.podStrip) < 1e-3 * strips.podStrip)
             break;
         strips = next;
-        best = bestArrangement(fleet, request, strips);
+        best = bestArrangement(fleet, request, rackW, strips);
     }
     return best;
 }

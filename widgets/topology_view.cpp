@@ -62,6 +62,7 @@ void TopologyView::setResults(std::shared_ptr<const Results> results,
         rebuildSnapshot();
     }
     rebuildLegendItems();
+    updateHeaderRoom();
     if (!m_fitted || m_autoFit) {
         applyFit();
     } else {
@@ -154,7 +155,12 @@ void TopologyView::fitAll() {
 }
 
 void TopologyView::applyFit() {
-    if (!m_results || width() <= 0 || height() <= 0) return;
+    if (!m_results) return;
+    if (width() <= 0 || height() <= 0) {
+        // Nothing to fit into yet; the layout must still be of these results' fleet.
+        m_layout = TopologyLayout(m_results->fleet, m_layout.shape());
+        return;
+    }
     // Names are as tall on screen at the fitted zoom as their font's line, plus a margin.
     FitRequest request;
     request.rackNamePx = QFontMetricsF(rackNameFont()).height() + 4;
@@ -162,7 +168,7 @@ void TopologyView::applyFit() {
     request.maxZoom = kMostFitZoom;
     // The legend where it leaves the fleet the most room: a column on the left, a band
     // beside the header or along the bottom.
-    const QSizeF header = headerRoom();
+    const QSizeF header = m_headerRoom;
     FittedShape best{LayoutShape(), -1};
     double bestRoom = 0;
     ViewChrome chosen;
@@ -199,7 +205,7 @@ void TopologyView::applyFit() {
 }
 
 void TopologyView::placeChromeForSize() {
-    m_chrome = placeChrome(m_chrome.place, size(), headerRoom(), m_legendItems, font());
+    m_chrome = placeChrome(m_chrome.place, size(), m_headerRoom, m_legendItems, font());
 }
 
 void TopologyView::setView(double zoom, QPointF worldCenter) {
@@ -387,6 +393,7 @@ void TopologyView::changeEvent(QEvent* e) {
     if (e->type() == QEvent::FontChange || e->type() == QEvent::PaletteChange) {
         m_labelAdvance100.clear();
         rebuildLegendItems();
+        updateHeaderRoom();
         if (!m_fitted || m_autoFit)
             applyFit();
         else

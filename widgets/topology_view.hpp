@@ -8,9 +8,11 @@
 #pragma once
 
 #include <QHash>
+#include <QLineF>
 #include <QWidget>
 
 class QMimeData;
+#include <array>
 #include <memory>
 
 #include "gpu_sub_cells.hpp"
@@ -115,7 +117,11 @@ private:
         QString text;
         QRectF rect;  ///< empty: no room
     };
-    StripLabel stripLabel(const QRectF& stripPx, const QString& name, const QFont& font) const;
+    /// `shortName`, when given, is shown instead of an elided `name`.
+    StripLabel stripLabel(const QRectF& stripPx, const QString& name, const QFont& font,
+                          const QString& shortName = {}) const;
+    QString rackName(int rack) const;
+    QString rackShortName(int rack) const;  ///< without its pod's name in front, or empty
     QFont rackNameFont() const;
     QFont podNameFont() const;
     QString statusTextFor(double timeS, std::size_t running, std::size_t pending,
@@ -123,12 +129,40 @@ private:
     void applyFit();
     void placeChromeForSize();  ///< the legend and header for the size, the layout kept
     void rebuildLegendItems();
-    QSizeF headerRoom() const;
+    void updateHeaderRoom();  ///< the widest header these results can have (walks the jobs)
     void rebuildSnapshot();
     void countRackBusyGpus();  ///< from m_snapshot
     void paintPods(QPainter& p, const QRectF& visible);
     void paintRackHeat(QPainter& p, int rack);
-    void paintNode(QPainter& p, int node, bool detailed);
+    /// What the visible nodes draw, collected while walking them and then drawn with one call per
+    /// colour or pen: tens of thousands of cells cost a handful of state changes, not one each.
+    struct NodeBatch {
+        /// Cells in whole pixels (the raster engine fills those fastest); per team, the last
+        /// free capacity.
+        std::vector<std::vector<QRect>> fills;
+        std::array<std::vector<QRectF>, kBuyingClassCount> outlines;
+        std::array<std::vector<QRect>, kBuyingClassCount> thinOutlines;  ///< 1 px, whole pixels
+        std::vector<QRectF> uncut, highlight, migMarks, mpsDots;
+        std::vector<QLineF> hairlines;
+        std::vector<int> decorated;  ///< nodes with more to draw: not Ready, slow or selected
+
+        void clear(std::size_t teams) {
+            fills.resize(teams + 1);
+            for (auto& f : fills)
+                f.clear();
+            for (auto& o : outlines)
+                o.clear();
+            for (auto& o : thinOutlines)
+                o.clear();
+            for (auto* v : {&uncut, &highlight, &migMarks, &mpsDots})
+                v->clear();
+            hairlines.clear();
+            decorated.clear();
+        }
+    };
+    void collectNode(int node, bool detailed, NodeBatch& batch);
+    void flushNodes(QPainter& p, bool detailed, const NodeBatch& batch);
+    void paintNodeState(QPainter& p, int node, bool detailed);  ///< not Ready, slow, selected
     void paintOverlay(QPainter& p);
     struct NodeLabel {
         QFont font;
@@ -154,9 +188,11 @@ private:
     TopologyLayout m_layout;
     std::shared_ptr<const ClusterSnapshot> m_snapshot = std::make_shared<ClusterSnapshot>();
     std::vector<double> m_rackBusyGpus;  ///< GPU-equivalents held, per rack
-    std::vector<GpuSubCell> m_subCells;  ///< scratch for paintNode
+    std::vector<GpuSubCell> m_subCells;  ///< scratch for collectNode
+    NodeBatch m_nodeBatch;               ///< scratch for paintPods
     bool m_hasSharedGpus = false;        ///< some node is MIG, MPS or time-sliced
     std::vector<LegendItem> m_legendItems;
+    QSizeF m_headerRoom;  ///< room kept for the header (updateHeaderRoom)
     mutable QHash<QString, double> m_labelAdvance100;  ///< node labels' width at 100 px, bold
     ViewChrome m_chrome;
     std::vector<QColor> m_teamColors;

@@ -12,9 +12,17 @@
 namespace gpuplan::ui {
 
 namespace {
-constexpr double kMinNameLinePx = 9;  // a name's line shorter than this is not drawn
-constexpr double kMinNodeLabelPx = 7;
+constexpr double kMinNameLinePx = 9;    // a name's line shorter than this is not drawn
+constexpr double kMinNodeLabelPx = 7;   // nor a node's label smaller than this
 constexpr double kMostNameScale = 1.6;  // names grow with the zoom up to this much
+
+/// The whole pixels a rect covers (edges rounded; at least one pixel wide and tall): the
+/// raster engine fills those fastest.
+QRect pixelRect(const QRectF& r) {
+    const int left = qRound(r.left()), top = qRound(r.top());
+    return QRect(left, top, std::max(1, qRound(r.right()) - left),
+                 std::max(1, qRound(r.bottom()) - top));
+}
 }  // namespace
 
 void TopologyView::paintEvent(QPaintEvent*) {
@@ -56,8 +64,10 @@ QFont TopologyView::podNameFont() const {
 }
 
 TopologyView::StripLabel TopologyView::stripLabel(const QRectF& strip, const QString& name,
-                                                  const QFont& base) const {
+                                                  const QFont& base,
+                                                  const QString& shortName) const {
     StripLabel label;
+    if (strip.height() < kMinNameLinePx || strip.width() < 3 * kMinNameLinePx) return label;
     const double baseLine = QFontMetricsF(base).height();
     // As tall as the strip allows (a little margin), growing with the zoom up to a limit.
     double scale = std::min(kMostNameScale, (strip.height() - 3) / baseLine);
@@ -70,9 +80,12 @@ TopologyView::StripLabel TopologyView::stripLabel(const QRectF& strip, const QSt
     }
     const QFontMetricsF fm(f);
     if (fm.height() > strip.height() - 1 || fm.height() < kMinNameLinePx) return label;
-    // Elided to the strip's width; a stub of one or two letters says nothing.
-    const QString text = fm.elidedText(name, Qt::ElideRight, strip.width() - 8);
-    if (text.isEmpty() || (text != name && text.size() < 4)) return label;
+    // Elided to the strip's width; a stub of one or two letters says nothing. A rack named
+    // after its pod ("pod-a-rack3" in pod-a's frame) drops the pod's part before eliding.
+    QString text = fm.elidedText(name, Qt::ElideRight, strip.width() - 8);
+    if (text != name && !shortName.isEmpty())
+        text = fm.elidedText(shortName, Qt::ElideRight, strip.width() - 8);
+    if (text.isEmpty() || (text != name && text != shortName && text.size() < 4)) return label;
     label.font = f;
     label.text = text;
     label.rect = QRectF(strip.left() + 4, strip.top() + (strip.height() - fm.height()) / 2,
@@ -82,9 +95,22 @@ TopologyView::StripLabel TopologyView::stripLabel(const QRectF& strip, const QSt
 
 QRectF TopologyView::rackNameRect(int rack) const {
     if (!m_results || rack < 0 || static_cast<std::size_t>(rack) >= m_layout.rackCount()) return {};
-    return stripLabel(toWidget(m_layout.rackNameStrip(rack)),
-                      QString::fromStdString(m_results->fleet.racks[rack].name), rackNameFont())
+    return stripLabel(toWidget(m_layout.rackNameStrip(rack)), rackName(rack), rackNameFont(),
+                      rackShortName(rack))
         .rect;
+}
+
+QString TopologyView::rackName(int rack) const {
+    return QString::fromStdString(m_results->fleet.racks[rack].name);
+}
+
+QString TopologyView::rackShortName(int rack) const {
+    const FleetRack& r = m_results->fleet.racks[rack];
+    const std::string& pod = m_results->fleet.pods[r.pod].name;
+    if (r.name.size() > pod.size() + 1 && r.name.compare(0, pod.size(), pod) == 0 &&
+        r.name[pod.size()] == '-')
+        return QString::fromStdString(r.name.substr(pod.size() + 1));
+    return {};
 }
 
 QRectF TopologyView::podNameRect(int pod) const {
@@ -107,9 +133,19 @@ void TopologyView::paintPods(QPainter& p, const QRectF& visible) {
     const QColor frame = palette().color(QPalette::Mid);
     const QColor text = palette().color(QPalette::WindowText);
     const QFont rackFont = rackNameFont(), podFont = podNameFont();
-    auto drawName = [&](const QRectF& strip, const std::string& name, const QFont& font) {
-        const StripLabel label = stripLabel(strip, QString::fromStdString(name), font);
+    const bool detailed = detailedAtZoom();
+    NodeBatch& batch = m_nodeBatch;
+    batch.clear(m_teamColors.size());
+    auto drawName = [&](const QRectF& strip, const QString& name, const QFont& font,
+                        const QString& shortName, bool onGround) {
+        const StripLabel label = stripLabel(strip, name, font, shortName);
         if (label.rect.isEmpty()) return;
+        if (onGround) {
+            // A rack drawn as heat: its name on the rack's own ground, not on the heat.
+            p.setPen(Qt::NoPen);
+            p.setBrush(palette().color(QPalette::Base));
+            p.drawRect(strip);
+        }
         p.setFont(label.font);
         p.setPen(text);
         p.drawText(label.rect, Qt::AlignLeft | Qt::AlignVCenter, label.text);
@@ -120,8 +156,8 @@ void TopologyView::paintPods(QPainter& p, const QRectF& visible) {
         p.setPen(QPen(frame, 1));
         p.setBrush(palette().color(QPalette::AlternateBase));
         p.drawRoundedRect(toWidget(podWorld), 4, 4);
-        drawName(toWidget(m_layout.podNameStrip(static_cast<int>(pod))), fleet.pods[pod].name,
-                 podFont);
+        drawName(toWidget(m_layout.podNameStrip(static_cast<int>(pod))),
+                 QString::fromStdString(fleet.pods[pod].name), podFont, {}, false);
         const FleetPod& fp = fleet.pods[pod];
         for (int r = fp.firstRack; r < fp.firstRack + fp.rackCount; ++r) {
             if (!m_layout.rackRect(r).intersects(visible)) continue;
@@ -132,20 +168,15 @@ void TopologyView::paintPods(QPainter& p, const QRectF& visible) {
                 p.setBrush(palette().color(QPalette::Base));
                 p.drawRect(toWidget(m_layout.rackRect(r)));
             }
-            const QRectF strip = toWidget(m_layout.rackNameStrip(r));
-            if (heat && strip.height() >= kMinNameLinePx) {
-                // The name on the rack's own ground, not on its heat.
-                p.setPen(Qt::NoPen);
-                p.setBrush(palette().color(QPalette::Base));
-                p.drawRect(strip);
-            }
-            drawName(strip, fleet.racks[r].name, rackFont);
+            drawName(toWidget(m_layout.rackNameStrip(r)), rackName(r), rackFont, rackShortName(r),
+                     heat);
             if (heat) continue;
             const FleetRack& rack = fleet.racks[r];
             for (int n = rack.firstNode; n < rack.firstNode + rack.nodeCount; ++n)
-                if (m_layout.nodeRect(n).intersects(visible)) paintNode(p, n, detailedAtZoom());
+                if (m_layout.nodeRect(n).intersects(visible)) collectNode(n, detailed, batch);
         }
     }
+    flushNodes(p, detailed, batch);
 }
 
 void TopologyView::paintRackHeat(QPainter& p, int rack) {
@@ -175,21 +206,18 @@ void TopologyView::paintRackHeat(QPainter& p, int rack) {
     }
 }
 
-void TopologyView::paintNode(QPainter& p, int node, bool detailed) {
-    const Fleet& fleet = m_results->fleet;
-    const FleetNode& info = fleet.nodes[node];
+void TopologyView::collectNode(int node, bool detailed, NodeBatch& b) {
+    const FleetNode& info = m_results->fleet.nodes[node];
+    // Outline by buying class (dashed for spot capacity, see flushNodes); 1 px on whole
+    // pixels while cells are small.
     const QRectF nr = toWidget(m_layout.nodeRect(node));
-    const NodeState state = m_snapshot->nodeStates[node];
-    const bool ready = state == NodeState::Ready;
-    // Outline by buying class; a dashed outline for spot capacity.
-    QPen outline(buyingClassColor(info.buyingClass), detailed ? 1.5 : 1);
-    if (info.buyingClass == BuyingClass::Spot) outline.setStyle(Qt::DashLine);
-    p.setPen(outline);
-    p.setBrush(Qt::NoBrush);
-    p.drawRect(nr);
-    const QColor freeColor = freeGpuColor(palette());
+    const auto buying = static_cast<std::size_t>(info.buyingClass);
+    if (detailed)
+        b.outlines[buying].push_back(nr);
+    else
+        b.thinOutlines[buying].push_back(pixelRect(nr).adjusted(0, 0, -1, -1));
     const int first = m_results->firstGpuOfNode[node];
-    p.setPen(Qt::NoPen);
+    const std::size_t freeKey = b.fills.size() - 1;
     const bool sharedMode =
         info.sharing.mode == SharingMode::Mps || info.sharing.mode == SharingMode::TimeSlicing;
     for (int g = 0; g < info.gpus; ++g) {
@@ -200,41 +228,80 @@ void TopologyView::paintNode(QPainter& p, int node, bool detailed) {
         for (const GpuSubCell& sc : m_subCells) {
             const QRectF r(cell.left() + sc.x0 * cell.width(), cell.top(),
                            (sc.x1 - sc.x0) * cell.width(), cell.height());
-            p.setBrush(sc.job >= 0 ? m_teamColors[m_results->jobs[sc.job].spec.team] : freeColor);
-            p.drawRect(r);
-            if (sc.uncut) {
-                // MIG memory in no instance: no pod can use it until the GPU is re-cut.
-                p.setBrush(QBrush(palette().color(QPalette::Mid), Qt::BDiagPattern));
-                p.drawRect(r);
-            }
-            if (split && sc.x1 < 1 && cell.width() >= 14) {
-                // A hairline between holders, once each stripe is a few pixels wide.
-                p.setPen(QPen(palette().color(QPalette::Base), 1));
-                p.drawLine(QPointF(r.right(), r.top()), QPointF(r.right(), r.bottom()));
-                p.setPen(Qt::NoPen);
-            }
-            if (sc.job >= 0 && sc.job == m_highlightedJob) {
-                p.setPen(QPen(palette().color(QPalette::Highlight), 2));
-                p.setBrush(Qt::NoBrush);
-                p.drawRect(split ? r : r.adjusted(-1, -1, 1, 1));
-                p.setPen(Qt::NoPen);
-            }
+            b.fills[sc.job >= 0 ? static_cast<std::size_t>(m_results->jobs[sc.job].spec.team)
+                                : freeKey]
+                .push_back(pixelRect(r));
+            // MIG memory in no instance: no pod can use it until the GPU is re-cut.
+            if (sc.uncut) b.uncut.push_back(r);
+            // A hairline between holders, once each stripe is a few pixels wide.
+            if (split && sc.x1 < 1 && cell.width() >= 14)
+                b.hairlines.emplace_back(r.topRight(), r.bottomRight());
+            if (sc.job >= 0 && sc.job == m_highlightedJob)
+                b.highlight.push_back(split ? r : r.adjusted(-1, -1, 1, 1));
         }
         if ((sharedMode || info.sharing.mode == SharingMode::Mig) && cell.height() >= 8) {
             // A dot marks an MPS / time-sliced GPU, a hollow square a MIG GPU, used or not.
             const double d = std::max(2.0, cell.height() * 0.12);
-            const QPointF c(cell.right() - d * 1.2, cell.top() + d * 1.2);
-            if (sharedMode) {
-                p.setBrush(palette().color(QPalette::WindowText));
-                p.drawEllipse(c, d / 2, d / 2);
-            } else {
-                p.setPen(QPen(palette().color(QPalette::WindowText), 1));
-                p.setBrush(Qt::NoBrush);
-                p.drawRect(QRectF(c.x() - d / 2, c.y() - d / 2, d, d));
-                p.setPen(Qt::NoPen);
-            }
+            const QRectF mark(cell.right() - d * 1.7, cell.top() + d * 0.7, d, d);
+            (sharedMode ? b.mpsDots : b.migMarks).push_back(mark);
         }
     }
+    const bool selected = (m_selection.kind == TopologyHit::Kind::Node ||
+                           m_selection.kind == TopologyHit::Kind::Gpu) &&
+                          m_selection.node == node;
+    if (m_snapshot->nodeStates[node] != NodeState::Ready || info.speed < 1 || selected)
+        b.decorated.push_back(node);
+}
+
+void TopologyView::flushNodes(QPainter& p, bool detailed, const NodeBatch& b) {
+    p.setBrush(Qt::NoBrush);
+    for (BuyingClass c : kBuyingClasses) {
+        const auto& rects = b.outlines[static_cast<std::size_t>(c)];
+        const auto& thin = b.thinOutlines[static_cast<std::size_t>(c)];
+        if (rects.empty() && thin.empty()) continue;
+        QPen outline(buyingClassColor(c), detailed ? 1.5 : 1);
+        if (c == BuyingClass::Spot) outline.setStyle(Qt::DashLine);
+        p.setPen(outline);
+        p.drawRects(rects.data(), static_cast<int>(rects.size()));
+        p.drawRects(thin.data(), static_cast<int>(thin.size()));
+    }
+    p.setPen(Qt::NoPen);
+    for (std::size_t key = 0; key < b.fills.size(); ++key) {
+        if (b.fills[key].empty()) continue;
+        p.setBrush(key + 1 < b.fills.size() ? m_teamColors[key] : freeGpuColor(palette()));
+        p.drawRects(b.fills[key].data(), static_cast<int>(b.fills[key].size()));
+    }
+    if (!b.uncut.empty()) {
+        p.setBrush(QBrush(palette().color(QPalette::Mid), Qt::BDiagPattern));
+        p.drawRects(b.uncut.data(), static_cast<int>(b.uncut.size()));
+    }
+    if (!b.hairlines.empty()) {
+        p.setPen(QPen(palette().color(QPalette::Base), 1));
+        p.drawLines(b.hairlines.data(), static_cast<int>(b.hairlines.size()));
+    }
+    p.setBrush(Qt::NoBrush);
+    if (!b.highlight.empty()) {
+        p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+        p.drawRects(b.highlight.data(), static_cast<int>(b.highlight.size()));
+    }
+    if (!b.migMarks.empty()) {
+        p.setPen(QPen(palette().color(QPalette::WindowText), 1));
+        p.drawRects(b.migMarks.data(), static_cast<int>(b.migMarks.size()));
+    }
+    p.setPen(Qt::NoPen);
+    p.setBrush(palette().color(QPalette::WindowText));
+    for (const QRectF& dot : b.mpsDots)
+        p.drawEllipse(dot);
+    for (int node : b.decorated)
+        paintNodeState(p, node, detailed);
+}
+
+void TopologyView::paintNodeState(QPainter& p, int node, bool detailed) {
+    const FleetNode& info = m_results->fleet.nodes[node];
+    const QRectF nr = toWidget(m_layout.nodeRect(node));
+    const NodeState state = m_snapshot->nodeStates[node];
+    const bool ready = state == NodeState::Ready;
+    p.setPen(Qt::NoPen);
     if (!ready) {
         // Not Ready: hatched over, with the state spelled out when there is room.
         // Single hatch: still holds its pods (cordoned, draining); cross: holds nothing.
@@ -264,7 +331,8 @@ void TopologyView::paintNode(QPainter& p, int node, bool detailed) {
         p.setPen(QPen(palette().color(QPalette::Highlight), 2.5));
         p.setBrush(Qt::NoBrush);
         p.drawRect(nr.adjusted(-2, -2, 2, 2));
-        if (m_selection.kind == TopologyHit::Kind::Gpu)
+        if (m_selection.kind == TopologyHit::Kind::Gpu && m_selection.slot >= 0 &&
+            m_selection.slot < info.gpus)
             p.drawRect(
                 toWidget(m_layout.gpuRect(node, m_selection.slot)).adjusted(-1.5, -1.5, 1.5, 1.5));
     }
@@ -396,8 +464,9 @@ QString TopologyView::statusTextFor(double timeS, std::size_t running, std::size
         .arg(pendingGpus);
 }
 
-QSizeF TopologyView::headerRoom() const {
-    if (!m_results) return {};
+void TopologyView::updateHeaderRoom() {
+    m_headerRoom = QSizeF();
+    if (!m_results) return;
     // The widest the header can read for these results (every job running, every job
     // pending), so the legend placed beside it stays clear whatever the time.
     long long allGpus = 0;
@@ -408,7 +477,7 @@ QSizeF TopologyView::headerRoom() const {
     const QFontMetricsF fm(bold);
     const QString widest =
         statusTextFor(m_results->horizonS, m_results->jobs.size(), m_results->jobs.size(), allGpus);
-    return {fm.horizontalAdvance(widest) + 16, fm.height() + 8};
+    m_headerRoom = QSizeF(fm.horizontalAdvance(widest) + 16, fm.height() + 8);
 }
 
 QString TopologyView::heatNote() const {

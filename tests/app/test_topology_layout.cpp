@@ -60,9 +60,6 @@ const QList<QSize> kViewSizes = {QSize(700, 400), QSize(960, 540), QSize(1500, 9
 void paintOnce(TopologyView& view) {
     QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);
     view.render(&image);
-    static int n = 0;
-    if (qEnvironmentVariableIsSet("FV_DUMP"))
-        image.save(QStringLiteral("/tmp/fvdump/%1_%2.png").arg(n++).arg(QTest::currentDataTag()));
 }
 
 }  // namespace
@@ -172,6 +169,37 @@ private slots:
             QVERIFY2(!label.isEmpty(), "a not-Ready node says so");
             QVERIFY(view.toWidget(layout.nodeRect(node)).contains(label));
         }
+    }
+
+    void aLargeFleetKeepsItsNames() {
+        // The 10,000-GPU preset (5 pods × 10 racks × 25 nodes; its jobs dropped, only the
+        // fleet matters) in the view of a 1600×1000 window: every pod is named; a rack is
+        // 112 units wide, so at the fit (≈ 0.5 px a unit) ~56 px: its name shows as "rack7"
+        // (the pod's part dropped inside the pod's frame), clear of the others.
+        Scenario s = loadScenario(kPresets.toStdString() + "/scenarios/fleet-10k.json", catalog());
+        s.jobClasses.clear();
+        s.horizonS = 3600;
+        auto r = std::make_shared<const Results>(simulate(s));
+        TopologyView view;
+        view.resize(1500, 900);
+        view.setResults(r);
+        paintOnce(view);
+        const TopologyLayout& layout = view.layout();
+        for (std::size_t p = 0; p < layout.podCount(); ++p) {
+            const QRectF name = view.podNameRect(static_cast<int>(p));
+            QVERIFY(!name.isEmpty());
+            QVERIFY(view.toWidget(layout.podRect(static_cast<int>(p))).contains(name));
+        }
+        std::vector<QRectF> names;
+        for (std::size_t k = 0; k < layout.rackCount(); ++k) {
+            const QRectF name = view.rackNameRect(static_cast<int>(k));
+            QVERIFY2(!name.isEmpty(), qPrintable(QString::number(view.zoom())));
+            QVERIFY(view.toWidget(layout.rackRect(static_cast<int>(k))).contains(name));
+            for (const QRectF& other : names)
+                QVERIFY(!overlaps(name, other));
+            names.push_back(name);
+        }
+        QVERIFY(!overlaps(view.legendRect(), view.headerRect()));
     }
 
     void pointingHitsWhatIsDrawn() {
