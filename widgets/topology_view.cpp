@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QContextMenuEvent>
 #include <QDrag>
+#include <QFontMetricsF>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMimeData>
@@ -20,8 +21,8 @@
 namespace gpuplan::ui {
 
 namespace {
-constexpr double kMinZoom = 0.02, kMaxZoom = 12;
-constexpr double kHeatBelowCellPx = 3.5;  // cells smaller than this: racks become heat blocks
+// Cells at most this many pixels per world unit when fitted: a lone rack need not fill a wall.
+constexpr double kMostFitZoom = 4.8;
 }  // namespace
 
 TopologyView::TopologyView(QWidget* parent) : QWidget(parent) {
@@ -34,34 +35,44 @@ TopologyView::TopologyView(QWidget* parent) : QWidget(parent) {
 
 void TopologyView::setResults(std::shared_ptr<const Results> results,
                               std::shared_ptr<const ClusterSnapshot> snapshot) {
-    const bool keepView = m_results && results && m_results->fleet.sameNodes(results->fleet);
+    const bool sameFleet = m_results && results && m_results->fleet.sameNodes(results->fleet);
     m_results = std::move(results);
     m_highlightedJob = -1;  // job numbers change between runs
     if (!m_results) {
         m_layout = TopologyLayout();
+        m_legendItems.clear();
         update();
         return;
     }
-    m_layout = TopologyLayout(m_results->fleet);
     m_teamColors = teamColors(*m_results);
     m_hasSharedGpus =
         std::any_of(m_results->fleet.nodes.begin(), m_results->fleet.nodes.end(),
                     [](const FleetNode& n) { return n.sharing.mode != SharingMode::Whole; });
-    if (!keepView) {
-        m_fitted = false;
-        m_autoFit = true;
+    if (!sameFleet) {
         m_selection = TopologyHit();
         m_dropTarget = TopologyHit();
     }
-    if (snapshot) {
+    if (snapshot && snapshotFitsResults(*snapshot, *m_results)) {
         m_timeS = snapshot->timeS;
         m_snapshot = std::move(snapshot);
         countRackBusyGpus();
     } else {
-        m_timeS = std::clamp(m_timeS, 0.0, m_results->horizonS);
+        // No snapshot, or one of other results (a caller's order slip): look ours up.
+        m_timeS = std::clamp(snapshot ? snapshot->timeS : m_timeS, 0.0, m_results->horizonS);
         rebuildSnapshot();
     }
-    if (!m_fitted) fitAll();
+    rebuildLegendItems();
+    updateHeaderRoom();
+    if (!m_fitted || m_autoFit) {
+        applyFit();
+    } else {
+        // The user's zoom and pan stay, on the same arrangement (an added rack appears where
+        // the rows continue) — unless the new fleet is nowhere in sight (another scenario).
+        m_layout = TopologyLayout(m_results->fleet, m_layout.shape());
+        placeChromeForSize();
+        const QRectF visible(toWorld(QPointF(0, 0)), toWorld(QPointF(width(), height())));
+        if (!sameFleet && !visible.intersects(m_layout.bounds())) fitAll();
+    }
     update();
 }
 
@@ -72,6 +83,15 @@ void TopologyView::setTime(double timeS) {
 }
 
 void TopologyView::setSnapshot(std::shared_ptr<const ClusterSnapshot> snapshot) {
+    if (!snapshot) return;
+    if (m_results && !snapshotFitsResults(*snapshot, *m_results)) {
+        // Another run's cluster (its fleet or jobs differ from ours): never index ours with
+        // it; show our own results at that time instead.
+        m_timeS = std::clamp(snapshot->timeS, 0.0, m_results->horizonS);
+        rebuildSnapshot();
+        update();
+        return;
+    }
     m_timeS = snapshot->timeS;
     m_snapshot = std::move(snapshot);
     countRackBusyGpus();
@@ -97,7 +117,10 @@ void TopologyView::countRackBusyGpus() {
 }
 
 int TopologyView::jobAt(const TopologyHit& hit) const {
-    if (!m_results || hit.kind != TopologyHit::Kind::Gpu) return -1;
+    if (!m_results || hit.kind != TopologyHit::Kind::Gpu || hit.node < 0 ||
+        static_cast<std::size_t>(hit.node) >= m_results->fleet.nodes.size() || hit.slot < 0 ||
+        hit.slot >= m_results->fleet.nodes[hit.node].gpus)
+        return -1;
     const int gpu = m_results->firstGpuOfNode[hit.node] + hit.slot;
     // A hit made without a pointer (a test, a selection restored) means the main holder.
     return hit.cellX < 0 ? m_snapshot->gpuJob[gpu] : jobAtCellX(*m_snapshot, gpu, hit.cellX);
@@ -127,43 +150,69 @@ void TopologyView::clearDropFeedback() {
 }
 
 void TopologyView::fitAll() {
-    if (!m_results || width() <= 0 || height() <= 0) return;
-    // Fit into the area right of the legend and below the status line.
-    const QRectF area(legendWidth() + 16, 40, std::max(40, width() - legendWidth() - 28),
-                      std::max(40, height() - 52));
-    const QRectF b = m_layout.bounds();
-    m_zoom = std::clamp(std::min(area.width() / b.width(), area.height() / b.height()), kMinZoom,
-                        kMaxZoom);
-    // Centre of the widget maps to the world point that puts b's centre at area's centre.
-    m_center = b.center() - (area.center() - QPointF(width() / 2.0, height() / 2.0)) / m_zoom;
+    m_autoFit = true;
+    applyFit();
+}
+
+void TopologyView::applyFit() {
+    if (!m_results) return;
+    if (width() <= 0 || height() <= 0) {
+        // Nothing to fit into yet; the layout must still be of these results' fleet.
+        m_layout = TopologyLayout(m_results->fleet, m_layout.shape());
+        return;
+    }
+    // Names are as tall on screen at the fitted zoom as their font's line, plus a margin.
+    FitRequest request;
+    request.rackNamePx = QFontMetricsF(rackNameFont()).height() + 4;
+    request.podNamePx = QFontMetricsF(podNameFont()).height() + 6;
+    request.maxZoom = kMostFitZoom;
+    // The legend where it leaves the fleet the most room: a column on the left, a band
+    // beside the header or along the bottom.
+    const QSizeF header = m_headerRoom;
+    FittedShape best{LayoutShape(), -1};
+    double bestRoom = 0;
+    ViewChrome chosen;
+    for (ViewChrome::Place place :
+         {ViewChrome::Place::Column, ViewChrome::Place::BesideHeader, ViewChrome::Place::Bottom}) {
+        const ViewChrome chrome = placeChrome(place, size(), header, m_legendItems, font());
+        if (!chrome.valid) continue;
+        request.areaPx = chrome.fleetArea.size();
+        const FittedShape fitted = fitShape(m_results->fleet, request);
+        // Equal zooms (a small fleet at the largest fit zoom): the roomier area.
+        const double room = request.areaPx.width() * request.areaPx.height();
+        if (fitted.zoom > best.zoom * (1 + 1e-6) ||
+            (fitted.zoom > best.zoom * (1 - 1e-6) && room > bestRoom)) {
+            bestRoom = room;
+            best = fitted;
+            chosen = chrome;
+        }
+    }
+    if (best.zoom <= 0) {
+        // Too small a widget for the legend beside the fleet: the fleet gets it all.
+        chosen = placeChrome(ViewChrome::Place::Column, size(), header, m_legendItems, font());
+        chosen.fleetArea = QRectF(rect()).adjusted(4, 4, -4, -4);
+        request.areaPx = chosen.fleetArea.size();
+        best = fitShape(m_results->fleet, request);
+    }
+    m_chrome = chosen;
+    m_layout = TopologyLayout(m_results->fleet, best.shape);
+    m_zoom = std::clamp(best.zoom, kMinZoom, kMaxZoom);
+    // The widget's centre maps to the world point that puts the fleet's centre at the area's.
+    m_center = m_layout.bounds().center() -
+               (m_chrome.fleetArea.center() - QPointF(width() / 2.0, height() / 2.0)) / m_zoom;
     m_fitted = true;
     update();
 }
 
-int TopologyView::legendWidth() const {
-    if (!m_results) return 0;
-    const QFontMetrics fm(font());
-    int w =
-        fm.horizontalAdvance(m_hasSharedGpus ? sharedCellsNote() : tr("racks: allocation heat")) +
-        20;
-    for (const std::string& t : m_results->teams)
-        w = std::max(w, fm.horizontalAdvance(QString::fromStdString(t)) + fm.height() + 16);
-    return std::min(w, 260);
-}
-
-QString TopologyView::sharedCellsNote() const {
-    return tr("cell: GPU; stripe: share; ● MPS/TS; □ MIG");
-}
-
-void TopologyView::fitAndFollow() {
-    m_autoFit = true;
-    fitAll();
+void TopologyView::placeChromeForSize() {
+    m_chrome = placeChrome(m_chrome.place, size(), m_headerRoom, m_legendItems, font());
 }
 
 void TopologyView::setView(double zoom, QPointF worldCenter) {
     m_zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
     m_center = worldCenter;
     m_fitted = true;
+    m_autoFit = false;
     update();
 }
 
@@ -186,335 +235,13 @@ TopologyHit TopologyView::dropTargetAt(QPointF widgetPos) const {
     return hit;
 }
 
-// ---- painting ------------------------------------------------------------------------------
-
-void TopologyView::paintEvent(QPaintEvent*) {
-    QPainter p(this);
-    p.fillRect(rect(), palette().color(QPalette::Window));
-    if (!m_results) {
-        p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter, tr("Waiting for the first results…"));
-        return;
-    }
-    const QRectF visible(toWorld(QPointF(0, 0)), toWorld(QPointF(width(), height())));
-    paintPods(p, visible);
-    paintOverlay(p);
-    paintLegend(p);
-}
-
-void TopologyView::paintPods(QPainter& p, const QRectF& visible) {
-    const Fleet& fleet = m_results->fleet;
-    const double cellPx = TopologyLayout::kCell * m_zoom;
-    const bool heat = cellPx < kHeatBelowCellPx;
-    const QColor frame = palette().color(QPalette::Mid);
-    const QColor text = palette().color(QPalette::WindowText);
-    QFont small = font();
-    small.setPointSizeF(std::max(6.0, font().pointSizeF() * 0.85));
-    for (std::size_t pod = 0; pod < fleet.pods.size(); ++pod) {
-        const QRectF podWorld = m_layout.podRect(static_cast<int>(pod));
-        if (!podWorld.intersects(visible)) continue;
-        const QRectF podRect = toWidget(podWorld);
-        p.setPen(QPen(frame, 1));
-        p.setBrush(palette().color(QPalette::AlternateBase));
-        p.drawRoundedRect(podRect, 4, 4);
-        if (TopologyLayout::kPodHeader * m_zoom >= 9) {
-            p.setPen(text);
-            p.setFont(font());
-            p.drawText(podRect.adjusted(6, 2, -6, 0), Qt::AlignLeft | Qt::AlignTop,
-                       QString::fromStdString(fleet.pods[pod].name));
-        }
-        const FleetPod& fp = fleet.pods[pod];
-        for (int r = fp.firstRack; r < fp.firstRack + fp.rackCount; ++r) {
-            if (!m_layout.rackRect(r).intersects(visible)) continue;
-            if (heat) {
-                paintRackHeat(p, r);
-                continue;
-            }
-            const QRectF rackRect = toWidget(m_layout.rackRect(r));
-            p.setPen(QPen(frame, 1));
-            p.setBrush(palette().color(QPalette::Base));
-            p.drawRect(rackRect);
-            if (TopologyLayout::kRackHeader * m_zoom >= 8) {
-                p.setFont(small);
-                p.setPen(text);
-                p.drawText(rackRect.adjusted(4, 1, -4, 0), Qt::AlignLeft | Qt::AlignTop,
-                           QString::fromStdString(fleet.racks[r].name));
-            }
-            const FleetRack& rack = fleet.racks[r];
-            for (int n = rack.firstNode; n < rack.firstNode + rack.nodeCount; ++n)
-                if (m_layout.nodeRect(n).intersects(visible)) paintNode(p, n, cellPx >= 7);
-        }
-    }
-}
-
-void TopologyView::paintRackHeat(QPainter& p, int rack) {
-    const Fleet& fleet = m_results->fleet;
-    const FleetRack& r = fleet.racks[rack];
-    int gpus = 0, notReady = 0;
-    for (int n = r.firstNode; n < r.firstNode + r.nodeCount; ++n) {
-        gpus += fleet.nodes[n].gpus;
-        const NodeState s = m_snapshot->nodeStates[n];
-        if (s != NodeState::Ready && s != NodeState::Cordoned && s != NodeState::Draining)
-            notReady += fleet.nodes[n].gpus;
-    }
-    const double busy = gpus ? static_cast<double>(m_rackBusyGpus[rack]) / gpus : 0;
-    // Light (idle) to deep blue (full): allocation at a glance.
-    const QColor idle = freeGpuColor(palette()), full("#1f4e79");
-    const QColor c = QColor::fromRgbF(idle.redF() + (full.redF() - idle.redF()) * busy,
-                                      idle.greenF() + (full.greenF() - idle.greenF()) * busy,
-                                      idle.blueF() + (full.blueF() - idle.blueF()) * busy);
-    const QRectF rr = toWidget(m_layout.rackRect(rack));
-    p.setPen(Qt::NoPen);
-    p.setBrush(c);
-    p.drawRect(rr);
-    if (notReady > 0) {
-        p.setBrush(QBrush(notReadyColor(), Qt::BDiagPattern));
-        p.drawRect(QRectF(rr.left(), rr.bottom() - rr.height() * notReady / gpus, rr.width(),
-                          rr.height() * notReady / gpus));
-    }
-}
-
-void TopologyView::paintNode(QPainter& p, int node, bool detailed) {
-    const Fleet& fleet = m_results->fleet;
-    const FleetNode& info = fleet.nodes[node];
-    const QRectF nr = toWidget(m_layout.nodeRect(node));
-    const NodeState state = m_snapshot->nodeStates[node];
-    const bool ready = state == NodeState::Ready;
-    // Outline by buying class; a dashed outline for spot capacity.
-    QPen outline(buyingClassColor(info.buyingClass), detailed ? 1.5 : 1);
-    if (info.buyingClass == BuyingClass::Spot) outline.setStyle(Qt::DashLine);
-    p.setPen(outline);
-    p.setBrush(Qt::NoBrush);
-    p.drawRect(nr);
-    const QColor freeColor = freeGpuColor(palette());
-    const int first = m_results->firstGpuOfNode[node];
-    p.setPen(Qt::NoPen);
-    const bool sharedMode =
-        info.sharing.mode == SharingMode::Mps || info.sharing.mode == SharingMode::TimeSlicing;
-    for (int g = 0; g < info.gpus; ++g) {
-        const QRectF cell = toWidget(m_layout.gpuRect(node, g));
-        // A shared GPU or MIG instances: a stripe per holder, as wide as its share.
-        gpuSubCells(*m_snapshot, first + g, m_subCells);
-        const bool split = m_subCells.size() > 1;
-        for (const GpuSubCell& sc : m_subCells) {
-            const QRectF r(cell.left() + sc.x0 * cell.width(), cell.top(),
-                           (sc.x1 - sc.x0) * cell.width(), cell.height());
-            p.setBrush(sc.job >= 0 ? m_teamColors[m_results->jobs[sc.job].spec.team] : freeColor);
-            p.drawRect(r);
-            if (sc.uncut) {
-                // MIG memory in no instance: no pod can use it until the GPU is re-cut.
-                p.setBrush(QBrush(palette().color(QPalette::Mid), Qt::BDiagPattern));
-                p.drawRect(r);
-            }
-            if (split && sc.x1 < 1 && cell.width() >= 14) {
-                // A hairline between holders, once each stripe is a few pixels wide.
-                p.setPen(QPen(palette().color(QPalette::Base), 1));
-                p.drawLine(QPointF(r.right(), r.top()), QPointF(r.right(), r.bottom()));
-                p.setPen(Qt::NoPen);
-            }
-            if (sc.job >= 0 && sc.job == m_highlightedJob) {
-                p.setPen(QPen(palette().color(QPalette::Highlight), 2));
-                p.setBrush(Qt::NoBrush);
-                p.drawRect(split ? r : r.adjusted(-1, -1, 1, 1));
-                p.setPen(Qt::NoPen);
-            }
-        }
-        if ((sharedMode || info.sharing.mode == SharingMode::Mig) && cell.height() >= 8) {
-            // A dot marks an MPS / time-sliced GPU, a hollow square a MIG GPU, used or not.
-            const double d = std::max(2.0, cell.height() * 0.12);
-            const QPointF c(cell.right() - d * 1.2, cell.top() + d * 1.2);
-            if (sharedMode) {
-                p.setBrush(palette().color(QPalette::WindowText));
-                p.drawEllipse(c, d / 2, d / 2);
-            } else {
-                p.setPen(QPen(palette().color(QPalette::WindowText), 1));
-                p.setBrush(Qt::NoBrush);
-                p.drawRect(QRectF(c.x() - d / 2, c.y() - d / 2, d, d));
-                p.setPen(Qt::NoPen);
-            }
-        }
-    }
-    if (!ready) {
-        // Not Ready: hatched over, with the state spelled out when there is room.
-        // Single hatch: still holds its pods (cordoned, draining); cross: holds nothing.
-        const bool holdsPods = state == NodeState::Cordoned || state == NodeState::Draining;
-        p.setBrush(QBrush(notReadyColor(), holdsPods ? Qt::FDiagPattern : Qt::DiagCrossPattern));
-        p.drawRect(nr);
-        if (detailed && nr.height() >= 10) {
-            QFont f = font();
-            f.setPointSizeF(std::max(6.0, nr.height() * 0.45));
-            f.setBold(true);
-            p.setFont(f);
-            p.setPen(palette().color(QPalette::WindowText));
-            // An elastic on-demand node not provisioned is not bought yet, not being delivered.
-            const QString label = info.elastic && state == NodeState::Provisioning
-                                      ? tr("ON DEMAND · OFF")
-                                      : QString::fromLatin1(toString(state)).toUpper();
-            p.drawText(nr, Qt::AlignCenter, label);
-        }
-    }
-    if (info.speed < 1) {
-        // Fail-slow: a dashed red frame, and its pace where there is room. It runs, so it
-        // looks like any other node but for this: what an operator has to find.
-        const QColor slow(0xd6, 0x27, 0x28);
-        p.setPen(QPen(slow, 2, Qt::DashLine));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(nr.adjusted(-1.5, -1.5, 1.5, 1.5));
-        if (detailed && ready && nr.height() >= 10) {
-            QFont f = font();
-            f.setPointSizeF(std::max(6.0, nr.height() * 0.4));
-            f.setBold(true);
-            p.setFont(f);
-            const QString label = tr("SLOW ×%1").arg(info.speed, 0, 'g', 2);
-            const QRectF tag(nr.right() - QFontMetricsF(f).horizontalAdvance(label) - 6, nr.top(),
-                             QFontMetricsF(f).horizontalAdvance(label) + 6, nr.height());
-            p.setPen(Qt::NoPen);
-            p.setBrush(QColor(255, 255, 255, 200));
-            p.drawRect(tag);
-            p.setPen(slow);
-            p.drawText(tag, Qt::AlignCenter, label);
-        }
-        p.setPen(Qt::NoPen);
-    }
-    const bool selected = (m_selection.kind == TopologyHit::Kind::Node ||
-                           m_selection.kind == TopologyHit::Kind::Gpu) &&
-                          m_selection.node == node;
-    if (selected) {
-        p.setPen(QPen(palette().color(QPalette::Highlight), 2.5));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(nr.adjusted(-2, -2, 2, 2));
-        if (m_selection.kind == TopologyHit::Kind::Gpu)
-            p.drawRect(
-                toWidget(m_layout.gpuRect(node, m_selection.slot)).adjusted(-1.5, -1.5, 1.5, 1.5));
-    }
-}
-
-void TopologyView::paintOverlay(QPainter& p) {
-    // Pinned jobs still pending: their target outlined in the colour of the blamed layer.
-    for (const PendingJob& e : m_snapshot->pending) {
-        const JobSpec& s = m_results->jobs[e.job].spec;
-        if (s.pinLevel == PinLevel::None) continue;
-        QRectF target;
-        if (s.pinLevel == PinLevel::Node) target = m_layout.nodeRect(s.pinIndex);
-        if (s.pinLevel == PinLevel::Rack) target = m_layout.rackRect(s.pinIndex);
-        if (s.pinLevel == PinLevel::Pod) target = m_layout.podRect(s.pinIndex);
-        p.setPen(QPen(layerColor(e.layer), 2, Qt::DashLine));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(toWidget(target).adjusted(-3, -3, 3, 3));
-    }
-    // The drop target while a job is dragged over the fleet.
-    if (m_dropTarget.kind != TopologyHit::Kind::None) {
-        QRectF target;
-        if (m_dropTarget.kind == TopologyHit::Kind::Node)
-            target = m_layout.nodeRect(m_dropTarget.node);
-        if (m_dropTarget.kind == TopologyHit::Kind::Rack)
-            target = m_layout.rackRect(m_dropTarget.rack);
-        if (m_dropTarget.kind == TopologyHit::Kind::Pod)
-            target = m_layout.podRect(m_dropTarget.pod);
-        const QColor c = m_dropFits ? QColor("#27ae60") : QColor("#c0392b");
-        const QRectF r = toWidget(target).adjusted(-3, -3, 3, 3);
-        p.setPen(QPen(c, 3));
-        QColor fill = c;
-        fill.setAlpha(40);
-        p.setBrush(fill);
-        p.drawRect(r);
-        if (!m_dropText.isEmpty()) {
-            p.setFont(font());  // painting nodes may have left a large bold font set
-            const QFontMetrics fm(font());
-            const QRect textRect =
-                fm.boundingRect(QRect(0, 0, 420, 200), Qt::TextWordWrap, m_dropText)
-                    .adjusted(-6, -4, 6, 4);
-            QRectF box(r.left(), r.top() - textRect.height() - 4, textRect.width(),
-                       textRect.height());
-            if (box.top() < 0) box.moveTop(r.bottom() + 4);
-            box.moveLeft(std::clamp(box.left(), 2.0, std::max(2.0, width() - box.width() - 2)));
-            p.setPen(Qt::NoPen);
-            p.setBrush(QColor(20, 20, 20, 220));
-            p.drawRoundedRect(box, 4, 4);
-            p.setPen(Qt::white);
-            p.drawText(box.adjusted(6, 4, -6, -4), Qt::TextWordWrap, m_dropText);
-        }
-    }
-    const QString status = statusText();
-    QFont bold = font();
-    bold.setBold(true);
-    p.setFont(bold);
-    const QRect box =
-        QFontMetrics(bold).boundingRect(status).adjusted(-8, -4, 8, 4).translated(width() - 12, 10);
-    QRect placed(width() - box.width() - 10, 8, box.width(), box.height());
-    QColor bg = palette().color(QPalette::Base);
-    bg.setAlpha(225);
-    p.setPen(palette().color(QPalette::Mid));
-    p.setBrush(bg);
-    p.drawRoundedRect(placed, 4, 4);
-    p.setPen(palette().color(QPalette::WindowText));
-    p.drawText(placed, Qt::AlignCenter, status);
-}
-
-QString TopologyView::statusText() const {
-    if (!m_results) return {};
-    // "pending" counts the rows of the pending list (Results::pendingAt), bound-but-stuck
-    // jobs of the workload layer included.
-    int pendingGpus = 0;
-    for (const PendingJob& e : m_snapshot->pending)
-        pendingGpus += m_results->jobs[e.job].spec.gpus;
-    return tr("%1 · %2 running · %3 pending (%4 GPUs)")
-        .arg(formatSimTime(m_timeS))
-        .arg(m_snapshot->runningJobs.size())
-        .arg(m_snapshot->pending.size())
-        .arg(pendingGpus);
-}
-
-void TopologyView::paintLegend(QPainter& p) {
-    const QFontMetrics fm(font());
-    const int row = fm.height() + 2, sw = fm.height() - 4;
-    std::vector<std::pair<QColor, QString>> items;
-    for (std::size_t t = 0; t < m_results->teams.size() && t < 12; ++t)
-        items.push_back({m_teamColors[t], QString::fromStdString(m_results->teams[t])});
-    items.push_back({freeGpuColor(palette()), tr("free GPU")});
-    int w = 0;
-    for (const auto& [c, label] : items)
-        w = std::max(w, fm.horizontalAdvance(label));
-    w += sw + 20;
-    const int extra = 3;  // not-ready, spot, heat note
-    QRect box(10, 8, std::max(w, legendWidth()), row * static_cast<int>(items.size() + extra) + 8);
-    QColor bg = palette().color(QPalette::Base);
-    bg.setAlpha(225);
-    p.setPen(palette().color(QPalette::Mid));
-    p.setBrush(bg);
-    p.drawRoundedRect(box, 4, 4);
-    int y = box.top() + 4;
-    p.setFont(font());
-    for (const auto& [c, label] : items) {
-        p.setPen(Qt::NoPen);
-        p.setBrush(c);
-        p.drawRect(box.left() + 6, y + 2, sw, sw);
-        p.setPen(palette().color(QPalette::WindowText));
-        p.drawText(box.left() + sw + 12, y, box.width(), row, Qt::AlignVCenter, label);
-        y += row;
-    }
-    p.setPen(Qt::NoPen);
-    p.setBrush(QBrush(notReadyColor(), Qt::DiagCrossPattern));
-    p.drawRect(box.left() + 6, y + 2, sw, sw);
-    p.setPen(palette().color(QPalette::WindowText));
-    p.drawText(box.left() + sw + 12, y, box.width(), row, Qt::AlignVCenter, tr("not Ready"));
-    y += row;
-    p.setPen(QPen(buyingClassColor(BuyingClass::Spot), 1.5, Qt::DashLine));
-    p.setBrush(Qt::NoBrush);
-    p.drawRect(box.left() + 6, y + 2, sw, sw);
-    p.setPen(palette().color(QPalette::WindowText));
-    p.drawText(box.left() + sw + 12, y, box.width(), row, Qt::AlignVCenter, tr("spot node"));
-    y += row;
-    p.drawText(box.left() + 6, y, box.width(), row, Qt::AlignVCenter,
-               TopologyLayout::kCell * m_zoom < kHeatBelowCellPx ? tr("racks: allocation heat")
-               : m_hasSharedGpus                                 ? sharedCellsNote()
-                                                                 : tr("cells: one GPU"));
-}
-
 // ---- interaction ---------------------------------------------------------------------------
 
 void TopologyView::resizeEvent(QResizeEvent*) {
-    if (!m_fitted || m_autoFit) fitAll();
+    if (!m_fitted || m_autoFit)
+        applyFit();
+    else
+        placeChromeForSize();
 }
 
 void TopologyView::wheelEvent(QWheelEvent* e) {
@@ -625,7 +352,6 @@ void TopologyView::keyPressEvent(QKeyEvent* e) {
             }
             return;
         case Qt::Key_F:
-            m_autoFit = true;
             fitAll();
             return;
         case Qt::Key_Plus:
@@ -659,6 +385,21 @@ bool TopologyView::event(QEvent* e) {
         return true;
     }
     return QWidget::event(e);
+}
+
+void TopologyView::changeEvent(QEvent* e) {
+    // Larger type (a presentation) or another palette: the legend, the header and the names
+    // take other room.
+    if (e->type() == QEvent::FontChange || e->type() == QEvent::PaletteChange) {
+        m_labelAdvance100.clear();
+        rebuildLegendItems();
+        updateHeaderRoom();
+        if (!m_fitted || m_autoFit)
+            applyFit();
+        else
+            placeChromeForSize();
+    }
+    QWidget::changeEvent(e);
 }
 
 QString TopologyView::tooltipAt(QPointF pos) const {

@@ -1,6 +1,8 @@
 // QtTest: moving around — the scrubber jumps where its track is clicked; the fleet pans with
-// the middle button or Space+drag from anywhere, over GPUs too; a Space tap still plays.
+// the middle button or Space+drag from anywhere, over GPUs too; a Space tap still plays; F
+// in the window brings back the fit after a zoom, and a fleet edit refits while it follows.
 #include <QSlider>
+#include <QWheelEvent>
 #include <QtTest>
 
 #include "app_test_support.hpp"
@@ -82,6 +84,36 @@ private slots:
         QVERIFY(f.window->scrubber()->playing());
         QTest::keyClick(view, Qt::Key_Space);
         QVERIFY(!f.window->scrubber()->playing());
+    }
+
+    void fInTheWindowRestoresTheFitAndAnAddedRackIsFitted() {
+        Fixture f;
+        ui::TopologyView* view = f.window->topology();
+        view->setFocus();
+        QVERIFY(view->followsFit());
+        const double fitZoom = view->zoom();
+        const QPoint at(view->width() / 3, view->height() / 2);
+        QWheelEvent wheel(QPointF(at), QPointF(view->mapToGlobal(at)), QPoint(), QPoint(0, 360),
+                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view, &wheel);
+        QVERIFY(view->zoom() > 1.7 * fitZoom);  // 1.2³ ≈ 1.73
+        QVERIFY(!view->followsFit());
+        // F (View ▸ Fit the fleet, or the view's own key): the fit again, and following.
+        QTest::keyClick(view, Qt::Key_F);
+        QCOMPARE(view->zoom(), fitZoom);
+        QVERIFY(view->followsFit());
+        // A rack added (pod-a's racks 4 → 5) while following: every rack in the fit area.
+        Scenario more = f.doc.scenario();
+        more.pods.at(0).racks.at(0).count += 1;
+        QVERIFY(f.doc.edit(more, QStringLiteral("Add a rack")).isEmpty());
+        QVERIFY(f.waitForResults());
+        const ui::TopologyLayout& layout = view->layout();
+        QCOMPARE(layout.rackCount(), f.window->results()->fleet.racks.size());
+        for (std::size_t r = 0; r < layout.rackCount(); ++r) {
+            const QRectF rack = view->toWidget(layout.rackRect(static_cast<int>(r)));
+            QVERIFY(view->fitArea().adjusted(-1, -1, 1, 1).contains(rack));
+            QVERIFY(!view->rackNameRect(static_cast<int>(r)).isEmpty());
+        }
     }
 };
 
