@@ -60,26 +60,6 @@ int jobAtCellX(const ClusterSnapshot& snapshot, int gpu, double cellX) {
     return cells.empty() ? -1 : cells.back().job;  // cellX = 1: the right edge
 }
 
-bool snapshotFitsResults(const ClusterSnapshot& s, const Results& r) {
-    const std::size_t gpus =
-        r.firstGpuOfNode.empty() ? 0 : static_cast<std::size_t>(r.firstGpuOfNode.back());
-    if (s.nodeStates.size() != r.fleet.nodes.size() || s.gpuJob.size() != gpus ||
-        s.occupantBegin.size() != gpus + 1 ||
-        (!s.migLayouts.empty() && s.migLayouts.size() != gpus))
-        return false;
-    if (s.occupantBegin.back() != s.occupants.size()) return false;
-    const std::size_t jobs = r.jobs.size();
-    for (const std::int32_t j : s.gpuJob)
-        if (j >= 0 && static_cast<std::size_t>(j) >= jobs) return false;
-    for (const GpuOccupant& o : s.occupants)
-        if (o.job >= jobs) return false;
-    for (const std::uint32_t j : s.runningJobs)
-        if (j >= jobs) return false;
-    for (const PendingJob& p : s.pending)
-        if (p.job >= jobs) return false;
-    return true;
-}
-
 double heldGpuEquivalents(const ClusterSnapshot& snapshot, int gpu) {
     return std::min(1.0, snapshot.usedMilli(gpu) / 1000.0);
 }

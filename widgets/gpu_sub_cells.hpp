@@ -28,11 +28,6 @@ struct GpuSubCell {
 void gpuSubCells(const ClusterSnapshot& snapshot, int gpu, std::vector<GpuSubCell>& out,
                  double minWidth = 0.04);
 
-/// Whether `snapshot` is a cluster of `results`: as many nodes and GPUs as its fleet, and no
-/// job it does not have. A view handed another run's snapshot (a new document's results not
-/// yet shown, or gone) must not index its own fleet or jobs with it.
-bool snapshotFitsResults(const ClusterSnapshot& snapshot, const Results& results);
-
 /// The job drawn at `cellX` (0..1 across the cell), −1 when that place is free.
 int jobAtCellX(const ClusterSnapshot& snapshot, int gpu, double cellX);
 

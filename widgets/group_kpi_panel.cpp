@@ -28,6 +28,18 @@ GroupKpiPanel::GroupKpiPanel(QWidget* parent)
     layout->addWidget(m_view);
 }
 
+void GroupKpiPanel::setCompact(bool compact) {
+    using M = GroupKpiTableModel;
+    if (compact) m_grouping->setCurrentIndex(0);  // by team
+    m_grouping->setVisible(!compact);
+    for (int c = 0; c < M::ColumnCount; ++c) {
+        const bool meeting = c == M::NameColumn || c == M::WaitP50Column || c == M::WaitP95Column ||
+                             c == M::GpuHoursColumn || c == M::WaitingAtEndColumn ||
+                             c == M::AllocationColumn;
+        m_view->setColumnHidden(c, compact && !meeting);
+    }
+}
+
 void GroupKpiPanel::setResults(std::shared_ptr<const Results> results) {
     m_model->setResults(std::move(results));
 }

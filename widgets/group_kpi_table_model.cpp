@@ -1,6 +1,7 @@
 #include "group_kpi_table_model.hpp"
 
 #include <QLocale>
+#include <algorithm>
 #include <cmath>
 
 #include "ui_palette.hpp"
@@ -13,6 +14,61 @@ void GroupKpiTableModel::setResults(std::shared_ptr<const Results> results) {
     endResetModel();
 }
 
+void GroupKpiTableModel::setBaseline(std::shared_ptr<const Results> baseline) {
+    m_baseline = std::move(baseline);
+    refreshAll();
+}
+
+void GroupKpiTableModel::setReplications(std::shared_ptr<const Replications> current,
+                                         std::shared_ptr<const Replications> baseline) {
+    m_replications = std::move(current);
+    m_baselineReplications = std::move(baseline);
+    refreshAll();
+}
+
+void GroupKpiTableModel::refreshAll() {
+    if (rowCount() > 0) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+std::string GroupKpiTableModel::kpiOfColumn(int column) {
+    switch (column) {
+        case AllocationColumn:
+            return "allocation_share";
+        case GpuHoursColumn:
+            return "gpu_hours_allocated";
+        case WaitP50Column:
+            return "wait_s_p50";
+        case WaitP95Column:
+            return "wait_s_p95";
+        case CompletedColumn:
+            return "jobs_completed";
+        case WaitingAtEndColumn:
+            return "jobs_waiting_at_end";
+        default:
+            return {};
+    }
+}
+
+std::optional<KpiDelta> GroupKpiTableModel::deltaAt(const GroupKpis& group, int column) const {
+    const std::string kpi = kpiOfColumn(column);
+    const auto* before = baselineGroups();
+    if (kpi.empty() || !before) return std::nullopt;
+    const auto other = std::find_if(before->begin(), before->end(),
+                                    [&](const GroupKpis& b) { return b.name == group.name; });
+    if (other == before->end()) return std::nullopt;
+    auto find = [&kpi](const std::vector<Kpi>& list) -> std::optional<Kpi> {
+        for (const Kpi& k : list)
+            if (k.name == kpi) return k;
+        return std::nullopt;
+    };
+    const std::optional<Kpi> now = find(teamKpiList(group)), then = find(teamKpiList(*other));
+    if (!now || !then) return std::nullopt;
+    std::optional<MeanInterval> paired;
+    if (m_grouping == Grouping::Team && m_replications && m_baselineReplications)
+        paired = pairedTeamDifference(*m_baselineReplications, *m_replications, group.name, kpi);
+    return compareKpi(*now, *then, paired);
+}
+
 void GroupKpiTableModel::setGrouping(Grouping grouping) {
     if (grouping == m_grouping) return;
     beginResetModel();
@@ -23,6 +79,11 @@ void GroupKpiTableModel::setGrouping(Grouping grouping) {
 const std::vector<GroupKpis>* GroupKpiTableModel::groups() const {
     if (!m_results) return nullptr;
     return m_grouping == Grouping::Team ? &m_results->teamKpis : &m_results->classKpis;
+}
+
+const std::vector<GroupKpis>* GroupKpiTableModel::baselineGroups() const {
+    if (!m_baseline) return nullptr;
+    return m_grouping == Grouping::Team ? &m_baseline->teamKpis : &m_baseline->classKpis;
 }
 
 int GroupKpiTableModel::rowCount(const QModelIndex& parent) const {
@@ -42,7 +103,29 @@ QVariant GroupKpiTableModel::data(const QModelIndex& index, int role) const {
     auto gpus = [](double v) {
         return std::isfinite(v) ? QLocale().toString(v, 'f', 1) : QStringLiteral("–");
     };
-    if (role == Qt::DisplayRole) {
+    if (role == Qt::DisplayRole && m_baseline) {
+        // "3.4 h (+1.2 h)": the value and its change against the baseline's same group.
+        const QVariant value = data(index, ValueRole);
+        const std::optional<KpiDelta> delta = deltaAt(g, index.column());
+        if (!delta || delta->text.isEmpty()) return value;
+        return QStringLiteral("%1 (%2)").arg(value.toString(), delta->text);
+    }
+    if (role == Qt::ForegroundRole) {
+        const std::optional<KpiDelta> delta = deltaAt(g, index.column());
+        if (delta && delta->tone != DeltaTone::Neutral) return deltaToneColor(delta->tone);
+        return {};
+    }
+    if (role == Qt::ToolTipRole) {
+        const std::optional<KpiDelta> delta = deltaAt(g, index.column());
+        if (!delta || delta->text.isEmpty()) return {};
+        QString tip = tr("%1 against the baseline").arg(delta->text);
+        if (!delta->interval.isEmpty())
+            tip += tr("; paired 95 % interval %1%2")
+                       .arg(delta->interval,
+                            delta->significant.value_or(true) ? QString() : tr(" (noise)"));
+        return tip;
+    }
+    if (role == Qt::DisplayRole || role == ValueRole) {
         switch (index.column()) {
             case NameColumn:
                 return QString::fromStdString(g.name);

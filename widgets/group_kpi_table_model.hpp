@@ -3,8 +3,12 @@
 
 #include <QAbstractTableModel>
 #include <memory>
+#include <optional>
+#include <string>
 
+#include "gpuplan/replications.hpp"
 #include "gpuplan/results.hpp"
+#include "kpi_format.hpp"
 
 namespace gpuplan::ui {
 
@@ -12,6 +16,8 @@ class GroupKpiTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum class Grouping { Team, Class };
+    /// The value alone, without its delta (DisplayRole adds the delta against a baseline).
+    static constexpr int ValueRole = Qt::UserRole + 1;
     enum Column {
         NameColumn,
         AllocationColumn,
@@ -32,6 +38,15 @@ public:
 
     using QAbstractTableModel::QAbstractTableModel;
     void setResults(std::shared_ptr<const Results> results);
+    /// A pinned baseline: each KPI cell then reads "3.4 h (+1.2 h)", coloured as better or
+    /// worse by the KPI's direction (compareKpi), for the group of the same name.
+    void setBaseline(std::shared_ptr<const Results> baseline);
+    /// Replications of both on the same seeds: team deltas are then paired, and neutral when
+    /// their interval holds 0.
+    void setReplications(std::shared_ptr<const Replications> current,
+                         std::shared_ptr<const Replications> baseline);
+    /// The KPI of teamKpiList a column shows ("wait_s_p95"), empty for other columns.
+    static std::string kpiOfColumn(int column);
     void setGrouping(Grouping grouping);
     Grouping grouping() const { return m_grouping; }
 
@@ -42,8 +57,13 @@ public:
 
 private:
     const std::vector<GroupKpis>* groups() const;
+    const std::vector<GroupKpis>* baselineGroups() const;
+    /// The cell's KPI against the baseline's group of the same name, if there is one.
+    std::optional<KpiDelta> deltaAt(const GroupKpis& group, int column) const;
+    void refreshAll();
 
-    std::shared_ptr<const Results> m_results;
+    std::shared_ptr<const Results> m_results, m_baseline;
+    std::shared_ptr<const Replications> m_replications, m_baselineReplications;
     Grouping m_grouping = Grouping::Team;
 };
 

@@ -49,7 +49,7 @@ void Inspector::setResults(std::shared_ptr<const Results> results,
     if (!sameFleet && m_kind != Kind::Job) m_kind = Kind::Nothing;
     m_results = std::move(results);
     m_interruptionsOf.reset();
-    if (snapshot && m_results && snapshotMatches(*m_results, *snapshot)) {
+    if (snapshot && m_results && snapshotFitsResults(*snapshot, *m_results)) {
         m_timeS = snapshot->timeS;
         m_snapshot = std::move(snapshot);
     } else if (m_results) {
@@ -69,7 +69,7 @@ void Inspector::setTime(double timeS) {
 void Inspector::setSnapshot(std::shared_ptr<const ClusterSnapshot> snapshot) {
     m_timeS = snapshot->timeS;
     // A snapshot of other results than ours is never indexed by our fleet: take our own.
-    if (m_results && !snapshotMatches(*m_results, *snapshot))
+    if (m_results && !snapshotFitsResults(*snapshot, *m_results))
         snapshot = std::make_shared<const ClusterSnapshot>(m_results->stateAt(m_timeS));
     m_snapshot = std::move(snapshot);
     refresh();

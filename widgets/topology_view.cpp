@@ -16,6 +16,7 @@
 #include <cmath>
 
 #include "gpuplan/workload.hpp"
+#include "snapshot_guard.hpp"
 #include "ui_palette.hpp"
 
 namespace gpuplan::ui {

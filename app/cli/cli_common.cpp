@@ -154,6 +154,22 @@ Scenario loadScenarioFor(const std::filesystem::path& file, const CommonOptions&
     return s;
 }
 
+void checkReplicationsBudget(const Scenario& scenario, int replications,
+                             const std::filesystem::path& file, const CommonOptions& c) {
+    if (replications == scenario.replications) return;  // the reader checked this count
+    Scenario asked = scenario;
+    asked.replications = replications;
+    try {
+        validateScenario(asked, loadCatalogFor(c), c.budget);
+    } catch (const InputError& e) {
+        // A count out of range is the option's fault, not the file's "replications" key.
+        const std::string place = e.place() == "/replications" ? "--replications" : e.place();
+        throw InputError(
+            file.string(), place,
+            e.message() + " (with --replications " + std::to_string(replications) + ")");
+    }
+}
+
 std::string formatSeconds(double s) {
     if (!std::isfinite(s)) return "-";
     char buf[48];

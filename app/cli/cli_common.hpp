@@ -81,6 +81,11 @@ Catalog loadCatalogFor(const CommonOptions& common);
 /// Loads, with trace files searched in --data-dir folders, then GPUPLAN_DATA_DIR and the
 /// checkout's ../shared/data.
 Scenario loadScenarioFor(const std::filesystem::path& file, const CommonOptions& common);
+/// The run budget holds for `replications` runs of the scenario, a count given on the command
+/// line instead of the file's "replications" (which the reader checked): refused as the
+/// reader would, naming the option.
+void checkReplicationsBudget(const Scenario& scenario, int replications,
+                             const std::filesystem::path& file, const CommonOptions& c);
 /// Data folders (--data-dir, then the installed ones) and the run budget.
 LoadOptions loadOptionsFor(const CommonOptions& common);
 std::filesystem::path presetsDirFor(const CommonOptions& common);

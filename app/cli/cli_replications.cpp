@@ -93,6 +93,8 @@ int compareCommand(Args& args) {
     if (!baselineFile || !candidateFile) throw UsageError{"compare needs two scenarios"};
     const Scenario baseline = loadScenarioFor(*baselineFile, common);
     const Scenario candidate = loadScenarioFor(*candidateFile, common);
+    checkReplicationsBudget(baseline, options.replications, *baselineFile, common);
+    checkReplicationsBudget(candidate, options.replications, *candidateFile, common);
     const PairedComparison c = comparePaired(baseline, candidate, options, progressLine());
     std::printf("%s → %s, %d paired replications (common seeds from %llu)\n",
                 baselineFile->filename().c_str(), candidateFile->filename().c_str(),

@@ -115,6 +115,10 @@ int reportCommand(Args& args) {
     if (options.replications == 0) options.replications = scenario.replications;
     if (options.threads > 0 && options.replications <= 1)
         throw UsageError{"--threads goes with --replications (one run uses one thread)"};
+    checkReplicationsBudget(scenario, std::max(1, options.replications), *scenarioFile, common);
+    if (baseline)
+        checkReplicationsBudget(*baseline, std::max(1, options.replications), *baselineFile,
+                                common);
     const ReportRuns runs = runForReport(scenario, baseline ? &*baseline : nullptr, options);
 
     // Qt draws the report: an application for this command only, offscreen without a display.

@@ -175,6 +175,7 @@ int runCommand(Args& args) {
                 "--seed and --replications do not go together "
                 "(replications derive their seeds from the scenario's)"};
         if (!by.empty()) throw UsageError{"--by does not go with --replications"};
+        checkReplicationsBudget(scenario, replicated.replications, *scenarioFile, common);
         return runReplicated(scenario, *scenarioFile, replicated, outFile, csvDir);
     }
 

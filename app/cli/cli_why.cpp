@@ -25,11 +25,23 @@ const char* const kWhyUsage =
     "                   (\"5400\", \"90min\", \"1.5h\", \"2d\"); between 0 and the horizon\n"
     "  --job NAME       only this job (e.g. pretrain-3, an explicit job's name)\n"
     "  --seed N         use seed N instead of the scenario's\n"
-    "  --json           {\"time_s\", \"pending\": [{\"job\", \"team\", \"gpus\", \"layer\",\n"
-    "                   \"waiting_s\", \"diagnosed_at_s\", \"reason\"}]} instead of a table\n"
+    "  --json           {\"time_s\", \"pending\": [{\"job\", \"team\", \"gpus\",\n"
+    "                   \"gpu_equivalents\", \"layer\", \"waiting_s\", \"diagnosed_at_s\",\n"
+    "                   \"reason\"}]} instead of a table; gpu_equivalents and the table\n"
+    "                   count a 2g MIG instance as 2/7 of a GPU, a 250-milli share as 1/4\n"
     "  --data-dir DIR, --presets DIR, --catalog FILE as for run\n";
 
 namespace {
+
+/// "8", "0.29": whole GPUs as integers, fractions of one (MIG instances, shares) to 2 places.
+std::string gpuCount(double gpus) {
+    char buf[32];
+    if (gpus == std::floor(gpus))
+        std::snprintf(buf, sizeof buf, "%.0f", gpus);
+    else
+        std::snprintf(buf, sizeof buf, "%.2f", gpus);
+    return buf;
+}
 
 /// "5400", "90min", "1.5h", "2d" → seconds; nullopt unless the whole text is one decimal
 /// number (no sign but "-", no hex, no spaces; "5e-400" underflows to 0) and an optional unit.
@@ -122,6 +134,7 @@ int whyCommand(Args& args) {
             list.push_back({{"job", results.jobName(p.job)},
                             {"team", results.teams[spec.team]},
                             {"gpus", spec.gpus},
+                            {"gpu_equivalents", spec.gpuEquivalents()},
                             {"layer", toString(p.layer)},
                             {"token", toString(p.token)},
                             {"waiting_s", p.waitingS},
@@ -134,11 +147,12 @@ int whyCommand(Args& args) {
         std::printf("%s\n", root.dump(1).c_str());
         return kOk;
     }
-    int gpus = 0;
+    // GPU-equivalents, exactly (a 2g MIG instance is 2/7 of a GPU, a 250-milli share 1/4).
+    std::int64_t units = 0;
     for (const PendingJob& p : rows)
-        gpus += results.jobs[p.job].spec.gpus;
-    std::printf("pending at %s (%.0f s): %zu job(s) asking %d GPUs\n", atText->c_str(), *atS,
-                rows.size(), gpus);
+        units += results.jobs[p.job].spec.gpuUnits();
+    std::printf("pending at %s (%.0f s): %zu job(s) asking %s GPUs\n", atText->c_str(), *atS,
+                rows.size(), gpuCount(static_cast<double>(units) / kGpuUnitsPerGpu).c_str());
     if (rows.empty()) {
         if (jobName) {
             const JobRecord& rec = results.jobs[*findJob(results, *jobName)];
@@ -147,15 +161,15 @@ int whyCommand(Args& args) {
         }
         return kOk;
     }
-    std::printf("%-28s %-14s %5s %-13s %12s  %s\n", "job", "team", "gpus", "layer", "waiting",
+    std::printf("%-28s %-14s %6s %-13s %12s  %s\n", "job", "team", "gpus", "layer", "waiting",
                 "why it is pending");
     for (const PendingJob& p : rows) {
         const JobSpec& spec = results.jobs[p.job].spec;
         const std::string token =
             p.token == ReasonToken::None ? "" : std::string("[") + toString(p.token) + "] ";
-        std::printf("%-28s %-14s %5d %-13s %12s  %s%s\n", results.jobName(p.job).c_str(),
-                    results.teams[spec.team].c_str(), spec.gpus, toString(p.layer),
-                    formatSeconds(p.waitingS).c_str(), token.c_str(),
+        std::printf("%-28s %-14s %6s %-13s %12s  %s%s\n", results.jobName(p.job).c_str(),
+                    results.teams[spec.team].c_str(), gpuCount(spec.gpuEquivalents()).c_str(),
+                    toString(p.layer), formatSeconds(p.waitingS).c_str(), token.c_str(),
                     results.reasonText(p.reason).c_str());
     }
     return kOk;

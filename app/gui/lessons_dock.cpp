@@ -42,6 +42,7 @@ LessonsDock::LessonsDock(MainWindow* window)
     : QDockWidget(tr("Lessons"), window), m_window(window), m_doc(window->document()) {
     setObjectName(QStringLiteral("lessons"));
     auto* body = new QWidget(this);
+    m_body = body;
     // One line to choose a lesson (its list opens on a click), so the text below gets the
     // dock's height: a list beside it left the text some 160 px, six scrolls a lesson.
     m_chooser = new QComboBox(body);
@@ -79,6 +80,8 @@ LessonsDock::LessonsDock(MainWindow* window)
     layout->addWidget(m_text, 1);
     layout->addLayout(m_stepButtons);
     setWidget(body);
+    // The text view scrolls itself, and the reader sizes the dock from the text's layout.
+    setProperty("scrollsItself", true);
 
     try {
         m_lessons = loadLessons(
@@ -243,7 +246,7 @@ QRect LessonsDock::readerGeometry(const QRect& available, int chrome) const {
     // Everything but the text (title, chooser, buttons, steps, margins: `chrome`) keeps its
     // height; the text gets the rest of the screen's height, and the reader is widened from a
     // comfortable line until the text fits it, or the screen's width is reached.
-    const QMargins margins = widget()->layout()->contentsMargins();
+    const QMargins margins = m_body->layout()->contentsMargins();
     const int besideText = margins.left() + margins.right();
     const int textRoom = available.height() - chrome;
     const int narrowest = std::min(kReadingWidthPx, available.width());
@@ -267,13 +270,13 @@ QRect LessonsDock::readerGeometry(const QRect& available, int chrome) const {
 void LessonsDock::fitReader() {
     // First from the size hints, then again with what is not text as laid out (the floating
     // title bar, the one-line header and steps): the hints only estimate it.
-    widget()->layout()->invalidate();  // the step buttons just added count in the height
-    const int dockFrame = std::max(0, sizeHint().height() - widget()->sizeHint().height());
+    m_body->layout()->invalidate();  // the step buttons just added count in the height
+    const int dockFrame = std::max(0, sizeHint().height() - m_body->sizeHint().height());
     const int estimate =
-        widget()->layout()->totalSizeHint().height() - m_text->sizeHint().height() + dockFrame;
+        m_body->layout()->totalSizeHint().height() - m_text->sizeHint().height() + dockFrame;
     setGeometry(readerGeometry(m_readingWithin, estimate));
     layout()->activate();
-    widget()->layout()->activate();
+    m_body->layout()->activate();
     setGeometry(readerGeometry(m_readingWithin, height() - m_text->height()));
 }
 
@@ -341,7 +344,7 @@ void LessonsDock::showLesson() {
         text += QStringLiteral("</ul>");
         if (shown == m_open) {
             auto* button =
-                new QPushButton(tr("Try it: %1").arg(QString::fromStdString(step.title)), widget());
+                new QPushButton(tr("Try it: %1").arg(QString::fromStdString(step.title)), m_body);
             button->setToolTip(
                 tr("Pins this run as the baseline, then applies the step (Edit ▸ "
                    "Undo takes it back)"));

@@ -74,6 +74,7 @@ private:
     ScenarioDocument* m_doc;
     std::vector<Lesson> m_lessons;
     QComboBox* m_chooser;
+    QWidget* m_body;  // the dock's content: chooser, text, buttons and steps
     QTextBrowser* m_text;
     QBoxLayout* m_header;  ///< the chooser and the buttons
     QBoxLayout* m_stepButtons;

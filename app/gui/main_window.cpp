@@ -587,15 +587,11 @@ void MainWindow::showResultsInViews() {
     auto snapshot = std::make_shared<const ClusterSnapshot>(m_results->stateAt(timeS));
     m_topology->setResults(m_results, snapshot);
     m_charts->setResults(m_results);
-    m_charts->setReplications(m_results->partial ? nullptr : m_replications);
     m_charts->setCursorTime(timeS);
     m_kpis->setResults(m_results);
-    // A snapshot of a single run has no replications; the last finished run's are its own.
-    m_kpis->setReplications(m_results->partial ? nullptr : m_replications, m_baselineReplications);
     m_compare->setResults(m_results);
-    m_compare->setReplications(m_results->partial ? nullptr : m_replications,
-                               m_baselineReplications);
     m_groups->setResults(m_results);
+    showReplicationsInViews();
     m_workload->setResults(m_results);
     m_pending->setResults(m_results, std::pair{timeS, snapshot->pending});
     m_inspector->setResults(m_results, snapshot);
@@ -712,14 +708,11 @@ void MainWindow::pinBaseline() {
     }
     m_baseline = m_results;
     m_baselineName = m_doc->title();
-    m_baselineScenario = m_doc->scenario();
-    // Named on the charts only once it is another scenario's (kept across files).
-    m_charts->setBaseline(m_baseline);
+    // The scenario these results answer: an edit made since has not been run yet.
+    const auto ran = m_sim.latest() == m_results ? m_sim.latestScenario() : nullptr;
+    m_baselineScenario = ran ? *ran : m_doc->scenario();
     m_baselineReplications = m_replications;
-    m_kpis->setBaseline(m_baseline);
-    m_kpis->setReplications(m_replications, m_baselineReplications);
-    m_compare->setBaseline(m_baseline);
-    m_compare->setReplications(m_replications, m_baselineReplications);
+    showBaselineInViews();  // named on the charts only once it is another scenario's
     showStatus(tr("Pinned the results of %1 as the baseline; edits now show deltas against them.")
                    .arg(m_baselineName));
 }
@@ -730,6 +723,7 @@ void MainWindow::setKeepBaselineAcrossScenarios(bool keep) {
 
 void MainWindow::documentReplaced() {
     m_awaitingDocumentRun = true;  // the next run started is the first of this scenario
+    m_topology->fitAll();          // another fleet: seen whole, whatever the old zoom was
     if (!m_baseline) return;
     if (m_keepBaseline->isChecked()) {
         m_charts->setBaseline(m_baseline, m_baselineName);
@@ -748,12 +742,25 @@ void MainWindow::clearBaseline() {
     m_baseline.reset();
     m_baselineName.clear();
     m_baselineScenario.reset();
-    m_charts->setBaseline(nullptr);
     m_baselineReplications.reset();
-    m_kpis->setBaseline(nullptr);
-    m_kpis->setReplications(m_replications, nullptr);
-    m_compare->setBaseline(nullptr);
-    m_compare->setReplications(m_replications, nullptr);
+    showBaselineInViews();
+}
+
+void MainWindow::showBaselineInViews() {
+    m_charts->setBaseline(m_baseline);
+    m_kpis->setBaseline(m_baseline);
+    m_compare->setBaseline(m_baseline);
+    m_groups->setBaseline(m_baseline);
+    showReplicationsInViews();
+}
+
+void MainWindow::showReplicationsInViews() {
+    // A snapshot of a single run has no replications; the last finished run's are its own.
+    const auto runs = m_results && m_results->partial ? nullptr : m_replications;
+    m_charts->setReplications(runs);
+    m_kpis->setReplications(runs, m_baselineReplications);
+    m_compare->setReplications(runs, m_baselineReplications);
+    m_groups->setReplications(runs, m_baselineReplications);
 }
 
 void MainWindow::updateTitle() {

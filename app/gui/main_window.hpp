@@ -132,7 +132,9 @@ private:
     enum class Announce { Shown, Applied };
     /// Hands results to every view, then announces the time if the new horizon clamped it.
     void showResults(std::shared_ptr<const Results> results, Announce announce);
-    void showResultsInViews();  ///< m_results to the window's own views, at the scrubber's t
+    void showResultsInViews();       ///< m_results to the window's own views, at the scrubber's t
+    void showBaselineInViews();      ///< m_baseline (or none) to every view that compares
+    void showReplicationsInViews();  ///< the runs behind the results and the baseline
     /// A cancelled or failed run's results so far give way to the last finished run's.
     void dropPartialResults();
     void setTime(double timeS);

@@ -67,6 +67,7 @@ void SimulationController::start(const Scenario& scenario) {
     auto run = std::make_shared<Run>();
     run->generation = ++m_generation;
     run->clock.start();
+    run->scenario = std::make_shared<const Scenario>(scenario);
     m_active = run;
     ++m_runsStarted;
     emit runStarted(run->generation);
@@ -127,6 +128,7 @@ void SimulationController::finished(quint64 generation, std::shared_ptr<const Re
                                     std::shared_ptr<const Replications> replications,
                                     QString error) {
     if (generation != m_generation) return;  // stale: a newer run was started or it was cancelled
+    const std::shared_ptr<const Scenario> scenario = m_active ? m_active->scenario : nullptr;
     m_active.reset();
     m_poll.stop();
     if (m_longRunShown) {
@@ -139,6 +141,7 @@ void SimulationController::finished(quint64 generation, std::shared_ptr<const Re
     }
     if (!results || results->stopped) return;
     m_latest = results;
+    m_latestScenario = scenario;
     emit replicationsReady(replications, generation);
     emit resultsReady(results, generation);
 }

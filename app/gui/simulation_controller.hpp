@@ -46,6 +46,8 @@ public:
     quint64 generation() const { return m_generation; }
     quint64 runsStarted() const { return m_runsStarted; }
     std::shared_ptr<const Results> latest() const { return m_latest; }
+    /// The scenario latest() was run from (an edit may have changed the document since).
+    std::shared_ptr<const Scenario> latestScenario() const { return m_latestScenario; }
     void clearLatest() { m_latest.reset(); }
 
 signals:
@@ -68,6 +70,7 @@ private:
         std::stop_source stop;
         std::atomic<double> progress{0};
         QElapsedTimer clock;
+        std::shared_ptr<const Scenario> scenario;  ///< what it runs
     };
 
     void start(const Scenario& scenario);
@@ -83,6 +86,7 @@ private:
     std::optional<Scenario> m_pending;
     std::shared_ptr<Run> m_active;
     std::shared_ptr<const Results> m_latest;
+    std::shared_ptr<const Scenario> m_latestScenario;
     quint64 m_generation = 0;
     quint64 m_runsStarted = 0;
     int m_longRunMs = 500;

@@ -17,6 +17,7 @@
 #include <algorithm>
 
 #include "chart_board.hpp"
+#include "group_kpi_panel.hpp"
 #include "topology_view.hpp"
 
 namespace gpuplan::app {
@@ -74,7 +75,9 @@ void WindowLayout::makeDocksShrinkable() {
         QWidget* content = d->widget();
         // Lists and text already scroll; a dock that builds its content later (the timeline)
         // gets a view that may shrink.
-        if (!content || qobject_cast<QAbstractScrollArea*>(content)) continue;
+        if (!content || qobject_cast<QAbstractScrollArea*>(content) ||
+            d->property("scrollsItself").toBool())
+            continue;
         auto* scroll = new QScrollArea(d);
         scroll->setObjectName(d->objectName() + QStringLiteral("Scroll"));
         scroll->setFrameShape(QFrame::NoFrame);
@@ -187,6 +190,7 @@ void WindowLayout::setPresenting(bool on) {
     } else {
         m_presenting = false;
         m_charts->setShownChart(-1);
+        if (auto* teams = m_window->findChild<ui::GroupKpiPanel*>()) teams->setCompact(false);
         m_presentBar->hide();
         m_window->setFont(QFont());  // back to the application's type
         m_window->setWindowState(m_workingWindowState);
@@ -222,6 +226,7 @@ void WindowLayout::arrangePresenting() {
                               Qt::Vertical);
     }
     m_charts->setShownChart(m_chartChoice->currentIndex());
+    if (auto* teams = m_window->findChild<ui::GroupKpiPanel*>()) teams->setCompact(true);
     QFont larger = QApplication::font();
     larger.setPointSizeF(larger.pointSizeF() * kPresentFontScale);
     m_window->setFont(larger);

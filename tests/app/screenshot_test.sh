@@ -4,7 +4,8 @@
 set -euo pipefail
 app=$1 out=$2
 rm -f "$out"
-xvfb-run -a -s "-screen 0 1600x1000x24" "$app" --screenshot "$out" --size 1600x1000
+# On the X server xvfb-run starts, whatever platform the caller's environment names.
+QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1600x1000x24" "$app" --screenshot "$out" --size 1600x1000
 [ -s "$out" ] || { echo "FAIL: no screenshot written"; exit 1; }
 read -r w h colors < <(identify -format "%w %h %k\n" "$out")
 echo "screenshot $out: ${w}x${h}, $colors colours"

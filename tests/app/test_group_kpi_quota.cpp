@@ -92,6 +92,62 @@ private slots:
         QCOMPARE(model.index(0, GroupKpiTableModel::BorrowedColumn).data().toString(),
                  QStringLiteral("–"));
     }
+
+    void aBaselineAddsEachTeamsDeltaColouredByDirection() {
+        // Hand-made runs: research's wait p95 goes 1 h → 3 h (+2.0 h, worse: red), its GPU-hours
+        // 1,000 → 1,500 (+500 GPU-h, no good direction: uncoloured), its share 25 % → 30 %
+        // (+5.0 pp: one team's gain is another's loss, uncoloured), its jobs still waiting at
+        // the end 4 → 1 (−3, better: green); applied is the same in both (±0: neutral); a team
+        // only the current run has reads without a delta.
+        auto run = [](double waitP95S, double gpuHours, double share, int waitingAtEnd) {
+            auto r = std::make_shared<Results>();
+            GroupKpis research;
+            research.name = "research";
+            research.waitP50S = 600;
+            research.waitP95S = waitP95S;
+            research.gpuHours = gpuHours;
+            research.allocationShare = share;
+            research.waitingAtEnd = waitingAtEnd;
+            GroupKpis applied = research;
+            applied.name = "applied";
+            applied.waitP95S = 3600;
+            r->teamKpis = {research, applied};
+            return r;
+        };
+        auto before = run(3600, 1000, 0.25, 4);
+        auto after = run(3 * 3600, 1500, 0.30, 1);
+        GroupKpis newcomer;
+        newcomer.name = "newcomer";
+        newcomer.waitP95S = 60;
+        after->teamKpis.push_back(newcomer);
+        GroupKpiTableModel model;
+        model.setResults(after);
+        using M = GroupKpiTableModel;
+        QCOMPARE(model.data(model.index(0, M::WaitP95Column), Qt::DisplayRole).toString(),
+                 QStringLiteral("3.0 h"));
+        model.setBaseline(before);
+        const QModelIndex wait = model.index(0, M::WaitP95Column);
+        QCOMPARE(model.data(wait, Qt::DisplayRole).toString(), QStringLiteral("3.0 h (+2.0 h)"));
+        QCOMPARE(model.data(wait, M::ValueRole).toString(), QStringLiteral("3.0 h"));
+        QCOMPARE(model.data(wait, Qt::ForegroundRole).value<QColor>(),
+                 deltaToneColor(DeltaTone::Worse));
+        const QModelIndex share = model.index(0, M::AllocationColumn);
+        QCOMPARE(model.data(share, Qt::DisplayRole).toString(), QStringLiteral("30.0 % (+5.0 pp)"));
+        QVERIFY(!model.data(share, Qt::ForegroundRole).isValid());
+        const QModelIndex waiting = model.index(0, M::WaitingAtEndColumn);
+        QVERIFY2(model.data(waiting, Qt::DisplayRole).toString().startsWith(QStringLiteral("1 (")),
+                 qPrintable(model.data(waiting, Qt::DisplayRole).toString()));
+        QCOMPARE(model.data(waiting, Qt::ForegroundRole).value<QColor>(),
+                 deltaToneColor(DeltaTone::Better));
+        QVERIFY(model.data(model.index(0, M::GpuHoursColumn), Qt::DisplayRole)
+                    .toString()
+                    .contains(QStringLiteral("+500 GPU-h")));
+        QVERIFY(!model.data(model.index(1, M::WaitP95Column), Qt::ForegroundRole).isValid());
+        QCOMPARE(model.data(model.index(2, M::WaitP95Column), Qt::DisplayRole).toString(),
+                 QStringLiteral("60 s"));
+        model.setBaseline(nullptr);
+        QCOMPARE(model.data(wait, Qt::DisplayRole).toString(), QStringLiteral("3.0 h"));
+    }
 };
 
 QTEST_MAIN(GroupKpiQuotaTest)

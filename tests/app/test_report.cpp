@@ -623,6 +623,25 @@ private slots:
         QVERIFY(exporter->write(pdf));
         QVERIFY(rasterisedPages(pdf, dir.path()) >= 3);
     }
+
+    void theBaselineScenarioIsTheOneItsResultsWereRunFrom() {
+        // Pinned while an edit waits for its run, the baseline keeps the scenario of the
+        // results on screen, not the document's newer one: a long debounce holds the second of
+        // two quick edits back (the first runs at once, the second waits for the window).
+        test::Fixture f;
+        f.window->simulation().setDebounceMs(60'000);
+        Scenario first = f.doc.scenario();
+        first.demandMultiplier = 1.2;
+        Scenario second = first;
+        second.demandMultiplier = 1.4;
+        QVERIFY(f.doc.edit(first, QStringLiteral("first")).isEmpty());
+        QVERIFY(f.waitForResults());                                      // the first edit's run
+        QVERIFY(f.doc.edit(second, QStringLiteral("second")).isEmpty());  // waits its turn
+        f.window->pinBaseline();
+        QCOMPARE(f.window->baseline(), f.window->results());
+        QVERIFY(f.doc.scenario() == second);
+        QVERIFY(f.window->baselineScenario() && *f.window->baselineScenario() == first);
+    }
 };
 
 QTEST_MAIN(ReportTest)

@@ -8,6 +8,7 @@
 
 #include "app_test_support.hpp"
 #include "gpu_sub_cells.hpp"
+#include "snapshot_guard.hpp"
 #include "topology_layout.hpp"
 
 using namespace gpuplan;
@@ -286,7 +287,7 @@ private slots:
 
     void aSnapshotOfAnotherFleetIsNeverDrawn() {
         // The view shows 16 racks; it is handed the cluster of a 4-rack run (the order slip
-        // of issue 29's crash), then the 4-rack results with the 16-rack cluster.
+        // of the crash on switching scenarios), then the 4-rack results with the 16-rack cluster.
         const auto big = resultsWithRacks(16), small = resultsWithRacks(4);
         TopologyView view;
         view.resize(960, 540);

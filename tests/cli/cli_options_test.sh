@@ -90,5 +90,16 @@ expect 2 'pin-wrong-gpu-model.json: /jobs/0: job "wrong-model" can never run on 
 expect 2 'pin-gang-larger-than-rack.json: /jobClasses/0: job class "gang" can never run on rack "pod-rack0": .*asks 64 GPUs \(8 pods of 8\).* holds 2 such pods \(16 GPUs\)' \
     -- "$cli" validate "$data/malformed/pin-gang-larger-than-rack.json"
 
+# A replication count on the command line meets the same rules as the file's "replications":
+# 10,000 is out of range, named as the option; 1,000 runs of the default week (about 2.5e8
+# work units: each run after the first keeps no pending lists) exceed a budget of 1e8 and are
+# refused before any run, saying which part costs it.
+expect 2 'default.json: --replications: must be between 1 and 1000 \(with --replications 10000\)' \
+    -- "$cli" run "$presets/scenarios/default.json" --replications 10000
+expect 2 'default.json: --replications: .*\(with --replications 10000\)' \
+    -- "$cli" compare "$presets/scenarios/default.json" "$presets/scenarios/default.json" --replications 10000
+expect 2 'default.json: /: the run would take about .* work units \(budget 1e\+08.*/replications: 1,?000 runs.*\(with --replications 1000\)' \
+    -- "$cli" run "$presets/scenarios/default.json" --replications 1000 --budget-ops 1e8
+
 [ "$failures" = 0 ] && echo "all passed" || echo "$failures failure(s)"
 exit $((failures > 0))

@@ -66,6 +66,10 @@ expect 0 'usage: gpuplan-cli why SCENARIO --at T' -- "$cli" why --help
 expect 0 'why SCENARIO --at T' -- "$cli" --help
 expect 0 '^pending at 36h \(129600 s\): [0-9]+ job\(s\)' -- "$cli" why "$presets/scenarios/default.json" --at 36h
 expect 0 '"time_s": 129600' -- "$cli" why "$presets/scenarios/default.json" --at 1.5d --json
+# GPU-equivalents, not requests: one 3g.40gb instance waits, 3/7 of a GPU.
+expect 0 '^pending at 1h \(3600 s\): 1 job\(s\) asking 0.43 GPUs' -- "$cli" why "$data/why-mig.json" --at 1h
+expect 0 '^waits +t +0.43 ' -- "$cli" why "$data/why-mig.json" --at 1h
+expect 0 '"gpu_equivalents": 0.42857142857142855' -- "$cli" why "$data/why-mig.json" --at 1h --json
 expect 2 '--at T is required' -- "$cli" why "$presets/scenarios/default.json"
 expect 2 '--at: "soon" is not a time' -- "$cli" why "$presets/scenarios/default.json" --at soon
 # The whole text is the time: no hex, no spaces, no trailing junk; a tiny exponent is 0 s.
