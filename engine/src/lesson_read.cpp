@@ -164,9 +164,7 @@ Lesson parseLesson(std::string_view text, const std::string& sourceName,
     if (!chapterLike) id.fail("a chapter number such as \"3.3\" or \"7\"");
     l.part = root.required("part").string(100);
     l.title = root.required("title").string(200);
-    JsonNode scenario = root.required("scenario");
-    const std::filesystem::path file = scenario.string(4096);
-    if (file.empty()) scenario.fail("name the lesson's scenario file");
+    const std::filesystem::path file = root.required("scenario").filePath("lesson's scenario file");
     l.scenarioFile = file.is_absolute() ? file : baseDir / file;
     l.claim = root.required("claim").string(1000);
     l.lookAt = root.required("lookAt").string(1000);

@@ -30,7 +30,8 @@ SweepSpec parseSweepSpec(std::string_view text, const std::string& sourceName,
     if (format.string(64) != "gpuplan-sweep") format.fail("expected \"gpuplan-sweep\"");
     JsonNode version = root.required("formatVersion");
     if (version.integer(0, 1'000'000) != 1) version.fail("this build reads sweep format 1");
-    const std::filesystem::path scenario = root.required("scenario").string(4096);
+    const std::filesystem::path scenario =
+        root.required("scenario").filePath("sweep's scenario file");
     spec.scenarioFile = scenario.is_absolute() ? scenario : baseDir / scenario;
     if (auto n = root.optional("replications"))
         spec.replications = static_cast<int>(n->integer(1, 10'000));
@@ -118,7 +119,9 @@ SweepSpec parseSweepSpec(std::string_view text, const std::string& sourceName,
 }
 
 std::string sweepScenarioText(const SweepSpec& spec) {
-    return spec.scenarioJson.empty() ? readTextFile(spec.scenarioFile) : spec.scenarioJson;
+    return spec.scenarioJson.empty()
+               ? readTextFile(spec.scenarioFile, FileNamedBy{spec.sourceName, "/scenario"})
+               : spec.scenarioJson;
 }
 
 SweepSpec loadSweepSpec(const std::filesystem::path& file) {
