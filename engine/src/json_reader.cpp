@@ -236,6 +236,12 @@ std::string JsonNode::name() const {
     return s;
 }
 
+std::string JsonNode::prose(std::size_t maxLength) const {
+    const std::string s = string(maxLength);
+    if (const auto problem = proseProblem(s)) fail("the text " + *problem);
+    return s;
+}
+
 std::string JsonNode::filePath(const char* what) const {
     const std::string s = string(4096);
     if (s.empty()) fail(std::string("name the ") + what);

@@ -686,8 +686,8 @@ struct Reader {
             version.fail("format version " + std::to_string(v) +
                          " is not supported (this build reads " +
                          std::to_string(kScenarioFormatVersion) + ")");
-        if (auto n = root.optional("name")) s.name = n->string(256);
-        if (auto n = root.optional("description")) s.description = n->string(16384);
+        if (auto n = root.optional("name")) s.name = n->prose(256);
+        if (auto n = root.optional("description")) s.description = n->prose(16384);
         if (auto n = root.optional("seed")) s.seed = n->unsignedInteger();
         if (auto n = root.optional("horizonS")) s.horizonS = n->number(1, InputLimits::maxHorizonS);
         if (auto n = root.optional("sampleIntervalS")) {

@@ -107,7 +107,7 @@ SweepSpec parseSweepSpec(std::string_view text, const std::string& sourceName,
         }
     if (auto f = root.optional("find")) {
         JsonObject o = f->object();
-        spec.findKpi = o.required("kpi").string(128);
+        spec.findKpi = o.required("kpi").prose(128);
         spec.findAtMost = o.required("atMost").number(-1e300, 1e300);
         if (spec.pointers.size() != 1)
             f->fail("\"find\" searches one parameter's values; this sweep has " +

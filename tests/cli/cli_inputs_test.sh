@@ -108,6 +108,14 @@ expect 2 'sweeps/scenario-missing.json: /scenario: .*sweeps/no-such-scenario.jso
     -- timeout 10 "$cli" sweep "$data/sweeps/scenario-missing.json" --out "$work/sweep-out" --presets "$presets"
 [ ! -e "$work/sweep-out/runs.csv" ] && echo "ok: no runs written" || fail "a refused sweep wrote runs.csv"
 
+# Free text printed as it is: a NUL ended a lesson's title (and an escape cleared the
+# terminal); a scenario's name the same.
+mkdir -p "$work/lesson-title"
+cp "$data/lessons/title-control-characters.json" "$work/lesson-title/3.3.json"
+expect 2 'lesson-title/3.3.json: /title: the text holds a NUL byte' \
+    -- "$cli" lesson list --lessons "$work/lesson-title" --presets "$presets"
+expect 2 'name-with-nul.json: /name: the text holds a NUL byte' -- "$cli" validate "$bad/name-with-nul.json"
+
 # Nonsense that used to validate: a day February never has, an empty fill order, half a NIC.
 expect 2 'pricing-day-not-in-month.json: /pricing/asOf: "2026-02-31" is not a day of the calendar \(2026-02 has 28 days\)' \
     -- "$cli" validate "$bad/pricing-day-not-in-month.json"

@@ -15,6 +15,7 @@
 #include "gpuplan/scenario_io.hpp"
 #include "gpuplan/sweep.hpp"
 #include "test_support.hpp"
+#include "text_rules.hpp"
 
 using namespace gpuplan;
 namespace fs = std::filesystem;
@@ -154,6 +155,22 @@ TEST_CASE("a message never ends at a NUL its text holds") {
     CHECK(e.message() == "x\\u0000y\\u001b[2J");
     // Text that is already escaped, or plain UTF-8, is kept as it is.
     CHECK(InputError("f", "", "caf\xc3\xa9 \\u0000").message() == "caf\xc3\xa9 \\u0000");
+}
+
+TEST_CASE("free text shown as it is holds no NUL or control character but line breaks") {
+    using detail::proseProblem;
+    CHECK_FALSE(proseProblem("Pack vs spread, and fragmentation"));
+    CHECK_FALSE(proseProblem("two\nlines\tand a tab, caf\xc3\xa9 \xe2\x96\xb8"));
+    CHECK(proseProblem(std::string("a\0b", 3)) == "holds a NUL byte");
+    CHECK(proseProblem("clear\x1b[2J") == "holds a control character (\\u001b)");
+    CHECK(proseProblem("over\rwrite") == "holds a control character (\\u000d)");
+    CHECK(proseProblem("caf\xff") == "is not UTF-8 text (byte \\xff)");
+    // A lesson's title with a NUL and an escape sequence: gpuplan-cli lesson list printed it
+    // up to the NUL, after clearing the terminal.
+    const fs::path lesson = test::testDataDir() / "lessons" / "title-control-characters.json";
+    const InputError e = test::inputErrorOf([&] { loadLesson(lesson); });
+    CHECK(e.place() == "/title");
+    CHECK(e.message() == "the text holds a NUL byte");
 }
 
 TEST_CASE("a lesson's or a sweep's scenario path is refused at its key when unreadable") {

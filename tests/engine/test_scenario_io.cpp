@@ -161,6 +161,8 @@ const Malformed kMalformed[] = {
      "no spot price for GPU model \"h100-sxm\" in the scenario's pricing (book \"test book\")"},
     {"pricing-group-price-without-pricing", "/topology/pods/0/racks/0/nodes/0",
      "usdPerGpuHour needs the scenario's \"pricing\""},
+    // A name printed as it is (gpuplan-cli run's first line) used to end at the NUL.
+    {"name-with-nul", "/name", "the text holds a NUL byte"},
     {"pricing-bad-date", "/pricing/asOf", "\"2026-13-01\" has no month 13 (1 to 12)"},
     // Any day 1-31 used to pass: February 2026 has 28.
     {"pricing-day-not-in-month", "/pricing/asOf",

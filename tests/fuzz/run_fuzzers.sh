@@ -100,12 +100,12 @@ seed_corpus() {  # seed_corpus TARGET → prints the seed folder
 # ~2,500 scenario inputs/s, ~7,000 trace inputs/s, ~2,000 Kueue manifests/s and ~15,000 Slurm
 # files/s from these seeds, so ~16 s, ~14 s, ~15 s and ~13 s. Since issue 29 an accepted Kueue
 # import is also run (a quarter more CPU per input: 24,000 runs keep its ~15 s). Lessons and
-# sweeps were timed by CPU beside the Kueue target on a busier machine: a lesson input costs
-# ~2.4 Kueue inputs (its scenario read, its steps built, cheap ones run) and a sweep input ~0.27,
-# so 9,000 and 80,000 runs take ~14 s each. -max_total_time stops a slower machine early.
+# sweeps were timed beside the Kueue target on a busier machine: a lesson input costs ~2.4
+# Kueue inputs and more early on (the seeds are whole lessons, most of them run), a sweep
+# input ~0.27, so 6,000 and 80,000 runs take ~10-15 s. -max_total_time stops a slower machine.
 declare -A smoke_runs=([fuzz_scenario]=40000 [fuzz_trace]=100000 [fuzz_openb]=20000
                        [fuzz_kueue]=24000 [fuzz_fleet_import]=20000 [fuzz_slurm]=200000
-                       [fuzz_lesson]=9000 [fuzz_sweep]=80000)
+                       [fuzz_lesson]=6000 [fuzz_sweep]=80000)
 declare -A smoke_guard_s=([fuzz_scenario]=30 [fuzz_trace]=20 [fuzz_openb]=20 [fuzz_kueue]=20
                           [fuzz_fleet_import]=20 [fuzz_slurm]=20 [fuzz_lesson]=20
                           [fuzz_sweep]=20)
