@@ -84,7 +84,7 @@ case "${1:-}" in
         # The engine and the CLI again under AddressSanitizer + UndefinedBehaviorSanitizer.
         build asan
         ctest --preset asan
-        # The fuzz targets (clang 14) for a fixed number of runs each, about half a minute.
+        # The fuzz targets (clang 14) for a fixed number of runs each, about 15 s per target.
         tests/fuzz/run_fuzzers.sh
         ;;
     *)

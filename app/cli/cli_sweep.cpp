@@ -84,7 +84,7 @@ std::string runInfo(const SweepSpec& spec, const CommonOptions& common) {
                                               ? *common.catalogFile
                                               : presetsDirFor(common) / "catalog" / "catalog.json";
     return "{\"gpuplan\": \"" GPUPLAN_VERSION "\", \"scenarioFnv64\": \"" +
-           fnv64(readTextFile(spec.scenarioFile)) + "\", \"catalogFnv64\": \"" +
+           fnv64(sweepScenarioText(spec)) + "\", \"catalogFnv64\": \"" +
            fnv64(readTextFile(catalog)) + "\"}\n";
 }
 

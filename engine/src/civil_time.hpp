@@ -5,6 +5,20 @@
 
 namespace gpuplan::detail {
 
+/// The days of a month of the proleptic Gregorian calendar: February has 29 in a year
+/// divisible by 4, except a century not divisible by 400 (2000 yes, 1900 no).
+inline unsigned daysInMonth(int year, unsigned month) {
+    constexpr unsigned kDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (month < 1 || month > 12) return 0;
+    const bool leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    return kDays[month - 1] + (month == 2 && leap ? 1 : 0);
+}
+
+/// A real day of the calendar: month 1–12, day 1 to the month's last ("2026-02-31" is not).
+inline bool isCalendarDate(int year, unsigned month, unsigned day) {
+    return day >= 1 && day <= daysInMonth(year, month);
+}
+
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
 inline long long daysFromCivil(int y, unsigned m, unsigned d) {
     y -= m <= 2;

@@ -54,6 +54,9 @@ fs::path folderOf(const fs::path& file) {
 
 std::string readTextFile(const fs::path& file) {
     const std::string name = file.string();
+    // The system takes a path up to its first NUL: "a.csv\0x" would read a.csv.
+    if (name.find('\0') != std::string::npos)
+        throw InputError(name, "", "the path holds a NUL byte, which no file name can");
     // The type first, from the path: opening a FIFO would block and a socket cannot be opened,
     // and a device (/dev/zero) never ends.
     struct stat info {};
@@ -97,6 +100,16 @@ std::string readTextFile(const fs::path& file) {
     }
     text.resize(done);
     return text;
+}
+
+std::string readTextFile(const fs::path& file, const FileNamedBy& namedBy) {
+    try {
+        return readTextFile(file);
+    } catch (const InputError& e) {
+        // e.file() is the path, e.message() why it cannot be read (e.place() is empty).
+        throw InputError(namedBy.file, namedBy.pointer.empty() ? "/" : namedBy.pointer,
+                         e.file() + ": " + e.message());
+    }
 }
 
 void writeFileAtomic(const fs::path& file, std::string_view text) {

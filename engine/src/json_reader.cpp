@@ -7,11 +7,19 @@
 
 namespace gpuplan {
 
+namespace {
+/// The one rule for text in a message: escaped whole (escapedForMessage, no length limit).
+std::string messageText(std::string_view text) {
+    return detail::escapedForMessage(text, std::string_view::npos);
+}
+}  // namespace
+
 InputError::InputError(std::string file, std::string place, std::string message)
-    : std::runtime_error(file + ": " + (place.empty() ? "" : place + ": ") + message),
-      m_file(std::move(file)),
-      m_place(std::move(place)),
-      m_message(std::move(message)) {}
+    : std::runtime_error(messageText(file) + ": " +
+                         (place.empty() ? "" : messageText(place) + ": ") + messageText(message)),
+      m_file(messageText(file)),
+      m_place(messageText(place)),
+      m_message(messageText(message)) {}
 
 }  // namespace gpuplan
 
@@ -225,6 +233,21 @@ std::string JsonNode::string(std::size_t maxLength) const {
 std::string JsonNode::name() const {
     const std::string s = string(64);
     if (const auto problem = nameProblem(s)) fail("name " + *problem);
+    return s;
+}
+
+std::string JsonNode::prose(std::size_t maxLength) const {
+    const std::string s = string(maxLength);
+    if (const auto problem = proseProblem(s)) fail("the text " + *problem);
+    return s;
+}
+
+std::string JsonNode::filePath(const char* what) const {
+    const std::string s = string(4096);
+    if (s.empty()) fail(std::string("name the ") + what);
+    if (s.find('\0') != std::string::npos)
+        fail(std::string("the ") + what + " \"" + escapedForMessage(s, 400) +
+             "\" holds a NUL byte, which no file name can");
     return s;
 }
 

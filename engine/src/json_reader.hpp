@@ -50,6 +50,13 @@ public:
     std::string string(std::size_t maxLength = 4096) const;
     /// A name: 1–64 characters of letters, digits, '.', '_' and '-'.
     std::string name() const;
+    /// Free text shown as it is (a lesson's words, a scenario's description): string(), by
+    /// the prose rule (proseProblem: no NUL or control character but line breaks and tabs).
+    std::string prose(std::size_t maxLength = 4096) const;
+    /// A file's path (a trace, a node list, a lesson's or a sweep's scenario): not empty, at
+    /// most 4096 bytes, no NUL (the system would open the part before it). `what` names the
+    /// file in the message ("trace file").
+    std::string filePath(const char* what) const;
     bool boolean() const;
     std::vector<JsonNode> array(std::size_t maxItems) const;
     JsonObject object() const;

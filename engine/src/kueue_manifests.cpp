@@ -1,6 +1,7 @@
 #include "kueue_manifests.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "gpuplan/scenario_io.hpp"
@@ -32,7 +33,8 @@ std::vector<std::string> ImportNotes::lines() const {
         }
         line += " (" + withThousands(n.count) + (n.count == 1 ? " place: " : " places, first ") +
                 n.first.file + ": " + n.first.lineText() + ")";
-        out.push_back(std::move(line));
+        // InputError's rule: a name from a manifest ("a\0b" in YAML quotes) never cuts a note.
+        out.push_back(escapedForMessage(line, std::string_view::npos));
     }
     return out;
 }
@@ -41,13 +43,27 @@ namespace {
 
 constexpr std::string_view kGroup = "kueue.x-k8s.io";
 constexpr std::string_view kGpuResource = "nvidia.com/gpu";
+
+std::string inQuotes(std::string_view text) {
+    return "\"" + escapedForMessage(text) + "\"";
+}
 /// GPUs a quota may name: the scenario reader's bound.
 constexpr double kMaxQuotaGpus = 1e7;
 /// A fair-sharing weight's bound: the scenario reader's.
 constexpr double kMaxWeight = 1e6;
+/// Quotas of other resources (CPU, memory, pods) are skipped, but read: at most 1E (10^18) of
+/// their unit, the largest SI suffix, where Kubernetes still keeps a quantity as an int64.
+constexpr double kMaxOtherQuota = 1e18;
 
-std::string inQuotes(std::string_view text) {
-    return "\"" + escapedForMessage(text) + "\"";
+/// What a quota of `resource` counts, for messages: Kubernetes' units.
+std::string quotaUnit(std::string_view resource) {
+    if (resource == kGpuResource) return "GPUs";
+    if (resource == "cpu") return "cores";
+    if (resource == "memory" || resource == "ephemeral-storage" ||
+        resource.starts_with("hugepages-"))
+        return "bytes";
+    if (resource == "pods") return "pods";
+    return "units of " + inQuotes(resource);
 }
 
 bool hasContent(const YamlNode& n) {
@@ -104,9 +120,16 @@ private:
         return n.items;
     }
     std::string text(const YamlNode& n) const {
-        if (n.kind != YamlNode::Kind::Scalar || n.text.empty())
+        if (n.kind != YamlNode::Kind::Scalar)
             fail(n, label(n) + " must be text, got " + describe(n));
+        if (n.text.empty()) fail(n, label(n) + " is empty: give its value, or leave the key out");
         return n.text;
+    }
+    /// Text a field may leave unset: null or "" (Kubernetes' empty string) is nothing; a list
+    /// or a map where text belongs is refused, never read as unset.
+    std::optional<std::string> optionalText(const YamlNode& n) const {
+        if (n.isNull() || (n.kind == YamlNode::Kind::Scalar && n.text.empty())) return std::nullopt;
+        return text(n);
     }
     static std::string describe(const YamlNode& n) {
         switch (n.kind) {
@@ -125,8 +148,13 @@ private:
         if (!n || n->isNull()) fail(owner, "\"" + std::string(key) + "\" is missing");
         return *n;
     }
-    /// A quantity in [0, max]; `unit` names what it counts in messages.
+    /// A quantity in [0, max] (max at most 1e18, so it prints as a whole number); `unit`
+    /// names what it counts in messages. Only null leaves a quantity unset (Kubernetes refuses
+    /// "" for one): an empty list or map is no limit either, but a mistake.
     double quantity(const YamlNode& n, double max, const std::string& unit) const {
+        if (n.kind != YamlNode::Kind::Scalar)
+            fail(n,
+                 label(n) + " must be a quantity (like 8, 1.5, 500m or 64Gi), got " + describe(n));
         const std::string t = text(n);
         const std::optional<double> v = parseKubeQuantity(t);
         if (!v)
@@ -135,7 +163,7 @@ private:
         if (*v < 0) fail(n, label(n) + " must not be negative, got " + inQuotes(t));
         if (*v > max)
             fail(n, label(n) + ": " + inQuotes(t) + " is more than " +
-                        withThousands(static_cast<long long>(max)) + " " + unit);
+                        withThousands(std::llround(max)) + (unit.empty() ? "" : " " + unit));
         return *v;
     }
     void unknownField(const YamlNode& field, const std::string& kind) {
@@ -207,8 +235,9 @@ private:
             if (key == "resourceGroups") {
                 q.gpuQuotas = resourceGroups(field, "ClusterQueue");
             } else if (key == "cohort" || key == "cohortName") {  // v1beta1, v1beta2
-                if (!hasContent(field)) continue;
-                const std::string cohort = text(field);
+                const std::optional<std::string> given = optionalText(field);
+                if (!given) continue;
+                const std::string& cohort = *given;
                 if (!q.cohort.empty() && q.cohort != cohort)
                     fail(field, "spec.cohort and spec.cohortName name different cohorts (" +
                                     inQuotes(q.cohort) + ", " + inQuotes(cohort) + ")");
@@ -291,7 +320,8 @@ private:
             } else if (p.key == "borrowWithinCohort") {
                 const YamlNode* policy =
                     p.isNull() ? nullptr : map(p, "\"borrowWithinCohort\"").find("policy");
-                const std::string s = policy && hasContent(*policy) ? text(*policy) : "Never";
+                const std::string s =
+                    policy ? optionalText(*policy).value_or("Never") : std::string("Never");
                 if (s == "LowerPriority")
                     note("borrow-within-cohort",
                          "preemption.borrowWithinCohort ignored: in gpuplan a job that borrows "
@@ -311,7 +341,7 @@ private:
         if (field.isNull()) return;
         bool isDefault = true;
         for (const YamlNode& f : map(field, "\"flavorFungibility\"").items) {
-            const std::string s = hasContent(f) ? text(f) : "";
+            const std::string s = optionalText(f).value_or("");
             if (f.key == "whenCanBorrow") {
                 if (s == "TryNextFlavor")
                     isDefault = false;
@@ -343,7 +373,7 @@ private:
         std::optional<double> w;
         for (const YamlNode& f : map(field, "\"fairSharing\"").items) {
             if (f.key == "weight") {
-                if (!hasContent(f)) continue;
+                if (f.isNull()) continue;
                 w = quantity(f, kMaxWeight, "");
                 if (*w > 0 && *w < 1e-9)
                     fail(f, "\"weight\" must be 0 or above 0.000000001 (Kueue's rule)");
@@ -414,17 +444,19 @@ private:
             fail(nameNode, "resource " + inQuotes(resource) +
                                " is not in this resource group's coveredResources");
         const bool gpu = resource == kGpuResource;
-        const double max = gpu ? kMaxQuotaGpus : 1e30;
+        const double max = gpu ? kMaxQuotaGpus : kMaxOtherQuota;
+        const std::string unit = quotaUnit(resource);
         KueueGpuQuota q;
         q.flavor = flavorName.text;
         q.at = place(flavorName);
-        q.nominalGpus = quantity(required(quota, "nominalQuota"), max, "GPUs");
+        q.nominalGpus = quantity(required(quota, "nominalQuota"), max, unit);
         for (const YamlNode& f : quota.items) {
-            if (f.key == "borrowingLimit" && hasContent(f)) {
-                q.borrowingLimitGpus = quantity(f, max, "GPUs");
+            // Only a missing or null limit is no limit.
+            if (f.key == "borrowingLimit" && !f.isNull()) {
+                q.borrowingLimitGpus = quantity(f, max, unit);
                 q.borrowingAt = place(f);
-            } else if (f.key == "lendingLimit" && hasContent(f)) {
-                q.lendingLimitGpus = quantity(f, max, "GPUs");
+            } else if (f.key == "lendingLimit" && !f.isNull()) {
+                q.lendingLimitGpus = quantity(f, max, unit);
                 q.lendingAt = place(f);
             } else if (f.key != "name" && f.key != "nominalQuota" && f.key != "borrowingLimit" &&
                        f.key != "lendingLimit") {
@@ -447,8 +479,9 @@ private:
         checkUnique("Cohort", c.name, nameNode);
         for (const YamlNode& field : spec.items) {
             if (field.key == "parentName" || field.key == "parent") {  // v1beta1+, v1alpha1
-                if (!hasContent(field)) continue;
-                const std::string parent = text(field);
+                const std::optional<std::string> given = optionalText(field);
+                if (!given) continue;
+                const std::string& parent = *given;
                 if (!c.parent.empty() && c.parent != parent)
                     fail(field, "spec.parent and spec.parentName name different cohorts");
                 c.parent = parent;
@@ -492,7 +525,7 @@ private:
         q.name = text(nameNode);
         q.at = place(nameNode);
         const YamlNode* ns = metadata.find("namespace");
-        if (!ns || !hasContent(*ns))
+        if (!ns || !optionalText(*ns))
             fail(nameNode, "LocalQueue " + inQuotes(q.name) +
                                " has no metadata.namespace (its namespace is the team that uses "
                                "the ClusterQueue)");
@@ -505,7 +538,8 @@ private:
                 const std::string s = text(field);
                 if (s != "None")
                     note("local-stopped",
-                         "LocalQueue stopPolicy " + s + " ignored: its team's jobs are admitted",
+                         "LocalQueue stopPolicy " + inQuotes(s) +
+                             " ignored: its team's jobs are admitted",
                          field);
             } else if (field.key == "fairSharing") {
                 if (hasContent(field))

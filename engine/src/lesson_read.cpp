@@ -57,7 +57,7 @@ LessonEffect readEffect(const JsonNode& node) {
             "an effect measures a \"kpi\", a \"job\", a \"team\" or a \"series\" (with "
             "\"measure\"), or the \"forecast\": one of them");
     if (kpi) {
-        e.kpi = kpi->string(128);
+        e.kpi = kpi->prose(128);
         if (e.kpi.empty()) kpi->fail("name the KPI");
     } else if (job) {
         e.job = job->name();
@@ -69,7 +69,7 @@ LessonEffect readEffect(const JsonNode& node) {
     } else if (forecast) {
         readForecast(o, *forecast, e);
     } else if (series) {
-        e.series = series->string(128);
+        e.series = series->prose(128);
         if (e.series.empty()) series->fail("name the series");
         e.seriesMax = o.required("measure").enumeration<bool>({{"mean", false}, {"max", true}});
     } else {
@@ -100,7 +100,7 @@ LessonEffect readEffect(const JsonNode& node) {
                        detail::shortNumber(e.before) + " from " + detail::shortNumber(e.after) +
                        ": the effect would not be proven");
     JsonNode says = o.required("says");
-    e.says = says.string(512);
+    e.says = says.prose(512);
     for (const char* token : {"{before}", "{after}"})
         if (e.says.find(token) == std::string::npos)
             says.fail(std::string("the words must show the numbers: ") + token + " is missing");
@@ -111,8 +111,8 @@ LessonEffect readEffect(const JsonNode& node) {
 LessonStep readStep(const JsonNode& node) {
     JsonObject o = node.object();
     LessonStep step;
-    step.title = o.required("title").string(200);
-    step.how = o.required("how").string(500);
+    step.title = o.required("title").prose(200);
+    step.how = o.required("how").prose(500);
     JsonNode set = o.required("set");
     JsonObject values = set.object();
     if (set.raw().empty()) set.fail("a step sets at least one value");
@@ -162,15 +162,13 @@ Lesson parseLesson(std::string_view text, const std::string& sourceName,
                     [](char c) { return (c >= '0' && c <= '9') || c == '.'; }) &&
         l.id.front() != '.' && l.id.back() != '.' && l.id.find("..") == std::string::npos;
     if (!chapterLike) id.fail("a chapter number such as \"3.3\" or \"7\"");
-    l.part = root.required("part").string(100);
-    l.title = root.required("title").string(200);
-    JsonNode scenario = root.required("scenario");
-    const std::filesystem::path file = scenario.string(4096);
-    if (file.empty()) scenario.fail("name the lesson's scenario file");
+    l.part = root.required("part").prose(100);
+    l.title = root.required("title").prose(200);
+    const std::filesystem::path file = root.required("scenario").filePath("lesson's scenario file");
     l.scenarioFile = file.is_absolute() ? file : baseDir / file;
-    l.claim = root.required("claim").string(1000);
-    l.lookAt = root.required("lookAt").string(1000);
-    l.explanation = root.required("explanation").string(kMaxTextChars);
+    l.claim = root.required("claim").prose(1000);
+    l.lookAt = root.required("lookAt").prose(1000);
+    l.explanation = root.required("explanation").prose(kMaxTextChars);
     JsonNode steps = root.required("steps");
     for (const JsonNode& s : steps.array(kMaxSteps))
         l.steps.push_back(readStep(s));

@@ -73,7 +73,10 @@ void replaceAll(std::string& text, const std::string& token, const std::string& 
 }  // namespace
 
 Scenario lessonScenario(const Lesson& lesson, const Catalog& catalog, const LoadOptions& options) {
-    return loadScenario(lesson.scenarioFile, catalog, options);
+    // Read as loadScenario reads, a file that cannot be read reported at the lesson's key.
+    return parseScenario(readTextFile(lesson.scenarioFile, FileNamedBy{lesson.file, "/scenario"}),
+                         lesson.scenarioFile.string(), catalog, options,
+                         folderOf(lesson.scenarioFile));
 }
 
 Scenario lessonStepScenario(const Lesson& lesson, std::size_t step, const Scenario& start,

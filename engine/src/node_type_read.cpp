@@ -27,7 +27,9 @@ NodeType readNodeType(JsonObject& o, const Catalog& catalog, NodeTypeOrigin orig
     // Kubernetes' allocatable CPU is milli-cores ("191450m"): fractions of a core are kept.
     t.cpuCores = optionalNumber(o, "cpuCores", 0, 1e5);
     t.ramGb = optionalNumber(o, "ramGb", 0, 1e7);
-    if (auto v = optionalNumber(o, "nicCount", 0, 1024)) t.nicCount = static_cast<int>(*v);
+    // A count of NICs is whole: 1.5 is refused, not cut to 1.
+    if (auto v = o.optional("nicCount"); v && !v->raw().is_null())
+        t.nicCount = static_cast<int>(v->integer(0, 1024));
     t.nicGbps = optionalNumber(o, "nicGbps", 0, 1e5);
     t.fabricGbpsPerNode = optionalNumber(o, "fabricGbpsPerNode", 0, 1e7);
     t.maxPowerKw = optionalNumber(o, "maxPowerKw", 0, 1e4);

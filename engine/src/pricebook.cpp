@@ -32,15 +32,14 @@ PriceBook parsePriceBook(std::string_view text, const std::string& sourceName,
     if (format.string(64) != "gpuplan-pricebook") format.fail("expected \"gpuplan-pricebook\"");
     root.required("formatVersion").integer(1, 1);
     PriceBook book;
-    book.name = root.required("name").string(200);
+    book.name = root.required("name").prose(200);
     if (book.name.empty()) root.required("name").fail("a price book needs a name");
     JsonNode asOf = root.required("asOf");
     book.asOf = asOf.string(10);
-    if (!detail::isDate(book.asOf, true))
-        asOf.fail("expected a date like \"2026-08-06\" or \"2026-08\"");
+    if (const auto problem = detail::dateProblem(book.asOf, true)) asOf.fail(*problem);
     JsonNode currency = root.required("currency");
     if (currency.string(8) != "USD") currency.fail("prices are in \"USD\"");
-    if (auto d = root.optional("description")) book.description = d->string();
+    if (auto d = root.optional("description")) book.description = d->prose();
     // Every price names its sources: {"key": {"title", "url"}}.
     std::vector<std::string> sourceKeys;
     JsonObject sources = root.required("sources").object();

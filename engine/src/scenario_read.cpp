@@ -295,8 +295,7 @@ struct Reader {
         d.format =
             o.required("format").enumeration<NodeListFormat>({{"openb", NodeListFormat::Openb}});
         JsonNode fileNode = o.required("file");
-        d.file = fileNode.string(4096);
-        if (d.file.empty()) fileNode.fail("file must not be empty");
+        d.file = fileNode.filePath("node list");
         o.finish();
         if (options.preloadedNodeList && options.preloadedNodeList->file == d.file) {
             d.data = options.preloadedNodeList;
@@ -305,7 +304,7 @@ struct Reader {
             const std::filesystem::path path = findDataFile(d.file, fileNode, "node list");
             data->file = d.file;
             data->resolvedPath = path.string();
-            data->nodes = readOpenbNodes(path);
+            data->nodes = parseOpenbNodes(readNamedFile(path, fileNode), path.string());
             d.data = std::move(data);
         }
         try {
@@ -414,8 +413,7 @@ struct Reader {
                                                                {"openb", TraceFormat::Openb},
                                                                {"sacct", TraceFormat::Sacct}});
             JsonNode fileNode = o.required("file");
-            t.file = fileNode.string(4096);
-            if (t.file.empty()) fileNode.fail("file must not be empty");
+            t.file = fileNode.filePath("trace file");
             if (auto v = o.optional("teamPrefix")) {
                 // Team names are the prefix and the trace's cluster ids: the same rule holds.
                 t.teamPrefix = v->string(32);
@@ -477,15 +475,21 @@ struct Reader {
 
     std::shared_ptr<const TraceData> loadTrace(const TraceDef& t, const JsonNode& fileNode) const {
         const std::filesystem::path path = findDataFile(t.file, fileNode, "trace file");
+        const std::string text = readNamedFile(path, fileNode);
         switch (t.format) {
             case TraceFormat::Openb:
-                return readOpenbTrace(path);
+                return parseOpenbTrace(text, path.string());
             case TraceFormat::Sacct:
-                return readSacctTrace(path);
+                return parseSacct(text, path.string()).data;
             case TraceFormat::Philly:
                 break;
         }
-        return readPhillyTrace(path);
+        return parsePhillyTrace(text, path.string());
+    }
+
+    /// A file this scenario names at `fileNode`: what keeps it from being read is reported there.
+    std::string readNamedFile(const std::filesystem::path& path, const JsonNode& fileNode) const {
+        return readTextFile(path, FileNamedBy{file, fileNode.pointer()});
     }
 
     /// A trace or node list file: an absolute path as it is; a relative one in the
@@ -677,8 +681,8 @@ struct Reader {
             version.fail("format version " + std::to_string(v) +
                          " is not supported (this build reads " +
                          std::to_string(kScenarioFormatVersion) + ")");
-        if (auto n = root.optional("name")) s.name = n->string(256);
-        if (auto n = root.optional("description")) s.description = n->string(16384);
+        if (auto n = root.optional("name")) s.name = n->prose(256);
+        if (auto n = root.optional("description")) s.description = n->prose(16384);
         if (auto n = root.optional("seed")) s.seed = n->unsignedInteger();
         if (auto n = root.optional("horizonS")) s.horizonS = n->number(1, InputLimits::maxHorizonS);
         if (auto n = root.optional("sampleIntervalS")) {

@@ -4,18 +4,26 @@
 #include <cctype>
 #include <set>
 
+#include "civil_time.hpp"
+
 namespace gpuplan::detail {
 
-bool isDate(const std::string& d, bool monthOnly) {
+std::optional<std::string> dateProblem(const std::string& d, bool monthOnly) {
+    const std::string expected = monthOnly ? "expected a date like \"2026-08-06\" or \"2026-08\""
+                                           : "expected a date like \"2026-08-06\"";
     const bool month = d.size() == 7, day = d.size() == 10;
-    if (!(day || (monthOnly && month)) || d[4] != '-' || (day && d[7] != '-')) return false;
+    if (!(day || (monthOnly && month)) || d[4] != '-' || (day && d[7] != '-')) return expected;
     for (std::size_t i = 0; i < d.size(); ++i)
-        if (i != 4 && i != 7 && !std::isdigit(static_cast<unsigned char>(d[i]))) return false;
-    const int m = std::stoi(d.substr(5, 2));
-    if (m < 1 || m > 12) return false;
-    if (!day) return true;
-    const int dd = std::stoi(d.substr(8, 2));
-    return dd >= 1 && dd <= 31;
+        if (i != 4 && i != 7 && !std::isdigit(static_cast<unsigned char>(d[i]))) return expected;
+    const int year = std::stoi(d.substr(0, 4));
+    const auto m = static_cast<unsigned>(std::stoi(d.substr(5, 2)));
+    if (m < 1 || m > 12) return "\"" + d + "\" has no month " + std::to_string(m) + " (1 to 12)";
+    if (!day) return std::nullopt;
+    const auto dd = static_cast<unsigned>(std::stoi(d.substr(8, 2)));
+    if (!isCalendarDate(year, m, dd))
+        return "\"" + d + "\" is not a day of the calendar (" + d.substr(0, 7) + " has " +
+               std::to_string(daysInMonth(year, m)) + " days)";
+    return std::nullopt;
 }
 
 void readProvenance(JsonObject& o, const std::vector<std::string>& sourceKeys) {
@@ -63,7 +71,7 @@ void readPricing(JsonObject& root, Scenario& s, const Catalog& catalog) {
     if (p.book.empty()) o.fail("\"book\" must name where the prices come from");
     JsonNode asOf = o.required("asOf");
     p.asOf = asOf.string(10);
-    if (!isDate(p.asOf, true)) asOf.fail("expected a date like \"2026-08-06\" or \"2026-08\"");
+    if (const auto problem = dateProblem(p.asOf, true)) asOf.fail(*problem);
     p.gpuModels = readGpuPrices(o.required("gpuModels"), catalog, false);
     o.finish();
     s.pricing = std::move(p);
@@ -106,6 +114,11 @@ void readBuying(JsonObject& root, Scenario& s) {
             mix.spotNodes = static_cast<int>(v->integer(0, 100'000'000));
         if (auto v = o.optional("fillOrder")) {
             mix.fillOrder.clear();
+            // An empty order would fill no class first: say one, or leave the key out.
+            if (v->array(3).empty())
+                v->fail(
+                    "an empty fill order: list the classes jobs fill first, such as "
+                    "[\"reserved\", \"spot\", \"on-demand\"] (the default when left out)");
             for (const JsonNode& item : v->array(3)) {
                 const BuyingClass c =
                     item.enumeration<BuyingClass>({{"reserved", BuyingClass::Reserved},

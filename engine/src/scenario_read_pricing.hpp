@@ -2,6 +2,7 @@
 // price, and reading how the fleet is bought ("onDemand", "buyingMix").
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,9 @@ std::vector<GpuPriceDef> readGpuPrices(const JsonNode& list, const Catalog& cata
                                        bool provenance,
                                        const std::vector<std::string>& sourceKeys = {});
 
-/// "YYYY-MM-DD", or with `monthOnly` also "YYYY-MM".
-bool isDate(const std::string& text, bool monthOnly);
+/// What is wrong with a date, or nothing: "YYYY-MM-DD" (or with `monthOnly` also "YYYY-MM")
+/// naming a real month and day of the calendar, leap years included ("2026-02-31" is not).
+std::optional<std::string> dateProblem(const std::string& text, bool monthOnly);
 
 /// With pricing, a node group of `gpuModel` bought as `buyingClass` needs a price: its own
 /// usdPerGpuHour or the pricing's. Fails at `where` (the group's buyingClass, or the group)

@@ -30,7 +30,8 @@ SweepSpec parseSweepSpec(std::string_view text, const std::string& sourceName,
     if (format.string(64) != "gpuplan-sweep") format.fail("expected \"gpuplan-sweep\"");
     JsonNode version = root.required("formatVersion");
     if (version.integer(0, 1'000'000) != 1) version.fail("this build reads sweep format 1");
-    const std::filesystem::path scenario = root.required("scenario").string(4096);
+    const std::filesystem::path scenario =
+        root.required("scenario").filePath("sweep's scenario file");
     spec.scenarioFile = scenario.is_absolute() ? scenario : baseDir / scenario;
     if (auto n = root.optional("replications"))
         spec.replications = static_cast<int>(n->integer(1, 10'000));
@@ -106,7 +107,7 @@ SweepSpec parseSweepSpec(std::string_view text, const std::string& sourceName,
         }
     if (auto f = root.optional("find")) {
         JsonObject o = f->object();
-        spec.findKpi = o.required("kpi").string(128);
+        spec.findKpi = o.required("kpi").prose(128);
         spec.findAtMost = o.required("atMost").number(-1e300, 1e300);
         if (spec.pointers.size() != 1)
             f->fail("\"find\" searches one parameter's values; this sweep has " +
@@ -118,7 +119,9 @@ SweepSpec parseSweepSpec(std::string_view text, const std::string& sourceName,
 }
 
 std::string sweepScenarioText(const SweepSpec& spec) {
-    return spec.scenarioJson.empty() ? readTextFile(spec.scenarioFile) : spec.scenarioJson;
+    return spec.scenarioJson.empty()
+               ? readTextFile(spec.scenarioFile, FileNamedBy{spec.sourceName, "/scenario"})
+               : spec.scenarioJson;
 }
 
 SweepSpec loadSweepSpec(const std::filesystem::path& file) {

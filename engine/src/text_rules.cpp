@@ -102,6 +102,21 @@ std::optional<std::string> nameProblem(std::string_view text) {
     return std::nullopt;
 }
 
+std::optional<std::string> proseProblem(std::string_view text) {
+    for (std::size_t at = 0; at < text.size();) {
+        const Utf8Char c = decodeUtf8(text, at);
+        if (c.bytes == 0)
+            return "is not UTF-8 text (byte " +
+                   hexEscape("\\x", static_cast<unsigned char>(text[at])) + ")";
+        if (c.codePoint == 0) return std::string("holds a NUL byte");
+        if (isControl(c.codePoint) && c.codePoint != '\n' && c.codePoint != '\t')
+            return "holds a control character (" +
+                   hexEscape("\\u00", static_cast<unsigned>(c.codePoint)) + ")";
+        at += c.bytes;
+    }
+    return std::nullopt;
+}
+
 bool equalIgnoringCase(std::string_view a, std::string_view b) {
     const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
     if (a.size() != b.size()) return false;

@@ -23,6 +23,12 @@ std::string escapedForMessage(std::string_view text, std::size_t maxChars = 200)
 /// ("must not be empty", "\"a\u001bb\" holds a control character (\u001b)", …), or nothing.
 std::optional<std::string> nameProblem(std::string_view text);
 
+/// The rule for free text shown as it is (a lesson's words, a scenario's name and
+/// description): UTF-8 without control characters but line breaks and tabs, so it neither
+/// ends early where C strings are printed (a NUL) nor drives a terminal (an escape sequence).
+/// Returns what is wrong ("holds a control character (\u001b)"), or nothing.
+std::optional<std::string> proseProblem(std::string_view text);
+
 /// True when `a` and `b` differ at most in the case of ASCII letters ("NVIDIA-H100-PCIe" and
 /// "nvidia-h100-pcie"): product names, which people write in either case.
 bool equalIgnoringCase(std::string_view a, std::string_view b);

@@ -58,5 +58,17 @@ truncate -s 100M "$work/huge.yaml"
 expect 2 'huge.yaml: .*larger than' -- timeout 10 "$cli" import-kueue "$work/huge.yaml" --into "$kueue/base.json" --out "$work/h.json"
 expect 2 'missing.yaml: file not found' -- import "$work/missing.yaml" --into "$kueue/base.json" --out "$work/m.json"
 
+# Empty values (issue 29): an empty list or map is no limit, but a mistake; an empty name says
+# it is empty; a CPU quota is bounded in cores, its bound written out without overflow.
+expect 2 'borrowing-limit-empty.yaml: line 16: "borrowingLimit" must be a quantity \(like 8, 1.5, 500m or 64Gi\), got a list' \
+    -- import "$kueue/borrowing-limit-empty.yaml" --into "$kueue/base.json" --out "$work/e.json"
+expect 2 'lending-limit-empty.yaml: line 16: "lendingLimit" must be a quantity \(like 8, 1.5, 500m or 64Gi\), got a map' \
+    -- import "$kueue/lending-limit-empty.yaml" --into "$kueue/base.json" --out "$work/e.json"
+expect 2 'empty-name.yaml: line 5: "name" is empty' \
+    -- import "$kueue/empty-name.yaml" --into "$kueue/base.json" --out "$work/e.json"
+expect 2 'huge-cpu-quota.yaml: line 16: "nominalQuota": "1e30" is more than 1,000,000,000,000,000,000 cores$' \
+    -- import "$kueue/huge-cpu-quota.yaml" --into "$kueue/base.json" --out "$work/e.json"
+[ ! -e "$work/e.json" ] && echo "ok: no scenario written for a refused import" || fail "e.json written"
+
 echo "$failures failure(s)"
 [ "$failures" = 0 ]

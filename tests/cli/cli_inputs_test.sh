@@ -77,5 +77,53 @@ expect 2 'trace-team-quoted-line-break.csv: line 3: cluster id ""vc" holds a quo
 expect 2 '/traces/0/teamPrefix: teamPrefix "vc\\u001b\[2J-" holds a control character' \
     -- "$cli" validate "$bad/trace-team-prefix-control-character.json"
 
+# Paths named by a key (issue 29): a NUL is refused at the key (the part before it, a real
+# trace, used to be read and the message cut at the NUL); a folder, a device or a missing
+# file names the file and key that named it, as a missing trace always did.
+expect 2 'trace-path-nul.json: /traces/0/file: the trace file "../traces/one-job.csv\\u0000.json" holds a NUL byte' \
+    -- "$cli" validate "$bad/trace-path-nul.json"
+expect 2 'trace-path-folder.json: /traces/0/file: /: is a folder, not a regular file' \
+    -- timeout 10 "$cli" validate "$bad/trace-path-folder.json"
+expect 2 'trace-path-device.json: /traces/0/file: /dev/null: is a character device, not a regular file' \
+    -- timeout 10 "$cli" validate "$bad/trace-path-device.json"
+for name in nul folder device missing; do
+    mkdir -p "$work/lesson-$name"
+    cp "$data/lessons/scenario-$name.json" "$work/lesson-$name/3.3.json"
+done
+expect 2 'lesson-nul/3.3.json: /scenario: the lesson.s scenario file "../valid-minimal.json\\u0000.txt" holds a NUL byte' \
+    -- "$cli" lesson list --lessons "$work/lesson-nul" --presets "$presets"
+expect 2 'lesson-folder/3.3.json: /scenario: /: is a folder, not a regular file' \
+    -- timeout 10 "$cli" lesson run 3.3 --lessons "$work/lesson-folder" --presets "$presets"
+expect 2 'lesson-device/3.3.json: /scenario: /dev/null: is a character device' \
+    -- timeout 10 "$cli" lesson run 3.3 --lessons "$work/lesson-device" --presets "$presets"
+expect 2 'lesson-missing/3.3.json: /scenario: .*lesson-missing/no-such-scenario.json: file not found' \
+    -- timeout 10 "$cli" lesson run 3.3 --lessons "$work/lesson-missing" --presets "$presets"
+expect 2 'sweeps/scenario-nul.json: /scenario: the sweep.s scenario file "../valid-minimal.json\\u0000.txt" holds a NUL byte' \
+    -- "$cli" sweep "$data/sweeps/scenario-nul.json" --out "$work/sweep-out" --presets "$presets"
+expect 2 'sweeps/scenario-folder.json: /scenario: /: is a folder, not a regular file' \
+    -- timeout 10 "$cli" sweep "$data/sweeps/scenario-folder.json" --out "$work/sweep-out" --presets "$presets"
+expect 2 'sweeps/scenario-device.json: /scenario: /dev/null: is a character device' \
+    -- timeout 10 "$cli" sweep "$data/sweeps/scenario-device.json" --out "$work/sweep-out" --presets "$presets"
+expect 2 'sweeps/scenario-missing.json: /scenario: .*sweeps/no-such-scenario.json: file not found' \
+    -- timeout 10 "$cli" sweep "$data/sweeps/scenario-missing.json" --out "$work/sweep-out" --presets "$presets"
+[ ! -e "$work/sweep-out/runs.csv" ] && echo "ok: no runs written" || fail "a refused sweep wrote runs.csv"
+
+# Free text printed as it is: a NUL ended a lesson's title (and an escape cleared the
+# terminal); a scenario's name the same.
+mkdir -p "$work/lesson-title"
+cp "$data/lessons/title-control-characters.json" "$work/lesson-title/3.3.json"
+expect 2 'lesson-title/3.3.json: /title: the text holds a NUL byte' \
+    -- "$cli" lesson list --lessons "$work/lesson-title" --presets "$presets"
+expect 2 'name-with-nul.json: /name: the text holds a NUL byte' -- "$cli" validate "$bad/name-with-nul.json"
+
+# Nonsense that used to validate: a day February never has, an empty fill order, half a NIC.
+expect 2 'pricing-day-not-in-month.json: /pricing/asOf: "2026-02-31" is not a day of the calendar \(2026-02 has 28 days\)' \
+    -- "$cli" validate "$bad/pricing-day-not-in-month.json"
+expect 2 'fill-order-empty.json: /buyingMix/fillOrder: an empty fill order' -- "$cli" validate "$bad/fill-order-empty.json"
+expect 2 'node-type-nic-count-fraction.json: /nodeTypes/0/nicCount: expected an integer, got 1.5' \
+    -- "$cli" validate "$bad/node-type-nic-count-fraction.json"
+expect 2 'asof-day-not-in-month.json: /asOf: "2026-02-31" is not a day of the calendar' \
+    -- "$cli" validate "$presets/scenarios/default.json" --pricebook "$data/pricebooks/asof-day-not-in-month.json"
+
 echo "$failures failure(s)"
 [ "$failures" = 0 ]

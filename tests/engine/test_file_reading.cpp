@@ -1,5 +1,6 @@
 // Scenario, catalog and trace paths: only regular files are read, anything else is refused
-// with what it is before a byte is read (a FIFO would block, /dev/zero never ends).
+// with what it is before a byte is read (a FIFO would block, /dev/zero never ends). A file
+// another file names (a trace, a lesson's or a sweep's scenario) is refused at that key.
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -10,8 +11,11 @@
 #include <filesystem>
 #include <fstream>
 
+#include "gpuplan/lesson.hpp"
 #include "gpuplan/scenario_io.hpp"
+#include "gpuplan/sweep.hpp"
 #include "test_support.hpp"
+#include "text_rules.hpp"
 
 using namespace gpuplan;
 namespace fs = std::filesystem;
@@ -104,13 +108,107 @@ TEST_CASE("scenario and catalog loaders refuse a device or FIFO with what it is"
                       fifo.string() + ": is a named pipe (FIFO), not a regular file");
 }
 
-TEST_CASE("a trace path that is a folder or a FIFO is said to be one, not \"not found\"") {
+TEST_CASE("a trace path that is a folder or a FIFO is said to be one, at the key naming it") {
     TempFolder tmp("gpuplan-trace-types");
     fs::create_directories(tmp.path / "folder.csv");
-    CHECK_THROWS_WITH(loadScenario(scenarioWithTrace(tmp.path, "folder.csv"), catalog()),
-                      (tmp.path / "folder.csv").string() + ": is a folder, not a regular file");
+    const fs::path folderScenario = scenarioWithTrace(tmp.path, "folder.csv");
+    CHECK_THROWS_WITH(loadScenario(folderScenario, catalog()),
+                      folderScenario.string() + ": /traces/0/file: " +
+                          (tmp.path / "folder.csv").string() + ": is a folder, not a regular file");
     REQUIRE(::mkfifo((tmp.path / "fifo.csv").c_str(), 0600) == 0);
-    CHECK_THROWS_WITH(
-        loadScenario(scenarioWithTrace(tmp.path, "fifo.csv"), catalog()),
-        (tmp.path / "fifo.csv").string() + ": is a named pipe (FIFO), not a regular file");
+    const fs::path fifoScenario = scenarioWithTrace(tmp.path, "fifo.csv");
+    CHECK_THROWS_WITH(loadScenario(fifoScenario, catalog()),
+                      fifoScenario.string() +
+                          ": /traces/0/file: " + (tmp.path / "fifo.csv").string() +
+                          ": is a named pipe (FIFO), not a regular file");
+}
+
+TEST_CASE("a path holding a NUL byte is refused, never read up to the NUL") {
+    // The system reads "one-job.csv\0.json" as one-job.csv, a real trace.
+    const fs::path trace = test::testDataDir() / "traces" / "one-job.csv";
+    REQUIRE(readTextFile(trace).size() > 0);
+    const std::string withNul = trace.string() + std::string(1, '\0') + ".json";
+    CHECK(readError(withNul) ==
+          trace.string() + "\\u0000.json: the path holds a NUL byte, which no file name can");
+    // The scenario names the trace: refused at its key. Without the NUL it loads.
+    const fs::path scenario = test::testDataDir() / "malformed" / "trace-path-nul.json";
+    std::string text = readTextFile(scenario);
+    const InputError e = test::inputErrorOf([&] { loadScenario(scenario, catalog()); });
+    CHECK(e.file() == scenario.string());
+    CHECK(e.place() == "/traces/0/file");
+    CHECK(e.message() ==
+          "the trace file \"../traces/one-job.csv\\u0000.json\" holds a NUL byte, which no "
+          "file name can");
+    text.replace(text.find("\\u0000.json"), 11, "");
+    CHECK(parseScenario(text, scenario.string(), catalog(), {}, scenario.parent_path())
+              .traces.at(0)
+              .data->jobs.size() == 1);
+}
+
+TEST_CASE("a message never ends at a NUL its text holds") {
+    // what() is a C string: a raw NUL in the file, place or message ended it there.
+    const InputError e(std::string("a\0b.json", 8), std::string("/k\0", 3),
+                       std::string("x\0y\x1b[2J", 7));
+    CHECK(std::string(e.what()) == "a\\u0000b.json: /k\\u0000: x\\u0000y\\u001b[2J");
+    CHECK(std::strlen(e.what()) == std::string(e.what()).size());
+    CHECK(e.file() == "a\\u0000b.json");
+    CHECK(e.message() == "x\\u0000y\\u001b[2J");
+    // Text that is already escaped, or plain UTF-8, is kept as it is.
+    CHECK(InputError("f", "", "caf\xc3\xa9 \\u0000").message() == "caf\xc3\xa9 \\u0000");
+}
+
+TEST_CASE("free text shown as it is holds no NUL or control character but line breaks") {
+    using detail::proseProblem;
+    CHECK_FALSE(proseProblem("Pack vs spread, and fragmentation"));
+    CHECK_FALSE(proseProblem("two\nlines\tand a tab, caf\xc3\xa9 \xe2\x96\xb8"));
+    CHECK(proseProblem(std::string("a\0b", 3)) == "holds a NUL byte");
+    CHECK(proseProblem("clear\x1b[2J") == "holds a control character (\\u001b)");
+    CHECK(proseProblem("over\rwrite") == "holds a control character (\\u000d)");
+    CHECK(proseProblem("caf\xff") == "is not UTF-8 text (byte \\xff)");
+    // A lesson's title with a NUL and an escape sequence: gpuplan-cli lesson list printed it
+    // up to the NUL, after clearing the terminal.
+    const fs::path lesson = test::testDataDir() / "lessons" / "title-control-characters.json";
+    const InputError e = test::inputErrorOf([&] { loadLesson(lesson); });
+    CHECK(e.place() == "/title");
+    CHECK(e.message() == "the text holds a NUL byte");
+}
+
+TEST_CASE("a lesson's or a sweep's scenario path is refused at its key when unreadable") {
+    const fs::path lessons = test::testDataDir() / "lessons";
+    SECTION("a NUL byte, when the file is read") {
+        const InputError e = test::inputErrorOf([&] { loadLesson(lessons / "scenario-nul.json"); });
+        CHECK(e.place() == "/scenario");
+        CHECK(e.message() ==
+              "the lesson's scenario file \"../valid-minimal.json\\u0000.txt\" holds a NUL byte, "
+              "which no file name can");
+        const InputError s = test::inputErrorOf(
+            [&] { loadSweepSpec(test::testDataDir() / "sweeps" / "scenario-nul.json"); });
+        CHECK(s.place() == "/scenario");
+        CHECK_THAT(s.message(), Catch::StartsWith("the sweep's scenario file \"../valid-minimal"));
+    }
+    // A folder, a device and a missing file: "error: /: is a folder…" used to name neither
+    // the lesson (or sweep) nor its key.
+    const std::pair<const char*, std::string> cases[] = {
+        {"scenario-folder.json", "/: is a folder, not a regular file"},
+        {"scenario-device.json", "/dev/null: is a character device, not a regular file"},
+        {"scenario-missing.json", "no-such-scenario.json: file not found"}};
+    for (const auto& [name, why] : cases) {
+        INFO(name);
+        const Lesson lesson = loadLesson(lessons / name);
+        const InputError e = test::inputErrorOf([&] { lessonScenario(lesson, catalog(), {}); });
+        CHECK(e.file() == (lessons / name).string());
+        CHECK(e.place() == "/scenario");
+        CHECK_THAT(e.message(), Catch::EndsWith(why));
+        const fs::path sweepFile = test::testDataDir() / "sweeps" / name;
+        const SweepSpec spec = loadSweepSpec(sweepFile);
+        const InputError s = test::inputErrorOf([&] { sweepScenarioText(spec); });
+        CHECK(s.file() == sweepFile.string());
+        CHECK(s.place() == "/scenario");
+        CHECK_THAT(s.message(), Catch::EndsWith(why));
+        CHECK_THROWS_WITH(scenarioAtPoint(spec, 0, catalog(), {}),
+                          sweepFile.string() + ": /scenario: " + s.message());
+    }
+    // The fixtures' good sibling reads.
+    const SweepSpec grid = loadSweepSpec(test::testDataDir() / "sweeps" / "grid.json");
+    CHECK(scenarioAtPoint(grid, 3, catalog(), {}).horizonS == 86400);
 }

@@ -227,6 +227,82 @@ TEST_CASE("Kueue manifests gpuplan cannot model are refused at their line", "[ku
     }
 }
 
+TEST_CASE("an empty value is refused, never read as no limit or an empty name", "[kueue]") {
+    SECTION("borrowingLimit: [] and lendingLimit: {} at their lines") {
+        // Both used to import as no limit: unlimited borrowing, lending all.
+        const InputError borrowing = fileError("borrowing-limit-empty.yaml");
+        CHECK(borrowing.place() == "line 16");
+        CHECK(borrowing.message() ==
+              "\"borrowingLimit\" must be a quantity (like 8, 1.5, 500m or 64Gi), got a list");
+        const InputError lending = fileError("lending-limit-empty.yaml");
+        CHECK(lending.place() == "line 16");
+        CHECK(lending.message() ==
+              "\"lendingLimit\" must be a quantity (like 8, 1.5, 500m or 64Gi), got a map");
+    }
+    SECTION("an empty name says it is empty") {
+        const InputError e = fileError("empty-name.yaml");
+        CHECK(e.place() == "line 5");
+        CHECK(e.message() == "\"name\" is empty: give its value, or leave the key out");
+    }
+    SECTION("null and a missing key stay no limit; \"\" is no quantity (Kubernetes refuses it)") {
+        const auto limited = [](const std::string& line) {
+            return queue("q", "  cohort: c\n")
+                .replace(queue("q", "  cohort: c\n").find("nominalQuota: 8}"), 16,
+                         "nominalQuota: 8, " + line + "}");
+        };
+        const KueueImport none = importText(limited("borrowingLimit: null"));
+        CHECK(quotaOf(none.scenario, "q").flavors ==
+              std::vector<FlavorQuotaDef>{{"h100-sxm", 8, std::nullopt, std::nullopt}});
+        const KueueImport two = importText(limited("borrowingLimit: 2"));
+        CHECK(quotaOf(two.scenario, "q").flavors.at(0).borrowingLimitGpus == 2);
+        CHECK(textError(limited("borrowingLimit: \"\"")).message() ==
+              "\"borrowingLimit\" is empty: give its value, or leave the key out");
+        // A cohort left "" is no cohort (Kubernetes' empty string); [] is refused.
+        CHECK(importText(queue("q", "  cohort: \"\"\n")).scenario.cohorts.empty());
+        CHECK(textError(queue("q", "  cohort: []\n")).message() ==
+              "\"cohort\" must be text, got a list");
+    }
+}
+
+TEST_CASE("a note quotes what it ignores escaped, never cut at a NUL", "[kueue]") {
+    // YAML's "\\0" and "\\e" escapes put a NUL and an ESC into a value; the file holds neither.
+    const std::string yaml = queue("q", "") +
+                             "---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\n"
+                             "metadata: {name: lq, namespace: q}\n"
+                             "spec: {clusterQueue: q, stopPolicy: \"Hold\\0\\e[2J\"}\n";
+    const KueueImport r = importText(yaml);
+    CHECK(hasNote(r,
+                  "LocalQueue stopPolicy \"Hold\\u0000\\u001b[2J\" ignored: its team's jobs are "
+                  "admitted (1 place: m.yaml: line 14)"));
+}
+
+TEST_CASE("a quota of another resource is bounded in its own unit, without overflow", "[kueue]") {
+    // 1e30 cores: the bound is 1E (10^18), the largest SI suffix, written out in full. It used
+    // to be 1e30 cast to a long long (-9,223,372,036,854,775,808) and labelled GPUs.
+    const InputError cpu = fileError("huge-cpu-quota.yaml");
+    CHECK(cpu.place() == "line 16");
+    CHECK(cpu.message() ==
+          "\"nominalQuota\": \"1e30\" is more than 1,000,000,000,000,000,000 cores");
+    const auto quota = [](const std::string& resource, const std::string& amount) {
+        std::string yaml = queue("q", "");
+        yaml.replace(yaml.find("[nvidia.com/gpu]"), 16, "[nvidia.com/gpu, " + resource + "]");
+        return yaml.replace(yaml.find("}]"), 2,
+                            "}, {name: " + resource + ", nominalQuota: " + amount + "}]");
+    };
+    CHECK_THAT(textError(quota("memory", "2Ei")).message(),
+               Catch::EndsWith("\"2Ei\" is more than 1,000,000,000,000,000,000 bytes"));
+    CHECK_THAT(textError(quota("pods", "2E")).message(),
+               Catch::EndsWith("\"2E\" is more than 1,000,000,000,000,000,000 pods"));
+    CHECK_THAT(textError(quota("example.com/fpga", "2E")).message(),
+               Catch::EndsWith("is more than 1,000,000,000,000,000,000 units of "
+                               "\"example.com/fpga\""));
+    // 1E itself is within the bound: skipped with a note, the GPU quota imported.
+    CHECK(quotaOf(importText(quota("cpu", "1E")).scenario, "q").flavors.at(0).nominalGpus == 8);
+    // GPUs keep their bound, the scenario reader's 10^7.
+    CHECK(textError(queue("q", "", "2e7")).message() ==
+          "\"nominalQuota\": \"2e7\" is more than 10,000,000 GPUs");
+}
+
 TEST_CASE("malformed Kueue YAML is refused at its line", "[kueue]") {
     // Each case: the manifest, the line, what the message holds.
     struct Case {

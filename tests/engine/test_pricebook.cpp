@@ -74,3 +74,35 @@ TEST_CASE("a malformed price book is refused with its place", "[pricebook]") {
         "asOf": "2026-08", "currency": "EUR", "sources": {}, "gpuModels": []})"),
                Catch::Contains("/currency: prices are in \"USD\""));
 }
+
+TEST_CASE("a book's date is a day of the calendar, leap years included", "[pricebook]") {
+    // 2026-02-31 used to validate (any day 1-31 of any month).
+    CHECK_THROWS_WITH(
+        loadPriceBook(test::testDataDir() / "pricebooks" / "asof-day-not-in-month.json", catalog()),
+        Catch::EndsWith("asof-day-not-in-month.json: /asOf: \"2026-02-31\" is not a "
+                        "day of the calendar (2026-02 has 28 days)"));
+    const auto dated = [](const std::string& asOf) {
+        return refusal(R"({"format": "gpuplan-pricebook", "formatVersion": 1, "name": "b",
+            "asOf": ")" +
+                       asOf + R"(", "currency": "USD", "sources": {},
+            "gpuModels": [{"gpuModel": "l4", "usdPerGpuHour": {"spot": 1}}]})");
+    };
+    // Leap years: divisible by 4, except centuries not divisible by 400.
+    CHECK(dated("2024-02-29").empty());
+    CHECK(dated("2000-02-29").empty());
+    CHECK(dated("2025-02-28").empty());
+    CHECK(dated("2026-04-30").empty());
+    CHECK(dated("2026-12-31").empty());
+    CHECK(dated("2026-02").empty());  // a month is enough
+    CHECK(dated("2025-02-29") ==
+          "book.json: /asOf: \"2025-02-29\" is not a day of the calendar (2025-02 has 28 days)");
+    CHECK(dated("2100-02-29") ==
+          "book.json: /asOf: \"2100-02-29\" is not a day of the calendar (2100-02 has 28 days)");
+    CHECK(dated("2026-04-31") ==
+          "book.json: /asOf: \"2026-04-31\" is not a day of the calendar (2026-04 has 30 days)");
+    CHECK(dated("2026-01-00") ==
+          "book.json: /asOf: \"2026-01-00\" is not a day of the calendar (2026-01 has 31 days)");
+    CHECK(dated("2026-13") == "book.json: /asOf: \"2026-13\" has no month 13 (1 to 12)");
+    CHECK(dated("2026-1-01") ==
+          "book.json: /asOf: expected a date like \"2026-08-06\" or \"2026-08\"");
+}

@@ -121,6 +121,13 @@ const Malformed kMalformed[] = {
     {"negative-duration", "/jobs/0/durationS", "must be between 1 and"},
     {"negative-seed", "/seed", "expected a non-negative integer"},
     {"missing-trace", "/traces/0/file", "trace file \"nope/missing.csv\" not found"},
+    // A trace path with a NUL: the part before it (a real trace) used to be read. A folder or
+    // a device is refused at the key that names it, as a missing file is.
+    {"trace-path-nul", "/traces/0/file",
+     "the trace file \"../traces/one-job.csv\\u0000.json\" holds a NUL byte, which no file "
+     "name can"},
+    {"trace-path-folder", "/traces/0/file", "/: is a folder, not a regular file"},
+    {"trace-path-device", "/traces/0/file", "/dev/null: is a character device, not a regular file"},
     // A fleet from an openb node list (topology.nodeList) and an openb pod list replayed.
     {"openb-node-list-and-pods", "/topology/pods", "give \"pods\" or \"nodeList\", not both"},
     {"openb-node-list-missing", "/topology/nodeList/file",
@@ -154,7 +161,12 @@ const Malformed kMalformed[] = {
      "no spot price for GPU model \"h100-sxm\" in the scenario's pricing (book \"test book\")"},
     {"pricing-group-price-without-pricing", "/topology/pods/0/racks/0/nodes/0",
      "usdPerGpuHour needs the scenario's \"pricing\""},
-    {"pricing-bad-date", "/pricing/asOf", "expected a date like"},
+    // A name printed as it is (gpuplan-cli run's first line) used to end at the NUL.
+    {"name-with-nul", "/name", "the text holds a NUL byte"},
+    {"pricing-bad-date", "/pricing/asOf", "\"2026-13-01\" has no month 13 (1 to 12)"},
+    // Any day 1-31 used to pass: February 2026 has 28.
+    {"pricing-day-not-in-month", "/pricing/asOf",
+     "\"2026-02-31\" is not a day of the calendar (2026-02 has 28 days)"},
     {"pricing-negative-price", "/pricing/gpuModels/0/usdPerGpuHour/on-demand", "must be between 0"},
     {"pricing-unknown-class", "/pricing/gpuModels/0/usdPerGpuHour/cheap", "unknown key"},
     {"pricing-duplicate-model", "/pricing/gpuModels/1/gpuModel", "a second price list"},
@@ -171,6 +183,10 @@ const Malformed kMalformed[] = {
     {"on-demand-without-delay", "/onDemand", "provisioningDelayS"},
     {"buying-mix-larger-than-fleet", "/buyingMix", "more than the fleet's 10 nodes"},
     {"buying-mix-spot-unpriced", "/buyingMix", "the mix buys spot h100-sxm nodes"},
+    // An empty fill order used to validate, filling no class first.
+    {"fill-order-empty", "/buyingMix/fillOrder", "an empty fill order: list the classes"},
+    // A NIC count of 1.5 used to validate and be cut to 1.
+    {"node-type-nic-count-fraction", "/nodeTypes/0/nicCount", "expected an integer, got 1.5"},
     {"hot-spares-more-than-nodes", "/failures/hotSpareNodes", "more than the fleet's 10 nodes"},
     {"warmup-past-horizon", "/warmupS", "must be shorter than horizonS"},
 };

@@ -1,14 +1,20 @@
 // libFuzzer target: bytes → gpuplan-cli import-kueue's engine side (importKueue) on the
-// Kueue test scenario (tests/data/kueue/base.json: H100 and A100 nodes). Expected outcome for
+// Kueue test scenario (tests/data/kueue/base.json: H100 and A100 nodes), with fair sharing on
+// for inputs of odd length (--fair-sharing; both settings explored without a format byte) →
+// the scenario validated as gpuplan-cli validate would → a run of it. Expected outcome for
 // bad bytes: an InputError naming the file and line. An import it accepts must give a
-// scenario the scenario reader accepts too; anything else is a finding.
+// scenario the scenario reader accepts, and that scenario must run; anything else is a
+// finding.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include "gpuplan/kueue_import.hpp"
+#include "gpuplan/run_cost.hpp"
 #include "gpuplan/scenario_io.hpp"
+#include "gpuplan/simulate.hpp"
+#include "gpuplan/topology.hpp"
 
 namespace {
 
@@ -23,21 +29,40 @@ const gpuplan::Scenario& base() {
     return s;
 }
 
+[[noreturn]] void finding(const char* what, const std::string& detail) {
+    std::fprintf(stderr, "fuzz_kueue: %s: %s\n", what, detail.c_str());
+    std::abort();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
+    gpuplan::KueueImportOptions options;
+    options.fairSharing = size % 2 == 1;
     gpuplan::KueueImport imported;
     try {
-        imported = gpuplan::importKueue(base(), {{"fuzz.yaml", text}});
+        imported = gpuplan::importKueue(base(), {{"fuzz.yaml", text}}, options);
     } catch (const gpuplan::InputError&) {
         return 0;  // refused with a file, a line and a reason: what bad input should get
     }
     try {
         gpuplan::validateScenario(imported.scenario, catalog());
     } catch (const gpuplan::InputError& e) {
-        std::fprintf(stderr, "fuzz_kueue: an accepted import does not validate: %s\n", e.what());
-        std::abort();
+        finding("an accepted import does not validate", e.what());
     }
+    // The base fleet is 4 nodes over a day: run when the imported quotas and cohorts keep
+    // the run's estimate within fuzz_scenario's budget (about a second under ASan).
+    gpuplan::RunBudget fuzzBudget;
+    fuzzBudget.memoryBytes = 256.0 * (1 << 20);
+    fuzzBudget.workOps = 1e7;
+    if (!gpuplan::budgetExcess(
+             gpuplan::estimateRunCost(imported.scenario, gpuplan::Fleet::build(imported.scenario)),
+             fuzzBudget)
+             .empty())
+        return 0;
+    gpuplan::RunOptions run;
+    run.checkInvariants = true;  // 4 nodes: cheap, and quotas are what the import changes
+    (void)gpuplan::simulate(imported.scenario, run);
     return 0;
 }

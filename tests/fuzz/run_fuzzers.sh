@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (cmake preset "fuzz": clang 14, ASan + UBSan) and runs each one.
 #
 #   tests/fuzz/run_fuzzers.sh                  the CI smoke run: a fixed number of runs per target
-#                                              from a fixed seed, about 30 s (at most ~55 s)
+#                                              from a fixed seed, about 15 s each (at most ~20 s)
 #   tests/fuzz/run_fuzzers.sh --long SECONDS   a campaign: each target for SECONDS, its corpus
 #                                              kept in build/fuzz/corpus/<target> between runs
 #
@@ -63,6 +63,18 @@ seed_corpus() {  # seed_corpus TARGET → prints the seed folder
         fuzz_kueue)
             cp tests/data/kueue/*.yaml "$dir"/
             ;;
+        fuzz_lesson)
+            # The preset lessons (read as if in presets/lessons) and the refused ones.
+            cp presets/lessons/*.json "$dir"/
+            local lesson
+            for lesson in tests/data/lessons/*.json; do
+                cp "$lesson" "$dir/test-$(basename "$lesson")"
+            done
+            ;;
+        fuzz_sweep)
+            # Read as if in tests/data/sweeps: "../valid-*.json" are the test scenarios.
+            cp tests/data/sweeps/*.json "$fuzz_dir"/corpus/sweep/*.json "$dir"/
+            ;;
         fuzz_fleet_import)
             # Nodes alone, and nodes NUL pods.
             cp tests/data/k8s/nodes.json "$dir"/nodes.json
@@ -86,18 +98,24 @@ seed_corpus() {  # seed_corpus TARGET → prints the seed folder
 
 # Runs per target in the smoke run, measured on this 2-core machine while other builds ran:
 # ~2,500 scenario inputs/s, ~7,000 trace inputs/s, ~2,000 Kueue manifests/s and ~15,000 Slurm
-# files/s from these seeds, so ~16 s, ~14 s, ~15 s and ~13 s;
-# -max_total_time stops a slower machine before a minute in all.
+# files/s from these seeds, so ~16 s, ~14 s, ~15 s and ~13 s. Since issue 29 an accepted Kueue
+# import is also run (a quarter more CPU per input: 24,000 runs keep its ~15 s). Lessons and
+# sweeps were timed beside the Kueue target on a busier machine: a lesson input costs ~2.4
+# Kueue inputs and more early on (the seeds are whole lessons, most of them run), a sweep
+# input ~0.27, so 6,000 and 80,000 runs take ~10-15 s. -max_total_time stops a slower machine.
 declare -A smoke_runs=([fuzz_scenario]=40000 [fuzz_trace]=100000 [fuzz_openb]=20000
-                       [fuzz_kueue]=30000 [fuzz_fleet_import]=20000 [fuzz_slurm]=200000)
+                       [fuzz_kueue]=24000 [fuzz_fleet_import]=20000 [fuzz_slurm]=200000
+                       [fuzz_lesson]=6000 [fuzz_sweep]=80000)
 declare -A smoke_guard_s=([fuzz_scenario]=30 [fuzz_trace]=20 [fuzz_openb]=20 [fuzz_kueue]=20
-                          [fuzz_fleet_import]=20 [fuzz_slurm]=20)
+                          [fuzz_fleet_import]=20 [fuzz_slurm]=20 [fuzz_lesson]=20
+                          [fuzz_sweep]=20)
 declare -A dictionary=([fuzz_scenario]=scenario.dict [fuzz_trace]=trace.dict [fuzz_openb]=openb.dict
                        [fuzz_kueue]=kueue.dict [fuzz_fleet_import]=fleet_import.dict
-                       [fuzz_slurm]=slurm.dict)
+                       [fuzz_slurm]=slurm.dict [fuzz_lesson]=lesson.dict [fuzz_sweep]=sweep.dict)
 
 status=0
-for target in fuzz_scenario fuzz_trace fuzz_openb fuzz_kueue fuzz_fleet_import fuzz_slurm; do
+for target in fuzz_scenario fuzz_trace fuzz_openb fuzz_kueue fuzz_fleet_import fuzz_slurm \
+              fuzz_lesson fuzz_sweep; do
     seeds=$(seed_corpus "$target")
     findings=$build/findings/$target
     mkdir -p "$findings"

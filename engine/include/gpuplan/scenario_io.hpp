@@ -17,6 +17,8 @@ namespace gpuplan {
 struct OpenbPod;  // gpuplan/openb.hpp
 
 /// A rejected input. what() reads "file: /json/pointer: message" (or "file:line: message").
+/// File, place and message are kept escaped (control characters as \u00XX, bytes that are not
+/// UTF-8 as \xXX): text from a file, a NUL included, never cuts or garbles a message.
 class InputError : public std::runtime_error {
 public:
     InputError(std::string file, std::string place, std::string message);
@@ -104,8 +106,19 @@ std::string describeTraceRows(const TraceData& data);
 
 /// Reads a whole regular file (a symbolic link to one is fine), refusing anything over
 /// InputLimits::maxFileBytes. A folder, device, FIFO or socket is refused before it is opened
-/// or read, with what it is. Throws InputError.
+/// or read, with what it is; so is a path holding a NUL byte (the system would read the part
+/// before it). Throws InputError.
 std::string readTextFile(const std::filesystem::path& file);
+
+/// Where a file's name was written: the file naming it and the key's JSON pointer (a trace's
+/// "/traces/0/file", a lesson's or a sweep's "/scenario").
+struct FileNamedBy {
+    std::string file;
+    std::string pointer;
+};
+/// readTextFile for a file another file names: every refusal to read it (not found, a folder,
+/// a device, too large) is reported at the key that named it, "NAMING-FILE: /key: FILE: why".
+std::string readTextFile(const std::filesystem::path& file, const FileNamedBy& namedBy);
 
 /// The folder holding `file`: "." for a bare file name, whose parent_path() is empty.
 std::filesystem::path folderOf(const std::filesystem::path& file);
