@@ -13,6 +13,7 @@
 #include "gpuplan/scenario.hpp"
 #include "gpuplan/topology.hpp"
 #include "job_queue.hpp"
+#include "placement.hpp"
 #include "quota_ledger.hpp"
 
 namespace gpuplan::detail {
@@ -71,6 +72,21 @@ private:
     int m_comingTotal = 0;
     /// Jobs the last scale-up counted, with their pool (sorted by job).
     std::vector<std::pair<std::uint32_t, int>> m_waiting;
+    /// What one queue group's jobs may do with each pool, worked out once per scale-up.
+    struct PoolFit {
+        int model = 0;
+        long long podsPerNode = 0;  ///< 0: the pool is not for it, or its quota refuses it
+    };
+    struct GroupFit {
+        std::uint64_t call = 0;  ///< the scale-up it was worked out in
+        PlacementRequest req;
+        long long freeNowPods = 0;  ///< whole-GPU pods that fit the free GPUs now
+        std::vector<PoolFit> pools;
+    };
+    GroupFit groupFit(const JobSpec& spec, const ClusterState& cluster,
+                      const QuotaLedger& quota) const;
+    std::vector<GroupFit> m_byGroup;
+    std::uint64_t m_call = 0;
 };
 
 }  // namespace gpuplan::detail

@@ -60,6 +60,8 @@ ClusterState::ClusterState(const Fleet& fleet)
         // Start from Failed (not indexed) and move to the initial state through setState,
         // so all counters go through one path.
         m_nodesByState[node.gpuModel * kNodeStateCount + static_cast<int>(NodeState::Failed)] += 1;
+        m_elasticNodes += node.elastic;
+        m_elasticBought += node.elastic;
         setState(i, node.initialState);
     }
     m_shareMilli.assign(gpus, 0);
@@ -277,6 +279,8 @@ void ClusterState::setState(int node, NodeState next) {
     m_nodesByState[info.gpuModel * kNodeStateCount + static_cast<int>(prev)] -= 1;
     m_state[node] = next;
     m_drainingNodes += (next == NodeState::Draining) - (prev == NodeState::Draining);
+    if (info.elastic)
+        m_elasticBought += (next != NodeState::Provisioning) - (prev != NodeState::Provisioning);
     m_nodesByState[info.gpuModel * kNodeStateCount + static_cast<int>(next)] += 1;
     if (isProvisioned(next)) {
         m_provisionedGpus += info.gpus;

@@ -185,6 +185,11 @@ public:
     std::uint64_t stateChanges() const { return m_stateChanges; }
     /// Nodes Draining, all models (the kernel looks for drained nodes only when some are).
     int drainingNodes() const { return m_drainingNodes; }
+    /// On-demand nodes that follow demand (FleetNode::elastic): those in any state but
+    /// Provisioning (bought: up, coming up through a node event, or down), and those
+    /// Provisioning (unbought: what the autoscaler may request).
+    int elasticNodesBought() const { return m_elasticBought; }
+    int elasticNodesUnbought() const { return m_elasticNodes - m_elasticBought; }
     int nodesInState(int model, NodeState s) const {
         return m_nodesByState[model * kNodeStateCount + static_cast<int>(s)];
     }
@@ -233,6 +238,8 @@ private:
     std::array<std::array<UnitHistograms, 3>, 3> m_hist;
     std::vector<int> m_nodesByState;
     int m_drainingNodes = 0;
+    int m_elasticNodes = 0;
+    int m_elasticBought = 0;
     int m_provisionedGpus = 0;
     double m_provisionedPeakTflops = 0;
     std::int64_t m_allocatedUnits = 0;

@@ -72,10 +72,21 @@ void JobQueue::insert(std::uint32_t job) {
         // try_emplace: no node is allocated when the shape has its group already (emplace
         // builds one first, then frees it: two allocator calls per arrival).
         auto [it, added] = m_groupByKey.try_emplace(key, static_cast<int>(m_groups.size()));
-        if (added) m_groups.push_back(Group{key, {}, {}, 0});
+        if (added) {
+            Group g{key, {}, {}, 0};
+            g.priority = s.priority;
+            g.source = s.source;
+            g.sourceIndex = s.sourceIndex;
+            m_groups.push_back(std::move(g));
+        }
         m_lastGroup = it->second;
     }
     const int group = m_lastGroup;
+    {
+        Group& g = m_groups[group];
+        g.oneOrigin = g.oneOrigin && g.priority == s.priority && g.source == s.source &&
+                      g.sourceIndex == s.sourceIndex;
+    }
     // A requeued job still listed from before (not yet compacted) must not appear twice.
     if (m_staleIn[job] >= 0) compactGroup(m_staleIn[job]);
     Group& g = m_groups[group];

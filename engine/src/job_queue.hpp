@@ -51,6 +51,9 @@ struct ShapeKey {
     /// The team, where its quota decides admission (the diagnosis tells such teams apart);
     /// −1 elsewhere. Never compared by coveredBy: whether a shape fits is no team's business.
     std::int32_t team = -1;
+    /// Diagnosis memo keys only: what else tells jobs of one shape apart there (whether one
+    /// could end before the head's reserved start). Never compared by coveredBy.
+    std::uint8_t memoVariant = 0;
 
     bool operator==(const ShapeKey&) const = default;
     /// Every job of this shape fits only if one of `failed`'s fits (same target and kind:
@@ -155,6 +158,12 @@ public:
         mutable std::size_t front = 0;
         bool compactionDue = false;
         long long liveMilliGpus = 0;  ///< GPU-equivalents the live jobs ask, × 1000
+        /// Every job ever queued in the group has the first one's priority and source (so the
+        /// same preemption rights: a failed preemption search answers for all of them).
+        bool oneOrigin = true;
+        std::int32_t priority = 0;
+        JobSource source = JobSource::Class;
+        std::uint32_t sourceIndex = 0;
     };
 
     /// `saved`: work the jobs kept at checkpoints (none when null), for their shortest runs.
@@ -184,6 +193,8 @@ public:
     /// The job left the queue (bound); its slot is reclaimed at the next compaction.
     void remove(std::uint32_t job);
     bool contains(std::uint32_t job) const { return m_groupOf[job] >= 0; }
+    /// The group a queued job is listed in (−1 when not queued).
+    int groupOf(std::uint32_t job) const { return m_groupOf[job]; }
     /// Position in the group's list of its first live job (jobs.size() when none).
     std::size_t firstLive(const Group& group) const {
         while (group.front < group.jobs.size() && !contains(group.jobs[group.front]))

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <set>
+#include <tuple>
 
 namespace gpuplan::detail {
 
@@ -227,80 +229,138 @@ private:
     /// Each pod takes a share of one GPU: pack picks the GPU with the least room that fits
     /// (ties: lowest node, then slot), spread the most. A gang keeps to its first pod's model.
     bool shares(NodeRange range, bool spread) {
-        int model = m_req.gpuModel;
-        const std::vector<bool> gangFits = modelsHoldingGang();
-        for (int pod = 0; pod < m_req.pods; ++pod) {
-            int bestNode = -1, bestSlot = -1, bestRoom = 0;
-            for (int node = range.begin; node < range.end; ++node) {
-                const FleetNode& info = m_fleet.nodes[node];
-                if ((model >= 0 && info.gpuModel != model) || !gangFits[info.gpuModel] ||
-                    !m_state.schedulable(node) || !m_state.hostFits(node, m_req.host))
-                    continue;
-                const int milli = shareMilliOn(info, m_req.milliGpu);
-                for (int slot = 0; slot < info.gpus; ++slot) {
-                    if (!m_state.shareFits(node, slot, milli)) continue;
-                    const int room = 1000 - m_state.usedMilli(node, slot);
-                    if (bestNode < 0 || (spread ? room > bestRoom : room < bestRoom)) {
-                        bestNode = node;
-                        bestSlot = slot;
-                        bestRoom = room;
-                    }
-                }
+        struct ShareRule {
+            const PlacementRequest& req;
+            const ClusterState& state;
+            bool nodeOk(int node) const { return state.hostFits(node, req.host); }
+            int milliOn(int node) const {
+                return shareMilliOn(state.fleet().nodes[node], req.milliGpu);
             }
-            if (bestNode < 0) return rollback();
-            model = m_fleet.nodes[bestNode].gpuModel;
-            const PodPlacement placed{.node = static_cast<std::uint32_t>(bestNode),
-                                      .milliGpu = static_cast<std::uint16_t>(
-                                          shareMilliOn(m_fleet.nodes[bestNode], m_req.milliGpu)),
-                                      .gpuMask = std::uint64_t{1} << bestSlot};
-            m_state.occupy(placed, m_req.host);
-            m_out.push_back(placed);
-        }
-        return true;
+            bool gpuOk(int node, int slot) const {
+                return state.shareFits(node, slot, milliOn(node));
+            }
+            int room(int node, int slot) const { return 1000 - state.usedMilli(node, slot); }
+            PodPlacement pod(int node, int slot) const {
+                return {.node = static_cast<std::uint32_t>(node),
+                        .milliGpu = static_cast<std::uint16_t>(milliOn(node)),
+                        .gpuMask = std::uint64_t{1} << slot};
+            }
+        };
+        return partialGpus(range, spread, ShareRule{m_req, m_state});
     }
 
     /// Each pod takes a free instance of its profile: pack picks the GPU with the fewest free
     /// compute slices that has one (ties: lowest node, then slot), spread the most; on that
     /// GPU, the lowest such instance. A gang keeps to its first pod's model.
     bool migInstances(NodeRange range, bool spread) {
+        struct MigRule {
+            const PlacementRequest& req;
+            const ClusterState& state;
+            bool nodeOk(int node) const {
+                return migProfileOn(req, state, node) >= 0 && state.hostFits(node, req.host);
+            }
+            bool gpuOk(int node, int slot) const {
+                return freeMigInstances(req, state, node, slot, false) > 0;
+            }
+            int room(int node, int slot) const {
+                const MigLayout& layout = state.migLayout(node, slot);
+                const std::uint8_t taken = state.migTaken(node, slot);
+                int free = 0;
+                for (int i = 0; i < layout.size(); ++i)
+                    if (!(taken >> i & 1u)) free += layout.profileOf(layout[i]).computeSlices;
+                return free;
+            }
+            PodPlacement pod(int node, int slot) const {
+                const int profile = migProfileOn(req, state, node);
+                const MigLayout& layout = state.migLayout(node, slot);
+                const std::uint8_t taken = state.migTaken(node, slot);
+                int instance = 0;
+                while (layout[instance].profileId != profile || (taken >> instance & 1u))
+                    ++instance;
+                const int slices = layout.profileOf(layout[instance]).computeSlices;
+                return {.node = static_cast<std::uint32_t>(node),
+                        .milliGpu = static_cast<std::uint16_t>((slices * 1000 + 3) / 7),
+                        .migInstance = static_cast<std::uint8_t>(instance),
+                        .migComputeSlices = static_cast<std::uint8_t>(slices),
+                        .gpuMask = std::uint64_t{1} << slot};
+            }
+        };
+        return partialGpus(range, spread, MigRule{m_req, m_state});
+    }
+
+    /// Pods that each take part of one GPU (a share, a MIG instance) by `rule`: on a node the
+    /// request may use (model, pin, Ready, rule.nodeOk), a GPU where rule.gpuOk; pack takes
+    /// the least rule.room, spread the most, ties to the lowest node, then slot. A gang keeps
+    /// to its first pod's model. One pod looks at every GPU once; a gang orders the GPUs once
+    /// and then looks again only at the GPU each pod took (and its node): (G + k) log G for
+    /// k pods on G GPUs, not k × G.
+    template <class Rule>
+    bool partialGpus(NodeRange range, bool spread, const Rule& rule) {
         int model = m_req.gpuModel;
         const std::vector<bool> gangFits = modelsHoldingGang();
-        for (int pod = 0; pod < m_req.pods; ++pod) {
-            int bestNode = -1, bestSlot = -1, bestFreeSlices = 0;
+        auto nodeOk = [&](int node) {
+            const FleetNode& info = m_fleet.nodes[node];
+            return (model < 0 || info.gpuModel == model) && gangFits[info.gpuModel] &&
+                   m_state.schedulable(node) && rule.nodeOk(node);
+        };
+        // Smaller is better: room for pack, room's complement for spread.
+        auto rank = [&](int node, int slot) {
+            const int room = rule.room(node, slot);
+            return spread ? -room : room;
+        };
+        auto take = [&](int node, int slot) {
+            model = m_fleet.nodes[node].gpuModel;
+            const PodPlacement placed = rule.pod(node, slot);
+            m_state.occupy(placed, m_req.host);
+            m_out.push_back(placed);
+        };
+        if (m_req.pods == 1) {
+            int bestNode = -1, bestSlot = -1, bestRank = 0;
             for (int node = range.begin; node < range.end; ++node) {
-                const FleetNode& info = m_fleet.nodes[node];
-                if ((model >= 0 && info.gpuModel != model) || !gangFits[info.gpuModel] ||
-                    !m_state.schedulable(node) || migProfileOn(m_req, m_state, node) < 0 ||
-                    !m_state.hostFits(node, m_req.host))
-                    continue;
-                for (int slot = 0; slot < info.gpus; ++slot) {
-                    if (freeMigInstances(m_req, m_state, node, slot, false) == 0) continue;
-                    const int freeSlices = freeComputeSlices(node, slot);
-                    if (bestNode < 0 ||
-                        (spread ? freeSlices > bestFreeSlices : freeSlices < bestFreeSlices)) {
+                if (!nodeOk(node)) continue;
+                for (int slot = 0; slot < m_fleet.nodes[node].gpus; ++slot) {
+                    if (!rule.gpuOk(node, slot)) continue;
+                    const int r = rank(node, slot);
+                    if (bestNode < 0 || r < bestRank) {
                         bestNode = node;
                         bestSlot = slot;
-                        bestFreeSlices = freeSlices;
+                        bestRank = r;
                     }
                 }
             }
             if (bestNode < 0) return rollback();
-            model = m_fleet.nodes[bestNode].gpuModel;
-            const int profile = migProfileOn(m_req, m_state, bestNode);
-            const MigLayout& layout = m_state.migLayout(bestNode, bestSlot);
-            const std::uint8_t taken = m_state.migTaken(bestNode, bestSlot);
-            int instance = 0;
-            while (layout[instance].profileId != profile || (taken >> instance & 1u))
-                ++instance;
-            const int slices = layout.profileOf(layout[instance]).computeSlices;
-            const PodPlacement placed{
-                .node = static_cast<std::uint32_t>(bestNode),
-                .milliGpu = static_cast<std::uint16_t>((slices * 1000 + 3) / 7),
-                .migInstance = static_cast<std::uint8_t>(instance),
-                .migComputeSlices = static_cast<std::uint8_t>(slices),
-                .gpuMask = std::uint64_t{1} << bestSlot};
-            m_state.occupy(placed, m_req.host);
-            m_out.push_back(placed);
+            take(bestNode, bestSlot);
+            return true;
+        }
+        // (rank, node, slot): the first entry is the GPU the next pod takes.
+        using Candidate = std::tuple<int, int, int>;
+        std::set<Candidate> candidates;
+        auto addNode = [&](int node) {
+            if (!nodeOk(node)) return;
+            for (int slot = 0; slot < m_fleet.nodes[node].gpus; ++slot)
+                if (rule.gpuOk(node, slot)) candidates.insert({rank(node, slot), node, slot});
+        };
+        for (int node = range.begin; node < range.end; ++node)
+            addNode(node);
+        for (int pod = 0; pod < m_req.pods; ++pod) {
+            if (candidates.empty()) return rollback();
+            const auto [r, node, slot] = *candidates.begin();
+            candidates.erase(candidates.begin());
+            const int modelBefore = model;
+            take(node, slot);
+            if (modelBefore < 0) {
+                // The gang's model is chosen: only its GPUs stay candidates.
+                std::erase_if(candidates, [&](const Candidate& c) {
+                    return m_fleet.nodes[std::get<1>(c)].gpuModel != model;
+                });
+            }
+            if (!nodeOk(node)) {  // its CPU or memory ran out: none of its GPUs is left
+                for (int other = 0; other < m_fleet.nodes[node].gpus; ++other)
+                    if (other != slot && rule.gpuOk(node, other))
+                        candidates.erase({rank(node, other), node, other});
+            } else if (rule.gpuOk(node, slot)) {
+                candidates.insert({rank(node, slot), node, slot});
+            }
         }
         return true;
     }
@@ -313,15 +373,6 @@ private:
             fits[m] = (m_req.gpuModel < 0 || m_req.gpuModel == m) &&
                       (m_req.pods == 1 || podCapacityForModel(m_req, m_state, m) >= m_req.pods);
         return fits;
-    }
-
-    int freeComputeSlices(int node, int slot) const {
-        const MigLayout& layout = m_state.migLayout(node, slot);
-        const std::uint8_t taken = m_state.migTaken(node, slot);
-        int free = 0;
-        for (int i = 0; i < layout.size(); ++i)
-            if (!(taken >> i & 1u)) free += layout.profileOf(layout[i]).computeSlices;
-        return free;
     }
 
     bool rollback() {
