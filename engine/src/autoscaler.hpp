@@ -78,15 +78,39 @@ private:
         long long podsPerNode = 0;  ///< 0: the pool is not for it, or its quota refuses it
     };
     struct GroupFit {
-        std::uint64_t call = 0;  ///< the scale-up it was worked out in
         PlacementRequest req;
         long long freeNowPods = 0;  ///< whole-GPU pods that fit the free GPUs now
         std::vector<PoolFit> pools;
+        bool anyPool = false;  ///< some pool's nodes hold it, and its quota admits it
     };
     GroupFit groupFit(const JobSpec& spec, const ClusterState& cluster,
                       const QuotaLedger& quota) const;
+    /// One job in queue order: the pods that do not fit the free GPUs it speaks for ask for
+    /// nodes of the first pool that can hold them (m_waiting).
+    void countJob(std::uint32_t job, const GroupFit& fit, std::vector<long long>& freeGpus,
+                  std::vector<double>& needNodes);
+    /// How many of a queue group's jobs are among the first kMaxScan in queue order.
+    static std::size_t windowShare(const JobQueue& queue, int group);
+    /// Could `newNodes` nodes of the pool ever come (its size, the ceiling)?
+    bool withinPool(std::size_t pool, double newNodes) const;
+    /// What countJob says of every job of a group none of whose pods fit the free GPUs now:
+    /// the pool it waits for and the nodes it asks (pool −1: none). Nothing while it may fit.
+    struct Settled {
+        int pool = -1;
+        double newNodes = 0;
+    };
+    std::optional<Settled> settledOutcome(const GroupFit& fit,
+                                          const std::vector<long long>& freeGpus) const;
+    /// The jobs of a settled run that wait for a pool: a group's live jobs with keys in
+    /// [first, last] when the scale-up looked (the queue does not change before the next).
+    struct WaitingSpan {
+        int group;
+        JobQueue::OrderKey first, last;
+        int pool;
+    };
+    std::vector<WaitingSpan> m_waitingSpans;  ///< by group
+    const JobQueue* m_queue = nullptr;        ///< the last scale-up's
     std::vector<GroupFit> m_byGroup;
-    std::uint64_t m_call = 0;
 };
 
 }  // namespace gpuplan::detail

@@ -158,6 +158,10 @@ public:
         mutable std::size_t front = 0;
         bool compactionDue = false;
         long long liveMilliGpus = 0;  ///< GPU-equivalents the live jobs ask, × 1000
+        /// Live jobs by position in `jobs`, as a Fenwick tree (1-based: entry i sums positions
+        /// (i − lowbit(i), i]): how many of a group's first positions are live, and where its
+        /// m-th live job is, in O(log n) (liveBefore, positionOfLive).
+        std::vector<std::uint32_t> liveTree;
         /// Every job ever queued in the group has the first one's priority and source (so the
         /// same preemption rights: a failed preemption search answers for all of them).
         bool oneOrigin = true;
@@ -218,6 +222,17 @@ public:
         HostDemand host;
     };
     SmallestPod smallestPod() const;
+    /// Live jobs listed before position `pos` of a group's list.
+    std::size_t liveBefore(const Group& group, std::size_t pos) const;
+    /// Position in a group's list of its live job number `m` (0-based, in queue order; m must
+    /// be below group.live).
+    std::size_t positionOfLive(const Group& group, std::size_t m) const;
+    /// Live jobs of a group that come before `key` in queue order.
+    std::size_t liveBeforeKey(const Group& group, const OrderKey& key) const {
+        const auto it = std::partition_point(group.jobs.begin(), group.jobs.end(),
+                                             [&](std::uint32_t j) { return orderKey(j) < key; });
+        return liveBefore(group, static_cast<std::size_t>(it - group.jobs.begin()));
+    }
     /// Drops removed jobs from the group lists that hold more removed jobs than live ones
     /// (so scans skip at most as many as they visit, and each compaction is paid for by the
     /// removals before it).
@@ -231,6 +246,9 @@ private:
         return static_cast<double>(s.startupS) + (m_saved ? m_saved->leftS(job, s) : s.durationS);
     }
     void compactGroup(int group);
+    /// The live-position tree of a group rebuilt from its list (after a compaction or an
+    /// insertion before its end).
+    void rebuildLiveTree(Group& g) const;
 
     const std::vector<JobRecord>* m_jobs;
     const SavedWork* m_saved;

@@ -60,6 +60,29 @@ int freeMigInstances(const PlacementRequest& req, const ClusterState& state, int
     return free;
 }
 
+/// What a pod asking part of a GPU takes at (node, slot): a share (time-slicing hands out a
+/// replica), or the lowest free instance of its profile.
+PodPlacement partialPod(const PlacementRequest& req, const ClusterState& state, int node,
+                        int slot) {
+    if (!req.asksMig())
+        return {.node = static_cast<std::uint32_t>(node),
+                .milliGpu = static_cast<std::uint16_t>(
+                    shareMilliOn(state.fleet().nodes[node], req.milliGpu)),
+                .gpuMask = std::uint64_t{1} << slot};
+    const int profile = migProfileOn(req, state, node);
+    const MigLayout& layout = state.migLayout(node, slot);
+    const std::uint8_t taken = state.migTaken(node, slot);
+    int instance = 0;
+    while (layout[instance].profileId != profile || (taken >> instance & 1u))
+        ++instance;
+    const int slices = layout.profileOf(layout[instance]).computeSlices;
+    return {.node = static_cast<std::uint32_t>(node),
+            .milliGpu = static_cast<std::uint16_t>((slices * 1000 + 3) / 7),
+            .migInstance = static_cast<std::uint8_t>(instance),
+            .migComputeSlices = static_cast<std::uint8_t>(slices),
+            .gpuMask = std::uint64_t{1} << slot};
+}
+
 }  // namespace
 
 long long podsOnNode(const PlacementRequest& req, const ClusterState& state, int node,
@@ -175,8 +198,8 @@ public:
 private:
     bool runIn(PlacementPolicy policy, NodeRange range) {
         m_out.clear();
-        if (m_req.asksMig()) return migInstances(range, policy == PlacementPolicy::Spread);
-        if (m_req.sharesGpu()) return shares(range, policy == PlacementPolicy::Spread);
+        if (m_req.asksMig() || m_req.sharesGpu())
+            return partialGpus(range, policy == PlacementPolicy::Spread);
         // The topology tiers choose a unit by GPU capacity alone; with CPU or memory asked the
         // unit could refuse the gang, so such gangs are packed (see the header).
         if (policy == PlacementPolicy::TopologyAware && m_req.pods > 1 && m_req.host.none())
@@ -226,141 +249,22 @@ private:
         m_out.push_back(pod);
     }
 
-    /// Each pod takes a share of one GPU: pack picks the GPU with the least room that fits
-    /// (ties: lowest node, then slot), spread the most. A gang keeps to its first pod's model.
-    bool shares(NodeRange range, bool spread) {
-        struct ShareRule {
-            const PlacementRequest& req;
-            const ClusterState& state;
-            bool nodeOk(int node) const { return state.hostFits(node, req.host); }
-            int milliOn(int node) const {
-                return shareMilliOn(state.fleet().nodes[node], req.milliGpu);
-            }
-            bool gpuOk(int node, int slot) const {
-                return state.shareFits(node, slot, milliOn(node));
-            }
-            int room(int node, int slot) const { return 1000 - state.usedMilli(node, slot); }
-            PodPlacement pod(int node, int slot) const {
-                return {.node = static_cast<std::uint32_t>(node),
-                        .milliGpu = static_cast<std::uint16_t>(milliOn(node)),
-                        .gpuMask = std::uint64_t{1} << slot};
-            }
-        };
-        return partialGpus(range, spread, ShareRule{m_req, m_state});
-    }
-
-    /// Each pod takes a free instance of its profile: pack picks the GPU with the fewest free
-    /// compute slices that has one (ties: lowest node, then slot), spread the most; on that
-    /// GPU, the lowest such instance. A gang keeps to its first pod's model.
-    bool migInstances(NodeRange range, bool spread) {
-        struct MigRule {
-            const PlacementRequest& req;
-            const ClusterState& state;
-            bool nodeOk(int node) const {
-                return migProfileOn(req, state, node) >= 0 && state.hostFits(node, req.host);
-            }
-            bool gpuOk(int node, int slot) const {
-                return freeMigInstances(req, state, node, slot, false) > 0;
-            }
-            int room(int node, int slot) const {
-                const MigLayout& layout = state.migLayout(node, slot);
-                const std::uint8_t taken = state.migTaken(node, slot);
-                int free = 0;
-                for (int i = 0; i < layout.size(); ++i)
-                    if (!(taken >> i & 1u)) free += layout.profileOf(layout[i]).computeSlices;
-                return free;
-            }
-            PodPlacement pod(int node, int slot) const {
-                const int profile = migProfileOn(req, state, node);
-                const MigLayout& layout = state.migLayout(node, slot);
-                const std::uint8_t taken = state.migTaken(node, slot);
-                int instance = 0;
-                while (layout[instance].profileId != profile || (taken >> instance & 1u))
-                    ++instance;
-                const int slices = layout.profileOf(layout[instance]).computeSlices;
-                return {.node = static_cast<std::uint32_t>(node),
-                        .milliGpu = static_cast<std::uint16_t>((slices * 1000 + 3) / 7),
-                        .migInstance = static_cast<std::uint8_t>(instance),
-                        .migComputeSlices = static_cast<std::uint8_t>(slices),
-                        .gpuMask = std::uint64_t{1} << slot};
-            }
-        };
-        return partialGpus(range, spread, MigRule{m_req, m_state});
-    }
-
-    /// Pods that each take part of one GPU (a share, a MIG instance) by `rule`: on a node the
-    /// request may use (model, pin, Ready, rule.nodeOk), a GPU where rule.gpuOk; pack takes
-    /// the least rule.room, spread the most, ties to the lowest node, then slot. A gang keeps
-    /// to its first pod's model. One pod looks at every GPU once; a gang orders the GPUs once
-    /// and then looks again only at the GPU each pod took (and its node): (G + k) log G for
-    /// k pods on G GPUs, not k × G.
-    template <class Rule>
-    bool partialGpus(NodeRange range, bool spread, const Rule& rule) {
+    /// Each pod takes part of one GPU — a share (pack: the GPU with the least room that fits,
+    /// spread: the most) or a free instance of its profile (pack: the GPU with the fewest
+    /// free compute slices that has one, spread: the most; on it, the lowest such instance) —
+    /// ties to the lowest node, then slot. A gang keeps to its first pod's model. Each pod
+    /// asks the partial-GPU index (bestPartialGpu), not every GPU.
+    bool partialGpus(NodeRange range, bool spread) {
         int model = m_req.gpuModel;
         const std::vector<bool> gangFits = modelsHoldingGang();
-        auto nodeOk = [&](int node) {
-            const FleetNode& info = m_fleet.nodes[node];
-            return (model < 0 || info.gpuModel == model) && gangFits[info.gpuModel] &&
-                   m_state.schedulable(node) && rule.nodeOk(node);
-        };
-        // Smaller is better: room for pack, room's complement for spread.
-        auto rank = [&](int node, int slot) {
-            const int room = rule.room(node, slot);
-            return spread ? -room : room;
-        };
-        auto take = [&](int node, int slot) {
-            model = m_fleet.nodes[node].gpuModel;
-            const PodPlacement placed = rule.pod(node, slot);
+        for (int pod = 0; pod < m_req.pods; ++pod) {
+            const PartialGpuIndex::Found f =
+                bestPartialGpu(m_req, m_state, range, spread, model, &gangFits);
+            if (f.node < 0) return rollback();
+            model = m_fleet.nodes[f.node].gpuModel;
+            const PodPlacement placed = partialPod(m_req, m_state, f.node, f.slot);
             m_state.occupy(placed, m_req.host);
             m_out.push_back(placed);
-        };
-        if (m_req.pods == 1) {
-            int bestNode = -1, bestSlot = -1, bestRank = 0;
-            for (int node = range.begin; node < range.end; ++node) {
-                if (!nodeOk(node)) continue;
-                for (int slot = 0; slot < m_fleet.nodes[node].gpus; ++slot) {
-                    if (!rule.gpuOk(node, slot)) continue;
-                    const int r = rank(node, slot);
-                    if (bestNode < 0 || r < bestRank) {
-                        bestNode = node;
-                        bestSlot = slot;
-                        bestRank = r;
-                    }
-                }
-            }
-            if (bestNode < 0) return rollback();
-            take(bestNode, bestSlot);
-            return true;
-        }
-        // (rank, node, slot): the first entry is the GPU the next pod takes.
-        using Candidate = std::tuple<int, int, int>;
-        std::set<Candidate> candidates;
-        auto addNode = [&](int node) {
-            if (!nodeOk(node)) return;
-            for (int slot = 0; slot < m_fleet.nodes[node].gpus; ++slot)
-                if (rule.gpuOk(node, slot)) candidates.insert({rank(node, slot), node, slot});
-        };
-        for (int node = range.begin; node < range.end; ++node)
-            addNode(node);
-        for (int pod = 0; pod < m_req.pods; ++pod) {
-            if (candidates.empty()) return rollback();
-            const auto [r, node, slot] = *candidates.begin();
-            candidates.erase(candidates.begin());
-            const int modelBefore = model;
-            take(node, slot);
-            if (modelBefore < 0) {
-                // The gang's model is chosen: only its GPUs stay candidates.
-                std::erase_if(candidates, [&](const Candidate& c) {
-                    return m_fleet.nodes[std::get<1>(c)].gpuModel != model;
-                });
-            }
-            if (!nodeOk(node)) {  // its CPU or memory ran out: none of its GPUs is left
-                for (int other = 0; other < m_fleet.nodes[node].gpus; ++other)
-                    if (other != slot && rule.gpuOk(node, other))
-                        candidates.erase({rank(node, other), node, other});
-            } else if (rule.gpuOk(node, slot)) {
-                candidates.insert({rank(node, slot), node, slot});
-            }
         }
         return true;
     }
@@ -533,6 +437,44 @@ void unplace(ClusterState& state, const std::vector<PodPlacement>& pods, HostDem
         else
             state.release(*it, host);
     }
+}
+
+PartialGpuIndex::Found bestPartialGpu(const PlacementRequest& req, const ClusterState& state,
+                                      NodeRange range, bool spread, int model,
+                                      const std::vector<bool>* modelsAllowed) {
+    const PartialGpuIndex& index = state.partialIndex();
+    PartialGpuIndex::Found best;
+    auto better = [spread](const PartialGpuIndex::Found& a, const PartialGpuIndex::Found& b) {
+        if (a.rank != b.rank) return spread ? a.rank > b.rank : a.rank < b.rank;
+        return a.node != b.node ? a.node < b.node : a.slot < b.slot;
+    };
+    auto hostFits = [&](int node) { return state.hostFits(node, req.host); };
+    for (int p = 0; p < index.poolCount(); ++p) {
+        const PartialGpuIndex::Pool& pool = index.pool(p);
+        if ((model >= 0 && pool.model != model) || (modelsAllowed && !(*modelsAllowed)[pool.model]))
+            continue;
+        int kind = 0, minRank = 1;
+        if (req.asksMig()) {
+            if (pool.mode != SharingMode::Mig) continue;
+            const std::uint8_t id = req.migProfileId[static_cast<int>(pool.family)];
+            kind = id == JobSpec::kNoMig ? -1 : PartialGpuIndex::migKind(pool.family, id);
+            if (kind < 0) continue;
+        } else {
+            if (pool.mode == SharingMode::Mig) continue;
+            // Time-slicing hands out a replica whatever the pod asks: any listed GPU fits.
+            if (pool.mode == SharingMode::Mps) minRank = req.milliGpu;
+        }
+        const PartialGpuIndex::Found f =
+            index.first(p, kind, minRank, spread, range.begin, range.end, hostFits);
+        if (f.node >= 0 && (best.node < 0 || better(f, best))) best = f;
+    }
+    return best;
+}
+
+bool onePodFits(const PlacementRequest& request, const ClusterState& state) {
+    if (!request.asksMig() && !request.sharesGpu()) return bestPodCapacity(request, state) >= 1;
+    const NodeRange range = nodeRangeOf(state.fleet(), request.pinLevel, request.pinIndex);
+    return bestPartialGpu(request, state, range, false, request.gpuModel, nullptr).node >= 0;
 }
 
 long long bestPodCapacity(const PlacementRequest& request, const ClusterState& state, Basis basis) {

@@ -43,8 +43,17 @@ void Scheduler::enqueue(std::uint32_t job) {
 }
 
 bool Scheduler::fitsEmptyReady(std::uint32_t job) const {
+    // Depends on the job's shape and the node states only: kept per shape until a node
+    // changes state (counting shares and instances walks every GPU that takes them).
+    const ShapeKey key = JobQueue::shapeOf(m_sim.spec(job));
+    const std::uint64_t states = m_sim.cluster.stateChanges();
+    if (const auto it = m_fitsEmptyReady.find(key);
+        it != m_fitsEmptyReady.end() && it->second.first == states)
+        return it->second.second;
     const PlacementRequest req = requestOf(m_sim.spec(job));
-    return bestPodCapacity(req, m_sim.cluster, Basis::ReadyEmpty) >= req.pods;
+    const bool fits = bestPodCapacity(req, m_sim.cluster, Basis::ReadyEmpty) >= req.pods;
+    m_fitsEmptyReady[key] = {states, fits};
+    return fits;
 }
 
 void Scheduler::pass(double nowS) {
@@ -433,7 +442,8 @@ void Scheduler::backfill(std::uint32_t job, double nowS, Cleared cleared) {
     // (in a saturated fleet most tries end here; the hold touches every reserved node).
     if (!m_phantomApplied) {
         const PlacementRequest req = requestOf(m_sim.spec(job));
-        if (bestPodCapacity(req, m_sim.cluster) < req.pods) {
+        if (req.pods == 1 ? !onePodFits(req, m_sim.cluster)
+                          : bestPodCapacity(req, m_sim.cluster) < req.pods) {
             m_failedAlways.add(key);
             return;
         }

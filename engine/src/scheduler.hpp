@@ -20,6 +20,8 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "gpuplan/simulate.hpp"
@@ -257,6 +259,9 @@ private:
     /// Kueue's fair-sharing share of the job's team with the job admitted (0 outside).
     double fairShare(std::uint32_t job) const;
     std::vector<Cursor> m_cursors;
+    /// fitsEmptyReady per shape, with the node-state count it was worked out at.
+    mutable std::unordered_map<ShapeKey, std::pair<std::uint64_t, bool>, JobQueue::KeyHash>
+        m_fitsEmptyReady;
     /// Groups set aside in this scan (parkable), with the position of the job looked at last.
     struct Parked {
         int group;
