@@ -315,6 +315,70 @@ std::vector<GeneratedScenario> adversarialScenarios() {
                        s.erase("nodeEvents");
                        return parse(s, common, dir, RunBudget{});
                    }});
+    // ---- Issue 29 (fuzzing, defects 1, 4, 5): backlogs of pods that take part of a GPU or
+    // that wait for on-demand nodes, and one huge gang of shares. Each pass once looked at
+    // the whole queue (or the first 4,096 jobs, or every GPU per pod).
+    auto oneRack = [](int nodes, const Json& sharing) {
+        Json fleet = fleetOf({{"rack", nodes}}, "dgx-h100");
+        if (!sharing.is_null()) fleet["pods"][0]["racks"][0]["nodes"][0]["sharing"] = sharing;
+        return fleet;
+    };
+    auto backlog = [](Json fleet, Json cls) {
+        Json s = scenarioHead("backlog", 86400, 600);
+        s["topology"] = std::move(fleet);
+        cls.erase("maxJobs");
+        cls["durationS"] = {{"dist", "exponential"}, {"mean", 600}};
+        s["jobClasses"] = {cls};
+        return s;
+    };
+    // N 1g instances an hour on 8 nodes cut 7 × 1g per GPU (448 instances): 600 s jobs keep
+    // ~N / 6 busy, a queue of thousands that no 1g can join.
+    out.push_back(atEdge(
+        "adversarial_mig_backlog", "N 1g jobs an hour on 448 1g instances, a day", 100'000'000,
+        [=](long long n, const std::filesystem::path&) {
+            Json cls = poissonClass("instances", static_cast<double>(n), 0, 1, 600);
+            cls["migProfile"] = "1g.10gb";
+            const Json mig = {
+                {"mode", "mig"},
+                {"migLayout", "1g.10gb, 1g.10gb, 1g.10gb, 1g.10gb, 1g.10gb, 1g.10gb, 1g.10gb"}};
+            return backlog(oneRack(8, mig), cls);
+        }));
+    // The same on 8 nodes time-sliced 4 ways, quarter-GPU pods (256 replicas).
+    out.push_back(
+        atEdge("adversarial_shared_backlog",
+               "N quarter-GPU jobs an hour on 256 time-slice replicas, a day", 100'000'000,
+               [=](long long n, const std::filesystem::path&) {
+                   Json cls = poissonClass("shares", static_cast<double>(n), 0, 1, 600);
+                   cls["gpuMilli"] = 250;
+                   return backlog(oneRack(8, {{"mode", "time-slicing"}, {"replicas", 4}}), cls);
+               }));
+    // N 1-GPU jobs an hour on 16 on-demand nodes (128 GPUs), all of them soon up: the
+    // autoscaler once walked the first 4,096 queued jobs after every pass.
+    out.push_back(atEdge(
+        "adversarial_on_demand_backlog", "N 1-GPU jobs an hour on 16 autoscaled on-demand nodes",
+        100'000'000, [=](long long n, const std::filesystem::path&) {
+            Json fleet = oneRack(16, nullptr);
+            fleet["pods"][0]["racks"][0]["nodes"][0]["buyingClass"] = "on-demand";
+            Json s = backlog(fleet, poissonClass("ones", static_cast<double>(n), 0, 1, 600));
+            s["onDemand"] = {{"provisioningDelayS", 300}, {"idleTimeoutS", 600}};
+            return s;
+        }));
+    // One gang of N quarter-GPU pods on time-sliced nodes that just hold it (N / 32 nodes):
+    // placement once looked at every GPU for every pod.
+    out.push_back(atEdge("adversarial_shared_gang", "one gang of N quarter-GPU pods, N / 32 nodes",
+                         100'000, [=](long long n, const std::filesystem::path&) {
+                             Json s = scenarioHead("shared gang", 7200, 600);
+                             s["topology"] = oneRack(static_cast<int>((n + 31) / 32),
+                                                     {{"mode", "time-slicing"}, {"replicas", 4}});
+                             s["jobs"] = {{{"name", "gang"},
+                                           {"team", "t"},
+                                           {"gpus", n},
+                                           {"gpuMilli", 250},
+                                           {"durationS", 600},
+                                           {"submitS", 0}}};
+                             return s;
+                         }));
+    // ---- end of issue 29's cases
     // Every multi-GPU class of the 100k preset elastic to 1,000,000 GPUs: each resize records
     // its gang's whole binding (it once asked for 31 GB); the run's resize budget stops it.
     out.push_back({"adversarial_elastic_100k", "synthetic-100k, every multi-GPU class elastic", "",

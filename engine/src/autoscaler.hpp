@@ -13,6 +13,7 @@
 #include "gpuplan/scenario.hpp"
 #include "gpuplan/topology.hpp"
 #include "job_queue.hpp"
+#include "placement.hpp"
 #include "quota_ledger.hpp"
 
 namespace gpuplan::detail {
@@ -71,6 +72,45 @@ private:
     int m_comingTotal = 0;
     /// Jobs the last scale-up counted, with their pool (sorted by job).
     std::vector<std::pair<std::uint32_t, int>> m_waiting;
+    /// What one queue group's jobs may do with each pool, worked out once per scale-up.
+    struct PoolFit {
+        int model = 0;
+        long long podsPerNode = 0;  ///< 0: the pool is not for it, or its quota refuses it
+    };
+    struct GroupFit {
+        PlacementRequest req;
+        long long freeNowPods = 0;  ///< whole-GPU pods that fit the free GPUs now
+        std::vector<PoolFit> pools;
+        bool anyPool = false;  ///< some pool's nodes hold it, and its quota admits it
+    };
+    GroupFit groupFit(const JobSpec& spec, const ClusterState& cluster,
+                      const QuotaLedger& quota) const;
+    /// One job in queue order: the pods that do not fit the free GPUs it speaks for ask for
+    /// nodes of the first pool that can hold them (m_waiting).
+    void countJob(std::uint32_t job, const GroupFit& fit, std::vector<long long>& freeGpus,
+                  std::vector<double>& needNodes);
+    /// How many of a queue group's jobs are among the first kMaxScan in queue order.
+    static std::size_t windowShare(const JobQueue& queue, int group);
+    /// Could `newNodes` nodes of the pool ever come (its size, the ceiling)?
+    bool withinPool(std::size_t pool, double newNodes) const;
+    /// What countJob says of every job of a group none of whose pods fit the free GPUs now:
+    /// the pool it waits for and the nodes it asks (pool −1: none). Nothing while it may fit.
+    struct Settled {
+        int pool = -1;
+        double newNodes = 0;
+    };
+    std::optional<Settled> settledOutcome(const GroupFit& fit,
+                                          const std::vector<long long>& freeGpus) const;
+    /// The jobs of a settled run that wait for a pool: a group's live jobs with keys in
+    /// [first, last] when the scale-up looked (the queue does not change before the next).
+    struct WaitingSpan {
+        int group;
+        JobQueue::OrderKey first, last;
+        int pool;
+    };
+    std::vector<WaitingSpan> m_waitingSpans;  ///< by group
+    const JobQueue* m_queue = nullptr;        ///< the last scale-up's
+    std::vector<GroupFit> m_byGroup;
 };
 
 }  // namespace gpuplan::detail

@@ -60,6 +60,8 @@ ClusterState::ClusterState(const Fleet& fleet)
         // Start from Failed (not indexed) and move to the initial state through setState,
         // so all counters go through one path.
         m_nodesByState[node.gpuModel * kNodeStateCount + static_cast<int>(NodeState::Failed)] += 1;
+        m_elasticNodes += node.elastic;
+        m_elasticBought += node.elastic;
         setState(i, node.initialState);
     }
     m_shareMilli.assign(gpus, 0);
@@ -92,6 +94,45 @@ ClusterState::ClusterState(const Fleet& fleet)
                 m_idleDynamicMig.insert(static_cast<std::uint32_t>(m_firstGpu[i] + slot));
         }
     }
+    m_partial = PartialGpuIndex(fleet);
+    for (int i = 0; i < n; ++i)
+        reindexPartialNode(i);
+}
+
+PartialGpuIndex::Entry ClusterState::partialEntry(int node, int slot) const {
+    PartialGpuIndex::Entry e;
+    if (!schedulable(node)) return e;
+    const GpuSharingDef& sharing = m_fleet->nodes[node].sharing;
+    const int gpu = m_firstGpu[node] + slot;
+    if (sharing.mode == SharingMode::Mig) {
+        // Every profile with a free instance; ranked by the free compute slices.
+        const MigLayout& layout = m_migLayout[gpu];
+        const std::uint8_t taken = m_migTaken[gpu];
+        for (int i = 0; i < layout.size(); ++i) {
+            if (taken >> i & 1u) continue;
+            e.kinds |= 1u << PartialGpuIndex::migKind(layout.family(), layout[i].profileId);
+            e.rank += layout.profileOf(layout[i]).computeSlices;
+        }
+        return e;
+    }
+    // Not held whole, below its client or replica limit, with room (shareFits for some share).
+    const int clients = m_shareClients[gpu];
+    const bool heldWhole = !(m_free[node] >> slot & 1u) && clients == 0;
+    const int limit =
+        sharing.mode == SharingMode::TimeSlicing ? sharing.timeSliceReplicas : sharing.mpsClients;
+    const int room = 1000 - usedMilli(node, slot);
+    if (!heldWhole && clients < limit && room > 0) e = {1, room};
+    return e;
+}
+
+void ClusterState::reindexPartial(int node, int slot) {
+    if (m_partial.poolOf(node) >= 0) m_partial.set(node, slot, partialEntry(node, slot));
+}
+
+void ClusterState::reindexPartialNode(int node) {
+    if (m_partial.poolOf(node) < 0) return;
+    for (int slot = 0; slot < m_fleet->nodes[node].gpus; ++slot)
+        reindexPartial(node, slot);
 }
 
 void ClusterState::indexNode(int node, int sign) {
@@ -124,6 +165,7 @@ void ClusterState::occupy(int node, std::uint64_t mask) {
     m_freeCount[node] = static_cast<std::uint8_t>(before - gpus);
     if (schedulable(node)) reindexNode(node, before);
     m_allocatedUnits += std::int64_t{gpus} * kUnitsPerGpu;
+    reindexPartialSlots(node, mask);
 }
 
 void ClusterState::release(int node, std::uint64_t mask) {
@@ -136,6 +178,7 @@ void ClusterState::release(int node, std::uint64_t mask) {
     m_freeCount[node] = static_cast<std::uint8_t>(before + gpus);
     if (schedulable(node)) reindexNode(node, before);
     m_allocatedUnits -= std::int64_t{gpus} * kUnitsPerGpu;
+    reindexPartialSlots(node, mask);
 }
 
 int ClusterState::partialGpus(int node) const {
@@ -177,6 +220,7 @@ void ClusterState::occupyShare(int node, int slot, int milli) {
         m_sharedNodes.insert(static_cast<std::uint32_t>(node));
     }
     m_allocatedUnits += std::int64_t{milli} * (kUnitsPerGpu / 1000);
+    reindexPartial(node, slot);
 }
 
 void ClusterState::releaseShare(int node, int slot, int milli) {
@@ -198,6 +242,7 @@ void ClusterState::releaseShare(int node, int slot, int milli) {
         if (schedulable(node)) reindexNode(node, before);
     }
     m_allocatedUnits -= std::int64_t{milli} * (kUnitsPerGpu / 1000);
+    reindexPartial(node, slot);
 }
 
 void ClusterState::takeHost(int node, HostDemand host, int sign) {
@@ -226,6 +271,7 @@ void ClusterState::occupyMig(const PodPlacement& pod, int sign) {
     }
     const int slices = m_migLayout[gpu].profileOf(m_migLayout[gpu][pod.migInstance]).computeSlices;
     m_allocatedUnits += sign * std::int64_t{slices} * (kUnitsPerGpu / MigLayout::kComputeSlices);
+    reindexPartial(node, gpu - m_firstGpu[node]);
 }
 
 void ClusterState::setMigLayout(int node, int slot, const MigLayout& layout, bool inService) {
@@ -240,6 +286,7 @@ void ClusterState::setMigLayout(int node, int slot, const MigLayout& layout, boo
         m_idleDynamicMig.insert(static_cast<std::uint32_t>(gpu));
     else
         m_idleDynamicMig.erase(static_cast<std::uint32_t>(gpu));
+    reindexPartial(node, slot);
 }
 
 void ClusterState::occupy(const PodPlacement& pod, HostDemand host) {
@@ -282,6 +329,8 @@ void ClusterState::setState(int node, NodeState next) {
     m_nodesByState[info.gpuModel * kNodeStateCount + static_cast<int>(prev)] -= 1;
     m_state[node] = next;
     m_drainingNodes += (next == NodeState::Draining) - (prev == NodeState::Draining);
+    if (info.elastic)
+        m_elasticBought += (next != NodeState::Provisioning) - (prev != NodeState::Provisioning);
     m_nodesByState[info.gpuModel * kNodeStateCount + static_cast<int>(next)] += 1;
     if (isProvisioned(next)) {
         m_provisionedGpus += info.gpus;
@@ -292,6 +341,7 @@ void ClusterState::setState(int node, NodeState next) {
         indexNode(node, +1);
         count(Basis::ReadyEmpty, node, info.wholeGpus(), +1);
     }
+    if (prev == NodeState::Ready || next == NodeState::Ready) reindexPartialNode(node);
 }
 
 void ClusterState::count(Basis basis, int node, int count, int delta) {
@@ -380,10 +430,19 @@ void ClusterState::checkAgainst(std::span<const HeldPod> held) const {
             fail(node, "CPU or memory books disagree");
     }
     int partial = 0;
-    for (int node = 0; node < n; ++node)
+    for (int node = 0; node < n; ++node) {
         if (schedulable(node)) partial += partialGpus(node);
+        if (m_partial.poolOf(node) >= 0)
+            for (int slot = 0; slot < m_fleet->nodes[node].gpus; ++slot)
+                if (!m_partial.holds(node, slot, partialEntry(node, slot)))
+                    fail(node, "the index of GPUs that take instances or shares is wrong");
+    }
     if (partial != m_readyPartialGpus)
         throw std::logic_error("invariant: shared and MIG GPU count drifted");
+    if (!m_partial.countsAgree())
+        throw std::logic_error(
+            "invariant: the index of GPUs that take instances or shares "
+            "holds GPUs it does not list");
     if (allocated != m_allocatedUnits)
         throw std::logic_error("invariant: allocated GPU counter drifted");
 }

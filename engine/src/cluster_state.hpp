@@ -20,6 +20,7 @@
 #include "gpuplan/results.hpp"
 #include "gpuplan/topology.hpp"
 #include "index_set.hpp"
+#include "partial_gpu_index.hpp"
 
 namespace gpuplan::detail {
 
@@ -177,6 +178,9 @@ public:
     /// GPUs on Ready nodes that take shares or instances beside what holds them: shared GPUs
     /// and every GPU of a MIG node (an upper bound on where a share or instance could go).
     int readyPartialGpus() const { return m_readyPartialGpus; }
+    /// GPUs of Ready nodes that can take one more MIG instance or share, by what pack and
+    /// spread order them by (placement reads it instead of walking every GPU).
+    const PartialGpuIndex& partialIndex() const { return m_partial; }
     /// Nodes with at least one shared GPU, whatever their state (the fragmentation gauge walks
     /// them; the histograms describe the rest).
     const IndexSet& sharedNodes() const { return m_sharedNodes; }
@@ -185,6 +189,11 @@ public:
     std::uint64_t stateChanges() const { return m_stateChanges; }
     /// Nodes Draining, all models (the kernel looks for drained nodes only when some are).
     int drainingNodes() const { return m_drainingNodes; }
+    /// On-demand nodes that follow demand (FleetNode::elastic): those in any state but
+    /// Provisioning (bought: up, coming up through a node event, or down), and those
+    /// Provisioning (unbought: what the autoscaler may request).
+    int elasticNodesBought() const { return m_elasticBought; }
+    int elasticNodesUnbought() const { return m_elasticNodes - m_elasticBought; }
     int nodesInState(int model, NodeState s) const {
         return m_nodesByState[model * kNodeStateCount + static_cast<int>(s)];
     }
@@ -203,6 +212,17 @@ private:
     void occupyMig(const PodPlacement& pod, int sign);
     /// A node's GPUs that count in readyPartialGpus when it is Ready.
     int partialGpus(int node) const;
+    /// Where a GPU of a MIG or sharing node belongs in the partial-GPU index now.
+    PartialGpuIndex::Entry partialEntry(int node, int slot) const;
+    /// Tells the partial-GPU index where a GPU of a MIG or sharing node belongs now.
+    void reindexPartial(int node, int slot);
+    void reindexPartialNode(int node);
+    /// Whole GPUs taken or given back on a sharing node: those GPUs take shares or not.
+    void reindexPartialSlots(int node, std::uint64_t mask) {
+        if (m_partial.poolOf(node) < 0) return;
+        for (; mask != 0; mask &= mask - 1)
+            reindexPartial(node, std::countr_zero(mask));
+    }
 
     const Fleet* m_fleet;
     int m_models;
@@ -213,6 +233,7 @@ private:
     std::vector<std::uint16_t> m_shareMilli;    ///< per GPU: shares' sum; 0 = not shared
     std::vector<std::uint16_t> m_shareClients;  ///< per GPU: shares on it
     IndexSet m_sharedNodes;
+    PartialGpuIndex m_partial;  ///< built last in the constructor (empty before)
     /// Per GPU, MIG nodes only (empty when the fleet has none): layout and instances taken.
     std::vector<MigLayout> m_migLayout;
     std::vector<std::uint8_t> m_migTaken;
@@ -233,6 +254,8 @@ private:
     std::array<std::array<UnitHistograms, 3>, 3> m_hist;
     std::vector<int> m_nodesByState;
     int m_drainingNodes = 0;
+    int m_elasticNodes = 0;
+    int m_elasticBought = 0;
     int m_provisionedGpus = 0;
     double m_provisionedPeakTflops = 0;
     std::int64_t m_allocatedUnits = 0;

@@ -278,14 +278,22 @@ std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const 
                     const std::string headName = m_sim.results.jobName(head);
                     // Only a job that would need GPUs the head holds can delay it; one
                     // that fits beside the hold is not kept out by the head.
-                    if (m_scheduler.mode() == BackfillMode::Easy &&
-                        m_scheduler.reservation().active &&
-                        !m_scheduler.fitsBesideReservation(jobIndex))
+                    using Refusal = Scheduler::BackfillRefusal;
+                    if (const Refusal rule = m_scheduler.backfillRefusal(jobIndex, nowS);
+                        rule != Refusal::None)
                         return format(
                             "Scheduling (queue order): fits now, but starting it would delay %s "
-                            "(priority %d), which holds a backfill reservation to start in %s.",
+                            "(priority %d), which holds a backfill reservation to start in %s: "
+                            "it fits only on GPUs held for it, and %s.",
                             headName.c_str(), m_sim.spec(head).priority,
-                            formatDuration(m_scheduler.reservation().startS - nowS).c_str());
+                            formatDuration(m_scheduler.reservation().startS - nowS).c_str(),
+                            rule == Refusal::RunsPastStart
+                                ? "even at full speed it would run past that start"
+                            : rule == Refusal::SlowedPastStart
+                                ? "placed now — where its policy puts it, then as tightly as "
+                                  "it fits — it would run slowed past that start"
+                                : "a GPU share may not use held GPUs (a GPU comes back whole "
+                                  "only when its last share ends)");
                     if (m_scheduler.mode() == BackfillMode::None)
                         return format(
                             "Scheduling (queue order): fits now, but waits behind %s at the "
@@ -449,7 +457,8 @@ PendingEntry Diagnoser::diagnoseQueued(std::uint32_t jobIndex, double nowS) {
     // Jobs of one shape and constraint share a diagnosis within a sample; the blocked head
     // is described on its own.
     const bool isHead = jobIndex == m_scheduler.blockedHead();
-    const ShapeKey key = memoKey(job);  // the head is neither read from nor kept in the memo
+    ShapeKey key = memoKey(job);  // the head is neither read from nor kept in the memo
+    key.memoVariant = m_scheduler.mayEndBeforeReservation(jobIndex, nowS);  // EASY's rule differs
     if (auto it = m_memo.find(key); it != m_memo.end() && !isHead)
         return PendingEntry{.job = jobIndex,
                             .layer = it->second.layer,

@@ -72,10 +72,22 @@ void JobQueue::insert(std::uint32_t job) {
         // try_emplace: no node is allocated when the shape has its group already (emplace
         // builds one first, then frees it: two allocator calls per arrival).
         auto [it, added] = m_groupByKey.try_emplace(key, static_cast<int>(m_groups.size()));
-        if (added) m_groups.push_back(Group{key, {}, {}, 0});
+        if (added) {
+            Group g;
+            g.key = key;
+            g.priority = s.priority;
+            g.source = s.source;
+            g.sourceIndex = s.sourceIndex;
+            m_groups.push_back(std::move(g));
+        }
         m_lastGroup = it->second;
     }
     const int group = m_lastGroup;
+    {
+        Group& g = m_groups[group];
+        g.oneOrigin = g.oneOrigin && g.priority == s.priority && g.source == s.source &&
+                      g.sourceIndex == s.sourceIndex;
+    }
     // A requeued job still listed from before (not yet compacted) must not appear twice.
     if (m_staleIn[job] >= 0) compactGroup(m_staleIn[job]);
     Group& g = m_groups[group];
@@ -87,18 +99,37 @@ void JobQueue::insert(std::uint32_t job) {
                                [this](std::uint32_t a, std::uint32_t b) { return before(a, b); });
     if (static_cast<std::size_t>(pos - g.jobs.begin()) < g.front)
         g.front = static_cast<std::size_t>(pos - g.jobs.begin());
+    const bool atEnd = pos == g.jobs.end();
     g.jobs.insert(pos, job);
+    m_groupOf[job] = group;  // live from here on (the tree below reads it)
+    if (atEnd) {
+        // Appending position i (1-based): its entry sums (i − lowbit(i), i] — itself and the
+        // entries before it back to i − lowbit(i).
+        const std::size_t i = g.jobs.size();
+        const std::size_t low = i & (~i + 1);
+        std::uint32_t sum = 1;
+        for (std::size_t k = i - 1; k > i - low; k -= k & (~k + 1))
+            sum += g.liveTree[k - 1];
+        g.liveTree.push_back(sum);
+    } else {
+        rebuildLiveTree(g);  // a requeued job finds its place again: rare
+    }
     g.minRunS.insert(minRunS(job));
     ++g.live;
     g.liveGpuUnits += s.gpuUnits();
     ++m_size;
-    m_groupOf[job] = group;
 }
 
 void JobQueue::remove(std::uint32_t job) {
     if (m_groupOf[job] < 0) return;
     Group& g = m_groups[m_groupOf[job]];
     const JobSpec& s = spec(job);
+    const std::size_t pos = static_cast<std::size_t>(
+        std::lower_bound(g.jobs.begin(), g.jobs.end(), job,
+                         [this](std::uint32_t a, std::uint32_t b) { return before(a, b); }) -
+        g.jobs.begin());
+    for (std::size_t i = pos + 1; i <= g.liveTree.size(); i += i & (~i + 1))
+        --g.liveTree[i - 1];
     g.minRunS.erase(minRunS(job));
     --g.live;
     ++g.dead;
@@ -122,6 +153,37 @@ void JobQueue::compactGroup(int group) {
     });
     g.dead = 0;
     g.front = 0;
+    rebuildLiveTree(g);
+}
+
+void JobQueue::rebuildLiveTree(Group& g) const {
+    // Linear: each entry adds itself to its parent's.
+    const std::size_t n = g.jobs.size();
+    g.liveTree.assign(n, 0);
+    for (std::size_t i = 1; i <= n; ++i) {
+        g.liveTree[i - 1] += contains(g.jobs[i - 1]) ? 1 : 0;
+        const std::size_t parent = i + (i & (~i + 1));
+        if (parent <= n) g.liveTree[parent - 1] += g.liveTree[i - 1];
+    }
+}
+
+std::size_t JobQueue::liveBefore(const Group& group, std::size_t pos) const {
+    std::size_t live = 0;
+    for (std::size_t i = pos; i > 0; i -= i & (~i + 1))
+        live += group.liveTree[i - 1];
+    return live;
+}
+
+std::size_t JobQueue::positionOfLive(const Group& group, std::size_t m) const {
+    // Down the tree: the largest prefix holding at most m live jobs ends just before it.
+    const std::size_t n = group.liveTree.size();
+    std::size_t pos = 0, left = m + 1;
+    for (std::size_t step = std::bit_floor(std::max<std::size_t>(n, 1)); step > 0; step >>= 1)
+        if (pos + step <= n && group.liveTree[pos + step - 1] < left) {
+            pos += step;
+            left -= group.liveTree[pos - 1];
+        }
+    return pos;  // 0-based: the (m+1)-th live job sits at pos
 }
 
 void JobQueue::compact() {

@@ -51,6 +51,9 @@ struct ShapeKey {
     /// The team, where its quota decides admission (the diagnosis tells such teams apart);
     /// −1 elsewhere. Never compared by coveredBy: whether a shape fits is no team's business.
     std::int32_t team = -1;
+    /// Diagnosis memo keys only: what else tells jobs of one shape apart there (whether one
+    /// could end before the head's reserved start). Never compared by coveredBy.
+    std::uint8_t memoVariant = 0;
 
     bool operator==(const ShapeKey&) const = default;
     /// Every job of this shape fits only if one of `failed`'s fits (same target and kind:
@@ -155,6 +158,16 @@ public:
         mutable std::size_t front = 0;
         bool compactionDue = false;
         std::int64_t liveGpuUnits = 0;  ///< GPU-equivalents the live jobs ask (JobSpec::gpuUnits)
+        /// Live jobs by position in `jobs`, as a Fenwick tree (1-based: entry i sums positions
+        /// (i − lowbit(i), i]): how many of a group's first positions are live, and where its
+        /// m-th live job is, in O(log n) (liveBefore, positionOfLive).
+        std::vector<std::uint32_t> liveTree;
+        /// Every job ever queued in the group has the first one's priority and source (so the
+        /// same preemption rights: a failed preemption search answers for all of them).
+        bool oneOrigin = true;
+        std::int32_t priority = 0;
+        JobSource source = JobSource::Class;
+        std::uint32_t sourceIndex = 0;
     };
 
     /// `saved`: work the jobs kept at checkpoints (none when null), for their shortest runs.
@@ -184,6 +197,8 @@ public:
     /// The job left the queue (bound); its slot is reclaimed at the next compaction.
     void remove(std::uint32_t job);
     bool contains(std::uint32_t job) const { return m_groupOf[job] >= 0; }
+    /// The group a queued job is listed in (−1 when not queued).
+    int groupOf(std::uint32_t job) const { return m_groupOf[job]; }
     /// Position in the group's list of its first live job (jobs.size() when none).
     std::size_t firstLive(const Group& group) const {
         while (group.front < group.jobs.size() && !contains(group.jobs[group.front]))
@@ -207,6 +222,17 @@ public:
         HostDemand host;
     };
     SmallestPod smallestPod() const;
+    /// Live jobs listed before position `pos` of a group's list.
+    std::size_t liveBefore(const Group& group, std::size_t pos) const;
+    /// Position in a group's list of its live job number `m` (0-based, in queue order; m must
+    /// be below group.live).
+    std::size_t positionOfLive(const Group& group, std::size_t m) const;
+    /// Live jobs of a group that come before `key` in queue order.
+    std::size_t liveBeforeKey(const Group& group, const OrderKey& key) const {
+        const auto it = std::partition_point(group.jobs.begin(), group.jobs.end(),
+                                             [&](std::uint32_t j) { return orderKey(j) < key; });
+        return liveBefore(group, static_cast<std::size_t>(it - group.jobs.begin()));
+    }
     /// Drops removed jobs from the group lists that hold more removed jobs than live ones
     /// (so scans skip at most as many as they visit, and each compaction is paid for by the
     /// removals before it).
@@ -220,6 +246,9 @@ private:
         return static_cast<double>(s.startupS) + (m_saved ? m_saved->leftS(job, s) : s.durationS);
     }
     void compactGroup(int group);
+    /// The live-position tree of a group rebuilt from its list (after a compaction or an
+    /// insertion before its end).
+    void rebuildLiveTree(Group& g) const;
 
     const std::vector<JobRecord>* m_jobs;
     const SavedWork* m_saved;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <set>
+#include <tuple>
 
 namespace gpuplan::detail {
 
@@ -56,6 +58,29 @@ int freeMigInstances(const PlacementRequest& req, const ClusterState& state, int
     for (int i = 0; i < layout.size(); ++i)
         free += layout[i].profileId == profile && !(taken >> i & 1u);
     return free;
+}
+
+/// What a pod asking part of a GPU takes at (node, slot): a share (time-slicing hands out a
+/// replica), or the lowest free instance of its profile.
+PodPlacement partialPod(const PlacementRequest& req, const ClusterState& state, int node,
+                        int slot) {
+    if (!req.asksMig())
+        return {.node = static_cast<std::uint32_t>(node),
+                .milliGpu = static_cast<std::uint16_t>(
+                    shareMilliOn(state.fleet().nodes[node], req.milliGpu)),
+                .gpuMask = std::uint64_t{1} << slot};
+    const int profile = migProfileOn(req, state, node);
+    const MigLayout& layout = state.migLayout(node, slot);
+    const std::uint8_t taken = state.migTaken(node, slot);
+    int instance = 0;
+    while (layout[instance].profileId != profile || (taken >> instance & 1u))
+        ++instance;
+    const int slices = layout.profileOf(layout[instance]).computeSlices;
+    return {.node = static_cast<std::uint32_t>(node),
+            .milliGpu = static_cast<std::uint16_t>((slices * 1000 + 3) / 7),
+            .migInstance = static_cast<std::uint8_t>(instance),
+            .migComputeSlices = static_cast<std::uint8_t>(slices),
+            .gpuMask = std::uint64_t{1} << slot};
 }
 
 }  // namespace
@@ -173,8 +198,8 @@ public:
 private:
     bool runIn(PlacementPolicy policy, NodeRange range) {
         m_out.clear();
-        if (m_req.asksMig()) return migInstances(range, policy == PlacementPolicy::Spread);
-        if (m_req.sharesGpu()) return shares(range, policy == PlacementPolicy::Spread);
+        if (m_req.asksMig() || m_req.sharesGpu())
+            return partialGpus(range, policy == PlacementPolicy::Spread);
         // The topology tiers choose a unit by GPU capacity alone; with CPU or memory asked the
         // unit could refuse the gang, so such gangs are packed (see the header).
         if (policy == PlacementPolicy::TopologyAware && m_req.pods > 1 && m_req.host.none())
@@ -224,81 +249,20 @@ private:
         m_out.push_back(pod);
     }
 
-    /// Each pod takes a share of one GPU: pack picks the GPU with the least room that fits
-    /// (ties: lowest node, then slot), spread the most. A gang keeps to its first pod's model.
-    bool shares(NodeRange range, bool spread) {
+    /// Each pod takes part of one GPU — a share (pack: the GPU with the least room that fits,
+    /// spread: the most) or a free instance of its profile (pack: the GPU with the fewest
+    /// free compute slices that has one, spread: the most; on it, the lowest such instance) —
+    /// ties to the lowest node, then slot. A gang keeps to its first pod's model. Each pod
+    /// asks the partial-GPU index (bestPartialGpu), not every GPU.
+    bool partialGpus(NodeRange range, bool spread) {
         int model = m_req.gpuModel;
         const std::vector<bool> gangFits = modelsHoldingGang();
         for (int pod = 0; pod < m_req.pods; ++pod) {
-            int bestNode = -1, bestSlot = -1, bestRoom = 0;
-            for (int node = range.begin; node < range.end; ++node) {
-                const FleetNode& info = m_fleet.nodes[node];
-                if ((model >= 0 && info.gpuModel != model) || !gangFits[info.gpuModel] ||
-                    !m_state.schedulable(node) || !m_state.hostFits(node, m_req.host))
-                    continue;
-                const int milli = shareMilliOn(info, m_req.milliGpu);
-                for (int slot = 0; slot < info.gpus; ++slot) {
-                    if (!m_state.shareFits(node, slot, milli)) continue;
-                    const int room = 1000 - m_state.usedMilli(node, slot);
-                    if (bestNode < 0 || (spread ? room > bestRoom : room < bestRoom)) {
-                        bestNode = node;
-                        bestSlot = slot;
-                        bestRoom = room;
-                    }
-                }
-            }
-            if (bestNode < 0) return rollback();
-            model = m_fleet.nodes[bestNode].gpuModel;
-            const PodPlacement placed{.node = static_cast<std::uint32_t>(bestNode),
-                                      .milliGpu = static_cast<std::uint16_t>(
-                                          shareMilliOn(m_fleet.nodes[bestNode], m_req.milliGpu)),
-                                      .gpuMask = std::uint64_t{1} << bestSlot};
-            m_state.occupy(placed, m_req.host);
-            m_out.push_back(placed);
-        }
-        return true;
-    }
-
-    /// Each pod takes a free instance of its profile: pack picks the GPU with the fewest free
-    /// compute slices that has one (ties: lowest node, then slot), spread the most; on that
-    /// GPU, the lowest such instance. A gang keeps to its first pod's model.
-    bool migInstances(NodeRange range, bool spread) {
-        int model = m_req.gpuModel;
-        const std::vector<bool> gangFits = modelsHoldingGang();
-        for (int pod = 0; pod < m_req.pods; ++pod) {
-            int bestNode = -1, bestSlot = -1, bestFreeSlices = 0;
-            for (int node = range.begin; node < range.end; ++node) {
-                const FleetNode& info = m_fleet.nodes[node];
-                if ((model >= 0 && info.gpuModel != model) || !gangFits[info.gpuModel] ||
-                    !m_state.schedulable(node) || migProfileOn(m_req, m_state, node) < 0 ||
-                    !m_state.hostFits(node, m_req.host))
-                    continue;
-                for (int slot = 0; slot < info.gpus; ++slot) {
-                    if (freeMigInstances(m_req, m_state, node, slot, false) == 0) continue;
-                    const int freeSlices = freeComputeSlices(node, slot);
-                    if (bestNode < 0 ||
-                        (spread ? freeSlices > bestFreeSlices : freeSlices < bestFreeSlices)) {
-                        bestNode = node;
-                        bestSlot = slot;
-                        bestFreeSlices = freeSlices;
-                    }
-                }
-            }
-            if (bestNode < 0) return rollback();
-            model = m_fleet.nodes[bestNode].gpuModel;
-            const int profile = migProfileOn(m_req, m_state, bestNode);
-            const MigLayout& layout = m_state.migLayout(bestNode, bestSlot);
-            const std::uint8_t taken = m_state.migTaken(bestNode, bestSlot);
-            int instance = 0;
-            while (layout[instance].profileId != profile || (taken >> instance & 1u))
-                ++instance;
-            const int slices = layout.profileOf(layout[instance]).computeSlices;
-            const PodPlacement placed{
-                .node = static_cast<std::uint32_t>(bestNode),
-                .milliGpu = static_cast<std::uint16_t>((slices * 1000 + 3) / 7),
-                .migInstance = static_cast<std::uint8_t>(instance),
-                .migComputeSlices = static_cast<std::uint8_t>(slices),
-                .gpuMask = std::uint64_t{1} << bestSlot};
+            const PartialGpuIndex::Found f =
+                bestPartialGpu(m_req, m_state, range, spread, model, &gangFits);
+            if (f.node < 0) return rollback();
+            model = m_fleet.nodes[f.node].gpuModel;
+            const PodPlacement placed = partialPod(m_req, m_state, f.node, f.slot);
             m_state.occupy(placed, m_req.host);
             m_out.push_back(placed);
         }
@@ -313,15 +277,6 @@ private:
             fits[m] = (m_req.gpuModel < 0 || m_req.gpuModel == m) &&
                       (m_req.pods == 1 || podCapacityForModel(m_req, m_state, m) >= m_req.pods);
         return fits;
-    }
-
-    int freeComputeSlices(int node, int slot) const {
-        const MigLayout& layout = m_state.migLayout(node, slot);
-        const std::uint8_t taken = m_state.migTaken(node, slot);
-        int free = 0;
-        for (int i = 0; i < layout.size(); ++i)
-            if (!(taken >> i & 1u)) free += layout.profileOf(layout[i]).computeSlices;
-        return free;
     }
 
     bool rollback() {
@@ -482,6 +437,44 @@ void unplace(ClusterState& state, const std::vector<PodPlacement>& pods, HostDem
         else
             state.release(*it, host);
     }
+}
+
+PartialGpuIndex::Found bestPartialGpu(const PlacementRequest& req, const ClusterState& state,
+                                      NodeRange range, bool spread, int model,
+                                      const std::vector<bool>* modelsAllowed) {
+    const PartialGpuIndex& index = state.partialIndex();
+    PartialGpuIndex::Found best;
+    auto better = [spread](const PartialGpuIndex::Found& a, const PartialGpuIndex::Found& b) {
+        if (a.rank != b.rank) return spread ? a.rank > b.rank : a.rank < b.rank;
+        return a.node != b.node ? a.node < b.node : a.slot < b.slot;
+    };
+    auto hostFits = [&](int node) { return state.hostFits(node, req.host); };
+    for (int p = 0; p < index.poolCount(); ++p) {
+        const PartialGpuIndex::Pool& pool = index.pool(p);
+        if ((model >= 0 && pool.model != model) || (modelsAllowed && !(*modelsAllowed)[pool.model]))
+            continue;
+        int kind = 0, minRank = 1;
+        if (req.asksMig()) {
+            if (pool.mode != SharingMode::Mig) continue;
+            const std::uint8_t id = req.migProfileId[static_cast<int>(pool.family)];
+            kind = id == JobSpec::kNoMig ? -1 : PartialGpuIndex::migKind(pool.family, id);
+            if (kind < 0) continue;
+        } else {
+            if (pool.mode == SharingMode::Mig) continue;
+            // Time-slicing hands out a replica whatever the pod asks: any listed GPU fits.
+            if (pool.mode == SharingMode::Mps) minRank = req.milliGpu;
+        }
+        const PartialGpuIndex::Found f =
+            index.first(p, kind, minRank, spread, range.begin, range.end, hostFits);
+        if (f.node >= 0 && (best.node < 0 || better(f, best))) best = f;
+    }
+    return best;
+}
+
+bool onePodFits(const PlacementRequest& request, const ClusterState& state) {
+    if (!request.asksMig() && !request.sharesGpu()) return bestPodCapacity(request, state) >= 1;
+    const NodeRange range = nodeRangeOf(state.fleet(), request.pinLevel, request.pinIndex);
+    return bestPartialGpu(request, state, range, false, request.gpuModel, nullptr).node >= 0;
 }
 
 long long bestPodCapacity(const PlacementRequest& request, const ClusterState& state, Basis basis) {

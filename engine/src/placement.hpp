@@ -81,6 +81,17 @@ long long podCapacityForModel(const PlacementRequest& request, const ClusterStat
 /// or MIG instances), CPU and memory allow.
 long long podsOnNode(const PlacementRequest& request, const ClusterState& state, int node,
                      Basis basis);
+/// The GPU pack (or, `spread`, spread) gives a pod asking part of a GPU — a share, or a MIG
+/// instance — now: on a Ready node in `range` with the pod's CPU and memory free, of `model`
+/// (−1: any) where `modelsAllowed` (null: all) says so, the least room that fits (most, for
+/// spread) — for an instance, the fewest free compute slices among GPUs with a free instance
+/// of its profile — then the lowest node and slot. Node −1 when none.
+PartialGpuIndex::Found bestPartialGpu(const PlacementRequest& request, const ClusterState& state,
+                                      NodeRange range, bool spread, int model,
+                                      const std::vector<bool>* modelsAllowed);
+/// Does one pod of the request fit now — bestPodCapacity ≥ 1 — without counting them all?
+bool onePodFits(const PlacementRequest& request, const ClusterState& state);
+
 /// The best of podCapacityForModel over the models the request allows.
 long long bestPodCapacity(const PlacementRequest& request, const ClusterState& state,
                           Basis basis = Basis::FreeNow);

@@ -43,8 +43,17 @@ void Scheduler::enqueue(std::uint32_t job) {
 }
 
 bool Scheduler::fitsEmptyReady(std::uint32_t job) const {
+    // Depends on the job's shape and the node states only: kept per shape until a node
+    // changes state (counting shares and instances walks every GPU that takes them).
+    const ShapeKey key = JobQueue::shapeOf(m_sim.spec(job));
+    const std::uint64_t states = m_sim.cluster.stateChanges();
+    if (const auto it = m_fitsEmptyReady.find(key);
+        it != m_fitsEmptyReady.end() && it->second.first == states)
+        return it->second.second;
     const PlacementRequest req = requestOf(m_sim.spec(job));
-    return bestPodCapacity(req, m_sim.cluster, Basis::ReadyEmpty) >= req.pods;
+    const bool fits = bestPodCapacity(req, m_sim.cluster, Basis::ReadyEmpty) >= req.pods;
+    m_fitsEmptyReady[key] = {states, fits};
+    return fits;
 }
 
 void Scheduler::pass(double nowS) {
@@ -97,18 +106,19 @@ void Scheduler::pass(double nowS) {
     m_readyFreeAfterPass = m_sim.cluster.readyFreeGpus();
 }
 
-Scheduler::Outcome Scheduler::tryBind(std::uint32_t job, double nowS,
-                                      bool mustEndBeforeReservation) {
+Scheduler::Outcome Scheduler::tryBind(std::uint32_t job, double nowS, bool mustEndBeforeReservation,
+                                      PlacementPolicy policy) {
     const JobSpec& s = m_sim.spec(job);
     const PlacementRequest req = requestOf(s);
     if (m_sim.quota.manages(s.team))
-        return tryBindWithQuota(job, req, nowS, mustEndBeforeReservation);
-    if (!place(req)) return Outcome::NoFit;
+        return tryBindWithQuota(job, req, nowS, mustEndBeforeReservation, policy);
+    if (!place(req, policy)) return Outcome::NoFit;
     return commit(job, req, nowS, mustEndBeforeReservation);
 }
 
 Scheduler::Outcome Scheduler::tryBindWithQuota(std::uint32_t job, const PlacementRequest& req,
-                                               double nowS, bool mustEndBeforeReservation) {
+                                               double nowS, bool mustEndBeforeReservation,
+                                               PlacementPolicy policy) {
     // Kueue admits by quota, trying the team's flavors in order; the job then lands on that
     // GPU model. Admission and binding are one step here: a flavor whose quota admits but
     // whose GPUs are full is passed over for the next (Kueue would admit and leave the pods
@@ -122,7 +132,7 @@ Scheduler::Outcome Scheduler::tryBindWithQuota(std::uint32_t job, const Placemen
         admitted = true;
         PlacementRequest onModel = req;
         onModel.gpuModel = model;
-        if (place(onModel)) return commit(job, onModel, nowS, mustEndBeforeReservation);
+        if (place(onModel, policy)) return commit(job, onModel, nowS, mustEndBeforeReservation);
     }
     if (!admitted) return Outcome::QuotaBlocked;
     // Only a try on the job's own target says its shape does not fit.
@@ -217,7 +227,10 @@ bool Scheduler::groupHasShortJob(const JobQueue::Group& group, double nowS) cons
 void Scheduler::fullScan(double nowS) {
     m_head = npos;
     m_preemptionFailed.clear();
+    m_parked.clear();
+    ++m_scanId;
     auto& groups = m_queue.groups();
+    if (m_noHeadInScan.size() < groups.size()) m_noHeadInScan.resize(groups.size(), 0);
     // The groups' next jobs, merged in queue order (a heap kept across passes: no
     // allocation per pass).
     // With fair sharing, first by the team's share with the job admitted (lowest first).
@@ -257,6 +270,7 @@ void Scheduler::fullScan(double nowS) {
         }
         const std::uint32_t job = c.key.job;
         const ShapeKey key = groups[c.group].key;
+        if (m_counters) ++m_counters->jobsVisited;
         if (m_head == npos && m_def.backfill != BackfillMode::Greedy) {
             // Before the head: every job that fits starts; the first that does not (and could
             // once running jobs end) becomes the head. A shape that cannot fit even the empty
@@ -265,6 +279,13 @@ void Scheduler::fullScan(double nowS) {
             // Its group (one team, one shape) is kept out by its team's quota: all of it waits,
             // so the group drops out of the merge (a backlog over quota costs one look).
             if (quotaCovered(m_sim.spec(job))) continue;
+            // A shape that failed and can never be the head: the rest of its group would each
+            // be looked at for nothing. It waits aside, unless an eviction clears the failures.
+            if (parkable(c.group, job, key)) {
+                if (m_checkSkips && anyRoom()) verifySkip(job, false);
+                m_parked.push_back({c.group, c.pos});
+                continue;
+            }
             pushNext(c.group, c.pos + 1);
             if (m_checkSkips && anyRoom() && coveredByFailure(key, false)) verifySkip(job, false);
             bool quotaBlocked = quotaCovered(m_sim.spec(job));
@@ -294,6 +315,19 @@ void Scheduler::fullScan(double nowS) {
                 m_failedWithPhantom.clear();
                 clearQuotaFailures();
                 m_reservation.active = false;
+                // The groups set aside are looked at again from their first job behind this
+                // one (those before it were looked at for nothing, as they would have been).
+                for (const Parked& p : m_parked) {
+                    const auto& jobs = groups[p.group].jobs;
+                    const auto from = jobs.begin() + static_cast<std::ptrdiff_t>(p.pos);
+                    const auto next =
+                        std::upper_bound(from, jobs.end(), c.key,
+                                         [this](const JobQueue::OrderKey& k, std::uint32_t j) {
+                                             return k < m_queue.orderKey(j);
+                                         });
+                    pushNext(p.group, static_cast<std::size_t>(next - jobs.begin()));
+                }
+                m_parked.clear();
                 continue;
             }
             if (quotaBlocked) continue;
@@ -311,6 +345,9 @@ void Scheduler::fullScan(double nowS) {
             if (!m_reservation.active || m_reservation.job != job) computeReservation(job, nowS);
             if (!m_reservation.active) {
                 m_head = npos;  // cannot plan a start: let it not block the queue
+                // A share, an instance or a host demand never gets one (computeReservation):
+                // the same holds for every job of its group.
+                if (!requestOf(m_sim.spec(job)).wholeGpusOnly()) m_noHeadInScan[c.group] = m_scanId;
                 continue;
             }
             holdReservation();
@@ -360,6 +397,24 @@ void Scheduler::arrivalsOnly(double nowS) {
     releaseReservation();
 }
 
+bool Scheduler::parkable(int group, std::uint32_t job, const ShapeKey& key) const {
+    // Looking at `job` would change nothing when an earlier job of its group went the whole
+    // way in this scan (tried, not placed, no eviction found, fits the empty Ready fleet, no
+    // reservation for its kind) and, for this one: its shape is still covered by a failure
+    // that only an eviction clears (so it is not tried), an eviction search of its kind
+    // already failed (every job of the group has the same rights), and its team has no quota
+    // (whose admission could change as the scan binds). Strict FIFO stops at such a job, and
+    // fair sharing reorders the merge: neither sets groups aside.
+    if (m_def.backfill != BackfillMode::Easy || m_sim.quota.anyFairSharing()) return false;
+    if (m_noHeadInScan[group] != m_scanId || !m_failedAlways.covers(key)) return false;
+    const JobSpec& s = m_sim.spec(job);
+    if (m_sim.quota.manages(s.team)) return false;
+    if (!m_preempt) return true;
+    return m_queue.groups()[group].oneOrigin &&
+           std::find(m_preemptionFailed.begin(), m_preemptionFailed.end(), preemptionKey(job)) !=
+               m_preemptionFailed.end();
+}
+
 bool Scheduler::canEndBeforeReservation(std::uint32_t job, double nowS) const {
     const JobSpec& s = m_sim.spec(job);
     // Slowdown is ≥ 1, so startup + the ideal work left is the earliest possible end.
@@ -387,7 +442,8 @@ void Scheduler::backfill(std::uint32_t job, double nowS, Cleared cleared) {
     // (in a saturated fleet most tries end here; the hold touches every reserved node).
     if (!m_phantomApplied) {
         const PlacementRequest req = requestOf(m_sim.spec(job));
-        if (bestPodCapacity(req, m_sim.cluster) < req.pods) {
+        if (req.pods == 1 ? !onePodFits(req, m_sim.cluster)
+                          : bestPodCapacity(req, m_sim.cluster) < req.pods) {
             m_failedAlways.add(key);
             return;
         }
@@ -407,11 +463,31 @@ void Scheduler::backfill(std::uint32_t job, double nowS, Cleared cleared) {
         m_failedWithPhantom.add(key);
         return;
     }
-    // A job that ends before the head starts may use the held GPUs too.
+    // A job that ends before the head starts may use the held GPUs too: where its policy
+    // places it, or else where it spans the fewest fabric tiers (one node, one rack, …), which
+    // slows it least — the policy's choice may span racks and run past the head's start when
+    // a free node would hold the whole gang.
     vacatePhantom();
-    const Outcome o = tryBind(job, nowS, true);
+    Outcome o = tryBind(job, nowS, true);
+    if (o == Outcome::TooLong && tightestMayBeFaster(job))
+        o = tryBind(job, nowS, true, PlacementPolicy::TopologyAware);
     if (o == Outcome::Bound) refreshPhantom(job);
     if (o == Outcome::NoFit) m_failedAlways.add(key);
+}
+
+bool Scheduler::tightestMayBeFaster(std::uint32_t job) const {
+    // The topology-aware placement differs from the policy's only for a gang of whole GPUs
+    // without CPU or memory asked (placement.hpp); shares and instances never use held GPUs.
+    const PlacementRequest req = requestOf(m_sim.spec(job));
+    return m_def.placement != PlacementPolicy::TopologyAware && req.pods > 1 && req.wholeGpusOnly();
+}
+
+Scheduler::BackfillRefusal Scheduler::backfillRefusal(std::uint32_t job, double nowS) const {
+    if (!m_reservation.active || m_def.backfill != BackfillMode::Easy) return BackfillRefusal::None;
+    if (fitsBesideReservation(job)) return BackfillRefusal::None;
+    if (m_sim.spec(job).sharesGpu()) return BackfillRefusal::ShareOnHeldGpus;
+    return canEndBeforeReservation(job, nowS) ? BackfillRefusal::SlowedPastStart
+                                              : BackfillRefusal::RunsPastStart;
 }
 
 void Scheduler::refreshPhantom(std::uint32_t job) {

@@ -20,6 +20,8 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "gpuplan/simulate.hpp"
@@ -103,6 +105,23 @@ public:
     bool fitsEmptyReady(std::uint32_t job) const;
     /// Could the job start now on GPUs the head's reservation does not hold (between passes)?
     bool fitsBesideReservation(std::uint32_t job) const;
+    /// Which EASY rule keeps a job that fits now from starting (between passes). A job that
+    /// fits beside the head's held GPUs starts at once; one that needs them starts only if it
+    /// releases them before the head's reserved start, tried where its policy places it, then
+    /// in the tightest placement (fewest fabric tiers).
+    enum class BackfillRefusal {
+        None,             ///< no reservation, or it fits beside it
+        RunsPastStart,    ///< needs held GPUs and, even at full speed, ends after the start
+        SlowedPastStart,  ///< would end in time at full speed, but each placement tried slows it
+                          ///< past
+        ShareOnHeldGpus,  ///< a share never uses held GPUs (one returns whole only when its last
+                          ///< share ends)
+    };
+    BackfillRefusal backfillRefusal(std::uint32_t job, double nowS) const;
+    /// A reservation is active and the job, at full speed, would end before its start.
+    bool mayEndBeforeReservation(std::uint32_t job, double nowS) const {
+        return m_reservation.active && canEndBeforeReservation(job, nowS);
+    }
 
 private:
     /// QuotaBlocked: no flavor of its team's quota admits it. NoFitInFlavor: admitted, but
@@ -111,9 +130,15 @@ private:
 
     void fullScan(double nowS);
     void arrivalsOnly(double nowS);
-    Outcome tryBind(std::uint32_t job, double nowS, bool mustEndBeforeReservation);
+    Outcome tryBind(std::uint32_t job, double nowS, bool mustEndBeforeReservation) {
+        return tryBind(job, nowS, mustEndBeforeReservation, m_def.placement);
+    }
+    /// By another placement policy than the scheduler's (a backfill's tightest try).
+    Outcome tryBind(std::uint32_t job, double nowS, bool mustEndBeforeReservation,
+                    PlacementPolicy policy);
     [[gnu::noinline]] Outcome tryBindWithQuota(std::uint32_t job, const PlacementRequest& req,
-                                               double nowS, bool mustEndBeforeReservation);
+                                               double nowS, bool mustEndBeforeReservation,
+                                               PlacementPolicy policy);
     /// Places every pod into m_scratch (slots occupied), or leaves the cluster as it was.
     // ---- Preemption (scheduler_preemption.cpp) ----
     /// Evicts the fewest bound jobs that let `job` start, by the rules of its team's quota and
@@ -163,10 +188,13 @@ private:
     PreemptionKey preemptionKey(std::uint32_t job) const;
 
     [[gnu::always_inline]] bool place(const PlacementRequest& req) {
+        return place(req, m_def.placement);
+    }
+    [[gnu::always_inline]] bool place(const PlacementRequest& req, PlacementPolicy policy) {
         // The histograms reject a gang that cannot fit before any pod is placed and rolled
         // back; a single pod fails just as fast in placement itself.
         if (req.pods > 1 && bestPodCapacity(req, m_sim.cluster) < req.pods) return false;
-        return tryPlace(req, m_def.placement, m_sim.cluster, m_scratch);
+        return tryPlace(req, policy, m_sim.cluster, m_scratch);
     }
     /// A placed job (m_scratch) is bound, unless it must end before the reservation and
     /// would not (its slots are then given back).
@@ -203,6 +231,11 @@ private:
     void verifySkip(std::uint32_t job, bool besideHold);
     void clearFailures();
     bool canEndBeforeReservation(std::uint32_t job, double nowS) const;
+    /// Could the tightest placement (topology-aware) of this job differ from its policy's?
+    bool tightestMayBeFaster(std::uint32_t job) const;
+    /// Before the head: would looking at `job` (of `group`, shape `key`) change nothing, and
+    /// so every later job of its group? Then the group is set aside for the scan.
+    bool parkable(int group, std::uint32_t job, const ShapeKey& key) const;
     int realFreeGpus() const { return m_sim.cluster.readyFreeGpus() + m_phantomGpus; }
     /// Could any pod start (hold aside)? Wholly free GPUs, or GPUs that take shares or
     /// instances; when neither, a pass can stop looking.
@@ -226,6 +259,18 @@ private:
     /// Kueue's fair-sharing share of the job's team with the job admitted (0 outside).
     double fairShare(std::uint32_t job) const;
     std::vector<Cursor> m_cursors;
+    /// fitsEmptyReady per shape, with the node-state count it was worked out at.
+    mutable std::unordered_map<ShapeKey, std::pair<std::uint64_t, bool>, JobQueue::KeyHash>
+        m_fitsEmptyReady;
+    /// Groups set aside in this scan (parkable), with the position of the job looked at last.
+    struct Parked {
+        int group;
+        std::size_t pos;
+    };
+    std::vector<Parked> m_parked;
+    std::uint64_t m_scanId = 0;
+    /// Per group: the scan in which one of its jobs could not be the head for its kind.
+    std::vector<std::uint64_t> m_noHeadInScan;
     std::vector<PodPlacement> m_phantom;
     int m_phantomGpus = 0;
     bool m_holding = false;         ///< later jobs must leave the head's GPUs alone

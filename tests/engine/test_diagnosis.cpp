@@ -126,7 +126,8 @@ TEST_CASE("scheduling layer: running jobs, fragmentation and queue order") {
         CHECK(reason(r, e) ==
               "1/2 nodes are available: 1 Insufficient nvidia.com/gpu. Scheduling (queue order): "
               "fits now, but starting it would delay head (priority 0), which holds a backfill "
-              "reservation to start in 119 min.");
+              "reservation to start in 119 min: it fits only on GPUs held for it, and even at "
+              "full speed it would run past that start.");
         CHECK(r.jobs[test::jobIndex(r, "head")].firstStartS == 7200);
         CHECK(r.jobs[test::jobIndex(r, "later")].firstStartS == 7800);
     }

@@ -158,3 +158,37 @@ TEST_CASE("MinTracker stores about as many values as are live, however removals 
     m.erase(1.0);
     CHECK(m.empty());
 }
+
+TEST_CASE("a group counts its live jobs before any place, and finds its m-th live one") {
+    // Eleven jobs of one shape, 0..10, listed in that order (positions = job ids).
+    // Remove 2, 3 and 7: 3 removed < 8 live, so they stay listed. Live: 0 1 4 5 6 8 9 10.
+    //   live before position 5 (jobs 0..4): 0, 1, 4 → 3; before 11: 8; before 0: 0.
+    //   live job number 0 is at position 0, number 2 (third) at 4, number 5 at 8, 7 at 10.
+    //   before job 8's key: 0 1 4 5 6 → 5.
+    // Then 9 is queued again after removal (requeued before compaction: the group is
+    // compacted first) and 2 comes back in the middle: live 0 1 2 4 5 6 8 9 10.
+    const std::vector<JobRecord> jobs = jobsOf({1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1});
+    JobQueue q(&jobs, QueueOrder::PriorityFifo);
+    for (std::uint32_t j = 0; j < 11; ++j)
+        q.insert(j);
+    for (std::uint32_t j : {2u, 3u, 7u})
+        q.remove(j);
+    q.compact();
+    const JobQueue::Group& g = q.groups()[0];
+    REQUIRE(g.jobs.size() == 11);
+    CHECK(q.liveBefore(g, 5) == 3);
+    CHECK(q.liveBefore(g, 11) == 8);
+    CHECK(q.liveBefore(g, 0) == 0);
+    CHECK(q.positionOfLive(g, 0) == 0);
+    CHECK(q.positionOfLive(g, 2) == 4);
+    CHECK(q.positionOfLive(g, 5) == 8);
+    CHECK(q.positionOfLive(g, 7) == 10);
+    CHECK(q.liveBeforeKey(g, q.orderKey(8)) == 5);
+    q.remove(9);
+    q.insert(9);  // compacts the group first: 0 1 4 5 6 8 10, then 9 in its place
+    q.insert(2);
+    REQUIRE(g.jobs == std::vector<std::uint32_t>{0, 1, 2, 4, 5, 6, 8, 9, 10});
+    CHECK(q.liveBefore(g, 9) == 9);
+    CHECK(q.positionOfLive(g, 7) == 7);
+    CHECK(q.liveBeforeKey(g, q.orderKey(9)) == 7);
+}

@@ -173,3 +173,36 @@ TEST_CASE("the on-demand ceiling caps the nodes up or coming at once", "[autosca
         CHECK(parseScenario(scenarioToJson(s), "again.json", test::testCatalog()) == s);
     }
 }
+
+TEST_CASE("scale-up counts the first 4,096 queued jobs, in queue order across shapes",
+          "[autoscale]") {
+    // 7,000 on-demand one-GPU nodes (n1), none up; 300 s to provision. From t = 0, 0.001 s
+    // apart, alternately a job of 1 GPU and one of 2 pods × 1 GPU: 5,000 jobs, two shapes
+    // whose jobs interleave in the queue. The autoscaler counts the first 4,096 in queue order
+    // (Autoscaler::kMaxScan): 2,048 of each, asking 2,048 × 1 + 2,048 × 2 = 6,144 nodes — not
+    // the 2,500 + 5,000 = 7,500 all 5,000 would ask, which the 7,000 nodes could not give.
+    // At the sample at 60 s nothing is up yet, and the pending reasons say how many nodes are
+    // coming: 6,144 (counting every job would ask 7,500 and get the 7,000 there are).
+    Scenario s = test::smallFleet(1, 1, "n1");
+    s.horizonS = 120;
+    s.pods[0].racks[0].nodes[0].count = 7000;
+    s.pods[0].racks[0].nodes[0].buyingClass = BuyingClass::OnDemand;
+    s.onDemand = OnDemandDef{300, 600, std::nullopt};
+    JobClassDef one = test::jobClass("one", 1, 0, 3600);
+    one.arrival.process = ArrivalProcess::List;
+    JobClassDef two = test::jobClass("two", 2, 0, 3600);
+    two.arrival.process = ArrivalProcess::List;
+    two.traits.gpusPerPod = 1;
+    for (int i = 0; i < 2500; ++i) {
+        one.arrival.timesS.push_back(0.002 * i);
+        two.arrival.timesS.push_back(0.002 * i + 0.001);
+    }
+    s.jobClasses = {one, two};
+    const Results r = test::run(s);
+    REQUIRE(r.sampleTimesS[1] == 60);
+    REQUIRE(r.pendingAtSample(1).size() == 5000);
+    int told = 0;
+    for (const PendingEntry& e : r.pendingAtSample(1))
+        told += r.reasons[e.reason].find("(6144 coming in all)") != std::string::npos;
+    CHECK(told == 5000);
+}

@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <bit>
+#include <memory>
+
 #include "cluster_state.hpp"
 #include "placement.hpp"
 #include "test_support.hpp"
@@ -140,4 +143,86 @@ TEST_CASE("pods that fit a histogram of nodes by free GPUs") {
     CHECK(gpuplan::detail::podCapacity(hist, 9, 1) == 44);
     CHECK(gpuplan::detail::podCapacity(hist, 9, 8) == 2);
     CHECK(gpuplan::detail::podCapacity(hist, 9, 9) == 0);
+}
+
+namespace {
+
+/// One rack of two nodes of `type` under MPS (48 clients a GPU), with a 600 milli-GPU share
+/// on node 0's GPU 0 and a 300 share on node 1's GPU 2.
+struct TwoMpsNodes {
+    explicit TwoMpsNodes(const std::string& type) : scenario(test::smallFleet(1, 2, type)) {
+        scenario.pods[0].racks[0].nodes[0].sharing.mode = SharingMode::Mps;
+        fleet = Fleet::build(scenario);
+        state = std::make_unique<ClusterState>(fleet);
+        state->occupy(PodPlacement{.node = 0, .milliGpu = 600, .gpuMask = 0b0001}, {});
+        state->occupy(PodPlacement{.node = 1, .milliGpu = 300, .gpuMask = 0b0100}, {});
+    }
+    Scenario scenario;
+    Fleet fleet;
+    std::unique_ptr<ClusterState> state;
+    std::vector<PodPlacement> out;
+
+    /// (node, slot) of each placed pod.
+    std::vector<std::pair<std::uint32_t, int>> gpusOf() const {
+        std::vector<std::pair<std::uint32_t, int>> gpus;
+        for (const PodPlacement& p : out)
+            gpus.push_back({p.node, std::countr_zero(p.gpuMask)});
+        return gpus;
+    }
+};
+
+PlacementRequest shares(int milli, int pods, HostDemand host = {}) {
+    PlacementRequest r = request(1, pods);
+    r.milliGpu = milli;
+    r.host = host;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("a gang of shares takes, pod by pod, the GPU a lone pod would") {
+    // Room (1000 − used) per GPU: node 0: 400, 1000, 1000, 1000; node 1: 1000, 1000, 700,
+    // 1000. Three pods of 300 milli-GPU.
+    SECTION("pack: the least room that fits, then look again") {
+        // Pod 1: 400 is the least room ≥ 300 → node 0 GPU 0 (100 left). Pod 2: 100 < 300; the
+        // least now is node 1 GPU 2 (700 → 400). Pod 3: node 1 GPU 2 again (400 → 100).
+        TwoMpsNodes f("n4");
+        REQUIRE(tryPlace(shares(300, 3), PlacementPolicy::Pack, *f.state, f.out));
+        using G = std::vector<std::pair<std::uint32_t, int>>;
+        CHECK(f.gpusOf() == G{{0, 0}, {1, 2}, {1, 2}});
+        CHECK(f.state->usedMilli(0, 0) == 900);
+        CHECK(f.state->usedMilli(1, 2) == 900);
+    }
+    SECTION("spread: the most room, ties to the lowest node and GPU") {
+        // 1000 on node 0's GPUs 1–3 and node 1's 0, 1, 3: node 0 GPU 1 (→ 700), then GPU 2,
+        // then GPU 3.
+        TwoMpsNodes f("n4");
+        REQUIRE(tryPlace(shares(300, 3), PlacementPolicy::Spread, *f.state, f.out));
+        using G = std::vector<std::pair<std::uint32_t, int>>;
+        CHECK(f.gpusOf() == G{{0, 1}, {0, 2}, {0, 3}});
+    }
+}
+
+TEST_CASE("a gang of shares leaves a node whose CPU it used up") {
+    // The same GPUs on n4c nodes (16 CPUs each; the 600 and 300 shares asked none). Pods
+    // of 300 milli-GPU and 12 CPUs: one pod a node. Pack: pod 1 on node 0 GPU 0 (400 room);
+    // node 0 then has 4 CPUs left, too few, though its GPUs 1–3 have room: pod 2 on node 1
+    // GPU 2 (700). A third pod has no node: the gang of 3 does not fit, and nothing stays
+    // placed.
+    const HostDemand cpu{.cpuMilli = 12000};
+    SECTION("two pods fit") {
+        TwoMpsNodes f("n4c");
+        REQUIRE(tryPlace(shares(300, 2, cpu), PlacementPolicy::Pack, *f.state, f.out));
+        using G = std::vector<std::pair<std::uint32_t, int>>;
+        CHECK(f.gpusOf() == G{{0, 0}, {1, 2}});
+        CHECK(f.state->freeCpuMilli(0) == 4000);
+    }
+    SECTION("three do not, and nothing is left placed") {
+        TwoMpsNodes f("n4c");
+        CHECK_FALSE(tryPlace(shares(300, 3, cpu), PlacementPolicy::Pack, *f.state, f.out));
+        CHECK(f.out.empty());
+        CHECK(f.state->usedMilli(0, 0) == 600);
+        CHECK(f.state->usedMilli(1, 2) == 300);
+        CHECK(f.state->freeCpuMilli(0) == 16000);
+    }
 }

@@ -22,6 +22,8 @@ struct RunCounters {
     std::uint64_t carriedSkips = 0;
     /// Skipped jobs tried anyway by the invariant checks, and found not to fit.
     std::uint64_t verifiedSkips = 0;
+    /// Queued jobs full passes looked at (a backlog of one shape costs a few a pass).
+    std::uint64_t jobsVisited = 0;
 };
 
 struct RunOptions {
