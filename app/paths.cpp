@@ -42,9 +42,8 @@ std::vector<fs::path> dataDirs() {
             start = end + 1;
         }
     }
-    for (const fs::path& p :
-         {fs::path(GPUPLAN_SHARED_DATA_DIR), fs::current_path() / ".." / "shared" / "data"})
-        if (isDir(p)) dirs.push_back(p);
+    // After the user's own folders: the traces and lists gpuplan ships beside its presets.
+    if (const fs::path shipped = presetsDir() / "data"; isDir(shipped)) dirs.push_back(shipped);
     return dirs;
 }
 

@@ -10,8 +10,8 @@ namespace gpuplan::paths {
 std::filesystem::path presetsDir();
 /// presetsDir()/catalog/catalog.json
 std::filesystem::path catalogFile();
-/// Folders searched for trace files: GPUPLAN_DATA_DIR (':'-separated), then the checkout's
-/// ../shared/data, then ./../shared/data. Only existing folders are returned.
+/// Folders searched for trace files: GPUPLAN_DATA_DIR (':'-separated), then presetsDir()/data
+/// (the Philly trace and the openb lists, with their sources). Only existing folders.
 std::vector<std::filesystem::path> dataDirs();
 
 }  // namespace gpuplan::paths

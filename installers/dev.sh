@@ -15,7 +15,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-# Debian packages (see ../shared/reference/toolchain.md; slurm-wlm, slurm-client and munge give
+# Debian packages (slurm-wlm, slurm-client and munge give
 # tests/cli/slurm_sweep_test.sh a real one-node Slurm, python3-yaml reads the Kubernetes
 # manifests in tests/cli/k8s_sweep_manifest_test.sh). Never vendored, never downloaded
 # at build or run time.

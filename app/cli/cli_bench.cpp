@@ -30,7 +30,7 @@ const char* const kBenchUsage =
     "\n"
     "Runs engine benchmarks, each in its own process, and prints per benchmark the median\n"
     "wall seconds of simulate(), the load time, events/s, µs per job and peak RSS, against\n"
-    "the targets of DESIGN.md and issues 7 and 9:\n"
+    "their targets:\n"
     "  engine (default):\n"
     "  default_scenario     presets/scenarios/default.json      < 0.05 s\n"
     "  shared_cohort        presets/scenarios/shared-cohort.json (default with quotas,\n"

@@ -79,7 +79,7 @@ std::optional<std::uint64_t> parseUnsigned(std::string_view text);
 
 Catalog loadCatalogFor(const CommonOptions& common);
 /// Loads, with trace files searched in --data-dir folders, then GPUPLAN_DATA_DIR and the
-/// checkout's ../shared/data.
+/// presets' data folder.
 Scenario loadScenarioFor(const std::filesystem::path& file, const CommonOptions& common);
 /// The run budget holds for `replications` runs of the scenario, a count given on the command
 /// line instead of the file's "replications" (which the reader checked): refused as the

@@ -1,4 +1,4 @@
-// gpuplan --bench: the GUI's performance figures against DESIGN.md's targets.
+// gpuplan --bench: the GUI's performance figures against their targets.
 #pragma once
 
 #include <QElapsedTimer>

@@ -1,4 +1,4 @@
-// The FGD fragmentation measure. Written from ../shared/reference/scheduling.md section 10,
+// The FGD fragmentation measure. Written from the paper's definitions (fragmentation.hpp),
 // with the details settled by reading the paper's simulator (hkust-adsl/
 // kubernetes-scheduler-simulator, commit 8f3d641): pkg/utils/frag.go and the pod converter
 // data/pod_csv_to_yaml.py. The functions cited are that code's; this is our own.

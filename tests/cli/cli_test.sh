@@ -34,7 +34,7 @@ expect 2 'the run would need about .* GB of memory' -- "$cli" run "$presets/scen
 expect 2 '--budget-gb needs a number above 0' -- "$cli" validate "$presets/scenarios/default.json" --budget-gb 0
 expect 2 '--budget-ops needs a number above 0' -- "$cli" run "$presets/scenarios/default.json" --budget-ops=lots
 
-# run: KPI table, JSON with the DESIGN.md names, CSVs; --seed changes the fingerprint.
+# run: KPI table, JSON with the KPI names, CSVs; --seed changes the fingerprint.
 expect 0 'allocation_mean' -- "$cli" run "$presets/scenarios/default.json" --out "$work/r.json" --csv "$work/csv"
 for key in '"kpis"' '"series"' '"fingerprint"' '"allocation_mean"' '"wait_s_p95"' '"goodput"' \
            '"pending_gpus{reservation}"' '"stranded_gpus"' '"time_s"'; do

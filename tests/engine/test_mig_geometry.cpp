@@ -1,4 +1,4 @@
-// MIG geometry against shared/reference/scheduling.md §1. Each expected value is worked out in
+// MIG geometry against NVIDIA's MIG User Guide tables. Each expected value is worked out in
 // the comment beside it from the reference table (starts: 1g 0–6, 1g+me 0–6, 1g with 2 memory
 // slices 0/2/4/6, 2g 0/2/4, 3g 0/4, 4g 0, 7g 0) and, for place(), from the auto-placement
 // rule: of the free valid starts, the one blocking the fewest still-free placements of the

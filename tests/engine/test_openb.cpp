@@ -199,7 +199,7 @@ TEST_CASE("openb: times, NUL bytes, quotes in the header, and the row limit", "[
     CHECK(parseOpenbPods("\xEF\xBB\xBF" + kFive + "a,1,1,0,0\n", "p.csv").size() == 1);
 }
 
-TEST_CASE("openb: the real node lists from ../shared/data", "[openb]") {
+TEST_CASE("openb: the real node lists shipped in presets/data", "[openb]") {
     const fs::path dir = test::sharedDataDir() / "openb";
     INFO("the openb trace is expected in " << dir.string() << " (the shared data folder)");
     REQUIRE(fs::exists(dir / "openb_node_list_gpu_node.csv"));

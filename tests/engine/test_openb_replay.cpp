@@ -181,18 +181,15 @@ TEST_CASE("a node-list scenario writes back as it was read and validates without
 
 TEST_CASE("the openb preset replays the default pod list on the 1,213 GPU nodes") {
     const fs::path data = test::sharedDataDir() / "openb";
-    if (!fs::exists(data / "openb_node_list_gpu_node.csv") ||
-        !fs::exists(data / "openb_pod_list_default.csv")) {
-        WARN("no openb data at " << data.string() << ": skipped");
-        return;
-    }
+    REQUIRE(fs::exists(data / "openb_node_list_gpu_node.csv"));
+    REQUIRE(fs::exists(data / "openb_pod_list_default.csv"));
     LoadOptions o;
     o.dataDirs = {test::sharedDataDir()};
     const Catalog catalog = loadCatalog(test::presetsDir() / "catalog" / "catalog.json");
     const Scenario s = loadScenario(test::presetsDir() / "scenarios" / "openb.json", catalog, o);
     CHECK(s.name == "openb — Alibaba, 1,213 nodes / 6,212 GPUs");
     const Fleet fleet = Fleet::build(s);
-    // ../shared/data/openb/SOURCE.md: 1,213 GPU nodes, 6,212 GPUs.
+    // presets/data/openb/SOURCE.md: 1,213 GPU nodes, 6,212 GPUs.
     CHECK(fleet.nodes.size() == 1213);
     CHECK(fleet.totalGpus == 6212);
     // Racks of 32 nodes in list order: 37 full racks and one of 1,213 − 37 × 32 = 29.

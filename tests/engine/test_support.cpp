@@ -152,8 +152,9 @@ std::uint32_t jobIndex(const Results& r, const std::string& name) {
 std::filesystem::path presetsDir() {
     return GPUPLAN_TEST_PRESETS_DIR;
 }
+// The data the repository ships beside its presets (presets/data), shared by them and the tests.
 std::filesystem::path sharedDataDir() {
-    return GPUPLAN_TEST_SHARED_DATA_DIR;
+    return std::filesystem::path(GPUPLAN_TEST_PRESETS_DIR) / "data";
 }
 std::filesystem::path testDataDir() {
     return GPUPLAN_TEST_DATA_DIR;

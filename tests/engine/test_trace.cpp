@@ -51,7 +51,7 @@ TEST_CASE("a malformed trace names the line") {
     CHECK_THROWS_WITH(parsePhillyTrace(header, "t.csv"), "t.csv: line 1: no jobs in the file");
 }
 
-TEST_CASE("the real Philly trace from ../shared/data") {
+TEST_CASE("the real Philly trace shipped in presets/data") {
     const auto file = test::sharedDataDir() / "philly" / "philly.csv";
     INFO("the Philly trace is expected at " << file.string()
                                             << " (the project's shared data folder)");

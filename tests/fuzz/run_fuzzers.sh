@@ -35,10 +35,10 @@ cmake --build --preset fuzz
 
 build=build/fuzz
 fuzz_dir=tests/fuzz
-shared_data=$(cd "$root/.." && pwd)/shared/data
+shipped_data=presets/data
 
-# Seed corpora, rebuilt every time from what the repository holds (and the shared Philly
-# data when present: its first 200 lines only, copied into the build folder, never the repo).
+# Seed corpora, rebuilt every time from what the repository holds (of the shipped openb and
+# Philly data only the first lines, copied into the build folder).
 seed_corpus() {  # seed_corpus TARGET → prints the seed folder
     local dir=$build/corpus-seed/$1
     rm -rf "$dir"
@@ -56,8 +56,8 @@ seed_corpus() {  # seed_corpus TARGET → prints the seed folder
                     *) { printf '\000'; cat "$csv"; } >"$dir/$(basename "$csv")" ;;
                 esac
             done
-            for csv in "$shared_data"/openb/openb_pod_list_default.csv; do
-                [ -f "$csv" ] && { printf '\000'; head -n 60 "$csv"; } >"$dir/shared-pods.csv"
+            for csv in "$shipped_data"/openb/openb_pod_list_default.csv; do
+                [ -f "$csv" ] && { printf '\000'; head -n 60 "$csv"; } >"$dir/shipped-pods.csv"
             done
             ;;
         fuzz_kueue)
@@ -88,8 +88,8 @@ seed_corpus() {  # seed_corpus TARGET → prints the seed folder
         fuzz_trace)
             cp "$fuzz_dir"/corpus/trace/* "$dir"/
             local csv
-            for csv in "$shared_data"/philly/*.csv; do
-                [ -f "$csv" ] && head -n 200 "$csv" >"$dir/shared-$(basename "$csv")"
+            for csv in "$shipped_data"/philly/*.csv; do
+                [ -f "$csv" ] && head -n 200 "$csv" >"$dir/shipped-$(basename "$csv")"
             done
             ;;
     esac
