@@ -56,6 +56,7 @@
 #include "timeline_export.hpp"
 #include "topology_view.hpp"
 #include "ui_palette.hpp"
+#include "user_guide_window.hpp"
 #include "window_layout.hpp"
 #include "workload_panel.hpp"
 
@@ -480,6 +481,14 @@ void MainWindow::buildActions() {
         view->addAction(d->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide = help->addAction(tr("&User guide"), this, [this] {
+        if (!m_userGuide) m_userGuide = new UserGuideWindow(this);
+        m_userGuide->show();
+        m_userGuide->raise();
+        m_userGuide->activateWindow();
+    });
+    guide->setObjectName(QStringLiteral("userGuideAction"));
+    guide->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&About gpuplan"), this, [this] {
         QMessageBox::about(
             this, tr("About gpuplan"),

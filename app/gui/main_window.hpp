@@ -40,6 +40,7 @@ namespace gpuplan::app {
 class FleetPanel;
 class SchedulerPanel;
 class SharingController;
+class UserGuideWindow;
 class WindowLayout;
 class WorkloadPanel;
 
@@ -184,6 +185,7 @@ private:
     QToolButton* m_cancel;
     WorkloadPanel* m_workload = nullptr;
     WindowLayout* m_layout = nullptr;
+    UserGuideWindow* m_userGuide = nullptr;  ///< made when first asked for
 };
 
 }  // namespace gpuplan::app
