@@ -34,7 +34,7 @@ class QValueAxis;
 namespace gpuplan::ui {
 
 struct ChartSeriesSpec {
-    QString metric;  ///< DESIGN.md series name, e.g. "allocation", "pending_gpus{workload}"
+    QString metric;  ///< series name, e.g. "allocation", "pending_gpus{workload}"
     QString label;
     QColor color;
     double scale = 1;  ///< e.g. 100 to show a fraction as %

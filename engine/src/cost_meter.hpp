@@ -1,4 +1,4 @@
-// What the fleet costs while it runs (DESIGN.md "Economics", issue 10): each node is paid for
+// What the fleet costs while it runs (engine/README.md, Costs): each node is paid for
 // at its price per GPU-hour from its delivery on — committed capacity (reserved, capacity
 // block, on-prem) whatever its state, cloud capacity bought on demand or on the spot market
 // except while failed (the provider drops a failed instance). Paid GPU-hours split into what

@@ -1,5 +1,5 @@
 // The FGD fragmentation measure (Weng et al., "Beware of Fragmentation", USENIX ATC 2023),
-// as ../shared/reference/scheduling.md section 10 defines it and the paper's simulator
+// as the paper defines it (section 3) and its simulator
 // (hkust-adsl/kubernetes-scheduler-simulator, pkg/utils/frag.go) computes it.
 //
 // A target workload is a set of task shapes with probabilities. A node's fragment for one

@@ -1,5 +1,5 @@
-// The FGD fragmentation measure of a running simulation (DESIGN.md: fragmentation_ratio and
-// fragmentation_amount), sampled like the other gauges. The target workload is the scenario's
+// The FGD fragmentation measure of a running simulation (the series fragmentation_ratio
+// and fragmentation_amount), sampled like the other gauges. The target workload is the scenario's
 // job mix as generated: every pod of every job is a task of shape (CPU per pod, milli-GPU per
 // GPU, GPUs per pod, GPU model), cut to the commonest shapes holding 95 % of the pods, as the
 // FGD paper builds it from its trace (fragmentation.hpp). MIG pods and MIG nodes are outside

@@ -1,6 +1,6 @@
 // NVIDIA MIG geometry: which GPU instances fit on one GPU, where, and in which order.
-// Facts from shared/reference/scheduling.md §1 (MIG User Guide tables and `nvidia-smi mig
-// -lgipp`). A MIG GPU has 8 memory slices and 7 compute slices; a GPU instance takes a run of
+// Facts from NVIDIA's MIG User Guide (its profile and placement tables, as `nvidia-smi mig
+// -lgipp` lists them). A MIG GPU has 8 memory slices and 7 compute slices; a GPU instance takes a run of
 // memory slices starting at one of its profile's valid start slots, and NVML refuses one whose
 // memory slices overlap an existing instance's. The layout of one GPU is a small value (no
 // heap) because the fleet will hold one per GPU, 100k of them.

@@ -1,6 +1,6 @@
 // The openb trace (Alibaba cluster-trace-gpu-v2023, the FGD paper's data): node and pod lists
 // as plain CSV. Strict reading: errors are InputError(file, "line N", what is wrong), with the
-// column named. See ../shared/data/openb/SOURCE.md for the columns.
+// column named. See presets/data/openb/SOURCE.md for the columns.
 #pragma once
 
 #include <cstdint>

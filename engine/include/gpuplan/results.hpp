@@ -202,7 +202,7 @@ struct GroupKpis {
 };
 
 struct Series {
-    std::string name;  ///< DESIGN.md metric name, e.g. "allocation", "pending_gpus{workload}"
+    std::string name;  ///< series name, e.g. "allocation", "pending_gpus{workload}"
     std::string unit;  ///< "fraction", "gpus", "jobs", "s"
     std::vector<double> values;
 };
