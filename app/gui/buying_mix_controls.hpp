@@ -1,4 +1,4 @@
-// The buying-mix controls of the Buying mix tab (issue 10): the mix by node order on or off,
+// The buying-mix controls of the Buying mix tab: the mix by node order on or off,
 // the reserved and spot node counts (a slider and a spin box each), elastic on demand
 // (provisioning delay, idle timeout) and spot reclaims (monthly interruption share, notice,
 // capacity back). Each change is one ScenarioDocument::edit (buying_mix_edits.hpp), checked by

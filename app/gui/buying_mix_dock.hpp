@@ -1,4 +1,4 @@
-// The "Buying mix" dock (issue 10), tabbed with the bottom docks behind the pending list: the
+// The "Buying mix" dock, tabbed with the bottom docks behind the pending list: the
 // buying-mix panel, following the main window's results. Its edits go through the document
 // like every other; message() carries their outcome to the status bar.
 #pragma once

@@ -1,4 +1,4 @@
-// Buying-mix edits as pure functions (issue 10): the mix by node order on or off, its reserved
+// Buying-mix edits as pure functions: the mix by node order on or off, its reserved
 // and spot node counts, elastic on-demand settings and spot reclaims. Each result is committed
 // through ScenarioDocument::edit, which checks it by the reader's rules (a mix larger than the
 // fleet or one the pricing has no price for, a share out of range) and makes it one undo step.

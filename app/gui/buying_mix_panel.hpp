@@ -1,4 +1,4 @@
-// The "Buying mix" panel (issue 10), first version: a price-book picker (the books of
+// The "Buying mix" panel: a price-book picker (the books of
 // PRESETS/pricebooks and "No prices"), each choice one undoable edit of the scenario's pricing
 // (a book that cannot price some node group is refused with the validator's reason, shown
 // under the picker and in the status bar); below it, read-only, the book's name and date, the

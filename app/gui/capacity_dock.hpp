@@ -1,4 +1,4 @@
-// The "Largest job" dock (issue 8: largest placeable job and the defragmentation what-if),
+// The "Largest job" dock (the largest placeable job and the defragmentation what-if),
 // tabbed with the bottom docks. It follows the main window's results and time scrubber, and
 // runs a repack off the GUI thread (a FGD repack of a large fleet takes seconds); a repack
 // that finishes after the results or t moved on is dropped by the view. It changes nothing in

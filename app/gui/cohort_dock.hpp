@@ -1,4 +1,4 @@
-// The "Cohorts" dock (issue 9): the cohort view, tabbed with the bottom docks. It follows the
+// The "Cohorts" dock: the cohort view, tabbed with the bottom docks. It follows the
 // main window's results (with the quotas of the scenario that produced them) and its time
 // scrubber both ways: the cursor follows the scrubber, a click on a strip seeks there. It
 // only shows: no undo step.

@@ -1,4 +1,4 @@
-// The Lessons browser (issue 14): the lessons of PRESETS/lessons by part and chapter. Opening
+// The Lessons browser: the lessons of PRESETS/lessons by part and chapter. Opening
 // one makes its scenario the document (one undo step) and shows its explanation beside the
 // fleet; "Try it" pins the lesson's run as the baseline and applies the step as an edit, so
 // the charts and the KPI strip show before and after; "Reset" brings the lesson's start back.

@@ -1,4 +1,4 @@
-// The cost-versus-reserved curve in the background (issue 10): sweepReservedLevels on a pool
+// The cost-versus-reserved curve in the background: sweepReservedLevels on a pool
 // thread, started ~300 ms after the last change (a burst of edits sweeps once); a running
 // sweep is cancelled at once when the scenario changes, progress polled ten times a second. A
 // change that only moves the mix's reserved count sweeps nothing: the sweep sets the mix itself.

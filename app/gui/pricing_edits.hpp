@@ -1,4 +1,4 @@
-// Pricing edits as pure functions (issue 10): the price books a folder holds, and the scenario
+// Pricing edits as pure functions: the price books a folder holds, and the scenario
 // priced with one of them or with none. The result is committed through ScenarioDocument::edit,
 // so a book that cannot price some node group comes back refused with the validator's reason.
 #pragma once

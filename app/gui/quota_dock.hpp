@@ -1,4 +1,4 @@
-// The "Quotas" dock (issue 9), tabbed with the bottom docks behind the pending list: the quota
+// The "Quotas" dock, tabbed with the bottom docks behind the pending list: the quota
 // panel, following the main window's results and time scrubber. Its edits go through the
 // document like every other; message() carries their outcome to the status bar.
 #pragma once

@@ -1,4 +1,4 @@
-// Quota edits as pure functions (issue 9): the scenario before and what the user asked for in,
+// Quota edits as pure functions: the scenario before and what the user asked for in,
 // the scenario after and the undo step's name out. Values are applied as given: the range
 // rules (nominal ≥ 0, lending ≤ nominal, limits need a cohort) are the validator's, so the
 // quota panel commits the result through ScenarioDocument::edit and a value the engine would

@@ -1,4 +1,4 @@
-// The Quotas panel (issue 9): the quota table (teams × GPU models: nominal quota, borrowing
+// The Quotas panel: the quota table (teams × GPU models: nominal quota, borrowing
 // and lending limits, fair-share weight, reclaim policy, live usage bars and wait p95), per
 // cohort a fair-sharing switch, and the fair-share tuning loop: for the selected team a
 // weight slider and a nominal-quota slider. Every change is one ScenarioDocument::edit named

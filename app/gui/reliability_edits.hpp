@@ -1,4 +1,4 @@
-// Reliability edits as pure functions (issue 10): random node failures on or off, their
+// Reliability edits as pure functions: random node failures on or off, their
 // per-GPU MTBF, repair time and hot spares. The result is committed through ScenarioDocument::edit,
 // which checks it by the reader's rules (an MTBF that would draw too many failures, a repair time
 // out of range) and makes it one undo step.

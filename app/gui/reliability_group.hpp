@@ -1,4 +1,4 @@
-// The "Failures" group of the Scheduler and run dock (issue 10): random node failures on or
+// The "Failures" group of the Scheduler and run dock: random node failures on or
 // off, their MTBF (GPU-hours per GPU, Llama 3's by default) and the repair time. Each change
 // is one ScenarioDocument::edit (reliability_edits.hpp), checked by the reader's rules; a
 // refused value keeps the scenario, shows its reason in the group and, through message(), in

@@ -1,4 +1,4 @@
-// The Study dock (issue 12): sweep one parameter of the open scenario (demand, a rack or node
+// The Study dock: sweep one parameter of the open scenario (demand, a rack or node
 // count, the buying mix, a team's quota, or any JSON pointer) over values the user types, with
 // replications, in the background with progress and Cancel; each chosen KPI is drawn against
 // it with its 95 % interval, a click on a point makes the scenario that value (one undo

@@ -1,4 +1,4 @@
-// gpuplan --bench, the timeline's rows (issue 11): frame times of the GPU timeline on the
+// gpuplan --bench, the timeline's rows: frame times of the GPU timeline on the
 // 10,000-GPU preset at full zoom-out and zoomed to one rack, and on the 100,000-GPU preset
 // when it simulates within a minute. Needs OpenGL (a display, or Xvfb); says so otherwise.
 #pragma once

@@ -1,4 +1,4 @@
-// The "Timeline" dock (issue 11): every GPU's holds over time (ui::TimelineView), tabbed with
+// The "Timeline" dock: every GPU's holds over time (ui::TimelineView), tabbed with
 // the bottom docks. Its time cursor is the scrubber's, both ways; a click on a bar selects the
 // job everywhere (MainWindow::selectJob), and a job selected anywhere, or a GPU or node
 // selected on the fleet, scrolls the timeline to it. Where OpenGL is missing (offscreen) it
