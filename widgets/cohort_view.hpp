@@ -1,4 +1,4 @@
-// The cohort view (issue 9): small multiples of quota use over time, a heading per cohort and
+// The cohort view: small multiples of quota use over time, a heading per cohort and
 // one strip per team with a quota, all on one time axis. Each strip stacks the GPU-equivalents
 // the team uses within its nominal quota, what it borrows above it, and what it lends (its
 // unused nominal quota others use, hatched, above its own use); the nominal quota is a dashed

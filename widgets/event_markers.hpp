@@ -1,4 +1,4 @@
-// Single events of a run marked on a chart's time axis (issue 10): node failures, spot
+// Single events of a run marked on a chart's time axis: node failures, spot
 // reclaims and elastic on-demand scale events. Each kind is one row of a table in event_markers.cpp
 // (its name, colour and how to read its events from the results), so another kind is one more line
 // there.

@@ -26,7 +26,7 @@ public:
         WaitP95Column,
         CompletedColumn,
         WaitingAtEndColumn,
-        // Teams with a quota (issue 9): GPU-equivalents, used and the rest averaged over the
+        // Teams with a quota: GPU-equivalents, used and the rest averaged over the
         // samples; "–" for teams without one and for job classes.
         NominalColumn,
         UsedColumn,

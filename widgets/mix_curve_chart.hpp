@@ -1,4 +1,4 @@
-// The cost-versus-reserved curve of the buying-mix tab (issue 10): a sweep's total cost per
+// The cost-versus-reserved curve of the buying-mix tab: a sweep's total cost per
 // reserved level (sweepReservedLevels), the optimum marked with a point and its label, the
 // current choice a dashed vertical line. Clicking a level's point asks for that level
 // (levelClicked); the panel makes the edit. While a sweep runs, a progress bar shows once it

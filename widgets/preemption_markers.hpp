@@ -1,4 +1,4 @@
-// Preemptions marked on a chart of results over time (issue 9): small bars along the bottom of
+// Preemptions marked on a chart of results over time: small bars along the bottom of
 // the plot at the sample intervals in which jobs were preempted (the results' "preemptions"
 // series, a count per interval), taller and more opaque the more there were; none when there
 // were none or the run had preemption off. The chart owns the bars; this keeps them in step

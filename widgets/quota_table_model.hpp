@@ -1,4 +1,4 @@
-// The scenario's quotas as a table (issue 9): one row per (team, GPU model) of a team's
+// The scenario's quotas as a table: one row per (team, GPU model) of a team's
 // ClusterQueue, and one greyed row for each team without a quota ("not managed"). Usage at the
 // scrubber's time comes from the results' quota_used_gpus{team} / quota_borrowed_gpus{team}
 // series, the wait p95 from the results' team KPIs (as the By team table shows it).

@@ -1,4 +1,4 @@
-// A study's curves (issue 12): for each chosen KPI, its mean over the replications at every
+// A study's curves: for each chosen KPI, its mean over the replications at every
 // value of the swept parameter, with the 95 % interval as a band, one small chart per KPI
 // (they have different units) stacked. A click on a point asks for that point
 // (pointClicked); the study dock turns it into an edit of the scenario.

@@ -1,4 +1,4 @@
-// The GPU timeline (issue 11): every GPU's holds over time, Tracy-style rows grouped by pod,
+// The GPU timeline: every GPU's holds over time, Tracy-style rows grouped by pod,
 // rack and node, drawn by Dear ImGui in one QOpenGLWidget. The widget owns its ImGuiContext
 // (made current before every use, destroyed with the widget) and feeds it Qt's input each
 // frame. Wheel zooms time around the pointer (over the header tree it scrolls rows), dragging
