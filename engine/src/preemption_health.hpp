@@ -1,4 +1,4 @@
-// Preemption health KPIs (issue 9): how many jobs thrash (preempted again and again) and how
+// Preemption health KPIs: how many jobs thrash (preempted again and again) and how
 // many starve (wait past the starvation threshold at a stretch), fleet-wide and per team.
 // The per-job rule is Results::healthByJob; this only counts it.
 #pragma once

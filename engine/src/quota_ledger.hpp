@@ -1,5 +1,5 @@
-// The quota books of one run, with Kueue's arithmetic (reference/scheduling.md §5;
-// gpuplan/quota.hpp for the scenario side).
+// The quota books of one run, with Kueue's ClusterQueue arithmetic (gpuplan/quota.hpp for the
+// scenario side).
 //
 // Every team with a QuotaDef is a ClusterQueue; cohorts are the inner nodes of a tree whose
 // leaves are the ClusterQueues. Per node and GPU model (flavor):

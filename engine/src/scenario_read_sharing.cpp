@@ -62,7 +62,7 @@ GpuSharingDef readSharing(const JsonNode& node, const NodeType& type, const Cata
             v->fail(std::string("only applies to \"mode\": \"") + modeName + "\"");
         return v;
     };
-    // MPS: 48 clients per GPU on Volta and later (reference/scheduling.md §2).
+    // MPS: 48 clients per GPU on Volta and later (NVIDIA's MPS documentation).
     if (auto v = onlyFor("mpsClients", SharingMode::Mps, "mps"))
         d.mpsClients = static_cast<int>(v->integer(1, GpuSharingDef::kMaxMpsClients));
     if (auto v = onlyFor("mpsComputeCapPct", SharingMode::Mps, "mps"))

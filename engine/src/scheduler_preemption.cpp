@@ -1,4 +1,4 @@
-// Preemption: a job that cannot start may evict bound jobs (reference/scheduling.md §3, §5).
+// Preemption: a job that cannot start may evict bound jobs, as kube-scheduler and Kueue do.
 //   Priority (scheduler.preemption "priority", the job's preemptionPolicy not Never): any
 //     bound job of lower priority, as kube-scheduler's DefaultPreemption — but between two
 //     teams with quotas only from a team that borrows in the same cohort tree (Kueue's

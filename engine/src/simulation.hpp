@@ -289,8 +289,8 @@ private:
     [[gnu::noinline]] void unbindShare(std::uint32_t job);
 
     /// A crash-looping client crashes: MPS has no fault isolation, so every other client on
-    /// its MPS GPUs exits and queues again from scratch (reference/scheduling.md §2; clients
-    /// that crash-loop themselves restart in their own loop).
+    /// its MPS GPUs exits and queues again from scratch (NVIDIA's MPS documentation, Volta and
+    /// later; clients that crash-loop themselves restart in their own loop).
     [[gnu::noinline]] void mpsFault(std::uint32_t job);
 
     /// Ends the job's current binding: completion, failure or eviction.

@@ -1,4 +1,4 @@
-// How much to reserve (issue 10): the scenario run at reserved levels from none to its peak
+// How much to reserve: the scenario run at reserved levels from none to its peak
 // demand, the rest bought on demand (elastic: OnDemandDef) and optionally a share of it on
 // the spot market, each level's total cost; the cheapest level is the optimum. A job that
 // starts on demand stays there, so with instant provisioning, no idle time and Poisson

@@ -1,5 +1,5 @@
 // How a job saves its work, what saving costs, and the intervals that minimise what failures
-// waste (reference/scheduling.md §8). Work is counted in ideal seconds (a job's durationS is
+// waste (Young 1974, Daly 2006). Work is counted in ideal seconds (a job's durationS is
 // its work at ideal placement); a checkpoint pauses progress for costS of the same seconds,
 // so a job with checkpoints takes wallWorkS(durationS) ideal seconds to finish, not durationS.
 #pragma once

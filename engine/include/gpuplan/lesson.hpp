@@ -1,4 +1,4 @@
-// Lessons (issue 14): the four-layer model of AI compute taught on the simulator. A lesson is a
+// Lessons: the four-layer model of AI compute taught on the simulator. A lesson is a
 // scenario, a screen of explanation and one or two "try this" steps, each a change of the
 // scenario (values set by JSON pointer, as a sweep sets them) with the effect it has stated as
 // numbers. The text a learner reads and the test that proves the claim read the same numbers

@@ -1,9 +1,9 @@
 // NVIDIA MIG geometry: which GPU instances fit on one GPU, where, and in which order.
-// Facts from NVIDIA's MIG User Guide (its profile and placement tables, as `nvidia-smi mig
-// -lgipp` lists them). A MIG GPU has 8 memory slices and 7 compute slices; a GPU instance takes a run of
-// memory slices starting at one of its profile's valid start slots, and NVML refuses one whose
-// memory slices overlap an existing instance's. The layout of one GPU is a small value (no
-// heap) because the fleet will hold one per GPU, 100k of them.
+// Facts from NVIDIA's MIG User Guide (its profile and placement tables, as
+// `nvidia-smi mig -lgipp` lists them). A MIG GPU has 8 memory slices and 7 compute slices; a GPU
+// instance takes a run of memory slices starting at one of its profile's valid start slots, and
+// NVML refuses one whose memory slices overlap an existing instance's. The layout of one GPU is a
+// small value (no heap) because the fleet will hold one per GPU, 100k of them.
 // Public so the application's MIG editor offers, places and refuses exactly as the engine does.
 #pragma once
 

@@ -13,8 +13,8 @@
 
 namespace gpuplan {
 
-/// What owning a node costs (reference/hardware.md §4), per hour: its purchase spread over its
-/// depreciation, its energy at the facility's PUE, and its colocation space and power.
+/// What owning a node costs per hour: its purchase spread over its depreciation, its energy at the
+/// facility's PUE, and its colocation space and power.
 struct OnPremTcoDef {
     std::string nodeType;  ///< NodeType::id of the catalog
     double purchaseUsd = 0;

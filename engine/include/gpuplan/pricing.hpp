@@ -1,6 +1,6 @@
-// What capacity costs (reference/hardware.md §3–4): a price per GPU-hour for each GPU model
-// and buying class, as a price book gives it. A scenario carries the prices it runs with (a
-// book applied to it: presets/pricebooks), so a saved scenario costs the same anywhere.
+// What capacity costs: a price per GPU-hour for each GPU model and buying class, as a price book
+// gives it. A scenario carries the prices it runs with (a book applied to it: presets/pricebooks),
+// so a saved scenario costs the same anywhere.
 #pragma once
 
 #include <array>

@@ -1,7 +1,7 @@
-// Quotas as Kueue defines them (reference/scheduling.md §5): each team is a ClusterQueue with
-// a nominal quota per GPU model (its ResourceFlavor), in GPU-equivalents (a MIG instance counts
-// its compute slices ÷ 7, a share its milli-GPU ÷ 1000). Teams in one cohort lend each other
-// what they do not use, within borrowing and lending limits; cohorts may nest.
+// Quotas as Kueue defines them: each team is a ClusterQueue with a nominal quota per GPU model (its
+// ResourceFlavor), in GPU-equivalents (a MIG instance counts its compute slices ÷ 7, a share its
+// milli-GPU ÷ 1000). Teams in one cohort lend each other what they do not use, within borrowing and
+// lending limits; cohorts may nest.
 // A team with no QuotaDef is not managed: it is admitted wherever its jobs fit.
 #pragma once
 

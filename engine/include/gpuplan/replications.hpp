@@ -1,4 +1,4 @@
-// Replications (issue 12): the same scenario run on N seeds derived from its own, each KPI
+// Replications: the same scenario run on N seeds derived from its own, each KPI
 // reported as a mean with its confidence interval, each series as a band; and the paired
 // comparison of two scenarios on the same seeds (common random numbers). Runs go in parallel;
 // what comes out does not depend on the number of threads.

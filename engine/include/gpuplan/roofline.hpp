@@ -2,7 +2,7 @@
 // roofline puts on its MFU (lessons 1.1 and 1.2).
 //
 // Precision. FP8 tensor cores do twice the dense FLOPs of BF16 on every GPU that has them
-// (reference/hardware.md §1: 1,979 vs 989 TFLOP/s on an H100 or H200, 733 vs 362 on an L40S,
+// (vendor datasheets, dense: 1,979 vs 989 TFLOP/s on an H100 or H200, 733 vs 362 on an L40S,
 // 2,615 vs 1,307 on an MI300X), and an FP8 operand is half a BF16 one's bytes, so a matmul
 // runs twice as fast whichever roof binds it. Only the matmuls change (Amdahl): a job that
 // spends m of its BF16 step in them runs

@@ -138,7 +138,7 @@ struct PinDef {
     bool operator==(const PinDef&) const = default;
 };
 
-/// kube-scheduler's preemptionPolicy (reference/scheduling.md §3).
+/// kube-scheduler's preemptionPolicy (Never: the job evicts no one by priority).
 enum class PreemptionPolicy : std::uint8_t { PreemptLowerPriority, Never };
 
 /// The number format of a job's matrix multiplies (roofline.hpp): BF16, or FP8 on tensor
@@ -337,8 +337,8 @@ struct TraceDef {
     }
 };
 
-/// Random node failures (reference/scheduling.md §8): each node fails at a rate of its GPUs ÷
-/// the per-GPU MTBF while up (from its delivery on), is Failed for repairS, then Ready again.
+/// Random node failures: each node fails at a rate of its GPUs ÷ the per-GPU MTBF while up (from
+/// its delivery on), is Failed for repairS, then Ready again.
 /// Drawn from the scenario's seed, node by node: same seed, same failures.
 struct FailureDef {
     /// GPU-hours between unexpected interruptions, per GPU. Llama 3 405B: 419 on 16,384 H100s
@@ -352,11 +352,11 @@ struct FailureDef {
     bool operator==(const FailureDef&) const = default;
 };
 
-/// Spot capacity (reference/scheduling.md §7): every node of a Spot group is reclaimed at a
-/// rate while up, after a notice; a new instance takes its place returnS after the reclaim.
-/// A running job that can write a checkpoint within the notice does, and loses nothing; one
-/// that cannot runs on and loses its work since its last checkpoint. Drawn from the seed,
-/// node by node, in the same stream as the node's failures (FailureDef).
+/// Spot capacity: every node of a Spot group is reclaimed at a rate while up, after a notice; a new
+/// instance takes its place returnS after the reclaim. A running job that can write a checkpoint
+/// within the notice does, and loses nothing; one that cannot runs on and loses its work since its
+/// last checkpoint. Drawn from the seed, node by node, in the same stream as the node's failures
+/// (FailureDef).
 struct SpotDef {
     /// AWS Spot Advisor's "frequency of interruption": the share of instances reclaimed in a
     /// month (30 days), in (0, 1); its buckets are <5 %, 5–10 %, 10–15 %, 15–20 % and >20 %.

@@ -1,5 +1,5 @@
 // Error bars for answers taken over several runs: Student's t quantile and the mean of a
-// sample with its confidence interval (issue 12: replications, paired comparisons, sweeps).
+// sample with its confidence interval, for replications, paired comparisons and sweeps.
 #pragma once
 
 #include <limits>

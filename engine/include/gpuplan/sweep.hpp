@@ -1,4 +1,4 @@
-// Parameter sweeps (issue 12): a scenario, parameters set by JSON pointer (a grid of their
+// Parameter sweeps: a scenario, parameters set by JSON pointer (a grid of their
 // values, or a list of points) and replications; every (point, replication) run on every
 // core, one tidy CSV of runs (a row each: point, parameters, replication, seed, every KPI) and
 // a summary per point (each KPI's mean and 95 % interval). A sweep splits into shards that
