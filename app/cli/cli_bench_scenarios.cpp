@@ -95,7 +95,7 @@ GeneratedScenario atEdge(std::string name, std::string what, long long maxSize,
             }};
 }
 
-// ---- Issue 29, "Found by fuzzing" 2, 3, 6, 7: what the run-cost estimate once missed ----
+// ---- What the run-cost estimate must count ----
 // (cohort chains, replications, racks visited per sample, elastic resizes' records). Each is
 // grown to the largest size that validates, so its time and memory show the estimate holds.
 
@@ -150,8 +150,8 @@ void appendEstimateScenarios(std::vector<GeneratedScenario>& out) {
                        s.description = "N = " + std::to_string(n) + " (the largest that validates)";
                        return s;
                    }});
-    // 100,000 one-node racks, idle, sampled N times: a sample's gang measures once visited
-    // every rack (the same nodes in one rack cost nothing).
+    // 100,000 one-node racks, idle, sampled N times: a sample's gang measures visit every
+    // rack, so the estimate counts racks (the same nodes in one rack would cost nothing).
     out.push_back(atEdge("adversarial_one_node_racks", "100,000 idle one-node racks, N samples",
                          1'000'000, [](long long n, const std::filesystem::path&) {
                              Json s = scenarioHead("one-node racks × samples",
@@ -171,9 +171,9 @@ void appendEstimateScenarios(std::vector<GeneratedScenario>& out) {
                              return s;
                          }));
     // The 100k preset's fleet at a fiftieth of its load for two weeks, its gangs elastic to
-    // 1,000,000 GPUs: few jobs (estimated at 52 MB before resizes were counted), each gang
-    // growing into the idle fleet and giving it back, every resize recording the whole gang
-    // (577 MB in the first week); the run's budget of GPU holds stops them in the second.
+    // 1,000,000 GPUs: few jobs, but each gang grows into the idle fleet and gives it back,
+    // every resize recording the whole gang (577 MB in the first week), so the estimate counts
+    // resizes; the run's budget of GPU holds stops them in the second week.
     out.push_back(
         {"adversarial_elastic_light_load",
          "synthetic-100k at 1/50 of its load for 2 weeks, gangs elastic to 1,000,000 GPUs", "",
@@ -315,9 +315,9 @@ std::vector<GeneratedScenario> adversarialScenarios() {
                        s.erase("nodeEvents");
                        return parse(s, common, dir, RunBudget{});
                    }});
-    // ---- Issue 29 (fuzzing, defects 1, 4, 5): backlogs of pods that take part of a GPU or
-    // that wait for on-demand nodes, and one huge gang of shares. Each pass once looked at
-    // the whole queue (or the first 4,096 jobs, or every GPU per pod).
+    // ---- Backlogs of pods that take part of a GPU or that wait for on-demand nodes, and one
+    // huge gang of shares: a pass must not look at the whole queue (or the first 4,096 jobs,
+    // or every GPU per pod) each time.
     auto oneRack = [](int nodes, const Json& sharing) {
         Json fleet = fleetOf({{"rack", nodes}}, "dgx-h100");
         if (!sharing.is_null()) fleet["pods"][0]["racks"][0]["nodes"][0]["sharing"] = sharing;
@@ -352,8 +352,8 @@ std::vector<GeneratedScenario> adversarialScenarios() {
                    cls["gpuMilli"] = 250;
                    return backlog(oneRack(8, {{"mode", "time-slicing"}, {"replicas", 4}}), cls);
                }));
-    // N 1-GPU jobs an hour on 16 on-demand nodes (128 GPUs), all of them soon up: the
-    // autoscaler once walked the first 4,096 queued jobs after every pass.
+    // N 1-GPU jobs an hour on 16 on-demand nodes (128 GPUs), all of them soon up: with every
+    // node bought and none coming, the autoscaler skips the queue after a pass.
     out.push_back(atEdge(
         "adversarial_on_demand_backlog", "N 1-GPU jobs an hour on 16 autoscaled on-demand nodes",
         100'000'000, [=](long long n, const std::filesystem::path&) {
@@ -364,7 +364,7 @@ std::vector<GeneratedScenario> adversarialScenarios() {
             return s;
         }));
     // One gang of N quarter-GPU pods on time-sliced nodes that just hold it (N / 32 nodes):
-    // placement once looked at every GPU for every pod.
+    // placement must not look at every GPU for every pod.
     out.push_back(atEdge("adversarial_shared_gang", "one gang of N quarter-GPU pods, N / 32 nodes",
                          100'000, [=](long long n, const std::filesystem::path&) {
                              Json s = scenarioHead("shared gang", 7200, 600);
@@ -378,9 +378,9 @@ std::vector<GeneratedScenario> adversarialScenarios() {
                                            {"submitS", 0}}};
                              return s;
                          }));
-    // ---- end of issue 29's cases
+    // ---- end of the backlogs
     // Every multi-GPU class of the 100k preset elastic to 1,000,000 GPUs: each resize records
-    // its gang's whole binding (it once asked for 31 GB); the run's resize budget stops it.
+    // its gang's whole binding, so memory grows with resizes; the run's resize budget stops it.
     out.push_back({"adversarial_elastic_100k", "synthetic-100k, every multi-GPU class elastic", "",
                    [](const CommonOptions& common, const std::filesystem::path&) {
                        const std::filesystem::path file =

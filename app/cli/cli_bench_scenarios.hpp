@@ -29,11 +29,12 @@ struct GeneratedScenario {
 /// regime, which is what comparing the engine's cost per job needs.
 std::vector<GeneratedScenario> scalingScenarios();
 
-/// The shapes issue 7 found hanging or exhausting memory, each sized so that its estimated
-/// cost is just within the default budget (the largest size that validates).
+/// Shapes that would hang the engine or exhaust its memory without the run budget, each sized
+/// so that its estimated cost is just within the default budget (the largest size that
+/// validates).
 std::vector<GeneratedScenario> adversarialScenarios();
 
-/// synthetic-100k shared by 8 teams in one cohort (issue 9): each of its 4 classes split into
+/// synthetic-100k shared by 8 teams in one cohort: each of its 4 classes split into
 /// two teams at half the rate, each team a nominal quota of 1/8 of the GPUs. Plain (admission
 /// by quota and borrowing) and with fair sharing, reclaim and priority preemption.
 std::vector<GeneratedScenario> quotaScenarios();
