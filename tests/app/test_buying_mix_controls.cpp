@@ -1,4 +1,4 @@
-// QtTest, offscreen (issue 10): the buying-mix controls and the cost-versus-reserved curve of
+// QtTest, offscreen: the buying-mix controls and the cost-versus-reserved curve of
 // the Buying mix tab, on the default preset (32 DGX H100 nodes of 8 GPUs, all reserved, Lambda's
 // prices: H100 reserved $1.85, on demand $2.99 per GPU-hour, no spot price):
 //   - a reserved-slider drag edits nothing while the hand is down (the label follows it) and

@@ -1,4 +1,4 @@
-// QtTest: the Buying mix tab (issue 10) — picking a price book is one undoable edit of the
+// QtTest: the Buying mix tab — picking a price book is one undoable edit of the
 // scenario's pricing that reprices the next run; undo restores the prices and the costs
 // exactly; "No prices" takes the cost chart and the cost KPIs away; a book that cannot price
 // the fleet's buying class is refused with its reason and changes nothing; the read-only part

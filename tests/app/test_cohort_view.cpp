@@ -1,4 +1,4 @@
-// The cohort view shows a borrow the engine reports (issue 9, "How it is checked"), the pending
+// The cohort view shows a borrow the engine reports, the pending
 // list's reason token for quota-blocked and preempted jobs, and preemption markers on the
 // charts. Each scenario is small enough to work out by hand (comments).
 #include <QtTest>

@@ -1,8 +1,8 @@
 // Every way the document changes — open, new from a preset, recover, a lesson opened or reset,
 // an import, undo across a fleet edit — from a time past the new scenario's horizon and with a
-// fleet of another size (issue 29's crash: the scrubber announced the clamped time while the
-// fleet view still held the old fleet, and indexed one by the other). New results must reach
-// every view before the time moves, and the time then lands inside the new horizon.
+// fleet of another size. New results must reach every view before the time moves (a view
+// still holding the old fleet would index it by the new scenario's time), and the time then
+// lands inside the new horizon.
 #include <QFile>
 #include <QJsonDocument>
 #include <QPushButton>

@@ -106,9 +106,9 @@ private slots:
         Q_UNUSED(gone);
     }
 
-    // Issue 29: File ▸ Open started in the home folder, not where the user's scenarios are.
-    // Every way a document gets its file makes its folder the one Open starts in — the
-    // command line too — across sessions; a preset or an autosave does not.
+    // File ▸ Open starts where the user's scenarios are, not in the home folder. Every way a
+    // document gets its file makes its folder the one Open starts in — the command line too —
+    // across sessions; a preset or an autosave does not.
     void openStartsInTheLastFolderUsed() {
         QTemporaryDir mine, elsewhere;
         FileController::rememberFolder(FolderPurpose::Scenarios, elsewhere.path());

@@ -1,4 +1,4 @@
-// File ▸ Import fleet (issue 13): the dialog reads tests/data/k8s (6 GPU nodes: 4 × 8 H100,
+// File ▸ Import fleet: the dialog reads tests/data/k8s (6 GPU nodes: 4 × 8 H100,
 // 2 A100, 1 L4 = 35 GPUs; 4 running and 1 pending GPU pod) and previews the fleet and the
 // summary; a refused file shows its place and keeps Import off; Import replaces the document as
 // one undo step, and undo brings back the scenario and its file.

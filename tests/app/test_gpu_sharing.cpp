@@ -387,9 +387,9 @@ private slots:
         QCOMPARE(f.doc.undoStack()->text(1), QStringLiteral("Whole GPUs on pod-a-rack1"));
     }
 
-    // Issue 29: choosing MIG grew the window 1000 → 1058 px (its page raised the inspector
-    // dock's minimum height) and it stayed grown after undo. Every mode, an instance added and
-    // undone, a refusal shown: the window's size and its minimum stay what they were.
+    // A mode's page must not raise the inspector dock's minimum height and so grow the
+    // window, nor leave it grown after undo. Every mode, an instance added and undone, a
+    // refusal shown: the window's size and its minimum stay what they were.
     void choosingAModeNeverResizesTheMainWindow_data() {
         QTest::addColumn<QSize>("screen");
         QTest::newRow("1600x1000") << QSize(1600, 1000);
@@ -478,7 +478,7 @@ private slots:
         QCOMPARE(editor.minimumSizeHint().height(), migMinimum);
     }
 
-    // Issue 29: with nothing selected after an undo, the greyed box still said "MIG".
+    // With nothing selected after an undo, the greyed mode box shows no mode (not "MIG").
     void noSelectionShowsNoMode() {
         Fixture f;
         ui::GpuSharingEditor* editor = editorOn(f, kNode);

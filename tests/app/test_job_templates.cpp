@@ -118,7 +118,8 @@ private slots:
         QCOMPARE(static_cast<int>(p.milliGpu), 300);
     }
 
-    // Issue 29: a scenario with no team (an import of nodes alone) read "Built-in (team , …".
+    // A scenario with no team (an import of nodes alone) says so in the Built-in heading,
+    // rather than "Built-in (team , …".
     void aScenarioWithoutTeamsSaysSoInTheBuiltInHeading() {
         Scenario s = preset("default.json");
         for (const ui::JobTemplate& t : jobTemplates(s))
@@ -140,8 +141,8 @@ private slots:
         QCOMPARE(builtIn, 4);  // fine-tune, pre-train, inference, notebook
     }
 
-    // Issue 29: after File ▸ Import the palette read "Built-in (team , …" and the status line
-    // kept the last edit of the scenario before ("Reserve 16 nodes…"). tests/data/k8s's
+    // After File ▸ Import the palette names no team (not "Built-in (team , …") and the
+    // status line says what came in, not the last edit of the scenario before. tests/data/k8s's
     // nodes alone: 6 GPU nodes (4 × 8 H100, 2 A100, 1 L4 = 35 GPUs), no pods, so no team.
     void anImportSaysWhatCameInAndThePaletteNamesNoTeam() {
         Fixture f;

@@ -1,4 +1,4 @@
-// QtTest: the KPI strip in a window 1280 px wide (a projector's, issue 29), with the longest
+// QtTest: the KPI strip in a window 1280 px wide (a projector's), with the longest
 // cells it shows (a baseline and paired replications: "allocation 71.2 % ± 0.8 % (+4.3 pp, not
 // significant)"): it asks no minimum width, its cells flow into at most two rows, shortened
 // to value and delta when whole ones would need more, every cell whole and readable, and each

@@ -1,4 +1,4 @@
-// The Lessons browser (issue 14): it lists every lesson of presets/lessons; opening one makes
+// The Lessons browser: it lists every lesson of presets/lessons; opening one makes
 // its scenario the document; "Try it" pins the lesson's run as the baseline and applies the
 // step, and undo restores the exact scenario; the pane then reports what the runs show;
 // "Reset" brings the start back. The text gets the dock's height, and Read shows a lesson whole
@@ -69,10 +69,9 @@ private slots:
         QVERIFY(dock->shownText().contains(QString::fromStdString(files[1].claim)));
     }
 
-    // Issue 29: the text sat in a ~160-px box under the list. Docked, it now has the dock's
-    // height but for one line of chooser, one of buttons and the steps; Read floats the dock,
-    // sized so every lesson's text shows whole, on a 1600×1000 and a 1280×720 screen, and
-    // Read again (or Esc) docks it back.
+    // Docked, the lesson's text has the dock's height but for one line of chooser, one of
+    // buttons and the steps; Read floats the dock, sized so every lesson's text shows whole,
+    // on a 1600×1000 and a 1280×720 screen, and Read again (or Esc) docks it back.
     void readingShowsEveryLessonWhole_data() {
         QTest::addColumn<QRect>("screen");
         QTest::newRow("1600x1000") << QRect(0, 0, 1600, 1000);
@@ -126,10 +125,10 @@ private slots:
         QVERIFY(!read->isChecked());
     }
 
-    // Issue 29: lesson 2.2 said MIG GPUs are "drawn as 7 boxes (□) each"; a cell is drawn
-    // as stripes on its 8 memory slices (gpu_sub_cells.hpp) with a □ mark. After the step
-    // each GPU is cut in seven 1g.10gb instances: seven stripes an eighth wide and the eighth
-    // slice uncut (hatched), which is what the text now says.
+    // Lesson 2.2 describes MIG GPUs as they are drawn: a cell is stripes on its 8 memory
+    // slices (gpu_sub_cells.hpp) with a □ mark, not "7 boxes (□) each". After the step each
+    // GPU is cut in seven 1g.10gb instances: seven stripes an eighth wide and the eighth
+    // slice uncut (hatched), which is what the text says.
     void lesson22DescribesTheMigCellsAsDrawn() {
         test::Fixture f;
         auto* dock = f.window->findChild<LessonsDock*>();

@@ -193,11 +193,11 @@ private slots:
             qPrintable(tip));
     }
 
-    // Issue 29: a row said "Waiting 2 min" while its reason said "for 3 min": two rounding
-    // rules (Qt's and printf's, which differ at a half) and a reason that read as the time
-    // spent so far. One job of 8 GPUs on an empty node, bound at 0, starting up for 150 s:
-    // at t = 149.5 s it has waited 149.5 s = 2.49 min → "2 min", and its start-up takes
-    // 150 s = 2.5 min → "3 min" (half up; printf's "%.0f" made it "2 min", Qt's "3 min").
+    // A row's wait and its reason round by one rule (formatDuration, half up; Qt's and
+    // printf's differ at a half), and the reason gives the start-up's whole length, not the
+    // time spent so far. One job of 8 GPUs on an empty node, bound at 0, starting up for
+    // 150 s: at t = 149.5 s it has waited 149.5 s = 2.49 min → "2 min", and its start-up
+    // takes 150 s = 2.5 min → "3 min" (half up; printf's "%.0f" would say "2 min").
     void waitingAndReasonRoundAlike() {
         Fixture f;
         Scenario s = defaultPresetOnNodes(1);

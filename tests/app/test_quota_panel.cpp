@@ -1,4 +1,4 @@
-// The Quotas dock (issue 9): the pure quota edits, a quota edit that changes who runs, exact
+// The Quotas dock: the pure quota edits, a quota edit that changes who runs, exact
 // undo and redo (scenario and results' fingerprint), refused values that change nothing, and a
 // slider drag that is one undo step, however long the hand rests.
 #include <QCheckBox>

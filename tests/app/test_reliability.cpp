@@ -1,4 +1,4 @@
-// QtTest, offscreen (issue 10): failures and checkpoints in the application. The default
+// QtTest, offscreen: failures and checkpoints in the application. The default
 // preset (256 H100 GPUs in 32 nodes of 8, one week, priced, no random failures, no
 // checkpoint costs) with:
 //   - "Mark failed from t" on a node busy at t: the run has the Failed change at t, the

@@ -1,4 +1,4 @@
-// The planning-meeting PDF (issue 13): every KPI label and value of the run is in the text
+// The planning-meeting PDF: every KPI label and value of the run is in the text
 // poppler extracts (pdftotext), with a baseline and with replications; every page rasterises
 // (pdftoppm); the cost chart and the price book's sources appear only for a priced run; a
 // failed write leaves no file; File ▸ Export report writes the window's results.

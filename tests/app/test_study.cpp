@@ -1,4 +1,4 @@
-// The Study dock (issue 12): a small study runs and draws each chosen KPI against the
+// The Study dock: a small study runs and draws each chosen KPI against the
 // parameter with its interval; Cancel stops a long one within a second; a click on a point
 // makes the scenario that value (one undo step); the study saves as a sweep file the engine
 // reads back.

@@ -1,4 +1,4 @@
-// File ▸ Export timeline (issue 11): the results on screen written as Chrome trace JSON in the
+// File ▸ Export timeline: the results on screen written as Chrome trace JSON in the
 // background, one slice per (binding × GPU) of the results; a cancelled export leaves the file
 // as it was; the menu holds the action.
 #include <QtTest>

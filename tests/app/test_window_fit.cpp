@@ -1,4 +1,4 @@
-// The main window fits the room (issue 29): on a 1280x720 projector and a 1366x768 laptop it
+// The main window fits the room: on a 1280x720 projector and a 1366x768 laptop it
 // opens within the screen, nothing forces a larger minimum, every dock stays reachable, raising
 // a bottom tab never grows the window, and the fleet keeps the middle. View ▸ Present shows
 // the fleet large with the KPIs, the per-team table and one chart in larger type; Esc returns

@@ -1,4 +1,4 @@
-// Lessons (issue 14): every lesson under presets/lessons is run before and after each of its
+// Lessons: every lesson under presets/lessons is run before and after each of its
 // steps, and every effect its text claims must show in the runs, within the lesson's
 // tolerance and in the claimed direction: the text and this test read the same numbers.
 // Then the lesson reader's refusals, each with the file and the place.

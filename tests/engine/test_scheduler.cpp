@@ -352,7 +352,7 @@ TEST_CASE("the pending lists of all samples together stay within the per-run cap
 }
 
 TEST_CASE("ten thousand never-fitting jobs sampled a million times keep bounded pending records") {
-    // Issue 7's shape: 10,000 jobs of 16 GPUs on one 8-GPU node (reservation layer, never
+    // 10,000 jobs of 16 GPUs on one 8-GPU node (reservation layer, never
     // start) and 1,000,000 samples (1 s apart). Each sample could list all 10,000 (10^10
     // entries, 120 GB); the run cap keeps 4,000,000 in all: samples at 0, 1, …, 999,999 s
     // (before the horizon) are 1,000,000, so 4 per sample. The series still count all
