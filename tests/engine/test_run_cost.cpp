@@ -107,9 +107,9 @@ TEST_CASE("a scenario over the run budget is refused, naming what costs most") {
 }
 
 TEST_CASE("a cohort chain 1,000 deep costs its depth per sample and per quota check") {
-    // Issue 29, fuzzing 2. Cohorts c0 ⊃ c1 ⊃ … ⊃ c999, the team's queue in c999, one job on
-    // two 4-GPU nodes, 61 samples (10 h every 600 s). Each sample walks the 1,001 cohorts and
-    // queues once per GPU model (1 here): no longer each team's whole tree per cohort.
+    // Cohorts c0 ⊃ c1 ⊃ … ⊃ c999, the team's queue in c999, one job on two 4-GPU nodes, 61
+    // samples (10 h every 600 s). Each sample walks the 1,001 cohorts and queues once per GPU
+    // model (1 here), not each team's whole tree per cohort.
     Scenario s = test::smallFleet(1, 2, "n4");
     s.horizonS = 36000;
     s.sampleIntervalS = 600;
@@ -143,7 +143,7 @@ TEST_CASE("a cohort chain 1,000 deep costs its depth per sample and per quota ch
 }
 
 TEST_CASE("replications multiply the run, and only the first keeps its pending lists") {
-    // Issue 29, fuzzing 3: "replications": 1000 was estimated as one run.
+    // "replications": 1000 is estimated as 1,000 runs, not one.
     Scenario s = costed();
     const RunCost one = estimateRunCost(s, Fleet::build(s));
     s.replications = 1000;
@@ -170,7 +170,7 @@ TEST_CASE("replications multiply the run, and only the first keeps its pending l
 }
 
 TEST_CASE("a sample visits only the racks and pods that could change its gang measures") {
-    // Issue 29, fuzzing 6. 8-GPU nodes: the largest rack- or pod-local gang needs a unit of
+    // 8-GPU nodes: the largest rack- or pod-local gang needs a unit of
     // two nodes' worth (16 GPUs) to exceed one free node; a 64-GPU rack slot needs 64.
     //   1,000 one-node racks:   the pod only                          =     1
     //   1,000 two-node racks:   1,000 racks + the pod                 = 1,001
@@ -188,9 +188,9 @@ TEST_CASE("a sample visits only the racks and pods that could change its gang me
 }
 
 TEST_CASE("elastic resizes are counted up to the run's budget of GPU holds") {
-    // Issue 29, fuzzing 7: a job that may grow to 1,000,000 GPUs. It grows at most once a
-    // window (600 s) and gives its growth back at most once a growth: over 10 h,
-    // 2 × (36,000 / 600 + 1) = 122 resizes, each recording at most the fleet's GPUs.
+    // A job that may grow to 1,000,000 GPUs. It grows at most once a window (600 s) and gives its
+    // growth back at most once a growth: over 10 h, 2 × (36,000 / 600 + 1) = 122 resizes, each
+    // recording at most the fleet's GPUs.
     Scenario s = test::smallFleet(1, 2, "n4");  // 8 GPUs
     s.horizonS = 36000;
     s.sampleIntervalS = 600;
@@ -206,8 +206,7 @@ TEST_CASE("elastic resizes are counted up to the run's budget of GPU holds") {
                                          122.0 * sizeof(RunSegment)));
     CHECK(elastic->workOps == Approx(3416));
     // On 12,500 such nodes (100,000 GPUs) for a week: 2 × (1,008 + 1) × 100,000 = 201,800,000
-    // holds, past the run's 2^25 = 33,554,432: memory at least 33,554,432 × 40 B = 1.25 GiB
-    // (it once asked for 5.5 GB with an estimate of 6 MB).
+    // holds, past the run's 2^25 = 33,554,432: memory at least 33,554,432 × 40 B = 1.25 GiB.
     s = test::smallFleet(1, 12500, "n8");
     s.horizonS = 7 * 86400.0;
     s.sampleIntervalS = 600;
