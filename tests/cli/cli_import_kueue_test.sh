@@ -58,7 +58,7 @@ truncate -s 100M "$work/huge.yaml"
 expect 2 'huge.yaml: .*larger than' -- timeout 10 "$cli" import-kueue "$work/huge.yaml" --into "$kueue/base.json" --out "$work/h.json"
 expect 2 'missing.yaml: file not found' -- import "$work/missing.yaml" --into "$kueue/base.json" --out "$work/m.json"
 
-# Empty values (issue 29): an empty list or map is no limit, but a mistake; an empty name says
+# Empty values: an empty list or map is no limit, but a mistake; an empty name says
 # it is empty; a CPU quota is bounded in cores, its bound written out without overflow.
 expect 2 'borrowing-limit-empty.yaml: line 16: "borrowingLimit" must be a quantity \(like 8, 1.5, 500m or 64Gi\), got a list' \
     -- import "$kueue/borrowing-limit-empty.yaml" --into "$kueue/base.json" --out "$work/e.json"

@@ -77,9 +77,9 @@ expect 2 'trace-team-quoted-line-break.csv: line 3: cluster id ""vc" holds a quo
 expect 2 '/traces/0/teamPrefix: teamPrefix "vc\\u001b\[2J-" holds a control character' \
     -- "$cli" validate "$bad/trace-team-prefix-control-character.json"
 
-# Paths named by a key (issue 29): a NUL is refused at the key (the part before it, a real
-# trace, used to be read and the message cut at the NUL); a folder, a device or a missing
-# file names the file and key that named it, as a missing trace always did.
+# Paths named by a key: a NUL is refused at the key (the part before it, a real trace, is not
+# read, and the message is not cut at the NUL); a folder, a device or a missing file names the
+# file and the key that named it.
 expect 2 'trace-path-nul.json: /traces/0/file: the trace file "../traces/one-job.csv\\u0000.json" holds a NUL byte' \
     -- "$cli" validate "$bad/trace-path-nul.json"
 expect 2 'trace-path-folder.json: /traces/0/file: /: is a folder, not a regular file' \

@@ -98,8 +98,8 @@ seed_corpus() {  # seed_corpus TARGET → prints the seed folder
 
 # Runs per target in the smoke run, measured on this 2-core machine while other builds ran:
 # ~2,500 scenario inputs/s, ~7,000 trace inputs/s, ~2,000 Kueue manifests/s and ~15,000 Slurm
-# files/s from these seeds, so ~16 s, ~14 s, ~15 s and ~13 s. Since issue 29 an accepted Kueue
-# import is also run (a quarter more CPU per input: 24,000 runs keep its ~15 s). Lessons and
+# files/s from these seeds, so ~16 s, ~14 s, ~15 s and ~13 s. An accepted Kueue import is also
+# run (a quarter more CPU per input: 24,000 runs keep its ~15 s). Lessons and
 # sweeps were timed beside the Kueue target on a busier machine: a lesson input costs ~2.4
 # Kueue inputs and more early on (the seeds are whole lessons, most of them run), a sweep
 # input ~0.27, so 6,000 and 80,000 runs take ~10-15 s. -max_total_time stops a slower machine.
