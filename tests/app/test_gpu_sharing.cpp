@@ -102,7 +102,7 @@ private slots:
         QCOMPARE(f.doc.undoStack()->count(), 0);
         QCOMPARE(offered(editor), QStringList({"1g.10gb", "1g.10gb+me", "1g.20gb", "2g.20gb",
                                                "3g.40gb", "4g.40gb", "7g.80gb"}));
-        // The first instance switches the node: one undo step, named as the issue asks.
+        // The first instance switches the node: one undo step, named for profile and node.
         editor->addProfile(profileId("3g.40gb"));
         QCOMPARE(f.doc.undoStack()->count(), 1);
         QCOMPARE(f.doc.undoStack()->text(0), QStringLiteral("MIG 3g.40gb on pod-a-rack1-node2"));

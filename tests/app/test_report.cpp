@@ -237,7 +237,7 @@ private slots:
     }
 
     void pageOneOfThreeRacksAddedSaysTheNewCount() {
-        // The case: three racks added to pod-a, the name unchanged. 256 + 3 × 4 × 8 =
+        // Three racks added to pod-a, the name unchanged. 256 + 3 × 4 × 8 =
         // 352 GPUs in 11 racks; no baseline, so no comparison, and the teams' current values.
         Scenario s = defaultForTwoDays();
         s.pods[0].racks[0].count += 3;

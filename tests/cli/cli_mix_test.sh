@@ -28,7 +28,8 @@ PY
 expect 2 'unpriced.json has no prices: give it a "pricing" or use --pricebook NAME' -- mix "$work/unpriced.json"
 expect 0 '^optimum:' -- mix "$work/unpriced.json" --pricebook lambda --levels 3
 
-# --json: the keys the issue names; levels rise from 0 to the peak; the optimum is the least.
+# --json: a cost and node counts per level, the peak and the optimum; levels rise from 0 to the
+# peak; the optimum is the least.
 mix "$default" --levels 9 --json >"$work/mix.json" 2>"$work/out"
 if python3 - "$work/mix.json" <<'PY'
 import json, sys
