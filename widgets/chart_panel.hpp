@@ -71,7 +71,7 @@ public:
     /// cost chart names only the buying classes the fleet has.
     void setShowsOnlyPresentSeries(bool on);
     /// Shown instead of the plot when the results have none of the chart's series ("no
-    /// prices: pick a price book"); empty = an empty plot, as before.
+    /// prices: pick a price book"); empty = no placeholder, an empty plot.
     void setPlaceholder(const QString& text);
     /// The placeholder while it stands in for the plot, else empty.
     QString shownPlaceholder() const;

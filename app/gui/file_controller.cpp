@@ -172,7 +172,7 @@ void FileController::open() {
 
 bool FileController::importFleet() {
     if (!importFleetWithDialog(m_doc, m_window)) return false;
-    // What came in, so the status line no longer shows the last edit of the scenario before.
+    // What came in, on the status line in place of the last edit of the scenario before.
     const Scenario& s = m_doc->scenario();
     const Fleet fleet = Fleet::build(s);
     long long gpus = 0;

@@ -18,7 +18,7 @@ CheckpointOutcome checkpointOutcome(const CheckpointPolicy& policy, double saved
                                     double progressS, double durationS) {
     CheckpointOutcome out;
     if (policy.costS == 0) {
-        // Progress is work: the rule as it was before checkpoints cost anything, bit for bit.
+        // Progress is work, with no cost term in the arithmetic: bit for bit the plain rule.
         // Never below what a checkpoint on notice saved off the interval's grid.
         out.savedS = std::max(
             savedBeforeS, checkpointedWorkS(savedBeforeS + progressS, policy.intervalS, durationS));

@@ -250,7 +250,7 @@ private:
 
     // ---- Shares: interference, memory and the MPS fault domain (shared_gpus.hpp) ----
     // Out of line (noinline), so the whole-GPU path through plan, bind and release stays
-    // small enough to be inlined as it was before shares existed.
+    // small enough to be inlined: a fleet without shares pays nothing for them.
 
     /// A share's speed changes with its neighbours. Its pods keep their demand's SMs busy at
     /// its speed, each at most what it holds: occupancy ≤ allocation per pod, so for the

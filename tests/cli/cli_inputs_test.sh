@@ -12,22 +12,22 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$(dirname "${BASH_SOURCE[0]}")/expect.sh"
 
-# NUL anywhere and text after the document (the NUL used to end the JSON: accepted, and the
-# jobs after "]}\0" silently dropped).
+# NUL anywhere and text after the document are refused (a NUL that ended the JSON would drop
+# the jobs after "]}\0" silently).
 expect 2 'nul-after-document.json: line 61, column 2: a NUL byte' -- "$cli" validate "$bad/nul-after-document.json"
 expect 2 'nul-before-jobs.json: line 51, column 4: a NUL byte' -- "$cli" validate "$bad/nul-before-jobs.json"
 expect 2 'trailing-garbage.json: line 62, column 1: unexpected text after the JSON document' \
     -- "$cli" validate "$bad/trailing-garbage.json"
-# Keys are printed escaped: a NUL used to end the message ("error: FILE: /se"), and a raw
-# 0xff byte was copied into it.
+# Keys are printed escaped: a raw NUL would end the message ("error: FILE: /se"), and a raw
+# 0xff byte is not copied into it.
 expect 2 'key-with-nul.json: /se\\u0000ed\\u001b\[31m: unknown key "se\\u0000ed\\u001b\[31m"' \
     -- "$cli" validate "$bad/key-with-nul.json"
 expect 2 'key-not-utf8.json: line 2, column [0-9]+: invalid JSON: .*caf\\xff' -- "$cli" validate "$bad/key-not-utf8.json"
 # A duplicate key is reported at the duplicate, not at the key before it ("horizonS").
 expect 2 'duplicate-key.json: /seed: duplicate key "seed"' -- "$cli" validate "$bad/duplicate-key.json"
 
-# Paths that are not regular files, refused before reading: /dev/zero used to be read whole
-# and a FIFO blocked forever; a folder, a socket and a dangling link say what they are.
+# Paths that are not regular files, refused before reading: /dev/zero would be read without
+# end and a FIFO would block forever; a folder, a socket and a dangling link say what they are.
 mkfifo "$work/fifo.json"
 python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$work/socket.json"
 ln -s "$work/gone.json" "$work/dangling.json"
@@ -45,7 +45,7 @@ expect 2 '/dev/zero: is a character device, not a regular file' \
 expect 2 'fifo.json: is a named pipe \(FIFO\)' \
     -- timeout 10 "$cli" validate "$presets/scenarios/default.json" --catalog "$work/fifo.json"
 
-# Trace paths: a folder used to be "not found"; a FIFO must not block.
+# Trace paths: a folder is called a folder, not "not found"; a FIFO must not block.
 mkdir -p "$work/traces/folder.csv"
 mkfifo "$work/traces/fifo.csv"
 for trace in folder fifo; do
@@ -57,7 +57,7 @@ expect 2 'traces/fifo.csv: is a named pipe \(FIFO\), not a regular file' \
     -- timeout 10 "$cli" validate "$work/traces/fifo.json"
 
 # A bare scenario file name finds a trace next to it, as ./scenario.json does (the folder of
-# "scenario.json" used to be "", so the scenario's own folder was never searched).
+# "scenario.json" is ".", not "").
 mkdir -p "$work/bare"
 printf 'timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,66.0,1,66.0,vc1\n' >"$work/bare/trace.csv"
 sed '$ s/}$/, "traces": [{"format": "philly", "file": "trace.csv"}]}/' \
@@ -116,7 +116,7 @@ expect 2 'lesson-title/3.3.json: /title: the text holds a NUL byte' \
     -- "$cli" lesson list --lessons "$work/lesson-title" --presets "$presets"
 expect 2 'name-with-nul.json: /name: the text holds a NUL byte' -- "$cli" validate "$bad/name-with-nul.json"
 
-# Nonsense that used to validate: a day February never has, an empty fill order, half a NIC.
+# Nonsense refused: a day February never has, an empty fill order, half a NIC.
 expect 2 'pricing-day-not-in-month.json: /pricing/asOf: "2026-02-31" is not a day of the calendar \(2026-02 has 28 days\)' \
     -- "$cli" validate "$bad/pricing-day-not-in-month.json"
 expect 2 'fill-order-empty.json: /buyingMix/fillOrder: an empty fill order' -- "$cli" validate "$bad/fill-order-empty.json"

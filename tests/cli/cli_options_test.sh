@@ -78,7 +78,7 @@ fi
 # A scenario that does not load leaves no --csv folder behind.
 expect 2 'truncated.json: line' -- "$cli" run "$data/malformed/truncated.json" --csv "$work/notmade"
 [ ! -e "$work/notmade" ] || { echo "FAIL: --csv folder created for a scenario that did not load"; failures=$((failures + 1)); }
-# A bare file name is written into the current folder, atomically, as before.
+# A bare file name is written into the current folder, atomically.
 (cd "$work/folder" && "$cli" run "$scenario" --out r.json >/dev/null 2>&1) && [ -s "$work/folder/r.json" ] \
     || { echo "FAIL: --out r.json did not write into the current folder"; failures=$((failures + 1)); }
 

@@ -176,7 +176,7 @@ TEST_CASE("workload layer: starting up") {
 TEST_CASE("provisioning layer: a job waits for capacity that went down, not for running jobs") {
     // Two 4-GPU nodes; "a" (4 GPUs, a day) binds on node0 and "b" (4 GPUs, a day) on node1 at
     // 0. node1 fails at 1,000 and is repaired at 10,000: "b" is evicted and queued. Empty, the
-    // Ready node0 would hold it (so the old rule said scheduling), but what is free now holds
+    // Ready node0 would hold it (judged by an empty fleet: scheduling), but what is free now holds
     // none of its pod and the failed node1 would hold it: it waits on the provisioning layer.
     Scenario s = test::smallFleet(1, 2, "n4");
     s.sampleIntervalS = 600;

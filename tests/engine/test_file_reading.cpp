@@ -61,9 +61,9 @@ TEST_CASE("a path that is not a regular file is refused with what it is, before 
     TempFolder tmp("gpuplan-file-types");
     const fs::path fifo = tmp.path / "fifo";
     REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-    // Reading a FIFO nobody writes to used to block forever.
+    // Reading a FIFO nobody writes to would block forever.
     CHECK(readError(fifo) == fifo.string() + ": is a named pipe (FIFO), not a regular file");
-    // /dev/zero used to be read whole (5.6 GB) before the size was known.
+    // /dev/zero would be read without end: refused before reading.
     CHECK(readError("/dev/zero") == "/dev/zero: is a character device, not a regular file");
     CHECK(readError(tmp.path) == tmp.path.string() + ": is a folder, not a regular file");
 
@@ -186,8 +186,8 @@ TEST_CASE("a lesson's or a sweep's scenario path is refused at its key when unre
         CHECK(s.place() == "/scenario");
         CHECK_THAT(s.message(), Catch::StartsWith("the sweep's scenario file \"../valid-minimal"));
     }
-    // A folder, a device and a missing file: "error: /: is a folder…" used to name neither
-    // the lesson (or sweep) nor its key.
+    // A folder, a device and a missing file: the message names the lesson (or sweep) and its
+    // key, not only the path ("error: /: is a folder…").
     const std::pair<const char*, std::string> cases[] = {
         {"scenario-folder.json", "/: is a folder, not a regular file"},
         {"scenario-device.json", "/dev/null: is a character device, not a regular file"},

@@ -342,8 +342,8 @@ TEST_CASE("k8s import: MIG instances no layout holds are left out and named", "[
 TEST_CASE("k8s import: a mixed-strategy node keeps every instance, a layout per GPU", "[k8s]") {
     // The trial's node: 8 H100 in MIG's mixed strategy reporting 8 × 3g.40gb, 4 × 2g.20gb and
     // 14 × 1g.10gb. Spread as test_mig_geometry.cpp works out: GPUs 0–3 3g + 2g + 1g, GPUs 4–5
-    // 3g + 3 × 1g, GPUs 6–7 3g + 2 × 1g, all 26 instances (it used to be 3g + 1g on every GPU,
-    // 10 dropped).
+    // 3g + 3 × 1g, GPUs 6–7 3g + 2 × 1g, all 26 instances (3g + 1g on every GPU would drop
+    // 10).
     const std::string node = R"({"kind": "List", "items": [{"kind": "Node",
         "metadata": {"name": "h100-mixed", "labels": {
             "nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3", "nvidia.com/gpu.count": "8",

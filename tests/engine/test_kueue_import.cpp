@@ -229,7 +229,7 @@ TEST_CASE("Kueue manifests gpuplan cannot model are refused at their line", "[ku
 
 TEST_CASE("an empty value is refused, never read as no limit or an empty name", "[kueue]") {
     SECTION("borrowingLimit: [] and lendingLimit: {} at their lines") {
-        // Both used to import as no limit: unlimited borrowing, lending all.
+        // Neither may import as no limit (unlimited borrowing, lending all).
         const InputError borrowing = fileError("borrowing-limit-empty.yaml");
         CHECK(borrowing.place() == "line 16");
         CHECK(borrowing.message() ==

@@ -467,8 +467,8 @@ TEST_CASE("MIG instances spread over a node's GPUs: the trial's mixed-strategy n
     //     eight have 6 used: GPUs 0–5 take the last six → 7 used.
     // So GPUs 0–3: 3g + 2g + 1g; GPUs 4–5: 3g + 3 × 1g; GPUs 6–7: 3g + 2 × 1g, and
     // 4 + 2 × 3 + 2 × 2 = 14 × 1g: every instance is kept, on real layouts (each ≤ 7 compute
-    // slices, 3g@4 with the 2g and 1g in slots 0–3). The old rule (each profile's count ÷ 8
-    // GPUs, remainders dropped) gave 3g + 1g per GPU and dropped 4 × 2g and 6 × 1g.
+    // slices, 3g@4 with the 2g and 1g in slots 0–3). Each profile's count ÷ 8 GPUs, remainders
+    // dropped, would give 3g + 1g per GPU and drop 4 × 2g and 6 × 1g.
     const MigDistribution d = distributeMigInstances(
         k80, 7, 8, counts(k80, {{"1g.10gb", 14}, {"2g.20gb", 4}, {"3g.40gb", 8}}));
     CHECK(d.leftOut.empty());

@@ -76,7 +76,7 @@ TEST_CASE("a malformed price book is refused with its place", "[pricebook]") {
 }
 
 TEST_CASE("a book's date is a day of the calendar, leap years included", "[pricebook]") {
-    // 2026-02-31 used to validate (any day 1-31 of any month).
+    // 2026-02-31 is refused: not any day 1-31 of any month.
     CHECK_THROWS_WITH(
         loadPriceBook(test::testDataDir() / "pricebooks" / "asof-day-not-in-month.json", catalog()),
         Catch::EndsWith("asof-day-not-in-month.json: /asOf: \"2026-02-31\" is not a "

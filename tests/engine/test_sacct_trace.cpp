@@ -336,7 +336,7 @@ TEST_CASE("sacct: a job asking a GPU type keeps to its model", "[slurm]") {
     //   R  08:10 (t = 600), asks 8 untyped GPUs (allocated on tg: not a request), 600 s
     // The fleet: node a (8 × tg, index 0) and node b (8 × tg-big, index 1). P takes a at t = 0.
     // Q asks tg too: b is free but the wrong model, so Q waits for a: starts 3,600, ends 5,400
-    // (the replay used to start it on b at 0). R asks any model: b, at 600.
+    // (not on b at 0: b's model is not tg). R asks any model: b, at 600.
     const std::string sacct =
         kHeader +
         "1|a|gpu|2026-10-01T08:00:00|2026-10-01T08:00:00|2026-10-01T09:00:00|COMPLETED|"

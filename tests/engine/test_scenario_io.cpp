@@ -121,7 +121,7 @@ const Malformed kMalformed[] = {
     {"negative-duration", "/jobs/0/durationS", "must be between 1 and"},
     {"negative-seed", "/seed", "expected a non-negative integer"},
     {"missing-trace", "/traces/0/file", "trace file \"nope/missing.csv\" not found"},
-    // A trace path with a NUL: the part before it (a real trace) used to be read. A folder or
+    // A trace path with a NUL: the part before it (a real trace) must not be read. A folder or
     // a device is refused at the key that names it, as a missing file is.
     {"trace-path-nul", "/traces/0/file",
      "the trace file \"../traces/one-job.csv\\u0000.json\" holds a NUL byte, which no file "
@@ -161,10 +161,10 @@ const Malformed kMalformed[] = {
      "no spot price for GPU model \"h100-sxm\" in the scenario's pricing (book \"test book\")"},
     {"pricing-group-price-without-pricing", "/topology/pods/0/racks/0/nodes/0",
      "usdPerGpuHour needs the scenario's \"pricing\""},
-    // A name printed as it is (gpuplan-cli run's first line) used to end at the NUL.
+    // A name printed as it is (gpuplan-cli run's first line) would end at the NUL.
     {"name-with-nul", "/name", "the text holds a NUL byte"},
     {"pricing-bad-date", "/pricing/asOf", "\"2026-13-01\" has no month 13 (1 to 12)"},
-    // Any day 1-31 used to pass: February 2026 has 28.
+    // Not any day 1-31: February 2026 has 28.
     {"pricing-day-not-in-month", "/pricing/asOf",
      "\"2026-02-31\" is not a day of the calendar (2026-02 has 28 days)"},
     {"pricing-negative-price", "/pricing/gpuModels/0/usdPerGpuHour/on-demand", "must be between 0"},
@@ -183,9 +183,9 @@ const Malformed kMalformed[] = {
     {"on-demand-without-delay", "/onDemand", "provisioningDelayS"},
     {"buying-mix-larger-than-fleet", "/buyingMix", "more than the fleet's 10 nodes"},
     {"buying-mix-spot-unpriced", "/buyingMix", "the mix buys spot h100-sxm nodes"},
-    // An empty fill order used to validate, filling no class first.
+    // An empty fill order would fill no class first.
     {"fill-order-empty", "/buyingMix/fillOrder", "an empty fill order: list the classes"},
-    // A NIC count of 1.5 used to validate and be cut to 1.
+    // A NIC count of 1.5 is refused, not cut to 1.
     {"node-type-nic-count-fraction", "/nodeTypes/0/nicCount", "expected an integer, got 1.5"},
     {"hot-spares-more-than-nodes", "/failures/hotSpareNodes", "more than the fleet's 10 nodes"},
     {"warmup-past-horizon", "/warmupS", "must be shorter than horizonS"},
@@ -314,8 +314,8 @@ TEST_CASE("malformed scenarios are rejected with file, place and reason") {
 }
 
 TEST_CASE("keys holding NUL, control characters or non-UTF-8 are printed escaped, not cut") {
-    // {"se\u0000ed": 1} is a key "se", NUL, "ed": the message used to end at the NUL
-    // ("error: FILE: /se"). Each key below is unknown; the pointer and message show it escaped.
+    // {"se\u0000ed": 1} is a key "se", NUL, "ed": printed raw, the message would end at the
+    // NUL ("error: FILE: /se"). Each key below is unknown; the pointer and message show it escaped.
     const std::string valid = readTextFile(test::testDataDir() / "valid-minimal.json");
     auto error = [&](const std::string& key) {
         try {  // valid-minimal.json with `"KEY": 1,` after its first brace
@@ -332,7 +332,7 @@ TEST_CASE("keys holding NUL, control characters or non-UTF-8 are printed escaped
     // ESC written raw is invalid JSON; written \u001b it is a key holding ESC.
     CHECK(error("red\\u001b[31m").first == "/red\\u001b[31m");
     // A raw 0xff byte is not UTF-8: nlohmann refuses it, and its message quotes the byte
-    // escaped (it used to be copied raw).
+    // escaped (not copied raw).
     const auto [badPlace, badWhat] = error("k\xff");
     CHECK(badPlace == "line 1, column 4");
     CHECK_THAT(badWhat, Catch::Contains("\\xff"));

@@ -132,8 +132,8 @@ TEST_CASE("EASY reserves for the head the GPUs that come back, leaving free ones
     // t=2: L (4 GPUs, 1000 s) would run past 100, so it may start only on GPUs H does not
     //      need: node0. It starts at 2 and ends at 1002.
     // t=100: A and B end; H starts on node1 + node2 and runs 100–200.
-    // The old rule reserved the lowest nodes, node0 + node1, held node0's 4 free GPUs for H,
-    // and kept L waiting until 100 although starting it delays nobody.
+    // Reserving the lowest nodes, node0 + node1, would hold node0's 4 free GPUs for H and keep
+    // L waiting until 100 although starting it delays nobody.
     Scenario s = test::smallFleet(1, 3, "n4");
     s.jobs = {job("A", 4, 100), job("B", 4, 100), job("H", 8, 100, 1, 4), job("L", 4, 1000, 2)};
     s.jobs[0].traits.pin = {PinLevel::Node, "pod-rack-node1"};
@@ -146,7 +146,7 @@ TEST_CASE("EASY reserves for the head the GPUs that come back, leaving free ones
     const JobRecord& l = r.jobs[jobIndex(r, "L")];
     CHECK(r.fleet.nodes[r.placementOf(r.segments[l.lastSegment])[0].node].name == "pod-rack-node0");
     // The pending reasons stay honest: at the sample at 60 only H waits, and no job is told
-    // that it would delay H (the old rule said so of L).
+    // that it would delay H (L, on node0, delays nobody).
     REQUIRE(r.sampleTimesS[1] == 60);
     const auto pending = r.pendingAtSample(1);
     REQUIRE(pending.size() == 1);
@@ -163,7 +163,7 @@ TEST_CASE("EASY takes free-now GPUs for the head only as far as returning ones f
     //      two on node2 (B's 8 come back) and one on node1 (A's 4): 3 of the 4. The fourth
     //      takes free-now GPUs either way; the fullest node with room, node1, gives them.
     //      Held now: node1's 4 free GPUs; node0's 8 stay usable.
-    //      (The old rule reserved node0 and node1 whole and held all 12 free GPUs.)
+    //      (Reserving node0 and node1 whole would hold all 12 free GPUs.)
     // t=2: L8 (8 GPUs, 1000 s) starts at once on node0.
     // t=3: L4 (4 GPUs, 1000 s) fits only on node1's held GPUs and would run past 100: it
     //      waits, and is told it would delay H. It starts when H ends (H runs 100–200 on

@@ -69,7 +69,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;  // rejected with a file, a place and a reason: what bad input should get
     }
 
-    // Garbage the reader once accepted: a NUL byte ended the document early.
+    // A NUL byte must be refused, never taken as the document's end.
     if (text.find('\0') != std::string_view::npos)
         finding("a scenario with a NUL byte was accepted", std::string(text.substr(0, 200)));
 
