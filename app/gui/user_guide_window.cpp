@@ -1,8 +1,10 @@
 #include "user_guide_window.hpp"
 
 #include <QFile>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QListWidget>
+#include <QScreen>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTextBlock>
@@ -29,6 +31,9 @@ UserGuideWindow::UserGuideWindow(QWidget* parent)
                                  .arg(QString::fromLatin1(kResourcePath)));
     m_text->setOpenExternalLinks(true);
     m_contents->setObjectName(QStringLiteral("userGuideContents"));
+    // Long headings end in "…" (whole in the tooltip) rather than scroll the list sideways.
+    m_contents->setTextElideMode(Qt::ElideRight);
+    m_contents->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     fillContents();
     connect(m_contents, &QListWidget::currentRowChanged, this, &UserGuideWindow::showHeading);
 
@@ -40,7 +45,11 @@ UserGuideWindow::UserGuideWindow(QWidget* parent)
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
-    resize(900, 700);
+    // Beside the main window, within the screen (a 1280x720 projector included).
+    QSize size(900, 700);
+    if (const QScreen* screen = parent ? parent->screen() : QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableGeometry().size() * 0.9);
+    resize(size);
 }
 
 void UserGuideWindow::fillContents() {
@@ -51,6 +60,7 @@ void UserGuideWindow::fillContents() {
         auto* item =
             new QListWidgetItem(QString(2 * (level - 1), QLatin1Char(' ')) + b.text(), m_contents);
         item->setData(kBlockRole, b.blockNumber());
+        item->setToolTip(b.text());
     }
 }
 
