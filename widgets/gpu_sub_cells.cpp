@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "gpuplan/gpu_units.hpp"
+
 namespace gpuplan::ui {
 
 void gpuSubCells(const ClusterSnapshot& snapshot, int gpu, std::vector<GpuSubCell>& out,
@@ -24,7 +26,7 @@ void gpuSubCells(const ClusterSnapshot& snapshot, int gpu, std::vector<GpuSubCel
                 if (o.migInstance == i) job = static_cast<int>(o.job);
             const int end = instance.start + profile.memorySlices;
             out.push_back({instance.start * kSlice, end * kSlice, job,
-                           (profile.computeSlices * 1000 + 3) / 7});
+                           milliGpuOfMigSlices(profile.computeSlices)});
             slot = end;
         }
         uncutUpTo(MigLayout::kMemorySlices);

@@ -152,7 +152,7 @@ int whyCommand(Args& args) {
     for (const PendingJob& p : rows)
         units += results.jobs[p.job].spec.gpuUnits();
     std::printf("pending at %s (%.0f s): %zu job(s) asking %s GPUs\n", atText->c_str(), *atS,
-                rows.size(), gpuCount(static_cast<double>(units) / kGpuUnitsPerGpu).c_str());
+                rows.size(), gpuCount(gpusOfUnits(units)).c_str());
     if (rows.empty()) {
         if (jobName) {
             const JobRecord& rec = results.jobs[*findJob(results, *jobName)];

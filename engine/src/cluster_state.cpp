@@ -164,7 +164,7 @@ void ClusterState::occupy(int node, std::uint64_t mask) {
     m_free[node] &= ~mask;
     m_freeCount[node] = static_cast<std::uint8_t>(before - gpus);
     if (schedulable(node)) reindexNode(node, before);
-    m_allocatedUnits += std::int64_t{gpus} * kUnitsPerGpu;
+    m_allocatedUnits += unitsOfWholeGpus(gpus);
     reindexPartialSlots(node, mask);
 }
 
@@ -177,7 +177,7 @@ void ClusterState::release(int node, std::uint64_t mask) {
     m_free[node] |= mask;
     m_freeCount[node] = static_cast<std::uint8_t>(before + gpus);
     if (schedulable(node)) reindexNode(node, before);
-    m_allocatedUnits -= std::int64_t{gpus} * kUnitsPerGpu;
+    m_allocatedUnits -= unitsOfWholeGpus(gpus);
     reindexPartialSlots(node, mask);
 }
 
@@ -219,7 +219,7 @@ void ClusterState::occupyShare(int node, int slot, int milli) {
         if (schedulable(node)) ++m_readyPartialGpus;
         m_sharedNodes.insert(static_cast<std::uint32_t>(node));
     }
-    m_allocatedUnits += std::int64_t{milli} * (kUnitsPerGpu / 1000);
+    m_allocatedUnits += unitsOfMilliGpu(milli);
     reindexPartial(node, slot);
 }
 
@@ -241,7 +241,7 @@ void ClusterState::releaseShare(int node, int slot, int milli) {
         m_freeCount[node] = static_cast<std::uint8_t>(before + 1);
         if (schedulable(node)) reindexNode(node, before);
     }
-    m_allocatedUnits -= std::int64_t{milli} * (kUnitsPerGpu / 1000);
+    m_allocatedUnits -= unitsOfMilliGpu(milli);
     reindexPartial(node, slot);
 }
 
@@ -270,7 +270,7 @@ void ClusterState::occupyMig(const PodPlacement& pod, int sign) {
             m_idleDynamicMig.erase(static_cast<std::uint32_t>(gpu));
     }
     const int slices = m_migLayout[gpu].profileOf(m_migLayout[gpu][pod.migInstance]).computeSlices;
-    m_allocatedUnits += sign * std::int64_t{slices} * (kUnitsPerGpu / MigLayout::kComputeSlices);
+    m_allocatedUnits += sign * unitsOfMigSlices(slices);
     reindexPartial(node, gpu - m_firstGpu[node]);
 }
 
@@ -381,17 +381,15 @@ void ClusterState::checkAgainst(std::span<const HeldPod> held) const {
             if (migTaken.empty() || (migTaken[gpu] & bit))
                 fail(node, "a MIG instance is bound twice");
             migTaken[gpu] |= bit;
-            allocated += std::int64_t{pod.migComputeSlices} * (kUnitsPerGpu / 7);
         } else if (pod.milliGpu >= 1000) {
             if (whole[node] & pod.gpuMask) fail(node, "a GPU slot is bound to two pods");
             whole[node] |= pod.gpuMask;
-            allocated += std::int64_t{slotCount(pod.gpuMask)} * kUnitsPerGpu;
         } else {
             const int gpu = m_firstGpu[node] + std::countr_zero(pod.gpuMask);
             milli[gpu] += pod.milliGpu;
             ++clients[gpu];
-            allocated += std::int64_t{pod.milliGpu} * (kUnitsPerGpu / 1000);
         }
+        allocated += pod.gpuUnits();  // the charging rule, against the running sum
     }
     for (int node = 0; node < n; ++node) {
         const FleetNode& info = m_fleet->nodes[node];

@@ -167,12 +167,11 @@ public:
     /// Peak dense BF16 TFLOP/s of the provisioned GPUs (the MFU denominator).
     double provisionedPeakTflops() const { return m_provisionedPeakTflops; }
     /// Allocated GPU-equivalents (a 300 milli-GPU share counts 0.3, a 3g instance 3/7).
-    double allocatedGpus() const { return static_cast<double>(m_allocatedUnits) / kUnitsPerGpu; }
+    double allocatedGpus() const { return gpusOfUnits(m_allocatedUnits); }
     /// GPU-equivalents are kept in 1/7000 of a GPU: whole GPUs, milli-GPU shares and MIG
     /// compute slices (sevenths) all count exactly.
-    static constexpr std::int64_t kUnitsPerGpu = kGpuUnitsPerGpu;
     /// Allocated milli-GPU, exact without MIG instances (a 1g instance is 142.857…).
-    std::int64_t allocatedMilliGpu() const { return m_allocatedUnits / (kUnitsPerGpu / 1000); }
+    std::int64_t allocatedMilliGpu() const { return m_allocatedUnits / unitsOfMilliGpu(1); }
     /// Wholly free GPUs on Ready nodes.
     int readyFreeGpus() const { return m_readyFreeGpus; }
     /// GPUs on Ready nodes that take shares or instances beside what holds them: shared GPUs

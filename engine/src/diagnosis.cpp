@@ -408,9 +408,7 @@ Diagnoser::QuotaBlock Diagnoser::quotaBlock(const JobSpec& job, bool withText) c
     QuotaBlock block;
     const QuotaLedger& quota = m_sim.quota;
     if (!quota.manages(job.team)) return block;
-    auto gpus = [](std::int64_t units) {
-        return format("%g", static_cast<double>(units) / QuotaLedger::kUnitsPerGpu);
-    };
+    auto gpus = [](std::int64_t units) { return format("%g", gpusOfUnits(units)); };
     // The most hopeful verdict over the flavors it may use names the wait.
     auto rank = [](ReasonToken t) {
         return t == ReasonToken::WaitingForQuota         ? 3

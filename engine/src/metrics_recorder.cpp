@@ -148,8 +148,7 @@ void MetricsRecorder::sample(std::size_t k, const Gauges& g) {
     // Pending GPUs are summed in exact units and divided once, as allocated GPUs are: 2/7 of a
     // GPU is written as the double nearest 2/7, not 0.286.
     for (int l = 0; l < kLayerCount; ++l) {
-        s[kPendingReservation + l].values[k] =
-            static_cast<double>(g.pendingGpuUnits[l]) / kGpuUnitsPerGpu;
+        s[kPendingReservation + l].values[k] = gpusOfUnits(g.pendingGpuUnits[l]);
         m_run.pendingGpuUnitsSum += g.pendingGpuUnits[l];
     }
     m_run.strandedSum += g.strandedGpus;
@@ -209,7 +208,7 @@ struct GroupTally {
         g.submitted = submitted;
         g.completed = completed;
         g.waitingAtEnd = waitingAtEnd;
-        g.gpusWaitingAtEnd = static_cast<double>(gpuUnitsWaitingAtEnd) / kGpuUnitsPerGpu;
+        g.gpusWaitingAtEnd = gpusOfUnits(gpuUnitsWaitingAtEnd);
         return g;
     }
 };
@@ -353,8 +352,8 @@ void MetricsRecorder::writeKpis(double endS) {
     add("jobs_waiting_at_end", fleet.waitingAtEnd, "jobs",
         "Jobs queued when the run ends (never started, or evicted and not restarted); their "
         "waits enter the wait KPIs as lower bounds.");
-    add("gpus_waiting_at_end", static_cast<double>(fleet.gpuUnitsWaitingAtEnd) / kGpuUnitsPerGpu,
-        "gpus", "GPUs asked by the jobs queued when the run ends.");
+    add("gpus_waiting_at_end", gpusOfUnits(fleet.gpuUnitsWaitingAtEnd), "gpus",
+        "GPUs asked by the jobs queued when the run ends.");
 }
 
 }  // namespace gpuplan::detail

@@ -77,7 +77,7 @@ PodPlacement partialPod(const PlacementRequest& req, const ClusterState& state, 
         ++instance;
     const int slices = layout.profileOf(layout[instance]).computeSlices;
     return {.node = static_cast<std::uint32_t>(node),
-            .milliGpu = static_cast<std::uint16_t>((slices * 1000 + 3) / 7),
+            .milliGpu = static_cast<std::uint16_t>(milliGpuOfMigSlices(slices)),
             .migInstance = static_cast<std::uint8_t>(instance),
             .migComputeSlices = static_cast<std::uint8_t>(slices),
             .gpuMask = std::uint64_t{1} << slot};

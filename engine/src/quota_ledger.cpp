@@ -12,7 +12,7 @@ namespace gpuplan::detail {
 namespace {
 
 std::int64_t unitsOf(double gpus) {
-    return std::llround(gpus * QuotaLedger::kUnitsPerGpu);
+    return std::llround(gpus * kGpuUnitsPerGpu);
 }
 
 }  // namespace
@@ -133,10 +133,9 @@ std::int64_t QuotaLedger::requestUnits(const JobSpec& job, const Fleet& fleet, i
         const auto profile =
             migProfileById(*family, job.migProfileId[static_cast<std::size_t>(*family)]);
         if (!profile) return 0;
-        return std::int64_t{job.pods()} * profile->computeSlices *
-               (kUnitsPerGpu / MigLayout::kComputeSlices);
+        return std::int64_t{job.pods()} * unitsOfMigSlices(profile->computeSlices);
     }
-    return std::int64_t{job.gpus} * job.gpuMilli * (kUnitsPerGpu / 1000);
+    return std::int64_t{job.gpus} * unitsOfMilliGpu(job.gpuMilli);
 }
 
 std::int64_t QuotaLedger::podUnits(const PodPlacement& pod) {

@@ -42,8 +42,6 @@ struct QuotaCheck {
 
 class QuotaLedger {
 public:
-    static constexpr std::int64_t kUnitsPerGpu = kGpuUnitsPerGpu;
-
     QuotaLedger() = default;  ///< no quotas: every team is unmanaged
     /// `teams` are the run's team names (Workload::teams); quotas name scenario teams.
     QuotaLedger(const Scenario& scenario, const Fleet& fleet,

@@ -9,7 +9,7 @@ namespace gpuplan::detail {
 namespace {
 
 double gpus(std::int64_t units) {
-    return static_cast<double>(units) / QuotaLedger::kUnitsPerGpu;
+    return gpusOfUnits(units);
 }
 
 /// The mean of the values sampled from `first` on (the measurement window's samples).

@@ -211,7 +211,7 @@ struct Resolver {
         }
         if (!job.asksMig()) throw std::invalid_argument("no GPU has MIG profile " + t.migProfile);
         // Demand before placement: the smallest instance any family would give it.
-        job.gpuMilli = static_cast<std::uint16_t>((fewestSlices * 1000 + 3) / 7);
+        job.gpuMilli = static_cast<std::uint16_t>(milliGpuOfMigSlices(fewestSlices));
     }
 
     /// Sets gpus and gpusPerPod; an explicit pod size rounds the GPU count up to a multiple.

@@ -20,7 +20,7 @@ CohortDef cohort(const std::string& name, const std::string& parent = "",
     return c;
 }
 
-constexpr std::int64_t G = QuotaLedger::kUnitsPerGpu;
+constexpr std::int64_t G = kGpuUnitsPerGpu;
 
 FlavorQuotaDef flavor(double nominal, std::optional<double> borrowing = {},
                       std::optional<double> lending = {}) {

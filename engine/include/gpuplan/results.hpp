@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -16,6 +17,7 @@
 
 #include "gpuplan/checkpoint_policy.hpp"
 #include "gpuplan/gpu_timeline.hpp"
+#include "gpuplan/gpu_units.hpp"
 #include "gpuplan/mig_geometry.hpp"
 #include "gpuplan/stabbing_index.hpp"
 #include "gpuplan/topology.hpp"
@@ -55,19 +57,13 @@ struct PodPlacement {
     /// GPU-equivalents held, exactly, in units of 1/kGpuUnitsPerGpu GPU: an instance its
     /// compute slices × 1000, each GPU slot its milli-GPU × 7. The one rule for charging.
     std::int64_t gpuUnits() const {
-        if (isMig()) return std::int64_t{migComputeSlices} * (kGpuUnitsPerGpu / 7);
-        std::int64_t gpus = 0;  // not "slots": a Qt keyword where widgets include this
-        for (std::uint64_t m = gpuMask; m != 0; m &= m - 1)
-            ++gpus;
-        return gpus * milliGpu * (kGpuUnitsPerGpu / 1000);
+        if (isMig()) return unitsOfMigSlices(migComputeSlices);
+        return std::popcount(gpuMask) * unitsOfMilliGpu(milliGpu);
     }
     /// GPU-equivalents held: whole GPUs count 1, a share milli ÷ 1000, an instance slices ÷ 7.
     double gpuEquivalents() const {
-        if (isMig()) return migComputeSlices / 7.0;
-        int gpus = 0;
-        for (std::uint64_t m = gpuMask; m != 0; m &= m - 1)
-            ++gpus;
-        return gpus * (milliGpu / 1000.0);
+        if (isMig()) return migComputeSlices / static_cast<double>(kMigComputeSlicesPerGpu);
+        return std::popcount(gpuMask) * (milliGpu / static_cast<double>(kMilliGpuPerGpu));
     }
 };
 

@@ -9,17 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "gpuplan/gpu_units.hpp"
 #include "gpuplan/scenario.hpp"
 #include "gpuplan/topology.hpp"
 
 namespace gpuplan {
 
 enum class JobSource : std::uint8_t { Class, Explicit, Trace };
-
-/// Exact GPU-equivalents are counted in units of 1/7000 GPU, the least common multiple of a MIG
-/// compute slice (1/7) and a milli-GPU (1/1000): sums of instances and shares stay exact, and
-/// one division makes them GPUs (allocated and pending GPUs, quotas).
-inline constexpr std::int64_t kGpuUnitsPerGpu = 7000;
 
 /// One concrete job, with every name resolved to an index.
 struct JobSpec {
@@ -62,12 +58,13 @@ struct JobSpec {
     /// or a milli-GPU share gpuMilli × 7 units a GPU, a MIG pod its instance's compute slices ×
     /// 1000 (gpuMilli holds slices ÷ 7 rounded to the milli; × 7 ÷ 1000 rounds back to them).
     std::int64_t gpuUnits() const {
-        if (asksMig()) return std::int64_t{pods()} * ((gpuMilli * 7 + 500) / 1000) * 1000;
-        return std::int64_t{gpus} * gpuMilli * 7;
+        if (asksMig())
+            return std::int64_t{pods()} * unitsOfMigSlices(migSlicesOfMilliGpu(gpuMilli));
+        return std::int64_t{gpus} * unitsOfMilliGpu(gpuMilli);
     }
     /// GPUs this job asks in GPU-equivalents (a 300 milli-GPU share = 0.3, a 2g MIG instance
     /// 2/7): what allocation, quotas, costs and pending demand count.
-    double gpuEquivalents() const { return static_cast<double>(gpuUnits()) / kGpuUnitsPerGpu; }
+    double gpuEquivalents() const { return gpusOfUnits(gpuUnits()); }
 };
 
 struct Workload {
