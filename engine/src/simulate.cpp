@@ -98,7 +98,7 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
         }
         if (tSample == now) {
             takeSample(nextSample++);
-            count(0xA5, static_cast<std::uint32_t>(nextSample));
+            count(FingerprintTag::Sample, static_cast<std::uint32_t>(nextSample));
         }
         // Between instants, with everything at `now` done: a consistent cut of the run. A
         // snapshot copies and finishes everything so far (a quarter second at 100k GPUs):
@@ -254,7 +254,7 @@ BindingPlan Simulation::plan(std::uint32_t job, const std::vector<PodPlacement>&
 }
 
 void Simulation::arrive(std::uint32_t job) {
-    count(1, job);
+    count(FingerprintTag::JobArrived, job);
     m_scheduler.enqueue(job);
     m_queuedNow.push_back(job);
 }
@@ -335,7 +335,7 @@ void Simulation::bind(std::uint32_t job, const std::vector<PodPlacement>& pods) 
             m_results.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnoseStuck(job, m_nowS)});
     }
     ++m_running;
-    count(2, job);
+    count(FingerprintTag::JobStarted, job);
     countPlacement(pods);
 }
 
@@ -400,20 +400,21 @@ void Simulation::startMigRecuts() {
     if (m_sim.cluster.idleDynamicMigGpus().empty() || m_scheduler.queue().empty()) return;
     for (std::uint32_t r : m_sim.migRecuts.afterPass(m_scheduler.queue(), m_results.jobs, m_nowS)) {
         push(m_results.migRecuts[r].readyS, EventType::MigRecutDone, r, 0);
-        count(8, r);
+        count(FingerprintTag::MigRecutStarted, r);
     }
 }
 
 void Simulation::handle(const Event& e) {
     switch (e.type()) {
         case EventType::ElasticGrowDue:
-            count(13, 0);  // the pass after it grows what the window now lets grow
+            // The pass after it grows what the window now lets grow.
+            count(FingerprintTag::ElasticGrowDue, 0);
             break;
         case EventType::MigRecutDone:
             m_sim.migRecuts.finish(e.a);
             m_scheduler.capacityGrew();
             if (m_sim.elastic.any()) ++m_sim.elastic.capacityEpoch;
-            count(9, e.a);
+            count(FingerprintTag::MigRecutDone, e.a);
             break;
         case EventType::NodeChange:
             nodeChange(e.a);
@@ -426,7 +427,7 @@ void Simulation::handle(const Event& e) {
             if (m_sim.spec(e.a).sharesGpu()) m_share[e.a].sinceS = m_nowS;
             addProgress(e.a, +1);
             if (m_sim.spec(e.a).sharesGpu()) shareRuns(e.a);
-            count(3, e.a);
+            count(FingerprintTag::StartupDone, e.a);
             break;
         }
         case EventType::MpsFault:
@@ -451,7 +452,7 @@ void Simulation::handle(const Event& e) {
             JobRecord& rec = m_results.jobs[e.a];
             rec.endS = m_nowS;
             rec.status = crashed ? JobStatus::Failed : JobStatus::Completed;
-            count(4, e.a);
+            count(FingerprintTag::JobEnded, e.a);
             break;
         }
     }
@@ -510,7 +511,7 @@ void Simulation::scaleUp() {
     for (std::uint32_t node : nodes) {
         addNodeChange({m_nowS + m_sim.autoscaler.provisioningDelayS(), node, node + 1,
                        NodeState::Ready, true, NodeChangeCause::ScaleUp});
-        count(12, node);
+        count(FingerprintTag::ScaleUpRequested, node);
     }
 }
 
@@ -577,7 +578,7 @@ void Simulation::nodeChange(std::uint32_t index) {
         // Idle time counts only while Ready (evictions above may have started it).
         if (elastic && to != NodeState::Ready) m_sim.autoscaler.idleSince(node, -1);
         m_results.nodeChanges.push_back({m_nowS, node, to, cause});
-        count(5, node);
+        count(FingerprintTag::NodeStateChanged, node);
         if (to == NodeState::Failed && !m_spare.empty() && cause != NodeChangeCause::SpotReclaim)
             replaceWithSpare(node);
         // Draining an empty node: maintenance can start at once.
@@ -659,7 +660,7 @@ void Simulation::evict(std::uint32_t job, bool diagnose) {
     takeOff(job, preempted ? SegmentEnd::Preempted : SegmentEnd::Evicted);
     m_scheduler.enqueue(job);
     if (diagnose) m_queuedNow.push_back(job);
-    count(6, job);
+    count(FingerprintTag::JobEvicted, job);
 }
 
 void Simulation::preempt(std::uint32_t victim, std::uint32_t by) {
@@ -674,7 +675,7 @@ void Simulation::preempt(std::uint32_t victim, std::uint32_t by) {
         m_preemptedNow.push_back({victim, by});
     }
     m_quotaSeries.preempted();
-    count(10, victim);
+    count(FingerprintTag::JobPreempted, victim);
 }
 
 void Simulation::giveNotice(std::uint32_t job, std::uint32_t by, double endS, bool checkpoint) {
@@ -757,7 +758,7 @@ void Simulation::endTermination(std::uint32_t job) {
     m_scheduler.enqueue(job);
     if (m_options.diagnosePending)
         m_results.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnosePreempted(job, by)});
-    count(11, job);
+    count(FingerprintTag::PreemptedRequeued, job);
 }
 
 bool Simulation::requeuePreempted() {

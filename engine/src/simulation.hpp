@@ -154,8 +154,28 @@ private:
         m_events.push(Event(timeS, type, m_seq++, a, b));
     }
 
+    /// What an event folded into the fingerprint was. The values are part of every golden
+    /// fingerprint, so they never change: ScaleUpRequested and ElasticResized share 12.
+    enum class FingerprintTag : std::uint32_t {
+        JobArrived = 1,
+        JobStarted = 2,
+        StartupDone = 3,
+        JobEnded = 4,
+        NodeStateChanged = 5,
+        JobEvicted = 6,
+        MpsFault = 7,
+        MigRecutStarted = 8,
+        MigRecutDone = 9,
+        JobPreempted = 10,
+        PreemptedRequeued = 11,
+        ScaleUpRequested = 12,
+        ElasticResized = 12,
+        ElasticGrowDue = 13,
+        Sample = 0xA5,
+    };
     /// Folds one event into the fingerprint.
-    void count(std::uint32_t type, std::uint32_t id) {
+    void count(FingerprintTag tag, std::uint32_t id) {
+        const auto type = static_cast<std::uint32_t>(tag);
         ++m_eventCount;
         std::uint64_t bits;
         static_assert(sizeof bits == sizeof m_nowS);

@@ -292,7 +292,7 @@ void Simulation::resizeElastic(std::uint32_t job, std::vector<PodPlacement> pods
                 {m_nowS, node, node + 1, NodeState::Repairing, false, NodeChangeCause::DrainDone});
     }
     m_sim.elastic.lastResizeS[job] = m_nowS;
-    count(12, job);
+    count(FingerprintTag::ElasticResized, job);
 }
 
 bool Simulation::resizeBudgetAllows(std::size_t gpuHolds, bool spend) {

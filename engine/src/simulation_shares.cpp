@@ -137,7 +137,7 @@ void Simulation::unbindShare(std::uint32_t job) {
 
 void Simulation::mpsFault(std::uint32_t job) {
     if (!onMps(m_sim.placementOf(job))) return;
-    count(7, job);
+    count(FingerprintTag::MpsFault, job);
     for (const PodPlacement& pod : m_sim.placementOf(job)) {
         if (m_results.fleet.nodes[pod.node].sharing.mode != SharingMode::Mps) continue;
         for (std::uint32_t client : m_sharedGpus.clientsOn(pod)) {
