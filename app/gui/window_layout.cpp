@@ -9,6 +9,7 @@
 #include <QMainWindow>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QShortcut>
 #include <QStatusBar>
 #include <QTabBar>
@@ -25,7 +26,8 @@ namespace gpuplan::app {
 namespace {
 
 constexpr double kPresentFontScale = 1.4;
-constexpr int kMaxLeftPx = 320;
+// The left column at most: room for the GPU-sharing editor's widest page (about 335 px).
+constexpr int kMaxLeftPx = 360;
 // Docks shown in the meeting layout; every other dock hides until Esc.
 constexpr const char* kPresentDocks[] = {"groups", "charts"};
 // The inspector's tabs in the left column (the palette stacks above them on a tall screen).
@@ -134,6 +136,13 @@ void WindowLayout::arrangeWorking(QSize size) {
         for (int i = 0; i < bar->count(); ++i)
             if (bar->tabText(i) == inspector->windowTitle())
                 leftPx = std::clamp(bar->sizeHint().width() + 8, leftPx, kMaxLeftPx);
+    // ... and as its form's narrowest (the sharing editor's widest page), so the form does not
+    // scroll sideways and clip its hint, as far as kMaxLeftPx allows.
+    if (const auto* scroll = qobject_cast<const QScrollArea*>(inspector->widget());
+        scroll && scroll->widget())
+        leftPx = std::clamp(scroll->widget()->minimumSizeHint().width() +
+                                scroll->verticalScrollBar()->sizeHint().width(),
+                            leftPx, kMaxLeftPx);
     m_window->resizeDocks({inspector, charts}, {leftPx, shares.rightPx}, Qt::Horizontal);
     m_window->resizeDocks({pending}, {shares.bottomPx}, Qt::Vertical);
     // Stacked: the palette's classes above a third, the inspector and its tabs the rest.

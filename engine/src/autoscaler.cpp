@@ -224,7 +224,7 @@ Autoscaler::GroupFit Autoscaler::groupFit(const JobSpec& s, const ClusterState& 
             std::lower_bound(nodes.begin(), nodes.end(), static_cast<std::uint32_t>(range.begin));
         if (first == nodes.end() || static_cast<int>(*first) >= range.end) continue;
         const int model = m_fleet.nodes[*first].gpuModel;
-        if (req.gpuModel >= 0 && req.gpuModel != model) continue;
+        if (!req.allowsModel(model)) continue;
         const long long podsPerNode =
             podsOnNode(req, cluster, static_cast<int>(*first), Basis::FleetEmpty);
         if (podsPerNode <= 0) continue;

@@ -64,7 +64,7 @@ public:
         // A gang keeps to one model: only models that can hold all of it now (as placement.cpp).
         std::vector<bool> modelOk(m_fleet.gpuModels.size());
         for (std::size_t m = 0; m < modelOk.size(); ++m)
-            modelOk[m] = (req.gpuModel < 0 || req.gpuModel == static_cast<int>(m)) &&
+            modelOk[m] = req.allowsModel(static_cast<int>(m)) &&
                          (req.pods == 1 || detail::podCapacityForModel(
                                                req, m_state, static_cast<int>(m)) >= req.pods);
         int model = req.gpuModel;

@@ -40,7 +40,7 @@ Diagnoser::NodeCounts Diagnoser::countNodes(const JobSpec& job) const {
     const Fleet& f = m_sim.fleet;
     NodeCounts n;
     n.total = static_cast<int>(f.nodes.size());
-    auto eligible = [&](int model) { return job.gpuModel < 0 || job.gpuModel == model; };
+    auto eligible = [&](int model) { return job.allowsModel(model); };
     // An on-demand node not provisioned is no Node to kube-scheduler: not counted at all.
     const auto absent = [&](int i) {
         return f.nodes[i].elastic && c.state(i) == NodeState::Provisioning;
@@ -202,7 +202,7 @@ std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const 
     const Scope scope = scopeOf(job.pinLevel);
     const int unit = job.pinLevel == PinLevel::None ? 0 : job.pinIndex;
     for (int m = 0; m < static_cast<int>(f.gpuModels.size()); ++m) {
-        if (job.gpuModel >= 0 && job.gpuModel != m) continue;
+        if (!job.allowsModel(m)) continue;
         if (job.pinLevel == PinLevel::Node) {
             if (f.nodes[job.pinIndex].gpuModel != m) continue;
             bought += f.nodes[job.pinIndex].gpus;
@@ -390,7 +390,7 @@ bool Diagnoser::waitsOnDownCapacity(const JobSpec& job) const {
     for (std::uint32_t node : down) {
         const int model = m_sim.fleet.nodes[node].gpuModel;
         if (static_cast<int>(node) < range.begin || static_cast<int>(node) >= range.end ||
-            (req.gpuModel >= 0 && req.gpuModel != model))
+            (!req.allowsModel(model)))
             continue;
         downPods[model] +=
             podsOnNode(req, m_sim.cluster, static_cast<int>(node), Basis::FleetEmpty);
@@ -417,7 +417,7 @@ Diagnoser::QuotaBlock Diagnoser::quotaBlock(const JobSpec& job, bool withText) c
     };
     const std::string& team = m_sim.results.teams[job.team];
     for (int model : quota.flavorsOf(job.team)) {
-        if (job.gpuModel >= 0 && model != job.gpuModel) continue;
+        if (!job.allowsModel(model)) continue;
         const std::int64_t units = QuotaLedger::requestUnits(job, m_sim.fleet, model);
         const QuotaCheck c = quota.check(job.team, model, units);
         if (c.admits()) return {};

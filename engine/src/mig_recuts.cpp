@@ -30,7 +30,7 @@ int MigRecuts::nodeOfGpu(std::uint32_t gpu) const {
 }
 
 bool MigRecuts::allowedOn(const JobSpec& job, int node) const {
-    if (job.gpuModel >= 0 && job.gpuModel != m_fleet.nodes[node].gpuModel) return false;
+    if (!job.allowsModel(m_fleet.nodes[node].gpuModel)) return false;
     if (job.pinLevel == PinLevel::None) return true;
     const NodeRange range = nodeRangeOf(m_fleet, job.pinLevel, job.pinIndex);
     return node >= range.begin && node < range.end;

@@ -14,7 +14,7 @@ PinCheck::TargetGpus PinCheck::targetGpus(const JobSpec& job) const {
     TargetGpus t;
     const Scope scope = job.pinLevel == PinLevel::Pod ? Scope::Pod : Scope::Rack;
     for (int m = 0; m < static_cast<int>(m_fleet.gpuModels.size()); ++m) {
-        if (job.gpuModel >= 0 && job.gpuModel != m) continue;
+        if (!job.allowsModel(m)) continue;
         if (job.pinLevel == PinLevel::Node) {
             const FleetNode& node = m_fleet.nodes[job.pinIndex];
             if (node.gpuModel != m) continue;

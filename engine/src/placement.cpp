@@ -274,7 +274,7 @@ private:
     std::vector<bool> modelsHoldingGang() const {
         std::vector<bool> fits(m_fleet.gpuModels.size(), false);
         for (int m = 0; m < static_cast<int>(fits.size()); ++m)
-            fits[m] = (m_req.gpuModel < 0 || m_req.gpuModel == m) &&
+            fits[m] = m_req.allowsModel(m) &&
                       (m_req.pods == 1 || podCapacityForModel(m_req, m_state, m) >= m_req.pods);
         return fits;
     }
@@ -332,7 +332,7 @@ private:
         const int k = m_req.pods;
         const int p = m_req.gpusPerPod;
         const int models = static_cast<int>(m_fleet.gpuModels.size());
-        auto eligible = [&](int m) { return m_req.gpuModel < 0 || m_req.gpuModel == m; };
+        auto eligible = [&](int m) { return m_req.allowsModel(m); };
         // Racks and pods the pin allows.
         int rackBegin = 0, rackEnd = static_cast<int>(m_fleet.racks.size());
         int podBegin = 0, podEnd = static_cast<int>(m_fleet.pods.size());
@@ -480,7 +480,7 @@ bool onePodFits(const PlacementRequest& request, const ClusterState& state) {
 long long bestPodCapacity(const PlacementRequest& request, const ClusterState& state, Basis basis) {
     long long best = 0;
     for (int m = 0; m < static_cast<int>(state.fleet().gpuModels.size()); ++m)
-        if (request.gpuModel < 0 || request.gpuModel == m)
+        if (request.allowsModel(m))
             best = std::max(best, podCapacityForModel(request, state, m, basis));
     return best;
 }

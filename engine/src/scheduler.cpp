@@ -30,7 +30,7 @@ double Scheduler::fairShare(std::uint32_t job) const {
     const JobSpec& s = m_sim.spec(job);
     if (!m_sim.quota.fairSharing(s.team)) return 0;
     for (int model : m_sim.quota.flavorsOf(s.team))
-        if (s.gpuModel < 0 || s.gpuModel == model)
+        if (s.allowsModel(model))
             return m_sim.quota.share(s.team, model,
                                      QuotaLedger::requestUnits(s, m_sim.fleet, model));
     return 0;
@@ -126,7 +126,7 @@ Scheduler::Outcome Scheduler::tryBindWithQuota(std::uint32_t job, const Placemen
     const JobSpec& s = m_sim.spec(job);
     bool admitted = false;
     for (int model : m_sim.quota.flavorsOf(s.team)) {
-        if (s.gpuModel >= 0 && model != s.gpuModel) continue;
+        if (!s.allowsModel(model)) continue;
         const std::int64_t units = QuotaLedger::requestUnits(s, m_sim.fleet, model);
         if (!m_sim.quota.check(s.team, model, units).admits()) continue;
         admitted = true;
@@ -570,7 +570,7 @@ bool Scheduler::chooseReservedGpus(const PlacementRequest& req,
     int bestModel = -1;
     long long bestCost = 0;
     for (int m = 0; m < static_cast<int>(fleet.gpuModels.size()); ++m) {
-        if (req.gpuModel >= 0 && req.gpuModel != m) continue;
+        if (!req.allowsModel(m)) continue;
         if (podCapacityForModel(req, m_sim.cluster, m) < req.pods) continue;
         cheap.clear();
         for (std::size_t i = 0; i < returning.size();) {
@@ -674,7 +674,7 @@ bool Scheduler::fitsBesideReservation(std::uint32_t job) const {
     const NodeRange range = nodeRangeOf(m_sim.fleet, req.pinLevel, req.pinIndex);
     const int p = req.gpusPerPod;
     for (int m = 0; m < static_cast<int>(m_sim.fleet.gpuModels.size()); ++m) {
-        if (req.gpuModel >= 0 && req.gpuModel != m) continue;
+        if (!req.allowsModel(m)) continue;
         long long pods = podCapacityForModel(req, m_sim.cluster, m);
         if (m_reservation.active)
             for (const auto& [node, need] : m_reservation.gpusByNode) {

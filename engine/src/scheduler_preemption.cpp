@@ -184,7 +184,7 @@ bool Scheduler::fitsNow(std::uint32_t job, Placed* placed, std::vector<PodPlacem
     };
     if (!m_sim.quota.manages(s.team)) return fitsOn(req, -1);
     for (int model : m_sim.quota.flavorsOf(s.team)) {
-        if (s.gpuModel >= 0 && model != s.gpuModel) continue;
+        if (!s.allowsModel(model)) continue;
         if (!m_sim.quota.check(s.team, model, QuotaLedger::requestUnits(s, m_sim.fleet, model))
                  .admits())
             continue;
@@ -231,7 +231,7 @@ std::optional<CandidateCursor> Scheduler::preemptionCandidates(std::uint32_t job
     bool withinNominal = false;
     if (managed && reclaim != ReclaimPolicy::Never)
         for (int model : quota.flavorsOf(s.team))
-            withinNominal |= (s.gpuModel < 0 || s.gpuModel == model) && fitsNominal(job, model);
+            withinNominal |= s.allowsModel(model) && fitsNominal(job, model);
     if (!byPriority && !withinNominal && within == WithinTeamPolicy::Never) return std::nullopt;
 
     // Who may be evicted depends only on a bound job's team, model and priority — except
@@ -278,7 +278,7 @@ bool Scheduler::mayFitNow(std::uint32_t job) const {
     if (s.gpus > m_sim.cluster.readyFreeGpus()) return false;
     const int width = m_sim.cluster.histWidth();
     for (int model = 0; model < static_cast<int>(m_sim.fleet.gpuModels.size()); ++model) {
-        if (s.gpuModel >= 0 && model != s.gpuModel) continue;
+        if (!s.allowsModel(model)) continue;
         const int* hist = m_sim.cluster.freeHist(Scope::Fleet, 0, model);
         int pods = 0;
         for (int free = s.gpusPerPod; free < width; ++free)

@@ -118,7 +118,7 @@ bool Simulation::jobsWaitForCapacity() const {
         if (!m_scheduler.fitsEmptyReady(job)) continue;  // waits for nodes, not for room
         if (!m_sim.quota.manages(s.team)) return true;
         for (int model = 0; model < static_cast<int>(m_results.fleet.gpuModels.size()); ++model)
-            if ((s.gpuModel < 0 || s.gpuModel == model) &&
+            if (s.allowsModel(model) &&
                 m_sim.quota
                     .check(s.team, model, QuotaLedger::requestUnits(s, m_results.fleet, model))
                     .admits())

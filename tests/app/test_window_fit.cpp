@@ -6,6 +6,8 @@
 #include <QDockWidget>
 #include <QMenuBar>
 #include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTabBar>
 #include <QtTest>
 
@@ -79,6 +81,18 @@ private slots:
                                     .arg(w.topology()->width())
                                     .arg(w.topology()->height())));
         }
+        // The inspector's form (the GPU-sharing editor in it) is not cut at its side: the left
+        // column is as wide as the form's narrowest, so its hint wraps instead of scrolling.
+        auto* inspector = w.findChild<QDockWidget*>(QStringLiteral("inspector"));
+        QVERIFY(inspector);
+        inspector->raise();
+        QApplication::processEvents();
+        auto* form = qobject_cast<QScrollArea*>(inspector->widget());
+        QVERIFY(form && form->widget());
+        QVERIFY2(!form->horizontalScrollBar()->isVisible(),
+                 qPrintable(QStringLiteral("form needs %1 px, has %2")
+                                .arg(form->widget()->minimumSizeHint().width())
+                                .arg(form->viewport()->width())));
     }
 
     void presentShowsTheMeetingLayoutAndEscReturns() {

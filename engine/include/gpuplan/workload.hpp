@@ -54,6 +54,8 @@ struct JobSpec {
     /// One word compare, not a loop or a memcmp call: it is asked on every placement try.
     bool asksMig() const { return std::bit_cast<std::uint32_t>(migProfileId) != 0xFFFFFFFFu; }
     bool sharesGpu() const { return gpuMilli < 1000 && !asksMig(); }
+    /// Whether the job may run on GPU model `model` (no model asked: any).
+    bool allowsModel(int model) const { return gpuModel < 0 || gpuModel == model; }
     /// GPU-equivalents the job asks, exactly, in units of 1/kGpuUnitsPerGpu GPU: a whole GPU
     /// or a milli-GPU share gpuMilli × 7 units a GPU, a MIG pod its instance's compute slices ×
     /// 1000 (gpuMilli holds slices ÷ 7 rounded to the milli; × 7 ÷ 1000 rounds back to them).
