@@ -37,6 +37,8 @@ public:
     /// was stopped (then the shown curve is not of the scenario now).
     bool stop();
     bool running() const { return m_running; }
+    /// A request waits out the debounce: a sweep is still to start.
+    bool queued() const { return m_pending.has_value(); }
     /// The last finished sweep (empty before any).
     const std::optional<MixSweep>& sweep() const { return m_sweep; }
 

@@ -65,15 +65,17 @@ int kindIndex(const char* id) {
     return -1;
 }
 
-/// Waits for the curve of the scenario now (the sweep starts 300 ms after the last change).
-bool waitForCurve(BuyingMixPanel* panel, int ms = 120000) {
+/// Waits for the curve of the scenario now: no request waiting out its debounce, no sweep
+/// running, a curve drawn. `timeoutMs` only bounds a broken run; nothing here is timed.
+bool waitForCurve(BuyingMixPanel* panel, int timeoutMs = 120000) {
     MixSweepRunner* runner = panel->sweepRunner();
+    QCoreApplication::processEvents();  // a change's posted events reach the panel first
     QElapsedTimer clock;
     clock.start();
-    // Past the debounce first, so that a sweep still to start is not mistaken for done.
-    QTest::qWait(MixSweepRunner::kDebounceMs + 100);
-    while (clock.elapsed() < ms) {
-        if (!runner->running() && runner->sweep() && panel->curve()->levelCount() > 0) return true;
+    while (clock.elapsed() < timeoutMs) {
+        if (!runner->queued() && !runner->running() && runner->sweep() &&
+            panel->curve()->levelCount() > 0)
+            return true;
         QTest::qWait(50);
     }
     return false;
