@@ -150,26 +150,23 @@ void appendEstimateScenarios(std::vector<GeneratedScenario>& out) {
                        s.description = "N = " + std::to_string(n) + " (the largest that validates)";
                        return s;
                    }});
-    // 100,000 one-node racks, idle, sampled N times: a sample's gang measures visit every
-    // rack, so the estimate counts racks (the same nodes in one rack would cost nothing).
-    out.push_back(atEdge("adversarial_one_node_racks", "100,000 idle one-node racks, N samples",
-                         1'000'000, [](long long n, const std::filesystem::path&) {
-                             Json s = scenarioHead("one-node racks × samples",
-                                                   static_cast<double>(n), 1);
-                             s["topology"] = identicalRacks(100'000, 1);
-                             s["jobClasses"] = {poissonClass("one", 3600, 1, 1, 3600)};
-                             return s;
-                         }));
-    // 60,000 two-node racks, idle, sampled N times: the largest rack-local gang still reads
-    // every rack at every sample (its two nodes could be one gang): counted per sample.
-    out.push_back(atEdge("adversarial_two_node_racks", "60,000 idle two-node racks, N samples",
-                         1'000'000, [](long long n, const std::filesystem::path&) {
-                             Json s = scenarioHead("two-node racks × samples",
-                                                   static_cast<double>(n), 1);
-                             s["topology"] = identicalRacks(60'000, 2);
-                             s["jobClasses"] = {poissonClass("one", 3600, 1, 1, 3600)};
-                             return s;
-                         }));
+    // Idle racks sampled N times: a sample's gang measures visit every rack, so the estimate
+    // counts racks. 100,000 one-node racks (the same nodes in one rack would cost nothing), and
+    // 60,000 two-node racks (the largest rack-local gang still reads every rack: its two nodes
+    // could be one gang).
+    auto idleRacks = [&](const char* name, const char* what, const char* scenarioName, int racks,
+                         int nodesPerRack) {
+        out.push_back(atEdge(name, what, 1'000'000, [=](long long n, const std::filesystem::path&) {
+            Json s = scenarioHead(scenarioName, static_cast<double>(n), 1);
+            s["topology"] = identicalRacks(racks, nodesPerRack);
+            s["jobClasses"] = {poissonClass("one", 3600, 1, 1, 3600)};
+            return s;
+        }));
+    };
+    idleRacks("adversarial_one_node_racks", "100,000 idle one-node racks, N samples",
+              "one-node racks × samples", 100'000, 1);
+    idleRacks("adversarial_two_node_racks", "60,000 idle two-node racks, N samples",
+              "two-node racks × samples", 60'000, 2);
     // The 100k preset's fleet at a fiftieth of its load for two weeks, its gangs elastic to
     // 1,000,000 GPUs: few jobs, but each gang grows into the idle fleet and gives it back,
     // every resize recording the whole gang (577 MB in the first week), so the estimate counts
