@@ -114,7 +114,7 @@ TEST_CASE("names are escaped and the file is replaced whole", "[trace]") {
     for (const auto& e : t["traceEvents"])
         found |= e["ph"] == "X" && e["name"] == "quote \" back\\slash\ttab";
     CHECK(found);
-    const auto file = std::filesystem::temp_directory_path() / "gpuplan-trace-test.json";
+    const auto file = test::scratchPath("gpuplan-trace-test.json");
     saveChromeTrace(r, file);
     CHECK(nlohmann::json::parse(readTextFile(file))["traceEvents"].size() > 0);
     std::filesystem::remove(file);
@@ -127,7 +127,7 @@ TEST_CASE("a stopped export leaves the file as it was; progress reaches 1", "[tr
     s.horizonS = 7200;
     s.jobs = {job("a", 8, 3600), job("b", 2, 600, 60)};
     const Results r = test::run(s);
-    const auto file = std::filesystem::temp_directory_path() / "gpuplan-trace-stop-test.json";
+    const auto file = test::scratchPath("gpuplan-trace-stop-test.json");
     writeFileAtomic(file, "earlier");
     std::stop_source stop;
     stop.request_stop();

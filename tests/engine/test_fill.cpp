@@ -355,7 +355,7 @@ TEST_CASE("fill: a fleet from an openb node list", "[fill]") {
 }
 
 TEST_CASE("fill: the default openb trace, FGD, completes", "[fill]") {
-    const fs::path dir = test::sharedDataDir() / "openb";
+    const fs::path dir = test::presetDataDir() / "openb";
     REQUIRE(fs::exists(dir / "openb_pod_list_default.csv"));
     FillSpec spec;
     spec.nodes = readOpenbNodes(dir / "openb_node_list_gpu_node.csv");

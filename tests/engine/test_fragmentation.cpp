@@ -194,7 +194,7 @@ TEST_CASE("fragmentation: the GPU model list of a node list", "[fragmentation]")
 }
 
 TEST_CASE("fragmentation: the target workload of the real default trace", "[fragmentation]") {
-    const fs::path dir = test::sharedDataDir() / "openb";
+    const fs::path dir = test::presetDataDir() / "openb";
     INFO("the openb trace is expected in " << dir.string() << " (the shared data folder)");
     REQUIRE(fs::exists(dir / "openb_pod_list_default.csv"));
     const auto models = gpuModelNames(readOpenbNodes(dir / "openb_node_list_gpu_node.csv"));

@@ -200,7 +200,7 @@ TEST_CASE("openb: times, NUL bytes, quotes in the header, and the row limit", "[
 }
 
 TEST_CASE("openb: the real node lists shipped in presets/data", "[openb]") {
-    const fs::path dir = test::sharedDataDir() / "openb";
+    const fs::path dir = test::presetDataDir() / "openb";
     INFO("the openb trace is expected in " << dir.string() << " (the shared data folder)");
     REQUIRE(fs::exists(dir / "openb_node_list_gpu_node.csv"));
     const auto gpuNodes = readOpenbNodes(dir / "openb_node_list_gpu_node.csv");
@@ -223,7 +223,7 @@ TEST_CASE("openb: the real node lists shipped in presets/data", "[openb]") {
 }
 
 TEST_CASE("openb: the real default pod list and every variant read", "[openb]") {
-    const fs::path dir = test::sharedDataDir() / "openb";
+    const fs::path dir = test::presetDataDir() / "openb";
     INFO("the openb trace is expected in " << dir.string() << " (the shared data folder)");
     REQUIRE(fs::exists(dir / "openb_pod_list_default.csv"));
     const auto pods = readOpenbPods(dir / "openb_pod_list_default.csv");

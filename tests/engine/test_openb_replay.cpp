@@ -180,11 +180,11 @@ TEST_CASE("a node-list scenario writes back as it was read and validates without
 }
 
 TEST_CASE("the openb preset replays the default pod list on the 1,213 GPU nodes") {
-    const fs::path data = test::sharedDataDir() / "openb";
+    const fs::path data = test::presetDataDir() / "openb";
     REQUIRE(fs::exists(data / "openb_node_list_gpu_node.csv"));
     REQUIRE(fs::exists(data / "openb_pod_list_default.csv"));
     LoadOptions o;
-    o.dataDirs = {test::sharedDataDir()};
+    o.dataDirs = {test::presetDataDir()};
     const Catalog catalog = loadCatalog(test::presetsDir() / "catalog" / "catalog.json");
     const Scenario s = loadScenario(test::presetsDir() / "scenarios" / "openb.json", catalog, o);
     CHECK(s.name == "openb — Alibaba, 1,213 nodes / 6,212 GPUs");

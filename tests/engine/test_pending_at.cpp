@@ -296,8 +296,7 @@ TEST_CASE("pending GPUs: a waiting 2g MIG instance is exactly 2/7 of a GPU", "[p
     // The CSV holds the same double: the shortest text that reads back as it (ten significant
     // digits, 0.2857142857, would read back as another number). JSON writes it so already.
     namespace fs = std::filesystem;
-    const fs::path dir =
-        fs::temp_directory_path() / ("gpuplan-pending-2g-" + std::to_string(::getpid()));
+    const fs::path dir = test::scratchPath("gpuplan-pending-2g");
     fs::remove_all(dir);
     writeResultsCsv(r, dir);
     const test::Rows rows = test::parseCsv(readTextFile(dir / "pending_gpus_scheduling.csv"));

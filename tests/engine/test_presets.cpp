@@ -14,7 +14,7 @@ namespace {
 Scenario preset(const std::string& name) {
     static const Catalog catalog = loadCatalog(test::presetsDir() / "catalog" / "catalog.json");
     LoadOptions o;
-    o.dataDirs = {test::sharedDataDir()};
+    o.dataDirs = {test::presetDataDir()};
     return loadScenario(test::presetsDir() / "scenarios" / name, catalog, o);
 }
 }  // namespace

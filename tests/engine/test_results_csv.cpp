@@ -39,8 +39,7 @@ TEST_CASE("jobs.csv quotes every field holding a comma, quote, CR or LF (RFC 418
         s.jobs.push_back(j);
     }
     const Results r = test::run(s);
-    const fs::path dir =
-        fs::temp_directory_path() / ("gpuplan-csv-quoting-" + std::to_string(::getpid()));
+    const fs::path dir = test::scratchPath("gpuplan-csv-quoting");
     fs::remove_all(dir);
     writeResultsCsv(r, dir);
 

@@ -264,8 +264,7 @@ TEST_CASE("importSlurmFiles: nodes, topology and the export, with the horizon", 
 
 TEST_CASE("importSlurmFiles: an export longer than the longest horizon", "[slurm]") {
     // 2020-01-01 to 2026-01-01 is six years: more than 3 × 366 days, unless a horizon is set.
-    const std::filesystem::path file =
-        std::filesystem::temp_directory_path() / "gpuplan-test-long-sacct.txt";
+    const std::filesystem::path file = test::scratchPath("gpuplan-test-long-sacct.txt");
     writeFileAtomic(file, kHeader +
                               "1|a|gpu|2020-01-01T00:00:00|2020-01-01T00:00:00|"
                               "2020-01-01T01:00:00|COMPLETED|gres/gpu=1||60\n"
@@ -307,7 +306,7 @@ namespace {
 /// A scenario of one n8 node (8 tg) and, with `big`, one big8 node (8 tg-big), replaying
 /// `sacct` (written to a temporary folder) with `traceKeys` added to the trace.
 struct TypedReplay {
-    std::filesystem::path dir = std::filesystem::temp_directory_path() / "gpuplan-test-typed";
+    std::filesystem::path dir = test::scratchPath("gpuplan-test-typed");
     std::string scenario;
 
     TypedReplay(const std::string& sacct, bool big, const std::string& traceKeys = "") {
@@ -416,8 +415,7 @@ TEST_CASE("importSlurmFiles: the jobs' GPU types by the nodes' mapping", "[slurm
     // the line and the candidates until --gpu-type names one; then the trace carries the
     // mapping (the scenario replays without the option) and the summary says it. Job 3 asks
     // l4, which no imported node has: said, and the model joins the scenario's.
-    const std::filesystem::path dir =
-        std::filesystem::temp_directory_path() / "gpuplan-test-import-types";
+    const std::filesystem::path dir = test::scratchPath("gpuplan-test-import-types");
     std::filesystem::create_directories(dir);
     writeFileAtomic(dir / "nodes.txt",
                     "NodeName=g1 Gres=gpu:nvidia_h100_80gb_hbm3:8 CPUTot=64 State=IDLE\n");

@@ -361,7 +361,7 @@ TEST_CASE("a missing scenario file is reported, not thrown as something else") {
 TEST_CASE("save → open round-trips to an equal scenario") {
     const Scenario original =
         loadScenario(test::presetsDir() / "scenarios" / "default.json", catalog());
-    const fs::path dir = fs::temp_directory_path() / "gpuplan-io-test";
+    const fs::path dir = test::scratchPath("gpuplan-io-test");
     fs::remove_all(dir);
     fs::create_directories(dir);
     const fs::path file = dir / "copy.json";

@@ -153,11 +153,14 @@ std::filesystem::path presetsDir() {
     return GPUPLAN_TEST_PRESETS_DIR;
 }
 // The data the repository ships beside its presets (presets/data), shared by them and the tests.
-std::filesystem::path sharedDataDir() {
+std::filesystem::path presetDataDir() {
     return std::filesystem::path(GPUPLAN_TEST_PRESETS_DIR) / "data";
 }
 std::filesystem::path testDataDir() {
     return GPUPLAN_TEST_DATA_DIR;
+}
+std::filesystem::path scratchPath(const std::string& name) {
+    return std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()));
 }
 
 Rows parseCsv(const std::string& text) {
@@ -206,9 +209,7 @@ Rows parseCsv(const std::string& text) {
 }
 
 std::map<std::string, std::string> jobsCsvRow(const Results& r, std::uint32_t job) {
-    const std::filesystem::path dir =
-        std::filesystem::temp_directory_path() /
-        ("gpuplan-jobs-csv-" + std::to_string(::getpid()) + "-" + std::to_string(job));
+    const std::filesystem::path dir = scratchPath("gpuplan-jobs-csv-" + std::to_string(job));
     std::filesystem::remove_all(dir);
     writeResultsCsv(r, dir);
     std::ifstream in(dir / "jobs.csv", std::ios::binary);

@@ -58,8 +58,12 @@ Results run(const Scenario& s);
 std::uint32_t jobIndex(const Results& r, const std::string& name);
 
 std::filesystem::path presetsDir();
-std::filesystem::path sharedDataDir();
+/// The traces the presets ship (presets/data).
+std::filesystem::path presetDataDir();
 std::filesystem::path testDataDir();
+/// A path in the temp folder that no other test process uses (ctest runs test cases in
+/// parallel processes; a fixed name lets one case overwrite another's files).
+std::filesystem::path scratchPath(const std::string& name);
 
 using Rows = std::vector<std::vector<std::string>>;
 /// RFC 4180, strictly: records end in CRLF or LF; a field holding a comma, quote, CR or LF

@@ -40,8 +40,8 @@ std::filesystem::path writeMmc(const std::filesystem::path& folder) {
 struct TempFolder {
     std::filesystem::path path;
     TempFolder() {
-        path = std::filesystem::temp_directory_path() /
-               ("gpuplan-sweep-test-" + std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+        path = test::scratchPath("gpuplan-sweep-test-" +
+                                 std::to_string(reinterpret_cast<std::uintptr_t>(this)));
         std::filesystem::create_directories(path);
     }
     ~TempFolder() { std::filesystem::remove_all(path); }

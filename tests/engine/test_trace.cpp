@@ -52,7 +52,7 @@ TEST_CASE("a malformed trace names the line") {
 }
 
 TEST_CASE("the real Philly trace shipped in presets/data") {
-    const auto file = test::sharedDataDir() / "philly" / "philly.csv";
+    const auto file = test::presetDataDir() / "philly" / "philly.csv";
     INFO("the Philly trace is expected at " << file.string()
                                             << " (the project's shared data folder)");
     REQUIRE(std::filesystem::exists(file));
@@ -109,8 +109,7 @@ TEST_CASE("a cluster id is a team name: bytes that break terminals and CSV rows 
 TEST_CASE("a trace with 100,000 cluster ids gives each its team, scenario teams reused") {
     // Teams are looked up by hash: with a linear search this trace took 30 s (no timing is
     // asserted here; the figures are in the commit message).
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                      ("gpuplan-trace-many-teams-" + std::to_string(::getpid()));
+    const std::filesystem::path dir = test::scratchPath("gpuplan-trace-many-teams");
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     std::string text = "timestamp,duration,num_gpus,gpu_time,cluster\n";
