@@ -10,7 +10,7 @@
 #include <QVBoxLayout>
 
 #include "chart_panel.hpp"
-#include "gpuplan/time_format.hpp"
+#include "gpuplan/core/time_format.hpp"
 #include "placeable_table_model.hpp"
 
 namespace gpuplan::ui {

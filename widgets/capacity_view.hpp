@@ -8,8 +8,8 @@
 #include <QWidget>
 #include <memory>
 
-#include "gpuplan/placeable.hpp"
-#include "gpuplan/results.hpp"
+#include "gpuplan/resources/placeable.hpp"
+#include "gpuplan/results/results.hpp"
 
 class QComboBox;
 class QLabel;

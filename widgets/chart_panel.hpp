@@ -20,8 +20,8 @@
 #include <memory>
 #include <vector>
 
-#include "gpuplan/replications.hpp"
-#include "gpuplan/results.hpp"
+#include "gpuplan/results/results.hpp"
+#include "gpuplan/studies/replications.hpp"
 
 class QCategoryAxis;
 class QChart;

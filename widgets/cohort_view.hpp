@@ -7,7 +7,7 @@
 // cursor; hovering shows a team's values at that time; a click asks to move the scrubber.
 //
 // The numbers are the engine's series quota_{used,borrowed,lent,pending}_gpus{team}
-// (engine/src/quota_series.cpp); the nominal quota and the cohorts come from the scenario's
+// (engine/src/sim/quota_series.cpp); the nominal quota and the cohorts come from the scenario's
 // quotas, which the caller passes with the results they produced.
 #pragma once
 
@@ -17,8 +17,8 @@
 #include <memory>
 #include <vector>
 
-#include "gpuplan/quota.hpp"
-#include "gpuplan/results.hpp"
+#include "gpuplan/model/quota.hpp"
+#include "gpuplan/results/results.hpp"
 
 namespace gpuplan::ui {
 

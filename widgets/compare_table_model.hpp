@@ -6,8 +6,8 @@
 #include <QAbstractTableModel>
 #include <memory>
 
-#include "gpuplan/replications.hpp"
-#include "gpuplan/results.hpp"
+#include "gpuplan/results/results.hpp"
+#include "gpuplan/studies/replications.hpp"
 
 namespace gpuplan::ui {
 

@@ -16,7 +16,7 @@
 #include <memory>
 #include <vector>
 
-#include "gpuplan/results.hpp"
+#include "gpuplan/results/results.hpp"
 
 class QAbstractSeries;
 class QChart;

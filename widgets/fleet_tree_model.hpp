@@ -7,7 +7,7 @@
 #include <QAbstractItemModel>
 #include <functional>
 
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/model/scenario.hpp"
 
 namespace gpuplan::ui {
 

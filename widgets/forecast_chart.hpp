@@ -8,7 +8,7 @@
 #include <QWidget>
 #include <optional>
 
-#include "gpuplan/demand_forecast.hpp"
+#include "gpuplan/economics/demand_forecast.hpp"
 
 class QChartView;
 class QLabel;

@@ -8,9 +8,9 @@
 #include <QWidget>
 #include <optional>
 
-#include "gpuplan/catalog.hpp"
-#include "gpuplan/mig_geometry.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/model/catalog.hpp"
+#include "gpuplan/model/mig_geometry.hpp"
+#include "gpuplan/model/scenario.hpp"
 
 class QCheckBox;
 class QComboBox;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "gpuplan/gpu_units.hpp"
+#include "gpuplan/core/gpu_units.hpp"
 
 namespace gpuplan::ui {
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "gpuplan/results.hpp"
+#include "gpuplan/results/results.hpp"
 
 namespace gpuplan::ui {
 

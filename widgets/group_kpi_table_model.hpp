@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "gpuplan/replications.hpp"
-#include "gpuplan/results.hpp"
+#include "gpuplan/results/results.hpp"
+#include "gpuplan/studies/replications.hpp"
 #include "kpi_format.hpp"
 
 namespace gpuplan::ui {

@@ -6,8 +6,8 @@
 #include <map>
 
 #include "gpu_sub_cells.hpp"
-#include "gpuplan/checkpoint_advice.hpp"
-#include "gpuplan/roofline.hpp"
+#include "gpuplan/economics/checkpoint_advice.hpp"
+#include "gpuplan/model/roofline.hpp"
 #include "kpi_format.hpp"
 #include "sharing_format.hpp"
 #include "snapshot_guard.hpp"

@@ -3,7 +3,7 @@
 
 #include <QString>
 
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/model/scenario.hpp"
 
 namespace gpuplan::ui {
 

@@ -7,8 +7,8 @@
 #include <QString>
 #include <optional>
 
-#include "gpuplan/results.hpp"
-#include "gpuplan/statistics.hpp"
+#include "gpuplan/core/statistics.hpp"
+#include "gpuplan/results/results.hpp"
 
 namespace gpuplan::ui {
 

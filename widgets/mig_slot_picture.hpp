@@ -8,7 +8,7 @@
 #include <QWidget>
 #include <optional>
 
-#include "gpuplan/mig_geometry.hpp"
+#include "gpuplan/model/mig_geometry.hpp"
 
 namespace gpuplan::ui {
 

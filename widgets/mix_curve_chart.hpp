@@ -8,7 +8,7 @@
 #include <QWidget>
 #include <optional>
 
-#include "gpuplan/buying_mix_sweep.hpp"
+#include "gpuplan/economics/buying_mix_sweep.hpp"
 
 class QChart;
 class QChartView;

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "gpuplan/results.hpp"
+#include "gpuplan/results/results.hpp"
 
 namespace gpuplan::ui {
 

@@ -7,7 +7,7 @@
 #include <QAbstractTableModel>
 #include <optional>
 
-#include "gpuplan/placeable.hpp"
+#include "gpuplan/resources/placeable.hpp"
 
 namespace gpuplan::ui {
 

@@ -9,7 +9,7 @@
 #include <QString>
 #include <vector>
 
-#include "gpuplan/results.hpp"
+#include "gpuplan/results/results.hpp"
 
 class QAbstractSeries;
 class QChart;

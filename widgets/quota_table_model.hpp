@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "gpuplan/results.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/model/scenario.hpp"
+#include "gpuplan/results/results.hpp"
 
 namespace gpuplan::ui {
 

@@ -3,7 +3,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "gpuplan/mig_geometry.hpp"
+#include "gpuplan/model/mig_geometry.hpp"
 
 namespace gpuplan::ui {
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "gpuplan/catalog.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/model/catalog.hpp"
+#include "gpuplan/model/scenario.hpp"
 
 namespace gpuplan::ui {
 

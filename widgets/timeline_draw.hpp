@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "gpuplan/results.hpp"
+#include "gpuplan/results/results.hpp"
 #include "timeline_bars.hpp"
 #include "timeline_index.hpp"
 #include "timeline_rows.hpp"

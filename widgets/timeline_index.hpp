@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "gpuplan/results.hpp"
+#include "gpuplan/results/results.hpp"
 
 namespace gpuplan::ui {
 

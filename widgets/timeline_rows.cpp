@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "gpuplan/gpu_timeline.hpp"
-#include "gpuplan/topology.hpp"
+#include "gpuplan/model/topology.hpp"
+#include "gpuplan/results/gpu_timeline.hpp"
 
 namespace gpuplan::ui {
 

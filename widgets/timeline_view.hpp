@@ -22,7 +22,7 @@
 #include <optional>
 #include <utility>
 
-#include "gpuplan/results.hpp"
+#include "gpuplan/results/results.hpp"
 #include "timeline_draw.hpp"
 #include "timeline_index.hpp"
 #include "timeline_rows.hpp"

@@ -11,7 +11,7 @@
 #include <optional>
 #include <vector>
 
-#include "gpuplan/topology.hpp"
+#include "gpuplan/model/topology.hpp"
 
 namespace gpuplan::ui {
 

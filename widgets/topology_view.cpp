@@ -15,7 +15,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpuplan/workload.hpp"
+#include "gpuplan/model/workload.hpp"
 #include "snapshot_guard.hpp"
 #include "ui_palette.hpp"
 

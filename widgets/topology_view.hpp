@@ -16,7 +16,7 @@ class QMimeData;
 #include <memory>
 
 #include "gpu_sub_cells.hpp"
-#include "gpuplan/results.hpp"
+#include "gpuplan/results/results.hpp"
 #include "topology_chrome.hpp"
 #include "topology_layout.hpp"
 

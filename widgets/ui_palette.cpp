@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpuplan/time_format.hpp"
+#include "gpuplan/core/time_format.hpp"
 
 namespace gpuplan::ui {
 

@@ -7,7 +7,7 @@
 #include <QString>
 #include <optional>
 
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/model/scenario.hpp"
 
 namespace gpuplan::ui {
 

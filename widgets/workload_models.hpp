@@ -9,8 +9,8 @@
 #include <functional>
 #include <memory>
 
-#include "gpuplan/checkpoint_advice.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/economics/checkpoint_advice.hpp"
+#include "gpuplan/model/scenario.hpp"
 
 namespace gpuplan::ui {
 

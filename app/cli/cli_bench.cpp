@@ -16,10 +16,10 @@
 
 #include "cli_bench_scenarios.hpp"
 #include "cli_common.hpp"
-#include "gpuplan/replications.hpp"
-#include "gpuplan/run_cost.hpp"
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/sim/run_cost.hpp"
+#include "gpuplan/sim/simulate.hpp"
+#include "gpuplan/studies/replications.hpp"
 
 namespace gpuplan::cli {
 

@@ -5,9 +5,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "gpuplan/run_cost.hpp"
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/topology.hpp"
+#include "gpuplan/model/topology.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/sim/run_cost.hpp"
 
 namespace gpuplan::cli {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cli_common.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/model/scenario.hpp"
 
 namespace gpuplan::cli {
 

@@ -1,6 +1,6 @@
 #include "cli_common.hpp"
 
-#include "gpuplan/pricebook.hpp"
+#include "gpuplan/scenario_io/pricebook.hpp"
 
 #include <cctype>
 #include <charconv>
@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "paths.hpp"
 
 namespace gpuplan::cli {

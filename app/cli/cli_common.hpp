@@ -8,11 +8,11 @@
 #include <string_view>
 #include <vector>
 
-#include "gpuplan/fleet_import.hpp"
-#include "gpuplan/replications.hpp"
-#include "gpuplan/run_cost.hpp"
-#include "gpuplan/scenario.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/import/fleet_import.hpp"
+#include "gpuplan/model/scenario.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/sim/run_cost.hpp"
+#include "gpuplan/studies/replications.hpp"
 
 namespace gpuplan::cli {
 

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "cli_outputs.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 
 namespace gpuplan::cli {
 

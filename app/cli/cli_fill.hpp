@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cli_common.hpp"
-#include "gpuplan/fill.hpp"
+#include "gpuplan/fragmentation/fill.hpp"
 
 namespace gpuplan::cli {
 

@@ -1,17 +1,17 @@
 // gpuplan-cli forecast: a run's demand as the history, a forecast of what follows with its
 // prediction interval, and the reservation it implies by the overflow model, the fluid
-// approximation's beside it (gpuplan/demand_forecast.hpp); --simulate holds both against the
-// simulated cost curve of the history (gpuplan/buying_mix_sweep.hpp).
+// approximation's beside it (gpuplan/economics/demand_forecast.hpp); --simulate holds both against
+// the simulated cost curve of the history (gpuplan/economics/buying_mix_sweep.hpp).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
 #include "cli_common.hpp"
-#include "gpuplan/buying_mix_sweep.hpp"
-#include "gpuplan/demand_forecast.hpp"
-#include "gpuplan/simulate.hpp"
-#include "gpuplan/topology.hpp"
+#include "gpuplan/economics/buying_mix_sweep.hpp"
+#include "gpuplan/economics/demand_forecast.hpp"
+#include "gpuplan/model/topology.hpp"
+#include "gpuplan/sim/simulate.hpp"
 
 namespace gpuplan::cli {
 

@@ -5,8 +5,8 @@
 
 #include "cli_common.hpp"
 #include "cli_outputs.hpp"
-#include "gpuplan/k8s_import.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/import/k8s_import.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 
 namespace gpuplan::cli {
 

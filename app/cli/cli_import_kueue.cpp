@@ -4,8 +4,8 @@
 
 #include "cli_common.hpp"
 #include "cli_outputs.hpp"
-#include "gpuplan/kueue_import.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/import/kueue_import.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 
 namespace gpuplan::cli {
 

@@ -4,9 +4,9 @@
 
 #include "cli_common.hpp"
 #include "cli_outputs.hpp"
-#include "gpuplan/fleet_import.hpp"
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/slurm_import.hpp"
+#include "gpuplan/import/fleet_import.hpp"
+#include "gpuplan/import/slurm_import.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 
 namespace gpuplan::cli {
 

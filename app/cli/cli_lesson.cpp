@@ -1,10 +1,10 @@
-// gpuplan-cli lesson: the lessons of presets/lessons (gpuplan/lesson.hpp) without the GUI, so
-// an instructor can prepare: list them, or run one and see each step's effect before and after.
+// gpuplan-cli lesson: the lessons of presets/lessons (gpuplan/studies/lesson.hpp) without the GUI,
+// so an instructor can prepare: list them, or run one and see each step's effect before and after.
 #include <cstdio>
 
 #include "cli_common.hpp"
-#include "gpuplan/lesson.hpp"
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/sim/simulate.hpp"
+#include "gpuplan/studies/lesson.hpp"
 
 namespace gpuplan::cli {
 

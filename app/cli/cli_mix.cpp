@@ -1,6 +1,6 @@
 // gpuplan-cli mix: how much to reserve. The scenario at reserved levels from none to its peak
 // demand, the rest on demand (and optionally a spot share), each level's total cost and the
-// optimum (gpuplan/buying_mix_sweep.hpp).
+// optimum (gpuplan/economics/buying_mix_sweep.hpp).
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_common.hpp"
-#include "gpuplan/buying_mix_sweep.hpp"
+#include "gpuplan/economics/buying_mix_sweep.hpp"
 
 namespace gpuplan::cli {
 

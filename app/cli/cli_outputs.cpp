@@ -7,7 +7,7 @@
 #include <system_error>
 
 #include "cli_common.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "paths.hpp"
 
 namespace gpuplan::cli {

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/model/scenario.hpp"
 
 namespace gpuplan::cli {
 

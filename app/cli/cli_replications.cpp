@@ -1,6 +1,6 @@
 // gpuplan-cli run --replications and gpuplan-cli compare: KPIs as means with their 95 %
 // confidence intervals, and paired differences on common random numbers
-// (gpuplan/replications.hpp).
+// (gpuplan/studies/replications.hpp).
 #include <unistd.h>
 #include <chrono>
 #include <cmath>
@@ -8,8 +8,8 @@
 
 #include "cli_common.hpp"
 #include "cli_outputs.hpp"
-#include "gpuplan/results_io.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/export/results_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 
 namespace gpuplan::cli {
 

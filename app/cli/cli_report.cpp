@@ -5,8 +5,8 @@
 
 #include "cli_common.hpp"
 #include "cli_outputs.hpp"
-#include "gpuplan/replications.hpp"
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/sim/simulate.hpp"
+#include "gpuplan/studies/replications.hpp"
 
 #ifdef GPUPLAN_HAVE_REPORT
 #include <QApplication>

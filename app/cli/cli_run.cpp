@@ -7,12 +7,12 @@
 
 #include "cli_common.hpp"
 #include "cli_outputs.hpp"
-#include "gpuplan/checkpoint_advice.hpp"
-#include "gpuplan/results_io.hpp"
-#include "gpuplan/run_cost.hpp"
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/simulate.hpp"
-#include "gpuplan/topology.hpp"
+#include "gpuplan/economics/checkpoint_advice.hpp"
+#include "gpuplan/export/results_io.hpp"
+#include "gpuplan/model/topology.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/sim/run_cost.hpp"
+#include "gpuplan/sim/simulate.hpp"
 
 namespace gpuplan::cli {
 

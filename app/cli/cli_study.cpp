@@ -13,7 +13,7 @@
 
 #include "cli_fill.hpp"
 #include "cli_outputs.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 
 namespace gpuplan::cli {
 

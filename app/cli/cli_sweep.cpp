@@ -1,5 +1,5 @@
 // gpuplan-cli sweep: parameter sweeps with replications, split into shards and merged
-// (gpuplan/sweep.hpp).
+// (gpuplan/studies/sweep.hpp).
 #include <unistd.h>
 
 #include <chrono>
@@ -9,10 +9,10 @@
 
 #include "cli_common.hpp"
 #include "cli_outputs.hpp"
-#include "gpuplan/results.hpp"
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/sweep.hpp"
-#include "gpuplan/workload.hpp"
+#include "gpuplan/model/workload.hpp"
+#include "gpuplan/results/results.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/studies/sweep.hpp"
 
 namespace gpuplan::cli {
 

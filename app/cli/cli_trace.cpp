@@ -1,12 +1,12 @@
 // gpuplan-cli trace: a run as Chrome trace-event JSON for Perfetto or chrome://tracing
-// (gpuplan/chrome_trace.hpp).
+// (gpuplan/export/chrome_trace.hpp).
 #include <cstdio>
 #include <stdexcept>
 
 #include "cli_common.hpp"
 #include "cli_outputs.hpp"
-#include "gpuplan/chrome_trace.hpp"
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/export/chrome_trace.hpp"
+#include "gpuplan/sim/simulate.hpp"
 
 namespace gpuplan::cli {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "cli_common.hpp"
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/sim/simulate.hpp"
 
 namespace gpuplan::cli {
 

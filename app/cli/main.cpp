@@ -4,7 +4,7 @@
 #include <string>
 
 #include "cli_common.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <QSlider>
 #include <QSpinBox>
 
-#include "gpuplan/buying_mix_sweep.hpp"
+#include "gpuplan/economics/buying_mix_sweep.hpp"
 #include "kpi_format.hpp"
 
 namespace gpuplan::app {

@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "buying_mix_edits.hpp"
-#include "gpuplan/results.hpp"
+#include "gpuplan/results/results.hpp"
 #include "scenario_document.hpp"
 
 class QCheckBox;

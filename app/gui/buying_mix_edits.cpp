@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpuplan/topology.hpp"
+#include "gpuplan/model/topology.hpp"
 
 namespace gpuplan::app {
 

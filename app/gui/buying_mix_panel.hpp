@@ -13,7 +13,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "gpuplan/results.hpp"
+#include "gpuplan/results/results.hpp"
 #include "pricing_edits.hpp"
 #include "scenario_document.hpp"
 

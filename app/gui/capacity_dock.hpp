@@ -13,7 +13,7 @@
 #include <memory>
 #include <stop_token>
 
-#include "gpuplan/placeable.hpp"
+#include "gpuplan/resources/placeable.hpp"
 
 namespace gpuplan::ui {
 class CapacityView;

@@ -1,7 +1,7 @@
 #include "drop_controller.hpp"
 
-#include "gpuplan/fit_check.hpp"
-#include "gpuplan/topology.hpp"
+#include "gpuplan/model/topology.hpp"
+#include "gpuplan/scheduling/fit_check.hpp"
 #include "job_templates.hpp"
 #include "topology_view.hpp"
 #include "ui_palette.hpp"

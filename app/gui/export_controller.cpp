@@ -5,8 +5,8 @@
 #include <stdexcept>
 
 #include "chart_panel.hpp"
-#include "gpuplan/results_io.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/export/results_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 
 namespace gpuplan::app {
 

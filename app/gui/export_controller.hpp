@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "gpuplan/results.hpp"
+#include "gpuplan/results/results.hpp"
 
 namespace gpuplan::ui {
 class ChartPanel;

@@ -14,7 +14,7 @@
 #include <QStandardPaths>
 
 #include "fleet_import_dialog.hpp"
-#include "gpuplan/topology.hpp"
+#include "gpuplan/model/topology.hpp"
 
 namespace gpuplan::app {
 

@@ -8,8 +8,8 @@
 #include <numeric>
 #include <stop_token>
 
-#include "gpuplan/openb.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/model/openb.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 
 namespace gpuplan::app {
 

@@ -12,7 +12,7 @@
 #include <memory>
 #include <vector>
 
-#include "gpuplan/fill.hpp"
+#include "gpuplan/fragmentation/fill.hpp"
 
 namespace gpuplan::app {
 

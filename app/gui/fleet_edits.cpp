@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "gpuplan/time_format.hpp"
-#include "gpuplan/topology.hpp"
+#include "gpuplan/core/time_format.hpp"
+#include "gpuplan/model/topology.hpp"
 
 namespace gpuplan::app {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "gpuplan/catalog.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/model/catalog.hpp"
+#include "gpuplan/model/scenario.hpp"
 
 namespace gpuplan::app {
 

@@ -21,9 +21,9 @@
 
 #include "file_controller.hpp"
 #include "fleet_tree_model.hpp"
-#include "gpuplan/k8s_import.hpp"
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/slurm_import.hpp"
+#include "gpuplan/import/k8s_import.hpp"
+#include "gpuplan/import/slurm_import.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "scenario_document.hpp"
 
 namespace gpuplan::app {

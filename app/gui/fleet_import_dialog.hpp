@@ -11,7 +11,7 @@
 #include <memory>
 #include <optional>
 
-#include "gpuplan/fleet_import.hpp"
+#include "gpuplan/import/fleet_import.hpp"
 
 class QComboBox;
 class QDialogButtonBox;

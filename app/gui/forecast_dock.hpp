@@ -1,7 +1,7 @@
 // The "Forecast" tab (lesson 6.4): the results' demand as history, the forecast after it with
 // its band, and the reservation the prices imply by the overflow model, with the fluid
-// approximation's beside it and its bias (gpuplan/demand_forecast.hpp). Prices come from the
-// scenario's price book for its first GPU model; without one, the boxes set them.
+// approximation's beside it and its bias (gpuplan/economics/demand_forecast.hpp). Prices come from
+// the scenario's price book for its first GPU model; without one, the boxes set them.
 #pragma once
 
 #include <QDockWidget>

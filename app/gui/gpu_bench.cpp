@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "chart_board.hpp"
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/sim/simulate.hpp"
 #include "main_window.hpp"
 #include "time_scrubber.hpp"
 #include "topology_view.hpp"

@@ -4,7 +4,7 @@
 #include <QElapsedTimer>
 #include <QString>
 
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "timeline_bench.hpp"
 
 namespace gpuplan::app {

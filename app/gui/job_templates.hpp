@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/model/scenario.hpp"
 #include "job_template.hpp"
 
 namespace gpuplan::app {

@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-#include "gpuplan/lesson.hpp"
+#include "gpuplan/studies/lesson.hpp"
 
 class QBoxLayout;
 class QComboBox;

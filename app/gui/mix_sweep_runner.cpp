@@ -7,7 +7,7 @@
 #include <stop_token>
 #include <utility>
 
-#include "gpuplan/topology.hpp"
+#include "gpuplan/model/topology.hpp"
 #include "refusal_text.hpp"
 
 namespace gpuplan::app {

@@ -10,8 +10,8 @@
 #include <memory>
 #include <optional>
 
-#include "gpuplan/buying_mix_sweep.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/economics/buying_mix_sweep.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 
 namespace gpuplan::app {
 

@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <vector>
 
-#include "gpuplan/pricebook.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/model/scenario.hpp"
+#include "gpuplan/scenario_io/pricebook.hpp"
 
 namespace gpuplan::app {
 

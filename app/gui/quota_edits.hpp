@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/model/scenario.hpp"
 
 namespace gpuplan::app {
 

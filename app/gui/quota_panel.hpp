@@ -11,7 +11,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "gpuplan/results.hpp"
+#include "gpuplan/results/results.hpp"
 #include "quota_edits.hpp"
 #include "quota_table_model.hpp"
 #include "scenario_document.hpp"

@@ -6,7 +6,7 @@
 #include <QString>
 #include <string>
 
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/model/scenario.hpp"
 
 namespace gpuplan::app {
 

@@ -8,7 +8,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "reliability_edits.hpp"
 
 namespace gpuplan::app {

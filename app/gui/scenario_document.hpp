@@ -6,8 +6,8 @@
 #include <QString>
 #include <QUndoStack>
 
-#include "gpuplan/scenario.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/model/scenario.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 
 namespace gpuplan::app {
 

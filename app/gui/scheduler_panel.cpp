@@ -11,7 +11,7 @@
 #include <QSpinBox>
 #include <cmath>
 
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "reliability_group.hpp"
 
 namespace gpuplan::app {

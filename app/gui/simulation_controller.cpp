@@ -2,7 +2,7 @@
 
 #include <QMetaObject>
 
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/sim/simulate.hpp"
 
 namespace gpuplan::app {
 

@@ -17,9 +17,9 @@
 #include <optional>
 #include <stop_token>
 
-#include "gpuplan/replications.hpp"
-#include "gpuplan/results.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/model/scenario.hpp"
+#include "gpuplan/results/results.hpp"
+#include "gpuplan/studies/replications.hpp"
 
 namespace gpuplan::app {
 

@@ -19,8 +19,8 @@
 #include <filesystem>
 
 #include "file_controller.hpp"
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/statistics.hpp"
+#include "gpuplan/core/statistics.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "kpi_format.hpp"
 #include "main_window.hpp"
 #include "scenario_document.hpp"

@@ -14,7 +14,7 @@
 #include <stop_token>
 #include <variant>
 
-#include "gpuplan/sweep.hpp"
+#include "gpuplan/studies/sweep.hpp"
 
 class QComboBox;
 class QLabel;

@@ -16,7 +16,7 @@
 #include <tuple>
 #include <vector>
 
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/sim/simulate.hpp"
 #include "timeline_panel.hpp"
 #include "timeline_view.hpp"
 

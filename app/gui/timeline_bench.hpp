@@ -5,7 +5,7 @@
 
 #include <QString>
 
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 
 namespace gpuplan::app {
 

@@ -1,7 +1,7 @@
 // File ▸ Export timeline: the results on screen as Chrome trace-event JSON (Perfetto,
 // chrome://tracing), written off the GUI thread. A 100k-GPU run writes millions of slices and
 // takes seconds: a progress dialog with Cancel shows after half a second, and a cancelled or
-// failed export leaves any earlier file as it was (gpuplan/chrome_trace.hpp).
+// failed export leaves any earlier file as it was (gpuplan/export/chrome_trace.hpp).
 #pragma once
 
 #include <QFutureWatcher>
@@ -12,8 +12,8 @@
 #include <memory>
 #include <stop_token>
 
-#include "gpuplan/chrome_trace.hpp"
-#include "gpuplan/results.hpp"
+#include "gpuplan/export/chrome_trace.hpp"
+#include "gpuplan/results/results.hpp"
 
 class QProgressDialog;
 class QWidget;

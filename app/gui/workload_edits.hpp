@@ -7,7 +7,7 @@
 #include <QString>
 #include <QVariant>
 
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/model/scenario.hpp"
 #include "pod_request_model.hpp"
 
 namespace gpuplan::app {

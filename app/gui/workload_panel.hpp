@@ -8,7 +8,7 @@
 
 #include <memory>
 
-#include "gpuplan/results.hpp"
+#include "gpuplan/results/results.hpp"
 #include "scenario_document.hpp"
 #include "workload_edits.hpp"
 

@@ -9,8 +9,8 @@
 #include <QStringList>
 
 #include "fleet_description.hpp"
-#include "gpuplan/results.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/model/scenario.hpp"
+#include "gpuplan/results/results.hpp"
 
 namespace gpuplan::report {
 

@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-#include "gpuplan/results.hpp"
+#include "gpuplan/results/results.hpp"
 
 namespace gpuplan::report {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuplan/results.hpp"
+#include "gpuplan/results/results.hpp"
 
 namespace gpuplan::report {
 

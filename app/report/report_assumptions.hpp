@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <vector>
 
-#include "gpuplan/results.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/model/scenario.hpp"
+#include "gpuplan/results/results.hpp"
 
 namespace gpuplan::report {
 

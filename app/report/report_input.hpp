@@ -9,9 +9,9 @@
 #include <memory>
 #include <optional>
 
-#include "gpuplan/replications.hpp"
-#include "gpuplan/results.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/model/scenario.hpp"
+#include "gpuplan/results/results.hpp"
+#include "gpuplan/studies/replications.hpp"
 
 namespace gpuplan::report {
 

@@ -10,7 +10,7 @@
 
 #include "baseline_changes.hpp"
 #include "fleet_description.hpp"
-#include "gpuplan/replications.hpp"
+#include "gpuplan/studies/replications.hpp"
 #include "kpi_format.hpp"
 #include "ui_palette.hpp"
 

@@ -5,8 +5,8 @@
 
 #include <QString>
 
-#include "gpuplan/results.hpp"
-#include "gpuplan/scenario.hpp"
+#include "gpuplan/model/scenario.hpp"
+#include "gpuplan/results/results.hpp"
 
 namespace gpuplan::report {
 

@@ -9,8 +9,8 @@
 #include <QtTest>
 #include <memory>
 
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/sim/simulate.hpp"
 #include "main_window.hpp"
 #include "time_scrubber.hpp"
 #include "topology_view.hpp"

@@ -9,7 +9,7 @@
 #include "capacity_dock.hpp"
 #include "capacity_view.hpp"
 #include "chart_panel.hpp"
-#include "gpuplan/placeable.hpp"
+#include "gpuplan/resources/placeable.hpp"
 #include "placeable_table_model.hpp"
 
 using namespace gpuplan;

@@ -13,7 +13,7 @@
 #include "app_test_support.hpp"
 #include "capacity_view.hpp"
 #include "fleet_import_dialog.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "lessons_dock.hpp"
 #include "pending_table_model.hpp"
 

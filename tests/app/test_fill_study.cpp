@@ -6,7 +6,7 @@
 
 #include "fill_curve_chart.hpp"
 #include "fill_study_view.hpp"
-#include "gpuplan/openb.hpp"
+#include "gpuplan/model/openb.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

@@ -14,7 +14,7 @@
 #include "fleet_edits.hpp"
 #include "fleet_panel.hpp"
 #include "fleet_tree_model.hpp"
-#include "gpuplan/topology.hpp"
+#include "gpuplan/model/topology.hpp"
 #include "ui_palette.hpp"
 
 using namespace gpuplan;

@@ -20,7 +20,7 @@
 #include "fleet_panel.hpp"
 #include "fleet_tree_model.hpp"
 #include "gpu_sharing_editor.hpp"
-#include "gpuplan/topology.hpp"
+#include "gpuplan/model/topology.hpp"
 #include "inspector.hpp"
 #include "job_template.hpp"
 #include "mig_slot_picture.hpp"

@@ -2,8 +2,8 @@
 // borrows the quota of team applied (worked by hand), and the dashes for teams without one.
 #include <QtTest>
 
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/sim/simulate.hpp"
 #include "group_kpi_table_model.hpp"
 
 using namespace gpuplan;

@@ -6,8 +6,8 @@
 #include <tuple>
 
 #include "app_test_support.hpp"
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/sim/simulate.hpp"
 #include "inspector.hpp"
 
 using namespace gpuplan;

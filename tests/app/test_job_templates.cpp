@@ -8,7 +8,7 @@
 #include "app_test_support.hpp"
 #include "fleet_import_dialog.hpp"
 #include "gpu_sharing_editor.hpp"
-#include "gpuplan/openb.hpp"
+#include "gpuplan/model/openb.hpp"
 #include "job_palette.hpp"
 #include "job_templates.hpp"
 #include "sharing_controller.hpp"

@@ -9,7 +9,7 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "gpuplan/replications.hpp"
+#include "gpuplan/studies/replications.hpp"
 #include "kpi_strip.hpp"
 
 using namespace gpuplan;

@@ -4,7 +4,7 @@
 #include <QtTest>
 
 #include "fleet_edits.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

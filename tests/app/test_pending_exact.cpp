@@ -5,7 +5,7 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "gpuplan/time_format.hpp"
+#include "gpuplan/core/time_format.hpp"
 #include "group_kpi_panel.hpp"
 #include "pending_table_model.hpp"
 

@@ -6,7 +6,7 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "pod_request_model.hpp"
 #include "workload_models.hpp"
 #include "workload_panel.hpp"

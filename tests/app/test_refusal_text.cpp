@@ -10,8 +10,8 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "gpuplan/run_cost.hpp"
-#include "gpuplan/topology.hpp"
+#include "gpuplan/model/topology.hpp"
+#include "gpuplan/sim/run_cost.hpp"
 #include "refusal_text.hpp"
 #include "workload_delegate.hpp"
 #include "workload_distribution_dialog.hpp"

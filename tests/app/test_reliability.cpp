@@ -21,7 +21,7 @@
 #include "chart_panel.hpp"
 #include "event_markers.hpp"
 #include "fleet_context_menu.hpp"
-#include "gpuplan/checkpoint_advice.hpp"
+#include "gpuplan/economics/checkpoint_advice.hpp"
 #include "reliability_edits.hpp"
 #include "reliability_group.hpp"
 #include "scheduler_panel.hpp"

@@ -9,7 +9,7 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "gpuplan/sweep.hpp"
+#include "gpuplan/studies/sweep.hpp"
 #include "study_chart.hpp"
 #include "study_dock.hpp"
 

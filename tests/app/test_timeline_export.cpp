@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app_test_support.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "timeline_export.hpp"
 
 using namespace gpuplan;

@@ -4,8 +4,8 @@
 #include <QtTest>
 
 #include "gpu_sub_cells.hpp"
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/sim/simulate.hpp"
 #include "inspector.hpp"
 #include "topology_view.hpp"
 

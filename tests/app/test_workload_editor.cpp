@@ -8,7 +8,7 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "job_palette.hpp"
 #include "workload_distribution_dialog.hpp"
 #include "workload_format.hpp"

@@ -6,7 +6,7 @@
 
 #include <random>
 
-#include "gpuplan/buying_mix_sweep.hpp"
+#include "gpuplan/economics/buying_mix_sweep.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -11,10 +11,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "checkpoints.hpp"
-#include "gpuplan/checkpoint_advice.hpp"
-#include "gpuplan/checkpoint_policy.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/economics/checkpoint_advice.hpp"
+#include "gpuplan/model/checkpoint_policy.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "sim/checkpoints.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

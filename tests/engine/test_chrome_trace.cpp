@@ -1,4 +1,4 @@
-// Chrome trace export (gpuplan/chrome_trace.hpp): valid JSON, a complete event per job
+// Chrome trace export (gpuplan/export/chrome_trace.hpp): valid JSON, a complete event per job
 // binding on each GPU it held, microsecond timestamps, and slices that nest on every thread.
 #include <catch2/catch.hpp>
 
@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "gpuplan/chrome_trace.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/export/chrome_trace.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -2,7 +2,7 @@
 // the test GPU "tg", each figure worked out to the cent in a comment.
 #include <catch2/catch.hpp>
 
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -1,7 +1,8 @@
-// Defragmentation what-if (gpuplan/placeable.hpp defragWhatIf): repacks worked out by hand.
+// Defragmentation what-if (gpuplan/resources/placeable.hpp defragWhatIf): repacks worked out by
+// hand.
 #include <catch2/catch.hpp>
 
-#include "gpuplan/placeable.hpp"
+#include "gpuplan/resources/placeable.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

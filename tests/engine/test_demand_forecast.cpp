@@ -7,7 +7,7 @@
 #include <numbers>
 #include <random>
 
-#include "gpuplan/demand_forecast.hpp"
+#include "gpuplan/economics/demand_forecast.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

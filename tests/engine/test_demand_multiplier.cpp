@@ -4,8 +4,8 @@
 #include <cmath>
 #include <memory>
 
-#include "gpuplan/workload.hpp"
-#include "random.hpp"
+#include "gpuplan/model/workload.hpp"
+#include "model/random.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

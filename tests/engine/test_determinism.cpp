@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "gpuplan/workload.hpp"
+#include "gpuplan/model/workload.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

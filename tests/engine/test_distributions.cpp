@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "gpuplan/workload.hpp"
-#include "random.hpp"
+#include "gpuplan/model/workload.hpp"
+#include "model/random.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -3,8 +3,8 @@
 // reconfiguration time (the provisioning layer), then serve the request.
 #include <catch2/catch.hpp>
 
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/sim/simulate.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

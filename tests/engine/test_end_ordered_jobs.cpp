@@ -2,8 +2,8 @@
 #include <set>
 #include <vector>
 
-#include "end_ordered_jobs.hpp"
-#include "random.hpp"
+#include "core/end_ordered_jobs.hpp"
+#include "model/random.hpp"
 
 using gpuplan::detail::EndOrderedJobs;
 using Entry = EndOrderedJobs::Entry;

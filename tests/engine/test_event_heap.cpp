@@ -4,8 +4,8 @@
 #include <utility>
 #include <vector>
 
-#include "event_heap.hpp"
-#include "random.hpp"
+#include "core/event_heap.hpp"
+#include "model/random.hpp"
 
 using gpuplan::detail::EventHeap;
 

@@ -3,7 +3,7 @@
 // gang. Test catalog: "n8" is 8 × tg; fabric tiers at full bisection give no other slowdown.
 #include <catch2/catch.hpp>
 
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

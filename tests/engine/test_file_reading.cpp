@@ -11,11 +11,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "gpuplan/lesson.hpp"
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/sweep.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/studies/lesson.hpp"
+#include "gpuplan/studies/sweep.hpp"
+#include "io/text_rules.hpp"
 #include "test_support.hpp"
-#include "text_rules.hpp"
 
 using namespace gpuplan;
 namespace fs = std::filesystem;

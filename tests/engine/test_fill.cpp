@@ -7,9 +7,9 @@
 #include <numeric>
 #include <set>
 
-#include "cluster_state.hpp"
-#include "fill_arrivals.hpp"
-#include "gpuplan/fill.hpp"
+#include "fragmentation/fill_arrivals.hpp"
+#include "gpuplan/fragmentation/fill.hpp"
+#include "resources/cluster_state.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

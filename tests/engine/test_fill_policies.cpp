@@ -1,10 +1,10 @@
 // The fill policies' scores on hand-built nodes, each worked out from the simulator's formula
-// (engine/src/fill_policies.cpp names the file and function of each).
+// (engine/src/fragmentation/fill_policies.cpp names the file and function of each).
 #include <catch2/catch.hpp>
 #include <vector>
 
-#include "fill_fragment_memo.hpp"
-#include "fill_policies.hpp"
+#include "fragmentation/fill_fragment_memo.hpp"
+#include "fragmentation/fill_policies.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::detail;

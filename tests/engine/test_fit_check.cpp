@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "gpuplan/fit_check.hpp"
+#include "gpuplan/scheduling/fit_check.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

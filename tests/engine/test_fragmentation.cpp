@@ -2,8 +2,8 @@
 #include <filesystem>
 #include <numeric>
 
-#include "fragmentation.hpp"
-#include "gpuplan/openb.hpp"
+#include "gpuplan/model/openb.hpp"
+#include "resources/fragmentation.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

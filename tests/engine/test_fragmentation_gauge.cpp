@@ -2,8 +2,8 @@
 // from the jobs' pods, the histogram fast path and the walk of shared nodes, worked by hand.
 #include <catch2/catch.hpp>
 
-#include "cluster_state.hpp"
-#include "fragmentation_gauge.hpp"
+#include "resources/cluster_state.hpp"
+#include "sim/fragmentation_gauge.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -1,11 +1,11 @@
-// Memory on a shared GPU and the MPS fault domain (engine/src/shared_gpus.hpp): OOM under
+// Memory on a shared GPU and the MPS fault domain (engine/src/resources/shared_gpus.hpp): OOM under
 // time-slicing, MPS client memory limits, a crash-looping MPS client taking its neighbours
 // down, and determinism with all of it. The test catalog's GPU "tg" has 80 GB of HBM.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/sim/simulate.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -6,8 +6,8 @@
 #include <bit>
 #include <vector>
 
-#include "gpuplan/gpu_timeline.hpp"
-#include "gpuplan/results.hpp"
+#include "gpuplan/results/gpu_timeline.hpp"
+#include "gpuplan/results/results.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -1,10 +1,10 @@
-// GPU-equivalents (gpuplan/gpu_units.hpp): the one counting rule for wholes, shares and MIG
+// GPU-equivalents (gpuplan/core/gpu_units.hpp): the one counting rule for wholes, shares and MIG
 // instances, checked against hand arithmetic in units of 1/7000 GPU.
 #include <catch2/catch.hpp>
 
-#include "gpuplan/gpu_units.hpp"
-#include "gpuplan/results.hpp"
-#include "gpuplan/workload.hpp"
+#include "gpuplan/core/gpu_units.hpp"
+#include "gpuplan/model/workload.hpp"
+#include "gpuplan/results/results.hpp"
 
 using namespace gpuplan;
 

@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 #include <set>
 
-#include "index_set.hpp"
-#include "random.hpp"
+#include "core/index_set.hpp"
+#include "model/random.hpp"
 
 using gpuplan::detail::IndexSet;
 

@@ -1,9 +1,9 @@
-// Pods sharing a GPU under MPS or time-slicing (engine/src/shared_gpus.hpp): SM demand and
-// processor-sharing slowdown, MPS compute caps, what occupancy shows. The test catalog's
-// GPU "tg" has 80 GB of HBM; node "n1" has one.
+// Pods sharing a GPU under MPS or time-slicing (engine/src/resources/shared_gpus.hpp): SM demand
+// and processor-sharing slowdown, MPS compute caps, what occupancy shows. The test catalog's GPU
+// "tg" has 80 GB of HBM; node "n1" has one.
 #include <catch2/catch.hpp>
 
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/sim/simulate.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <set>
 
-#include "job_queue.hpp"
-#include "random.hpp"
+#include "model/random.hpp"
+#include "scheduling/job_queue.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::detail;

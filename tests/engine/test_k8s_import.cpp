@@ -13,11 +13,11 @@
 
 #include <functional>
 
-#include "gpuplan/fleet_import.hpp"
-#include "gpuplan/k8s_import.hpp"
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/simulate.hpp"
-#include "gpuplan/topology.hpp"
+#include "gpuplan/import/fleet_import.hpp"
+#include "gpuplan/import/k8s_import.hpp"
+#include "gpuplan/model/topology.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/sim/simulate.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -5,9 +5,9 @@
 
 #include <functional>
 
-#include "gpuplan/kueue_import.hpp"
-#include "gpuplan/scenario_io.hpp"
-#include "kube_quantity.hpp"
+#include "gpuplan/import/kueue_import.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "import/kube_quantity.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -4,8 +4,8 @@
 // Then the lesson reader's refusals, each with the file and the place.
 #include <catch2/catch.hpp>
 
-#include "gpuplan/lesson.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/studies/lesson.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

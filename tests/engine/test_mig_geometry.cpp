@@ -9,8 +9,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "gpuplan/mig_geometry.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/model/mig_geometry.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

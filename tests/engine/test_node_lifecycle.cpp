@@ -4,7 +4,7 @@
 // and takes a failed node's place at once, and the failed node, repaired, becomes the spare.
 #include <catch2/catch.hpp>
 
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -4,7 +4,7 @@
 // expected number is worked out in the comment above it.
 #include <catch2/catch.hpp>
 
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -2,8 +2,8 @@
 #include <cmath>
 #include <filesystem>
 
-#include "gpuplan/openb.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/model/openb.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -1,11 +1,11 @@
-// The openb trace replayed in time: TraceFormat::Openb (engine/src/trace_openb.cpp) and a fleet
-// from an openb node list (Scenario::nodeList).
+// The openb trace replayed in time: TraceFormat::Openb (engine/src/import/openb_replay.cpp) and a
+// fleet from an openb node list (Scenario::nodeList).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
 
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/sim/simulate.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "gpuplan/results_io.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/export/results_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -3,7 +3,7 @@
 // healthy, whatever its state at t = 0.
 #include <catch2/catch.hpp>
 
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

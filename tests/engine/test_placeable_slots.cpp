@@ -1,9 +1,10 @@
-// Largest placeable job (gpuplan/placeable.hpp): slot counts and largest gangs on hand-built
-// fleets, worked out from the definitions in the header; the run's series against the table.
+// Largest placeable job (gpuplan/resources/placeable.hpp): slot counts and largest gangs on
+// hand-built fleets, worked out from the definitions in the header; the run's series against the
+// table.
 #include <catch2/catch.hpp>
 
-#include "gpuplan/placeable.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/resources/placeable.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -3,8 +3,8 @@
 #include <bit>
 #include <memory>
 
-#include "cluster_state.hpp"
-#include "placement.hpp"
+#include "resources/cluster_state.hpp"
+#include "resources/placement.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -2,8 +2,8 @@
 // and the pricing a book gives a scenario.
 #include <catch2/catch.hpp>
 
-#include "gpuplan/pricebook.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/pricebook.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "../../engine/src/quota_ledger.hpp"
+#include "quota/quota_ledger.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -1,12 +1,12 @@
-// Replications and paired comparisons (gpuplan/replications.hpp): an M/M/c queue's mean wait
-// against Erlang C, intervals that narrow with more runs, the same answer on any number of
+// Replications and paired comparisons (gpuplan/studies/replications.hpp): an M/M/c queue's mean
+// wait against Erlang C, intervals that narrow with more runs, the same answer on any number of
 // threads, and a scenario compared with itself differing by exactly nothing.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <set>
 
-#include "gpuplan/replications.hpp"
+#include "gpuplan/studies/replications.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

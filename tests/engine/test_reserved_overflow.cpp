@@ -1,13 +1,13 @@
-// Reserved capacity with on-demand overflow (gpuplan/reserved_overflow.hpp): Erlang's loss
-// formula, the cheapest level by the overflow model, and the simulator against it — jobs that
+// Reserved capacity with on-demand overflow (gpuplan/economics/reserved_overflow.hpp): Erlang's
+// loss formula, the cheapest level by the overflow model, and the simulator against it — jobs that
 // start on demand stay there, so the reserved nodes are an Erlang loss system.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <vector>
 
-#include "gpuplan/buying_mix_sweep.hpp"
-#include "gpuplan/reserved_overflow.hpp"
+#include "gpuplan/economics/buying_mix_sweep.hpp"
+#include "gpuplan/economics/reserved_overflow.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -4,8 +4,8 @@
 
 #include <map>
 
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/sim/simulate.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "gpuplan/results_io.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/export/results_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -1,10 +1,10 @@
-// A job's arithmetic (gpuplan/roofline.hpp): FP8 speeds up its matmuls (Amdahl), and the
+// A job's arithmetic (gpuplan/model/roofline.hpp): FP8 speeds up its matmuls (Amdahl), and the
 // roofline caps the MFU of bandwidth-bound kernels. Expected numbers are worked in comments.
 #include <catch2/catch.hpp>
 
-#include "gpuplan/roofline.hpp"
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/model/roofline.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/sim/simulate.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -1,12 +1,12 @@
 // The run-cost estimate and the budget the reader enforces.
 #include <catch2/catch.hpp>
 
-#include "../../engine/src/metrics_recorder.hpp"
-#include "gpuplan/gpu_timeline.hpp"
-#include "gpuplan/results.hpp"
-#include "gpuplan/run_cost.hpp"
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/results/gpu_timeline.hpp"
+#include "gpuplan/results/results.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/sim/run_cost.hpp"
+#include "gpuplan/sim/simulate.hpp"
+#include "sim/metrics_recorder.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -1,12 +1,12 @@
 // A Slurm accounting export (`sacct --parsable2 --allocations`) replayed as a trace:
-// TraceFormat::Sacct, engine/src/trace_sacct.cpp.
+// TraceFormat::Sacct, engine/src/import/slurm_sacct.cpp.
 #include <catch2/catch.hpp>
 #include <functional>
 #include <string>
 
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/simulate.hpp"
-#include "gpuplan/slurm_import.hpp"
+#include "gpuplan/import/slurm_import.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/sim/simulate.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/topology.hpp"
+#include "gpuplan/model/topology.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

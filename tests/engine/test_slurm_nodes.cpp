@@ -1,11 +1,11 @@
-// Slurm's nodes (`scontrol show node --oneliner`, engine/src/slurm_nodes.cpp) as an
+// Slurm's nodes (`scontrol show node --oneliner`, engine/src/import/slurm_nodes.cpp) as an
 // ImportedFleet: GPU model and count, CPUs, memory, state and reason, per node.
 #include <catch2/catch.hpp>
 #include <functional>
 #include <string>
 
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/slurm_import.hpp"
+#include "gpuplan/import/slurm_import.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

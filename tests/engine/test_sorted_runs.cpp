@@ -2,8 +2,8 @@
 #include <utility>
 #include <vector>
 
-#include "random.hpp"
-#include "sorted_runs.hpp"
+#include "core/sorted_runs.hpp"
+#include "model/random.hpp"
 
 using gpuplan::detail::sortByRuns;
 

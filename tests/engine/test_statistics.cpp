@@ -1,11 +1,11 @@
-// Student's t and the confidence interval of a mean (gpuplan/statistics.hpp), against
+// Student's t and the confidence interval of a mean (gpuplan/core/statistics.hpp), against
 // published table values and samples worked out by hand.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <vector>
 
-#include "gpuplan/statistics.hpp"
+#include "gpuplan/core/statistics.hpp"
 
 using namespace gpuplan;
 

@@ -7,7 +7,7 @@
 #include <iterator>
 #include <stdexcept>
 
-#include "gpuplan/results_io.hpp"
+#include "gpuplan/export/results_io.hpp"
 
 namespace gpuplan::test {
 

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "gpuplan/scenario.hpp"
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/model/scenario.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/sim/simulate.hpp"
 
 namespace gpuplan::test {
 

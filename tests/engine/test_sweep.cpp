@@ -1,12 +1,12 @@
-// Parameter sweeps (gpuplan/sweep.hpp): the grid's order, the scenario at a point, runs.csv
+// Parameter sweeps (gpuplan/studies/sweep.hpp): the grid's order, the scenario at a point, runs.csv
 // that reads back exactly, shards that merge into one machine's bytes, and "find" bisecting
 // an M/M/c queue's server count against Erlang C.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/sweep.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/studies/sweep.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "text_rules.hpp"
+#include "io/text_rules.hpp"
 
 using gpuplan::detail::escapedForMessage;
 using gpuplan::detail::nameProblem;

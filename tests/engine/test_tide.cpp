@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/workload.hpp"
+#include "gpuplan/model/workload.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 #include <limits>
 
-#include "gpuplan/time_format.hpp"
+#include "gpuplan/core/time_format.hpp"
 
 using namespace gpuplan;
 

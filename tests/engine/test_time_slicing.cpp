@@ -1,11 +1,11 @@
-// Time-slicing shares a GPU's time, MPS its SMs (engine/src/shared_gpus.hpp, podDemand): a
-// pod's engineActive (the share of time its kernels run) is what a time-sliced GPU divides;
-// MPS divides its SM demand, smActivity × asked share. The test catalog's node "n1" has one
-// GPU "tg" (80 GB).
+// Time-slicing shares a GPU's time, MPS its SMs (engine/src/resources/shared_gpus.hpp, podDemand):
+// a pod's engineActive (the share of time its kernels run) is what a time-sliced GPU divides; MPS
+// divides its SM demand, smActivity × asked share. The test catalog's node "n1" has one GPU "tg"
+// (80 GB).
 #include <catch2/catch.hpp>
 
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/simulate.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/sim/simulate.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "gpuplan/topology.hpp"
+#include "gpuplan/model/topology.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

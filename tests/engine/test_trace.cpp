@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/topology.hpp"
-#include "gpuplan/workload.hpp"
+#include "gpuplan/model/topology.hpp"
+#include "gpuplan/model/workload.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

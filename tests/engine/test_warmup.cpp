@@ -2,7 +2,7 @@
 // bias them; the series still cover the whole run.
 #include <catch2/catch.hpp>
 
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -9,9 +9,9 @@
 #include <optional>
 #include <string>
 
-#include "gpuplan/fleet_import.hpp"
-#include "gpuplan/k8s_import.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/import/fleet_import.hpp"
+#include "gpuplan/import/k8s_import.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 
 namespace {
 

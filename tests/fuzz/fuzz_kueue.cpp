@@ -10,11 +10,11 @@
 #include <cstdlib>
 #include <string>
 
-#include "gpuplan/kueue_import.hpp"
-#include "gpuplan/run_cost.hpp"
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/simulate.hpp"
-#include "gpuplan/topology.hpp"
+#include "gpuplan/import/kueue_import.hpp"
+#include "gpuplan/model/topology.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/sim/run_cost.hpp"
+#include "gpuplan/sim/simulate.hpp"
 
 namespace {
 

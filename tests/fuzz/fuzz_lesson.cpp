@@ -14,11 +14,11 @@
 #include <string>
 #include <string_view>
 
-#include "gpuplan/lesson.hpp"
-#include "gpuplan/run_cost.hpp"
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/simulate.hpp"
-#include "gpuplan/topology.hpp"
+#include "gpuplan/model/topology.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
+#include "gpuplan/sim/run_cost.hpp"
+#include "gpuplan/sim/simulate.hpp"
+#include "gpuplan/studies/lesson.hpp"
 
 namespace {
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <string_view>
 
-#include "gpuplan/fill.hpp"
-#include "gpuplan/openb.hpp"
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/fragmentation/fill.hpp"
+#include "gpuplan/model/openb.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 
 namespace {
 

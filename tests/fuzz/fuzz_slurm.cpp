@@ -1,5 +1,5 @@
-// libFuzzer target: bytes → the Slurm readers (gpuplan/slurm_import.hpp). The first byte picks
-// one: 0 `scontrol show node --oneliner` (parseSlurmNodes, on the real catalog), 1 `sacct
+// libFuzzer target: bytes → the Slurm readers (gpuplan/import/slurm_import.hpp). The first byte
+// picks one: 0 `scontrol show node --oneliner` (parseSlurmNodes, on the real catalog), 1 `sacct
 // --parsable2` (parseSacct), 2 topology.conf (applySlurmTopology, on a fleet of nodes gpu01…
 // gpu04). Expected outcome for bad bytes: an InputError naming the line. What a reader accepts
 // must hold what the builder and the engine rely on; anything else is a finding.
@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "gpuplan/scenario_io.hpp"
-#include "gpuplan/slurm_import.hpp"
+#include "gpuplan/import/slurm_import.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "gpuplan/scenario_io.hpp"
+#include "gpuplan/scenario_io/scenario_io.hpp"
 
 namespace {
 
