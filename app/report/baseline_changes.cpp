@@ -8,10 +8,10 @@
 #include <functional>
 #include <map>
 
-#include "kpi_format.hpp"
+#include "format/kpi_format.hpp"
+#include "format/sharing_format.hpp"
+#include "format/ui_palette.hpp"
 #include "scenario_summary.hpp"
-#include "sharing_format.hpp"
-#include "ui_palette.hpp"
 
 namespace gpuplan::report {
 

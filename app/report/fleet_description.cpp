@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "kpi_format.hpp"
+#include "format/kpi_format.hpp"
+#include "format/sharing_format.hpp"
+#include "format/ui_palette.hpp"
 #include "scenario_summary.hpp"
-#include "sharing_format.hpp"
-#include "ui_palette.hpp"
 
 namespace gpuplan::report {
 

@@ -9,7 +9,7 @@
 #include <set>
 #include <tuple>
 
-#include "kpi_format.hpp"
+#include "format/kpi_format.hpp"
 
 namespace gpuplan::report {
 

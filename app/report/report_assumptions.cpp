@@ -6,10 +6,10 @@
 #include <map>
 #include <tuple>
 
-#include "kpi_format.hpp"
+#include "format/kpi_format.hpp"
+#include "format/ui_palette.hpp"
 #include "price_book_sources.hpp"
 #include "scenario_summary.hpp"
-#include "ui_palette.hpp"
 
 namespace gpuplan::report {
 

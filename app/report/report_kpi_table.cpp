@@ -3,7 +3,7 @@
 #include <QBrush>
 #include <QObject>
 
-#include "compare_table_model.hpp"
+#include "tables/compare_table_model.hpp"
 
 namespace gpuplan::report {
 

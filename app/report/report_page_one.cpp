@@ -10,9 +10,9 @@
 
 #include "baseline_changes.hpp"
 #include "fleet_description.hpp"
+#include "format/kpi_format.hpp"
+#include "format/ui_palette.hpp"
 #include "gpuplan/studies/replications.hpp"
-#include "kpi_format.hpp"
-#include "ui_palette.hpp"
 
 namespace gpuplan::report {
 

@@ -8,14 +8,14 @@
 #include <memory>
 #include <stdexcept>
 
-#include "chart_board.hpp"
+#include "charts/chart_board.hpp"
+#include "format/ui_palette.hpp"
 #include "pending_reasons.hpp"
 #include "report_assumptions.hpp"
 #include "report_canvas.hpp"
 #include "report_kpi_table.hpp"
 #include "report_page_one.hpp"
 #include "scenario_summary.hpp"
-#include "ui_palette.hpp"
 
 namespace gpuplan::report {
 

@@ -4,8 +4,8 @@
 #include <QObject>
 #include <map>
 
-#include "sharing_format.hpp"
-#include "ui_palette.hpp"
+#include "format/sharing_format.hpp"
+#include "format/ui_palette.hpp"
 
 namespace gpuplan::report {
 

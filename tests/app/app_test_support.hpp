@@ -9,11 +9,11 @@
 #include <QtTest>
 #include <memory>
 
+#include "editors/time_scrubber.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "gpuplan/sim/simulate.hpp"
-#include "main_window.hpp"
-#include "time_scrubber.hpp"
-#include "topology_view.hpp"
+#include "shell/main_window.hpp"
+#include "topology/topology_view.hpp"
 
 namespace gpuplan::app::test {
 

@@ -12,19 +12,19 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "chart_board.hpp"
-#include "compare_table_model.hpp"
-#include "export_controller.hpp"
+#include "charts/chart_board.hpp"
+#include "editors/inspector.hpp"
+#include "editors/time_scrubber.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "gpuplan/sim/simulate.hpp"
-#include "inspector.hpp"
-#include "kpi_strip.hpp"
-#include "main_window.hpp"
-#include "pending_table_model.hpp"
-#include "scheduler_panel.hpp"
-#include "time_scrubber.hpp"
-#include "topology_view.hpp"
-#include "workload_panel.hpp"
+#include "kpis/kpi_strip.hpp"
+#include "shell/export_controller.hpp"
+#include "shell/main_window.hpp"
+#include "tables/compare_table_model.hpp"
+#include "tables/pending_table_model.hpp"
+#include "topology/topology_view.hpp"
+#include "workload/scheduler_panel.hpp"
+#include "workload/workload_panel.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

@@ -15,15 +15,15 @@
 #include <QSpinBox>
 
 #include "app_test_support.hpp"
-#include "buying_mix_controls.hpp"
-#include "buying_mix_dock.hpp"
-#include "buying_mix_panel.hpp"
-#include "chart_board.hpp"
-#include "chart_panel.hpp"
-#include "event_markers.hpp"
-#include "kpi_format.hpp"
-#include "mix_curve_chart.hpp"
-#include "mix_sweep_runner.hpp"
+#include "buying_mix/buying_mix_controls.hpp"
+#include "buying_mix/buying_mix_dock.hpp"
+#include "buying_mix/buying_mix_panel.hpp"
+#include "buying_mix/mix_sweep_runner.hpp"
+#include "charts/chart_board.hpp"
+#include "charts/chart_panel.hpp"
+#include "charts/event_markers.hpp"
+#include "charts/mix_curve_chart.hpp"
+#include "format/kpi_format.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

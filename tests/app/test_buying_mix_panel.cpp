@@ -6,14 +6,14 @@
 #include <QComboBox>
 
 #include "app_test_support.hpp"
-#include "buying_mix_dock.hpp"
-#include "buying_mix_panel.hpp"
-#include "chargeback_table_model.hpp"
-#include "chart_board.hpp"
-#include "chart_panel.hpp"
-#include "kpi_format.hpp"
-#include "kpi_strip.hpp"
-#include "price_table_model.hpp"
+#include "buying_mix/buying_mix_dock.hpp"
+#include "buying_mix/buying_mix_panel.hpp"
+#include "charts/chart_board.hpp"
+#include "charts/chart_panel.hpp"
+#include "format/kpi_format.hpp"
+#include "kpis/kpi_strip.hpp"
+#include "tables/chargeback_table_model.hpp"
+#include "tables/price_table_model.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

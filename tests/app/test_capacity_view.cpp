@@ -6,11 +6,11 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "capacity_dock.hpp"
-#include "capacity_view.hpp"
-#include "chart_panel.hpp"
+#include "charts/capacity_view.hpp"
+#include "charts/chart_panel.hpp"
 #include "gpuplan/resources/placeable.hpp"
-#include "placeable_table_model.hpp"
+#include "studies/capacity_dock.hpp"
+#include "tables/placeable_table_model.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

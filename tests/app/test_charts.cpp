@@ -3,8 +3,8 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "chart_board.hpp"
-#include "ui_palette.hpp"
+#include "charts/chart_board.hpp"
+#include "format/ui_palette.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

@@ -5,12 +5,12 @@
 #include <cmath>
 
 #include "app_test_support.hpp"
-#include "chart_board.hpp"
-#include "chart_panel.hpp"
-#include "cohort_dock.hpp"
-#include "cohort_view.hpp"
-#include "pending_table_model.hpp"
-#include "ui_palette.hpp"
+#include "charts/chart_board.hpp"
+#include "charts/chart_panel.hpp"
+#include "charts/cohort_view.hpp"
+#include "format/ui_palette.hpp"
+#include "quotas/cohort_dock.hpp"
+#include "tables/pending_table_model.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::ui;

@@ -4,8 +4,8 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "chart_board.hpp"
-#include "chart_panel.hpp"
+#include "charts/chart_board.hpp"
+#include "charts/chart_panel.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app::test;

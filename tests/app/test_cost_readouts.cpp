@@ -6,9 +6,9 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "inspector.hpp"
-#include "kpi_format.hpp"
-#include "kpi_strip.hpp"
+#include "editors/inspector.hpp"
+#include "format/kpi_format.hpp"
+#include "kpis/kpi_strip.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app::test;

@@ -11,11 +11,11 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "capacity_view.hpp"
-#include "fleet_import_dialog.hpp"
+#include "charts/capacity_view.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
-#include "lessons_dock.hpp"
-#include "pending_table_model.hpp"
+#include "import/fleet_import_dialog.hpp"
+#include "lessons/lessons_dock.hpp"
+#include "tables/pending_table_model.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

@@ -4,9 +4,9 @@
 #include <QStandardItemModel>
 #include <QtTest>
 
-#include "fill_curve_chart.hpp"
-#include "fill_study_view.hpp"
+#include "charts/fill_curve_chart.hpp"
 #include "gpuplan/model/openb.hpp"
+#include "studies/fill_study_view.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

@@ -11,11 +11,11 @@
 #include <QTreeView>
 
 #include "app_test_support.hpp"
-#include "fleet_edits.hpp"
-#include "fleet_panel.hpp"
-#include "fleet_tree_model.hpp"
+#include "fleet/fleet_edits.hpp"
+#include "fleet/fleet_panel.hpp"
+#include "format/ui_palette.hpp"
 #include "gpuplan/model/topology.hpp"
-#include "ui_palette.hpp"
+#include "topology/fleet_tree_model.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

@@ -8,7 +8,7 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "fleet_import_dialog.hpp"
+#include "import/fleet_import_dialog.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

@@ -9,8 +9,8 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "forecast_chart.hpp"
-#include "forecast_dock.hpp"
+#include "buying_mix/forecast_dock.hpp"
+#include "charts/forecast_chart.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

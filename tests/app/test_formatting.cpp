@@ -3,10 +3,10 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "chart_board.hpp"
-#include "kpi_format.hpp"
-#include "time_scrubber.hpp"
-#include "ui_palette.hpp"
+#include "charts/chart_board.hpp"
+#include "editors/time_scrubber.hpp"
+#include "format/kpi_format.hpp"
+#include "format/ui_palette.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app::test;

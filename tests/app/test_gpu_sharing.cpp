@@ -17,16 +17,16 @@
 #include <QTreeView>
 
 #include "app_test_support.hpp"
-#include "fleet_panel.hpp"
-#include "fleet_tree_model.hpp"
-#include "gpu_sharing_editor.hpp"
+#include "editors/gpu_sharing_editor.hpp"
+#include "editors/inspector.hpp"
+#include "editors/job_template.hpp"
+#include "fleet/fleet_panel.hpp"
+#include "fleet/sharing_controller.hpp"
+#include "fleet/sharing_edits.hpp"
+#include "format/sharing_format.hpp"
 #include "gpuplan/model/topology.hpp"
-#include "inspector.hpp"
-#include "job_template.hpp"
-#include "mig_slot_picture.hpp"
-#include "sharing_controller.hpp"
-#include "sharing_edits.hpp"
-#include "sharing_format.hpp"
+#include "topology/fleet_tree_model.hpp"
+#include "topology/mig_slot_picture.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

@@ -4,7 +4,7 @@
 
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "gpuplan/sim/simulate.hpp"
-#include "group_kpi_table_model.hpp"
+#include "tables/group_kpi_table_model.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::ui;

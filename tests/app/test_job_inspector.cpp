@@ -6,9 +6,9 @@
 #include <tuple>
 
 #include "app_test_support.hpp"
+#include "editors/inspector.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "gpuplan/sim/simulate.hpp"
-#include "inspector.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::ui;

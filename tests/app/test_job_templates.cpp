@@ -6,12 +6,12 @@
 #include <QListWidget>
 
 #include "app_test_support.hpp"
-#include "fleet_import_dialog.hpp"
-#include "gpu_sharing_editor.hpp"
+#include "editors/gpu_sharing_editor.hpp"
+#include "editors/job_palette.hpp"
+#include "fleet/sharing_controller.hpp"
 #include "gpuplan/model/openb.hpp"
-#include "job_palette.hpp"
-#include "job_templates.hpp"
-#include "sharing_controller.hpp"
+#include "import/fleet_import_dialog.hpp"
+#include "workload/job_templates.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

@@ -10,14 +10,14 @@
 
 #include "app_test_support.hpp"
 #include "gpuplan/studies/replications.hpp"
-#include "kpi_strip.hpp"
+#include "kpis/kpi_strip.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app::test;
 
 namespace {
 
-/// The main window's arrangement (app/gui/main_window.cpp): the strip in a toolbar of its
+/// The main window's arrangement (app/gui/shell/main_window.cpp): the strip in a toolbar of its
 /// own, ignoring its width hint.
 struct StripWindow {
     QMainWindow window;

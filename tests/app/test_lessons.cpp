@@ -12,8 +12,8 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "gpu_sub_cells.hpp"
-#include "lessons_dock.hpp"
+#include "lessons/lessons_dock.hpp"
+#include "topology/gpu_sub_cells.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

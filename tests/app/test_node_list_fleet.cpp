@@ -3,7 +3,7 @@
 // reason, never touching an empty pod list; node events on its nodes still work.
 #include <QtTest>
 
-#include "fleet_edits.hpp"
+#include "fleet/fleet_edits.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 
 using namespace gpuplan;

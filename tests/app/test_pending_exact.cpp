@@ -6,8 +6,8 @@
 
 #include "app_test_support.hpp"
 #include "gpuplan/core/time_format.hpp"
-#include "group_kpi_panel.hpp"
-#include "pending_table_model.hpp"
+#include "kpis/group_kpi_panel.hpp"
+#include "tables/pending_table_model.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app::test;

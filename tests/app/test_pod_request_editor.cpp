@@ -7,9 +7,9 @@
 
 #include "app_test_support.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
-#include "pod_request_model.hpp"
-#include "workload_models.hpp"
-#include "workload_panel.hpp"
+#include "tables/pod_request_model.hpp"
+#include "tables/workload_models.hpp"
+#include "workload/workload_panel.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

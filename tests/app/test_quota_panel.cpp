@@ -9,13 +9,13 @@
 #include <QTableView>
 
 #include "app_test_support.hpp"
-#include "pending_table_model.hpp"
-#include "quota_dock.hpp"
-#include "quota_edits.hpp"
-#include "quota_panel.hpp"
-#include "quota_table_model.hpp"
-#include "workload_edits.hpp"
-#include "workload_models.hpp"
+#include "quotas/quota_dock.hpp"
+#include "quotas/quota_edits.hpp"
+#include "quotas/quota_panel.hpp"
+#include "tables/pending_table_model.hpp"
+#include "tables/quota_table_model.hpp"
+#include "tables/workload_models.hpp"
+#include "workload/workload_edits.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

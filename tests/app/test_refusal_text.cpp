@@ -10,13 +10,13 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
+#include "editors/workload_distribution_dialog.hpp"
 #include "gpuplan/model/topology.hpp"
 #include "gpuplan/sim/run_cost.hpp"
-#include "refusal_text.hpp"
-#include "workload_delegate.hpp"
-#include "workload_distribution_dialog.hpp"
-#include "workload_models.hpp"
-#include "workload_panel.hpp"
+#include "shell/refusal_text.hpp"
+#include "tables/workload_delegate.hpp"
+#include "tables/workload_models.hpp"
+#include "workload/workload_panel.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

@@ -17,18 +17,18 @@
 #include <cmath>
 
 #include "app_test_support.hpp"
-#include "chart_board.hpp"
-#include "chart_panel.hpp"
-#include "event_markers.hpp"
-#include "fleet_context_menu.hpp"
+#include "buying_mix/reliability_edits.hpp"
+#include "buying_mix/reliability_group.hpp"
+#include "charts/chart_board.hpp"
+#include "charts/chart_panel.hpp"
+#include "charts/event_markers.hpp"
+#include "fleet/fleet_context_menu.hpp"
+#include "format/ui_palette.hpp"
+#include "format/workload_format.hpp"
 #include "gpuplan/economics/checkpoint_advice.hpp"
-#include "reliability_edits.hpp"
-#include "reliability_group.hpp"
-#include "scheduler_panel.hpp"
-#include "ui_palette.hpp"
-#include "workload_format.hpp"
-#include "workload_models.hpp"
-#include "workload_panel.hpp"
+#include "tables/workload_models.hpp"
+#include "workload/scheduler_panel.hpp"
+#include "workload/workload_panel.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

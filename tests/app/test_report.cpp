@@ -8,14 +8,14 @@
 
 #include "app_test_support.hpp"
 #include "baseline_changes.hpp"
-#include "compare_table_model.hpp"
 #include "fleet_description.hpp"
+#include "format/kpi_format.hpp"
 #include "gpuplan/studies/replications.hpp"
-#include "kpi_format.hpp"
 #include "pending_reasons.hpp"
-#include "report_export.hpp"
+#include "report/report_export.hpp"
 #include "report_page_one.hpp"
 #include "report_writer.hpp"
+#include "tables/compare_table_model.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

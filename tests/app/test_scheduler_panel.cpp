@@ -8,10 +8,10 @@
 #include <QSpinBox>
 
 #include "app_test_support.hpp"
-#include "chart_board.hpp"
-#include "compare_table_model.hpp"
-#include "kpi_strip.hpp"
-#include "scheduler_panel.hpp"
+#include "charts/chart_board.hpp"
+#include "kpis/kpi_strip.hpp"
+#include "tables/compare_table_model.hpp"
+#include "workload/scheduler_panel.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

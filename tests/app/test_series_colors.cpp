@@ -8,9 +8,9 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "chart_board.hpp"
-#include "chart_panel.hpp"
-#include "ui_palette.hpp"
+#include "charts/chart_board.hpp"
+#include "charts/chart_panel.hpp"
+#include "format/ui_palette.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

@@ -9,9 +9,9 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
+#include "charts/study_chart.hpp"
 #include "gpuplan/studies/sweep.hpp"
-#include "study_chart.hpp"
-#include "study_dock.hpp"
+#include "studies/study_dock.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

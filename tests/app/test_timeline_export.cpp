@@ -6,7 +6,7 @@
 
 #include "app_test_support.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
-#include "timeline_export.hpp"
+#include "timeline/timeline_export.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

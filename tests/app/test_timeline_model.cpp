@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "app_test_support.hpp"
-#include "event_markers.hpp"
-#include "timeline_bars.hpp"
-#include "timeline_index.hpp"
-#include "timeline_rows.hpp"
+#include "charts/event_markers.hpp"
+#include "timeline/timeline_bars.hpp"
+#include "timeline/timeline_index.hpp"
+#include "timeline/timeline_rows.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::ui;

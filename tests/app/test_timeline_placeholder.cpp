@@ -8,11 +8,11 @@
 #include <algorithm>
 
 #include "app_test_support.hpp"
-#include "inspector.hpp"
-#include "pending_table_model.hpp"
-#include "timeline_dock.hpp"
-#include "timeline_panel.hpp"
-#include "timeline_view.hpp"
+#include "editors/inspector.hpp"
+#include "tables/pending_table_model.hpp"
+#include "timeline/timeline_dock.hpp"
+#include "timeline/timeline_panel.hpp"
+#include "timeline/timeline_view.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

@@ -12,11 +12,11 @@
 #include <set>
 
 #include "app_test_support.hpp"
-#include "inspector.hpp"
-#include "timeline_dock.hpp"
-#include "timeline_panel.hpp"
-#include "timeline_view.hpp"
-#include "ui_palette.hpp"
+#include "editors/inspector.hpp"
+#include "format/ui_palette.hpp"
+#include "timeline/timeline_dock.hpp"
+#include "timeline/timeline_panel.hpp"
+#include "timeline/timeline_view.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

@@ -7,9 +7,9 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "gpu_sub_cells.hpp"
-#include "snapshot_guard.hpp"
-#include "topology_layout.hpp"
+#include "format/snapshot_guard.hpp"
+#include "topology/gpu_sub_cells.hpp"
+#include "topology/topology_layout.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::ui;

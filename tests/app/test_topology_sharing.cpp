@@ -3,11 +3,11 @@
 // count shares by their share.
 #include <QtTest>
 
-#include "gpu_sub_cells.hpp"
+#include "editors/inspector.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "gpuplan/sim/simulate.hpp"
-#include "inspector.hpp"
-#include "topology_view.hpp"
+#include "topology/gpu_sub_cells.hpp"
+#include "topology/topology_view.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::ui;

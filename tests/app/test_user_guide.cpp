@@ -12,7 +12,7 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "user_guide_window.hpp"
+#include "shell/user_guide_window.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

@@ -12,9 +12,9 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
-#include "chart_board.hpp"
-#include "kpi_strip.hpp"
-#include "window_layout.hpp"
+#include "charts/chart_board.hpp"
+#include "kpis/kpi_strip.hpp"
+#include "shell/window_layout.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;

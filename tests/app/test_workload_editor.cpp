@@ -8,12 +8,12 @@
 #include <QtTest>
 
 #include "app_test_support.hpp"
+#include "editors/job_palette.hpp"
+#include "editors/workload_distribution_dialog.hpp"
+#include "format/workload_format.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
-#include "job_palette.hpp"
-#include "workload_distribution_dialog.hpp"
-#include "workload_format.hpp"
-#include "workload_models.hpp"
-#include "workload_panel.hpp"
+#include "tables/workload_models.hpp"
+#include "workload/workload_panel.hpp"
 
 using namespace gpuplan;
 using namespace gpuplan::app;
