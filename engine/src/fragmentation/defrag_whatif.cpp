@@ -61,12 +61,8 @@ public:
         out.clear();
         if (req.asksMig()) return detail::tryPlace(req, PlacementPolicy::Pack, m_state, out);
         const detail::NodeRange range = detail::nodeRangeOf(m_fleet, req.pinLevel, req.pinIndex);
-        // A gang keeps to one model: only models that can hold all of it now (as placement.cpp).
-        std::vector<bool> modelOk(m_fleet.gpuModels.size());
-        for (std::size_t m = 0; m < modelOk.size(); ++m)
-            modelOk[m] = req.allowsModel(static_cast<int>(m)) &&
-                         (req.pods == 1 || detail::podCapacityForModel(
-                                               req, m_state, static_cast<int>(m)) >= req.pods);
+        // A gang keeps to one model: only models that can hold all of it now.
+        const std::vector<bool> modelOk = detail::modelsHoldingGang(req, m_state);
         int model = req.gpuModel;
         for (int pod = 0; pod < req.pods; ++pod) {
             int bestNode = -1, bestScore = -1, bestSlot = -1;

@@ -63,6 +63,32 @@ public:
     static std::int64_t podUnits(const PodPlacement& pod);
 
     QuotaCheck check(int team, int model, std::int64_t units) const;
+    /// Does the team's quota admit the whole job on `model` (Kueue's available() for what it
+    /// asks of that flavor)? The one admission test of a job; true for an unmanaged team.
+    bool admitsJob(const JobSpec& job, const Fleet& fleet, int model) const {
+        return !manages(job.team) ||
+               check(job.team, model, requestUnits(job, fleet, model)).admits();
+    }
+    /// Kueue's flavor walk for a managed team: its flavors in order that the job may use and
+    /// whose quota admits it, each offered to `tryFlavor(model)` until one returns true.
+    /// `admitted` says whether any flavor admitted (none: the job waits for quota, not GPUs).
+    struct FlavorWalk {
+        bool admitted = false;
+        bool placed = false;
+    };
+    template <class TryFlavor>
+    FlavorWalk walkFlavors(const JobSpec& job, const Fleet& fleet, TryFlavor&& tryFlavor) const {
+        FlavorWalk walk;
+        for (int model : flavorsOf(job.team)) {
+            if (!job.allowsModel(model) || !admitsJob(job, fleet, model)) continue;
+            walk.admitted = true;
+            if (tryFlavor(model)) {
+                walk.placed = true;
+                break;
+            }
+        }
+        return walk;
+    }
     /// Admitted (+) or released (−) units of a team in a model; a no-op for unmanaged teams.
     void charge(int team, int model, std::int64_t units);
     /// Charges (+1) or gives back (−1) what a bound job's pods hold, on their GPU model.

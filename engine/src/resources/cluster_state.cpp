@@ -115,13 +115,8 @@ PartialGpuIndex::Entry ClusterState::partialEntry(int node, int slot) const {
         }
         return e;
     }
-    // Not held whole, below its client or replica limit, with room (shareFits for some share).
-    const int clients = m_shareClients[gpu];
-    const bool heldWhole = !(m_free[node] >> slot & 1u) && clients == 0;
-    const int limit =
-        sharing.mode == SharingMode::TimeSlicing ? sharing.timeSliceReplicas : sharing.mpsClients;
-    const int room = 1000 - usedMilli(node, slot);
-    if (!heldWhole && clients < limit && room > 0) e = {1, room};
+    // A share of some size fits (the smallest, 1 milli-GPU); ranked by the room left.
+    if (sharesThatFit(node, slot, 1) > 0) e = {1, 1000 - usedMilli(node, slot)};
     return e;
 }
 
@@ -189,19 +184,6 @@ int ClusterState::partialGpus(int node) const {
     for (int slot = 0; slot < info.gpus; ++slot)
         shared += m_shareClients[m_firstGpu[node] + slot] > 0;
     return shared;
-}
-
-bool ClusterState::shareFits(int node, int slot, int milli) const {
-    const GpuSharingDef& sharing = m_fleet->nodes[node].sharing;
-    if (sharing.mode == SharingMode::Whole || sharing.mode == SharingMode::Mig) return false;
-    const bool free = m_free[node] >> slot & 1u;
-    const int gpu = m_firstGpu[node] + slot;
-    if (!free && m_shareClients[gpu] == 0) return false;  // held whole
-    const int clients = m_shareClients[gpu];
-    // Time-slicing hands out replicas, not milli-GPU: a replica is 1000 / replicas of the GPU
-    // whatever the pod asked, so only the replica count limits it.
-    if (sharing.mode == SharingMode::TimeSlicing) return clients < sharing.timeSliceReplicas;
-    return clients < sharing.mpsClients && m_shareMilli[gpu] + milli <= 1000;
 }
 
 void ClusterState::occupyShare(int node, int slot, int milli) {

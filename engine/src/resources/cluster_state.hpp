@@ -9,6 +9,7 @@
 // indexes, and whole-GPU requests see the same state they saw before GPUs could be shared.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -18,8 +19,8 @@
 
 #include "core/index_set.hpp"
 #include "gpuplan/model/mig_geometry.hpp"
+#include "gpuplan/model/pod_placement.hpp"
 #include "gpuplan/model/topology.hpp"
-#include "gpuplan/results/results.hpp"
 #include "partial_gpu_index.hpp"
 
 namespace gpuplan::detail {
@@ -141,8 +142,24 @@ public:
     /// instances; `inService` false while it is being reconfigured (then it must be empty and
     /// leaves the re-cut candidates). Throws std::logic_error on a GPU with instances held.
     void setMigLayout(int node, int slot, const MigLayout& layout, bool inService);
-    /// Can one more share of `milli` go on this GPU, by its node's sharing mode?
-    bool shareFits(int node, int slot, int milli) const;
+    /// Shares of `milli` one more GPU could take, by its node's sharing mode: as it is now, or
+    /// (`empty`) as if nothing held it. The one rule of what a share may hold: shareFits,
+    /// the partial-GPU index, placement's capacity counts and the defrag what-if all read it.
+    /// Time-slicing hands out replicas, not milli-GPU (a replica is 1000 / replicas of the GPU
+    /// whatever the pod asked), so only the replica count limits it.
+    int sharesThatFit(int node, int slot, int milli, bool empty = false) const {
+        const GpuSharingDef& sharing = m_fleet->nodes[node].sharing;
+        if (sharing.mode == SharingMode::Whole || sharing.mode == SharingMode::Mig) return 0;
+        const int clients = empty ? 0 : shareClients(node, slot);
+        const int used = empty ? 0 : usedMilli(node, slot);
+        if (used > 0 && clients == 0) return 0;  // held whole
+        if (sharing.mode == SharingMode::TimeSlicing) return sharing.timeSliceReplicas - clients;
+        return std::min(sharing.mpsClients - clients, (1000 - used) / milli);
+    }
+    /// Can one more share of `milli` go on this GPU?
+    bool shareFits(int node, int slot, int milli) const {
+        return sharesThatFit(node, slot, milli) > 0;
+    }
     std::int64_t freeCpuMilli(int node) const { return m_freeCpuMilli[node]; }
     std::int64_t freeMemoryMiB(int node) const { return m_freeMemoryMiB[node]; }
     /// Does the node have the host resources a pod asks for (undeclared resources always do)?

@@ -24,16 +24,6 @@ int shareMilliOn(const FleetNode& node, int requestedMilli) {
                : requestedMilli;
 }
 
-int sharesThatFit(const ClusterState& state, int node, int slot, int milliGpu, bool empty) {
-    const GpuSharingDef& sharing = state.fleet().nodes[node].sharing;
-    if (sharing.mode == SharingMode::Whole || sharing.mode == SharingMode::Mig) return 0;
-    const int clients = empty ? 0 : state.shareClients(node, slot);
-    const int used = empty ? 0 : state.usedMilli(node, slot);
-    if (!empty && used > 0 && clients == 0) return 0;  // held whole
-    if (sharing.mode == SharingMode::TimeSlicing) return sharing.timeSliceReplicas - clients;
-    return std::min(sharing.mpsClients - clients, (1000 - used) / milliGpu);
-}
-
 namespace {
 
 int migProfileOn(const PlacementRequest& req, const ClusterState& state, int node) {
@@ -96,7 +86,7 @@ long long podsOnNode(const PlacementRequest& req, const ClusterState& state, int
             pods += freeMigInstances(req, state, node, slot, empty);
     } else if (req.sharesGpu()) {
         for (int slot = 0; slot < info.gpus; ++slot)
-            pods += std::max(0, sharesThatFit(state, node, slot, req.milliGpu, empty));
+            pods += std::max(0, state.sharesThatFit(node, slot, req.milliGpu, empty));
     } else {
         pods = (empty ? info.wholeGpus() : state.freeGpus(node)) / req.gpusPerPod;
     }
@@ -152,6 +142,14 @@ long long podCapacityForModel(const PlacementRequest& request, const ClusterStat
     const int unit = request.pinLevel == PinLevel::None ? 0 : request.pinIndex;
     return podCapacity(state.hist(basis, scope, unit, model), state.histWidth(),
                        request.gpusPerPod);
+}
+
+std::vector<bool> modelsHoldingGang(const PlacementRequest& request, const ClusterState& state) {
+    std::vector<bool> fits(state.fleet().gpuModels.size(), false);
+    for (int m = 0; m < static_cast<int>(fits.size()); ++m)
+        fits[m] = request.allowsModel(m) &&
+                  (request.pods == 1 || podCapacityForModel(request, state, m) >= request.pods);
+    return fits;
 }
 
 namespace {
@@ -256,7 +254,7 @@ private:
     /// asks the partial-GPU index (bestPartialGpu), not every GPU.
     bool partialGpus(NodeRange range, bool spread) {
         int model = m_req.gpuModel;
-        const std::vector<bool> gangFits = modelsHoldingGang();
+        const std::vector<bool> gangFits = modelsHoldingGang(m_req, m_state);
         for (int pod = 0; pod < m_req.pods; ++pod) {
             const PartialGpuIndex::Found f =
                 bestPartialGpu(m_req, m_state, range, spread, model, &gangFits);
@@ -267,16 +265,6 @@ private:
             m_out.push_back(placed);
         }
         return true;
-    }
-
-    /// Per model: may a pod of this request start there? A gang keeps to one model, so with
-    /// any model allowed only those that can hold every pod now are candidates.
-    std::vector<bool> modelsHoldingGang() const {
-        std::vector<bool> fits(m_fleet.gpuModels.size(), false);
-        for (int m = 0; m < static_cast<int>(fits.size()); ++m)
-            fits[m] = m_req.allowsModel(m) &&
-                      (m_req.pods == 1 || podCapacityForModel(m_req, m_state, m) >= m_req.pods);
-        return fits;
     }
 
     bool rollback() {

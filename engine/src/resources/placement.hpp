@@ -68,10 +68,6 @@ void unplace(ClusterState& state, const std::vector<PodPlacement>& pods, HostDem
 /// replica (1000 / replicas) under time-slicing, which hands out replicas, not fractions.
 int shareMilliOn(const FleetNode& node, int requestedMilli);
 
-/// Shares of `milliGpu` one more GPU slot could take: by its node's sharing mode, as it is
-/// now (`empty` false) or as if nothing held it.
-int sharesThatFit(const ClusterState& state, int node, int slot, int milliGpu, bool empty);
-
 /// Pods of the request that fit on nodes of one GPU model, counting each node's GPUs by
 /// `basis`: free now, as if every bound job ended, or as if every bought node were Ready and
 /// empty; 0 for a model the pin excludes. Whole-GPU pods without host demand read the
@@ -79,6 +75,10 @@ int sharesThatFit(const ClusterState& state, int node, int slot, int milliGpu, b
 /// GPUs, CPU and memory allow), exact per node, an upper bound for a gang of shares.
 long long podCapacityForModel(const PlacementRequest& request, const ClusterState& state, int model,
                               Basis basis = Basis::FreeNow);
+/// Per GPU model: may a pod of this request start there? A gang keeps to one model, so with
+/// any model allowed only those that can hold every pod now are candidates (placement and the
+/// defrag what-if both ask this).
+std::vector<bool> modelsHoldingGang(const PlacementRequest& request, const ClusterState& state);
 /// Pods of the request one node holds by `basis`: the fewest of what its GPUs (whole, shares
 /// or MIG instances), CPU and memory allow.
 long long podsOnNode(const PlacementRequest& request, const ClusterState& state, int node,

@@ -229,9 +229,7 @@ Autoscaler::GroupFit Autoscaler::groupFit(const JobSpec& s, const ClusterState& 
             podsOnNode(req, cluster, static_cast<int>(*first), Basis::FleetEmpty);
         if (podsPerNode <= 0) continue;
         // Kueue creates no pods for a workload its quota does not admit: nothing to scale for.
-        if (quota.manages(s.team) &&
-            !quota.check(s.team, model, QuotaLedger::requestUnits(s, m_fleet, model)).admits())
-            continue;
+        if (!quota.admitsJob(s, m_fleet, model)) continue;
         fit.pools[p] = {model, podsPerNode};
         fit.anyPool = true;
     }

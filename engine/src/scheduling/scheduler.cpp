@@ -124,17 +124,13 @@ Scheduler::Outcome Scheduler::tryBindWithQuota(std::uint32_t job, const Placemen
     // whose GPUs are full is passed over for the next (Kueue would admit and leave the pods
     // unschedulable; gpuplan never holds quota for pods that cannot run).
     const JobSpec& s = m_sim.spec(job);
-    bool admitted = false;
-    for (int model : m_sim.quota.flavorsOf(s.team)) {
-        if (!s.allowsModel(model)) continue;
-        const std::int64_t units = QuotaLedger::requestUnits(s, m_sim.fleet, model);
-        if (!m_sim.quota.check(s.team, model, units).admits()) continue;
-        admitted = true;
-        PlacementRequest onModel = req;
+    PlacementRequest onModel = req;
+    const QuotaLedger::FlavorWalk walk = m_sim.quota.walkFlavors(s, m_sim.fleet, [&](int model) {
         onModel.gpuModel = model;
-        if (place(onModel, policy)) return commit(job, onModel, nowS, mustEndBeforeReservation);
-    }
-    if (!admitted) return Outcome::QuotaBlocked;
+        return place(onModel, policy);
+    });
+    if (walk.placed) return commit(job, onModel, nowS, mustEndBeforeReservation);
+    if (!walk.admitted) return Outcome::QuotaBlocked;
     // Only a try on the job's own target says its shape does not fit.
     return onOneModel(s) ? Outcome::NoFit : Outcome::NoFitInFlavor;
 }
@@ -152,8 +148,7 @@ bool Scheduler::mayBeHead(std::uint32_t job) const {
     // Its reservation holds GPUs, not quota (Kueue reserves no quota ahead of admission):
     // later jobs may take the quota, and then it waits for quota without a reservation.
     const int model = s.gpuModel >= 0 ? s.gpuModel : 0;
-    return m_sim.quota.check(s.team, model, QuotaLedger::requestUnits(s, m_sim.fleet, model))
-        .admits();
+    return m_sim.quota.admitsJob(s, m_sim.fleet, model);
 }
 
 Scheduler::Outcome Scheduler::commit(std::uint32_t job, const PlacementRequest& req, double nowS,

@@ -183,16 +183,14 @@ bool Scheduler::fitsNow(std::uint32_t job, Placed* placed, std::vector<PodPlacem
         return true;
     };
     if (!m_sim.quota.manages(s.team)) return fitsOn(req, -1);
-    for (int model : m_sim.quota.flavorsOf(s.team)) {
-        if (!s.allowsModel(model)) continue;
-        if (!m_sim.quota.check(s.team, model, QuotaLedger::requestUnits(s, m_sim.fleet, model))
-                 .admits())
-            continue;
-        PlacementRequest onModel = req;
-        onModel.gpuModel = model;
-        if (fitsOn(onModel, model)) return true;
-    }
-    return false;
+    return m_sim.quota
+        .walkFlavors(s, m_sim.fleet,
+                     [&](int model) {
+                         PlacementRequest onModel = req;
+                         onModel.gpuModel = model;
+                         return fitsOn(onModel, model);
+                     })
+        .placed;
 }
 
 bool Scheduler::stillFits(std::uint32_t job, Placed& placed, std::uint32_t restored) {
@@ -205,11 +203,7 @@ bool Scheduler::stillFits(std::uint32_t job, Placed& placed, std::uint32_t resto
     if (!touches) {
         const JobSpec& s = m_sim.spec(job);
         if (placed.gpuModel < 0) return true;  // not managed: GPUs are all it needs
-        if (m_sim.quota
-                .check(s.team, placed.gpuModel,
-                       QuotaLedger::requestUnits(s, m_sim.fleet, placed.gpuModel))
-                .admits())
-            return true;
+        if (m_sim.quota.admitsJob(s, m_sim.fleet, placed.gpuModel)) return true;
     }
     return fitsNow(job, &placed);
 }

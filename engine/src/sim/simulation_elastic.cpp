@@ -57,11 +57,8 @@ void Simulation::reclaimElasticGrowth() {
         if (!tryPlace(req, m_scenario.scheduler.placement, m_sim.cluster, trial)) return false;
         unplace(m_sim.cluster, trial, req.host);
         const JobSpec& s = m_sim.spec(job);
-        if (!m_sim.quota.manages(s.team)) return true;
         const int model = m_results.fleet.nodes[trial.front().node].gpuModel;
-        return m_sim.quota
-            .check(s.team, model, QuotaLedger::requestUnits(s, m_results.fleet, model))
-            .admits();
+        return m_sim.quota.admitsJob(s, m_results.fleet, model);
     };
     const auto fitsLifting = [&](std::uint32_t job, const PlacementRequest& req,
                                  std::size_t count) {
@@ -118,10 +115,7 @@ bool Simulation::jobsWaitForCapacity() const {
         if (!m_scheduler.fitsEmptyReady(job)) continue;  // waits for nodes, not for room
         if (!m_sim.quota.manages(s.team)) return true;
         for (int model = 0; model < static_cast<int>(m_results.fleet.gpuModels.size()); ++model)
-            if (s.allowsModel(model) &&
-                m_sim.quota
-                    .check(s.team, model, QuotaLedger::requestUnits(s, m_results.fleet, model))
-                    .admits())
+            if (s.allowsModel(model) && m_sim.quota.admitsJob(s, m_results.fleet, model))
                 return true;
     }
     return false;

@@ -19,6 +19,7 @@
 #include "gpuplan/core/stabbing_index.hpp"
 #include "gpuplan/model/checkpoint_policy.hpp"
 #include "gpuplan/model/mig_geometry.hpp"
+#include "gpuplan/model/pod_placement.hpp"
 #include "gpuplan/model/topology.hpp"
 #include "gpuplan/model/workload.hpp"
 #include "gpuplan/results/gpu_timeline.hpp"
@@ -37,35 +38,6 @@ enum class JobStatus : std::uint8_t {
     Failed,  ///< crash-looped until its restart budget ran out
 };
 const char* toString(JobStatus);
-
-/// What one pod holds on one node: the GPU slots in `gpuMask`, each whole (milliGpu 1000),
-/// or one slot's share (milliGpu < 1000), or one slot's MIG instance (migInstance, its index
-/// in the GPU's layout; milliGpu then is its compute slices ÷ 7, rounded, for display). An
-/// empty mask is a pod that asked no GPU. The pod's CPU and memory are its job's
-/// (JobSpec::cpuMilliPerPod, memoryMiBPerPod). 16 bytes, like a bare mask.
-struct PodPlacement {
-    static constexpr std::uint8_t kNoMig = 0xFF;
-    std::uint32_t node = 0;
-    std::uint16_t milliGpu = 1000;
-    std::uint8_t migInstance = kNoMig;
-    std::uint8_t migComputeSlices = 0;  ///< of 7, for exact GPU-equivalents
-    std::uint64_t gpuMask = 0;
-
-    bool isMig() const { return migInstance != kNoMig; }
-    bool isShare() const { return milliGpu < 1000 && !isMig(); }
-    bool isWhole() const { return milliGpu >= 1000 && !isMig(); }
-    /// GPU-equivalents held, exactly, in units of 1/kGpuUnitsPerGpu GPU: an instance its
-    /// compute slices × 1000, each GPU slot its milli-GPU × 7. The one rule for charging.
-    std::int64_t gpuUnits() const {
-        if (isMig()) return unitsOfMigSlices(migComputeSlices);
-        return std::popcount(gpuMask) * unitsOfMilliGpu(milliGpu);
-    }
-    /// GPU-equivalents held: whole GPUs count 1, a share milli ÷ 1000, an instance slices ÷ 7.
-    double gpuEquivalents() const {
-        if (isMig()) return migComputeSlices / static_cast<double>(kMigComputeSlicesPerGpu);
-        return std::popcount(gpuMask) * (milliGpu / static_cast<double>(kMilliGpuPerGpu));
-    }
-};
 
 /// How a binding ended. Evicted: its node failed or went away. Preempted: another job took
 /// its GPUs or its quota (priority preemption, Kueue's reclaim). Resized: an elastic job grew
