@@ -127,15 +127,21 @@ std::span<const int> QuotaLedger::flavorsOf(int team) const {
 }
 
 std::int64_t QuotaLedger::requestUnits(const JobSpec& job, const Fleet& fleet, int model) {
-    if (job.asksMig()) {
-        const auto family = migFamilyFor(fleet.gpuModels[model]);
-        if (!family) return 0;
-        const auto profile =
-            migProfileById(*family, job.migProfileId[static_cast<std::size_t>(*family)]);
-        if (!profile) return 0;
-        return std::int64_t{job.pods()} * unitsOfMigSlices(profile->computeSlices);
+    switch (job.holdKind()) {
+        case HoldKind::Mig: {
+            // The instance the job asks on this model's family (its own slices there).
+            const auto family = migFamilyFor(fleet.gpuModels[model]);
+            if (!family) return 0;
+            const auto profile =
+                migProfileById(*family, job.migProfileId[static_cast<std::size_t>(*family)]);
+            if (!profile) return 0;
+            return std::int64_t{job.pods()} * unitsOfMigSlices(profile->computeSlices);
+        }
+        case HoldKind::Share:
+        case HoldKind::Whole:
+            return job.gpuUnits();
     }
-    return std::int64_t{job.gpus} * unitsOfMilliGpu(job.gpuMilli);
+    return 0;
 }
 
 std::int64_t QuotaLedger::podUnits(const PodPlacement& pod) {

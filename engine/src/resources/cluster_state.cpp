@@ -274,22 +274,32 @@ void ClusterState::setMigLayout(int node, int slot, const MigLayout& layout, boo
 void ClusterState::occupy(const PodPlacement& pod, HostDemand host) {
     const int node = static_cast<int>(pod.node);
     takeHost(node, host, +1);
-    if (pod.isMig())
-        occupyMig(pod, +1);
-    else if (pod.milliGpu >= 1000)
-        occupy(node, pod.gpuMask);
-    else
-        occupyShare(node, std::countr_zero(pod.gpuMask), pod.milliGpu);
+    switch (pod.holdKind()) {
+        case HoldKind::Mig:
+            occupyMig(pod, +1);
+            break;
+        case HoldKind::Whole:
+            occupy(node, pod.gpuMask);
+            break;
+        case HoldKind::Share:
+            occupyShare(node, std::countr_zero(pod.gpuMask), pod.milliGpu);
+            break;
+    }
 }
 
 void ClusterState::release(const PodPlacement& pod, HostDemand host) {
     const int node = static_cast<int>(pod.node);
-    if (pod.isMig())
-        occupyMig(pod, -1);
-    else if (pod.milliGpu >= 1000)
-        release(node, pod.gpuMask);
-    else
-        releaseShare(node, std::countr_zero(pod.gpuMask), pod.milliGpu);
+    switch (pod.holdKind()) {
+        case HoldKind::Mig:
+            occupyMig(pod, -1);
+            break;
+        case HoldKind::Whole:
+            release(node, pod.gpuMask);
+            break;
+        case HoldKind::Share:
+            releaseShare(node, std::countr_zero(pod.gpuMask), pod.milliGpu);
+            break;
+    }
     takeHost(node, host, -1);
 }
 
@@ -357,19 +367,23 @@ void ClusterState::checkAgainst(std::span<const HeldPod> held) const {
         const int node = static_cast<int>(pod.node);
         cpu[node] += host.cpuMilli;
         memory[node] += host.memoryMiB;
-        if (pod.isMig()) {
-            const int gpu = m_firstGpu[node] + std::countr_zero(pod.gpuMask);
-            const std::uint8_t bit = static_cast<std::uint8_t>(1u << pod.migInstance);
-            if (migTaken.empty() || (migTaken[gpu] & bit))
-                fail(node, "a MIG instance is bound twice");
-            migTaken[gpu] |= bit;
-        } else if (pod.milliGpu >= 1000) {
-            if (whole[node] & pod.gpuMask) fail(node, "a GPU slot is bound to two pods");
-            whole[node] |= pod.gpuMask;
-        } else {
-            const int gpu = m_firstGpu[node] + std::countr_zero(pod.gpuMask);
-            milli[gpu] += pod.milliGpu;
-            ++clients[gpu];
+        const int gpu = m_firstGpu[node] + std::countr_zero(pod.gpuMask);
+        switch (pod.holdKind()) {
+            case HoldKind::Mig: {
+                const std::uint8_t bit = static_cast<std::uint8_t>(1u << pod.migInstance);
+                if (migTaken.empty() || (migTaken[gpu] & bit))
+                    fail(node, "a MIG instance is bound twice");
+                migTaken[gpu] |= bit;
+                break;
+            }
+            case HoldKind::Whole:
+                if (whole[node] & pod.gpuMask) fail(node, "a GPU slot is bound to two pods");
+                whole[node] |= pod.gpuMask;
+                break;
+            case HoldKind::Share:
+                milli[gpu] += pod.milliGpu;
+                ++clients[gpu];
+                break;
         }
         allocated += pod.gpuUnits();  // the charging rule, against the running sum
     }

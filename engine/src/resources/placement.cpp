@@ -81,14 +81,18 @@ long long podsOnNode(const PlacementRequest& req, const ClusterState& state, int
     if (basis != Basis::FleetEmpty && !state.schedulable(node)) return 0;
     const bool empty = basis != Basis::FreeNow;
     long long pods = 0;
-    if (req.asksMig()) {
-        for (int slot = 0; slot < info.gpus; ++slot)
-            pods += freeMigInstances(req, state, node, slot, empty);
-    } else if (req.sharesGpu()) {
-        for (int slot = 0; slot < info.gpus; ++slot)
-            pods += std::max(0, state.sharesThatFit(node, slot, req.milliGpu, empty));
-    } else {
-        pods = (empty ? info.wholeGpus() : state.freeGpus(node)) / req.gpusPerPod;
+    switch (req.holdKind()) {
+        case HoldKind::Mig:
+            for (int slot = 0; slot < info.gpus; ++slot)
+                pods += freeMigInstances(req, state, node, slot, empty);
+            break;
+        case HoldKind::Share:
+            for (int slot = 0; slot < info.gpus; ++slot)
+                pods += std::max(0, state.sharesThatFit(node, slot, req.milliGpu, empty));
+            break;
+        case HoldKind::Whole:
+            pods = (empty ? info.wholeGpus() : state.freeGpus(node)) / req.gpusPerPod;
+            break;
     }
     auto limit = [&](std::int64_t perPod, std::int64_t declared, std::int64_t freeNow) {
         if (perPod > 0 && declared > 0)

@@ -40,6 +40,9 @@ struct PlacementRequest {
 
     bool asksMig() const { return std::bit_cast<std::uint32_t>(migProfileId) != 0xFFFFFFFFu; }
     bool sharesGpu() const { return milliGpu < 1000 && !asksMig(); }
+    HoldKind holdKind() const {
+        return asksMig() ? HoldKind::Mig : sharesGpu() ? HoldKind::Share : HoldKind::Whole;
+    }
     /// Whether the pods may land on GPU model `model` (JobSpec::allowsModel, the same rule).
     bool allowsModel(int model) const { return gpuModel < 0 || gpuModel == model; }
     /// Whole GPUs and no host demand: the histograms answer exactly.

@@ -10,6 +10,12 @@
 
 namespace gpuplan {
 
+/// What a pod holds of a GPU: whole GPUs, a share of one (MPS or time-slicing), or one MIG
+/// instance. Computed once (JobSpec::holdKind, PlacementRequest::holdKind,
+/// PodPlacement::holdKind) and switched on; the engine builds with -Werror=switch, so a new
+/// kind cannot be forgotten in a switch.
+enum class HoldKind : std::uint8_t { Whole, Share, Mig };
+
 /// What one pod holds on one node: the GPU slots in `gpuMask`, each whole (milliGpu 1000),
 /// or one slot's share (milliGpu < 1000), or one slot's MIG instance (migInstance, its index
 /// in the GPU's layout; milliGpu then is its compute slices ÷ 7, rounded, for display). An
@@ -23,20 +29,28 @@ struct PodPlacement {
     std::uint8_t migComputeSlices = 0;  ///< of 7, for exact GPU-equivalents
     std::uint64_t gpuMask = 0;
 
+    HoldKind holdKind() const {
+        return migInstance != kNoMig ? HoldKind::Mig
+               : milliGpu < 1000     ? HoldKind::Share
+                                     : HoldKind::Whole;
+    }
     bool isMig() const { return migInstance != kNoMig; }
     bool isShare() const { return milliGpu < 1000 && !isMig(); }
     bool isWhole() const { return milliGpu >= 1000 && !isMig(); }
     /// GPU-equivalents held, exactly, in units of 1/kGpuUnitsPerGpu GPU: an instance its
     /// compute slices × 1000, each GPU slot its milli-GPU × 7. The one rule for charging.
     std::int64_t gpuUnits() const {
-        if (isMig()) return unitsOfMigSlices(migComputeSlices);
-        return std::popcount(gpuMask) * unitsOfMilliGpu(milliGpu);
+        switch (holdKind()) {
+            case HoldKind::Mig:
+                return unitsOfMigSlices(migComputeSlices);
+            case HoldKind::Share:
+            case HoldKind::Whole:
+                return std::popcount(gpuMask) * unitsOfMilliGpu(milliGpu);
+        }
+        return 0;
     }
     /// GPU-equivalents held: whole GPUs count 1, a share milli ÷ 1000, an instance slices ÷ 7.
-    double gpuEquivalents() const {
-        if (isMig()) return migComputeSlices / static_cast<double>(kMigComputeSlicesPerGpu);
-        return std::popcount(gpuMask) * (milliGpu / static_cast<double>(kMilliGpuPerGpu));
-    }
+    double gpuEquivalents() const { return gpusOfUnits(gpuUnits()); }
 };
 
 }  // namespace gpuplan

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpuplan/core/gpu_units.hpp"
+#include "gpuplan/model/pod_placement.hpp"
 #include "gpuplan/model/scenario.hpp"
 #include "gpuplan/model/topology.hpp"
 
@@ -54,15 +55,23 @@ struct JobSpec {
     /// One word compare, not a loop or a memcmp call: it is asked on every placement try.
     bool asksMig() const { return std::bit_cast<std::uint32_t>(migProfileId) != 0xFFFFFFFFu; }
     bool sharesGpu() const { return gpuMilli < 1000 && !asksMig(); }
+    HoldKind holdKind() const {
+        return asksMig() ? HoldKind::Mig : sharesGpu() ? HoldKind::Share : HoldKind::Whole;
+    }
     /// Whether the job may run on GPU model `model` (no model asked: any).
     bool allowsModel(int model) const { return gpuModel < 0 || gpuModel == model; }
     /// GPU-equivalents the job asks, exactly, in units of 1/kGpuUnitsPerGpu GPU: a whole GPU
     /// or a milli-GPU share gpuMilli × 7 units a GPU, a MIG pod its instance's compute slices ×
     /// 1000 (gpuMilli holds slices ÷ 7 rounded to the milli; × 7 ÷ 1000 rounds back to them).
     std::int64_t gpuUnits() const {
-        if (asksMig())
-            return std::int64_t{pods()} * unitsOfMigSlices(migSlicesOfMilliGpu(gpuMilli));
-        return std::int64_t{gpus} * unitsOfMilliGpu(gpuMilli);
+        switch (holdKind()) {
+            case HoldKind::Mig:
+                return std::int64_t{pods()} * unitsOfMigSlices(migSlicesOfMilliGpu(gpuMilli));
+            case HoldKind::Share:
+            case HoldKind::Whole:
+                return std::int64_t{gpus} * unitsOfMilliGpu(gpuMilli);
+        }
+        return 0;
     }
     /// GPUs this job asks in GPU-equivalents (a 300 milli-GPU share = 0.3, a 2g MIG instance
     /// 2/7): what allocation, quotas, costs and pending demand count.
