@@ -389,9 +389,9 @@ TEST_CASE("An ambiguous Slurm GPU type says what it could be, for a chooser", "[
     }
     // The same rule over any list of models: among the scenario's own, "h100" may be one.
     const std::vector<GpuModel> one = {*catalog().findGpu("h100-sxm"), *catalog().findGpu("l4")};
-    CHECK(slurmGpuModel("nvidia_h100_80gb_hbm3", one, {}) == "h100-sxm");
+    CHECK(gpuModelNamedBy("nvidia_h100_80gb_hbm3", one, {}) == "h100-sxm");
     const std::vector<std::pair<std::string, std::string>> toL4 = {{"h100", "l4"}};
-    CHECK(slurmGpuModel("h100", one, toL4) == "l4");
+    CHECK(gpuModelNamedBy("h100", one, toL4) == "l4");
     const std::vector<std::pair<std::string, std::string>> toAbsent = {{"h100", "h100-nvl"}};
-    CHECK(slurmGpuModel("h100", one, toAbsent).empty());  // mapped to a model not in the list
+    CHECK(gpuModelNamedBy("h100", one, toAbsent).empty());  // mapped to a model not in the list
 }

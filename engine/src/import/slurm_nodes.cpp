@@ -29,6 +29,7 @@
 #include "gpuplan/import/slurm_import.hpp"
 #include "gpuplan/io/input_error.hpp"
 #include "gpuplan/io/text_files.hpp"
+#include "gpuplan/model/gpu_type_names.hpp"
 #include "io/text_lines.hpp"
 #include "io/text_rules.hpp"
 
@@ -47,16 +48,6 @@ using detail::wholeNumber;
 
 std::string inQuotes(std::string_view text) {
     return "\"" + detail::escapedForMessage(text, 80) + "\"";
-}
-
-/// Lower case, '_' and ' ' as '-': how GPU type names are compared.
-std::string normalized(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) {
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-        if (c == '_' || c == ' ') c = '-';
-    }
-    return out;
 }
 
 class NodeLine {
@@ -396,40 +387,17 @@ private:
 
 std::string slurmGpuModel(std::string_view type, const Catalog& catalog,
                           const SlurmNodeOptions& options) {
-    return slurmGpuModel(type, catalog.gpuModels, options.gpuTypeModels);
-}
-
-std::string slurmGpuModel(std::string_view type, std::span<const GpuModel> models,
-                          std::span<const std::pair<std::string, std::string>> typeModels) {
-    for (const auto& [from, to] : typeModels)
-        if (normalized(from) == normalized(type))
-            return std::any_of(models.begin(), models.end(),
-                               [&to = to](const GpuModel& g) { return g.id == to; })
-                       ? to
-                       : std::string();
-    const std::string t = normalized(type);
-    std::string found;
-    for (const GpuModel& g : models) {
-        bool hit = normalized(g.id) == t || normalized(g.name) == t;
-        for (const std::string& label : g.productLabels) {
-            const std::string l = normalized(label);
-            hit = hit || l == t || (l.rfind("nvidia-", 0) == 0 && l.substr(7) == t);
-        }
-        if (!hit) continue;
-        if (!found.empty() && found != g.id) return {};  // several models: ambiguous
-        found = g.id;
-    }
-    return found;
+    return gpuModelNamedBy(type, catalog.gpuModels, options.gpuTypeModels);
 }
 
 std::vector<std::string> slurmGpuTypeCandidates(std::string_view type, const Catalog& catalog) {
-    const std::string t = normalized(type);
+    const std::string t = gpuTypeKey(type);
     std::vector<std::string> out;
     for (const GpuModel& g : catalog.gpuModels) {
-        bool hit = normalized(g.id).find(t) != std::string::npos ||
-                   normalized(g.name).find(t) != std::string::npos;
+        bool hit = gpuTypeKey(g.id).find(t) != std::string::npos ||
+                   gpuTypeKey(g.name).find(t) != std::string::npos;
         for (const std::string& label : g.productLabels)
-            hit = hit || normalized(label).find(t) != std::string::npos;
+            hit = hit || gpuTypeKey(label).find(t) != std::string::npos;
         if (hit) out.push_back(g.id);
     }
     return out;

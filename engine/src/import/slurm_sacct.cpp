@@ -24,7 +24,7 @@
 //    left out and counted.
 //  - GPU type: a job whose ReqTRES asks `gres/gpu:<type>=N` runs only on that type's model
 //    (TraceJob::allowedGpuModels over the types in TraceData::gpuModels; the scenario maps a
-//    type to a model by the trace's "gpuTypes", then slurmGpuModel's rule: sacctTypeModels).
+//    type to a model by the trace's "gpuTypes", then gpuModelNamedBy's rule: sacctTypeModels).
 //    AllocTRES's types are where a job ran, not what it needed: an untyped request runs on
 //    any model. Several types asked: kept to the one the fleet has most of (counted).
 //  - The team is the Account; an empty one is team "unknown" (counted).
@@ -546,14 +546,6 @@ SacctTrace parseSacct(std::string_view text, const std::string& sourceName) {
 
 std::shared_ptr<const TraceData> readSacctTrace(const std::filesystem::path& file) {
     return parseSacct(readTextFile(file), file.string()).data;
-}
-
-std::vector<std::string> sacctTypeModels(const TraceDef& trace, std::span<const GpuModel> models) {
-    std::vector<std::string> out;
-    if (!trace.data) return out;
-    for (const std::string& type : trace.data->gpuModels)
-        out.push_back(slurmGpuModel(type, models, trace.gpuTypes));
-    return out;
 }
 
 std::string describeSacctRows(const TraceData& data) {

@@ -12,7 +12,7 @@
 
 #include "core/large_arrays.hpp"
 #include "core/sorted_runs.hpp"
-#include "gpuplan/import/slurm_import.hpp"
+#include "gpuplan/model/gpu_type_names.hpp"
 #include "gpuplan/model/mig_geometry.hpp"
 #include "gpuplan/model/roofline.hpp"
 #include "random.hpp"

@@ -559,7 +559,7 @@ struct Reader {
     }
 
     /// Every GPU type a sacct trace's jobs ask must be one catalog model (by "gpuTypes", then
-    /// slurmGpuModel's rule). A model no node has joins the scenario's models: such jobs pend
+    /// gpuModelNamedBy's rule). A model no node has joins the scenario's models: such jobs pend
     /// on the reservation layer, as a job asking that model would.
     void sacctTraceModels() {
         for (std::size_t i = 0; i < s.traces.size(); ++i) {

@@ -16,6 +16,7 @@
 #include "gpuplan/io/input_error.hpp"
 #include "gpuplan/io/text_files.hpp"
 #include "gpuplan/model/catalog.hpp"
+#include "gpuplan/model/gpu_type_names.hpp"
 #include "gpuplan/model/scenario.hpp"
 
 namespace gpuplan {
@@ -42,15 +43,10 @@ ImportedFleet readSlurmNodes(const std::filesystem::path& file, const Catalog& c
 void applySlurmTopology(std::string_view text, const std::string& sourceName, ImportedFleet& fleet);
 void readSlurmTopology(const std::filesystem::path& file, ImportedFleet& fleet);
 
-/// The catalog GPU model a Slurm GPU type names: the mapping of `options` first, then the
-/// model whose id, name or a product label equals it ignoring case and '_' vs '-' (a product
-/// label also without its "NVIDIA-": nvml's `nvidia_h100_80gb_hbm3`, `a100-sxm4-40gb`).
-/// Empty when none or several match.
+/// The catalog GPU model a Slurm GPU type names: gpuModelNamedBy with the mapping of
+/// `options` (gpuplan/model/gpu_type_names.hpp). Empty when none or several match.
 std::string slurmGpuModel(std::string_view type, const Catalog& catalog,
                           const SlurmNodeOptions& options);
-/// The same over any list of models (a scenario's, a fleet's) and a TYPE → MODEL mapping.
-std::string slurmGpuModel(std::string_view type, std::span<const GpuModel> models,
-                          std::span<const std::pair<std::string, std::string>> typeModels);
 
 /// The catalog models a Slurm GPU type could mean: those whose id, name or a product label
 /// contains it (ignoring case and '_' vs '-'), in catalog order; "h100" → h100-sxm,
@@ -86,13 +82,6 @@ struct SacctTrace {
 /// slurm_sacct.cpp). Throws InputError naming the file and line.
 SacctTrace parseSacct(std::string_view text, const std::string& sourceName);
 std::shared_ptr<const TraceData> readSacctTrace(const std::filesystem::path& file);
-
-/// The GPU model each GPU type a sacct trace's jobs ask (TraceData::gpuModels, in order)
-/// names among `models`: the trace's own gpuTypes first, then slurmGpuModel's rule; empty
-/// where none or several match. The scenario reader resolves over the catalog and refuses an
-/// empty one; the workload over the fleet's models, which then hold each resolved model (a
-/// type one catalog model matches matches it alone among any models that include it).
-std::vector<std::string> sacctTypeModels(const TraceDef& trace, std::span<const GpuModel> models);
 
 /// What the replay of an accounting export keeps, assumes and leaves out, in a sentence.
 std::string describeSacctRows(const TraceData& data);

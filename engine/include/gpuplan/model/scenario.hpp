@@ -325,7 +325,7 @@ struct TraceDef {
     int maxJobs = 0;             ///< 0 = all rows
     JobTraitsDef traits;         ///< traits.team is ignored: the trace names the team
     /// Sacct: Slurm GPU type → GPU model id ("h100" → "h100-sxm") for the types jobs ask
-    /// (ReqTRES gres/gpu:TYPE), looked at before slurmGpuModel's rule (slurm_import.hpp).
+    /// (ReqTRES gres/gpu:TYPE), looked at before gpuModelNamedBy's rule (gpu_type_names.hpp).
     std::vector<std::pair<std::string, std::string>> gpuTypes;
     std::shared_ptr<const TraceData> data;  ///< filled by the loader; not part of equality
 
