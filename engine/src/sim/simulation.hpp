@@ -89,6 +89,8 @@ struct BindingPlan {
     double interference = 1;  ///< a share's, from the pods on its GPUs (shared_gpus.hpp)
     FabricTier tier = FabricTier::Nvlink;
     bool crashLoop = false;
+    /// A share's memory fault (why it crash-loops), found by planShare, kept by bindShare.
+    MemoryFault memoryFault;
     double endS = 0;
 };
 
@@ -492,7 +494,6 @@ private:
     QuotaSeries m_quotaSeries;           ///< after m_metrics: appends to the series it made
     CostMeter m_cost;                    ///< after them: appends its series
     std::vector<ShareProgress> m_share;  ///< per job, from the first share bound
-    mutable MemoryFault m_memoryFault;   ///< the last plan's, for bind
 };
 
 }  // namespace gpuplan::detail

@@ -7,13 +7,13 @@ namespace gpuplan::detail {
 
 void Simulation::planShare(const JobSpec& s, const std::vector<PodPlacement>& pods,
                            BindingPlan& p) const {
-    m_memoryFault = MemoryFault{};
+    p.memoryFault = MemoryFault{};
     if (p.crashLoop) return;  // past the whole GPU's memory already
     p.topology = p.slowdown;
     p.interference = m_sharedGpus.interference(s, pods, true);
     p.slowdown *= p.interference;
-    m_memoryFault = m_sharedGpus.memoryFault(s, pods);
-    p.crashLoop = m_memoryFault.kind != MemoryFault::None;
+    p.memoryFault = m_sharedGpus.memoryFault(s, pods);
+    p.crashLoop = p.memoryFault.kind != MemoryFault::None;
 }
 
 void Simulation::addShareProgress(std::uint32_t job, int sign, double mfu, double peak) {
@@ -36,7 +36,7 @@ void Simulation::bindShare(std::uint32_t job, const std::vector<PodPlacement>& p
                            const BindingPlan& p) {
     const JobSpec& s = m_sim.spec(job);
     if (p.crashLoop) {
-        if (m_memoryFault.kind != MemoryFault::None) m_sim.memoryFaults[job] = m_memoryFault;
+        if (p.memoryFault.kind != MemoryFault::None) m_sim.memoryFaults[job] = p.memoryFault;
         // Every crash of a client ends every client on its MPS GPUs; the last crash is the
         // release, which handles it.
         if (onMps(pods))
