@@ -339,6 +339,26 @@ TEST_CASE("k8s import: MIG instances no layout holds are left out and named", "[
                                "out: no layout of its 2 GPUs holds them with the others"));
 }
 
+TEST_CASE("k8s import: a pod asking a MIG profile no GPU has is left out, not thrown on", "[k8s]") {
+    // The notebook pod, running on gpu-a100-mig, asks nvidia.com/mig-1x.5gb instead of 1g.5gb:
+    // no MIG family has a "1x.5gb" profile, so the pod cannot become a job. It is skipped and
+    // named; the four other pods stay (a fuzzer found the builder's pin check throwing here).
+    std::string pods = readTextFile(fixture("pods.json"));
+    const std::string asked = R"("nvidia.com/mig-1g.5gb": "1")";
+    const auto at = pods.find(asked);
+    REQUIRE(at != std::string::npos);
+    pods.replace(at, asked.size(), R"("nvidia.com/mig-1x.5gb": "1")");
+    const ImportedFleet f =
+        importK8s(catalog(), {"nodes.json", readTextFile(fixture("nodes.json"))},
+                  K8sListText{"pods.json", pods}, {});
+    CHECK(hasLineWith(f.summary.skipped, "notebook"));
+    CHECK(hasLineWith(f.summary.skipped, "1x.5gb"));
+    const Scenario s = importedScenario(f, catalog(), {"k8s", 86400, 1}).scenario;
+    CHECK(s.jobs.size() == 4);
+    for (const JobDef& j : s.jobs)
+        CHECK(j.name != "notebook");
+}
+
 TEST_CASE("k8s import: a mixed-strategy node keeps every instance, a layout per GPU", "[k8s]") {
     // The trial's node: 8 H100 in MIG's mixed strategy reporting 8 × 3g.40gb, 4 × 2g.20gb and
     // 14 × 1g.10gb. Spread as test_mig_geometry.cpp works out: GPUs 0–3 3g + 2g + 1g, GPUs 4–5

@@ -6,6 +6,8 @@
 #include <set>
 
 #include "gpuplan/io/text_files.hpp"
+#include "gpuplan/model/mig_geometry.hpp"
+#include "io/text_rules.hpp"
 #include "k8s_import_parts.hpp"
 
 namespace gpuplan {
@@ -172,6 +174,12 @@ void readK8sPods(const K8sListText& pods, K8sNodes& nodes, const K8sImportOption
         } else {
             job.gpus = static_cast<int>(std::min<long long>(r.gpuUnits, 100000));
             job.traits.gpusPerPod = job.gpus;  // one pod: all its GPUs on one node
+        }
+        if (!job.traits.migProfile.empty() && !isMigProfileName(job.traits.migProfile)) {
+            notes.push_back("pod " + ns + "/" + name + ": asks MIG profile \"" +
+                            escapedForMessage(job.traits.migProfile) +
+                            "\", which no MIG-capable GPU has");
+            continue;
         }
         // A pod of several MIG instances is a pod per instance in the engine: each takes its
         // part of the pod's CPU and memory.

@@ -152,6 +152,12 @@ std::optional<MigProfile> migProfileByName(MigFamily family, std::string_view na
     return std::nullopt;
 }
 
+bool isMigProfileName(std::string_view name) {
+    for (MigFamily f : kMigFamilies)
+        if (migProfileByName(f, name)) return true;
+    return false;
+}
+
 std::optional<MigProfile> migProfileById(MigFamily family, int id) {
     for (const MigProfile& p : migProfiles(family))
         if (p.id == id) return p;

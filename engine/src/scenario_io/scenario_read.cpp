@@ -86,10 +86,7 @@ struct Reader {
         std::optional<JsonNode> memoryGb = o.optional("migMemoryGb");
         if (profile) {
             t.migProfile = profile->string(32);
-            bool known = false;
-            for (MigFamily f : kMigFamilies)
-                known |= migProfileByName(f, t.migProfile).has_value();
-            if (!known)
+            if (!isMigProfileName(t.migProfile))
                 profile->fail("no MIG-capable GPU has a profile \"" +
                               detail::escapedForMessage(t.migProfile) +
                               "\" (e.g. \"1g.10gb\", \"3g.40gb\")");

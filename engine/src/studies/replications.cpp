@@ -68,8 +68,10 @@ Replications summarise(std::vector<Reduced>& runs, const std::vector<std::uint64
     for (std::size_t i = 0; i < runs.size(); ++i) {
         collect(out.kpis, runs[i].kpis, i, runs.size());
         for (const auto& [name, kpis] : runs[i].teamKpis) {
-            auto team = std::find_if(out.teams.begin(), out.teams.end(),
-                                     [&](const TeamEstimates& t) { return t.team == name; });
+            // clang 14 cannot capture a structured binding; an init-capture names it instead.
+            auto team =
+                std::find_if(out.teams.begin(), out.teams.end(),
+                             [&name = name](const TeamEstimates& t) { return t.team == name; });
             if (team == out.teams.end()) team = out.teams.insert(team, TeamEstimates{name, {}});
             collect(team->kpis, kpis, i, runs.size());
         }

@@ -55,6 +55,8 @@ struct MigProfile {
 /// The family's profiles, smallest first: ids 19, 20 (+me), 15, 14, 9, 5, 0.
 std::span<const MigProfile> migProfiles(MigFamily family);
 std::optional<MigProfile> migProfileByName(MigFamily family, std::string_view name);
+/// Whether some MIG family has a profile of this name ("1g.10gb"): what a job may ask for.
+bool isMigProfileName(std::string_view name);
 std::optional<MigProfile> migProfileById(MigFamily family, int id);
 
 /// The profile with the fewest memory slices, then the fewest compute slices, whose memory is
