@@ -57,6 +57,17 @@ check_format() {
     echo "dev.sh: format check passed (${#files[@]} files)"
 }
 
+# Runs a step and says how long it took; `test` ends with the list, so a slow step shows in CI's
+# log tail.
+step_times=()
+timed() {  # timed LABEL COMMAND...
+    local label=$1 start=$SECONDS
+    shift
+    "$@"
+    step_times+=("$label $((SECONDS - start)) s")
+    echo "dev.sh: $label took $((SECONDS - start)) s"
+}
+
 build() {  # build PRESET
     # A compiler cache makes a rebuild of unchanged files nearly free (a second `test` of the
     # same tree, or a branch switched back); it never changes what is built.
@@ -77,15 +88,16 @@ case "${1:-}" in
         exec build/release/app/cli/gpuplan-cli run presets/scenarios/default.json
         ;;
     test)
-        install_missing
-        check_format
-        build release
-        ctest --preset release
+        timed "install" install_missing
+        timed "format check" check_format
+        timed "release build" build release
+        timed "release tests" ctest --preset release
         # The engine and the CLI again under AddressSanitizer + UndefinedBehaviorSanitizer.
-        build asan
-        ctest --preset asan
+        timed "sanitizer build" build asan
+        timed "sanitizer tests" ctest --preset asan
         # The fuzz targets (clang 14) for a fixed number of runs each, about 15 s per target.
-        tests/fuzz/run_fuzzers.sh
+        timed "fuzz build and run" tests/fuzz/run_fuzzers.sh
+        echo "dev.sh: all tests passed in $SECONDS s (${step_times[*]/%/;})"
         ;;
     *)
         echo "usage: installers/dev.sh run|test" >&2
