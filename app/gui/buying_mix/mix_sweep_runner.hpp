@@ -5,13 +5,13 @@
 #pragma once
 
 #include <QObject>
-#include <QThreadPool>
 #include <QTimer>
 #include <memory>
 #include <optional>
 
 #include "gpuplan/economics/buying_mix_sweep.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
+#include "shell/background_job.hpp"
 
 namespace gpuplan::app {
 
@@ -36,7 +36,7 @@ public:
     /// Stops a sweep waiting or running and keeps the last finished one. Returns whether one
     /// was stopped (then the shown curve is not of the scenario now).
     bool stop();
-    bool running() const { return m_running; }
+    bool running() const { return m_job.isRunning(); }
     /// A request waits out the debounce: a sweep is still to start.
     bool queued() const { return m_pending.has_value(); }
     /// The last finished sweep (empty before any).
@@ -50,23 +50,22 @@ signals:
     void failed(const QString& message);
 
 private:
-    struct Shared;
+    struct Outcome {
+        std::shared_ptr<MixSweep> sweep;
+        QString error;
+    };
     struct Input {
         Scenario scenario;  ///< without its mix (the sweep sets it)
         int spotNodes = 0;
         bool operator==(const Input&) const = default;
     };
     void start();
-    void cancelRunning();
-    void done(std::uint64_t generation, std::shared_ptr<MixSweep> sweep, QString error);
+    void done(const Outcome& out);
 
     Catalog m_catalog;
     RunBudget m_budget;
-    QThreadPool m_pool;
-    QTimer m_debounce, m_progressTimer;
-    std::shared_ptr<Shared> m_shared;
-    std::uint64_t m_generation = 0;
-    bool m_running = false;
+    QTimer m_debounce;
+    BackgroundJob<Outcome> m_job;
     std::optional<Input> m_pending;  ///< waiting for the debounce
     std::optional<Input> m_current;  ///< running or shown
     std::optional<MixSweep> m_sweep;

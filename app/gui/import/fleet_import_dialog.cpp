@@ -17,7 +17,6 @@
 #include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 #include "gpuplan/import/k8s_import.hpp"
 #include "gpuplan/import/slurm_import.hpp"
@@ -214,9 +213,7 @@ FleetImportDialog::FleetImportDialog(const Catalog& catalog, QWidget* parent)
         connect(edit, &QLineEdit::textChanged, this, &FleetImportDialog::scheduleRead);
     connect(m_horizonDays, &QSpinBox::valueChanged, this, &FleetImportDialog::scheduleRead);
     connect(m_source, &QComboBox::currentIndexChanged, this, &FleetImportDialog::sourceChanged);
-    connect(&m_watcher, &QFutureWatcher<std::shared_ptr<Outcome>>::finished, this, [this] {
-        m_reading = false;
-        const std::shared_ptr<Outcome> outcome = m_watcher.result();
+    m_read.onFinished([this](std::shared_ptr<Outcome> outcome, bool) {
         if (outcome->generation == m_generation) showOutcome(*outcome);
         // The request changed while it ran: read the newest one now (unless more typing
         // will start it anyway).
@@ -225,9 +222,8 @@ FleetImportDialog::FleetImportDialog(const Catalog& catalog, QWidget* parent)
     sourceChanged();
 }
 
-FleetImportDialog::~FleetImportDialog() {
-    m_watcher.waitForFinished();  // the read holds the catalog by reference
-}
+// m_read waits for the read under way: it holds the catalog by reference.
+FleetImportDialog::~FleetImportDialog() = default;
 
 void FleetImportDialog::sourceChanged() {
     const bool k8s =
@@ -286,7 +282,7 @@ QString FleetImportDialog::summaryText() const {
 }
 
 bool FleetImportDialog::isReading() const {
-    return m_reading || m_debounce->isActive();
+    return m_read.isRunning() || m_debounce->isActive();
 }
 
 void FleetImportDialog::scheduleRead() {
@@ -296,18 +292,18 @@ void FleetImportDialog::scheduleRead() {
 }
 
 void FleetImportDialog::read() {
-    if (m_reading) {  // one read at a time: the newest request follows when it ends
+    if (m_read.isRunning()) {  // one read at a time: the newest request follows when it ends
         m_readAgain = true;
         return;
     }
     const FleetImportRequest request = this->request();
     const int generation = m_generation;
-    m_reading = true;
     QTimer::singleShot(kShowReadingAfterMs, this, [this, generation] {
-        if (m_reading && generation == m_generation) m_status->setText(tr("Reading the files…"));
+        if (m_read.isRunning() && generation == m_generation)
+            m_status->setText(tr("Reading the files…"));
     });
     const Catalog* catalog = &m_catalog;
-    m_watcher.setFuture(QtConcurrent::run([request, generation, catalog] {
+    m_read.start([request, generation, catalog](const JobControl&) {
         auto outcome = std::make_shared<Outcome>();
         outcome->generation = generation;
         try {
@@ -323,7 +319,7 @@ void FleetImportDialog::read() {
             outcome->error = QString::fromUtf8(e.what());
         }
         return outcome;
-    }));
+    });
 }
 
 QStringList FleetImportDialog::gpuTypeCandidates() const {

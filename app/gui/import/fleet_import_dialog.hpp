@@ -6,12 +6,12 @@
 #pragma once
 
 #include <QDialog>
-#include <QFutureWatcher>
 #include <QStringList>
 #include <memory>
 #include <optional>
 
 #include "gpuplan/import/fleet_import.hpp"
+#include "shell/background_job.hpp"
 
 class QComboBox;
 class QDialogButtonBox;
@@ -108,9 +108,8 @@ private:
     QDialogButtonBox* m_buttons;
     QPushButton* m_import;
     QTimer* m_debounce;
-    QFutureWatcher<std::shared_ptr<Outcome>> m_watcher;
+    BackgroundJob<std::shared_ptr<Outcome>> m_read;  ///< at most one: a file may be 64 MB
     int m_generation = 0;      ///< a read whose request has changed since is dropped
-    bool m_reading = false;    ///< a read is in flight (at most one: a file may be 64 MB)
     bool m_readAgain = false;  ///< the request changed while it ran
     std::optional<ImportedScenario> m_preview;
     QString m_error;

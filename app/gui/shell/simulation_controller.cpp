@@ -8,7 +8,9 @@ namespace gpuplan::app {
 
 SimulationController::SimulationController(QObject* parent) : QObject(parent) {
     // Two workers: a stopped run may still be unwinding while the next one starts.
-    m_pool.setMaxThreadCount(2);
+    m_run.setMaxConcurrent(2);
+    m_run.onProgress([this](double f) { showProgress(f); });
+    m_run.onFinished([this](Outcome out, bool) { finished(out); });
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(150);
     connect(&m_debounce, &QTimer::timeout, this, [this] {
@@ -18,14 +20,9 @@ SimulationController::SimulationController(QObject* parent) : QObject(parent) {
         start(s);
         m_debounce.start();  // edits right after the trailing run merge again
     });
-    m_poll.setInterval(100);
-    connect(&m_poll, &QTimer::timeout, this, &SimulationController::poll);
 }
 
-SimulationController::~SimulationController() {
-    if (m_active) m_active->stop.request_stop();
-    m_pool.waitForDone();
-}
+SimulationController::~SimulationController() = default;  // m_run stops the run and waits
 
 void SimulationController::request(const Scenario& scenario) {
     if (m_debounce.isActive()) {
@@ -51,108 +48,87 @@ void SimulationController::cancel() {
 }
 
 void SimulationController::abandonActive() {
-    if (!m_active) return;
-    m_active->stop.request_stop();
-    ++m_generation;  // whatever it returns is now stale
-    m_active.reset();
-    m_poll.stop();
-    if (m_longRunShown) {
-        m_longRunShown = false;
-        emit longRun(false);
-    }
+    if (!m_run.isRunning()) return;
+    m_run.drop();
+    ++m_generation;  // its partial results still queued are stale too
+    m_runScenario.reset();
+    hideLongRun();
 }
 
 void SimulationController::start(const Scenario& scenario) {
-    if (m_active) m_active->stop.request_stop();
-    auto run = std::make_shared<Run>();
-    run->generation = ++m_generation;
-    run->clock.start();
-    run->scenario = std::make_shared<const Scenario>(scenario);
-    m_active = run;
+    const quint64 generation = ++m_generation;
+    m_runClock.start();
+    m_runScenario = std::make_shared<const Scenario>(scenario);
     ++m_runsStarted;
-    emit runStarted(run->generation);
-    if (!m_poll.isActive()) m_poll.start();
+    emit runStarted(generation);
     // The worker owns a copy of the scenario (traces are shared, immutable).
     RunOptions options;
     options.partialResultsEveryS = m_partialEveryS;
-    options.onPartialResults = [this, generation =
-                                          run->generation](std::shared_ptr<const Results> results) {
+    options.onPartialResults = [this, generation](std::shared_ptr<const Results> results) {
+        // Queued to the GUI thread; m_run's destructor waits for the worker, so `this` lives.
         QMetaObject::invokeMethod(
             this,
             [this, generation, results] {
-                if (generation == m_generation && m_active)
+                if (generation == m_generation && m_run.isRunning())
                     emit partialResultsReady(results, generation);
             },
             Qt::QueuedConnection);
     };
-    m_pool.start([this, run, scenario, options] {
-        std::shared_ptr<const Results> results;
-        std::shared_ptr<const Replications> replications;
-        QString error;
-        const auto progress = [run](double f) {
-            run->progress.store(f, std::memory_order_relaxed);
-        };
+    m_run.start([scenario = m_runScenario, options](const JobControl& job) {
+        const Scenario& s = *scenario;
+        Outcome out;
         try {
-            if (scenario.replications > 1) {
+            if (s.replications > 1) {
                 // Every seed on the machine's cores; the window shows the first run, the
                 // KPIs get their intervals (no partial snapshots: runs end in any order).
                 ReplicationOptions replicated;
-                replicated.replications = scenario.replications;
+                replicated.replications = s.replications;
                 replicated.run = options;
                 replicated.run.onPartialResults = nullptr;
                 auto all = std::make_shared<Replications>(
-                    runReplications(scenario, replicated, progress, run->stop.get_token()));
+                    runReplications(s, replicated, job.progressCallback(), job.stopToken()));
                 if (!all->stopped) {
-                    results = all->first;
-                    replications = std::move(all);
+                    out.results = all->first;
+                    out.replications = std::move(all);
                 }
             } else {
-                results = std::make_shared<const Results>(
-                    simulate(scenario, options, progress, run->stop.get_token()));
+                out.results = std::make_shared<const Results>(
+                    simulate(s, options, job.progressCallback(), job.stopToken()));
             }
         } catch (const std::exception& e) {
-            error = QString::fromUtf8(e.what());
+            out.error = QString::fromUtf8(e.what());
         }
-        const quint64 generation = run->generation;
-        // Queued: runs on the GUI thread; dropped by Qt if the controller is gone.
-        QMetaObject::invokeMethod(
-            this,
-            [this, generation, results, replications, error] {
-                finished(generation, results, replications, error);
-            },
-            Qt::QueuedConnection);
+        return out;
     });
 }
 
-void SimulationController::finished(quint64 generation, std::shared_ptr<const Results> results,
-                                    std::shared_ptr<const Replications> replications,
-                                    QString error) {
-    if (generation != m_generation) return;  // stale: a newer run was started or it was cancelled
-    const std::shared_ptr<const Scenario> scenario = m_active ? m_active->scenario : nullptr;
-    m_active.reset();
-    m_poll.stop();
-    if (m_longRunShown) {
-        m_longRunShown = false;
-        emit longRun(false);
-    }
-    if (!error.isEmpty()) {
-        emit runFailed(error, generation);
+void SimulationController::finished(const Outcome& out) {
+    // Only the latest run's outcome arrives here: a newer start or a cancel drops the others.
+    const std::shared_ptr<const Scenario> scenario = std::move(m_runScenario);
+    hideLongRun();
+    if (!out.error.isEmpty()) {
+        emit runFailed(out.error, m_generation);
         return;
     }
-    if (!results || results->stopped) return;
-    m_latest = results;
+    if (!out.results || out.results->stopped) return;
+    m_latest = out.results;
     m_latestScenario = scenario;
-    emit replicationsReady(replications, generation);
-    emit resultsReady(results, generation);
+    emit replicationsReady(out.replications, m_generation);
+    emit resultsReady(out.results, m_generation);
 }
 
-void SimulationController::poll() {
-    if (!m_active) return;
-    if (!m_longRunShown && m_active->clock.elapsed() >= m_longRunMs) {
+void SimulationController::showProgress(double fraction) {
+    if (!m_longRunShown && m_runClock.elapsed() >= m_longRunMs) {
         m_longRunShown = true;
         emit longRun(true);
     }
-    if (m_longRunShown) emit progress(m_active->progress.load(std::memory_order_relaxed));
+    if (m_longRunShown) emit progress(fraction);
+}
+
+void SimulationController::hideLongRun() {
+    if (!m_longRunShown) return;
+    m_longRunShown = false;
+    emit longRun(false);
 }
 
 }  // namespace gpuplan::app

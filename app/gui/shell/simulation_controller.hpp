@@ -10,16 +10,14 @@
 
 #include <QElapsedTimer>
 #include <QObject>
-#include <QThreadPool>
 #include <QTimer>
-#include <atomic>
 #include <memory>
 #include <optional>
-#include <stop_token>
 
 #include "gpuplan/model/scenario.hpp"
 #include "gpuplan/results/results.hpp"
 #include "gpuplan/studies/replications.hpp"
+#include "shell/background_job.hpp"
 
 namespace gpuplan::app {
 
@@ -42,7 +40,7 @@ public:
     /// Stops the current run; its results are dropped.
     void cancel();
 
-    bool isRunning() const { return m_active != nullptr; }
+    bool isRunning() const { return m_run.isRunning(); }
     quint64 generation() const { return m_generation; }
     quint64 runsStarted() const { return m_runsStarted; }
     std::shared_ptr<const Results> latest() const { return m_latest; }
@@ -65,26 +63,24 @@ signals:
     void runFailed(const QString& message, quint64 generation);
 
 private:
-    struct Run {
-        quint64 generation = 0;
-        std::stop_source stop;
-        std::atomic<double> progress{0};
-        QElapsedTimer clock;
-        std::shared_ptr<const Scenario> scenario;  ///< what it runs
+    struct Outcome {
+        std::shared_ptr<const Results> results;
+        std::shared_ptr<const Replications> replications;
+        QString error;
     };
 
     void start(const Scenario& scenario);
     /// The running run is out of date: stop it and drop whatever it returns.
     void abandonActive();
-    void finished(quint64 generation, std::shared_ptr<const Results> results,
-                  std::shared_ptr<const Replications> replications, QString error);
-    void poll();
+    void finished(const Outcome& out);
+    void showProgress(double fraction);
+    void hideLongRun();
 
-    QThreadPool m_pool;
     QTimer m_debounce;
-    QTimer m_poll;
+    BackgroundJob<Outcome> m_run;
+    QElapsedTimer m_runClock;                       ///< since the running run started
+    std::shared_ptr<const Scenario> m_runScenario;  ///< what the running run runs
     std::optional<Scenario> m_pending;
-    std::shared_ptr<Run> m_active;
     std::shared_ptr<const Results> m_latest;
     std::shared_ptr<const Scenario> m_latestScenario;
     quint64 m_generation = 0;

@@ -6,14 +6,11 @@
 #pragma once
 
 #include <QDockWidget>
-#include <QFutureWatcher>
 #include <QString>
-#include <QTimer>
-#include <atomic>
 #include <memory>
-#include <stop_token>
 
 #include "gpuplan/resources/placeable.hpp"
+#include "shell/background_job.hpp"
 
 namespace gpuplan::ui {
 class CapacityView;
@@ -30,7 +27,7 @@ public:
     ~CapacityDock() override;
 
     ui::CapacityView* view() const { return m_view; }
-    bool repackRunning() const { return m_watcher.isRunning(); }
+    bool repackRunning() const { return m_repack.isRunning(); }
 
 signals:
     /// A repack ended (shown, dropped as stale, or failed).
@@ -42,19 +39,11 @@ private:
         DefragWhatIf whatIf;
         QString error;
     };
-    /// What the GUI and the worker share about the repack under way.
-    struct Progress {
-        std::stop_source stop;
-        std::atomic<double> fraction{0};
-    };
     void repack(DefragPolicy policy, double timeS);
-    void repackDone();
-    void cancel();
+    void repackDone(const Outcome& out, bool stopped);
 
     ui::CapacityView* m_view;
-    QFutureWatcher<Outcome> m_watcher;
-    std::shared_ptr<Progress> m_progress;
-    QTimer m_poll;  ///< shows the progress while a repack runs
+    BackgroundJob<Outcome> m_repack;
 };
 
 }  // namespace gpuplan::app

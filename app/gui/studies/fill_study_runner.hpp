@@ -5,14 +5,13 @@
 #pragma once
 
 #include <QObject>
-#include <QThreadPool>
-#include <QTimer>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <vector>
 
 #include "gpuplan/fragmentation/fill.hpp"
+#include "shell/background_job.hpp"
 
 namespace gpuplan::app {
 
@@ -46,7 +45,7 @@ public:
     /// when one is malformed) and starts the runs; a study still running is cancelled first.
     void start(const FillStudyRequest& request);
     void cancel();
-    bool running() const { return m_running; }
+    bool running() const { return m_job.isRunning(); }
     /// Per requested policy, in request order; complete after finished().
     const std::vector<FillStudyPolicy>& results() const { return m_results; }
 
@@ -58,25 +57,19 @@ signals:
     void failed(const QString& message);
 
 private:
-    struct Shared;
-    struct Outcome {
-        bool done = false;
+    /// One run (a policy and a seed), reduced on its worker thread.
+    struct TaskOutcome {
         double allocPctAt100 = 0;
         std::vector<double> readings;  ///< by whole arrived %
     };
-    void taskDone(std::uint64_t generation, int task, Outcome outcome);
-    void taskFailed(std::uint64_t generation, const QString& message);
-    void pollProgress();
-    void finish();
+    struct Outcome {
+        std::vector<TaskOutcome> tasks;  ///< policy-major, then seed
+        QString error;
+    };
+    void finish(const Outcome& out, bool stopped);
 
-    QThreadPool m_pool;
-    QTimer m_progressTimer;
-    std::shared_ptr<Shared> m_shared;
-    std::uint64_t m_generation = 0;
-    bool m_running = false;
+    BackgroundJob<Outcome> m_job;
     FillStudyRequest m_request;
-    std::vector<Outcome> m_outcomes;  ///< by task: policy-major, then seed
-    int m_done = 0;
     std::vector<FillStudyPolicy> m_results;
 };
 

@@ -14,7 +14,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 #include <filesystem>
 
@@ -161,17 +160,11 @@ StudyDock::StudyDock(MainWindow* window)
                               ? tr("Saved %1: gpuplan-cli sweep %1 --out DIR runs it.").arg(path)
                               : tr("Not saved: %1").arg(refusal));
     });
-    m_poll.setInterval(100);
-    connect(&m_poll, &QTimer::timeout, this, [this] {
-        if (m_progress) m_progressBar->setValue(static_cast<int>(1000 * m_progress->fraction));
-    });
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &StudyDock::done);
+    m_study.onProgress([this](double f) { m_progressBar->setValue(static_cast<int>(1000 * f)); });
+    m_study.onFinished([this](Outcome out, bool stopped) { done(out, stopped); });
 }
 
-StudyDock::~StudyDock() {
-    cancel();
-    m_watcher.waitForFinished();  // the runs stop within milliseconds
-}
+StudyDock::~StudyDock() = default;  // the runs stop within milliseconds
 
 QString StudyDock::status() const {
     return m_status->text();
@@ -243,50 +236,42 @@ std::variant<SweepSpec, QString> StudyDock::spec() const {
 }
 
 void StudyDock::run() {
-    if (m_watcher.isRunning()) return;
+    if (m_study.isRunning()) return;
     auto made = spec();
     if (const QString* why = std::get_if<QString>(&made)) {
         m_status->setText(tr("Not run: %1").arg(*why));
         return;
     }
     m_running = std::get<SweepSpec>(std::move(made));
-    m_progress = std::make_shared<Progress>();
     m_run->setEnabled(false);
     m_cancel->setEnabled(true);
     m_progressBar->setValue(0);
     m_progressBar->setVisible(true);
     m_status->setText(tr("Running %n run(s)…", nullptr, static_cast<int>(m_running.runCount())));
-    m_poll.start();
     // The worker owns copies; the catalog and load options outlive it (the document's).
-    m_watcher.setFuture(
-        QtConcurrent::run([spec = m_running, progress = m_progress, &catalog = m_doc->catalog(),
-                           load = m_doc->loadOptions()] {
-            Outcome out;
-            try {
-                SweepOptions options;
-                options.run.checkInvariants = false;
-                out.runs = runSweep(
-                    spec, catalog, load, options, [&](double f) { progress->fraction = f; },
-                    progress->stop.get_token());
-            } catch (const std::exception& e) {
-                out.error = QString::fromUtf8(e.what());
-            }
-            return out;
-        }));
+    m_study.start([spec = m_running, &catalog = m_doc->catalog(),
+                   load = m_doc->loadOptions()](const JobControl& job) {
+        Outcome out;
+        try {
+            SweepOptions options;
+            options.run.checkInvariants = false;
+            out.runs =
+                runSweep(spec, catalog, load, options, job.progressCallback(), job.stopToken());
+        } catch (const std::exception& e) {
+            out.error = QString::fromUtf8(e.what());
+        }
+        return out;
+    });
 }
 
 void StudyDock::cancel() {
-    if (m_progress) m_progress->stop.request_stop();
+    m_study.cancel();
 }
 
-void StudyDock::done() {
-    m_poll.stop();
-    const bool stopped = m_progress && m_progress->stop.stop_requested();
-    m_progress.reset();
+void StudyDock::done(const Outcome& out, bool stopped) {
     m_run->setEnabled(true);
     m_cancel->setEnabled(false);
     m_progressBar->setVisible(false);
-    const Outcome out = m_watcher.result();
     if (!out.error.isEmpty()) {
         m_status->setText(tr("Not run: %1").arg(out.error));
         emit finished(false);

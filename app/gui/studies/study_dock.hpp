@@ -6,15 +6,12 @@
 #pragma once
 
 #include <QDockWidget>
-#include <QFutureWatcher>
 #include <QStringList>
-#include <QTimer>
-#include <atomic>
 #include <memory>
-#include <stop_token>
 #include <variant>
 
 #include "gpuplan/studies/sweep.hpp"
+#include "shell/background_job.hpp"
 
 class QComboBox;
 class QLabel;
@@ -48,7 +45,7 @@ public:
     QPushButton* cancelButton() const { return m_cancel; }
     ui::StudyChart* chart() const { return m_chart; }
     QString status() const;
-    bool isRunning() const { return m_watcher.isRunning(); }
+    bool isRunning() const { return m_study.isRunning(); }
 
     /// The study as the form describes it (the open scenario's JSON inside), or the reason
     /// it cannot be run ("values: …").
@@ -70,12 +67,8 @@ private:
         std::vector<SweepRun> runs;
         QString error;
     };
-    struct Progress {
-        std::stop_source stop;
-        std::atomic<double> fraction{0};
-    };
     void fillParameters();
-    void done();
+    void done(const Outcome& out, bool stopped);
 
     MainWindow* m_window;
     ScenarioDocument* m_doc;
@@ -90,9 +83,7 @@ private:
     QProgressBar* m_progressBar;
     QLabel* m_status;
     ui::StudyChart* m_chart;
-    QFutureWatcher<Outcome> m_watcher;
-    std::shared_ptr<Progress> m_progress;
-    QTimer m_poll;        ///< moves the progress bar while a study runs
+    BackgroundJob<Outcome> m_study;
     SweepSpec m_running;  ///< the study under way (or last drawn)
 };
 

@@ -3,28 +3,23 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QProgressDialog>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "shell/file_controller.hpp"
 
 namespace gpuplan::app {
 
 TimelineExport::TimelineExport(QWidget* window) : QObject(window), m_window(window) {
-    m_poll.setInterval(100);
-    connect(&m_poll, &QTimer::timeout, this, [this] {
-        if (m_dialog && m_progress)
-            m_dialog->setValue(static_cast<int>(1000 * m_progress->fraction.load()));
+    m_export.onProgress([this](double f) {
+        if (m_dialog) m_dialog->setValue(static_cast<int>(1000 * f));
     });
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &TimelineExport::done);
+    // A cancelled export says so in its counts (stopped): the flag is not needed.
+    m_export.onFinished([this](Outcome out, bool) { done(out); });
 }
 
-TimelineExport::~TimelineExport() {
-    cancel();
-    m_watcher.waitForFinished();  // stops within a few thousand slices
-}
+TimelineExport::~TimelineExport() = default;  // the export stops within a few thousand slices
 
 void TimelineExport::cancel() {
-    if (m_progress) m_progress->stop.request_stop();
+    m_export.cancel();
 }
 
 void TimelineExport::exportWithDialog(std::shared_ptr<const Results> results,
@@ -44,12 +39,11 @@ void TimelineExport::exportWithDialog(std::shared_ptr<const Results> results,
 
 bool TimelineExport::start(std::shared_ptr<const Results> results, const QString& path) {
     if (!results) return false;
-    if (m_watcher.isRunning()) {
+    if (m_export.isRunning()) {
         emit message(tr("A timeline export is already running"));
         return false;
     }
     m_path = path;
-    m_progress = std::make_shared<Progress>();
     m_dialog = new QProgressDialog(tr("Writing the timeline to %1…").arg(path), tr("Cancel"), 0,
                                    1000, m_window);
     m_dialog->setWindowTitle(tr("Export timeline"));
@@ -58,31 +52,25 @@ bool TimelineExport::start(std::shared_ptr<const Results> results, const QString
     m_dialog->setAutoReset(false);
     connect(m_dialog, &QProgressDialog::canceled, this, &TimelineExport::cancel);
     m_dialog->setValue(0);
-    m_poll.start();
     // The results are immutable and shared: the worker reads them without a lock.
     const std::filesystem::path file = path.toStdString();
-    m_watcher.setFuture(QtConcurrent::run([results, file, progress = m_progress] {
+    m_export.start([results, file](const JobControl& job) {
         Outcome out;
         try {
-            out.counts = saveChromeTrace(
-                *results, file, [&](double f) { progress->fraction.store(f); },
-                progress->stop.get_token());
+            out.counts = saveChromeTrace(*results, file, job.progressCallback(), job.stopToken());
         } catch (const std::exception& e) {
             out.error = QString::fromUtf8(e.what());
         }
         return out;
-    }));
+    });
     return true;
 }
 
-void TimelineExport::done() {
-    m_poll.stop();
-    m_progress.reset();
+void TimelineExport::done(const Outcome& out) {
     if (m_dialog) {
         m_dialog->deleteLater();
         m_dialog = nullptr;
     }
-    const Outcome out = m_watcher.result();
     if (!out.error.isEmpty()) {
         emit message(tr("Timeline not exported: %1").arg(out.error));
         emit finished(false);

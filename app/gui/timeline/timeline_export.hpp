@@ -4,16 +4,13 @@
 // failed export leaves any earlier file as it was (gpuplan/export/chrome_trace.hpp).
 #pragma once
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
-#include <QTimer>
-#include <atomic>
 #include <memory>
-#include <stop_token>
 
 #include "gpuplan/export/chrome_trace.hpp"
 #include "gpuplan/results/results.hpp"
+#include "shell/background_job.hpp"
 
 class QProgressDialog;
 class QWidget;
@@ -31,7 +28,7 @@ public:
     /// Writes `results` to `path` in the background; false (and a message) when an export is
     /// already running.
     bool start(std::shared_ptr<const Results> results, const QString& path);
-    bool isRunning() const { return m_watcher.isRunning(); }
+    bool isRunning() const { return m_export.isRunning(); }
     /// Stops the running export; the file is left as it was.
     void cancel();
 
@@ -45,18 +42,12 @@ private:
         ChromeTraceCounts counts;
         QString error;
     };
-    struct Progress {
-        std::atomic<double> fraction{0};
-        std::stop_source stop;
-    };
-    void done();
+    void done(const Outcome& out);
 
     QWidget* m_window;
-    QFutureWatcher<Outcome> m_watcher;
-    std::shared_ptr<Progress> m_progress;
+    BackgroundJob<Outcome> m_export;
     QString m_path;
     QProgressDialog* m_dialog = nullptr;
-    QTimer m_poll;  // runs only while an export does: moves the dialog's bar
 };
 
 }  // namespace gpuplan::app

@@ -1,4 +1,4 @@
-#include "parallel_runs.hpp"
+#include "gpuplan/core/parallel_runs.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-namespace gpuplan::detail {
+namespace gpuplan {
 
 bool runInParallel(std::size_t count, int threads,
                    const std::function<bool(std::size_t, std::stop_token)>& task,
@@ -41,4 +41,4 @@ bool runInParallel(std::size_t count, int threads,
     return !runs.stop_requested();
 }
 
-}  // namespace gpuplan::detail
+}  // namespace gpuplan

@@ -6,7 +6,7 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "core/parallel_runs.hpp"
+#include "gpuplan/core/parallel_runs.hpp"
 #include "model/random.hpp"
 
 namespace gpuplan {
@@ -162,7 +162,7 @@ Replications runOnSeeds(const Scenario& scenario, const std::vector<std::uint64_
     std::vector<Reduced> runs(n);
     std::shared_ptr<const Results> first;
     std::mutex progressLock;  // progress reports one at a time
-    const bool finished = detail::runInParallel(
+    const bool finished = runInParallel(
         static_cast<std::size_t>(n), options.threads,
         [&](std::size_t i, std::stop_token runStop) {
             RunOptions run = options.run;

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <set>
 
-#include "core/parallel_runs.hpp"
+#include "gpuplan/core/parallel_runs.hpp"
 #include "gpuplan/core/statistics.hpp"
 #include "gpuplan/io/input_error.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
@@ -43,7 +43,7 @@ std::vector<SweepRun> runRuns(const SweepSpec& spec, const std::vector<std::size
     std::vector<SweepRun> rows(runIndices.size());
     std::mutex progressLock;
     std::size_t done = 0;
-    const bool finished = detail::runInParallel(
+    const bool finished = runInParallel(
         runIndices.size(), options.threads,
         [&](std::size_t i, std::stop_token runStop) {
             SweepRun& row = rows[i];
