@@ -156,6 +156,10 @@ void MixCurveChart::setMessage(const QString& text) {
     redraw();
 }
 
+void MixCurveChart::setBusyShowMs(int ms) {
+    m_busyTimer->setInterval(ms);
+}
+
 void MixCurveChart::setBusy(bool busy) {
     if (busy) {
         m_progress->setValue(0);

@@ -37,6 +37,8 @@ public:
     void setMessage(const QString& text);
     /// A sweep runs (progress shown after kBusyShowMs) or has ended.
     void setBusy(bool busy);
+    /// How long a sweep runs before its progress shows (kBusyShowMs unless set).
+    void setBusyShowMs(int ms);
     void setProgress(double fraction);
 
     /// As a click on level `index`'s point does: emits levelClicked.
