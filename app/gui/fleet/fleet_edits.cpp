@@ -66,7 +66,10 @@ FleetEdit refuse(std::string reason) {
     return FleetEdit{std::nullopt, std::move(reason), {}};
 }
 
-FleetEdit accept(Scenario after, std::string label) {
+// accept and finish take `after` by rvalue reference, not by value: callers read `after` in the
+// label argument, and a by-value parameter may be moved into before that argument is evaluated
+// (clang evaluates arguments left to right).
+FleetEdit accept(Scenario&& after, std::string label) {
     return FleetEdit{std::move(after), {}, std::move(label)};
 }
 
@@ -181,7 +184,8 @@ std::string nameFreshly(Scenario& s, const FleetDefPath& p, const std::string& s
 
 /// The edit's scenario with every pin and node event carried to where `map` moves its target.
 /// A pin whose target goes away refuses the edit; node events on it go with it.
-FleetEdit finish(const Scenario& before, Scenario after, const AddressMap& map, std::string label) {
+FleetEdit finish(const Scenario& before, Scenario&& after, const AddressMap& map,
+                 std::string label) {
     // Counted before anything is built: a count of 100000 must not allocate millions of nodes.
     if (std::string tooBig = checkFleetSize(after).refusal; !tooBig.empty()) return refuse(tooBig);
     Fleet beforeFleet, afterFleet;
