@@ -72,6 +72,10 @@ build() {  # build PRESET
     # A compiler cache makes a rebuild of unchanged files nearly free (a second `test` of the
     # same tree, or a branch switched back); it never changes what is built.
     export CMAKE_CXX_COMPILER_LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}"
+    # Paths relative to the clone and the build folder left out of the hash, so a cache
+    # filled by one clone (or CI checkout) serves another; debug info then names the first.
+    export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
+    export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
     cmake --preset "$1" >/dev/null
     cmake --build --preset "$1"
 }
