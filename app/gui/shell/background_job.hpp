@@ -31,7 +31,7 @@ public:
     }
     /// For engine functions that take a progress callback.
     std::function<void(double)> progressCallback() const {
-        return [state = m_state](double f) { state->fraction.store(f, std::memory_order_relaxed); };
+        return [control = *this](double f) { control.setProgress(f); };
     }
 
 private:
