@@ -12,20 +12,20 @@ using namespace gpuplan::detail;
 namespace {
 
 FillShape share(std::int64_t cpuMilli, int milli) {
-    return FillShape{cpuMilli, milli, 1, kAnyGpuModel, 0};
+    return FillShape{{cpuMilli, milli, 1, kAnyGpuModel}, 0};
 }
 FillShape whole(std::int64_t cpuMilli, int gpus) {
-    return FillShape{cpuMilli, 1000, gpus, kAnyGpuModel, gpus};
+    return FillShape{{cpuMilli, 1000, gpus, kAnyGpuModel}, gpus};
 }
 FillShape cpuOnly(std::int64_t cpuMilli) {
-    return FillShape{cpuMilli, 0, 0, kAnyGpuModel, -1};
+    return FillShape{{cpuMilli, 0, 0, kAnyGpuModel}, -1};
 }
 
 // The node of most tests: 4 GPUs with 1000, 1000, 600 and 0 milli free (2,600 in all),
 // 32 CPUs free, model 0, holding a share (on GPU 2) and a whole GPU (GPU 3).
 const int kFree[] = {1000, 1000, 600, 0};
 FillNodeView node(int affinities = 2, bool holdsPodAffinity = true) {
-    return FillNodeView{0, 32000, kFree, affinities, holdsPodAffinity};
+    return FillNodeView{{0, 32000, kFree}, affinities, holdsPodAffinity};
 }
 
 }  // namespace
@@ -76,8 +76,8 @@ TEST_CASE("fill GpuPacking score, case by case", "[fill]") {
     // Case 3, every GPU wholly free: 33 − free GPUs: 2 GPUs 31, 8 GPUs 25.
     const int idle2[] = {1000, 1000};
     const int idle8[] = {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000};
-    CHECK(gpuPackingScore(FillNodeView{0, 16000, idle2, 0, false}, share(1000, 100)) == 31);
-    CHECK(gpuPackingScore(FillNodeView{0, 16000, idle8, 0, false}, whole(1000, 8)) == 25);
+    CHECK(gpuPackingScore(FillNodeView{{0, 16000, idle2}, 0, false}, share(1000, 100)) == 31);
+    CHECK(gpuPackingScore(FillNodeView{{0, 16000, idle8}, 0, false}, whole(1000, 8)) == 25);
     // No GPU asked: 0 everywhere.
     CHECK(gpuPackingScore(node(), cpuOnly(1000)) == 0);
 }
@@ -102,13 +102,13 @@ TEST_CASE("fill GPU choice: best fit and whole GPUs", "[fill]") {
     CHECK(bestFitSlot(node(), share(1000, 700)) == 0);
     CHECK(exclusiveGpus(node(), 2) == 0b0011);  // the two lowest wholly free
     const int free[] = {0, 1000, 300, 1000};
-    CHECK(exclusiveGpus(FillNodeView{0, 1000, free, 0, false}, 1) == 0b0010);
+    CHECK(exclusiveGpus(FillNodeView{{0, 1000, free}, 0, false}, 1) == 0b0010);
 }
 
 TEST_CASE("fill FGD score: the GPU leaving the least fragment", "[fill]") {
     // Target workload: one task, a 600-milli share with 1 CPU (p 1). Node: GPUs 1000 and 600
     // free, 8 CPUs. Before: both GPUs hold 600, nothing is too small: F_n = 0.
-    FragmentMemo memo({TaskShape{1000, 600, 1, kAnyGpuModel, 1.0}});
+    FragmentMemo memo({TaskShape{{1000, 600, 1, kAnyGpuModel}, 1.0}});
     const int free[] = {1000, 600};
     const FillNodeView v{0, 8000, free, 0, false};
     const FillShape pod = share(1000, 300);
@@ -125,7 +125,7 @@ TEST_CASE("fill FGD score: the GPU leaving the least fragment", "[fill]") {
     // (600 < 1000) is fragment, F_n = 600; after, no wholly free GPU is left, so the node
     // cannot host it and all 600 free count: F_n = 600; sigmoid(0) → 50 too.
     CHECK(fgdScore(v, whole(1000, 1), 0.0, memo).score == 50);
-    FragmentMemo wholeMemo({TaskShape{1000, 1000, 1, kAnyGpuModel, 1.0}});
+    FragmentMemo wholeMemo({TaskShape{{1000, 1000, 1, kAnyGpuModel}, 1.0}});
     CHECK(fgdScore(v, whole(1000, 1), 600.0, wholeMemo).score == 50);
     // A CPU-only pod taking 7.5 of 8 CPUs leaves 500 < 1,000 for the task: the node can no
     // longer host it and every free milli counts: F_n 600 → 1,600; sigmoid(−1) = 0.26894 → 26.
@@ -134,8 +134,8 @@ TEST_CASE("fill FGD score: the GPU leaving the least fragment", "[fill]") {
 
 TEST_CASE("fill fragment memo: the same F_n for the same state class", "[fill]") {
     // Workload: a whole GPU with 4 CPUs (p .5), a 500 share with 1 CPU (p .5).
-    const std::vector<TaskShape> workload = {TaskShape{4000, 1000, 1, kAnyGpuModel, 0.5},
-                                             TaskShape{1000, 500, 1, kAnyGpuModel, 0.5}};
+    const std::vector<TaskShape> workload = {TaskShape{{4000, 1000, 1, kAnyGpuModel}, 0.5},
+                                             TaskShape{{1000, 500, 1, kAnyGpuModel}, 0.5}};
     FragmentMemo memo(workload);
     const int a[] = {1000, 300, 600};
     const int b[] = {600, 1000, 300};  // the same multiset in another order

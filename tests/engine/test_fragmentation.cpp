@@ -13,7 +13,7 @@ namespace {
 
 TaskShape task(std::int64_t cpuMilli, int gpuMilli, int numGpu, double p,
                std::uint64_t allowed = kAnyGpuModel) {
-    return TaskShape{cpuMilli, gpuMilli, numGpu, allowed, p};
+    return TaskShape{{cpuMilli, gpuMilli, numGpu, allowed}, p};
 }
 
 // The workload of most tests: one whole GPU with 2 CPUs (p .5), 0.3 of a GPU with 1 CPU

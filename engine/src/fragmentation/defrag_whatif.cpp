@@ -76,9 +76,10 @@ public:
                 if (!view(req, node, buf, shape)) continue;
                 const FillNodeView v = nodeView(node, buf, shape);
                 if (!detail::fillFits(v, shape)) continue;
-                const double before = m_policy == FillPolicy::Fgd
-                                          ? m_memo.fragment(v.model, v.freeCpuMilli, v.freeMilli)
-                                          : 0.0;
+                const double before =
+                    m_policy == FillPolicy::Fgd
+                        ? m_memo.fragment(v.gpuModel, v.freeCpuMilli, v.freeMilliPerGpu)
+                        : 0.0;
                 const detail::FillScore s = detail::fillScore(m_policy, v, shape, before, m_memo);
                 if (s.score > bestScore) {
                     bestNode = node;
@@ -125,14 +126,14 @@ private:
     FillNodeView nodeView(int node, const int* buf, const FillShape& shape) const {
         const FleetNode& info = m_fleet.nodes[node];
         FillNodeView v;
-        v.model = info.gpuModel;
+        v.gpuModel = info.gpuModel;
         // A node that declares no CPU never limits it: FGD reads it as plenty (as the gauge),
         // BestFit as exactly what the pod asks (no CPU term, not an overflowing one).
         if (info.cpuMilli > 0)
             v.freeCpuMilli = m_state.freeCpuMilli(node);
         else
             v.freeCpuMilli = m_policy == FillPolicy::Fgd ? kNoCpuLimit : shape.cpuMilli;
-        v.freeMilli = std::span<const int>(buf, static_cast<std::size_t>(info.gpus));
+        v.freeMilliPerGpu = std::span<const int>(buf, static_cast<std::size_t>(info.gpus));
         return v;
     }
 

@@ -64,7 +64,7 @@ constexpr double kMaxSpecGpu = 8000;
 
 int totalFree(const FillNodeView& node) {
     int total = 0;
-    for (int r : node.freeMilli)
+    for (int r : node.freeMilliPerGpu)
         total += r;
     return total;
 }
@@ -82,11 +82,11 @@ int fgdGain(double before, double after) {
 }  // namespace
 
 bool fillFits(const FillNodeView& node, const FillShape& pod) {
-    if (pod.numGpu > 0 && ((pod.allowedModels >> node.model) & 1u) == 0) return false;
+    if (pod.numGpu > 0 && !pod.allowsModel(node.gpuModel)) return false;
     if (node.freeCpuMilli < pod.cpuMilli) return false;
     if (pod.numGpu == 0) return true;
     int fitting = 0;
-    for (int r : node.freeMilli)
+    for (int r : node.freeMilliPerGpu)
         fitting += r >= pod.gpuMilli;
     return fitting >= pod.numGpu;
 }
@@ -96,8 +96,8 @@ FillScore fgdScore(const FillNodeView& node, const FillShape& pod, double fragme
     // fgd_score.go calculateGpuShareFragExtendScore: score = int64(sigmoid((F_n before −
     // F_n after) / 1000) · 100), F_n = utils.NodeGpuShareFragAmountScore over the typical pods.
     std::array<int, 64> after{};
-    const std::size_t n = node.freeMilli.size();
-    std::copy(node.freeMilli.begin(), node.freeMilli.end(), after.begin());
+    const std::size_t n = node.freeMilliPerGpu.size();
+    std::copy(node.freeMilliPerGpu.begin(), node.freeMilliPerGpu.end(), after.begin());
     const std::span<const int> afterSpan(after.data(), n);
     const std::int64_t cpuAfter = node.freeCpuMilli - pod.cpuMilli;
     if (pod.partial()) {
@@ -105,9 +105,10 @@ FillScore fgdScore(const FillNodeView& node, const FillShape& pod, double fragme
         // GPU among equal scores ("gpuId == "" || fragScore > score").
         FillScore best;
         for (std::size_t i = 0; i < n; ++i) {
-            if (node.freeMilli[i] < pod.gpuMilli) continue;
+            if (node.freeMilliPerGpu[i] < pod.gpuMilli) continue;
             after[i] -= pod.gpuMilli;
-            const int s = fgdGain(fragmentBefore, memo.fragment(node.model, cpuAfter, afterSpan));
+            const int s =
+                fgdGain(fragmentBefore, memo.fragment(node.gpuModel, cpuAfter, afterSpan));
             after[i] += pod.gpuMilli;
             if (best.slot < 0 || s > best.score) best = {s, static_cast<int>(i)};
         }
@@ -127,7 +128,7 @@ FillScore fgdScore(const FillNodeView& node, const FillShape& pod, double fragme
             --left;
         }
     }
-    return {fgdGain(fragmentBefore, memo.fragment(node.model, cpuAfter, afterSpan)), -1};
+    return {fgdGain(fragmentBefore, memo.fragment(node.gpuModel, cpuAfter, afterSpan)), -1};
 }
 
 int bestFitScore(const FillNodeView& node, const FillShape& pod) {
@@ -170,19 +171,20 @@ int gpuPackingScore(const FillNodeView& node, const FillShape& pod) {
     //  3. a node whose GPUs are all wholly free: 33 − free GPUs (capped below at that count).
     // A pod without GPU scores 0 everywhere (MinNodeScore).
     if (pod.gpuMilli <= 0) return 0;
-    const int n = static_cast<int>(node.freeMilli.size());
+    const int n = static_cast<int>(node.freeMilliPerGpu.size());
     int fullyFree = 0;
-    for (int r : node.freeMilli)
+    for (int r : node.freeMilliPerGpu)
         fullyFree += r == 1000;
     if (fullyFree == n) return std::max(kMaxScore / 3 - fullyFree, fullyFree);
     std::array<int, 64> order{};
     for (int i = 0; i < n; ++i)
         order[i] = i;
-    std::stable_sort(order.begin(), order.begin() + n,
-                     [&](int a, int b) { return node.freeMilli[a] < node.freeMilli[b]; });
+    std::stable_sort(order.begin(), order.begin() + n, [&](int a, int b) {
+        return node.freeMilliPerGpu[a] < node.freeMilliPerGpu[b];
+    });
     int left = pod.numGpu, wholeUsed = 0, freeRatioSum = 0;
     for (int k = 0; k < n && left > 0; ++k) {
-        const int r = node.freeMilli[order[k]];
+        const int r = node.freeMilliPerGpu[order[k]];
         if (pod.gpuMilli <= r) {
             --left;
             wholeUsed += r == 1000;
@@ -230,17 +232,17 @@ FillScore fillScore(FillPolicy policy, const FillNodeView& node, const FillShape
 
 int bestFitSlot(const FillNodeView& node, const FillShape& pod) {
     int best = -1;
-    for (int i = 0; i < static_cast<int>(node.freeMilli.size()); ++i) {
-        const int r = node.freeMilli[i];
-        if (r >= pod.gpuMilli && (best < 0 || r < node.freeMilli[best])) best = i;
+    for (int i = 0; i < static_cast<int>(node.freeMilliPerGpu.size()); ++i) {
+        const int r = node.freeMilliPerGpu[i];
+        if (r >= pod.gpuMilli && (best < 0 || r < node.freeMilliPerGpu[best])) best = i;
     }
     return best;
 }
 
 std::uint64_t exclusiveGpus(const FillNodeView& node, int count) {
     std::uint64_t mask = 0;
-    for (int i = 0; i < static_cast<int>(node.freeMilli.size()) && count > 0; ++i) {
-        if (node.freeMilli[i] == 1000) {
+    for (int i = 0; i < static_cast<int>(node.freeMilliPerGpu.size()) && count > 0; ++i) {
+        if (node.freeMilliPerGpu[i] == 1000) {
             mask |= std::uint64_t{1} << i;
             --count;
         }

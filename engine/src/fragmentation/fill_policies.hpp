@@ -15,26 +15,17 @@
 
 namespace gpuplan::detail {
 
-/// What a policy reads of a pod: the simulator's PodResource (pkg/type/resource.go).
-struct FillShape {
-    std::int64_t cpuMilli = 0;
-    int gpuMilli = 0;  ///< per GPU; 0 = a CPU-only pod
-    int numGpu = 0;
-    std::uint64_t allowedModels = kAnyGpuModel;  ///< gpu_spec as a model mask
-    /// GpuClustering's affinity (open-gpu-share utils GetGpuAffinityFromPodAnnotation):
-    /// 0 = a shared GPU, N = N whole GPUs, −1 = no GPU.
+/// What a policy reads of a pod: its shape, and GpuClustering's affinity
+/// (open-gpu-share utils GetGpuAffinityFromPodAnnotation): 0 = a shared GPU, N = N whole GPUs,
+/// −1 = no GPU.
+struct FillShape : PodShape {
     int affinity = -1;
-    bool partial() const { return numGpu == 1 && gpuMilli < 1000; }
-    int totalMilli() const { return gpuMilli * numGpu; }
 };
 
-/// What a policy reads of a node (the simulator's NodeResource).
-struct FillNodeView {
-    int model = 0;
-    std::int64_t freeCpuMilli = 0;
-    std::span<const int> freeMilli;  ///< per GPU, 0…1000
-    /// GpuClustering: affinities of the pods on the node (distinct), and whether the pod's own
-    /// is among them.
+/// What a policy reads of a node (the simulator's NodeResource): what is free on it, and for
+/// GpuClustering the affinities of the pods on it (distinct) and whether the pod's own is
+/// among them.
+struct FillNodeView : NodeFree {
     int affinities = 0;
     bool holdsPodAffinity = false;
 };

@@ -31,19 +31,6 @@ using detail::FillScore;
 using detail::FillShape;
 using detail::FragmentMemo;
 
-std::uint64_t modelMask(const std::vector<std::string>& spec,
-                        const std::vector<std::string>& models) {
-    // As fragmentation.cpp reads gpu_spec (utils.IsNodeAccessibleToPodByType): any model when
-    // empty, else the named ones the fleet has (none: the pod fits nowhere).
-    if (spec.empty()) return kAnyGpuModel;
-    std::uint64_t mask = 0;
-    for (const std::string& name : spec) {
-        const auto it = std::find(models.begin(), models.end(), name);
-        if (it != models.end()) mask |= std::uint64_t{1} << (it - models.begin());
-    }
-    return mask;
-}
-
 /// The pods' distinct shapes, and each pod's.
 struct Shapes {
     std::vector<FillShape> shapes;
@@ -60,7 +47,7 @@ Shapes shapesOf(const std::vector<OpenbPod>& pods, const std::vector<std::string
         shape.numGpu = p.numGpu;
         shape.gpuMilli = p.numGpu > 0 ? p.gpuMilli : 0;
         // A CPU-only pod carries no model annotation (data/pod_csv_to_yaml.py).
-        shape.allowedModels = p.numGpu > 0 ? modelMask(p.gpuSpec, models) : kAnyGpuModel;
+        shape.allowedModels = p.numGpu > 0 ? gpuModelMask(p.gpuSpec, models) : kAnyGpuModel;
         shape.affinity = p.numGpu == 0 ? -1 : shape.partial() ? 0 : p.numGpu;
         const auto key =
             std::make_tuple(shape.cpuMilli, shape.gpuMilli, shape.numGpu, shape.allowedModels);
@@ -156,9 +143,9 @@ private:
         for (int g = 0; g < gpus; ++g)
             buf[g] = 1000 - m_state.usedMilli(node, g);
         FillNodeView v;
-        v.model = m_fleet.nodes[node].gpuModel;
+        v.gpuModel = m_fleet.nodes[node].gpuModel;
         v.freeCpuMilli = m_state.freeCpuMilli(node);
-        v.freeMilli = std::span<const int>(buf, static_cast<std::size_t>(gpus));
+        v.freeMilliPerGpu = std::span<const int>(buf, static_cast<std::size_t>(gpus));
         v.affinities = m_affinities[node];
         v.holdsPodAffinity =
             pod.affinity >= 0 && m_affinityCount[node * kAffinityClasses + pod.affinity] > 0;
@@ -168,7 +155,7 @@ private:
     double nodeFragment(int node) {
         int buf[64];
         const FillNodeView v = view(node, FillShape{}, buf);
-        return m_memo.fragment(v.model, v.freeCpuMilli, v.freeMilli);
+        return m_memo.fragment(v.gpuModel, v.freeCpuMilli, v.freeMilliPerGpu);
     }
 
     /// The score cache of a shape. Past the bound, a scratch array whose entries are all
@@ -277,11 +264,11 @@ private:
     /// allocateGpuIdBasedOnRandomFit: each GPU with room equally likely.
     int randomSlot(const FillNodeView& v, const FillShape& shape) {
         int fitting = 0;
-        for (int r : v.freeMilli)
+        for (int r : v.freeMilliPerGpu)
             fitting += r >= shape.gpuMilli;
         auto k = static_cast<int>(m_policyRng.below(static_cast<std::uint64_t>(fitting)));
-        for (int g = 0; g < static_cast<int>(v.freeMilli.size()); ++g)
-            if (v.freeMilli[g] >= shape.gpuMilli && k-- == 0) return g;
+        for (int g = 0; g < static_cast<int>(v.freeMilliPerGpu.size()); ++g)
+            if (v.freeMilliPerGpu[g] >= shape.gpuMilli && k-- == 0) return g;
         return -1;
     }
 

@@ -20,23 +20,6 @@ std::string joinedSpec(const std::vector<std::string>& models) {
     return out;
 }
 
-std::uint64_t allowedModels(const std::vector<std::string>& spec,
-                            std::span<const std::string> gpuModels) {
-    if (spec.empty()) return kAnyGpuModel;
-    std::uint64_t mask = 0;
-    for (const std::string& name : spec) {
-        const auto it = std::find(gpuModels.begin(), gpuModels.end(), name);
-        if (it != gpuModels.end()) mask |= std::uint64_t{1} << (it - gpuModels.begin());
-    }
-    return mask;  // 0: only unknown models, the task fits no node (IsNodeAccessibleToPodByType)
-}
-
-bool modelAllowed(const NodeFree& node, const TaskShape& task) {
-    if (task.allowedModels == kAnyGpuModel) return true;
-    return node.gpuModel >= 0 && node.gpuModel < 64 &&
-           ((task.allowedModels >> node.gpuModel) & 1u) != 0;
-}
-
 std::int64_t freeMilli(const NodeFree& node) {
     std::int64_t free = 0;
     for (int r : node.freeMilliPerGpu)
@@ -51,7 +34,7 @@ double fragment(const NodeFree& node, const TaskShape& task, std::int64_t free) 
     // 1. a task asking no GPU (MilliGpu == 0; XLSatisfied or XRLackCPU, enough CPU or not);
     if (task.gpuMilli == 0) return static_cast<double>(free);
     // 2. a model the task does not allow (NoAccess; IsNodeAccessibleToPod);
-    if (!modelAllowed(node, task)) return static_cast<double>(free);
+    if (!task.allowsModel(node.gpuModel)) return static_cast<double>(free);
     // 3. too little free CPU (Q4LackCpu, Q1LackBoth): MilliCpuLeft >= MilliCpu is needed;
     if (node.freeCpuMilli < task.cpuMilli) return static_cast<double>(free);
     // 4. fewer than numGpu GPUs with R_g >= gpuMilli (CanNodeHostPodOnGpuMemory; for whole
@@ -71,6 +54,17 @@ double fragment(const NodeFree& node, const TaskShape& task, std::int64_t free) 
 }
 
 }  // namespace
+
+std::uint64_t gpuModelMask(std::span<const std::string> spec,
+                           std::span<const std::string> gpuModels) {
+    if (spec.empty()) return kAnyGpuModel;
+    std::uint64_t mask = 0;
+    for (const std::string& name : spec) {
+        const auto it = std::find(gpuModels.begin(), gpuModels.end(), name);
+        if (it != gpuModels.end()) mask |= std::uint64_t{1} << (it - gpuModels.begin());
+    }
+    return mask;
+}
 
 std::vector<TaskGroup> taskGroups(const std::vector<OpenbPod>& pods,
                                   std::span<const std::string> gpuModels) {
@@ -94,7 +88,7 @@ std::vector<TaskGroup> taskGroups(const std::vector<OpenbPod>& pods,
             g.shape.cpuMilli = pod.cpuMilli;
             g.shape.gpuMilli = cpuOnly ? 0 : pod.gpuMilli;
             g.shape.numGpu = pod.numGpu;
-            g.shape.allowedModels = cpuOnly ? kAnyGpuModel : allowedModels(pod.gpuSpec, gpuModels);
+            g.shape.allowedModels = cpuOnly ? kAnyGpuModel : gpuModelMask(pod.gpuSpec, gpuModels);
             g.gpuSpec = std::get<3>(it->first);
             groups.push_back(std::move(g));
         }

@@ -20,15 +20,33 @@ namespace gpuplan {
 /// Every GPU model allowed: a task without a GPU-type constraint.
 inline constexpr std::uint64_t kAnyGpuModel = ~std::uint64_t{0};
 
-/// One shape of the target workload.
-struct TaskShape {
+/// What a pod asks, as the fragmentation measure and the fill study's policies read it (the
+/// paper's simulator's PodResource, pkg/type/resource.go).
+struct PodShape {
     std::int64_t cpuMilli = 0;
-    int gpuMilli = 0;  ///< per GPU: 1–999 a partial GPU, 1000 whole GPUs, 0 a CPU-only task
+    int gpuMilli = 0;  ///< per GPU: 1–999 a partial GPU, 1000 whole GPUs, 0 a CPU-only pod
     int numGpu = 0;
-    /// Bit i set: GPU model i (an index into the caller's model list) may host the task.
-    /// kAnyGpuModel when the task names no model; 0 when it names only models the caller does
+    /// Bit i set: GPU model i (an index into the caller's model list) may host the pod.
+    /// kAnyGpuModel when the pod names no model; 0 when it names only models the caller does
     /// not know (it can run nowhere, as in the simulator).
     std::uint64_t allowedModels = kAnyGpuModel;
+
+    /// A model index (−1: a node without GPUs) may host it (utils.IsNodeAccessibleToPodByType).
+    bool allowsModel(int gpuModel) const {
+        if (allowedModels == kAnyGpuModel) return true;
+        return gpuModel >= 0 && gpuModel < 64 && ((allowedModels >> gpuModel) & 1u) != 0;
+    }
+    bool partial() const { return numGpu == 1 && gpuMilli < 1000; }
+    int totalMilli() const { return gpuMilli * numGpu; }
+};
+
+/// gpu_spec as a model mask over `gpuModels`: any model when empty, else the named ones the
+/// list has (none: 0, the pod fits nowhere). At most 64 models.
+std::uint64_t gpuModelMask(std::span<const std::string> spec,
+                           std::span<const std::string> gpuModels);
+
+/// One shape of the target workload.
+struct TaskShape : PodShape {
     double probability = 0;
 };
 
