@@ -64,7 +64,7 @@ struct Fixture {
         QVERIFY(waitForResults());
     }
     bool waitForResults(int ms = 15000) {
-        QSignalSpy spy(window.get(), &MainWindow::resultsApplied);
+        QSignalSpy spy(&window->session(), &Session::resultsApplied);
         return spy.wait(ms);
     }
     /// Sends a real QDropEvent with the palette's MIME data to the topology at a node.

@@ -135,7 +135,7 @@ private slots:
         SimulationController& sim = f.window->simulation();
         const quint64 runsBefore = sim.runsStarted();
         QList<quint64> applied;
-        connect(f.window.get(), &MainWindow::resultsApplied, this, [&] {
+        connect(&f.window->session(), &Session::resultsApplied, this, [&] {
             // Whatever reaches the widgets is the newest run started.
             QCOMPARE(f.window->appliedGeneration(), sim.generation());
             applied << f.window->appliedGeneration();
@@ -242,7 +242,7 @@ private slots:
         connect(&sim, &SimulationController::partialResultsReady, this, [&] {
             // The window drew it (its slot was connected first) and will not pin it.
             shownWhileRunning |= f.window->results()->partial;
-            f.window->pinBaseline();
+            f.window->session().pinBaseline();
             pinRefused |= !f.window->baseline() && f.status().contains("still going");
         });
         sim.runNow(s);
@@ -410,7 +410,7 @@ private slots:
 
     void baselineGivesDeltasAndComparison() {
         Fixture f;
-        f.window->pinBaseline();
+        f.window->session().pinBaseline();
         f.window->setPlacementPolicy(PlacementPolicy::Spread);
         QVERIFY(f.waitForResults());
         const QString allocation = f.window->kpiStrip()->text("allocation_mean");
@@ -426,7 +426,7 @@ private slots:
                  ->data(compare->index(0, ui::CompareTableModel::BaselineColumn), Qt::DisplayRole)
                  .toString()
                  .isEmpty());
-        f.window->clearBaseline();
+        f.window->session().clearBaseline();
         QVERIFY(!f.window->kpiStrip()->text("allocation_mean").contains('('));
     }
 
@@ -484,7 +484,7 @@ private slots:
 
     void baselineBelongsToItsDocument() {
         Fixture f;
-        f.window->pinBaseline();
+        f.window->session().pinBaseline();
         QVERIFY(f.window->baseline());
         // Another scenario opens: the old one's baseline must not be drawn over it.
         QTemporaryDir dir;
@@ -495,14 +495,14 @@ private slots:
         QVERIFY(f.window->files().openFile(dir.filePath("other.json")));
         QVERIFY(!f.window->baseline());
         // Until its own results are in, the screen shows the old scenario's: not pinnable.
-        f.window->pinBaseline();
+        f.window->session().pinBaseline();
         QVERIFY(!f.window->baseline());
         QVERIFY(f.waitForResults());
         QVERIFY(!f.window->kpiStrip()->text("allocation_mean").contains('('));
         for (ui::ChartPanel* chart : f.window->charts()->charts())
             QVERIFY(!chart->drawnTexts().join(' ').contains("baseline"));
         // New from preset clears it as well.
-        f.window->pinBaseline();
+        f.window->session().pinBaseline();
         QVERIFY(f.window->baseline());
         QVERIFY(f.window->files().newFromPreset(kPresets + "/scenarios/default.json"));
         QVERIFY(!f.window->baseline());
@@ -511,8 +511,8 @@ private slots:
     void aKeptBaselineIsLabelledWithItsScenario() {
         Fixture f;
         f.window->setKeepBaselineAcrossScenarios(true);
-        f.window->pinBaseline();
-        const QString name = f.window->baselineName();
+        f.window->session().pinBaseline();
+        const QString name = f.window->session().baselineName();
         QCOMPARE(name, f.doc.title());
         QTemporaryDir dir;
         Scenario other = f.doc.scenario();
@@ -522,7 +522,7 @@ private slots:
         QVERIFY(f.window->files().openFile(dir.filePath("other.json")));
         QVERIFY(f.waitForResults());
         QVERIFY(f.window->baseline());
-        QCOMPARE(f.window->baselineName(), name);
+        QCOMPARE(f.window->session().baselineName(), name);
         const QString legend = f.window->charts()->charts()[0]->drawnTexts().join(' ');
         QVERIFY2(legend.contains("baseline") && legend.contains(name), qPrintable(legend));
     }

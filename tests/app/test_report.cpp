@@ -588,7 +588,7 @@ private slots:
         for (QAction* a : f.window->findChildren<QAction*>())
             found |= a->text().contains(QStringLiteral("Export re&port"));
         QVERIFY(found);
-        f.window->pinBaseline();
+        f.window->session().pinBaseline();
         auto* exporter = f.window->findChild<ReportExport*>();
         QVERIFY(exporter);
         // The planner's edit after pinning: a rack more in pod-a, demand × 1.3. Page 1 says
@@ -612,7 +612,7 @@ private slots:
             QVERIFY2(text.contains(squeezed(ui::kpiLabel(k.name))), k.name.c_str());
             QVERIFY2(text.contains(squeezed(ui::formatKpiValue(k))), k.name.c_str());
         }
-        QVERIFY(text.contains(squeezed(f.window->baselineName())));
+        QVERIFY(text.contains(squeezed(f.window->session().baselineName())));
         const QString page1 = pageText(pdf, 1);
         QVERIFY2(page1.contains(squeezed(QStringLiteral(
                      "What changed: +1 rack in pod-a (+4 × DGX H100, +32 GPUs); demand × 1.3."))),
@@ -637,10 +637,11 @@ private slots:
         QVERIFY(f.doc.edit(first, QStringLiteral("first")).isEmpty());
         QVERIFY(f.waitForResults());                                      // the first edit's run
         QVERIFY(f.doc.edit(second, QStringLiteral("second")).isEmpty());  // waits its turn
-        f.window->pinBaseline();
+        f.window->session().pinBaseline();
         QCOMPARE(f.window->baseline(), f.window->results());
         QVERIFY(f.doc.scenario() == second);
-        QVERIFY(f.window->baselineScenario() && *f.window->baselineScenario() == first);
+        QVERIFY(f.window->session().baselineScenario() &&
+                *f.window->session().baselineScenario() == first);
     }
 };
 

@@ -257,7 +257,7 @@ private slots:
         const QString hover = f.window->charts()->charts()[0]->valuesAt(86400);
         QVERIFY2(hover.contains(QStringLiteral("95 %:")), qPrintable(hover));
         // Pinned and compared with itself: every paired difference is 0, not significant.
-        f.window->pinBaseline();
+        f.window->session().pinBaseline();
         f.window->simulation().runNow(f.doc.scenario());
         QVERIFY(f.waitForResults(60000));
         const QString same = f.window->kpiStrip()->text("wait_s_p95");
@@ -273,7 +273,7 @@ private slots:
             noise += verdict == QStringLiteral("may be noise");
         }
         QVERIFY(noise > 10);
-        f.window->clearBaseline();
+        f.window->session().clearBaseline();
         f.doc.undoStack()->undo();
         QCOMPARE(f.doc.scenario().replications, 1);
         QVERIFY(f.waitForResults(60000));

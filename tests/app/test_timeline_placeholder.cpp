@@ -1,6 +1,6 @@
 // Without OpenGL (the offscreen platform, where any window holding a QOpenGLWidget crashes)
 // the Timeline dock holds a plain placeholder and the application runs on; the job selection
-// the timeline shares (MainWindow::selectJob) works there too. Runs offscreen.
+// the timeline shares (Session::selectJob) works there too. Runs offscreen.
 #include <QDockWidget>
 #include <QLabel>
 #include <QTableView>
@@ -58,8 +58,8 @@ private slots:
         for (std::size_t j = 0; j < r.jobs.size() && job < 0; ++j)
             if (r.jobs[j].firstStartS >= 0) job = static_cast<int>(j);
         QVERIFY(job >= 0);
-        QSignalSpy selected(f.window.get(), &MainWindow::jobSelected);
-        f.window->selectJob(job);
+        QSignalSpy selected(&f.window->session(), &Session::jobSelected);
+        f.window->session().selectJob(job);
         QCOMPARE(selected.count(), 1);
         QCOMPARE(selected.first().first().toInt(), job);
         auto* inspector = f.window->findChild<ui::Inspector*>();
@@ -75,18 +75,18 @@ private slots:
         const auto& pending = f.window->topology()->snapshot().pending;
         QVERIFY(!pending.empty());
         const int waiting = static_cast<int>(pending.back().job);
-        f.window->selectJob(waiting);
+        f.window->session().selectJob(waiting);
         auto* view = f.window->findChild<QTableView*>(QStringLiteral("pendingView"));
         QModelIndexList rows = view->selectionModel()->selectedRows();
         QCOMPARE(rows.size(), 1);
         QCOMPARE(rows.first().data(ui::PendingTableModel::JobIndexRole).toInt(), waiting);
         QCOMPARE(selected.count(), 2);
-        f.window->selectJob(job);
+        f.window->session().selectJob(job);
         if (std::none_of(pending.begin(), pending.end(),
                          [job](const PendingJob& p) { return static_cast<int>(p.job) == job; }))
             QVERIFY(view->selectionModel()->selectedRows().isEmpty());
         // Out of range: ignored.
-        f.window->selectJob(static_cast<int>(r.jobs.size()));
+        f.window->session().selectJob(static_cast<int>(r.jobs.size()));
         QCOMPARE(selected.count(), 3);
     }
 };

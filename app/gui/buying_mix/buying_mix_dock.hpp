@@ -8,12 +8,14 @@
 namespace gpuplan::app {
 
 class BuyingMixPanel;
-class MainWindow;
+class DockHost;
+class Session;
 
 class BuyingMixDock : public QDockWidget {
     Q_OBJECT
 public:
-    explicit BuyingMixDock(MainWindow* window);
+    /// Shows what `session` holds, in a tab `host` gives it.
+    BuyingMixDock(Session& session, DockHost& host);
     BuyingMixPanel* panel() const { return m_panel; }
 
 signals:

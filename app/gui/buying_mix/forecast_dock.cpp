@@ -9,13 +9,14 @@
 #include <stdexcept>
 
 #include "charts/forecast_chart.hpp"
-#include "shell/main_window.hpp"
+#include "shell/dock_host.hpp"
 #include "shell/scenario_document.hpp"
+#include "shell/session.hpp"
 
 namespace gpuplan::app {
 
-ForecastDock::ForecastDock(MainWindow* window)
-    : QDockWidget(tr("Forecast"), window), m_window(window) {
+ForecastDock::ForecastDock(Session& session, DockHost& host)
+    : QDockWidget(tr("Forecast"), host.dockWindow()), m_session(&session) {
     setObjectName(QStringLiteral("forecast"));
     auto* body = new QWidget(this);
     m_season = new QComboBox(body);
@@ -66,9 +67,9 @@ ForecastDock::ForecastDock(MainWindow* window)
     layout->addWidget(m_summary);
     layout->addWidget(m_chart, 1);
     setWidget(body);
-    window->addBottomTab(this, [] { return 360; });
+    host.addBottomTab(this, [] { return 360; });
 
-    connect(window, &MainWindow::resultsApplied, this, [this] {
+    connect(&session, &Session::resultsApplied, this, [this] {
         followPricing();
         update();
     });
@@ -85,7 +86,7 @@ QString ForecastDock::summary() const {
 }
 
 void ForecastDock::followPricing() {
-    const Scenario& s = m_window->document()->scenario();
+    const Scenario& s = m_session->document()->scenario();
     if (!s.pricing || s.gpuModels.empty()) return;
     const GpuPriceDef* p = s.pricing->find(s.gpuModels.front().id);
     if (!p || !p->of(BuyingClass::Reserved) || !p->of(BuyingClass::OnDemand)) return;
@@ -95,7 +96,7 @@ void ForecastDock::followPricing() {
 }
 
 void ForecastDock::update() {
-    const auto results = m_window->results();
+    const auto results = m_session->results();
     if (!results) {
         m_chart->setMessage(tr("No results yet."));
         m_summary->clear();

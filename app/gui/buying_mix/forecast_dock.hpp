@@ -17,12 +17,14 @@ class ForecastChart;
 
 namespace gpuplan::app {
 
-class MainWindow;
+class DockHost;
+class Session;
 
 class ForecastDock : public QDockWidget {
     Q_OBJECT
 public:
-    explicit ForecastDock(MainWindow* window);
+    /// Shows what `session` holds, in a tab `host` gives it.
+    ForecastDock(Session& session, DockHost& host);
     ui::ForecastChart* chart() const { return m_chart; }
     /// The text under the chart: trend, spread, the reservation and the fluid one's bias.
     QString summary() const;
@@ -32,7 +34,7 @@ private:
     void followPricing();
     void update();
 
-    MainWindow* m_window;
+    Session* m_session;
     QComboBox* m_season;
     QSpinBox* m_horizonDays;
     QDoubleSpinBox* m_reservedUsd;

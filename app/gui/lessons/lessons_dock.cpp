@@ -3,6 +3,7 @@
 #include <QAbstractItemView>
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QMainWindow>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollBar>
@@ -16,9 +17,11 @@
 #include <cmath>
 #include <memory>
 
+#include "shell/dock_host.hpp"
 #include "shell/file_controller.hpp"
-#include "shell/main_window.hpp"
 #include "shell/scenario_document.hpp"
+#include "shell/session.hpp"
+#include "shell/simulation_controller.hpp"
 
 namespace gpuplan::app {
 
@@ -38,8 +41,11 @@ QString paragraphs(const std::string& text) {
 
 }  // namespace
 
-LessonsDock::LessonsDock(MainWindow* window)
-    : QDockWidget(tr("Lessons"), window), m_window(window), m_doc(window->document()) {
+LessonsDock::LessonsDock(Session& session, DockHost& host)
+    : QDockWidget(tr("Lessons"), host.dockWindow()),
+      m_session(&session),
+      m_window(host.dockWindow()),
+      m_doc(session.document()) {
     setObjectName(QStringLiteral("lessons"));
     auto* body = new QWidget(this);
     m_body = body;
@@ -85,7 +91,7 @@ LessonsDock::LessonsDock(MainWindow* window)
 
     try {
         m_lessons = loadLessons(
-            (m_window->files().presetsDir() + QStringLiteral("/lessons")).toStdString());
+            (m_session->files().presetsDir() + QStringLiteral("/lessons")).toStdString());
     } catch (const std::exception& e) {
         m_text->setPlainText(tr("The lessons could not be read: %1").arg(e.what()));
     }
@@ -137,13 +143,9 @@ LessonsDock::LessonsDock(MainWindow* window)
             });
     });
     connect(m_doc, &ScenarioDocument::changed, this, [this] { m_resultsCurrent = false; });
-    connect(m_window, &MainWindow::resultsApplied, this, &LessonsDock::resultsIn);
+    connect(m_session, &Session::resultsApplied, this, &LessonsDock::resultsIn);
 
-    window->addDockWidget(Qt::LeftDockWidgetArea, this);
-    if (auto* inspector = window->findChild<QDockWidget*>(QStringLiteral("inspector"))) {
-        window->tabifyDockWidget(inspector, this);
-        inspector->raise();
-    }
+    host.addLeftTab(this);
     showLesson();
 }
 
@@ -180,7 +182,7 @@ void LessonsDock::open(int index) {
 
 void LessonsDock::tryStep(int step) {
     if (m_open < 0 || step < 0 || step >= static_cast<int>(m_lessons[m_open].steps.size())) return;
-    if (!m_resultsCurrent || m_window->simulation().isRunning()) {
+    if (!m_resultsCurrent || m_session->simulation().isRunning()) {
         m_waitingStep = step;  // the lesson's own run first: it becomes the baseline
         emit message(tr("Waiting for the run on screen to finish, then trying the step…"));
         return;
@@ -191,7 +193,7 @@ void LessonsDock::tryStep(int step) {
 void LessonsDock::applyStep(int step) {
     m_waitingStep.reset();
     const Lesson& l = m_lessons[m_open];
-    m_window->pinBaseline();
+    m_session->pinBaseline();
     QString refusal;
     try {
         const Scenario after =
@@ -214,7 +216,7 @@ void LessonsDock::reset() {
 }
 
 void LessonsDock::resultsIn() {
-    m_resultsCurrent = !m_window->simulation().isRunning();
+    m_resultsCurrent = !m_session->simulation().isRunning();
     if (!m_resultsCurrent) return;
     if (m_waitingStep) {
         applyStep(*m_waitingStep);
@@ -322,8 +324,8 @@ void LessonsDock::showLesson() {
                        .arg(html(l.id), html(l.title), html(l.part), html(l.claim));
     text += tr("<p><b>Look at:</b> %1</p>").arg(html(l.lookAt));
     text += paragraphs(l.explanation);
-    const auto results = m_window->results();
-    const auto baseline = m_window->baseline();
+    const auto results = m_session->results();
+    const auto baseline = m_session->baseline();
     for (std::size_t i = 0; i < l.steps.size(); ++i) {
         const LessonStep& step = l.steps[i];
         text +=

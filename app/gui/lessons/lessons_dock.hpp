@@ -17,18 +17,21 @@
 class QBoxLayout;
 class QComboBox;
 class QPushButton;
+class QMainWindow;
 class QShortcut;
 class QTextBrowser;
 
 namespace gpuplan::app {
 
-class MainWindow;
+class DockHost;
+class Session;
 class ScenarioDocument;
 
 class LessonsDock : public QDockWidget {
     Q_OBJECT
 public:
-    explicit LessonsDock(MainWindow* window);
+    /// Shows what `session` holds, in a tab `host` gives it.
+    LessonsDock(Session& session, DockHost& host);
 
     const std::vector<Lesson>& lessons() const { return m_lessons; }
     /// The lesson open now, or -1.
@@ -70,7 +73,8 @@ private:
     /// The floating reader to readerGeometry(m_readingWithin), for the text shown now.
     void fitReader();
 
-    MainWindow* m_window;
+    Session* m_session;
+    QMainWindow* m_window;  ///< the window the dock sits in (it resizes itself there)
     ScenarioDocument* m_doc;
     std::vector<Lesson> m_lessons;
     QComboBox* m_chooser;

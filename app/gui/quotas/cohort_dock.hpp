@@ -12,17 +12,19 @@ class CohortView;
 
 namespace gpuplan::app {
 
-class MainWindow;
+class DockHost;
+class Session;
 
 class CohortDock : public QDockWidget {
     Q_OBJECT
 public:
-    explicit CohortDock(MainWindow* window);
+    /// Shows what `session` holds, in a tab `host` gives it.
+    CohortDock(Session& session, DockHost& host);
 
     ui::CohortView* view() const { return m_view; }
 
 private:
-    void showResults(MainWindow* window);
+    void showResults(const Session& session);
 
     ui::CohortView* m_view;
 };

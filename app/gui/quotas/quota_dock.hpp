@@ -7,13 +7,15 @@
 
 namespace gpuplan::app {
 
-class MainWindow;
+class DockHost;
+class Session;
 class QuotaPanel;
 
 class QuotaDock : public QDockWidget {
     Q_OBJECT
 public:
-    explicit QuotaDock(MainWindow* window);
+    /// Shows what `session` holds, in a tab `host` gives it.
+    QuotaDock(Session& session, DockHost& host);
     QuotaPanel* panel() const { return m_panel; }
 
 signals:

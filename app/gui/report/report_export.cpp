@@ -8,43 +8,45 @@
 
 #include "report_writer.hpp"
 #include "shell/file_controller.hpp"
-#include "shell/main_window.hpp"
+#include "shell/scenario_document.hpp"
+#include "shell/session.hpp"
 
 namespace gpuplan::app {
 
-ReportExport::ReportExport(MainWindow* window) : QObject(window), m_window(window) {}
+ReportExport::ReportExport(Session& session, QWidget* dialogParent)
+    : QObject(dialogParent), m_session(&session), m_dialogParent(dialogParent) {}
 
 report::ReportInput ReportExport::inputFromWindow() const {
     report::ReportInput input;
-    input.scenario = m_window->document()->scenario();
+    input.scenario = m_session->document()->scenario();
     // The scenario's own name reads better than its file's; a scenario without one has the
     // window's title.
-    if (input.scenario.name.empty()) input.scenarioName = m_window->document()->title();
-    input.results = m_window->results();
-    input.replications = m_window->replications();
-    input.baseline = m_window->baseline();
-    input.baselineReplications = m_window->baselineReplications();
-    input.baselineName = m_window->baselineName();
-    input.baselineScenario = m_window->baselineScenario();
-    input.presetsDir = m_window->files().presetsDir().toStdString();
+    if (input.scenario.name.empty()) input.scenarioName = m_session->document()->title();
+    input.results = m_session->results();
+    input.replications = m_session->replications();
+    input.baseline = m_session->baseline();
+    input.baselineReplications = m_session->baselineReplications();
+    input.baselineName = m_session->baselineName();
+    input.baselineScenario = m_session->baselineScenario();
+    input.presetsDir = m_session->files().presetsDir().toStdString();
     return input;
 }
 
 void ReportExport::exportWithDialog() {
-    if (!m_window->results() || m_window->results()->partial) {
+    if (!m_session->results() || m_session->results()->partial) {
         write(QString());  // says why there is nothing to write yet
         return;
     }
-    QString stem = safeScenarioFileName(m_window->document()->title());
+    QString stem = safeScenarioFileName(m_session->document()->title());
     stem.chop(5);  // ".json"
     const QString suggested = FileController::lastFolder(FolderPurpose::Exports) +
                               QLatin1Char('/') + stem + QStringLiteral("-report.pdf");
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export report (PDF)"),
+    const QString path = QFileDialog::getSaveFileName(m_dialogParent, tr("Export report (PDF)"),
                                                       suggested, tr("PDF (*.pdf)"));
     if (path.isEmpty()) return;
     FileController::rememberFolder(FolderPurpose::Exports, QFileInfo(path).absolutePath());
     if (!write(path))
-        QMessageBox::critical(m_window, tr("Export failed"),
+        QMessageBox::critical(m_dialogParent, tr("Export failed"),
                               tr("The report was not written to %1.").arg(path));
 }
 
@@ -60,7 +62,7 @@ bool ReportExport::write(const QString& path) {
     // The charts are widgets: the report is drawn here, on the GUI thread. A large run's
     // takes a while, so a bar shows past half a second.
     QProgressDialog progress(tr("Writing the report to %1…").arg(path), QString(), 0, 100,
-                             m_window);
+                             m_dialogParent);
     progress.setWindowTitle(tr("Export report"));
     progress.setWindowModality(Qt::WindowModal);
     progress.setMinimumDuration(500);

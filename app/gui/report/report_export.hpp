@@ -13,12 +13,13 @@ class QWidget;
 
 namespace gpuplan::app {
 
-class MainWindow;
+class Session;
 
 class ReportExport : public QObject {
     Q_OBJECT
 public:
-    explicit ReportExport(MainWindow* window);
+    /// Reports what `session` shows; dialogs open over `dialogParent` (which owns this).
+    ReportExport(Session& session, QWidget* dialogParent);
 
     /// What the window shows now, as a report's input (no results: none).
     report::ReportInput inputFromWindow() const;
@@ -34,7 +35,8 @@ signals:
     void finished(bool written);
 
 private:
-    MainWindow* m_window;
+    Session* m_session;
+    QWidget* m_dialogParent;
 };
 
 }  // namespace gpuplan::app

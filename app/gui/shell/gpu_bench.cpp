@@ -119,7 +119,7 @@ int runGuiBenchmarks(const Catalog& catalog, const LoadOptions& options, const Q
     window.repaint();
     const double firstWindowMs = sinceStart.nsecsElapsed() / 1e6;
     // A fast run may already be on screen: wait only when it is not.
-    if (!window.results()) waitFor(&window, &MainWindow::resultsApplied, 10000);
+    if (!window.results()) waitFor(&window.session(), &Session::resultsApplied, 10000);
     window.repaint();
     const double firstResultsMs = sinceStart.nsecsElapsed() / 1e6;
     std::printf("%-44s %10.1f %10s  %s\n", "start_to_first_window", firstWindowMs, "-",
@@ -139,7 +139,7 @@ int runGuiBenchmarks(const Catalog& catalog, const LoadOptions& options, const Q
             const bool packed =
                 window.document()->scenario().scheduler.placement == PlacementPolicy::Pack;
             window.setPlacementPolicy(packed ? PlacementPolicy::Spread : PlacementPolicy::Pack);
-            if (!waitFor(&window, &MainWindow::resultsApplied, 10000)) break;
+            if (!waitFor(&window.session(), &Session::resultsApplied, 10000)) break;
             window.topology()->repaint();
             for (QWidget* c : window.charts()->findChildren<QWidget*>())
                 c->repaint();
@@ -164,7 +164,7 @@ int runGuiBenchmarks(const Catalog& catalog, const LoadOptions& options, const Q
         }
         const QString refusal = doc.edit(doubled, QStringLiteral("Double the fleet"));
         if (!refusal.isEmpty()) std::printf("(fleet doubling refused: %s)\n", qPrintable(refusal));
-        waitFor(&window, &MainWindow::resultsApplied, 10000);
+        waitFor(&window.session(), &Session::resultsApplied, 10000);
         std::printf("(fleet doubled: %d GPUs)\n", window.results()->fleet.totalGpus);
         editToRedrawn("edit_to_redrawn_default_fleet_doubled");
     }
@@ -189,7 +189,7 @@ int runGuiBenchmarks(const Catalog& catalog, const LoadOptions& options, const Q
     hugeWindow.resize(1600, 1000);
     hugeWindow.show();
     hugeWindow.simulation().runNow(hugeDoc.scenario());
-    if (!waitFor(&hugeWindow, &MainWindow::resultsApplied, 120000)) {
+    if (!waitFor(&hugeWindow.session(), &Session::resultsApplied, 120000)) {
         std::printf("%-44s %10s %10s  %s\n", "scrub_100k_gpus_redrawn", "-", "-",
                     "no results within 2 min");
         return 0;

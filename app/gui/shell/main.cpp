@@ -194,7 +194,7 @@ int main(int argc, char** argv) {
     if (cli.isSet(shotOpt)) {
         const QString out = cli.value(shotOpt);
         QObject::connect(
-            &window, &app::MainWindow::resultsApplied, &window,
+            &window.session(), &app::Session::resultsApplied, &window,
             [&window, out] {
                 // Let layouts settle and charts lay out at their final size, then grab.
                 QTimer::singleShot(400, &window, [&window, out] {

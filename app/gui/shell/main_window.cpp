@@ -66,6 +66,7 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
     : QMainWindow(parent), m_doc(document) {
     m_drops = new DropController(m_doc, this);
     m_files = new FileController(m_doc, this, presetsDir);
+    m_session = new Session(m_doc, &m_sim, m_files, this);
 
     // Centre: KPI strip, the fleet, the time scrubber.
     auto* centre = new QWidget(this);
@@ -81,17 +82,19 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
     buildDocks();
     buildFleetEditing();
     buildWorkloadDock();
-    new CapacityDock(this);  // largest placeable job and the repack what-if
-    connect(new QuotaDock(this), &QuotaDock::message, this, &MainWindow::showStatus);
-    new CohortDock(this);    // quota use, borrowing and lending per team over time
-    new TimelineDock(this);  // every GPU's jobs over time (a placeholder without OpenGL)
+    Session& session = *m_session;
+    new CapacityDock(session, *this);  // largest placeable job and the repack what-if
+    connect(new QuotaDock(session, *this), &QuotaDock::message, this, &MainWindow::showStatus);
+    new CohortDock(session, *this);    // quota use, borrowing and lending per team over time
+    new TimelineDock(session, *this);  // every GPU's jobs over time (a placeholder without GL)
     // One parameter swept with replications, its KPIs drawn with their intervals.
-    connect(new StudyDock(this), &StudyDock::message, this, &MainWindow::showStatus);
-    new ForecastDock(this);  // the demand as history, its forecast, the reservation it implies
+    connect(new StudyDock(session, *this), &StudyDock::message, this, &MainWindow::showStatus);
+    new ForecastDock(session, *this);  // the demand as history, its forecast, the reservation
     // The course: a lesson's scenario, its explanation and a step to try.
-    connect(new LessonsDock(this), &LessonsDock::message, this, &MainWindow::showStatus);
+    connect(new LessonsDock(session, *this), &LessonsDock::message, this, &MainWindow::showStatus);
     // The price book, what each GPU-hour costs, break-even and chargeback.
-    connect(new BuyingMixDock(this), &BuyingMixDock::message, this, &MainWindow::showStatus);
+    connect(new BuyingMixDock(session, *this), &BuyingMixDock::message, this,
+            &MainWindow::showStatus);
     buildActions();
     // The KPI strip spans the window under the toolbar; it must never widen the window.
     m_kpis = new ui::KpiStrip(this);
@@ -124,12 +127,12 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
         documentChanged();
     });
     documentChanged();
-    connect(m_doc, &ScenarioDocument::replaced, this, &MainWindow::documentReplaced);
-    connect(&m_sim, &SimulationController::runStarted, this, [this](quint64 generation) {
-        if (!m_awaitingDocumentRun) return;
-        m_awaitingDocumentRun = false;
-        m_documentFirstGeneration = generation;
-    });
+    // Another fleet: seen whole, whatever the old zoom was.
+    connect(m_doc, &ScenarioDocument::replaced, m_topology, &ui::TopologyView::fitAll);
+    connect(m_session, &Session::baselineChanged, this, &MainWindow::showBaselineInViews);
+    connect(m_session, &Session::statusMessage, this, &MainWindow::showStatus);
+    connect(m_session, &Session::jobSelected, this, &MainWindow::showSelectedJob);
+    connect(m_session, &Session::timeRequested, m_scrubber, &ui::TimeScrubber::setTime);
     connect(m_doc, &ScenarioDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_doc, &ScenarioDocument::pathChanged, this, &MainWindow::updateTitle);
     connect(&m_sim, &SimulationController::resultsReady, this, &MainWindow::applyResults);
@@ -137,7 +140,7 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
             &MainWindow::applyPartialResults);
     connect(&m_sim, &SimulationController::replicationsReady, this,
             [this](std::shared_ptr<const Replications> replications) {
-                m_replications = std::move(replications);
+                m_session->setReplications(std::move(replications));
             });
     connect(&m_sim, &SimulationController::runFailed, this, [this](const QString& message) {
         dropPartialResults();
@@ -291,6 +294,14 @@ void MainWindow::addBottomTab(QDockWidget* dock, std::function<int()> heightPx) 
             });
 }
 
+void MainWindow::addLeftTab(QDockWidget* dock) {
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    if (auto* inspector = findChild<QDockWidget*>(QStringLiteral("inspector"))) {
+        tabifyDockWidget(inspector, dock);
+        inspector->raise();
+    }
+}
+
 void MainWindow::buildFleetEditing() {
     m_fleetPanel = new FleetPanel(m_doc, this);
     auto* fleetDock = new QDockWidget(tr("Fleet"), this);
@@ -344,8 +355,9 @@ void MainWindow::buildFleetEditing() {
 
 FleetTarget MainWindow::fleetTarget(const ui::TopologyHit& hit) const {
     FleetTarget target;
-    if (!m_results) return target;
-    const Fleet& fleet = m_results->fleet;
+    const auto results = m_session->results();
+    if (!results) return target;
+    const Fleet& fleet = results->fleet;
     auto name = [](const std::string& s) { return QString::fromStdString(s); };
     if (hit.node >= 0 && hit.node < static_cast<int>(fleet.nodes.size()))
         target.node = name(fleet.nodes[hit.node].name);
@@ -399,64 +411,65 @@ void MainWindow::setPlacementPolicy(PlacementPolicy policy) {
 }
 
 void MainWindow::applyResults(std::shared_ptr<const Results> results, quint64 generation) {
-    m_appliedGeneration = generation;
-    showResults(std::move(results), Announce::Applied);
+    showResults(std::move(results), generation, Announce::Applied);
 }
 
 void MainWindow::applyPartialResults(std::shared_ptr<const Results> results) {
     m_progress->setFormat(tr("Simulated to %1: %p%").arg(ui::formatSimTime(results->endS)));
-    showResults(std::move(results), Announce::Shown);
+    showResults(std::move(results), 0, Announce::Shown);
 }
 
 void MainWindow::dropPartialResults() {
     // The finished run's results are back on screen; the docks that skip partial results
     // still hold them, so nothing is announced as applied.
-    if (m_results && m_results->partial && m_sim.latest())
-        showResults(m_sim.latest(), Announce::Shown);
+    const auto shown = m_session->results();
+    if (shown && shown->partial && m_sim.latest()) showResults(m_sim.latest(), 0, Announce::Shown);
 }
 
-void MainWindow::showResults(std::shared_ptr<const Results> results, Announce announce) {
-    m_results = std::move(results);
+void MainWindow::showResults(std::shared_ptr<const Results> results, quint64 generation,
+                             Announce announce) {
+    m_session->setResults(std::move(results), generation);
     // New results reach every view before the time moves: a shorter horizon clamps the time
     // silently here, and the clamp is announced last, once no view holds the old fleet (a view
     // given a time of the new results while holding the old ones indexed one by the other).
-    const bool timeMoved = m_scrubber->setHorizon(m_results->horizonS);
+    const bool timeMoved = m_scrubber->setHorizon(m_session->results()->horizonS);
     showResultsInViews();
-    emit resultsShown();
-    if (announce == Announce::Applied) emit resultsApplied();
+    m_session->announceResults(announce == Announce::Applied);
     if (timeMoved) m_scrubber->announceTime();
 }
 
 void MainWindow::showResultsInViews() {
     // One cluster snapshot for the new results, shared like setTime's (one pendingAt walk).
+    const auto results = m_session->results();
     const double timeS = m_scrubber->time();
-    auto snapshot = std::make_shared<const ClusterSnapshot>(m_results->stateAt(timeS));
-    m_topology->setResults(m_results, snapshot);
-    m_charts->setResults(m_results);
+    auto snapshot = std::make_shared<const ClusterSnapshot>(results->stateAt(timeS));
+    m_topology->setResults(results, snapshot);
+    m_charts->setResults(results);
     m_charts->setCursorTime(timeS);
-    m_kpis->setResults(m_results);
-    m_compare->setResults(m_results);
-    m_groups->setResults(m_results);
+    m_kpis->setResults(results);
+    m_compare->setResults(results);
+    m_groups->setResults(results);
     showReplicationsInViews();
-    m_workload->setResults(m_results);
-    m_pending->setResults(m_results, std::pair{timeS, snapshot->pending});
-    m_inspector->setResults(m_results, snapshot);
+    m_workload->setResults(results);
+    m_pending->setResults(results, std::pair{timeS, snapshot->pending});
+    m_inspector->setResults(results, snapshot);
 }
 
 void MainWindow::setTime(double timeS) {
     m_charts->setCursorTime(timeS);
-    if (!m_results) {
+    if (const auto results = m_session->results()) {
+        // One query per time change (about 20 ms on a 225k-job backlog), shared by the fleet
+        // view, its header, the inspector and the pending list.
+        auto snapshot = std::make_shared<const ClusterSnapshot>(results->stateAt(timeS));
+        m_topology->setSnapshot(snapshot);
+        m_inspector->setSnapshot(snapshot);
+        m_pending->setRows(timeS, snapshot->pending);
+    } else {
         m_topology->setTime(timeS);
         m_pending->setTime(timeS);
         m_inspector->setTime(timeS);
-        return;
     }
-    // One query per time change (about 20 ms on a 225k-job backlog), shared by the fleet
-    // view, its header, the inspector and the pending list.
-    auto snapshot = std::make_shared<const ClusterSnapshot>(m_results->stateAt(timeS));
-    m_topology->setSnapshot(snapshot);
-    m_inspector->setSnapshot(snapshot);
-    m_pending->setRows(timeS, snapshot->pending);
+    m_session->setShownTime(timeS);
 }
 
 void MainWindow::onSelection(const ui::TopologyHit& hit) {
@@ -469,11 +482,12 @@ void MainWindow::onSelection(const ui::TopologyHit& hit) {
         m_sharing->selectGenerated(tr("Rack"), target.rack);
     else
         m_sharing->selectGenerated(tr("Pod"), target.pod);
+    int jobOnGpu = -1;
     switch (hit.kind) {
         case K::Gpu: {
             m_inspector->showGpu(hit.node, hit.slot);
-            const int job = m_topology->jobAt(hit);
-            m_topology->setHighlightedJob(job);
+            jobOnGpu = m_topology->jobAt(hit);
+            m_topology->setHighlightedJob(jobOnGpu);
             break;
         }
         case K::Node:
@@ -489,32 +503,31 @@ void MainWindow::onSelection(const ui::TopologyHit& hit) {
             m_inspector->showNothing();
             break;
     }
+    m_session->fleetSelected(hit, jobOnGpu);
 }
 
 void MainWindow::onPendingClicked(const QModelIndex& index) {
-    if (!m_results) return;
+    const auto results = m_session->results();
+    if (!results) return;
     // What the click shows is in the Inspector: bring its tab to the front.
     if (auto* inspectorDock = findChild<QDockWidget*>(QStringLiteral("inspector")))
         inspectorDock->raise();
     const int job = m_pendingSorted->data(index, ui::PendingTableModel::JobIndexRole).toInt();
     if (index.column() == ui::PendingTableModel::TeamColumn) {
-        m_inspector->showTeam(m_results->jobs[job].spec.team);
+        m_inspector->showTeam(results->jobs[job].spec.team);
         return;
     }
-    selectJob(job);
+    m_session->selectJob(job);
 }
 
-void MainWindow::selectJob(int job) {
-    if (!m_results || job < 0 || job >= static_cast<int>(m_results->jobs.size()) || m_selectingJob)
-        return;
-    const QScopedValueRollback<bool> guard(m_selectingJob, true);
+void MainWindow::showSelectedJob(int job) {
+    const auto results = m_session->results();
     if (auto* inspectorDock = findChild<QDockWidget*>(QStringLiteral("inspector")))
         inspectorDock->raise();
-    m_inspector->showJob(
-        QString::fromStdString(m_results->jobName(static_cast<std::uint32_t>(job))));
+    m_inspector->showJob(QString::fromStdString(results->jobName(static_cast<std::uint32_t>(job))));
     m_topology->setHighlightedJob(job);
     // A pinned job: select where it waits to go.
-    const JobSpec& s = m_results->jobs[job].spec;
+    const JobSpec& s = results->jobs[job].spec;
     ui::TopologyHit hit;
     if (s.pinLevel == PinLevel::Node) {
         hit.kind = ui::TopologyHit::Kind::Node;
@@ -537,76 +550,31 @@ void MainWindow::selectJob(int job) {
         else if (pendingView->currentIndex().row() != rows.first().row())
             pendingView->selectRow(rows.first().row());
     }
-    emit jobSelected(job);
-}
-
-void MainWindow::pinBaseline() {
-    if (!m_results) return;
-    if (m_results->partial) {
-        showStatus(tr("The run is still going; pin once its results are in."));
-        return;
-    }
-    if (m_appliedGeneration < m_documentFirstGeneration) {
-        showStatus(
-            tr("The results on screen are of the previous scenario; pin once this "
-               "scenario's results are in."));
-        return;
-    }
-    m_baseline = m_results;
-    m_baselineName = m_doc->title();
-    // The scenario these results answer: an edit made since has not been run yet.
-    const auto ran = m_sim.latest() == m_results ? m_sim.latestScenario() : nullptr;
-    m_baselineScenario = ran ? *ran : m_doc->scenario();
-    m_baselineReplications = m_replications;
-    showBaselineInViews();  // named on the charts only once it is another scenario's
-    showStatus(tr("Pinned the results of %1 as the baseline; edits now show deltas against them.")
-                   .arg(m_baselineName));
 }
 
 void MainWindow::setKeepBaselineAcrossScenarios(bool keep) {
     m_keepBaseline->setChecked(keep);
 }
 
-void MainWindow::documentReplaced() {
-    m_awaitingDocumentRun = true;  // the next run started is the first of this scenario
-    m_topology->fitAll();          // another fleet: seen whole, whatever the old zoom was
-    if (!m_baseline) return;
-    if (m_keepBaseline->isChecked()) {
-        m_charts->setBaseline(m_baseline, m_baselineName);
-        showStatus(tr("Kept the baseline of %1 for comparison with %2.")
-                       .arg(m_baselineName, m_doc->title()));
-        return;
-    }
-    const QString name = m_baselineName;
-    clearBaseline();
-    showStatus(tr("Baseline of %1 cleared: it belonged to that scenario (Run ▸ Keep baseline "
-                  "to compare across files).")
-                   .arg(name));
-}
-
-void MainWindow::clearBaseline() {
-    m_baseline.reset();
-    m_baselineName.clear();
-    m_baselineScenario.reset();
-    m_baselineReplications.reset();
-    showBaselineInViews();
-}
-
 void MainWindow::showBaselineInViews() {
-    m_charts->setBaseline(m_baseline);
-    m_kpis->setBaseline(m_baseline);
-    m_compare->setBaseline(m_baseline);
-    m_groups->setBaseline(m_baseline);
+    const auto baseline = m_session->baseline();
+    m_charts->setBaseline(
+        baseline, m_session->baselineFromOtherScenario() ? m_session->baselineName() : QString());
+    m_kpis->setBaseline(baseline);
+    m_compare->setBaseline(baseline);
+    m_groups->setBaseline(baseline);
     showReplicationsInViews();
 }
 
 void MainWindow::showReplicationsInViews() {
     // A snapshot of a single run has no replications; the last finished run's are its own.
-    const auto runs = m_results && m_results->partial ? nullptr : m_replications;
+    const auto results = m_session->results();
+    const auto runs = results && results->partial ? nullptr : m_session->replications();
+    const auto baselineRuns = m_session->baselineReplications();
     m_charts->setReplications(runs);
-    m_kpis->setReplications(runs, m_baselineReplications);
-    m_compare->setReplications(runs, m_baselineReplications);
-    m_groups->setReplications(runs, m_baselineReplications);
+    m_kpis->setReplications(runs, baselineRuns);
+    m_compare->setReplications(runs, baselineRuns);
+    m_groups->setReplications(runs, baselineRuns);
 }
 
 void MainWindow::updateTitle() {
@@ -615,7 +583,8 @@ void MainWindow::updateTitle() {
 }
 
 QString MainWindow::shownName(const ui::TopologyHit& hit) const {
-    return m_results ? ui::targetName(m_results->fleet, hit) : QString();
+    const auto results = m_session->results();
+    return results ? ui::targetName(results->fleet, hit) : QString();
 }
 
 QString MainWindow::statusMessage() const {

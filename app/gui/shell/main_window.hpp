@@ -8,10 +8,12 @@
 #include <memory>
 #include <optional>
 
+#include "dock_host.hpp"
 #include "drop_controller.hpp"
 #include "file_controller.hpp"
 #include "fleet/fleet_context_menu.hpp"
 #include "scenario_document.hpp"
+#include "session.hpp"
 #include "simulation_controller.hpp"
 
 class QComboBox;
@@ -44,12 +46,14 @@ class UserGuideWindow;
 class WindowLayout;
 class WorkloadPanel;
 
-class MainWindow : public QMainWindow {
+class MainWindow : public QMainWindow, public DockHost {
     Q_OBJECT
 public:
     MainWindow(ScenarioDocument* document, const QString& presetsDir, QWidget* parent = nullptr);
 
     ScenarioDocument* document() const { return m_doc; }
+    /// What the docks share: the results and baseline on screen, time, selection, status.
+    Session& session() const { return *m_session; }
     SimulationController& simulation() { return m_sim; }
     DropController& drops() { return *m_drops; }
     FileController& files() { return *m_files; }
@@ -63,10 +67,10 @@ public:
     FleetContextMenu* fleetMenu() const { return m_fleetMenu; }
     /// The GPU sharing editor under the Inspector and what it edits.
     SharingController* sharing() const { return m_sharing; }
-    /// Adds `dock` as a tab behind the pending list, which stays raised (the tab a first look
-    /// needs). The first time the dock is raised, the bottom docks grow to heightPx() (the
-    /// user can drag them back).
-    void addBottomTab(QDockWidget* dock, std::function<int()> heightPx);
+    // DockHost: where the features' docks sit.
+    void addBottomTab(QDockWidget* dock, std::function<int()> heightPx) override;
+    void addLeftTab(QDockWidget* dock) override;
+    QMainWindow* dockWindow() override { return this; }
     /// Resizes the window to `size`, clamped to the screen's available area, and arranges
     /// the docks for it (gpuplan --size).
     void fitToSize(QSize size);
@@ -80,41 +84,17 @@ public:
     WorkloadPanel* workload() const { return m_workload; }
     ui::JobPalette* palette() const { return m_palette; }
     ui::GroupKpiPanel* groupKpiPanel() const { return m_groups; }
-    std::shared_ptr<const Results> results() const { return m_results; }
-    std::shared_ptr<const Results> baseline() const { return m_baseline; }
-    /// The runs behind results() and baseline() (null: one run each).
-    std::shared_ptr<const Replications> replications() const { return m_replications; }
-    std::shared_ptr<const Replications> baselineReplications() const {
-        return m_baselineReplications;
-    }
-    /// The name the baseline is labelled with (the scenario it was pinned from).
-    QString baselineName() const { return m_baselineName; }
-    /// The scenario the baseline was pinned from (the report says what changed since).
-    const std::optional<Scenario>& baselineScenario() const { return m_baselineScenario; }
+    std::shared_ptr<const Results> results() const { return m_session->results(); }
+    std::shared_ptr<const Results> baseline() const { return m_session->baseline(); }
     /// Whether a baseline survives opening another scenario (Run ▸ Keep baseline…).
     void setKeepBaselineAcrossScenarios(bool keep);
     /// Widgets refreshed with a result (for tests: stale results must never arrive).
-    quint64 appliedGeneration() const { return m_appliedGeneration; }
+    quint64 appliedGeneration() const { return m_session->appliedGeneration(); }
     /// The status bar's message (a drop's outcome, a refusal's reason).
     QString statusMessage() const;
 
 public slots:
-    /// Selects a job everywhere: the inspector shows it, the fleet outlines its GPUs (and a
-    /// pinned job's target), the pending list selects its row when it waits; jobSelected
-    /// tells the other views (the timeline).
-    void selectJob(int job);
-    void pinBaseline();
-    void clearBaseline();
     void setPlacementPolicy(PlacementPolicy policy);
-
-signals:
-    /// Results reached every widget (the screenshot mode waits for this).
-    void resultsApplied();
-    /// Results are on screen: finished ones (then resultsApplied follows) or a long run's
-    /// results so far (Results::partial). Views that follow the results listen to this.
-    void resultsShown();
-    /// A job was selected (the pending list, the timeline, selectJob).
-    void jobSelected(int job);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -132,17 +112,18 @@ private:
     /// Applied: resultsApplied follows (a finished run, to every dock).
     enum class Announce { Shown, Applied };
     /// Hands results to every view, then announces the time if the new horizon clamped it.
-    void showResults(std::shared_ptr<const Results> results, Announce announce);
-    void showResultsInViews();       ///< m_results to the window's own views, at the scrubber's t
-    void showBaselineInViews();      ///< m_baseline (or none) to every view that compares
+    void showResults(std::shared_ptr<const Results> results, quint64 generation, Announce announce);
+    void showResultsInViews();       ///< the session's results to the window's views, at t
+    void showBaselineInViews();      ///< the baseline (or none) to every view that compares
     void showReplicationsInViews();  ///< the runs behind the results and the baseline
     /// A cancelled or failed run's results so far give way to the last finished run's.
     void dropPartialResults();
     void setTime(double timeS);
     void onSelection(const ui::TopologyHit& hit);
     void onPendingClicked(const QModelIndex& index);
-    /// Another scenario was opened: its baseline goes unless the user keeps it.
-    void documentReplaced();
+    /// The job selected everywhere: the inspector shows it, the fleet outlines its GPUs (and
+    /// a pinned job's target), the pending list selects its row when it waits.
+    void showSelectedJob(int job);
     void updateTitle();
     void showStatus(const QString& text);
     /// Name of a node, rack or pod in the fleet on screen (the displayed results').
@@ -152,16 +133,7 @@ private:
     SimulationController m_sim;
     DropController* m_drops;
     FileController* m_files;
-    std::shared_ptr<const Results> m_results, m_baseline;
-    /// The runs behind m_results and m_baseline when the scenario asks for replications.
-    std::shared_ptr<const Replications> m_replications, m_baselineReplications;
-    QString m_baselineName;
-    std::optional<Scenario> m_baselineScenario;
-    quint64 m_appliedGeneration = 0;
-    // Results older than this generation answer a scenario that was replaced: never pinned.
-    quint64 m_documentFirstGeneration = 0;
-    bool m_awaitingDocumentRun = false;
-    bool m_selectingJob = false;  ///< selectJob under way (the pending row it selects calls back)
+    Session* m_session;
     QAction* m_keepBaseline = nullptr;
 
     ui::TopologyView* m_topology;

@@ -78,13 +78,14 @@ void MainWindow::buildActions() {
                     [this] { m_files->importFleet(); });
     file->addSeparator();
     file->addAction(tr("Export &results (CSV, JSON)…"), this, [this] {
-        if (!m_results) return;
+        const auto results = m_session->results();
+        if (!results) return;
         const QString dir = QFileDialog::getExistingDirectory(
             this, tr("Export results into"), FileController::lastFolder(FolderPurpose::Exports));
         if (dir.isEmpty()) return;
         FileController::rememberFolder(FolderPurpose::Exports, dir);
         try {
-            exportResults(*m_results, dir);
+            exportResults(*results, dir);
             showStatus(tr("Results exported to %1").arg(dir));
         } catch (const std::exception& e) {
             QMessageBox::critical(this, tr("Export failed"), QString::fromUtf8(e.what()));
@@ -107,9 +108,9 @@ void MainWindow::buildActions() {
     auto* timelineExport = new TimelineExport(this);
     connect(timelineExport, &TimelineExport::message, this, &MainWindow::showStatus);
     file->addAction(tr("Export &timeline (Chrome trace JSON)…"), this, [this, timelineExport] {
-        timelineExport->exportWithDialog(m_results, m_doc->title());
+        timelineExport->exportWithDialog(m_session->results(), m_doc->title());
     });
-    auto* reportExport = new ReportExport(this);
+    auto* reportExport = new ReportExport(*m_session, this);
     connect(reportExport, &ReportExport::message, this, &MainWindow::showStatus);
     file->addAction(tr("Export re&port (PDF)…"), reportExport, &ReportExport::exportWithDialog);
     file->addSeparator();
@@ -137,12 +138,13 @@ void MainWindow::buildActions() {
     });
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
-    QAction* pin = run->addAction(tr("&Pin as baseline"), QKeySequence(Qt::CTRL | Qt::Key_B), this,
-                                  &MainWindow::pinBaseline);
+    QAction* pin = run->addAction(tr("&Pin as baseline"), QKeySequence(Qt::CTRL | Qt::Key_B),
+                                  m_session, &Session::pinBaseline);
     pin->setToolTip(tr("Keep these results: charts draw them dashed, the KPI strip shows deltas"));
-    run->addAction(tr("&Clear baseline"), this, &MainWindow::clearBaseline);
+    run->addAction(tr("&Clear baseline"), m_session, &Session::clearBaseline);
     m_keepBaseline = run->addAction(tr("&Keep baseline when opening another scenario"));
     m_keepBaseline->setCheckable(true);
+    connect(m_keepBaseline, &QAction::toggled, m_session, &Session::setKeepBaselineAcrossScenarios);
     m_keepBaseline->setToolTip(
         tr("Compare across files: the baseline stays, labelled with its scenario's name"));
     run->addAction(tr("Re-run &now"), QKeySequence::Refresh, this,

@@ -3,26 +3,27 @@
 #include <exception>
 
 #include "charts/capacity_view.hpp"
-#include "editors/time_scrubber.hpp"
-#include "shell/main_window.hpp"
+#include "shell/dock_host.hpp"
+#include "shell/session.hpp"
 
 namespace gpuplan::app {
 
-CapacityDock::CapacityDock(MainWindow* window) : QDockWidget(tr("Largest job"), window) {
+CapacityDock::CapacityDock(Session& session, DockHost& host)
+    : QDockWidget(tr("Largest job"), host.dockWindow()) {
     setObjectName(QStringLiteral("capacity"));
     m_view = new ui::CapacityView(this);
     setWidget(m_view);
     // The view needs more height than the pending list.
-    window->addBottomTab(this, [] { return 330; });
+    host.addBottomTab(this, [] { return 330; });
 
-    m_view->setResults(window->results());
-    m_view->setTime(window->scrubber()->time());
-    connect(window, &MainWindow::resultsApplied, this, [this, window] {
+    m_view->setResults(session.results());
+    m_view->setTime(session.timeS());
+    connect(&session, &Session::resultsApplied, this, [this, s = &session] {
         m_repack.cancel();  // it answers the old results: its outcome is not shown
-        m_view->setResults(window->results());
+        m_view->setResults(s->results());
     });
-    connect(window->scrubber(), &ui::TimeScrubber::timeChanged, m_view, &ui::CapacityView::setTime);
-    connect(m_view, &ui::CapacityView::timeClicked, window->scrubber(), &ui::TimeScrubber::setTime);
+    connect(&session, &Session::timeChanged, m_view, &ui::CapacityView::setTime);
+    connect(m_view, &ui::CapacityView::timeClicked, &session, &Session::requestTime);
     connect(m_view, &ui::CapacityView::repackRequested, this, &CapacityDock::repack);
     connect(m_view, &ui::CapacityView::repackCancelled, this, [this] { m_repack.cancel(); });
     m_repack.onProgress([this](double f) { m_view->setRepackRunning(true, f); });

@@ -18,12 +18,14 @@ class CapacityView;
 
 namespace gpuplan::app {
 
-class MainWindow;
+class DockHost;
+class Session;
 
 class CapacityDock : public QDockWidget {
     Q_OBJECT
 public:
-    explicit CapacityDock(MainWindow* window);
+    /// Shows what `session` holds, in a tab `host` gives it.
+    CapacityDock(Session& session, DockHost& host);
     ~CapacityDock() override;
 
     ui::CapacityView* view() const { return m_view; }

@@ -21,9 +21,10 @@
 #include "format/kpi_format.hpp"
 #include "gpuplan/core/statistics.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
+#include "shell/dock_host.hpp"
 #include "shell/file_controller.hpp"
-#include "shell/main_window.hpp"
 #include "shell/scenario_document.hpp"
+#include "shell/session.hpp"
 
 namespace gpuplan::app {
 
@@ -77,8 +78,8 @@ std::variant<QStringList, QString> parseValues(const QString& text) {
 
 }  // namespace
 
-StudyDock::StudyDock(MainWindow* window)
-    : QDockWidget(tr("Study"), window), m_window(window), m_doc(window->document()) {
+StudyDock::StudyDock(Session& session, DockHost& host)
+    : QDockWidget(tr("Study"), host.dockWindow()), m_session(&session), m_doc(session.document()) {
     setObjectName(QStringLiteral("study"));
     auto* body = new QWidget(this);
     m_parameter = new QComboBox(body);
@@ -136,7 +137,7 @@ StudyDock::StudyDock(MainWindow* window)
     row->addWidget(side);
     row->addWidget(m_chart, 1);
     setWidget(body);
-    window->addBottomTab(this, [] { return 420; });
+    host.addBottomTab(this, [] { return 420; });
 
     fillParameters();
     connect(m_doc, &ScenarioDocument::changed, this, &StudyDock::fillParameters);
@@ -308,7 +309,7 @@ void StudyDock::done(const Outcome& out, bool stopped) {
         for (const SweepRun& r : out.runs)
             for (const auto& [name, value] : r.kpis)
                 if (name == kpi) byPoint[r.point].push_back(value);
-        if (const Results* results = m_window->results().get())
+        if (const Results* results = m_session->results().get())
             if (const Kpi* k = results->findKpi(kpi)) c.unit = QString::fromStdString(k->unit);
         bool any = false;
         for (const auto& values : byPoint) {

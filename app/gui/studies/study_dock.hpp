@@ -27,13 +27,15 @@ class StudyChart;
 
 namespace gpuplan::app {
 
-class MainWindow;
+class DockHost;
+class Session;
 class ScenarioDocument;
 
 class StudyDock : public QDockWidget {
     Q_OBJECT
 public:
-    explicit StudyDock(MainWindow* window);
+    /// Shows what `session` holds, in a tab `host` gives it.
+    StudyDock(Session& session, DockHost& host);
     ~StudyDock() override;
 
     QComboBox* parameterBox() const { return m_parameter; }
@@ -70,7 +72,7 @@ private:
     void fillParameters();
     void done(const Outcome& out, bool stopped);
 
-    MainWindow* m_window;
+    Session* m_session;
     ScenarioDocument* m_doc;
     QComboBox* m_parameter;
     QLineEdit* m_pointer;
