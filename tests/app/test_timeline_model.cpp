@@ -80,7 +80,7 @@ private slots:
         r.jobs[0].spec.source = JobSource::Explicit;
         r.jobs[0].spec.durationS = 5000;
         r.jobs[1].spec.source = JobSource::Class;
-        r.sourceCheckpoints[static_cast<std::size_t>(JobSource::Explicit)] = {
+        r.sourceTraits.checkpoints[static_cast<std::size_t>(JobSource::Explicit)] = {
             CheckpointPolicy{1000, 0}};
         const TimelineIndex index(r);
         std::vector<TimelineBar> bars;

@@ -329,7 +329,7 @@ QString Inspector::arithmeticRows(std::uint32_t job) const {
     QString html = row(tr("SM activity / MFU"), tr("%1 % / %2 % of the BF16 peak")
                                                     .arg(100.0 * s.smActivity, 0, 'g', 3)
                                                     .arg(100.0 * mfu, 0, 'g', 3));
-    const Results::SourceArithmetic a = m_results->arithmeticOf(s);
+    const JobSourceTraits::Arithmetic a = m_results->sourceTraits.arithmeticOf(s);
     if (a.precision == Precision::Fp8)
         html +=
             row(tr("precision"), tr("FP8: %1× BF16's pace (matmuls %2 % of its BF16 step)")

@@ -453,9 +453,9 @@ QString TopologyView::tooltipAt(QPointF pos) const {
                     .arg(
                         QString::fromStdString(m_results->jobName(static_cast<std::uint32_t>(job))))
                     .arg(QString::fromStdString(m_results->teams[j.spec.team]))
-                    .arg(j.spec.sharesGpu() || j.spec.asksMig()
-                             ? QString::fromStdString(describePodRequest(j.spec, m_results->fleet))
-                             : tr("%1 GPUs").arg(j.spec.gpus))
+                    .arg(j.spec.holdsWholeGpus()
+                             ? tr("%1 GPUs").arg(j.spec.gpus)
+                             : QString::fromStdString(describePodRequest(j.spec, m_results->fleet)))
                     .arg(formatSimTime(j.firstStartS));
         }
     }

@@ -132,12 +132,17 @@ std::string migProfileName(const JobSpec& job, const Fleet& fleet) {
 
 std::string describePodRequest(const JobSpec& job, const Fleet& fleet) {
     std::string text;
-    if (job.asksMig())
-        text = "a MIG " + migProfileName(job, fleet) + " instance";
-    else if (job.sharesGpu())
-        text = "a " + std::to_string(job.gpuMilli) + " milli-GPU share";
-    else
-        text = std::to_string(job.gpusPerPod) + " GPU" + (job.gpusPerPod > 1 ? "s" : "");
+    switch (job.holdKind()) {
+        case HoldKind::Mig:
+            text = "a MIG " + migProfileName(job, fleet) + " instance";
+            break;
+        case HoldKind::Share:
+            text = "a " + std::to_string(job.gpuMilli) + " milli-GPU share";
+            break;
+        case HoldKind::Whole:
+            text = std::to_string(job.gpusPerPod) + " GPU" + (job.gpusPerPod > 1 ? "s" : "");
+            break;
+    }
     if (job.cpuMilliPerPod > 0) text += formatted(", %.3g CPUs", job.cpuMilliPerPod / 1000.0);
     if (job.memoryMiBPerPod > 0)
         text += formatted(", %.3g GiB memory", job.memoryMiBPerPod / 1024.0);
@@ -217,7 +222,7 @@ struct Resolver {
     /// Sets gpus and gpusPerPod; an explicit pod size rounds the GPU count up to a multiple.
     /// A pod with a share or a MIG instance has one GPU: the job's GPUs are its pods.
     void size(int gpus, int gpusPerPodDef, JobSpec& job) const {
-        if (job.sharesGpu() || job.asksMig()) {
+        if (!job.holdsWholeGpus()) {
             job.gpus = std::max(1, gpus);
             job.gpusPerPod = 1;
             return;

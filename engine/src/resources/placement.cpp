@@ -200,8 +200,7 @@ public:
 private:
     bool runIn(PlacementPolicy policy, NodeRange range) {
         m_out.clear();
-        if (m_req.asksMig() || m_req.sharesGpu())
-            return partialGpus(range, policy == PlacementPolicy::Spread);
+        if (!m_req.holdsWholeGpus()) return partialGpus(range, policy == PlacementPolicy::Spread);
         // The topology tiers choose a unit by GPU capacity alone; with CPU or memory asked the
         // unit could refuse the gang, so such gangs are packed (see the header).
         if (policy == PlacementPolicy::TopologyAware && m_req.pods > 1 && m_req.host.none())
@@ -464,7 +463,7 @@ PartialGpuIndex::Found bestPartialGpu(const PlacementRequest& req, const Cluster
 }
 
 bool onePodFits(const PlacementRequest& request, const ClusterState& state) {
-    if (!request.asksMig() && !request.sharesGpu()) return bestPodCapacity(request, state) >= 1;
+    if (request.holdsWholeGpus()) return bestPodCapacity(request, state) >= 1;
     const NodeRange range = nodeRangeOf(state.fleet(), request.pinLevel, request.pinIndex);
     return bestPartialGpu(request, state, range, false, request.gpuModel, nullptr).node >= 0;
 }

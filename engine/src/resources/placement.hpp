@@ -43,10 +43,11 @@ struct PlacementRequest {
     HoldKind holdKind() const {
         return asksMig() ? HoldKind::Mig : sharesGpu() ? HoldKind::Share : HoldKind::Whole;
     }
+    bool holdsWholeGpus() const { return holdKind() == HoldKind::Whole; }
     /// Whether the pods may land on GPU model `model` (JobSpec::allowsModel, the same rule).
     bool allowsModel(int model) const { return gpuModel < 0 || gpuModel == model; }
     /// Whole GPUs and no host demand: the histograms answer exactly.
-    bool wholeGpusOnly() const { return milliGpu >= 1000 && !asksMig() && host.none(); }
+    bool wholeGpusOnly() const { return holdsWholeGpus() && host.none(); }
 };
 
 PlacementRequest requestOf(const JobSpec& job);

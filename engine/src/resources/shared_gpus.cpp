@@ -18,8 +18,7 @@ double clientMemoryLimitGb(const GpuSharingDef& sharing, double hbmGb, int heldM
 }
 
 double SharedGpus::demandOn(const JobSpec& spec, const PodPlacement& pod) const {
-    return podDemand(spec, m_results->engineActiveOf(spec),
-                     m_results->fleet.nodes[pod.node].sharing.mode);
+    return podDemand(spec, m_sources->engineActiveOf(spec), m_fleet->nodes[pod.node].sharing.mode);
 }
 
 std::size_t SharedGpus::gpuOf(const PodPlacement& pod) const {
@@ -31,7 +30,7 @@ void SharedGpus::add(std::uint32_t job, const JobSpec& spec, std::span<const Pod
     for (const PodPlacement& pod : pods)
         m_byGpu[gpuOf(pod)].push_back(
             {job, spec.memoryGbPerGpu,
-             servedDemand(demandOn(spec, pod), m_results->fleet.nodes[pod.node].sharing), false});
+             servedDemand(demandOn(spec, pod), m_fleet->nodes[pod.node].sharing), false});
 }
 
 void SharedGpus::remove(std::uint32_t job, std::span<const PodPlacement> pods) {
@@ -62,7 +61,7 @@ double SharedGpus::interference(const JobSpec& spec, std::span<const PodPlacemen
     double slowest = 1;
     for (const PodPlacement& pod : pods) {
         const double demand = demandOn(spec, pod);
-        const double served = servedDemand(demand, m_results->fleet.nodes[pod.node].sharing);
+        const double served = servedDemand(demand, m_fleet->nodes[pod.node].sharing);
         const double sum = servedSum(gpuOf(pod)) + (joining ? served : 0);
         slowest = std::max(slowest, podSlowdown(demand, served, sum));
     }
@@ -73,7 +72,7 @@ MemoryFault SharedGpus::memoryFault(const JobSpec& spec, std::span<const PodPlac
     MemoryFault f;
     if (spec.memoryGbPerGpu <= 0) return f;
     for (const PodPlacement& pod : pods) {
-        const Fleet& fleet = m_results->fleet;
+        const Fleet& fleet = *m_fleet;
         const FleetNode& node = fleet.nodes[pod.node];
         const double hbmGb = fleet.gpuModels[node.gpuModel].hbmGb;
         const double limitGb = clientMemoryLimitGb(node.sharing, hbmGb, pod.milliGpu);

@@ -6,8 +6,8 @@
 //   cap. Time-slicing gives the whole GPU to one context at a time, so it divides time: a pod
 //   needs the share of time its kernels run (engineActive), however few SMs they fill. A GPU
 //   whose running pods' served demands sum to D > 1 serves them like a processor-sharing
-//   server: each runs at 1/D of its speed. No other overhead constant (reference/
-//   scheduling.md §2 found no authoritative "time-slicing costs x %" figure).
+//   server: each runs at 1/D of its speed. No other overhead constant: we found no published,
+//   authoritative "time-slicing costs x %" figure.
 // - Memory: no isolation under time-slicing (the pods' memory must fit the HBM together);
 //   under MPS each client also has a pinned-memory limit.
 // Whole-GPU and MIG pods never appear here: MIG isolates SMs and memory (PCIe and power,
@@ -20,9 +20,9 @@
 #include <utility>
 #include <vector>
 
+#include "gpuplan/model/job_source_traits.hpp"
 #include "gpuplan/model/topology.hpp"
 #include "gpuplan/model/workload.hpp"
-#include "gpuplan/results/results.hpp"
 
 namespace gpuplan::detail {
 
@@ -98,9 +98,10 @@ public:
         bool running;   ///< demands SMs only while running (not starting up)
     };
 
-    /// Of a run's fleet, with its GPUs numbered and its sources' engineActive.
-    explicit SharedGpus(const Results& results)
-        : m_results(&results), m_firstGpu(results.firstGpuOfNode) {}
+    /// Of a run's fleet (`firstGpuOfNode` numbers its GPUs: prefix sums of their counts), its
+    /// jobs' sources giving their engineActive. Both outlive it.
+    SharedGpus(const Fleet& fleet, const JobSourceTraits& sources, std::vector<int> firstGpuOfNode)
+        : m_fleet(&fleet), m_sources(&sources), m_firstGpu(std::move(firstGpuOfNode)) {}
 
     /// A share's pods join their GPUs (not running yet) / leave them.
     void add(std::uint32_t job, const JobSpec& spec, std::span<const PodPlacement> pods);
@@ -131,7 +132,8 @@ private:
     /// podDemand of the job on the pod's GPU.
     double demandOn(const JobSpec& spec, const PodPlacement& pod) const;
 
-    const Results* m_results;
+    const Fleet* m_fleet;
+    const JobSourceTraits* m_sources;
     std::vector<int> m_firstGpu;  ///< per node, prefix sums of GPUs; back() = all GPUs
     std::vector<std::vector<Occupant>> m_byGpu;
 };

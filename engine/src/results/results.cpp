@@ -151,33 +151,14 @@ std::string Results::fingerprintHex() const {
 }
 
 CheckpointPolicy Results::checkpointOf(std::uint32_t job) const {
-    const JobSpec& s = jobs[job].spec;
-    const auto& policies = sourceCheckpoints[static_cast<std::size_t>(s.source)];
-    return s.sourceIndex < policies.size() ? policies[s.sourceIndex] : CheckpointPolicy{};
-}
-
-void Results::addJobSource(JobSource source, const JobTraitsDef& t) {
-    const auto k = static_cast<std::size_t>(source);
-    sourceCheckpoints[k].push_back({t.checkpointIntervalS, t.checkpointCostS});
-    sourceElasticMaxGpus[k].push_back(t.elasticMaxGpus);
-    sourceEngineActive[k].push_back(static_cast<float>(t.engineActive.value_or(0)));
-    sourceArithmetic[k].push_back({.flopsPerByte = static_cast<float>(t.flopsPerByte.value_or(0)),
-                                   .matmulShare = static_cast<float>(t.matmulShare),
-                                   .precision = t.precision});
-    anyFlopsPerByte = anyFlopsPerByte || t.flopsPerByte.has_value();
-}
-
-double Results::mfuOn(const JobSpec& spec, const GpuModel& gpu) const {
-    const double mfu = spec.mfu;
-    return anyFlopsPerByte ? mfu * mfuCeiling(arithmeticOf(spec).flopsPerByte, gpu) : mfu;
+    return sourceTraits.checkpointOf(jobs[job].spec);
 }
 
 int Results::maxPodsOf(std::uint32_t job) const {
     const JobSpec& s = jobs[job].spec;
     // Whole GPUs only (a trace's rows may ask shares or instances the reader cannot see).
-    if (s.sharesGpu() || s.asksMig()) return s.pods();
-    const auto& maxGpus = sourceElasticMaxGpus[static_cast<std::size_t>(s.source)];
-    const int most = s.sourceIndex < maxGpus.size() ? maxGpus[s.sourceIndex] / s.gpusPerPod : 0;
+    if (!s.holdsWholeGpus()) return s.pods();
+    const int most = sourceTraits.elasticMaxGpusOf(s) / s.gpusPerPod;
     return std::max(s.pods(), most);
 }
 

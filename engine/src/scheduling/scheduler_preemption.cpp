@@ -268,7 +268,7 @@ bool Scheduler::mayFitNow(std::uint32_t job) const {
     // A whole-GPU job needs nodes of one model with room for each of its pods (Ready nodes
     // by wholly free GPUs): a look at the histograms before any placement search.
     const JobSpec& s = m_sim.spec(job);
-    if (s.sharesGpu() || s.asksMig()) return true;
+    if (!s.holdsWholeGpus()) return true;
     if (s.gpus > m_sim.cluster.readyFreeGpus()) return false;
     const int width = m_sim.cluster.histWidth();
     for (int model = 0; model < static_cast<int>(m_sim.fleet.gpuModels.size()); ++model) {

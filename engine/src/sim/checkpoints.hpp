@@ -33,7 +33,7 @@ CheckpointOutcome checkpointOutcome(const CheckpointPolicy& policy, double saved
 class SavedWork {
 public:
     explicit SavedWork(const Results& results) : m_results(results) {
-        for (const auto& source : results.sourceCheckpoints)
+        for (const auto& source : results.sourceTraits.checkpoints)
             for (const CheckpointPolicy& p : source)
                 m_anyCost = m_anyCost || p.costS > 0;
     }

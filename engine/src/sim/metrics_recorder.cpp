@@ -266,9 +266,9 @@ void MetricsRecorder::writeKpis(double endS) {
         if (heldS == 0) continue;
         const JobSpec& spec = r.jobs[seg.job].spec;
         // What the binding held: a grown elastic job holds more pods than it asked.
-        const double gpus = spec.sharesGpu() || spec.asksMig()
-                                ? r.gpuEquivalentsOf(seg)
-                                : static_cast<double>(seg.placementCount) * spec.gpusPerPod;
+        const double gpus = spec.holdsWholeGpus()
+                                ? static_cast<double>(seg.placementCount) * spec.gpusPerPod
+                                : r.gpuEquivalentsOf(seg);
         const double gpuS = heldS * gpus;
         teams[spec.team].allocatedGpuS += gpuS;
         classes[classGroup(spec)].allocatedGpuS += gpuS;

@@ -49,7 +49,7 @@ struct ElasticJobs {
     explicit ElasticJobs(const Results& r) {
         // Most runs have no elastic source: no walk over their jobs at start-up.
         bool anySource = false;
-        for (const auto& source : r.sourceElasticMaxGpus)
+        for (const auto& source : r.sourceTraits.elasticMaxGpus)
             for (int maxGpus : source)
                 anySource |= maxGpus > 0;
         if (!anySource) return;

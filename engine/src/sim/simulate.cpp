@@ -184,11 +184,11 @@ const Fleet& Simulation::prepare(const Scenario& scenario, Results& results) {
     results.failureMtbfGpuHours = scenario.failures ? scenario.failures->mtbfGpuHours : 0;
     // Per source, as sourceTraits(scenario, job) finds a job's traits.
     for (const JobClassDef& c : scenario.jobClasses)
-        results.addJobSource(JobSource::Class, c.traits);
+        results.sourceTraits.add(JobSource::Class, c.traits);
     for (const JobDef& j : scenario.jobs)
-        results.addJobSource(JobSource::Explicit, j.traits);
+        results.sourceTraits.add(JobSource::Explicit, j.traits);
     for (const TraceDef& t : scenario.traces)
-        results.addJobSource(JobSource::Trace, t.traits);
+        results.sourceTraits.add(JobSource::Trace, t.traits);
     reserveLarge(results.jobs, w.jobs.size());
     for (const JobSpec& spec : w.jobs)
         results.jobs.push_back(JobRecord{.spec = spec});
@@ -342,8 +342,7 @@ void Simulation::bind(std::uint32_t job, const std::vector<PodPlacement>& pods) 
 void Simulation::leave(std::uint32_t job, bool books, bool nodes) {
     const JobRuntime& rt = m_sim.runtime[job];
     const HostDemand host = m_sim.hostOf(job);
-    const bool wholeOnly =
-        host.none() && !m_sim.spec(job).sharesGpu() && !m_sim.spec(job).asksMig();
+    const bool wholeOnly = host.none() && m_sim.spec(job).holdsWholeGpus();
     const std::span<const PodPlacement> pods = m_sim.placementOf(job);
     for (const PodPlacement& pod : pods) {
         if (books) {

@@ -115,7 +115,7 @@ public:
           m_gangSizes(commonGangSizes(results.fleet)),
           m_unitsByGpus(results.fleet),
           m_stuck(static_cast<std::uint32_t>(results.jobs.size())),
-          m_sharedGpus(results),
+          m_sharedGpus(results.fleet, results.sourceTraits, results.firstGpuOfNode),
           m_quotaSeries(results, m_sim.quota, preemptionPossible(scenario),
                         m_metrics.sampleCount()),
           m_cost(results, results.fleet, scenario.pricing, m_metrics.sampleCount(),
@@ -222,20 +222,20 @@ private:
     /// differ from what it asked (a time-slice replica), so it is read from the placement.
     [[gnu::always_inline]] double heldGpus(std::uint32_t job) const {
         const JobSpec& s = m_sim.spec(job);
-        if (!s.sharesGpu() && !s.asksMig() && !m_sim.elastic.any()) return s.gpus;
+        if (s.holdsWholeGpus() && !m_sim.elastic.any()) return s.gpus;
         return m_results.gpuEquivalentsOf(m_results.segments[m_sim.runtime[job].segment]);
     }
     /// The same exactly, in units of 1/kGpuUnitsPerGpu GPU.
     std::int64_t heldGpuUnits(std::uint32_t job) const {
         const JobSpec& s = m_sim.spec(job);
-        if (!s.sharesGpu() && !s.asksMig() && !m_sim.elastic.any()) return s.gpuUnits();
+        if (s.holdsWholeGpus() && !m_sim.elastic.any()) return s.gpuUnits();
         return m_results.gpuUnitsOf(m_results.segments[m_sim.runtime[job].segment]);
     }
     /// GPU-equivalents the job's work is counted in: what it holds, but an elastic job's
     /// work at its own size (a grown one does more per second instead: its slowdown).
     [[gnu::always_inline]] double workGpus(std::uint32_t job) const {
         const JobSpec& s = m_sim.spec(job);
-        if (!s.sharesGpu() && !s.asksMig()) return s.gpus;
+        if (s.holdsWholeGpus()) return s.gpus;
         return heldGpus(job);
     }
 
@@ -254,7 +254,7 @@ private:
         const GpuModel& gpu = m_results.gpuModelOf(seg);
         const double peak = gpu.bf16DenseTflops;
         // Its spec's MFU as a double, as it always was when no source sets flopsPerByte.
-        const double mfu = m_results.anyFlopsPerByte ? m_results.mfuOn(s, gpu) : s.mfu;
+        const double mfu = m_results.sourceTraits.anyFlopsPerByte ? m_results.mfuOn(s, gpu) : s.mfu;
         if (s.sharesGpu()) return addShareProgress(job, sign, mfu, peak);
         const double rate = workGpus(job) / static_cast<double>(seg.slowdown);
         m_rates.usefulGpus += sign * rate;

@@ -208,7 +208,7 @@ void Simulation::checkShares() {
     if (m_rates.occupiedGpus > m_rates.allocatedGpus + 1e-6 * (1 + m_rates.allocatedGpus))
         throw std::logic_error("invariant: occupancy above allocation");
     if (m_share.empty()) return;
-    SharedGpus fresh(m_results);
+    SharedGpus fresh(m_results.fleet, m_results.sourceTraits, m_results.firstGpuOfNode);
     std::vector<std::uint32_t> running;
     for (const EndOrderedJobs::Entry& e : m_sim.boundByEnd) {
         const std::uint32_t job = e.job;

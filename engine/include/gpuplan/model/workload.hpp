@@ -58,6 +58,8 @@ struct JobSpec {
     HoldKind holdKind() const {
         return asksMig() ? HoldKind::Mig : sharesGpu() ? HoldKind::Share : HoldKind::Whole;
     }
+    /// Whole GPUs (not a share, not a MIG instance): the pods' GPUs are the job's GPUs.
+    bool holdsWholeGpus() const { return holdKind() == HoldKind::Whole; }
     /// Whether the job may run on GPU model `model` (no model asked: any).
     bool allowsModel(int model) const { return gpuModel < 0 || gpuModel == model; }
     /// GPU-equivalents the job asks, exactly, in units of 1/kGpuUnitsPerGpu GPU: a whole GPU

@@ -18,6 +18,7 @@
 #include "gpuplan/core/gpu_units.hpp"
 #include "gpuplan/core/stabbing_index.hpp"
 #include "gpuplan/model/checkpoint_policy.hpp"
+#include "gpuplan/model/job_source_traits.hpp"
 #include "gpuplan/model/mig_geometry.hpp"
 #include "gpuplan/model/pod_placement.hpp"
 #include "gpuplan/model/topology.hpp"
@@ -329,25 +330,9 @@ struct Results {
     StabbingIndex pendingSpanIndex;         ///< which pending spans hold a time (pendingAt)
     StabbingIndex segmentIndex;             ///< which bindings hold a time (stateAt)
 
-    /// Checkpoint policy of every job source (JobTraitsDef::checkpointIntervalS and
-    /// checkpointCostS), indexed by JobSource, then by source index as classNames,
-    /// explicitNames and traceNames are.
-    std::array<std::vector<CheckpointPolicy>, 3> sourceCheckpoints;
-    /// JobTraitsDef::elasticMaxGpus of every job source, indexed as sourceCheckpoints.
-    std::array<std::vector<int>, 3> sourceElasticMaxGpus;
-    /// JobTraitsDef::engineActive of every job source, indexed as sourceCheckpoints; 0 where
-    /// unset (a time demand never below the SM demand reads 0 as "as the SM demand").
-    std::array<std::vector<float>, 3> sourceEngineActive;
-    /// A job source's arithmetic (roofline.hpp), for the MFU on its GPU and the inspector.
-    struct SourceArithmetic {
-        float flopsPerByte = 0;  ///< 0 = compute-bound
-        float matmulShare = 1;
-        Precision precision = Precision::Bf16;
-    };
-    /// Of every job source, indexed as sourceCheckpoints; anyFlopsPerByte when one sets
-    /// flopsPerByte, so a run without any never looks.
-    std::array<std::vector<SourceArithmetic>, 3> sourceArithmetic;
-    bool anyFlopsPerByte = false;
+    /// Every job source's traits (checkpoints, elastic maximum, engine activity, arithmetic),
+    /// by source as classNames, explicitNames and traceNames are.
+    JobSourceTraits sourceTraits;
 
     std::vector<Kpi> kpis;
     std::vector<GroupKpis> teamKpis;   ///< per team with a job submitted before the end
@@ -380,22 +365,11 @@ struct Results {
     /// The most pods the job may hold: its own pods, or more for an elastic job (whole pods up
     /// to its source's elasticMaxGpus).
     int maxPodsOf(std::uint32_t job) const;
-    /// Keeps what is read of a job source's traits during the run (the source* tables), for
-    /// the next source of its kind.
-    void addJobSource(JobSource source, const JobTraitsDef& traits);
     /// The job's source's engineActive (JobTraitsDef), 0 where unset.
-    float engineActiveOf(const JobSpec& spec) const {
-        const auto& values = sourceEngineActive[static_cast<std::size_t>(spec.source)];
-        return spec.sourceIndex < values.size() ? values[spec.sourceIndex] : 0.0f;
-    }
-    /// The job's MFU at full speed on `gpu`, against its BF16 peak: its spec's (its precision's
-    /// speed-up in it) under the roofline's ceiling for its source's flopsPerByte
-    /// (roofline.hpp).
-    double mfuOn(const JobSpec& spec, const GpuModel& gpu) const;
-    /// The job's source's arithmetic (all defaults for a job of no known source).
-    SourceArithmetic arithmeticOf(const JobSpec& spec) const {
-        const auto& values = sourceArithmetic[static_cast<std::size_t>(spec.source)];
-        return spec.sourceIndex < values.size() ? values[spec.sourceIndex] : SourceArithmetic{};
+    float engineActiveOf(const JobSpec& spec) const { return sourceTraits.engineActiveOf(spec); }
+    /// The job's MFU at full speed on `gpu` (JobSourceTraits::mfuOn).
+    double mfuOn(const JobSpec& spec, const GpuModel& gpu) const {
+        return sourceTraits.mfuOn(spec, gpu);
     }
     /// GPU-equivalents a binding's work is counted in (lost work, useful GPU-seconds): what it
     /// holds, × pods asked ÷ pods held (an elastic job's work is measured at its own size).
