@@ -27,7 +27,7 @@ packages=(
     dpkg-dev file clang-format
     clang-14 libclang-rt-14-dev
     slurm-wlm slurm-client munge python3-yaml
-    poppler-utils ccache
+    poppler-utils ccache lld
 )
 
 install_missing() {
@@ -99,8 +99,9 @@ case "${1:-}" in
         # The engine and the CLI again under AddressSanitizer + UndefinedBehaviorSanitizer.
         timed "sanitizer build" build asan
         timed "sanitizer tests" ctest --preset asan
-        # The fuzz targets (clang 14) for a fixed number of runs each, about 15 s per target.
-        timed "fuzz build and run" tests/fuzz/run_fuzzers.sh
+        # The fuzz targets (built with the sanitizer build) for a fixed number of runs each,
+        # about 15 s per target.
+        timed "fuzz run" tests/fuzz/run_fuzzers.sh
         echo "dev.sh: all tests passed in $SECONDS s (${step_times[*]/%/;})"
         ;;
     *)

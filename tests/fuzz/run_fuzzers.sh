@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (cmake preset "fuzz": clang 14, ASan + UBSan) and runs each one.
+# Builds the libFuzzer targets (cmake preset "asan": clang 14, ASan + UBSan, coverage) and runs
+# each one. Corpora and findings are kept in build/fuzz.
 #
 #   tests/fuzz/run_fuzzers.sh                  the CI smoke run: a fixed number of runs per target
 #                                              from a fixed seed, about 15 s each (at most ~20 s)
@@ -30,9 +31,12 @@ case "${1:-}" in
         ;;
 esac
 
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz
+targets=(fuzz_scenario fuzz_trace fuzz_openb fuzz_kueue fuzz_fleet_import fuzz_slurm fuzz_lesson
+         fuzz_sweep)
+cmake --preset asan >/dev/null
+cmake --build --preset asan --target "${targets[@]}"
 
+binaries=build/asan/tests/fuzz
 build=build/fuzz
 fuzz_dir=tests/fuzz
 shipped_data=presets/data
@@ -114,8 +118,7 @@ declare -A dictionary=([fuzz_scenario]=scenario.dict [fuzz_trace]=trace.dict [fu
                        [fuzz_slurm]=slurm.dict [fuzz_lesson]=lesson.dict [fuzz_sweep]=sweep.dict)
 
 status=0
-for target in fuzz_scenario fuzz_trace fuzz_openb fuzz_kueue fuzz_fleet_import fuzz_slurm \
-              fuzz_lesson fuzz_sweep; do
+for target in "${targets[@]}"; do
     seeds=$(seed_corpus "$target")
     findings=$build/findings/$target
     mkdir -p "$findings"
@@ -133,7 +136,7 @@ for target in fuzz_scenario fuzz_trace fuzz_openb fuzz_kueue fuzz_fleet_import f
     log=$build/$target.log
     echo "run_fuzzers.sh: $target ${args[*]} $corpus $seeds (log: $log)"
     start=$(date +%s)
-    if "$build/tests/fuzz/$target" "${args[@]}" "$corpus" "$seeds" >"$log" 2>&1; then
+    if "$binaries/$target" "${args[@]}" "$corpus" "$seeds" >"$log" 2>&1; then
         echo "run_fuzzers.sh: $target ok: $(grep -o 'Done [0-9]* runs' "$log" | tail -1)" \
             "in $(($(date +%s) - start)) s"
     else
@@ -141,7 +144,7 @@ for target in fuzz_scenario fuzz_trace fuzz_openb fuzz_kueue fuzz_fleet_import f
         echo "run_fuzzers.sh: $target FAILED; the end of $log:" >&2
         tail -n 40 "$log" >&2
         echo "run_fuzzers.sh: reproducer(s) in $findings/; replay one with" \
-            "$build/tests/fuzz/$target FILE" >&2
+            "$binaries/$target FILE" >&2
     fi
 done
 exit $status

@@ -73,7 +73,7 @@ FleetEdit accept(Scenario&& after, std::string label) {
     return FleetEdit{std::move(after), {}, std::move(label)};
 }
 
-std::string quoted(const std::string& s) {
+std::string inQuotes(const std::string& s) {
     return "\"" + s + "\"";
 }
 
@@ -216,15 +216,15 @@ FleetEdit finish(const Scenario& before, Scenario&& after, const AddressMap& map
         if (auto to = carried(pin.target))
             pin.target = *to;
         else
-            error = who + " is pinned to " + toString(pin.level) + " " + quoted(pin.target) +
+            error = who + " is pinned to " + toString(pin.level) + " " + inQuotes(pin.target) +
                     ", which this edit removes; unpin or move it first";
     };
     for (JobClassDef& c : after.jobClasses)
-        carryPin(c.traits.pin, "job class " + quoted(c.name));
+        carryPin(c.traits.pin, "job class " + inQuotes(c.name));
     for (JobDef& j : after.jobs)
-        carryPin(j.traits.pin, "job " + quoted(j.name));
+        carryPin(j.traits.pin, "job " + inQuotes(j.name));
     for (TraceDef& t : after.traces)
-        carryPin(t.traits.pin, "trace " + quoted(t.file));
+        carryPin(t.traits.pin, "trace " + inQuotes(t.file));
     if (!error.empty()) return refuse(error);
 
     std::vector<NodeEventDef> events;
@@ -334,7 +334,7 @@ std::optional<Address> locate(const Scenario& s, const std::string& name, int le
 /// the file's. Node events (cordon, fail, repair) still apply to them.
 std::optional<FleetEdit> nodeListRefusal(const Scenario& s) {
     if (!s.nodeList) return std::nullopt;
-    return refuse("this fleet is the node list " + quoted(s.nodeList->file) +
+    return refuse("this fleet is the node list " + inQuotes(s.nodeList->file) +
                   ": its nodes come from that file and are not added or removed here "
                   "(cordon, fail and repair still work)");
 }
@@ -354,7 +354,7 @@ FleetEdit addPod(const Scenario& s) {
     const FleetDefPath p{static_cast<int>(after.pods.size()) - 1};
     if (std::string why = nameFreshly(after, p, "pod", siblingCopies(after, p) - 1); !why.empty())
         return refuse(why);
-    return accept(std::move(after), "Add pod " + quoted(defName(after, p)));
+    return accept(std::move(after), "Add pod " + inQuotes(defName(after, p)));
 }
 
 FleetEdit addRack(const Scenario& s, int pod) {
@@ -368,7 +368,7 @@ FleetEdit addRack(const Scenario& s, int pod) {
     if (std::string why = nameFreshly(after, p, stemOf(rack.name), siblingCopies(after, p) - 1);
         !why.empty())
         return refuse(why);
-    return accept(std::move(after), "Add rack " + quoted(defName(after, p)));
+    return accept(std::move(after), "Add rack " + inQuotes(defName(after, p)));
 }
 
 FleetEdit addNodeGroup(const Scenario& s, int pod, int rack) {
@@ -381,7 +381,7 @@ FleetEdit addNodeGroup(const Scenario& s, int pod, int rack) {
             nameFreshly(after, p, stemOf(groups.back().name), static_cast<int>(groups.size()));
         !why.empty())
         return refuse(why);
-    return accept(std::move(after), "Add node group " + quoted(defName(after, p)));
+    return accept(std::move(after), "Add node group " + inQuotes(defName(after, p)));
 }
 
 FleetEdit duplicateDef(const Scenario& s, FleetDefPath p) {
@@ -398,7 +398,7 @@ FleetEdit duplicateDef(const Scenario& s, FleetDefPath p) {
         !why.empty())
         return refuse(why);
     return finish(s, std::move(after), insertedDefs(copy, 1),
-                  std::string("Duplicate ") + levelName(p.level()) + " " + quoted(name));
+                  std::string("Duplicate ") + levelName(p.level()) + " " + inQuotes(name));
 }
 
 FleetEdit removeDef(const Scenario& s, FleetDefPath p) {
@@ -415,7 +415,7 @@ FleetEdit removeDef(const Scenario& s, FleetDefPath p) {
     }
     withSiblings(after, p, [](auto& defs, int i) { defs.erase(defs.begin() + i); });
     return finish(s, std::move(after), removedDef(p),
-                  std::string("Remove ") + levelName(p.level()) + " " + quoted(name));
+                  std::string("Remove ") + levelName(p.level()) + " " + inQuotes(name));
 }
 
 FleetEdit setCount(const Scenario& s, FleetDefPath p, int count) {
@@ -426,7 +426,7 @@ FleetEdit setCount(const Scenario& s, FleetDefPath p, int count) {
     Scenario after = s;
     withSiblings(after, p, [&](auto& defs, int i) { defs[i].count = count; });
     return finish(s, std::move(after), keptCopies(p, count),
-                  std::string("Set ") + levelName(p.level()) + " " + quoted(defName(after, p)) +
+                  std::string("Set ") + levelName(p.level()) + " " + inQuotes(defName(after, p)) +
                       " count to " + std::to_string(count));
 }
 
@@ -438,7 +438,7 @@ FleetEdit renameDef(const Scenario& s, FleetDefPath p, const std::string& name) 
     withSiblings(after, p, [&](auto& defs, int i) { defs[i].name = name; });
     return finish(
         s, std::move(after), unchanged(),
-        std::string("Rename ") + levelName(p.level()) + " " + quoted(old) + " to " + quoted(name));
+        std::string("Rename ") + levelName(p.level()) + " " + inQuotes(old) + " to " + inQuotes(name));
 }
 
 FleetEdit setNodeType(const Scenario& s, FleetDefPath p, const std::string& nodeTypeId,
@@ -448,22 +448,22 @@ FleetEdit setNodeType(const Scenario& s, FleetDefPath p, const std::string& node
     for (const NodeType& own : s.definedNodeTypes)  // an imported fleet's own types
         if (own.id == nodeTypeId) type = &own;
     if (!type)
-        return refuse("unknown node type " + quoted(nodeTypeId) +
+        return refuse("unknown node type " + inQuotes(nodeTypeId) +
                       " (not in the catalog nor the scenario's own)");
     const GpuModel* model = catalog.findGpu(type->gpuModel);
-    if (!model) return refuse("the catalog lacks GPU model " + quoted(type->gpuModel));
+    if (!model) return refuse("the catalog lacks GPU model " + inQuotes(type->gpuModel));
     Scenario after = s;
     after.pods[p.pod].racks[p.rack].nodes[p.group].nodeType = nodeTypeId;
     keepUsedHardware(after, *type, *model);
     return accept(std::move(after),
-                  "Set node type of " + quoted(defName(after, p)) + " to " + nodeTypeId);
+                  "Set node type of " + inQuotes(defName(after, p)) + " to " + nodeTypeId);
 }
 
 FleetEdit setBuyingClass(const Scenario& s, FleetDefPath p, BuyingClass buyingClass) {
     if (p.level() != 2 || !exists(s, p)) return refuse("buying classes belong to node groups");
     Scenario after = s;
     after.pods[p.pod].racks[p.rack].nodes[p.group].buyingClass = buyingClass;
-    return accept(std::move(after), "Set buying class of " + quoted(defName(after, p)) + " to " +
+    return accept(std::move(after), "Set buying class of " + inQuotes(defName(after, p)) + " to " +
                                         toString(buyingClass));
 }
 
@@ -482,8 +482,8 @@ FleetEdit setReadyAt(const Scenario& s, FleetDefPath p, double readyAtS) {
     else if (g.state == NodeState::Provisioning)
         g.state = NodeState::Ready;
     return accept(std::move(after),
-                  readyAtS > 0 ? "Deliver " + quoted(g.name) + " at " + formatSimTime(readyAtS)
-                               : "Deliver " + quoted(g.name) + " from the start");
+                  readyAtS > 0 ? "Deliver " + inQuotes(g.name) + " at " + formatSimTime(readyAtS)
+                               : "Deliver " + inQuotes(g.name) + " from the start");
 }
 
 FleetEdit setGroupState(const Scenario& s, FleetDefPath p, NodeState state) {
@@ -498,7 +498,7 @@ FleetEdit setGroupState(const Scenario& s, FleetDefPath p, NodeState state) {
     Scenario after = s;
     NodeGroupDef& g = after.pods[p.pod].racks[p.rack].nodes[p.group];
     g.state = state;
-    return accept(std::move(after), "Start " + quoted(g.name) + " " + toString(state));
+    return accept(std::move(after), "Start " + inQuotes(g.name) + " " + toString(state));
 }
 
 FleetEdit setUplinkOversubscription(const Scenario& s, bool rack, double ratio) {
@@ -520,7 +520,7 @@ FleetEdit duplicateRack(const Scenario& s, const std::string& rackName, int copi
     if (auto refusal = nodeListRefusal(s)) return *refusal;
     if (copies < 1) return refuse("nothing to add");
     std::optional<Address> a = locate(s, rackName, 1);
-    if (!a) return refuse("no rack named " + quoted(rackName));
+    if (!a) return refuse("no rack named " + inQuotes(rackName));
     Scenario work = s;
     isolate(work, *a, 0);
     const FleetDefPath rackPath{a->def[0], a->def[1]};
@@ -553,13 +553,13 @@ FleetEdit duplicateRack(const Scenario& s, const std::string& rackName, int copi
 FleetEdit removeRack(const Scenario& s, const std::string& rackName) {
     if (auto refusal = nodeListRefusal(s)) return *refusal;
     std::optional<Address> a = locate(s, rackName, 1);
-    if (!a) return refuse("no rack named " + quoted(rackName));
+    if (!a) return refuse("no rack named " + inQuotes(rackName));
     Scenario work = s;
     isolate(work, *a, 0);
     isolate(work, *a, 1);
     const FleetDefPath p{a->def[0], a->def[1]};
     if (work.pods[p.pod].racks.size() == 1)
-        return refuse("rack " + quoted(rackName) +
+        return refuse("rack " + inQuotes(rackName) +
                       " is its pod's only rack; remove the pod in the Fleet panel instead");
     Scenario after = work;
     after.pods[p.pod].racks.erase(after.pods[p.pod].racks.begin() + p.rack);
@@ -569,14 +569,14 @@ FleetEdit removeRack(const Scenario& s, const std::string& rackName) {
 FleetEdit removeNode(const Scenario& s, const std::string& nodeName) {
     if (auto refusal = nodeListRefusal(s)) return *refusal;
     std::optional<Address> a = locate(s, nodeName, 2);
-    if (!a) return refuse("no node named " + quoted(nodeName));
+    if (!a) return refuse("no node named " + inQuotes(nodeName));
     Scenario work = s;
     for (int level = 0; level < 3; ++level)
         isolate(work, *a, level);
     const FleetDefPath p{a->def[0], a->def[1], a->def[2]};
     auto& groups = work.pods[p.pod].racks[p.rack].nodes;
     if (groups.size() == 1)
-        return refuse("node " + quoted(nodeName) + " is its rack's only node; remove the rack");
+        return refuse("node " + inQuotes(nodeName) + " is its rack's only node; remove the rack");
     Scenario after = work;
     auto& afterGroups = after.pods[p.pod].racks[p.rack].nodes;
     afterGroups.erase(afterGroups.begin() + p.group);
@@ -590,7 +590,7 @@ FleetEdit addNodeEvent(const Scenario& s, const std::string& target, double time
         const Fleet f = Fleet::build(s);
         known = f.findNode(target) || f.findRack(target) || f.findPod(target);
     }
-    if (!known) return refuse("no node, rack or pod named " + quoted(target));
+    if (!known) return refuse("no node, rack or pod named " + inQuotes(target));
     if (!(timeS >= 0)) return refuse("an event's time must not be negative");
     Scenario after = s;
     after.nodeEvents.push_back(NodeEventDef{timeS, target, state});
@@ -616,7 +616,7 @@ FleetEdit addDelivery(const Scenario& s, const std::string& podName, double read
     } else {
         a = locate(s, podName, 0);
     }
-    if (!a) return refuse("no pod named " + quoted(podName));
+    if (!a) return refuse("no pod named " + inQuotes(podName));
     Scenario after = s;
     isolate(after, *a, 0);
     auto& racks = after.pods[a->def[0]].racks;
