@@ -436,9 +436,9 @@ FleetEdit renameDef(const Scenario& s, FleetDefPath p, const std::string& name) 
     Scenario after = s;
     const std::string old = defName(after, p);
     withSiblings(after, p, [&](auto& defs, int i) { defs[i].name = name; });
-    return finish(
-        s, std::move(after), unchanged(),
-        std::string("Rename ") + levelName(p.level()) + " " + inQuotes(old) + " to " + inQuotes(name));
+    return finish(s, std::move(after), unchanged(),
+                  std::string("Rename ") + levelName(p.level()) + " " + inQuotes(old) + " to " +
+                      inQuotes(name));
 }
 
 FleetEdit setNodeType(const Scenario& s, FleetDefPath p, const std::string& nodeTypeId,
