@@ -9,6 +9,7 @@
 #include <QtTest>
 #include <memory>
 
+#include "app_test_paths.hpp"
 #include "editors/time_scrubber.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "gpuplan/sim/simulate.hpp"
@@ -17,8 +18,8 @@
 
 namespace gpuplan::app::test {
 
-inline const QString kPresets = QStringLiteral(GPUPLAN_TEST_PRESETS_DIR);
-inline const QString kMalformed = QStringLiteral(GPUPLAN_TEST_DATA_DIR "/malformed");
+inline const QString kPresets = QString::fromStdString(presetsDir().string());
+inline const QString kMalformed = QString::fromStdString((testDataDir() / "malformed").string());
 
 inline Catalog catalog() {
     return loadCatalog((kPresets + "/catalog/catalog.json").toStdString());

@@ -11,6 +11,7 @@
 #include <QToolButton>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "charts/chart_board.hpp"
 #include "editors/inspector.hpp"
@@ -677,5 +678,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(AppTest)
+GPUPLAN_APP_TEST("test_app", AppTest);
 #include "test_app.moc"

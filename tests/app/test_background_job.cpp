@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "app_test_main.hpp"
 #include "shell/background_job.hpp"
 
 using namespace gpuplan::app;
@@ -136,5 +137,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(BackgroundJobTest)
+GPUPLAN_APP_TEST("test_background_job", BackgroundJobTest);
 #include "test_background_job.moc"

@@ -14,6 +14,7 @@
 #include <QSlider>
 #include <QSpinBox>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "buying_mix/buying_mix_controls.hpp"
 #include "buying_mix/buying_mix_dock.hpp"
@@ -448,5 +449,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(BuyingMixControlsTest)
+GPUPLAN_APP_TEST("test_buying_mix_controls", BuyingMixControlsTest);
 #include "test_buying_mix_controls.moc"

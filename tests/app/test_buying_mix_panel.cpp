@@ -5,6 +5,7 @@
 // shows the book, the prices the fleet pays, break-even and chargeback.
 #include <QComboBox>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "buying_mix/buying_mix_dock.hpp"
 #include "buying_mix/buying_mix_panel.hpp"
@@ -207,5 +208,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(BuyingMixPanelTest)
+GPUPLAN_APP_TEST("test_buying_mix_panel", BuyingMixPanelTest);
 #include "test_buying_mix_panel.moc"

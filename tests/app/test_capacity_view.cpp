@@ -5,6 +5,7 @@
 #include <QPushButton>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "charts/capacity_view.hpp"
 #include "charts/chart_panel.hpp"
@@ -102,5 +103,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(CapacityViewTest)
+GPUPLAN_APP_TEST("test_capacity_view", CapacityViewTest);
 #include "test_capacity_view.moc"

@@ -2,6 +2,7 @@
 // ticks that suit the size the dock gives them.
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "charts/chart_board.hpp"
 #include "format/ui_palette.hpp"
@@ -131,5 +132,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ChartsTest)
+GPUPLAN_APP_TEST("test_charts", ChartsTest);
 #include "test_charts.moc"

@@ -4,6 +4,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "charts/chart_board.hpp"
 #include "charts/chart_panel.hpp"
@@ -33,8 +34,8 @@ JobDef job(const char* name, const char* team, int gpus, double durationS, doubl
 /// from 2 d), a 1-day run, no job classes; teams research and applied each hold a nominal
 /// quota of 8 H100 in cohort "lab" (no limits: each may borrow all the other leaves unused).
 Scenario twoTeams(std::vector<JobDef> jobs) {
-    Scenario s =
-        loadScenario(GPUPLAN_TEST_PRESETS_DIR "/scenarios/default.json", app::test::catalog());
+    Scenario s = loadScenario((app::test::presetsDir() / "scenarios/default.json").string(),
+                              app::test::catalog());
     s.horizonS = 24 * kHourS;
     s.jobClasses.clear();
     s.jobs = std::move(jobs);
@@ -259,5 +260,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(CohortViewTest)
+GPUPLAN_APP_TEST("test_cohort_view", CohortViewTest);
 #include "test_cohort_view.moc"

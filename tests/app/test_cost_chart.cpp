@@ -3,6 +3,7 @@
 // an empty plot when the run has no prices.
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "charts/chart_board.hpp"
 #include "charts/chart_panel.hpp"
@@ -106,5 +107,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(CostChartTest)
+GPUPLAN_APP_TEST("test_cost_chart", CostChartTest);
 #include "test_cost_chart.moc"

@@ -5,6 +5,7 @@
 #include <QTextDocumentFragment>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "editors/inspector.hpp"
 #include "format/kpi_format.hpp"
@@ -173,5 +174,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(CostReadoutsTest)
+GPUPLAN_APP_TEST("test_cost_readouts", CostReadoutsTest);
 #include "test_cost_readouts.moc"

@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "charts/capacity_view.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
@@ -191,8 +192,8 @@ private slots:
             auto* dialog = qobject_cast<FleetImportDialog*>(QApplication::activeModalWidget());
             QVERIFY(dialog);
             FleetImportRequest r;
-            r.nodesFile = QStringLiteral(GPUPLAN_TEST_DATA_DIR "/k8s/nodes.json");
-            r.workFile = QStringLiteral(GPUPLAN_TEST_DATA_DIR "/k8s/pods.json");
+            r.nodesFile = QString::fromStdString((testDataDir() / "k8s/nodes.json").string());
+            r.workFile = QString::fromStdString((testDataDir() / "k8s/pods.json").string());
             r.horizonDays = 1;
             dialog->setRequest(r);
             QSignalSpy read(dialog, &FleetImportDialog::previewChanged);
@@ -231,5 +232,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(DocumentSwitchTest)
+GPUPLAN_APP_TEST("test_document_switch", DocumentSwitchTest);
 #include "test_document_switch.moc"

@@ -5,6 +5,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "tables/workload_models.hpp"
@@ -201,5 +202,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ElasticEditorTest)
+GPUPLAN_APP_TEST("test_elastic_editor", ElasticEditorTest);
 #include "test_elastic_editor.moc"

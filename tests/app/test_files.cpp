@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 
 using namespace gpuplan;
@@ -17,6 +18,7 @@ using namespace gpuplan::app;
 using namespace gpuplan::app::test;
 
 namespace {
+constexpr char kTestName[] = "test_files";
 constexpr char kCrashMode[] = "--edit-then-crash";
 
 /// The child: open the default preset like the application does, make one edit, and die
@@ -47,7 +49,8 @@ private slots:
         }
         QProcess child;
         child.setProcessChannelMode(QProcess::ForwardedChannels);
-        child.start(QCoreApplication::applicationFilePath(), {QString::fromLatin1(kCrashMode)});
+        child.start(QCoreApplication::applicationFilePath(),
+                    {QString::fromLatin1(kTestName), QString::fromLatin1(kCrashMode)});
         QVERIFY(child.waitForStarted(10000));
         QVERIFY(child.waitForFinished(60000));
         QCOMPARE(child.exitStatus(), QProcess::CrashExit);
@@ -167,13 +170,17 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) {
+namespace {
+/// This file's main: the test, or with --edit-then-crash the child the first test kills.
+int filesTestMain(int argc, char** argv) {
     QApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true);
     if (argc > 1 && QByteArray(argv[1]) == kCrashMode) return editThenCrash();
     FilesTest test;
-    QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&test, argc, argv);
 }
+}  // namespace
+
+static const bool registered [[maybe_unused]] = registerAppTest(kTestName, &filesTestMain);
 
 #include "test_files.moc"

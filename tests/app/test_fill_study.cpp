@@ -4,6 +4,8 @@
 #include <QStandardItemModel>
 #include <QtTest>
 
+#include "app_test_main.hpp"
+#include "app_test_paths.hpp"
 #include "charts/fill_curve_chart.hpp"
 #include "gpuplan/model/openb.hpp"
 #include "studies/fill_study_view.hpp"
@@ -14,7 +16,7 @@ using namespace gpuplan::app;
 namespace {
 
 std::filesystem::path openbTestData() {
-    return std::filesystem::path(GPUPLAN_TEST_DATA_DIR) / "openb";
+    return app::test::testDataDir() / "openb";
 }
 
 }  // namespace
@@ -61,8 +63,7 @@ private slots:
     void aMalformedPodListIsRefusedWithItsLine() {
         FillStudyView view({});
         view.setNodesFile(openbTestData() / "fill-nodes.csv");
-        const auto bad = std::filesystem::path(GPUPLAN_TEST_DATA_DIR) / "malformed" /
-                         "openb-pods-not-a-number.csv";
+        const auto bad = app::test::testDataDir() / "malformed" / "openb-pods-not-a-number.csv";
         view.setPodsFile(bad);
         view.run();
         QVERIFY(!view.runner().running());
@@ -87,5 +88,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(FillStudyTest)
+GPUPLAN_APP_TEST("test_fill_study", FillStudyTest);
 #include "test_fill_study.moc"

@@ -10,6 +10,7 @@
 #include <QSpinBox>
 #include <QTreeView>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "fleet/fleet_edits.hpp"
 #include "fleet/fleet_panel.hpp"
@@ -584,5 +585,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(FleetEditorTest)
+GPUPLAN_APP_TEST("test_fleet_editor", FleetEditorTest);
 #include "test_fleet_editor.moc"

@@ -7,6 +7,7 @@
 #include <QPushButton>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "import/fleet_import_dialog.hpp"
 
@@ -15,7 +16,7 @@ using namespace gpuplan::app;
 
 namespace {
 
-const QString kK8s = QStringLiteral(GPUPLAN_TEST_DATA_DIR "/k8s");
+const QString kK8s = QString::fromStdString((app::test::testDataDir() / "k8s").string());
 
 FleetImportRequest fixtureRequest() {
     FleetImportRequest r;
@@ -68,7 +69,7 @@ private slots:
     void slurmNodesSacctAndTopologyPreviewToo() {
         // tests/data/slurm: 6 GPU nodes (34 GPUs) behind a spine with four leaf switches, and
         // an accounting export replayed as a sacct trace.
-        const QString slurm = QStringLiteral(GPUPLAN_TEST_DATA_DIR "/slurm");
+        const QString slurm = QString::fromStdString((app::test::testDataDir() / "slurm").string());
         const Catalog catalog = test::catalog();
         FleetImportDialog dialog(catalog);
         FleetImportRequest r;
@@ -97,7 +98,7 @@ private slots:
         // nodes.txt's gpu06 has Gres=gpu:h100:4, and "h100" is in three catalog models' names:
         // instead of only failing, the preview offers them; choosing one adds h100=MODEL to the
         // GPU types (as if typed) and reads again, now with gpu06 on that model.
-        const QString slurm = QStringLiteral(GPUPLAN_TEST_DATA_DIR "/slurm");
+        const QString slurm = QString::fromStdString((app::test::testDataDir() / "slurm").string());
         const Catalog catalog = test::catalog();
         FleetImportDialog dialog(catalog);
         FleetImportRequest r;
@@ -213,5 +214,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(FleetImportTest)
+GPUPLAN_APP_TEST("test_fleet_import", FleetImportTest);
 #include "test_fleet_import.moc"

@@ -8,6 +8,7 @@
 #include <QDoubleSpinBox>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "buying_mix/forecast_dock.hpp"
 #include "charts/forecast_chart.hpp"
@@ -78,5 +79,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ForecastTest)
+GPUPLAN_APP_TEST("test_forecast", ForecastTest);
 #include "test_forecast.moc"

@@ -2,6 +2,7 @@
 // team colours that stay apart for dozens of teams.
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "charts/chart_board.hpp"
 #include "editors/time_scrubber.hpp"
@@ -173,5 +174,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(FormattingTest)
+GPUPLAN_APP_TEST("test_formatting", FormattingTest);
 #include "test_formatting.moc"

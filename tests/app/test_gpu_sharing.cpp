@@ -16,6 +16,7 @@
 #include <QSpinBox>
 #include <QTreeView>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "editors/gpu_sharing_editor.hpp"
 #include "editors/inspector.hpp"
@@ -544,5 +545,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(GpuSharingTest)
+GPUPLAN_APP_TEST("test_gpu_sharing", GpuSharingTest);
 #include "test_gpu_sharing.moc"

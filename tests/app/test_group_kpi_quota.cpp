@@ -2,6 +2,8 @@
 // borrows the quota of team applied (worked by hand), and the dashes for teams without one.
 #include <QtTest>
 
+#include "app_test_main.hpp"
+#include "app_test_paths.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "gpuplan/sim/simulate.hpp"
 #include "tables/group_kpi_table_model.hpp"
@@ -18,8 +20,10 @@ namespace {
 /// at 0 included) research uses 96 and borrows 32, and applied, the pool's only member with
 /// unused quota (63 or 64 of it), lends all 32.
 Scenario borrowing() {
-    const Catalog catalog = loadCatalog(GPUPLAN_TEST_PRESETS_DIR "/catalog/catalog.json");
-    Scenario s = loadScenario(GPUPLAN_TEST_PRESETS_DIR "/scenarios/default.json", catalog);
+    const Catalog catalog =
+        loadCatalog((app::test::presetsDir() / "catalog/catalog.json").string());
+    Scenario s =
+        loadScenario((app::test::presetsDir() / "scenarios/default.json").string(), catalog);
     s.horizonS = 86400;
     s.jobClasses.clear();
     s.jobs.clear();
@@ -150,5 +154,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(GroupKpiQuotaTest)
+GPUPLAN_APP_TEST("test_group_kpi_quota", GroupKpiQuotaTest);
 #include "test_group_kpi_quota.moc"

@@ -5,6 +5,7 @@
 #include <QtTest>
 #include <tuple>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "editors/inspector.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
@@ -19,8 +20,10 @@ namespace {
 /// The default preset's fleet with two explicit 8-GPU jobs of 10 h from t = 0: "saved"
 /// checkpoints every hour, "unsaved" never. Pod "pod-a", where both start, fails at 3.5 h.
 Scenario twoJobsWhosePodFails() {
-    const Catalog catalog = loadCatalog(GPUPLAN_TEST_PRESETS_DIR "/catalog/catalog.json");
-    Scenario s = loadScenario(GPUPLAN_TEST_PRESETS_DIR "/scenarios/default.json", catalog);
+    const Catalog catalog =
+        loadCatalog((app::test::presetsDir() / "catalog/catalog.json").string());
+    Scenario s =
+        loadScenario((app::test::presetsDir() / "scenarios/default.json").string(), catalog);
     s.jobClasses.clear();
     s.jobs.clear();
     for (const char* name : {"saved", "unsaved"}) {
@@ -259,5 +262,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(JobInspectorTest)
+GPUPLAN_APP_TEST("test_job_inspector", JobInspectorTest);
 #include "test_job_inspector.moc"

@@ -5,6 +5,7 @@
 
 #include <QListWidget>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "editors/gpu_sharing_editor.hpp"
 #include "editors/job_palette.hpp"
@@ -88,7 +89,7 @@ private slots:
         list.file = "fill-nodes.csv";
         auto data = std::make_shared<NodeListData>();
         data->file = list.file;
-        data->nodes = readOpenbNodes(GPUPLAN_TEST_DATA_DIR "/openb/fill-nodes.csv");
+        data->nodes = readOpenbNodes((testDataDir() / "openb/fill-nodes.csv").string());
         list.data = data;
         s.nodeList = list;
         QVERIFY(offers(jobTemplates(s), "ready:inference-share"));
@@ -154,7 +155,7 @@ private slots:
             auto* dialog = qobject_cast<FleetImportDialog*>(QApplication::activeModalWidget());
             QVERIFY(dialog);
             FleetImportRequest request;
-            request.nodesFile = QStringLiteral(GPUPLAN_TEST_DATA_DIR "/k8s/nodes.json");
+            request.nodesFile = QString::fromStdString((testDataDir() / "k8s/nodes.json").string());
             request.horizonDays = 1;
             dialog->setRequest(request);
             QSignalSpy read(dialog, &FleetImportDialog::previewChanged);
@@ -179,5 +180,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(JobTemplatesTest)
+GPUPLAN_APP_TEST("test_job_templates", JobTemplatesTest);
 #include "test_job_templates.moc"

@@ -8,6 +8,7 @@
 #include <QToolBar>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "gpuplan/studies/replications.hpp"
 #include "kpis/kpi_strip.hpp"
@@ -129,5 +130,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(KpiStripTest)
+GPUPLAN_APP_TEST("test_kpi_strip", KpiStripTest);
 #include "test_kpi_strip.moc"

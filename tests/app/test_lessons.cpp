@@ -11,6 +11,7 @@
 #include <QTextBrowser>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "lessons/lessons_dock.hpp"
 #include "topology/gpu_sub_cells.hpp"
@@ -195,5 +196,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(LessonsTest)
+GPUPLAN_APP_TEST("test_lessons", LessonsTest);
 #include "test_lessons.moc"

@@ -5,6 +5,7 @@
 #include <QWheelEvent>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 
 using namespace gpuplan;
@@ -117,5 +118,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(NavigationTest)
+GPUPLAN_APP_TEST("test_navigation", NavigationTest);
 #include "test_navigation.moc"

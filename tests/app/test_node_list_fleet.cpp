@@ -3,6 +3,8 @@
 // reason, never touching an empty pod list; node events on its nodes still work.
 #include <QtTest>
 
+#include "app_test_main.hpp"
+#include "app_test_paths.hpp"
 #include "fleet/fleet_edits.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 
@@ -13,8 +15,8 @@ namespace {
 
 Scenario replay() {
     // Two GPU nodes, n-p100-0 and n-g2-0, in one rack "pod-rack" of pod "pod".
-    return loadScenario(GPUPLAN_TEST_DATA_DIR "/openb/replay.json",
-                        loadCatalog(GPUPLAN_TEST_PRESETS_DIR "/catalog/catalog.json"));
+    return loadScenario((app::test::testDataDir() / "openb/replay.json").string(),
+                        loadCatalog((app::test::presetsDir() / "catalog/catalog.json").string()));
 }
 
 const std::string kRefusal =
@@ -42,7 +44,7 @@ private slots:
         QVERIFY2(cordon.ok(), cordon.error.c_str());
         QCOMPARE(cordon.scenario->nodeEvents.size(), std::size_t{1});
         validateScenario(*cordon.scenario,
-                         loadCatalog(GPUPLAN_TEST_PRESETS_DIR "/catalog/catalog.json"));
+                         loadCatalog((app::test::presetsDir() / "catalog/catalog.json").string()));
         const FleetEdit rack = addNodeEvent(s, "pod-rack", 600, NodeState::Failed);
         QVERIFY2(rack.ok(), rack.error.c_str());
         const FleetEdit unknown = addNodeEvent(s, "n-nope", 600, NodeState::Failed);
@@ -51,5 +53,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(NodeListFleetTest)
+GPUPLAN_APP_TEST("test_node_list_fleet", NodeListFleetTest);
 #include "test_node_list_fleet.moc"

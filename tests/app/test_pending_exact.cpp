@@ -4,6 +4,7 @@
 #include <QTableView>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "gpuplan/core/time_format.hpp"
 #include "kpis/group_kpi_panel.hpp"
@@ -249,5 +250,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(PendingExactTest)
+GPUPLAN_APP_TEST("test_pending_exact", PendingExactTest);
 #include "test_pending_exact.moc"

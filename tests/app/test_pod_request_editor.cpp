@@ -5,6 +5,7 @@
 #include <QTableView>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "tables/pod_request_model.hpp"
@@ -239,5 +240,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(PodRequestEditorTest)
+GPUPLAN_APP_TEST("test_pod_request_editor", PodRequestEditorTest);
 #include "test_pod_request_editor.moc"

@@ -8,6 +8,7 @@
 #include <QStyleOptionSlider>
 #include <QTableView>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "quotas/quota_dock.hpp"
 #include "quotas/quota_edits.hpp"
@@ -480,5 +481,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(QuotaPanelTest)
+GPUPLAN_APP_TEST("test_quota_panel", QuotaPanelTest);
 #include "test_quota_panel.moc"

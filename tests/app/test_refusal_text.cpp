@@ -9,6 +9,7 @@
 #include <QToolButton>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "editors/workload_distribution_dialog.hpp"
 #include "gpuplan/model/topology.hpp"
@@ -196,5 +197,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(RefusalTextTest)
+GPUPLAN_APP_TEST("test_refusal_text", RefusalTextTest);
 #include "test_refusal_text.moc"

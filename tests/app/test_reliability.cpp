@@ -16,6 +16,7 @@
 #include <QSpinBox>
 #include <cmath>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "buying_mix/reliability_edits.hpp"
 #include "buying_mix/reliability_group.hpp"
@@ -368,5 +369,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ReliabilityTest)
+GPUPLAN_APP_TEST("test_reliability", ReliabilityTest);
 #include "test_reliability.moc"

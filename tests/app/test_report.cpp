@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "baseline_changes.hpp"
 #include "fleet_description.hpp"
@@ -645,5 +646,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ReportTest)
+GPUPLAN_APP_TEST("test_report", ReportTest);
 #include "test_report.moc"

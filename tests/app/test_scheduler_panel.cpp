@@ -7,6 +7,7 @@
 #include <QLineEdit>
 #include <QSpinBox>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "charts/chart_board.hpp"
 #include "kpis/kpi_strip.hpp"
@@ -330,5 +331,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(SchedulerPanelTest)
+GPUPLAN_APP_TEST("test_scheduler_panel", SchedulerPanelTest);
 #include "test_scheduler_panel.moc"

@@ -7,6 +7,7 @@
 #include <QLineSeries>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "charts/chart_board.hpp"
 #include "charts/chart_panel.hpp"
@@ -73,5 +74,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(SeriesColorsTest)
+GPUPLAN_APP_TEST("test_series_colors", SeriesColorsTest);
 #include "test_series_colors.moc"

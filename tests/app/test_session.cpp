@@ -5,6 +5,7 @@
 #include <QWidget>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "shell/file_controller.hpp"
 #include "shell/scenario_document.hpp"
@@ -128,5 +129,5 @@ private slots:
 
 }  // namespace gpuplan::app::test
 
-QTEST_MAIN(gpuplan::app::test::SessionTest)
+GPUPLAN_APP_TEST("test_session", gpuplan::app::test::SessionTest);
 #include "test_session.moc"

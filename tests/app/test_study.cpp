@@ -8,6 +8,7 @@
 #include <QSpinBox>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "charts/study_chart.hpp"
 #include "gpuplan/studies/sweep.hpp"
@@ -125,5 +126,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(StudyTest)
+GPUPLAN_APP_TEST("test_study", StudyTest);
 #include "test_study.moc"

@@ -4,6 +4,7 @@
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "timeline/timeline_export.hpp"
@@ -72,5 +73,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TimelineExportTest)
+GPUPLAN_APP_TEST("test_timeline_export", TimelineExportTest);
 #include "test_timeline_export.moc"

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "charts/event_markers.hpp"
 #include "timeline/timeline_bars.hpp"
@@ -342,5 +343,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TimelineModelTest)
+GPUPLAN_APP_TEST("test_timeline_model", TimelineModelTest);
 #include "test_timeline_model.moc"

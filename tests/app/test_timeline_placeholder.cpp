@@ -7,6 +7,7 @@
 #include <QtTest>
 #include <algorithm>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "editors/inspector.hpp"
 #include "tables/pending_table_model.hpp"
@@ -91,5 +92,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TimelinePlaceholderTest)
+GPUPLAN_APP_TEST("test_timeline_placeholder", TimelinePlaceholderTest);
 #include "test_timeline_placeholder.moc"

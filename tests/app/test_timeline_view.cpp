@@ -11,6 +11,7 @@
 #include <cmath>
 #include <set>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "editors/inspector.hpp"
 #include "format/ui_palette.hpp"
@@ -219,5 +220,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TimelineViewTest)
+GPUPLAN_APP_TEST("test_timeline_view", TimelineViewTest);
 #include "test_timeline_view.moc"

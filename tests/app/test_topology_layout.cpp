@@ -6,6 +6,7 @@
 #include <QWheelEvent>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "format/snapshot_guard.hpp"
 #include "topology/gpu_sub_cells.hpp"
@@ -317,5 +318,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TopologyLayoutTest)
+GPUPLAN_APP_TEST("test_topology_layout", TopologyLayoutTest);
 #include "test_topology_layout.moc"

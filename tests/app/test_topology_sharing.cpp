@@ -3,6 +3,8 @@
 // count shares by their share.
 #include <QtTest>
 
+#include "app_test_main.hpp"
+#include "app_test_paths.hpp"
 #include "editors/inspector.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "gpuplan/sim/simulate.hpp"
@@ -31,8 +33,9 @@ ClusterSnapshot snapshotOf(const std::vector<std::vector<GpuOccupant>>& holds) {
 /// both land on GPU 0 (after "a" takes 300 of it, GPU 0 has 700 left, less than any empty
 /// GPU's 1000).
 Scenario twoSharesOnMps() {
-    const Catalog catalog = loadCatalog(GPUPLAN_TEST_PRESETS_DIR "/catalog/catalog.json");
-    Scenario s = loadScenario(GPUPLAN_TEST_DATA_DIR "/valid-sharing.json", catalog);
+    const Catalog catalog =
+        loadCatalog((app::test::presetsDir() / "catalog/catalog.json").string());
+    Scenario s = loadScenario((app::test::testDataDir() / "valid-sharing.json").string(), catalog);
     RackDef& rack = s.pods.at(0).racks.at(0);
     rack.count = 1;
     NodeGroupDef mps;
@@ -171,5 +174,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TopologySharingTest)
+GPUPLAN_APP_TEST("test_topology_sharing", TopologySharingTest);
 #include "test_topology_sharing.moc"

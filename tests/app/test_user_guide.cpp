@@ -11,6 +11,7 @@
 #include <QTextBrowser>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "shell/user_guide_window.hpp"
 
@@ -87,5 +88,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(UserGuideTest)
+GPUPLAN_APP_TEST("test_user_guide", UserGuideTest);
 #include "test_user_guide.moc"

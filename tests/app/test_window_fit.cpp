@@ -11,6 +11,7 @@
 #include <QTabBar>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "charts/chart_board.hpp"
 #include "kpis/kpi_strip.hpp"
@@ -133,5 +134,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(WindowFitTest)
+GPUPLAN_APP_TEST("test_window_fit", WindowFitTest);
 #include "test_window_fit.moc"

@@ -7,6 +7,7 @@
 #include <QListWidget>
 #include <QtTest>
 
+#include "app_test_main.hpp"
 #include "app_test_support.hpp"
 #include "editors/job_palette.hpp"
 #include "editors/workload_distribution_dialog.hpp"
@@ -414,5 +415,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(WorkloadEditorTest)
+GPUPLAN_APP_TEST("test_workload_editor", WorkloadEditorTest);
 #include "test_workload_editor.moc"
