@@ -128,7 +128,7 @@ private:
     /// not placeable on the models its quota sent it to (which says nothing of its shape).
     enum class Outcome { Bound, NoFit, TooLong, QuotaBlocked, NoFitInFlavor };
 
-    void fullScan(double nowS);
+    void fullScan(double nowS);  // scheduler_scan.cpp
     void arrivalsOnly(double nowS);
     Outcome tryBind(std::uint32_t job, double nowS, bool mustEndBeforeReservation) {
         return tryBind(job, nowS, mustEndBeforeReservation, m_def.placement);
@@ -258,7 +258,21 @@ private:
     };
     /// Kueue's fair-sharing share of the job's team with the job admitted (0 outside).
     double fairShare(std::uint32_t job) const;
-    std::vector<Cursor> m_cursors;
+    /// The merge's order: lower fair share first (with fair sharing), then queue order.
+    static bool comesLater(const Cursor& a, const Cursor& b);
+    std::vector<Cursor> m_cursors;  ///< a heap by comesLater
+    bool m_scanFair = false;        ///< this scan orders by fair share
+    /// What a full scan does after looking at one job: the next job, or the end of the scan.
+    enum class ScanStep { Next, Stop };
+    void startScan();  ///< clears the scan's state and puts every group's first job in the merge
+    void pushCursor(int group, std::size_t pos);  ///< the group's first queued job from pos
+    bool popCursor(Cursor& next);                 ///< the merge's next job (shares looked at again)
+    /// Before the head: binds what fits, preempts, or makes the job the head.
+    ScanStep lookBeforeHead(const Cursor& c, double nowS);
+    /// After the head: what may start as backfill (or anything that fits, greedy).
+    ScanStep lookAfterHead(const Cursor& c, double nowS);
+    /// After a preemption: the groups set aside are merged again behind `after`.
+    void reopenParked(const JobQueue::OrderKey& after);
     /// fitsEmptyReady per shape, with the node-state count it was worked out at.
     mutable std::unordered_map<ShapeKey, std::pair<std::uint64_t, bool>, JobQueue::KeyHash>
         m_fitsEmptyReady;
