@@ -74,18 +74,22 @@ timed() {  # timed LABEL COMMAND...
 
 build() {  # build PRESET
     # A compiler cache makes a rebuild of unchanged files nearly free (a second `test` of the
-    # same tree, or a branch switched back); it never changes what is built.
-    export CMAKE_CXX_COMPILER_LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}"
+    # same tree, or a branch switched back); it never changes what is built. The launcher is
+    # ccache plus a checksum beside each precompiled header (see the script).
+    export CMAKE_CXX_COMPILER_LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-$root/installers/compiler_launcher.sh}"
     # Paths relative to the clone and the build folder left out of the hash, so a cache
     # filled by one clone (or CI checkout) serves another; debug info then names the first.
     export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
     export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
-    # Qt's test library puts the checkout's folders in every test file's compile line (for
-    # QFINDTESTDATA, which no test here uses): left out of the hash for the same reason.
-    export CCACHE_IGNOREOPTIONS="${CCACHE_IGNOREOPTIONS:--DQT_TESTCASE_BUILDDIR=* -DQT_TESTCASE_SOURCEDIR=*}"
+    # Left out of the hash for the same reason: Qt's test library puts the checkout's folders
+    # in every test file's compile line (for QFINDTESTDATA, which no test here uses), and the
+    # precompiled header's generated include names its build folder (its contents are hashed).
+    export CCACHE_IGNOREOPTIONS="${CCACHE_IGNOREOPTIONS:--DQT_TESTCASE_BUILDDIR=* -DQT_TESTCASE_SOURCEDIR=* $root/build/*}"
     # The test executables' precompiled headers (clang, -fno-pch-timestamp): ccache reuses what
-    # was compiled against one only with these.
+    # was compiled against one only with this sloppiness, and with the external checksum it
+    # hashes the launcher's checksum of a PCH's headers instead of the PCH, which holds paths.
     export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
+    export CCACHE_PCH_EXTSUM="${CCACHE_PCH_EXTSUM:-true}"
     cmake --preset "$1" >/dev/null
     cmake --build --preset "$1"
 }
