@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "fuzz_paths.hpp"
 #include "gpuplan/import/fleet_import.hpp"
 #include "gpuplan/import/k8s_import.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
@@ -16,7 +17,7 @@
 namespace {
 
 const gpuplan::Catalog& catalog() {
-    static const gpuplan::Catalog c = gpuplan::loadCatalog(GPUPLAN_FUZZ_CATALOG_FILE);
+    static const gpuplan::Catalog c = gpuplan::loadCatalog(gpuplan::fuzz::catalogFile());
     return c;
 }
 

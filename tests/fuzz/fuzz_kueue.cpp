@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "fuzz_paths.hpp"
 #include "gpuplan/import/kueue_import.hpp"
 #include "gpuplan/model/topology.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
@@ -19,13 +20,13 @@
 namespace {
 
 const gpuplan::Catalog& catalog() {
-    static const gpuplan::Catalog c = gpuplan::loadCatalog(GPUPLAN_FUZZ_CATALOG_FILE);
+    static const gpuplan::Catalog c = gpuplan::loadCatalog(gpuplan::fuzz::catalogFile());
     return c;
 }
 
 const gpuplan::Scenario& base() {
     static const gpuplan::Scenario s =
-        gpuplan::loadScenario(GPUPLAN_FUZZ_KUEUE_BASE_FILE, catalog());
+        gpuplan::loadScenario(gpuplan::fuzz::kueueBaseFile(), catalog());
     return s;
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_paths.hpp"
 #include "gpuplan/model/topology.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "gpuplan/sim/run_cost.hpp"
@@ -34,7 +35,7 @@ gpuplan::RunBudget fuzzBudget() {
 }
 
 const gpuplan::Catalog& catalog() {
-    static const gpuplan::Catalog c = gpuplan::loadCatalog(GPUPLAN_FUZZ_CATALOG_FILE);
+    static const gpuplan::Catalog c = gpuplan::loadCatalog(gpuplan::fuzz::catalogFile());
     return c;
 }
 
@@ -61,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     gpuplan::Lesson lesson;
     try {
-        lesson = gpuplan::parseLesson(text, "fuzz-lesson.json", GPUPLAN_FUZZ_LESSONS_DIR);
+        lesson = gpuplan::parseLesson(text, "fuzz-lesson.json", gpuplan::fuzz::lessonsDir());
     } catch (const gpuplan::InputError&) {
         return 0;  // refused with a file, a place and a reason
     }

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_paths.hpp"
 #include "gpuplan/import/slurm_import.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 
@@ -21,7 +22,7 @@ namespace {
 }
 
 const gpuplan::Catalog& catalog() {
-    static const gpuplan::Catalog c = gpuplan::loadCatalog(GPUPLAN_FUZZ_CATALOG_FILE);
+    static const gpuplan::Catalog c = gpuplan::loadCatalog(gpuplan::fuzz::catalogFile());
     return c;
 }
 

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz_paths.hpp"
 #include "gpuplan/model/topology.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "gpuplan/sim/run_cost.hpp"
@@ -36,7 +37,7 @@ gpuplan::RunBudget fuzzBudget() {
 constexpr std::size_t kMaxRuns = 6;
 
 const gpuplan::Catalog& catalog() {
-    static const gpuplan::Catalog c = gpuplan::loadCatalog(GPUPLAN_FUZZ_CATALOG_FILE);
+    static const gpuplan::Catalog c = gpuplan::loadCatalog(gpuplan::fuzz::catalogFile());
     return c;
 }
 
@@ -81,7 +82,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     SweepSpec spec;
     try {
-        spec = gpuplan::parseSweepSpec(text, "fuzz-sweep.json", GPUPLAN_FUZZ_SWEEPS_DIR);
+        spec = gpuplan::parseSweepSpec(text, "fuzz-sweep.json", gpuplan::fuzz::sweepsDir());
     } catch (const gpuplan::InputError&) {
         return 0;  // refused with a file, a place and a reason
     }
