@@ -95,8 +95,9 @@ Scheduler::ScanStep Scheduler::lookBeforeHead(const Cursor& c, double nowS) {
     }
     pushCursor(c.group, c.pos + 1);
     if (m_checkSkips && anyRoom() && coveredByFailure(key, false)) verifySkip(job, false);
-    bool quotaBlocked = quotaCovered(m_sim.spec(job));
-    if (!quotaBlocked && anyRoom() && !coveredByFailure(key, false)) {
+    // Quota failures do not change between the check above and here.
+    bool quotaBlocked = false;
+    if (anyRoom() && !coveredByFailure(key, false)) {
         const Outcome o = tryBind(job, nowS, false);
         quotaBlocked = o == Outcome::QuotaBlocked || o == Outcome::NoFitInFlavor;
         if (quotaBlocked) addQuotaFailure(m_sim.spec(job));
@@ -182,7 +183,6 @@ Scheduler::ScanStep Scheduler::lookAfterHead(const Cursor& c, double nowS) {
     }
     pushCursor(c.group, c.pos + 1);
     if (m_def.backfill == BackfillMode::Greedy) {
-        if (quotaCovered(m_sim.spec(job))) return ScanStep::Next;
         const Outcome o = tryBind(job, nowS, false);
         if (o == Outcome::NoFit) m_failedAlways.add(key);
         if (o == Outcome::QuotaBlocked || o == Outcome::NoFitInFlavor)
