@@ -28,7 +28,7 @@
 #include "gpuplan/model/scenario.hpp"
 #include "gpuplan/model/topology.hpp"
 #include "gpuplan/model/workload.hpp"
-#include "gpuplan/results/results.hpp"
+#include "gpuplan/results/run_record.hpp"
 
 namespace gpuplan::detail {
 

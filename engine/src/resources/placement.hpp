@@ -22,7 +22,7 @@
 
 #include "cluster_state.hpp"
 #include "gpuplan/model/scenario.hpp"
-#include "gpuplan/results/results.hpp"
+#include "gpuplan/results/run_record.hpp"
 
 namespace gpuplan::detail {
 

@@ -275,7 +275,7 @@ std::string Diagnoser::layerSentence(std::uint32_t jobIndex, Layer layer, const 
             if (capacity(job, Basis::FreeNow) >= k) {
                 const std::uint32_t head = m_scheduler.blockedHead();
                 if (head != Scheduler::npos && head != jobIndex) {
-                    const std::string headName = m_sim.results.jobName(head);
+                    const std::string headName = m_sim.record.jobName(head);
                     // Only a job that would need GPUs the head holds can delay it; one
                     // that fits beside the hold is not kept out by the head.
                     using Refusal = Scheduler::BackfillRefusal;
@@ -415,7 +415,7 @@ Diagnoser::QuotaBlock Diagnoser::quotaBlock(const JobSpec& job, bool withText) c
                : t == ReasonToken::BorrowingLimitReached ? 2
                                                          : 1;
     };
-    const std::string& team = m_sim.results.teams[job.team];
+    const std::string& team = m_sim.record.teams[job.team];
     for (int model : quota.flavorsOf(job.team)) {
         if (!job.allowsModel(model)) continue;
         const std::int64_t units = QuotaLedger::requestUnits(job, m_sim.fleet, model);
@@ -468,7 +468,7 @@ PendingEntry Diagnoser::diagnoseQueued(std::uint32_t jobIndex, double nowS) {
         // Kueue admits before kube-scheduler places: a quota that keeps the job out is the
         // reason, whatever the GPUs would say.
         if (QuotaBlock q = quotaBlock(job, true); q.token != ReasonToken::None) {
-            const std::string& team = m_sim.results.teams[job.team];
+            const std::string& team = m_sim.record.teams[job.team];
             const std::string text =
                 "couldn't assign flavors to pod set main: " + q.text +
                 ". Scheduling (quota): " + std::string(toString(q.token)) + ": team " + team +
@@ -559,7 +559,7 @@ PendingEntry Diagnoser::diagnoseMpsFault(std::uint32_t jobIndex, std::uint32_t f
                                          std::uint32_t node, int slot) {
     const std::string text =
         "Workload: MPS fault on " + gpuName(m_sim.fleet, node, slot) + " from job " +
-        m_sim.results.jobName(faulting) +
+        m_sim.record.jobName(faulting) +
         " (crash-looping): MPS has no fault isolation, so every client on the GPU exited; "
         "queued again from scratch, its work lost.";
     return PendingEntry{.job = jobIndex, .layer = Layer::Workload, .reason = intern(text)};
@@ -568,7 +568,7 @@ PendingEntry Diagnoser::diagnoseMpsFault(std::uint32_t jobIndex, std::uint32_t f
 PendingEntry Diagnoser::diagnosePreempted(std::uint32_t jobIndex, std::uint32_t by) {
     const JobSpec& job = m_sim.spec(jobIndex);
     const JobSpec& taker = m_sim.spec(by);
-    const std::vector<std::string>& teams = m_sim.results.teams;
+    const std::vector<std::string>& teams = m_sim.record.teams;
     // Why it could be taken: the priority gap, or the quota its team borrowed.
     std::string why;
     if (taker.priority > job.priority)
@@ -576,7 +576,7 @@ PendingEntry Diagnoser::diagnosePreempted(std::uint32_t jobIndex, std::uint32_t 
     if (taker.team != job.team && m_sim.quota.shareTree(taker.team, job.team))
         why += std::string(why.empty() ? "" : ", and ") + "team " + teams[job.team] +
                " was borrowing quota team " + teams[taker.team] + " reclaimed";
-    const std::string text = "Preempted: evicted so that " + m_sim.results.jobName(by) + " (team " +
+    const std::string text = "Preempted: evicted so that " + m_sim.record.jobName(by) + " (team " +
                              teams[taker.team] + ") could start: " + why +
                              ". It queues again and restarts from its last checkpoint.";
     return PendingEntry{.job = jobIndex,
@@ -592,7 +592,7 @@ PendingEntry Diagnoser::diagnoseAwaiting(std::uint32_t jobIndex,
     double untilS = 0;
     for (std::size_t i = 0; i < victims.size(); ++i) {
         untilS = std::max(untilS, m_sim.runtime[victims[i]].plannedEndS);
-        if (i < kNamed) names += std::string(i ? ", " : "") + m_sim.results.jobName(victims[i]);
+        if (i < kNamed) names += std::string(i ? ", " : "") + m_sim.record.jobName(victims[i]);
     }
     if (victims.size() > kNamed) names += format(" and %zu more", victims.size() - kNamed);
     // An absolute time: the text stays true at every t it is shown for.
@@ -612,8 +612,8 @@ PendingEntry Diagnoser::diagnoseAwaiting(std::uint32_t jobIndex,
 
 std::uint32_t Diagnoser::intern(const std::string& text) {
     auto [it, inserted] =
-        m_reasonIds.emplace(text, static_cast<std::uint32_t>(m_sim.results.reasons.size()));
-    if (inserted) m_sim.results.reasons.push_back(text);
+        m_reasonIds.emplace(text, static_cast<std::uint32_t>(m_sim.record.reasons.size()));
+    if (inserted) m_sim.record.reasons.push_back(text);
     return it->second;
 }
 

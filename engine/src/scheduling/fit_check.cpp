@@ -13,18 +13,17 @@ FitVerdict checkFit(const Scenario& scenario, const JobDef& job, double timeS) {
     alone.traces.clear();
     alone.jobs = {job};
     alone.jobs[0].submitS = 0;
-    Results results;
-    results.fleet = Fleet::build(alone);
-    Workload w = generateWorkload(alone, results.fleet);
-    results.explicitNames = std::move(w.explicitNames);
-    results.teams = std::move(w.teams);
+    RunRecord record;
+    record.fleet = Fleet::build(alone);
+    Workload w = generateWorkload(alone, record.fleet);
+    record.explicitNames = std::move(w.explicitNames);
+    record.teams = std::move(w.teams);
     for (const JobSpec& spec : w.jobs)
-        results.jobs.push_back(JobRecord{.spec = spec});
+        record.jobs.push_back(JobRecord{.spec = spec});
 
-    detail::SimState sim(results, results.fleet, alone);
+    detail::SimState sim(record, record.fleet, alone);
     // Node states as of timeS, by the run's own node-event path.
-    for (const detail::NodeChangeEvent& change :
-         detail::nodeChangeEvents(results.fleet, scenario)) {
+    for (const detail::NodeChangeEvent& change : detail::nodeChangeEvents(record.fleet, scenario)) {
         if (change.timeS > timeS) break;
         detail::applyNodeChange(sim.cluster, change, {});
     }
@@ -38,7 +37,7 @@ FitVerdict checkFit(const Scenario& scenario, const JobDef& job, double timeS) {
     verdict.canEverFit = verdict.layer != Layer::Reservation;
     if (verdict.layer != Layer::Scheduling) {
         const PendingEntry e = diagnoser.diagnoseQueued(0, timeS);
-        verdict.reason = results.reasons[e.reason];
+        verdict.reason = record.reasons[e.reason];
     }
     return verdict;
 }

@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "gpuplan/results/results.hpp"
+#include "gpuplan/results/run_record.hpp"
 #include "resources/cluster_state.hpp"
 #include "sim/checkpoints.hpp"
 

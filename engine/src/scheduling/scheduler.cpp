@@ -13,11 +13,11 @@ Scheduler::Scheduler(const SchedulerDef& def, SimState& sim, PlannedEndFn planne
       m_sim(sim),
       m_plannedEnd(std::move(plannedEnd)),
       m_bind(std::move(bind)),
-      m_queue(&sim.results.jobs, def.queueOrder, &sim.savedWork) {
+      m_queue(&sim.record.jobs, def.queueOrder, &sim.savedWork) {
     // Teams with a quota queue apart: fair sharing orders them by team, and the cohort view
     // counts each one's queued demand.
     if (m_sim.quota.enabled()) {
-        std::vector<bool> byTeam(m_sim.results.teams.size());
+        std::vector<bool> byTeam(m_sim.record.teams.size());
         for (std::size_t t = 0; t < byTeam.size(); ++t)
             byTeam[t] = m_sim.quota.manages(static_cast<int>(t));
         m_queue.groupByTeam(std::move(byTeam));
@@ -174,7 +174,7 @@ void Scheduler::clearFailures() {
 }
 
 void Scheduler::addQuotaFailure(const JobSpec& s) {
-    if (m_quotaFailed.empty()) m_quotaFailed.resize(m_sim.results.teams.size());
+    if (m_quotaFailed.empty()) m_quotaFailed.resize(m_sim.record.teams.size());
     if (m_quotaFailed[s.team].size() == 0) m_quotaFailedTeams.push_back(s.team);
     m_quotaFailed[s.team].add(JobQueue::shapeOf(s));
 }
@@ -359,7 +359,7 @@ void Scheduler::computeReservation(std::uint32_t job, double nowS) {
     // ends, which the hold cannot count on. So the start found is never too early.
     std::vector<std::span<const PodPlacement>> released;  // each released job's pods
     auto& bound = m_sim.boundByEnd;
-    const std::span<const PodPlacement> placements = m_sim.results.placements;
+    const std::span<const PodPlacement> placements = m_sim.record.placements;
     for (auto it = bound.begin(); it != bound.end();) {
         const double endS = it->endS;
         for (; it != bound.end() && it->endS == endS; ++it) {

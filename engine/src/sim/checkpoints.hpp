@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gpuplan/model/checkpoint_policy.hpp"
-#include "gpuplan/results/results.hpp"
+#include "gpuplan/results/run_record.hpp"
 
 namespace gpuplan::detail {
 
@@ -32,8 +32,8 @@ CheckpointOutcome checkpointOutcome(const CheckpointPolicy& policy, double saved
 /// Work each job has kept at checkpoints, ideal seconds: where its next binding resumes.
 class SavedWork {
 public:
-    explicit SavedWork(const Results& results) : m_results(results) {
-        for (const auto& source : results.sourceTraits.checkpoints)
+    explicit SavedWork(const RunRecord& record) : m_record(record) {
+        for (const auto& source : record.sourceTraits.checkpoints)
             for (const CheckpointPolicy& p : source)
                 m_anyCost = m_anyCost || p.costS > 0;
     }
@@ -44,7 +44,7 @@ public:
     /// what it kept and the checkpoints that kept it.
     double leftS(std::uint32_t job, const JobSpec& s) const {
         if (!m_anyCost) return s.durationS - of(job);
-        const CheckpointPolicy p = m_results.checkpointOf(job);
+        const CheckpointPolicy p = m_record.checkpointOf(job);
         return p.wallWorkS(s.durationS) - p.wallToSavedS(of(job));
     }
     void set(std::uint32_t job, double savedS, std::size_t jobCount) {
@@ -55,7 +55,7 @@ public:
     }
 
 private:
-    const Results& m_results;
+    const RunRecord& m_record;
     bool m_anyCost = false;        ///< some job pays for its checkpoints
     std::vector<double> m_savedS;  ///< per job; empty until a job keeps some work
 };

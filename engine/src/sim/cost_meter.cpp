@@ -13,9 +13,9 @@ double ratio(double a, double b) {
 }
 }  // namespace
 
-CostMeter::CostMeter(Results& results, const Fleet& fleet, const std::optional<PricingDef>& pricing,
-                     std::size_t samples, double warmupS)
-    : m_results(&results), m_fleet(fleet), m_active(fleet.priced), m_window{warmupS} {
+CostMeter::CostMeter(RunRecord& record, const Fleet& fleet,
+                     const std::optional<PricingDef>& pricing, std::size_t samples, double warmupS)
+    : m_record(&record), m_fleet(fleet), m_active(fleet.priced), m_window{warmupS} {
     m_rateSeries.fill(-1);
     m_breakevenUtilization = kNaN;
     if (!m_active) return;
@@ -49,10 +49,10 @@ CostMeter::CostMeter(Results& results, const Fleet& fleet, const std::optional<P
         m_delivered[n] = node.initialState != NodeState::Provisioning;
         const int c = static_cast<int>(node.buyingClass);
         if (m_rateSeries[c] < 0) {
-            results.series.push_back(
+            record.series.push_back(
                 Series{std::string("cost_rate_usd_per_h{") + toString(node.buyingClass) + "}",
                        "usd_per_h", std::vector<double>(samples, 0.0)});
-            m_rateSeries[c] = static_cast<int>(results.series.size() - 1);
+            m_rateSeries[c] = static_cast<int>(record.series.size() - 1);
         }
         if (billed(n)) {
             m_paidUsdPerHour[c] += node.gpus * node.usdPerGpuHour;
@@ -127,8 +127,7 @@ void CostMeter::integrateTo(double timeS) {
 void CostMeter::sample(std::size_t k) {
     if (!m_active) return;
     for (int c = 0; c < kBuyingClassCount; ++c)
-        if (m_rateSeries[c] >= 0)
-            m_results->series[m_rateSeries[c]].values[k] = m_paidUsdPerHour[c];
+        if (m_rateSeries[c] >= 0) m_record->series[m_rateSeries[c]].values[k] = m_paidUsdPerHour[c];
 }
 
 void CostMeter::writeKpis(Results& r) const {

@@ -24,7 +24,7 @@ public:
     /// cost_rate_usd_per_h{class} series per buying class the fleet has, `samples` values each.
     /// `pricing` gives the on-demand prices the break-even utilisation compares with.
     /// KPIs measure [warmupS, end): what was paid before is left out.
-    CostMeter(Results& results, const Fleet& fleet, const std::optional<PricingDef>& pricing,
+    CostMeter(RunRecord& record, const Fleet& fleet, const std::optional<PricingDef>& pricing,
               std::size_t samples, double warmupS = 0);
 
     bool active() const { return m_active; }
@@ -45,14 +45,14 @@ public:
     /// Appends the cost KPIs (Results::kpis, after the metrics recorder's: it reads their GPU
     /// hours) and each team's cost (GroupKpis::costUsd, from the run segments).
     void writeKpis(Results& results) const;
-    /// Series are written into `results` from now on: a copy of the meter finishes a copy of
-    /// the results (a partial snapshot) while the run goes on.
-    void retarget(Results& results) { m_results = &results; }
+    /// Series are written into `record` from now on: a copy of the meter closes a copy of
+    /// the record (a partial snapshot) while the run goes on.
+    void retarget(RunRecord& record) { m_record = &record; }
 
 private:
     bool billed(std::uint32_t node) const;
 
-    Results* m_results;
+    RunRecord* m_record;
     const Fleet& m_fleet;
     bool m_active = false;
     std::vector<NodeState> m_state;
@@ -70,7 +70,7 @@ private:
     Integrals m_run;       ///< over the run so far
     Integrals m_atWarmup;  ///< m_run when the clock reached warmupS: the KPIs leave it out
     MeasurementWindow m_window;
-    std::array<int, kBuyingClassCount> m_rateSeries{};  ///< into Results::series, −1 = none
+    std::array<int, kBuyingClassCount> m_rateSeries{};  ///< into RunRecord::series, −1 = none
     double m_breakevenUtilization;
     // Spot savings net of lost work (spot_savings_usd): spot GPU-hours paid, priced on demand;
     // work lost on spot nodes, priced on demand (it is done again). NaN per node without an

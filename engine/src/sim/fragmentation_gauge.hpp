@@ -14,7 +14,7 @@
 #include <span>
 #include <vector>
 
-#include "gpuplan/results/results.hpp"
+#include "gpuplan/results/run_record.hpp"
 #include "resources/cluster_state.hpp"
 #include "resources/fragmentation.hpp"
 

@@ -5,8 +5,6 @@
 #include <cmath>
 #include <limits>
 
-#include "results/pending_index.hpp"
-
 namespace gpuplan::detail {
 
 namespace {
@@ -39,9 +37,9 @@ double ratio(double num, double den) {
 
 }  // namespace
 
-MetricsRecorder::MetricsRecorder(Results& results, double horizonS, double intervalS,
+MetricsRecorder::MetricsRecorder(RunRecord& record, double horizonS, double intervalS,
                                  double warmupS)
-    : m_results(&results), m_horizonS(horizonS), m_intervalS(intervalS), m_window{warmupS} {
+    : m_record(&record), m_horizonS(horizonS), m_intervalS(intervalS), m_window{warmupS} {
     for (std::size_t k = 0; static_cast<double>(k) * intervalS < horizonS; ++k)
         m_sampleTimes.push_back(static_cast<double>(k) * intervalS);
     static const char* names[kSeriesCount][2] = {
@@ -69,12 +67,12 @@ MetricsRecorder::MetricsRecorder(Results& results, double horizonS, double inter
         {"slots_8gpu{node}", "jobs"},
         {"slots_64gpu{rack}", "jobs"},
     };
-    results.sampleTimesS = m_sampleTimes;
-    results.series.resize(kSeriesCount);
+    record.sampleTimesS = m_sampleTimes;
+    record.series.resize(kSeriesCount);
     for (int c = 0; c < kSeriesCount; ++c) {
-        results.series[c].name = names[c][0];
-        results.series[c].unit = names[c][1];
-        results.series[c].values.assign(m_sampleTimes.size(), 0.0);
+        record.series[c].name = names[c][0];
+        record.series[c].unit = names[c][1];
+        record.series[c].values.assign(m_sampleTimes.size(), 0.0);
     }
 }
 
@@ -116,7 +114,7 @@ void MetricsRecorder::integrateTo(double timeS, const Rates& r) {
 
 void MetricsRecorder::closeInterval(std::size_t k) {
     if (k < m_sampleTimes.size()) {
-        auto& s = m_results->series;
+        auto& s = m_record->series;
         s[kAllocation].values[k] = ratio(m_interval.allocated, m_interval.provisioned);
         s[kOccupancy].values[k] = ratio(m_interval.occupied, m_interval.provisioned);
         s[kMfu].values[k] = ratio(m_interval.achieved, m_interval.peak);
@@ -130,7 +128,7 @@ void MetricsRecorder::closeInterval(std::size_t k) {
 }
 
 void MetricsRecorder::sample(std::size_t k, const Gauges& g) {
-    auto& s = m_results->series;
+    auto& s = m_record->series;
     s[kProvisionedGpus].values[k] = g.provisionedGpus;
     s[kAllocatedGpus].values[k] = g.allocatedGpus;
     s[kStrandedGpus].values[k] = g.strandedGpus;
@@ -160,11 +158,9 @@ void MetricsRecorder::finish(double endS, const Rates& rates) {
     closeInterval(m_openInterval);
     // A stopped run leaves later samples unwritten: drop them.
     std::size_t used = std::min(m_sampleTimes.size(), m_run.samples);
-    m_results->sampleTimesS.resize(used);
-    for (Series& s : m_results->series)
+    m_record->sampleTimesS.resize(used);
+    for (Series& s : m_record->series)
         s.values.resize(used);
-    writeKpis(endS);
-    indexPending(*m_results, endS);
 }
 
 namespace {
@@ -215,8 +211,8 @@ struct GroupTally {
 
 }  // namespace
 
-void MetricsRecorder::writeKpis(double endS) {
-    const Results& r = *m_results;
+void MetricsRecorder::writeKpis(Results& out, double endS) const {
+    const Results& r = out;
     // The measurement window [warmupS, endS): the run's tallies less the warm-up's.
     Tallies w = tallies();
     // A run stopped (or a snapshot taken) before the warm-up ended measured nothing yet.
@@ -273,22 +269,22 @@ void MetricsRecorder::writeKpis(double endS) {
         teams[spec.team].allocatedGpuS += gpuS;
         classes[classGroup(spec)].allocatedGpuS += gpuS;
     }
-    m_results->teamKpis.clear();
+    out.teamKpis.clear();
     for (std::size_t t = 0; t < teams.size(); ++t)
         // A team whose jobs were all submitted before the window still holds GPUs in it.
         if (teams[t].submitted > 0 || teams[t].allocatedGpuS > 0)
-            m_results->teamKpis.push_back(teams[t].kpis(r.teams[t], w.total.provisioned));
-    m_results->classKpis.clear();
+            out.teamKpis.push_back(teams[t].kpis(r.teams[t], w.total.provisioned));
+    out.classKpis.clear();
     for (std::size_t c = 0; c < classes.size(); ++c)
         if (classes[c].submitted > 0 || classes[c].allocatedGpuS > 0)
-            m_results->classKpis.push_back(
+            out.classKpis.push_back(
                 classes[c].kpis(r.jobClassName(classExample[c]), w.total.provisioned));
 
     const char* censored =
         " Jobs still waiting when the run ends count with their wait so far (end − submit), a "
         "lower bound.";
     const auto fleetWaits = percentiles<3>(fleet.waits, {0.50, 0.95, 0.99});
-    auto& k = m_results->kpis;
+    auto& k = out.kpis;
     k.clear();
     auto add = [&](const char* name, double value, const char* unit, std::string description) {
         k.push_back({name, value, unit, std::move(description)});

@@ -71,7 +71,7 @@ enum SeriesColumn {
 class MetricsRecorder {
 public:
     /// KPIs measure [warmupS, end): what the run did before is tallied apart and left out.
-    MetricsRecorder(Results& results, double horizonS, double intervalS, double warmupS = 0);
+    MetricsRecorder(RunRecord& record, double horizonS, double intervalS, double warmupS = 0);
 
     /// Integrates the current rates up to `timeS` (splitting at interval boundaries).
     void advanceTo(double timeS, const Rates& rates);
@@ -103,12 +103,13 @@ public:
         m_run.checkpointingGpuS += gpuSeconds;
         m_anyCheckpointing = true;
     }
-    /// Closes the last interval at the horizon, writes the KPIs (fleet, per team, per class)
-    /// and indexes the pending list for Results::pendingAt.
+    /// Closes the last interval at endS and drops the samples a stopped run did not reach.
     void finish(double endS, const Rates& rates);
-    /// Series and KPIs are written into `results` from now on: a copy of the recorder
-    /// finishes a copy of the results (a partial snapshot) while the run goes on.
-    void retarget(Results& results) { m_results = &results; }
+    /// Writes the KPIs (fleet, per team, per class) into the results built from the record.
+    void writeKpis(Results& out, double endS) const;
+    /// Series are written into `record` from now on: a copy of the recorder closes a copy of
+    /// the record (a partial snapshot) while the run goes on.
+    void retarget(RunRecord& record) { m_record = &record; }
 
     std::size_t sampleCount() const { return m_sampleTimes.size(); }
     double sampleTime(std::size_t k) const { return m_sampleTimes[k]; }
@@ -156,9 +157,8 @@ private:
     }
     void closeInterval(std::size_t k);
     Tallies tallies() const;  ///< so far, the open interval's integrals included
-    void writeKpis(double endS);
 
-    Results* m_results;
+    RunRecord* m_record;
     double m_horizonS;
     double m_intervalS;
     MeasurementWindow m_window;

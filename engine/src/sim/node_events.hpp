@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gpuplan/model/scenario.hpp"
-#include "gpuplan/results/results.hpp"
+#include "gpuplan/results/run_record.hpp"
 #include "resources/cluster_state.hpp"
 
 namespace gpuplan::detail {

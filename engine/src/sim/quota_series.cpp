@@ -23,15 +23,15 @@ double mean(const std::vector<double>& values, std::size_t first) {
 
 }  // namespace
 
-QuotaSeries::QuotaSeries(Results& results, const QuotaLedger& quota, bool preemption,
+QuotaSeries::QuotaSeries(RunRecord& record, const QuotaLedger& quota, bool preemption,
                          std::size_t samples) {
     auto add = [&](std::string name, const char* unit) {
-        results.series.push_back(Series{std::move(name), unit, std::vector<double>(samples, 0.0)});
-        return results.series.size() - 1;
+        record.series.push_back(Series{std::move(name), unit, std::vector<double>(samples, 0.0)});
+        return record.series.size() - 1;
     };
-    for (int t = 0; t < static_cast<int>(results.teams.size()); ++t) {
+    for (int t = 0; t < static_cast<int>(record.teams.size()); ++t) {
         if (!quota.manages(t)) continue;
-        const std::string& team = results.teams[t];
+        const std::string& team = record.teams[t];
         m_teams.push_back({t, add("quota_used_gpus{" + team + "}", "gpus"),
                            add("quota_borrowed_gpus{" + team + "}", "gpus"),
                            add("quota_lent_gpus{" + team + "}", "gpus"),
@@ -40,16 +40,16 @@ QuotaSeries::QuotaSeries(Results& results, const QuotaLedger& quota, bool preemp
     if (preemption) m_preemptionSeries = static_cast<int>(add("preemptions", "jobs"));
 }
 
-void QuotaSeries::sample(Results& results, std::size_t k, const QuotaLedger& quota,
+void QuotaSeries::sample(RunRecord& record, std::size_t k, const QuotaLedger& quota,
                          const JobQueue& queue) {
-    auto& s = results.series;
+    auto& s = record.series;
     if (m_preemptionSeries >= 0) {
         s[m_preemptionSeries].values[k] = m_preemptionsSinceSample;
         m_preemptionsSinceSample = 0;
     }
     if (m_teams.empty()) return;
     // Queued demand per team: managed teams' jobs are grouped by team (Scheduler).
-    std::vector<std::int64_t> pending(results.teams.size(), 0);
+    std::vector<std::int64_t> pending(record.teams.size(), 0);
     for (const JobQueue::Group& g : queue.groups())
         if (g.live > 0 && g.key.team >= 0) pending[g.key.team] += g.liveGpuUnits;
     const std::vector<QuotaLedger::TeamQuotaNow> byTeam = quota.nowByTeam();

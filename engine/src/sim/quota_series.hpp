@@ -15,14 +15,14 @@ namespace gpuplan::detail {
 class QuotaSeries {
 public:
     QuotaSeries() = default;
-    /// Appends the series to results.series (after the fixed ones): for each managed team
+    /// Appends the series to record.series (after the fixed ones): for each managed team
     /// quota_{used,borrowed,lent,pending}_gpus{team}; "preemptions" when preemption can
     /// happen. `samples` values each.
-    QuotaSeries(Results& results, const QuotaLedger& quota, bool preemption, std::size_t samples);
+    QuotaSeries(RunRecord& record, const QuotaLedger& quota, bool preemption, std::size_t samples);
 
     bool active() const { return m_preemptionSeries >= 0 || !m_teams.empty(); }
     void preempted() { ++m_preemptionsSinceSample; }
-    void sample(Results& results, std::size_t k, const QuotaLedger& quota, const JobQueue& queue);
+    void sample(RunRecord& record, std::size_t k, const QuotaLedger& quota, const JobQueue& queue);
     /// Team KPIs: nominal, and used / borrowed / lent averaged over the samples taken;
     /// preemptions of every team's jobs (from the run segments).
     void writeKpis(Results& results, const QuotaLedger& quota) const;
@@ -30,7 +30,7 @@ public:
 private:
     struct TeamSeries {
         int team;
-        std::size_t used, borrowed, lent, pending;  ///< into Results::series
+        std::size_t used, borrowed, lent, pending;  ///< into RunRecord::series
     };
     std::vector<TeamSeries> m_teams;
     int m_preemptionSeries = -1;

@@ -15,7 +15,7 @@
 #include "core/end_ordered_jobs.hpp"
 #include "core/index_set.hpp"
 #include "core/large_arrays.hpp"
-#include "gpuplan/results/results.hpp"
+#include "gpuplan/results/run_record.hpp"
 #include "quota/quota_ledger.hpp"
 #include "resources/cluster_state.hpp"
 #include "resources/shared_gpus.hpp"
@@ -46,7 +46,7 @@ struct JobRuntime {
 /// Elastic jobs (JobTraitsDef::elasticMaxGpus): how far each may grow and which are bound.
 /// Empty when the run has none, and then nothing else asks.
 struct ElasticJobs {
-    explicit ElasticJobs(const Results& r) {
+    explicit ElasticJobs(const RunRecord& r) {
         // Most runs have no elastic source: no walk over their jobs at start-up.
         bool anySource = false;
         for (const auto& source : r.sourceTraits.elasticMaxGpus)
@@ -94,8 +94,8 @@ private:
 };
 
 struct SimState {
-    SimState(Results& r, const Fleet& f, const Scenario& s)
-        : results(r),
+    SimState(RunRecord& r, const Fleet& f, const Scenario& s)
+        : record(r),
           fleet(f),
           scenario(s),
           cluster(f),
@@ -109,13 +109,13 @@ struct SimState {
         nodeJobs.resize(f.nodes.size());
     }
 
-    const JobSpec& spec(std::uint32_t job) const { return results.jobs[job].spec; }
+    const JobSpec& spec(std::uint32_t job) const { return record.jobs[job].spec; }
     HostDemand hostOf(std::uint32_t job) const {
         const JobSpec& s = spec(job);
         return {s.cpuMilliPerPod, s.memoryMiBPerPod};
     }
     std::span<const PodPlacement> placementOf(std::uint32_t job) const {
-        return results.placementOf(results.segments[runtime[job].segment]);
+        return record.placementOf(record.segments[runtime[job].segment]);
     }
 
     /// Takes some of a bound job's pods off (−1) or back onto (+1) the cluster and quota
@@ -138,7 +138,8 @@ struct SimState {
         if (quota.enabled()) quota.chargePods(spec(job).team, fleet, pods, sign);
     }
 
-    Results& results;
+    /// What the run records as it goes (the only output it writes; Results is built from it).
+    RunRecord& record;
     const Fleet& fleet;
     const Scenario& scenario;
     ClusterState cluster;

@@ -24,9 +24,9 @@ double crashLoopCrashS(double startupS, int k) {
     return atS;
 }
 
-void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
+Results Simulation::run(const ProgressFn& progress, std::stop_token stop) {
     const double horizonS = m_scenario.horizonS;
-    const auto& jobs = m_results.jobs;
+    const auto& jobs = m_record.jobs;
     std::size_t nextArrival = 0, nextSample = 0;
     constexpr double kInf = std::numeric_limits<double>::infinity();
     std::uint64_t iterations = 0;
@@ -43,7 +43,7 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
         if (now >= horizonS) break;
         if ((++iterations & 255) == 0) {
             if (stop.stop_requested()) {
-                m_results.stopped = true;
+                m_stopped = true;
                 break;
             }
             if (progress && (iterations & 4095) == 0) progress(now / horizonS);
@@ -115,10 +115,14 @@ void Simulation::run(const ProgressFn& progress, std::stop_token stop) {
             }
         }
     }
-    const double endS = m_results.stopped ? m_nowS : horizonS;
+    const double endS = m_stopped ? m_nowS : horizonS;
     m_nowS = endS;
-    finishInto(m_results, endS, m_metrics, m_cost);
+    closeRecord(m_record, endS, m_metrics, m_cost);
+    Results out(std::move(m_record));
+    buildResults(out, endS, m_metrics, m_cost);
+    out.stopped = m_stopped;
     if (progress) progress(1.0);
+    return out;
 }
 
 void Simulation::writeRunKpis(Results& out) const {
@@ -166,43 +170,43 @@ void Simulation::writeRunKpis(Results& out) const {
     }
 }
 
-const Fleet& Simulation::prepare(const Scenario& scenario, Results& results) {
-    results.fleet = Fleet::build(scenario);
-    Workload w = generateWorkload(scenario, results.fleet);
-    results.teams = std::move(w.teams);
-    results.teamColors.assign(results.teams.size(), std::string());
+const Fleet& Simulation::prepare(const Scenario& scenario, RunRecord& record) {
+    record.fleet = Fleet::build(scenario);
+    Workload w = generateWorkload(scenario, record.fleet);
+    record.teams = std::move(w.teams);
+    record.teamColors.assign(record.teams.size(), std::string());
     for (std::size_t i = 0; i < scenario.teams.size(); ++i)
-        results.teamColors[i] = scenario.teams[i].color;
-    results.classNames = std::move(w.classNames);
-    results.explicitNames = std::move(w.explicitNames);
-    results.traceNames = std::move(w.traceNames);
-    results.horizonS = scenario.horizonS;
-    results.warmupS = scenario.warmupS;
-    results.sampleIntervalS = scenario.sampleIntervalS;
-    results.thrashingPreemptions = scenario.scheduler.thrashingPreemptions;
-    results.starvationWaitS = scenario.scheduler.starvationWaitS;
-    results.failureMtbfGpuHours = scenario.failures ? scenario.failures->mtbfGpuHours : 0;
+        record.teamColors[i] = scenario.teams[i].color;
+    record.classNames = std::move(w.classNames);
+    record.explicitNames = std::move(w.explicitNames);
+    record.traceNames = std::move(w.traceNames);
+    record.horizonS = scenario.horizonS;
+    record.warmupS = scenario.warmupS;
+    record.sampleIntervalS = scenario.sampleIntervalS;
+    record.thrashingPreemptions = scenario.scheduler.thrashingPreemptions;
+    record.starvationWaitS = scenario.scheduler.starvationWaitS;
+    record.failureMtbfGpuHours = scenario.failures ? scenario.failures->mtbfGpuHours : 0;
     // Per source, as sourceTraits(scenario, job) finds a job's traits.
     for (const JobClassDef& c : scenario.jobClasses)
-        results.sourceTraits.add(JobSource::Class, c.traits);
+        record.sourceTraits.add(JobSource::Class, c.traits);
     for (const JobDef& j : scenario.jobs)
-        results.sourceTraits.add(JobSource::Explicit, j.traits);
+        record.sourceTraits.add(JobSource::Explicit, j.traits);
     for (const TraceDef& t : scenario.traces)
-        results.sourceTraits.add(JobSource::Trace, t.traits);
-    reserveLarge(results.jobs, w.jobs.size());
+        record.sourceTraits.add(JobSource::Trace, t.traits);
+    reserveLarge(record.jobs, w.jobs.size());
     for (const JobSpec& spec : w.jobs)
-        results.jobs.push_back(JobRecord{.spec = spec});
-    reserveLarge(results.segments, w.jobs.size());
-    reserveLarge(results.placements, w.jobs.size());
-    results.pendingBegin.assign(1, 0);
-    results.firstGpuOfNode.resize(results.fleet.nodes.size() + 1, 0);
-    for (std::size_t i = 0; i < results.fleet.nodes.size(); ++i)
-        results.firstGpuOfNode[i + 1] = results.firstGpuOfNode[i] + results.fleet.nodes[i].gpus;
-    return results.fleet;
+        record.jobs.push_back(JobRecord{.spec = spec});
+    reserveLarge(record.segments, w.jobs.size());
+    reserveLarge(record.placements, w.jobs.size());
+    record.pendingBegin.assign(1, 0);
+    record.firstGpuOfNode.resize(record.fleet.nodes.size() + 1, 0);
+    for (std::size_t i = 0; i < record.fleet.nodes.size(); ++i)
+        record.firstGpuOfNode[i + 1] = record.firstGpuOfNode[i] + record.fleet.nodes[i].gpus;
+    return record.fleet;
 }
 
 void Simulation::buildNodeEvents() {
-    m_nodeEvents = nodeChangeEvents(m_results.fleet, m_scenario);
+    m_nodeEvents = nodeChangeEvents(m_record.fleet, m_scenario);
     for (std::uint32_t i = 0; i < m_nodeEvents.size(); ++i)
         push(m_nodeEvents[i].timeS, EventType::NodeChange, i, 0);
 }
@@ -210,7 +214,7 @@ void Simulation::buildNodeEvents() {
 BindingPlan Simulation::plan(std::uint32_t job, const std::vector<PodPlacement>& pods,
                              double nowS) const {
     const JobSpec& s = m_sim.spec(job);
-    const Fleet& fleet = m_results.fleet;
+    const Fleet& fleet = m_record.fleet;
     BindingPlan p;
     const FleetNode& first = fleet.nodes[pods.front().node];
     if (pods.size() == 1) {
@@ -264,11 +268,11 @@ void Simulation::diagnoseNewlyQueued() {
         for (std::uint32_t job : m_queuedNow) {
             if (m_sim.runtime[job].phase != Phase::Queued) continue;
             if (m_sim.spec(job).source != JobSource::Explicit) {
-                m_results.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnoseJustQueued(job)});
+                m_record.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnoseJustQueued(job)});
                 continue;
             }
             m_diagnoser.beginSample();  // the cluster has changed since the last memo
-            m_results.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnoseQueued(job, m_nowS)});
+            m_record.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnoseQueued(job, m_nowS)});
         }
     }
     m_queuedNow.clear();
@@ -276,24 +280,24 @@ void Simulation::diagnoseNewlyQueued() {
 
 void Simulation::bind(std::uint32_t job, const std::vector<PodPlacement>& pods) {
     const BindingPlan p = plan(job, pods, m_nowS);
-    JobRecord& rec = m_results.jobs[job];
+    JobRecord& rec = m_record.jobs[job];
     JobRuntime& rt = m_sim.runtime[job];
     const JobSpec& s = rec.spec;
-    rt.segment = static_cast<std::uint32_t>(m_results.segments.size());
+    rt.segment = static_cast<std::uint32_t>(m_record.segments.size());
     // Built in place: a RunSegment assembled on the stack and copied costs store-forwarding
     // stalls on every binding.
-    m_results.segments.push_back(RunSegment{
+    m_record.segments.push_back(RunSegment{
         .job = job,
         .startS = m_nowS,
         .endS = p.endS,
-        .placementBegin = static_cast<std::uint32_t>(m_results.placements.size()),
+        .placementBegin = static_cast<std::uint32_t>(m_record.placements.size()),
         .placementCount = static_cast<std::uint32_t>(pods.size()),
         .slowdown = static_cast<float>(p.slowdown),
         .tier = p.tier,
         .crashLoop = p.crashLoop,
         .savedWorkS = static_cast<float>(m_sim.savedWork.of(job)),
     });
-    m_results.placements.insert(m_results.placements.end(), pods.begin(), pods.end());
+    m_record.placements.insert(m_record.placements.end(), pods.begin(), pods.end());
     rt.plannedEndS = p.endS;
     rt.progressStartS = m_nowS + s.startupS;
     rt.phase = p.crashLoop ? Phase::CrashLoop : s.startupS > 0 ? Phase::Starting : Phase::Running;
@@ -305,8 +309,8 @@ void Simulation::bind(std::uint32_t job, const std::vector<PodPlacement>& pods) 
     rec.lastSegment = rt.segment;
     ++rec.segmentCount;
     rec.status = JobStatus::Running;
-    m_sim.boundByEnd.insert(p.endS, job, m_results.segments.back().placementBegin,
-                            m_results.segments.back().placementCount);
+    m_sim.boundByEnd.insert(p.endS, job, m_record.segments.back().placementBegin,
+                            m_record.segments.back().placementCount);
     m_cost.held(pods, +1);
     if (m_sim.autoscaler.active())
         for (const PodPlacement& pod : pods)
@@ -332,7 +336,7 @@ void Simulation::bind(std::uint32_t job, const std::vector<PodPlacement>& pods) 
     if (rt.phase != Phase::Running) {
         setStuck(job, true);
         if (m_options.diagnosePending)
-            m_results.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnoseStuck(job, m_nowS)});
+            m_record.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnoseStuck(job, m_nowS)});
     }
     ++m_running;
     count(FingerprintTag::JobStarted, job);
@@ -365,7 +369,7 @@ void Simulation::leave(std::uint32_t job, bool books, bool nodes) {
 
 void Simulation::unbind(std::uint32_t job, SegmentEnd end) {
     JobRuntime& rt = m_sim.runtime[job];
-    RunSegment& seg = m_results.segments[rt.segment];
+    RunSegment& seg = m_record.segments[rt.segment];
     if (rt.phase == Phase::Running) addProgress(job, -1);
     if (m_sim.spec(job).sharesGpu()) unbindShare(job);
     setStuck(job, false);
@@ -373,17 +377,17 @@ void Simulation::unbind(std::uint32_t job, SegmentEnd end) {
     const bool terminating = rt.phase == Phase::Terminating;
     leave(job, !terminating, true);
     if (terminating) victimEnded(job);
-    m_cost.held(m_results.placementOf(seg), -1);
+    m_cost.held(m_record.placementOf(seg), -1);
     if (m_sim.elastic.any()) {
         m_sim.elastic.bound.erase(job);
         ++m_sim.elastic.capacityEpoch;
     }
     // A resize takes new pods at once: its old nodes are not idle, nor drained.
     if (m_sim.autoscaler.active() && !m_resizing)
-        for (const PodPlacement& pod : m_results.placementOf(seg))
+        for (const PodPlacement& pod : m_record.placementOf(seg))
             if (m_sim.nodeJobs[pod.node].empty()) becameIdle(pod.node);
     if (m_sim.cluster.drainingNodes() > 0 && !m_resizing)
-        for (const PodPlacement& pod : m_results.placementOf(seg))
+        for (const PodPlacement& pod : m_record.placementOf(seg))
             if (m_sim.nodeJobs[pod.node].empty() &&
                 m_sim.cluster.state(static_cast<int>(pod.node)) == NodeState::Draining)
                 addNodeChange({m_nowS, pod.node, pod.node + 1, NodeState::Repairing, false,
@@ -397,8 +401,8 @@ void Simulation::unbind(std::uint32_t job, SegmentEnd end) {
 
 void Simulation::startMigRecuts() {
     if (m_sim.cluster.idleDynamicMigGpus().empty() || m_scheduler.queue().empty()) return;
-    for (std::uint32_t r : m_sim.migRecuts.afterPass(m_scheduler.queue(), m_results.jobs, m_nowS)) {
-        push(m_results.migRecuts[r].readyS, EventType::MigRecutDone, r, 0);
+    for (std::uint32_t r : m_sim.migRecuts.afterPass(m_scheduler.queue(), m_record.jobs, m_nowS)) {
+        push(m_record.migRecuts[r].readyS, EventType::MigRecutDone, r, 0);
         count(FingerprintTag::MigRecutStarted, r);
     }
 }
@@ -448,7 +452,7 @@ void Simulation::handle(const Event& e) {
             if (m_sim.savedWork.anyCost()) writeOffCheckpoints(e.a, true);
             unbind(e.a, crashed ? SegmentEnd::Failed : SegmentEnd::Completed);
             rt.phase = Phase::Done;
-            JobRecord& rec = m_results.jobs[e.a];
+            JobRecord& rec = m_record.jobs[e.a];
             rec.endS = m_nowS;
             rec.status = crashed ? JobStatus::Failed : JobStatus::Completed;
             count(FingerprintTag::JobEnded, e.a);
@@ -458,7 +462,7 @@ void Simulation::handle(const Event& e) {
 }
 
 void Simulation::becameIdle(std::uint32_t node) {
-    if (!m_results.fleet.nodes[node].elastic ||
+    if (!m_record.fleet.nodes[node].elastic ||
         m_sim.cluster.state(static_cast<int>(node)) != NodeState::Ready ||
         m_sim.autoscaler.idleSinceS(node) >= 0)
         return;
@@ -476,9 +480,9 @@ void Simulation::addNodeChange(const NodeChangeEvent& change) {
 
 void Simulation::replaceWithSpare(std::uint32_t failed) {
     if (m_spare[failed]) return;  // a spare that fails waits for its repair
-    const FleetNode& info = m_results.fleet.nodes[failed];
+    const FleetNode& info = m_record.fleet.nodes[failed];
     for (std::uint32_t n = 0; n < m_spare.size(); ++n) {
-        if (!m_spare[n] || m_results.fleet.nodes[n].nodeType != info.nodeType ||
+        if (!m_spare[n] || m_record.fleet.nodes[n].nodeType != info.nodeType ||
             m_sim.cluster.state(static_cast<int>(n)) != NodeState::Cordoned)
             continue;
         // The spare works from now; the failed node, once repaired, is the spare.
@@ -505,7 +509,7 @@ void Simulation::applyScaleDowns() {
 }
 
 void Simulation::scaleUp() {
-    const auto nodes = m_sim.autoscaler.scaleUp(m_scheduler.queue(), m_results.jobs, m_sim.cluster,
+    const auto nodes = m_sim.autoscaler.scaleUp(m_scheduler.queue(), m_record.jobs, m_sim.cluster,
                                                 m_sim.quota, m_nowS);
     for (std::uint32_t node : nodes) {
         addNodeChange({m_nowS + m_sim.autoscaler.provisioningDelayS(), node, node + 1,
@@ -576,7 +580,7 @@ void Simulation::nodeChange(std::uint32_t index) {
         }
         // Idle time counts only while Ready (evictions above may have started it).
         if (elastic && to != NodeState::Ready) m_sim.autoscaler.idleSince(node, -1);
-        m_results.nodeChanges.push_back({m_nowS, node, to, cause});
+        m_record.nodeChanges.push_back({m_nowS, node, to, cause});
         count(FingerprintTag::NodeStateChanged, node);
         if (to == NodeState::Failed && !m_spare.empty() && cause != NodeChangeCause::SpotReclaim)
             replaceWithSpare(node);
@@ -603,9 +607,9 @@ void Simulation::loseUnsavedWork(std::uint32_t job) {
     // Checkpoints count the job's work over all its bindings, in ideal seconds.
     const double doneS = workDoneS(job);
     const double savedBeforeS = m_sim.savedWork.of(job);
-    const CheckpointPolicy policy = m_results.checkpointOf(job);
+    const CheckpointPolicy policy = m_record.checkpointOf(job);
     const CheckpointOutcome out = checkpointOutcome(policy, savedBeforeS, doneS, s.durationS);
-    const float slowdown = m_results.segments[rt.segment].slowdown;
+    const float slowdown = m_record.segments[rt.segment].slowdown;
     // A whole-GPU binding's lost GPU-seconds as GPUs × wall seconds ÷ slowdown: without
     // checkpoints (gained 0) that is the product it always was, so goodput keeps its bits.
     const double gainedS = out.savedS - savedBeforeS;
@@ -618,12 +622,12 @@ void Simulation::loseUnsavedWork(std::uint32_t job) {
     m_metrics.discardUseful(lostGpuS, std::max(rt.progressStartS, m_nowS - lostWallS));
     if (out.overheadS > 0)
         m_metrics.discardCheckpointing(workGpus(job) * out.overheadS, rt.progressStartS);
-    m_results.segments[rt.segment].lostWorkS = static_cast<float>(out.lostS);
+    m_record.segments[rt.segment].lostWorkS = static_cast<float>(out.lostS);
     // An elastic job's lost work is priced at its own size (a grown one did it on more GPUs,
     // in less time).
     m_cost.lostWork(m_sim.placementOf(job),
                     m_sim.elastic.any() ? out.lostS * workGpus(job) / heldGpus(job) : out.lostS);
-    m_sim.savedWork.set(job, out.savedS, m_results.jobs.size());
+    m_sim.savedWork.set(job, out.savedS, m_record.jobs.size());
 }
 
 void Simulation::writeOffCheckpoints(std::uint32_t job, bool completed) {
@@ -633,7 +637,7 @@ void Simulation::writeOffCheckpoints(std::uint32_t job, bool completed) {
 }
 
 double Simulation::checkpointWriteOffS(std::uint32_t job, bool completed) const {
-    const CheckpointPolicy policy = m_results.checkpointOf(job);
+    const CheckpointPolicy policy = m_record.checkpointOf(job);
     if (policy.costS == 0 || m_sim.runtime[job].phase != Phase::Running) return 0;
     const JobSpec& s = m_sim.spec(job);
     const double savedBeforeS = m_sim.savedWork.of(job);
@@ -649,7 +653,7 @@ double Simulation::checkpointWriteOffS(std::uint32_t job, bool completed) const 
 void Simulation::takeOff(std::uint32_t job, SegmentEnd end) {
     if (m_sim.runtime[job].phase == Phase::Running) loseUnsavedWork(job);
     unbind(job, end);
-    m_results.jobs[job].status = JobStatus::Pending;  // queued again
+    m_record.jobs[job].status = JobStatus::Pending;  // queued again
 }
 
 void Simulation::evict(std::uint32_t job, bool diagnose) {
@@ -699,7 +703,7 @@ void Simulation::giveNotice(std::uint32_t job, std::uint32_t by, double endS, bo
             }
     rt.phase = Phase::Terminating;
     rt.plannedEndS = endS;
-    m_results.segments[rt.segment].endS = endS;
+    m_record.segments[rt.segment].endS = endS;
     push(endS, EventType::Release, job, rt.segment);
     m_sim.terminating.push_back({job, by, by != SimState::kNoPreemptor});
 }
@@ -708,7 +712,7 @@ void Simulation::spotNotice(std::uint32_t job, std::uint32_t node) {
     // An elastic job whose other pods hold its size leaves the node at once, keeping its work.
     if (m_sim.elastic.isElastic(job) && shrinkOffNode(job, node, SegmentEnd::Resized)) return;
     if (m_sim.runtime[job].phase != Phase::Running) return;  // nothing in progress to save
-    const CheckpointPolicy policy = m_results.checkpointOf(job);
+    const CheckpointPolicy policy = m_record.checkpointOf(job);
     // One that cannot save in time runs on, and loses its unsaved work at the reclaim.
     if (!policy.saves() || policy.costS > m_scenario.spot->noticeS) return;
     giveNotice(job, SimState::kNoPreemptor, m_nowS + policy.costS, true);
@@ -716,7 +720,7 @@ void Simulation::spotNotice(std::uint32_t job, std::uint32_t node) {
 
 void Simulation::checkpointAllWork(std::uint32_t job) {
     const JobSpec& s = m_sim.spec(job);
-    const CheckpointPolicy policy = m_results.checkpointOf(job);
+    const CheckpointPolicy policy = m_record.checkpointOf(job);
     const double savedBeforeS = m_sim.savedWork.of(job);
     // The periodic checkpoints so far, then one more of everything done.
     const CheckpointOutcome out =
@@ -725,7 +729,7 @@ void Simulation::checkpointAllWork(std::uint32_t job) {
                                    m_sim.runtime[job].progressStartS);
     // Written after its progress stopped: held, never counted useful.
     m_metrics.countCheckpointing(heldGpus(job) * policy.costS);
-    m_sim.savedWork.set(job, out.workS, m_results.jobs.size());
+    m_sim.savedWork.set(job, out.workS, m_record.jobs.size());
 }
 
 void Simulation::victimEnded(std::uint32_t job) {
@@ -756,7 +760,7 @@ void Simulation::endTermination(std::uint32_t job) {
     takeOff(job, SegmentEnd::Preempted);
     m_scheduler.enqueue(job);
     if (m_options.diagnosePending)
-        m_results.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnosePreempted(job, by)});
+        m_record.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnosePreempted(job, by)});
     count(FingerprintTag::PreemptedRequeued, job);
 }
 
@@ -765,7 +769,7 @@ bool Simulation::requeuePreempted() {
     for (const auto& [victim, by] : m_preemptedNow) {
         m_scheduler.enqueue(victim);
         if (m_options.diagnosePending)
-            m_results.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnosePreempted(victim, by)});
+            m_record.jobDiagnoses.push_back({m_nowS, m_diagnoser.diagnosePreempted(victim, by)});
     }
     m_preemptedNow.clear();
     return true;
@@ -775,17 +779,12 @@ bool Simulation::requeuePreempted() {
 
 Results simulate(const Scenario& scenario, const RunOptions& options, const ProgressFn& progress,
                  std::stop_token stop) {
-    Results results;
     if (options.seed && *options.seed != scenario.seed) {
         Scenario reseeded = scenario;
         reseeded.seed = *options.seed;
-        detail::Simulation sim(reseeded, options, results);
-        sim.run(progress, stop);
-        return results;
+        return detail::Simulation(reseeded, options).run(progress, stop);
     }
-    detail::Simulation sim(scenario, options, results);
-    sim.run(progress, stop);
-    return results;
+    return detail::Simulation(scenario, options).run(progress, stop);
 }
 
 }  // namespace gpuplan

@@ -96,11 +96,10 @@ struct BindingPlan {
 
 class Simulation {
 public:
-    Simulation(const Scenario& scenario, const RunOptions& options, Results& results)
+    Simulation(const Scenario& scenario, const RunOptions& options)
         : m_scenario(scenario),
           m_options(options),
-          m_results(results),
-          m_sim(results, prepare(scenario, results), scenario),
+          m_sim(m_record, prepare(scenario, m_record), scenario),
           m_scheduler(
               scenario.scheduler, m_sim,
               [this](std::uint32_t job, const std::vector<PodPlacement>& pods, double nowS) {
@@ -110,19 +109,19 @@ public:
                   bind(job, pods);
               }),
           m_diagnoser(m_sim, m_scheduler),
-          m_metrics(results, scenario.horizonS, scenario.sampleIntervalS, scenario.warmupS),
-          m_fragmentation(results.jobs, results.fleet),
-          m_gangSizes(commonGangSizes(results.fleet)),
-          m_unitsByGpus(results.fleet),
-          m_stuck(static_cast<std::uint32_t>(results.jobs.size())),
-          m_sharedGpus(results.fleet, results.sourceTraits, results.firstGpuOfNode),
-          m_quotaSeries(results, m_sim.quota, preemptionPossible(scenario),
+          m_metrics(m_record, scenario.horizonS, scenario.sampleIntervalS, scenario.warmupS),
+          m_fragmentation(m_record.jobs, m_record.fleet),
+          m_gangSizes(commonGangSizes(m_record.fleet)),
+          m_unitsByGpus(m_record.fleet),
+          m_stuck(static_cast<std::uint32_t>(m_record.jobs.size())),
+          m_sharedGpus(m_record.fleet, m_record.sourceTraits, m_record.firstGpuOfNode),
+          m_quotaSeries(m_record, m_sim.quota, preemptionPossible(scenario),
                         m_metrics.sampleCount()),
-          m_cost(results, results.fleet, scenario.pricing, m_metrics.sampleCount(),
+          m_cost(m_record, m_record.fleet, scenario.pricing, m_metrics.sampleCount(),
                  scenario.warmupS) {
         m_scheduler.checkSkips(options.checkInvariants);
         if (preemptionPossible(scenario)) {
-            m_sim.boundJobs.enable(results.jobs.size(), scenario.jobClasses.size());
+            m_sim.boundJobs.enable(m_record.jobs.size(), scenario.jobClasses.size());
             m_scheduler.onPreempt(
                 [this](std::uint32_t victim, std::uint32_t by) { preempt(victim, by); });
         }
@@ -130,21 +129,23 @@ public:
         m_pendingEntriesPerSample = pendingEntriesPerSample(options, m_metrics.sampleCount());
         m_fingerprint = 0x6a09e667f3bcc908ull ^ options.seed.value_or(scenario.seed);
         buildNodeEvents();
-        for (const FleetNode& n : results.fleet.nodes)
+        for (const FleetNode& n : m_record.fleet.nodes)
             m_anySlowNode = m_anySlowNode || n.speed < 1;
         if (scenario.failures && scenario.failures->hotSpareNodes > 0) {
-            m_spare.resize(results.fleet.nodes.size());
+            m_spare.resize(m_record.fleet.nodes.size());
             for (std::size_t n = 0; n < m_spare.size(); ++n)
-                m_spare[n] = results.fleet.nodes[n].spare;
+                m_spare[n] = m_record.fleet.nodes[n].spare;
         }
         m_rates.provisionedGpus = m_sim.cluster.provisionedGpus();
         m_rates.provisionedPeakTflops = m_sim.cluster.provisionedPeakTflops();
     }
 
-    void run(const ProgressFn& progress, std::stop_token stop);
+    /// Runs to the horizon (or until stopped) and builds the results from the record. Once:
+    /// the record moves into the results.
+    Results run(const ProgressFn& progress, std::stop_token stop);
 
 private:
-    static const Fleet& prepare(const Scenario& scenario, Results& results);
+    static const Fleet& prepare(const Scenario& scenario, RunRecord& record);
 
     void buildNodeEvents();
 
@@ -223,13 +224,13 @@ private:
     [[gnu::always_inline]] double heldGpus(std::uint32_t job) const {
         const JobSpec& s = m_sim.spec(job);
         if (s.holdsWholeGpus() && !m_sim.elastic.any()) return s.gpus;
-        return m_results.gpuEquivalentsOf(m_results.segments[m_sim.runtime[job].segment]);
+        return m_record.gpuEquivalentsOf(m_record.segments[m_sim.runtime[job].segment]);
     }
     /// The same exactly, in units of 1/kGpuUnitsPerGpu GPU.
     std::int64_t heldGpuUnits(std::uint32_t job) const {
         const JobSpec& s = m_sim.spec(job);
         if (s.holdsWholeGpus() && !m_sim.elastic.any()) return s.gpuUnits();
-        return m_results.gpuUnitsOf(m_results.segments[m_sim.runtime[job].segment]);
+        return m_record.gpuUnitsOf(m_record.segments[m_sim.runtime[job].segment]);
     }
     /// GPU-equivalents the job's work is counted in: what it holds, but an elastic job's
     /// work at its own size (a grown one does more per second instead: its slowdown).
@@ -250,11 +251,11 @@ private:
 
     [[gnu::always_inline]] void addProgress(std::uint32_t job, int sign) {
         const JobSpec& s = m_sim.spec(job);
-        const RunSegment& seg = m_results.segments[m_sim.runtime[job].segment];
-        const GpuModel& gpu = m_results.gpuModelOf(seg);
+        const RunSegment& seg = m_record.segments[m_sim.runtime[job].segment];
+        const GpuModel& gpu = m_record.gpuModelOf(seg);
         const double peak = gpu.bf16DenseTflops;
         // Its spec's MFU as a double, as it always was when no source sets flopsPerByte.
-        const double mfu = m_results.sourceTraits.anyFlopsPerByte ? m_results.mfuOn(s, gpu) : s.mfu;
+        const double mfu = m_record.sourceTraits.anyFlopsPerByte ? m_record.mfuOn(s, gpu) : s.mfu;
         if (s.sharesGpu()) return addShareProgress(job, sign, mfu, peak);
         const double rate = workGpus(job) / static_cast<double>(seg.slowdown);
         m_rates.usefulGpus += sign * rate;
@@ -265,7 +266,7 @@ private:
             // elastic job's pace is in its slowdown, not in how busy each GPU is).
             const double busy = m_sim.elastic.any() ? rate / heldGpus(job)
                                                     : 1.0 / static_cast<double>(seg.slowdown);
-            m_cost.occupied(sign * usdPerHourOf(m_results.fleet, m_results.placementOf(seg)) *
+            m_cost.occupied(sign * usdPerHourOf(m_record.fleet, m_record.placementOf(seg)) *
                             s.smActivity * busy);
         }
     }
@@ -421,11 +422,15 @@ private:
     /// binding ends now (completed, or cut by the end of the run); 0 without checkpoint costs.
     double checkpointWriteOffS(std::uint32_t job, bool completed) const;
 
-    /// Ends the run at endS in `out` (the results being built, or a copy of them for a
-    /// partial snapshot): bindings still open end there, `metrics` and `cost` (the run's own,
-    /// or copies writing into `out`) close their last interval, and every KPI and index is
-    /// written. Leaves the simulation's own state as it was.
-    void finishInto(Results& out, double endS, MetricsRecorder& metrics, CostMeter& cost) const;
+    /// Closes `record` at endS (the run's own, or a copy of it for a partial snapshot):
+    /// bindings still open end there, and `metrics` and `cost` (the run's own, or copies
+    /// writing into the copy) close their last interval. The books are left as they were.
+    void closeRecord(RunRecord& record, double endS, MetricsRecorder& metrics,
+                     CostMeter& cost) const;
+    /// Builds what the results add to a closed record: every KPI, the pending index, the
+    /// timeline and the fingerprint. Reads the run's meters and books, not its record.
+    void buildResults(Results& out, double endS, const MetricsRecorder& metrics,
+                      const CostMeter& cost) const;
     /// The results so far, as if the run ended now (Results::partial); the run goes on.
     std::shared_ptr<const Results> partialResults() const;
     /// The run's own KPIs: failures, spot reclaims, scale-ups, elastic resizes.
@@ -458,7 +463,9 @@ private:
 
     const Scenario& m_scenario;
     RunOptions m_options;
-    Results& m_results;
+    /// Everything the run writes as it goes; moved into the results when it ends.
+    RunRecord m_record;
+    bool m_stopped = false;  ///< a stop request ended the run early
     SimState m_sim;
     Scheduler m_scheduler;
     Diagnoser m_diagnoser;

@@ -57,8 +57,8 @@ void Simulation::reclaimElasticGrowth() {
         if (!tryPlace(req, m_scenario.scheduler.placement, m_sim.cluster, trial)) return false;
         unplace(m_sim.cluster, trial, req.host);
         const JobSpec& s = m_sim.spec(job);
-        const int model = m_results.fleet.nodes[trial.front().node].gpuModel;
-        return m_sim.quota.admitsJob(s, m_results.fleet, model);
+        const int model = m_record.fleet.nodes[trial.front().node].gpuModel;
+        return m_sim.quota.admitsJob(s, m_record.fleet, model);
     };
     const auto fitsLifting = [&](std::uint32_t job, const PlacementRequest& req,
                                  std::size_t count) {
@@ -100,7 +100,7 @@ void Simulation::reclaimElasticGrowth() {
                 grown[i],
                 std::vector<PodPlacement>(held.begin(), held.begin() + m_sim.spec(grown[i]).pods()),
                 SegmentEnd::Resized);
-            if (m_results.measurementWindow().counts(m_nowS))
+            if (m_record.measurementWindow().counts(m_nowS))
                 ++m_sim.elastic.shrinks;  // in the KPIs' window
         }
         collect();
@@ -114,8 +114,8 @@ bool Simulation::jobsWaitForCapacity() const {
         const JobSpec& s = m_sim.spec(job);
         if (!m_scheduler.fitsEmptyReady(job)) continue;  // waits for nodes, not for room
         if (!m_sim.quota.manages(s.team)) return true;
-        for (int model = 0; model < static_cast<int>(m_results.fleet.gpuModels.size()); ++model)
-            if (s.allowsModel(model) && m_sim.quota.admitsJob(s, m_results.fleet, model))
+        for (int model = 0; model < static_cast<int>(m_record.fleet.gpuModels.size()); ++model)
+            if (s.allowsModel(model) && m_sim.quota.admitsJob(s, m_record.fleet, model))
                 return true;
     }
     return false;
@@ -136,7 +136,7 @@ void Simulation::growElasticJobs() {
         const int pa = m_sim.spec(a).priority, pb = m_sim.spec(b).priority;
         return pa != pb ? pa > pb : a < b;
     });
-    const Fleet& fleet = m_results.fleet;
+    const Fleet& fleet = m_record.fleet;
     ElasticJobs& elastic = m_sim.elastic;
     const double windowS = m_scenario.scheduler.elasticGrowAfterIdleS;
     // The earliest a job held back by the window may grow: a pass then (an event, so that
@@ -148,7 +148,7 @@ void Simulation::growElasticJobs() {
         if (m_sim.cluster.readyFreeGpus() < s.gpusPerPod) continue;
         // Bound from the queue at this instant: its binding has not begun to work, so growing
         // it now restarts nothing (not so a binding a shrink made now).
-        const bool justBound = m_results.segments[m_sim.runtime[job].segment].startS == m_nowS &&
+        const bool justBound = m_record.segments[m_sim.runtime[job].segment].startS == m_nowS &&
                                elastic.lastResizeS[job] != m_nowS;
         // Nothing left waiting for the window, and no resize of the job in it (never twice at
         // one instant, so no binding is left without time).
@@ -202,7 +202,7 @@ void Simulation::growElasticJobs() {
         if (!resizeBudgetAllows(holdsOf(held.size() + static_cast<std::size_t>(hi)), false)) return;
         {
             const JobRuntime& rt = m_sim.runtime[job];
-            const double slowdownNow = m_results.segments[rt.segment].slowdown;
+            const double slowdownNow = m_record.segments[rt.segment].slowdown;
             const double bestSlowdown =
                 static_cast<double>(s.pods()) / (static_cast<double>(held.size()) + hi);
             const double restartS = justBound ? 0 : s.startupS;
@@ -226,7 +226,7 @@ void Simulation::growElasticJobs() {
         // Only if it ends sooner, restart and a slower fabric counted: the progress left at
         // its present pace, at the new one after its startup.
         const JobRuntime& rt = m_sim.runtime[job];
-        const double slowdownNow = m_results.segments[rt.segment].slowdown;
+        const double slowdownNow = m_record.segments[rt.segment].slowdown;
         const double progressLeftS =
             (rt.plannedEndS - std::max(m_nowS, rt.progressStartS)) / slowdownNow;
         const BindingPlan p = plan(job, grownPods, m_nowS);
@@ -239,7 +239,7 @@ void Simulation::growElasticJobs() {
         worth = worth && (windowS - restartS) / p.slowdown >= (windowS + s.startupS) / slowdownNow;
         if (!worth || !resizeBudgetAllows(holdsOf(grownPods.size()))) continue;
         resizeElastic(job, std::move(grownPods), SegmentEnd::Resized);
-        if (m_results.measurementWindow().counts(m_nowS))
+        if (m_record.measurementWindow().counts(m_nowS))
             ++m_sim.elastic.grows;  // in the KPIs' window
     }
     if (dueS < std::numeric_limits<double>::infinity() && dueS != elastic.growTimerS &&
@@ -264,12 +264,12 @@ void Simulation::resizeElastic(std::uint32_t job, std::vector<PodPlacement> pods
     m_resizing = false;
     // Resized at the instant it was bound (a job that grows as it starts): the binding that
     // never ran is replaced, not kept as an empty one. Its events are stale by their time.
-    const RunSegment& last = m_results.segments.back();
-    if (rt.segment + 1 == m_results.segments.size() && last.startS == m_nowS &&
-        last.placementBegin + last.placementCount == m_results.placements.size()) {
-        m_results.placements.resize(last.placementBegin);
-        m_results.segments.pop_back();
-        --m_results.jobs[job].segmentCount;
+    const RunSegment& last = m_record.segments.back();
+    if (rt.segment + 1 == m_record.segments.size() && last.startS == m_nowS &&
+        last.placementBegin + last.placementCount == m_record.placements.size()) {
+        m_record.placements.resize(last.placementBegin);
+        m_record.segments.pop_back();
+        --m_record.jobs[job].segmentCount;
     }
     const HostDemand host = m_sim.hostOf(job);
     for (const PodPlacement& pod : pods)
@@ -303,12 +303,12 @@ bool Simulation::resizeBudgetAllows(std::size_t gpuHolds, bool spend) {
 void Simulation::keepAllWork(std::uint32_t job) {
     const JobSpec& s = m_sim.spec(job);
     const CheckpointOutcome out = checkpointOutcome(
-        m_results.checkpointOf(job), m_sim.savedWork.of(job), workDoneS(job), s.durationS);
+        m_record.checkpointOf(job), m_sim.savedWork.of(job), workDoneS(job), s.durationS);
     // The periodic checkpoints this binding wrote are not useful work; none more is written.
     if (out.overheadS > 0)
         m_metrics.discardCheckpointing(workGpus(job) * out.overheadS,
                                        m_sim.runtime[job].progressStartS);
-    m_sim.savedWork.set(job, out.workS, m_results.jobs.size());
+    m_sim.savedWork.set(job, out.workS, m_record.jobs.size());
 }
 
 bool Simulation::shrinkOffNode(std::uint32_t job, std::uint32_t node, SegmentEnd end) {

@@ -1,19 +1,20 @@
 // The kernel's samples (gauges, the pending list, the fragmentation and placeable measures),
 // the end of a run (or of a partial snapshot of it) and, in test builds, the invariant checks
 // after every event.
+#include "results/pending_index.hpp"
 #include "scheduling/preemption_health.hpp"
 #include "simulation.hpp"
 
 namespace gpuplan::detail {
 
-void Simulation::finishInto(Results& out, double endS, MetricsRecorder& metrics,
-                            CostMeter& cost) const {
+void Simulation::closeRecord(RunRecord& record, double endS, MetricsRecorder& metrics,
+                             CostMeter& cost) const {
     // Bindings still open end at endS.
     for (std::uint32_t job = 0; job < m_sim.runtime.size(); ++job) {
         const JobRuntime& rt = m_sim.runtime[job];
         if (rt.segment == 0xFFFFFFFFu || rt.phase == Phase::Done || rt.phase == Phase::Queued)
             continue;
-        RunSegment& seg = out.segments[rt.segment];
+        RunSegment& seg = record.segments[rt.segment];
         seg.endS = endS;
         // Still in its grace period: preempted, its mean slowdown kept at the notice.
         if (rt.phase == Phase::Terminating) {
@@ -24,11 +25,17 @@ void Simulation::finishInto(Results& out, double endS, MetricsRecorder& metrics,
         if (m_sim.savedWork.anyCost())
             if (const double overheadS = checkpointWriteOffS(job, false); overheadS > 0)
                 metrics.discardCheckpointing(workGpus(job) * overheadS, rt.progressStartS);
-        if (out.jobs[job].spec.sharesGpu() && !seg.crashLoop)
-            seg.slowdown = out.jobs[job].slowdown = meanSlowdown(job);
+        if (record.jobs[job].spec.sharesGpu() && !seg.crashLoop)
+            seg.slowdown = record.jobs[job].slowdown = meanSlowdown(job);
     }
     cost.advanceTo(endS);
     metrics.finish(endS, m_rates);
+}
+
+void Simulation::buildResults(Results& out, double endS, const MetricsRecorder& metrics,
+                              const CostMeter& cost) const {
+    metrics.writeKpis(out, endS);
+    indexPending(out, endS);
     m_quotaSeries.writeKpis(out, m_sim.quota);
     cost.writeKpis(out);
     writeRunKpis(out);
@@ -43,14 +50,16 @@ void Simulation::finishInto(Results& out, double endS, MetricsRecorder& metrics,
 }
 
 std::shared_ptr<const Results> Simulation::partialResults() const {
-    // A copy of everything recorded so far, finished by copies of the meters that write
-    // into it: the run's own state is not touched.
-    auto out = std::make_shared<Results>(m_results);
+    // A copy of everything recorded so far, closed by copies of the meters that write into
+    // it and then built on: the run's own state is not touched.
+    RunRecord record = m_record;
     MetricsRecorder metrics = m_metrics;
-    metrics.retarget(*out);
+    metrics.retarget(record);
     CostMeter cost = m_cost;
-    cost.retarget(*out);
-    finishInto(*out, m_nowS, metrics, cost);
+    cost.retarget(record);
+    closeRecord(record, m_nowS, metrics, cost);
+    auto out = std::make_shared<Results>(std::move(record));
+    buildResults(*out, m_nowS, metrics, cost);
     out->partial = true;
     return out;
 }
@@ -69,7 +78,7 @@ void Simulation::takeSample(std::size_t k) {
         m_diagnoser.beginSample();
         // The list: the first jobs in queue order, each with its layer and reason.
         for (std::uint32_t job : queue.firstInOrder(m_pendingEntriesPerSample)) {
-            m_results.pending.push_back(m_diagnoser.diagnoseQueued(job, m_nowS));
+            m_record.pending.push_back(m_diagnoser.diagnoseQueued(job, m_nowS));
             ++listed;
         }
         // The totals: every queued job. A job's layer depends only on its shape and
@@ -83,7 +92,7 @@ void Simulation::takeSample(std::size_t k) {
         for (const Scheduler::Nomination& n : nominations) {
             g.pendingGpuUnits[static_cast<int>(Layer::Scheduling)] += m_sim.spec(n.job).gpuUnits();
             if (listed < m_pendingEntriesPerSample) {
-                m_results.pending.push_back(
+                m_record.pending.push_back(
                     m_diagnoser.diagnoseAwaiting(n.job, m_sim.victimsOf(n.job)));
                 ++listed;
             }
@@ -96,10 +105,10 @@ void Simulation::takeSample(std::size_t k) {
         for (std::uint32_t job = m_stuck.first();
              job != IndexSet::npos && listedEntries < m_pendingEntriesPerSample;
              job = m_stuck.next(job + 1), ++listedEntries)
-            m_results.pending.push_back(m_diagnoser.diagnoseStuck(job, m_nowS));
+            m_record.pending.push_back(m_diagnoser.diagnoseStuck(job, m_nowS));
     }
-    m_results.pendingBegin.push_back(static_cast<std::uint32_t>(m_results.pending.size()));
-    m_results.pendingOmitted.push_back(
+    m_record.pendingBegin.push_back(static_cast<std::uint32_t>(m_record.pending.size()));
+    m_record.pendingOmitted.push_back(
         m_options.diagnosePending
             ? static_cast<std::uint32_t>(queue.size() + nominations.size() - listed)
             : 0);
@@ -111,13 +120,13 @@ void Simulation::takeSample(std::size_t k) {
     placeableGauges(g);
     m_metrics.sample(k, g);
     m_cost.sample(k);
-    if (m_quotaSeries.active()) m_quotaSeries.sample(m_results, k, m_sim.quota, queue);
+    if (m_quotaSeries.active()) m_quotaSeries.sample(m_record, k, m_sim.quota, queue);
 }
 
 void Simulation::placeableGauges(Gauges& g) const {
     // Only the racks and pods that could change an answer are visited (not every one of a
     // fleet of one-node racks at every sample).
-    const FreeHistograms free(m_results.fleet, m_sim.cluster, &m_unitsByGpus);
+    const FreeHistograms free(m_record.fleet, m_sim.cluster, &m_unitsByGpus);
     for (int l = 0; l < kSlotLevelCount; ++l)
         g.largestGangGpus[l] = largestGang(free, static_cast<SlotLevel>(l), m_gangSizes);
     g.slots8GpuNode = static_cast<double>(countSlots(free, SlotLevel::Node, kSampledNodeSlotGpus));
@@ -132,7 +141,7 @@ double Simulation::strandedGpus(const JobQueue::SmallestPod& smallest) const {
     if (smallest.gpus <= 0) return 0;
     const ClusterState& c = m_sim.cluster;
     double stranded = 0;
-    for (int m = 0; m < static_cast<int>(m_results.fleet.gpuModels.size()); ++m) {
+    for (int m = 0; m < static_cast<int>(m_record.fleet.gpuModels.size()); ++m) {
         const int* hist = c.freeHist(Scope::Fleet, 0, m);
         for (int f = 1; f < std::min(smallest.gpus, c.histWidth()); ++f)
             stranded += f * hist[f];
@@ -151,7 +160,7 @@ void Simulation::checkBooks() {
     double allocated = 0;
     for (const EndOrderedJobs::Entry& e : m_sim.boundByEnd) {
         const HostDemand host = m_sim.hostOf(e.job);
-        const RunSegment& seg = m_results.segments[m_sim.runtime[e.job].segment];
+        const RunSegment& seg = m_record.segments[m_sim.runtime[e.job].segment];
         if (e.placementBegin != seg.placementBegin || e.placementCount != seg.placementCount)
             throw std::logic_error("invariant: a bound job's end entry names other pods");
         for (const PodPlacement& pod : m_sim.placementOf(e.job))
@@ -186,10 +195,10 @@ void Simulation::checkQuota() {
     if (!quota.enabled()) return;
     quota.checkInvariants();
     // Admitted usage is placed usage: per team and model, what its bound jobs hold.
-    const int models = static_cast<int>(m_results.fleet.gpuModels.size());
-    std::vector<std::int64_t> placed(m_results.teams.size() * models, 0);
+    const int models = static_cast<int>(m_record.fleet.gpuModels.size());
+    std::vector<std::int64_t> placed(m_record.teams.size() * models, 0);
     auto add = [&](std::uint32_t job, std::span<const PodPlacement> pods) {
-        const int model = m_results.fleet.nodes[pods.front().node].gpuModel;
+        const int model = m_record.fleet.nodes[pods.front().node].gpuModel;
         for (const PodPlacement& pod : pods)
             placed[m_sim.spec(job).team * models + model] += QuotaLedger::podUnits(pod);
     };
@@ -197,10 +206,10 @@ void Simulation::checkQuota() {
         add(e.job, m_sim.placementOf(e.job));
     for (const Scheduler::Nomination& n : m_scheduler.nominations())
         add(n.job, n.pods);  // held for it, charged at the notice
-    for (int team = 0; team < static_cast<int>(m_results.teams.size()); ++team)
+    for (int team = 0; team < static_cast<int>(m_record.teams.size()); ++team)
         for (int m = 0; m < models; ++m)
             if (quota.manages(team) && quota.usage(team, m) != placed[team * models + m])
-                throw std::logic_error("invariant: team " + m_results.teams[team] +
+                throw std::logic_error("invariant: team " + m_record.teams[team] +
                                        "'s admitted quota is not what its jobs hold");
 }
 
@@ -208,7 +217,7 @@ void Simulation::checkShares() {
     if (m_rates.occupiedGpus > m_rates.allocatedGpus + 1e-6 * (1 + m_rates.allocatedGpus))
         throw std::logic_error("invariant: occupancy above allocation");
     if (m_share.empty()) return;
-    SharedGpus fresh(m_results.fleet, m_results.sourceTraits, m_results.firstGpuOfNode);
+    SharedGpus fresh(m_record.fleet, m_record.sourceTraits, m_record.firstGpuOfNode);
     std::vector<std::uint32_t> running;
     for (const EndOrderedJobs::Entry& e : m_sim.boundByEnd) {
         const std::uint32_t job = e.job;

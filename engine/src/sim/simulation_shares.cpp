@@ -18,13 +18,13 @@ void Simulation::planShare(const JobSpec& s, const std::vector<PodPlacement>& po
 
 void Simulation::addShareProgress(std::uint32_t job, int sign, double mfu, double peak) {
     const JobSpec& s = m_sim.spec(job);
-    const RunSegment& seg = m_results.segments[m_sim.runtime[job].segment];
+    const RunSegment& seg = m_record.segments[m_sim.runtime[job].segment];
     const double rate = heldGpus(job) / m_share[job].slowdown;
     double occupied = 0, occupiedUsdPerHour = 0;
-    for (const PodPlacement& pod : m_results.placementOf(seg)) {
+    for (const PodPlacement& pod : m_record.placementOf(seg)) {
         const double busy = std::min(smDemand(s), pod.milliGpu / 1000.0);
         occupied += busy;
-        occupiedUsdPerHour += busy * m_results.fleet.nodes[pod.node].usdPerGpuHour;
+        occupiedUsdPerHour += busy * m_record.fleet.nodes[pod.node].usdPerGpuHour;
     }
     m_rates.usefulGpus += sign * rate;
     m_rates.occupiedGpus += sign * occupied / m_share[job].slowdown;
@@ -45,7 +45,7 @@ void Simulation::bindShare(std::uint32_t job, const std::vector<PodPlacement>& p
                      m_sim.runtime[job].segment);
         return;
     }
-    if (m_share.empty()) m_share.resize(m_results.jobs.size());
+    if (m_share.empty()) m_share.resize(m_record.jobs.size());
     m_share[job] = ShareProgress{.sinceS = m_sim.runtime[job].progressStartS,
                                  .slowdown = p.slowdown,
                                  .topology = p.topology};
@@ -54,7 +54,7 @@ void Simulation::bindShare(std::uint32_t job, const std::vector<PodPlacement>& p
 
 bool Simulation::onMps(std::span<const PodPlacement> pods) const {
     return std::any_of(pods.begin(), pods.end(), [this](const PodPlacement& pod) {
-        return m_results.fleet.nodes[pod.node].sharing.mode == SharingMode::Mps;
+        return m_record.fleet.nodes[pod.node].sharing.mode == SharingMode::Mps;
     });
 }
 
@@ -67,7 +67,7 @@ double Simulation::workDoneS(std::uint32_t job) const {
     const JobRuntime& rt = m_sim.runtime[job];
     if (rt.phase != Phase::Running) return 0;
     if (!m_sim.spec(job).sharesGpu())
-        return (m_nowS - rt.progressStartS) / m_results.segments[rt.segment].slowdown;
+        return (m_nowS - rt.progressStartS) / m_record.segments[rt.segment].slowdown;
     const ShareProgress& pr = m_share[job];
     return pr.workDoneS + (m_nowS - pr.sinceS) / pr.slowdown;
 }
@@ -92,13 +92,13 @@ void Simulation::reviseSpeeds(std::span<const PodPlacement> changed) {
 void Simulation::moveRelease(std::uint32_t job, double endS) {
     JobRuntime& rt = m_sim.runtime[job];
     m_sim.boundByEnd.erase(rt.plannedEndS, job);
-    const RunSegment& seg = m_results.segments[rt.segment];
+    const RunSegment& seg = m_record.segments[rt.segment];
     m_sim.boundByEnd.insert(endS, job, seg.placementBegin, seg.placementCount);
     for (const PodPlacement& pod : m_sim.placementOf(job))
         for (SimState::BoundPod& b : m_sim.nodeJobs[pod.node])
             if (b.job == job) b.plannedEndS = endS;
     rt.plannedEndS = endS;
-    m_results.segments[rt.segment].endS = endS;
+    m_record.segments[rt.segment].endS = endS;
     push(endS, EventType::Release, job, rt.segment);
 }
 
@@ -111,8 +111,8 @@ float Simulation::meanSlowdown(std::uint32_t job) const {
 
 void Simulation::keepMeanSlowdown(std::uint32_t job) {
     const float mean = meanSlowdown(job);
-    m_results.segments[m_sim.runtime[job].segment].slowdown = mean;
-    m_results.jobs[job].slowdown = mean;
+    m_record.segments[m_sim.runtime[job].segment].slowdown = mean;
+    m_record.jobs[job].slowdown = mean;
 }
 
 void Simulation::shareStops(std::uint32_t job) {
@@ -123,14 +123,14 @@ void Simulation::shareStops(std::uint32_t job) {
 }
 
 void Simulation::unbindShare(std::uint32_t job) {
-    const RunSegment& seg = m_results.segments[m_sim.runtime[job].segment];
+    const RunSegment& seg = m_record.segments[m_sim.runtime[job].segment];
     if (seg.crashLoop) {
         m_sim.memoryFaults.erase(job);
         return;
     }
     // A terminating share's progress ended at its notice (shareStops kept its mean).
     if (m_sim.runtime[job].phase != Phase::Terminating) keepMeanSlowdown(job);
-    const auto pods = m_results.placementOf(seg);
+    const auto pods = m_record.placementOf(seg);
     m_sharedGpus.remove(job, pods);
     reviseSpeeds(pods);
 }
@@ -139,12 +139,12 @@ void Simulation::mpsFault(std::uint32_t job) {
     if (!onMps(m_sim.placementOf(job))) return;
     count(FingerprintTag::MpsFault, job);
     for (const PodPlacement& pod : m_sim.placementOf(job)) {
-        if (m_results.fleet.nodes[pod.node].sharing.mode != SharingMode::Mps) continue;
+        if (m_record.fleet.nodes[pod.node].sharing.mode != SharingMode::Mps) continue;
         for (std::uint32_t client : m_sharedGpus.clientsOn(pod)) {
             if (m_sim.runtime[client].phase == Phase::Queued) continue;  // a gang on two
             evict(client, false);
             if (m_options.diagnosePending)
-                m_results.jobDiagnoses.push_back(
+                m_record.jobDiagnoses.push_back(
                     {m_nowS, m_diagnoser.diagnoseMpsFault(client, job, pod.node,
                                                           std::countr_zero(pod.gpuMask))});
         }
