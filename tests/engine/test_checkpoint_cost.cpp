@@ -14,7 +14,7 @@
 #include "gpuplan/economics/checkpoint_advice.hpp"
 #include "gpuplan/model/checkpoint_policy.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
-#include "sim/checkpoints.hpp"
+#include "scheduling/checkpoints.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

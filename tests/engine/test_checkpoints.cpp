@@ -1,10 +1,10 @@
-// Checkpoints and lost work (engine/src/sim/checkpoints.hpp, Simulation::evict): an evicted job
-// keeps floor(work done / interval) · interval of its work, counted in ideal seconds over all
+// Checkpoints and lost work (engine/src/scheduling/checkpoints.hpp, Simulation::evict): an evicted
+// job keeps floor(work done / interval) · interval of its work, counted in ideal seconds over all
 // its bindings, loses the rest, and its next binding runs startup + (duration − kept) ·
 // slowdown. Every expected number is worked out from those rules in the comment above it.
 #include <catch2/catch.hpp>
 
-#include "sim/checkpoints.hpp"
+#include "scheduling/checkpoints.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "scheduler.hpp"
-#include "sim/sim_state.hpp"
+#include "sim_state.hpp"
 
 namespace gpuplan::detail {
 

@@ -1,8 +1,8 @@
 #include "gpuplan/scheduling/fit_check.hpp"
 
 #include "diagnosis.hpp"
+#include "resources/node_events.hpp"
 #include "scheduler.hpp"
-#include "sim/node_events.hpp"
 
 namespace gpuplan {
 

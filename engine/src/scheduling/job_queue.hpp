@@ -13,9 +13,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "checkpoints.hpp"
 #include "gpuplan/results/run_record.hpp"
 #include "resources/cluster_state.hpp"
-#include "sim/checkpoints.hpp"
 
 namespace gpuplan::detail {
 

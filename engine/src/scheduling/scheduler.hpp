@@ -24,11 +24,11 @@
 #include <utility>
 #include <vector>
 
-#include "gpuplan/sim/simulate.hpp"
+#include "gpuplan/scheduling/run_counters.hpp"
 #include "job_queue.hpp"
 #include "quota/quota_ledger.hpp"
 #include "resources/placement.hpp"
-#include "sim/sim_state.hpp"
+#include "sim_state.hpp"
 
 namespace gpuplan::detail {
 

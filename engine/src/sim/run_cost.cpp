@@ -13,7 +13,7 @@
 #include "io/text_rules.hpp"
 #include "metrics_recorder.hpp"
 #include "resources/placeable_slots.hpp"
-#include "sim_state.hpp"
+#include "scheduling/sim_state.hpp"
 
 namespace gpuplan {
 

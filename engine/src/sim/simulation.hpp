@@ -17,13 +17,13 @@
 #include "fragmentation_gauge.hpp"
 #include "metrics_recorder.hpp"
 #include "model/random.hpp"
-#include "node_events.hpp"
 #include "quota_series.hpp"
+#include "resources/node_events.hpp"
 #include "resources/placeable_slots.hpp"
 #include "resources/shared_gpus.hpp"
 #include "scheduling/diagnosis.hpp"
 #include "scheduling/scheduler.hpp"
-#include "sim_state.hpp"
+#include "scheduling/sim_state.hpp"
 
 #include "gpuplan/sim/simulate.hpp"
 
