@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "binding.hpp"
 #include "gpuplan/model/scenario.hpp"
 #include "gpuplan/model/topology.hpp"
 #include "job_queue.hpp"
@@ -46,6 +47,13 @@ public:
     /// Idle tracking: a node with no pod since `nowS` (−1 = busy).
     void idleSince(std::uint32_t node, double nowS) { m_idleSinceS[node] = nowS; }
     double idleSinceS(std::uint32_t node) const { return m_idleSinceS[node]; }
+    /// A binding starts: its nodes are busy. (Which nodes a release leaves idle the kernel
+    /// decides: it knows whether the job takes new pods at once.)
+    void bindingStarted(const Binding& b) {
+        if (!m_active) return;
+        for (const PodPlacement& pod : b.pods)
+            m_idleSinceS[pod.node] = -1;
+    }
     /// The node is given back now: it is not requested again at the same instant (so that
     /// a job the ceiling cannot hold does not request and return nodes forever).
     void givenBack(std::uint32_t node, double nowS) {

@@ -477,7 +477,7 @@ bool Scheduler::chooseReservedGpus(const PlacementRequest& req,
 }
 
 int Scheduler::holdNeeded(std::uint32_t node, int need) const {
-    for (const SimState::BoundPod& pod : m_sim.nodeJobs[node])
+    for (const SimState::BoundPod& pod : m_sim.nodePods.on(node))
         if (pod.plannedEndS <= m_reservation.startS) need -= pod.gpus;
     return need;
 }

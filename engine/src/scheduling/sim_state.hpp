@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "binding.hpp"
 #include "checkpoints.hpp"
 #include "core/bound_job_index.hpp"
 #include "core/end_ordered_jobs.hpp"
@@ -69,6 +70,16 @@ struct ElasticJobs {
     }
     /// One flag, read on every bind, release and progress change (not the vector's ends).
     bool any() const { return m_any; }
+    /// A binding starts or ends: the bound elastic jobs follow, and an end may leave room
+    /// to grow into.
+    void bindingStarted(const Binding& b) {
+        if (isElastic(b.job)) bound.insert(b.job);
+    }
+    void bindingEnded(const Binding& b) {
+        if (!m_any) return;
+        bound.erase(b.job);
+        ++capacityEpoch;
+    }
     bool isElastic(std::uint32_t job) const { return m_any && maxPods[job] > 0; }
 
     std::vector<int> maxPods;         ///< per job: the most pods it may hold; 0 = fixed size
@@ -102,11 +113,11 @@ struct SimState {
           migRecuts(f, cluster, r.migRecuts),
           quota(s, f, r.teams),
           savedWork(r),
+          nodePods(f.nodes.size()),
           autoscaler(f, s.onDemand),
           elastic(r) {
         reserveLarge(runtime, r.jobs.size());
         runtime.resize(r.jobs.size());
-        nodeJobs.resize(f.nodes.size());
     }
 
     const JobSpec& spec(std::uint32_t job) const { return record.jobs[job].spec; }
@@ -138,6 +149,58 @@ struct SimState {
         if (quota.enabled()) quota.chargePods(spec(job).team, fleet, pods, sign);
     }
 
+    /// The job's current binding, as the books are told about it.
+    Binding bindingOf(std::uint32_t job) const {
+        const JobRuntime& rt = runtime[job];
+        const RunSegment& seg = record.segments[rt.segment];
+        return {job, spec(job), record.placementOf(seg), seg.placementBegin, rt.plannedEndS};
+    }
+
+    // The binding lifecycle, as the books that keep bound jobs see it. The cluster's GPUs
+    // were taken by the placer before a binding starts; every other book learns of it here.
+
+    /// A binding starts: the end order, its nodes' pods, the quota and the preemption
+    /// candidates take it.
+    void bindingStarted(const Binding& b) {
+        boundByEnd.insert(b.plannedEndS, b.job, b.placementBegin,
+                          static_cast<std::uint32_t>(b.pods.size()));
+        nodePods.bindingStarted(b);
+        chargeQuota(b.job, b.pods, +1);
+        if (boundJobs.enabled())
+            boundJobs.add(
+                b.job, b.spec.team, fleet.nodes[b.pods.front().node].gpuModel, b.spec.priority,
+                runtime[b.job].segment,
+                b.spec.source == JobSource::Class ? static_cast<int>(b.spec.sourceIndex) : -1);
+    }
+    /// It gives up its room (it ends, or a grace period's notice hands its GPUs and quota to a
+    /// preemptor): the cluster's GPUs, the quota, the preemption candidates and the end
+    /// order let it go. Its pods stay on their nodes until it releases them.
+    [[gnu::always_inline]] void roomLeft(const Binding& b) {
+        const HostDemand host = hostOf(b.job);
+        if (host.none() && b.spec.holdsWholeGpus()) {
+            for (const PodPlacement& pod : b.pods)
+                cluster.release(static_cast<int>(pod.node), pod.gpuMask);
+        } else {
+            for (const PodPlacement& pod : b.pods)
+                cluster.release(pod, host);
+        }
+        chargeQuota(b.job, b.pods, -1);
+        if (boundJobs.enabled()) boundJobs.remove(b.job);
+        boundByEnd.erase(b.plannedEndS, b.job);
+    }
+    /// Its release moves to endS (`handedOver`: at a grace period's notice, whose GPUs went
+    /// to the preemptor and are off the end order already).
+    void releaseMoved(const Binding& b, double endS, bool handedOver) {
+        if (!handedOver) {
+            boundByEnd.erase(b.plannedEndS, b.job);
+            boundByEnd.insert(endS, b.job, b.placementBegin,
+                              static_cast<std::uint32_t>(b.pods.size()));
+        }
+        nodePods.moved(b, endS, handedOver);
+    }
+    /// It ends: its pods leave their nodes (after roomLeft, at once or at its notice).
+    void bindingEnded(const Binding& b) { nodePods.bindingEnded(b); }
+
     /// What the run records as it goes (the only output it writes; Results is built from it).
     RunRecord& record;
     const Fleet& fleet;
@@ -153,15 +216,9 @@ struct SimState {
     EndOrderedJobs boundByEnd;
     /// Bound jobs by team, model and priority: kept only when something can be preempted.
     BoundJobIndex boundJobs;
-    /// A pod bound on a node, with what a reservation asks of it kept alongside (a head's
-    /// hold reads every reserved node's pods on every pass: no job records to fetch).
-    struct BoundPod {
-        std::uint32_t job;
-        int gpus;
-        double plannedEndS;  ///< when the job releases it
-    };
-    /// Bound pods per node (a gang appears on each of its nodes once per pod).
-    std::vector<std::vector<BoundPod>> nodeJobs;
+    /// Pods bound per node.
+    NodePods nodePods;
+    using BoundPod = NodePods::BoundPod;
     /// Jobs in their preemption grace period (Phase::Terminating), with the job they were
     /// preempted for. Few at a time.
     struct TerminatingJob {

@@ -15,6 +15,7 @@
 
 #include "gpuplan/model/topology.hpp"
 #include "gpuplan/results/results.hpp"
+#include "scheduling/binding.hpp"
 
 namespace gpuplan::detail {
 
@@ -31,8 +32,9 @@ public:
 
     /// A node changes state (before it does): starts or stops paying for it.
     void nodeChange(std::uint32_t node, NodeState from, NodeState to);
-    /// Pods bound (+1) or released (−1): the GPU-equivalents they hold, at their nodes' prices.
-    void held(std::span<const PodPlacement> pods, int sign);
+    /// A binding starts or ends: the GPU-equivalents its pods hold, at their nodes' prices.
+    void bindingStarted(const Binding& b) { held(b.pods, +1); }
+    void bindingEnded(const Binding& b) { held(b.pods, -1); }
     /// Occupied capacity changed by this many GPU-equivalents × USD per GPU-hour.
     void occupied(double usdPerHour) { m_occupiedUsdPerHour += usdPerHour; }
     double usdPerGpuHour(std::uint32_t node) const { return m_fleet.nodes[node].usdPerGpuHour; }
@@ -51,6 +53,8 @@ public:
 
 private:
     bool billed(std::uint32_t node) const;
+    /// Pods bound (+1) or released (−1).
+    void held(std::span<const PodPlacement> pods, int sign);
 
     RunRecord* m_record;
     const Fleet& m_fleet;

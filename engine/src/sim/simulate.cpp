@@ -309,30 +309,20 @@ void Simulation::bind(std::uint32_t job, const std::vector<PodPlacement>& pods) 
     rec.lastSegment = rt.segment;
     ++rec.segmentCount;
     rec.status = JobStatus::Running;
-    m_sim.boundByEnd.insert(p.endS, job, m_record.segments.back().placementBegin,
-                            m_record.segments.back().placementCount);
-    m_cost.held(pods, +1);
-    if (m_sim.autoscaler.active())
-        for (const PodPlacement& pod : pods)
-            m_sim.autoscaler.idleSince(pod.node, -1);
-    // A share gives no whole GPU back when it ends (others may share the GPU): a head's
-    // hold counts it as returning nothing.
-    for (const PodPlacement& pod : pods)
-        m_sim.nodeJobs[pod.node].push_back({job, pod.isWhole() ? s.gpusPerPod : 0, p.endS});
+    // Every book that keeps bound jobs learns of it (its GPUs were taken by the placer).
+    const Binding binding = m_sim.bindingOf(job);
+    m_sim.bindingStarted(binding);
+    m_sim.elastic.bindingStarted(binding);
+    m_sim.autoscaler.bindingStarted(binding);
+    m_cost.bindingStarted(binding);
     // Not read from the cluster: during a pass it also holds the head's phantom GPUs.
     m_rates.allocatedGpus += heldGpus(job);
-    m_sim.chargeQuota(job, pods, +1);
-    if (m_sim.boundJobs.enabled())
-        m_sim.boundJobs.add(job, s.team, m_sim.fleet.nodes[pods.front().node].gpuModel, s.priority,
-                            rt.segment,
-                            s.source == JobSource::Class ? static_cast<int>(s.sourceIndex) : -1);
     if (s.sharesGpu()) bindShare(job, pods, p);
     if (rt.phase == Phase::Running) addProgress(job, +1);
     if (rt.phase == Phase::Starting)
         push(rt.progressStartS, EventType::StartupDone, job, rt.segment);
     push(p.endS, EventType::Release, job, rt.segment);
     if (s.sharesGpu() && rt.phase == Phase::Running) shareRuns(job);
-    if (m_sim.elastic.isElastic(job)) m_sim.elastic.bound.insert(job);
     if (rt.phase != Phase::Running) {
         setStuck(job, true);
         if (m_options.diagnosePending)
@@ -343,52 +333,27 @@ void Simulation::bind(std::uint32_t job, const std::vector<PodPlacement>& pods) 
     countPlacement(pods);
 }
 
-void Simulation::leave(std::uint32_t job, bool books, bool nodes) {
-    const JobRuntime& rt = m_sim.runtime[job];
-    const HostDemand host = m_sim.hostOf(job);
-    const bool wholeOnly = host.none() && m_sim.spec(job).holdsWholeGpus();
-    const std::span<const PodPlacement> pods = m_sim.placementOf(job);
-    for (const PodPlacement& pod : pods) {
-        if (books) {
-            if (wholeOnly)
-                m_sim.cluster.release(static_cast<int>(pod.node), pod.gpuMask);
-            else
-                m_sim.cluster.release(pod, host);
-        }
-        if (nodes) {
-            auto& list = m_sim.nodeJobs[pod.node];
-            list.erase(std::find_if(list.begin(), list.end(),
-                                    [job](const SimState::BoundPod& b) { return b.job == job; }));
-        }
-    }
-    if (!books) return;
-    m_sim.chargeQuota(job, pods, -1);
-    if (m_sim.boundJobs.enabled()) m_sim.boundJobs.remove(job);
-    m_sim.boundByEnd.erase(rt.plannedEndS, job);
-}
-
 void Simulation::unbind(std::uint32_t job, SegmentEnd end) {
     JobRuntime& rt = m_sim.runtime[job];
     RunSegment& seg = m_record.segments[rt.segment];
     if (rt.phase == Phase::Running) addProgress(job, -1);
     if (m_sim.spec(job).sharesGpu()) unbindShare(job);
     setStuck(job, false);
-    // A terminating job left the books at its notice.
+    // A terminating job left its room at its notice.
     const bool terminating = rt.phase == Phase::Terminating;
-    leave(job, !terminating, true);
+    const Binding binding = m_sim.bindingOf(job);
+    if (!terminating) m_sim.roomLeft(binding);
+    m_sim.bindingEnded(binding);
     if (terminating) victimEnded(job);
-    m_cost.held(m_record.placementOf(seg), -1);
-    if (m_sim.elastic.any()) {
-        m_sim.elastic.bound.erase(job);
-        ++m_sim.elastic.capacityEpoch;
-    }
+    m_sim.elastic.bindingEnded(binding);
+    m_cost.bindingEnded(binding);
     // A resize takes new pods at once: its old nodes are not idle, nor drained.
     if (m_sim.autoscaler.active() && !m_resizing)
-        for (const PodPlacement& pod : m_record.placementOf(seg))
-            if (m_sim.nodeJobs[pod.node].empty()) becameIdle(pod.node);
+        for (const PodPlacement& pod : binding.pods)
+            if (m_sim.nodePods.empty(pod.node)) becameIdle(pod.node);
     if (m_sim.cluster.drainingNodes() > 0 && !m_resizing)
-        for (const PodPlacement& pod : m_record.placementOf(seg))
-            if (m_sim.nodeJobs[pod.node].empty() &&
+        for (const PodPlacement& pod : binding.pods)
+            if (m_sim.nodePods.empty(pod.node) &&
                 m_sim.cluster.state(static_cast<int>(pod.node)) == NodeState::Draining)
                 addNodeChange({m_nowS, pod.node, pod.node + 1, NodeState::Repairing, false,
                                NodeChangeCause::DrainDone});
@@ -496,7 +461,7 @@ void Simulation::replaceWithSpare(std::uint32_t failed) {
 bool Simulation::scaleDownDue(const NodeChangeEvent& change) const {
     const std::uint32_t node = change.firstNode;
     return m_sim.cluster.state(static_cast<int>(node)) == NodeState::Ready &&
-           m_sim.nodeJobs[node].empty() && m_sim.autoscaler.idleSinceS(node) >= 0 &&
+           m_sim.nodePods.empty(node) && m_sim.autoscaler.idleSinceS(node) >= 0 &&
            m_sim.autoscaler.idleSinceS(node) + m_sim.autoscaler.idleTimeoutS() == change.timeS;
 }
 
@@ -550,12 +515,7 @@ void Simulation::nodeChange(std::uint32_t index) {
     // No room is held on a node about to go; its jobs save what they can.
     const auto tellSpotNotice = [&](std::uint32_t node) {
         m_scheduler.dropNominationsOn(node);
-        std::vector<std::uint32_t> told;
-        for (const SimState::BoundPod& b : m_sim.nodeJobs[node])
-            told.push_back(b.job);
-        std::sort(told.begin(), told.end());
-        told.erase(std::unique(told.begin(), told.end()), told.end());
-        for (std::uint32_t job : told)
+        for (std::uint32_t job : m_sim.nodePods.jobsOn(node))
             spotNotice(job, node);
     };
     // A node the user cordoned already gets the notice too (its state does not change).
@@ -569,12 +529,7 @@ void Simulation::nodeChange(std::uint32_t index) {
         if (to == NodeState::Failed || to == NodeState::Provisioning ||
             to == NodeState::Repairing) {
             m_scheduler.dropNominationsOn(node);
-            std::vector<std::uint32_t> victims;
-            for (const SimState::BoundPod& b : m_sim.nodeJobs[node])
-                victims.push_back(b.job);
-            std::sort(victims.begin(), victims.end());
-            victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
-            for (std::uint32_t job : victims)
+            for (std::uint32_t job : m_sim.nodePods.jobsOn(node))
                 if (!m_sim.elastic.isElastic(job) || !shrinkOffNode(job, node, SegmentEnd::Evicted))
                     evict(job);
         }
@@ -585,7 +540,7 @@ void Simulation::nodeChange(std::uint32_t index) {
         if (to == NodeState::Failed && !m_spare.empty() && cause != NodeChangeCause::SpotReclaim)
             replaceWithSpare(node);
         // Draining an empty node: maintenance can start at once.
-        if (to == NodeState::Draining && m_sim.nodeJobs[node].empty())
+        if (to == NodeState::Draining && m_sim.nodePods.empty(node))
             addNodeChange(
                 {m_nowS, node, node + 1, NodeState::Repairing, false, NodeChangeCause::DrainDone});
     });
@@ -593,7 +548,7 @@ void Simulation::nodeChange(std::uint32_t index) {
     // there: it is given back if none does.
     if (elastic)
         for (std::uint32_t node = change.firstNode; node < change.endNode; ++node)
-            if (m_sim.nodeJobs[node].empty()) becameIdle(node);
+            if (m_sim.nodePods.empty(node)) becameIdle(node);
     m_rates.provisionedGpus = m_sim.cluster.provisionedGpus();
     m_rates.provisionedPeakTflops = m_sim.cluster.provisionedPeakTflops();
     if (m_sim.elastic.any()) ++m_sim.elastic.capacityEpoch;
@@ -692,15 +647,11 @@ void Simulation::giveNotice(std::uint32_t job, std::uint32_t by, double endS, bo
         if (m_sim.spec(job).sharesGpu()) shareStops(job);
     }
     setStuck(job, false);
-    leave(job, true, false);  // its GPUs and quota are the preemptor's room from now
-    // Still on its nodes (a failure there ends its grace) but handing nothing back to a
-    // reservation: its GPUs go to the preemptor.
-    for (const PodPlacement& pod : m_sim.placementOf(job))
-        for (SimState::BoundPod& b : m_sim.nodeJobs[pod.node])
-            if (b.job == job) {
-                b.gpus = 0;
-                b.plannedEndS = endS;
-            }
+    // Its GPUs and quota are the preemptor's room from now. Still on its nodes (a failure
+    // there ends its grace) but handing nothing back to a reservation.
+    const Binding binding = m_sim.bindingOf(job);
+    m_sim.roomLeft(binding);
+    m_sim.releaseMoved(binding, endS, true);
     rt.phase = Phase::Terminating;
     rt.plannedEndS = endS;
     m_record.segments[rt.segment].endS = endS;

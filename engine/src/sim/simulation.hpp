@@ -405,9 +405,6 @@ private:
     /// for one fewer, and starts (startNominees) when none is left.
     void victimEnded(std::uint32_t job);
     void startNominees();
-    /// Takes a bound job's pods off the cluster and quota books, the preemption candidates and
-    /// the end order (`books`), and off its nodes' lists (`nodes`).
-    [[gnu::always_inline]] inline void leave(std::uint32_t job, bool books, bool nodes);
     /// Queues the jobs preempted in the last pass again; true if there were any.
     bool requeuePreempted();
 

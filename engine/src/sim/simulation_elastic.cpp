@@ -279,7 +279,7 @@ void Simulation::resizeElastic(std::uint32_t job, std::vector<PodPlacement> pods
     // Draining one has drained (unbind left them be: it could not tell which it would keep).
     for (const PodPlacement& pod : before) {
         const std::uint32_t node = pod.node;
-        if (!m_sim.nodeJobs[node].empty()) continue;
+        if (!m_sim.nodePods.empty(node)) continue;
         if (m_sim.autoscaler.active()) becameIdle(node);
         if (m_sim.cluster.state(static_cast<int>(node)) == NodeState::Draining)
             addNodeChange(

@@ -91,12 +91,7 @@ void Simulation::reviseSpeeds(std::span<const PodPlacement> changed) {
 
 void Simulation::moveRelease(std::uint32_t job, double endS) {
     JobRuntime& rt = m_sim.runtime[job];
-    m_sim.boundByEnd.erase(rt.plannedEndS, job);
-    const RunSegment& seg = m_record.segments[rt.segment];
-    m_sim.boundByEnd.insert(endS, job, seg.placementBegin, seg.placementCount);
-    for (const PodPlacement& pod : m_sim.placementOf(job))
-        for (SimState::BoundPod& b : m_sim.nodeJobs[pod.node])
-            if (b.job == job) b.plannedEndS = endS;
+    m_sim.releaseMoved(m_sim.bindingOf(job), endS, false);
     rt.plannedEndS = endS;
     m_record.segments[rt.segment].endS = endS;
     push(endS, EventType::Release, job, rt.segment);
