@@ -9,7 +9,7 @@
 #include <QtTest>
 #include <memory>
 
-#include "app_test_paths.hpp"
+#include "checkout_paths.hpp"
 #include "editors/time_scrubber.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "gpuplan/sim/simulate.hpp"
@@ -17,6 +17,9 @@
 #include "topology/topology_view.hpp"
 
 namespace gpuplan::app::test {
+
+using gpuplan::checkout::presetsDir;
+using gpuplan::checkout::testDataDir;
 
 inline const QString kPresets = QString::fromStdString(presetsDir().string());
 inline const QString kMalformed = QString::fromStdString((testDataDir() / "malformed").string());

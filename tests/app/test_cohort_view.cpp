@@ -34,7 +34,7 @@ JobDef job(const char* name, const char* team, int gpus, double durationS, doubl
 /// from 2 d), a 1-day run, no job classes; teams research and applied each hold a nominal
 /// quota of 8 H100 in cohort "lab" (no limits: each may borrow all the other leaves unused).
 Scenario twoTeams(std::vector<JobDef> jobs) {
-    Scenario s = loadScenario((app::test::presetsDir() / "scenarios/default.json").string(),
+    Scenario s = loadScenario((gpuplan::checkout::presetsDir() / "scenarios/default.json").string(),
                               app::test::catalog());
     s.horizonS = 24 * kHourS;
     s.jobClasses.clear();

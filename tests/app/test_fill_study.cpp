@@ -5,8 +5,8 @@
 #include <QtTest>
 
 #include "app_test_main.hpp"
-#include "app_test_paths.hpp"
 #include "charts/fill_curve_chart.hpp"
+#include "checkout_paths.hpp"
 #include "gpuplan/model/openb.hpp"
 #include "studies/fill_study_view.hpp"
 
@@ -16,7 +16,7 @@ using namespace gpuplan::app;
 namespace {
 
 std::filesystem::path openbTestData() {
-    return app::test::testDataDir() / "openb";
+    return gpuplan::checkout::testDataDir() / "openb";
 }
 
 }  // namespace
@@ -63,7 +63,8 @@ private slots:
     void aMalformedPodListIsRefusedWithItsLine() {
         FillStudyView view({});
         view.setNodesFile(openbTestData() / "fill-nodes.csv");
-        const auto bad = app::test::testDataDir() / "malformed" / "openb-pods-not-a-number.csv";
+        const auto bad =
+            gpuplan::checkout::testDataDir() / "malformed" / "openb-pods-not-a-number.csv";
         view.setPodsFile(bad);
         view.run();
         QVERIFY(!view.runner().running());

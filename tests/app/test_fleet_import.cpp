@@ -16,7 +16,7 @@ using namespace gpuplan::app;
 
 namespace {
 
-const QString kK8s = QString::fromStdString((app::test::testDataDir() / "k8s").string());
+const QString kK8s = QString::fromStdString((gpuplan::checkout::testDataDir() / "k8s").string());
 
 FleetImportRequest fixtureRequest() {
     FleetImportRequest r;
@@ -69,7 +69,8 @@ private slots:
     void slurmNodesSacctAndTopologyPreviewToo() {
         // tests/data/slurm: 6 GPU nodes (34 GPUs) behind a spine with four leaf switches, and
         // an accounting export replayed as a sacct trace.
-        const QString slurm = QString::fromStdString((app::test::testDataDir() / "slurm").string());
+        const QString slurm =
+            QString::fromStdString((gpuplan::checkout::testDataDir() / "slurm").string());
         const Catalog catalog = test::catalog();
         FleetImportDialog dialog(catalog);
         FleetImportRequest r;
@@ -98,7 +99,8 @@ private slots:
         // nodes.txt's gpu06 has Gres=gpu:h100:4, and "h100" is in three catalog models' names:
         // instead of only failing, the preview offers them; choosing one adds h100=MODEL to the
         // GPU types (as if typed) and reads again, now with gpu06 on that model.
-        const QString slurm = QString::fromStdString((app::test::testDataDir() / "slurm").string());
+        const QString slurm =
+            QString::fromStdString((gpuplan::checkout::testDataDir() / "slurm").string());
         const Catalog catalog = test::catalog();
         FleetImportDialog dialog(catalog);
         FleetImportRequest r;

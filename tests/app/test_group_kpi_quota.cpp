@@ -3,7 +3,7 @@
 #include <QtTest>
 
 #include "app_test_main.hpp"
-#include "app_test_paths.hpp"
+#include "checkout_paths.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "gpuplan/sim/simulate.hpp"
 #include "tables/group_kpi_table_model.hpp"
@@ -21,9 +21,9 @@ namespace {
 /// unused quota (63 or 64 of it), lends all 32.
 Scenario borrowing() {
     const Catalog catalog =
-        loadCatalog((app::test::presetsDir() / "catalog/catalog.json").string());
-    Scenario s =
-        loadScenario((app::test::presetsDir() / "scenarios/default.json").string(), catalog);
+        loadCatalog((gpuplan::checkout::presetsDir() / "catalog/catalog.json").string());
+    Scenario s = loadScenario((gpuplan::checkout::presetsDir() / "scenarios/default.json").string(),
+                              catalog);
     s.horizonS = 86400;
     s.jobClasses.clear();
     s.jobs.clear();

@@ -21,9 +21,9 @@ namespace {
 /// checkpoints every hour, "unsaved" never. Pod "pod-a", where both start, fails at 3.5 h.
 Scenario twoJobsWhosePodFails() {
     const Catalog catalog =
-        loadCatalog((app::test::presetsDir() / "catalog/catalog.json").string());
-    Scenario s =
-        loadScenario((app::test::presetsDir() / "scenarios/default.json").string(), catalog);
+        loadCatalog((gpuplan::checkout::presetsDir() / "catalog/catalog.json").string());
+    Scenario s = loadScenario((gpuplan::checkout::presetsDir() / "scenarios/default.json").string(),
+                              catalog);
     s.jobClasses.clear();
     s.jobs.clear();
     for (const char* name : {"saved", "unsaved"}) {

@@ -4,7 +4,7 @@
 #include <QtTest>
 
 #include "app_test_main.hpp"
-#include "app_test_paths.hpp"
+#include "checkout_paths.hpp"
 #include "fleet/fleet_edits.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 
@@ -15,8 +15,9 @@ namespace {
 
 Scenario replay() {
     // Two GPU nodes, n-p100-0 and n-g2-0, in one rack "pod-rack" of pod "pod".
-    return loadScenario((app::test::testDataDir() / "openb/replay.json").string(),
-                        loadCatalog((app::test::presetsDir() / "catalog/catalog.json").string()));
+    return loadScenario(
+        (gpuplan::checkout::testDataDir() / "openb/replay.json").string(),
+        loadCatalog((gpuplan::checkout::presetsDir() / "catalog/catalog.json").string()));
 }
 
 const std::string kRefusal =
@@ -43,8 +44,9 @@ private slots:
         const FleetEdit cordon = addNodeEvent(s, "n-g2-0", 600, NodeState::Cordoned);
         QVERIFY2(cordon.ok(), cordon.error.c_str());
         QCOMPARE(cordon.scenario->nodeEvents.size(), std::size_t{1});
-        validateScenario(*cordon.scenario,
-                         loadCatalog((app::test::presetsDir() / "catalog/catalog.json").string()));
+        validateScenario(
+            *cordon.scenario,
+            loadCatalog((gpuplan::checkout::presetsDir() / "catalog/catalog.json").string()));
         const FleetEdit rack = addNodeEvent(s, "pod-rack", 600, NodeState::Failed);
         QVERIFY2(rack.ok(), rack.error.c_str());
         const FleetEdit unknown = addNodeEvent(s, "n-nope", 600, NodeState::Failed);

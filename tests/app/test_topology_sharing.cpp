@@ -4,7 +4,7 @@
 #include <QtTest>
 
 #include "app_test_main.hpp"
-#include "app_test_paths.hpp"
+#include "checkout_paths.hpp"
 #include "editors/inspector.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "gpuplan/sim/simulate.hpp"
@@ -34,8 +34,9 @@ ClusterSnapshot snapshotOf(const std::vector<std::vector<GpuOccupant>>& holds) {
 /// GPU's 1000).
 Scenario twoSharesOnMps() {
     const Catalog catalog =
-        loadCatalog((app::test::presetsDir() / "catalog/catalog.json").string());
-    Scenario s = loadScenario((app::test::testDataDir() / "valid-sharing.json").string(), catalog);
+        loadCatalog((gpuplan::checkout::presetsDir() / "catalog/catalog.json").string());
+    Scenario s =
+        loadScenario((gpuplan::checkout::testDataDir() / "valid-sharing.json").string(), catalog);
     RackDef& rack = s.pods.at(0).racks.at(0);
     rack.count = 1;
     NodeGroupDef mps;

@@ -149,16 +149,6 @@ std::uint32_t jobIndex(const Results& r, const std::string& name) {
     throw std::invalid_argument("no job named " + name);
 }
 
-std::filesystem::path presetsDir() {
-    return GPUPLAN_TEST_PRESETS_DIR;
-}
-// The data the repository ships beside its presets (presets/data), shared by them and the tests.
-std::filesystem::path presetDataDir() {
-    return std::filesystem::path(GPUPLAN_TEST_PRESETS_DIR) / "data";
-}
-std::filesystem::path testDataDir() {
-    return GPUPLAN_TEST_DATA_DIR;
-}
 std::filesystem::path scratchPath(const std::string& name) {
     return std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()));
 }

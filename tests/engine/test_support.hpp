@@ -22,7 +22,13 @@
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "gpuplan/sim/simulate.hpp"
 
+#include "checkout_paths.hpp"
+
 namespace gpuplan::test {
+
+using checkout::presetDataDir;
+using checkout::presetsDir;
+using checkout::testDataDir;
 
 Catalog testCatalog();
 
@@ -57,10 +63,6 @@ Results run(const Scenario& s);
 /// Index of the job with this explicit name.
 std::uint32_t jobIndex(const Results& r, const std::string& name);
 
-std::filesystem::path presetsDir();
-/// The traces the presets ship (presets/data).
-std::filesystem::path presetDataDir();
-std::filesystem::path testDataDir();
 /// A path in the temp folder that no other test process uses (ctest runs test cases in
 /// parallel processes; a fixed name lets one case overwrite another's files).
 std::filesystem::path scratchPath(const std::string& name);

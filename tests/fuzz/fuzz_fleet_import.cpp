@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "fuzz_paths.hpp"
+#include "checkout_paths.hpp"
 #include "gpuplan/import/fleet_import.hpp"
 #include "gpuplan/import/k8s_import.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
@@ -17,7 +17,8 @@
 namespace {
 
 const gpuplan::Catalog& catalog() {
-    static const gpuplan::Catalog c = gpuplan::loadCatalog(gpuplan::fuzz::catalogFile());
+    static const gpuplan::Catalog c = gpuplan::loadCatalog(
+        (gpuplan::checkout::presetsDir() / "catalog" / "catalog.json").string());
     return c;
 }
 

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "fuzz_paths.hpp"
+#include "checkout_paths.hpp"
 #include "gpuplan/import/kueue_import.hpp"
 #include "gpuplan/model/topology.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
@@ -20,13 +20,14 @@
 namespace {
 
 const gpuplan::Catalog& catalog() {
-    static const gpuplan::Catalog c = gpuplan::loadCatalog(gpuplan::fuzz::catalogFile());
+    static const gpuplan::Catalog c = gpuplan::loadCatalog(
+        (gpuplan::checkout::presetsDir() / "catalog" / "catalog.json").string());
     return c;
 }
 
 const gpuplan::Scenario& base() {
-    static const gpuplan::Scenario s =
-        gpuplan::loadScenario(gpuplan::fuzz::kueueBaseFile(), catalog());
+    static const gpuplan::Scenario s = gpuplan::loadScenario(
+        (gpuplan::checkout::testDataDir() / "kueue" / "base.json").string(), catalog());
     return s;
 }
 

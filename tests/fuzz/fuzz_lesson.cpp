@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "fuzz_paths.hpp"
+#include "checkout_paths.hpp"
 #include "gpuplan/model/topology.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "gpuplan/sim/run_cost.hpp"
@@ -35,7 +35,8 @@ gpuplan::RunBudget fuzzBudget() {
 }
 
 const gpuplan::Catalog& catalog() {
-    static const gpuplan::Catalog c = gpuplan::loadCatalog(gpuplan::fuzz::catalogFile());
+    static const gpuplan::Catalog c = gpuplan::loadCatalog(
+        (gpuplan::checkout::presetsDir() / "catalog" / "catalog.json").string());
     return c;
 }
 
@@ -62,7 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     gpuplan::Lesson lesson;
     try {
-        lesson = gpuplan::parseLesson(text, "fuzz-lesson.json", gpuplan::fuzz::lessonsDir());
+        lesson = gpuplan::parseLesson(text, "fuzz-lesson.json",
+                                      (gpuplan::checkout::presetsDir() / "lessons").string());
     } catch (const gpuplan::InputError&) {
         return 0;  // refused with a file, a place and a reason
     }

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "fuzz_paths.hpp"
+#include "checkout_paths.hpp"
 #include "gpuplan/export/results_io.hpp"
 #include "gpuplan/model/topology.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
@@ -38,7 +38,8 @@ constexpr long long kMaxGpusForInvariantChecks = 64;
 constexpr long long kMaxGpusForDeterminismCheck = 256;
 
 const gpuplan::Catalog& catalog() {
-    static const gpuplan::Catalog c = gpuplan::loadCatalog(gpuplan::fuzz::catalogFile());
+    static const gpuplan::Catalog c = gpuplan::loadCatalog(
+        (gpuplan::checkout::presetsDir() / "catalog" / "catalog.json").string());
     return c;
 }
 

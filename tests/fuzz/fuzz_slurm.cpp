@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "fuzz_paths.hpp"
+#include "checkout_paths.hpp"
 #include "gpuplan/import/slurm_import.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 
@@ -22,7 +22,8 @@ namespace {
 }
 
 const gpuplan::Catalog& catalog() {
-    static const gpuplan::Catalog c = gpuplan::loadCatalog(gpuplan::fuzz::catalogFile());
+    static const gpuplan::Catalog c = gpuplan::loadCatalog(
+        (gpuplan::checkout::presetsDir() / "catalog" / "catalog.json").string());
     return c;
 }
 

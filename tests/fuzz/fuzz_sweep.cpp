@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "fuzz_paths.hpp"
+#include "checkout_paths.hpp"
 #include "gpuplan/model/topology.hpp"
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "gpuplan/sim/run_cost.hpp"
@@ -37,7 +37,8 @@ gpuplan::RunBudget fuzzBudget() {
 constexpr std::size_t kMaxRuns = 6;
 
 const gpuplan::Catalog& catalog() {
-    static const gpuplan::Catalog c = gpuplan::loadCatalog(gpuplan::fuzz::catalogFile());
+    static const gpuplan::Catalog c = gpuplan::loadCatalog(
+        (gpuplan::checkout::presetsDir() / "catalog" / "catalog.json").string());
     return c;
 }
 
@@ -82,7 +83,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     SweepSpec spec;
     try {
-        spec = gpuplan::parseSweepSpec(text, "fuzz-sweep.json", gpuplan::fuzz::sweepsDir());
+        spec = gpuplan::parseSweepSpec(text, "fuzz-sweep.json",
+                                       (gpuplan::checkout::testDataDir() / "sweeps").string());
     } catch (const gpuplan::InputError&) {
         return 0;  // refused with a file, a place and a reason
     }
