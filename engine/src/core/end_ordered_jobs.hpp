@@ -24,7 +24,7 @@ public:
     struct Entry {
         double endS;  ///< planned release time
         std::uint32_t job;
-        /// The job's pods (Results::placements): a walk reads them without two dependent
+        /// The job's pods (RunRecord::placements): a walk reads them without two dependent
         /// cache misses (the job's runtime, then its segment) per job on a large fleet.
         std::uint32_t placementBegin = 0;
         std::uint32_t placementCount = 0;
@@ -71,7 +71,7 @@ public:
         std::size_t m_pos = 0;
     };
 
-    /// Adds a job ending at `endS`, with its pods' range in Results::placements; the pair
+    /// Adds a job ending at `endS`, with its pods' range in RunRecord::placements; the pair
     /// must not be present.
     void insert(double endS, std::uint32_t job, std::uint32_t placementBegin = 0,
                 std::uint32_t placementCount = 0);

@@ -13,7 +13,8 @@
 namespace gpuplan::detail {
 
 /// A job's current binding: what every book that keeps bound jobs is told when it starts,
-/// moves or ends. The pods are the run record's (RunRecord::placements).
+/// moves or ends. The pods are the run record's (RunRecord::placements), which the next
+/// binding may grow: make one, tell the books, drop it; never keep one across bind().
 struct Binding {
     std::uint32_t job = 0;
     const JobSpec& spec;

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "autoscaler.hpp"
 #include "binding.hpp"
 #include "checkpoints.hpp"
 #include "core/bound_job_index.hpp"
@@ -17,11 +18,10 @@
 #include "core/index_set.hpp"
 #include "core/large_arrays.hpp"
 #include "gpuplan/results/run_record.hpp"
+#include "mig_recuts.hpp"
 #include "quota/quota_ledger.hpp"
 #include "resources/cluster_state.hpp"
 #include "resources/shared_gpus.hpp"
-#include "scheduling/autoscaler.hpp"
-#include "scheduling/mig_recuts.hpp"
 
 namespace gpuplan::detail {
 

@@ -218,7 +218,7 @@ void MetricsRecorder::writeKpis(Results& out, double endS) const {
     // A run stopped (or a snapshot taken) before the warm-up ended measured nothing yet.
     const Tallies b = m_window.measuredNothing(endS) ? w : m_atWarmup;
     w.subtract(b);
-    // Class groups: classes, then explicit jobs, then each trace (Results::jobClassName).
+    // Class groups: classes, then explicit jobs, then each trace (RunRecord::jobClassName).
     const std::size_t explicitGroup = r.classNames.size();
     auto classGroup = [&](const JobSpec& s) -> std::size_t {
         switch (s.source) {

@@ -425,7 +425,9 @@ private:
     void closeRecord(RunRecord& record, double endS, MetricsRecorder& metrics,
                      CostMeter& cost) const;
     /// Builds what the results add to a closed record: every KPI, the pending index, the
-    /// timeline and the fingerprint. Reads the run's meters and books, not its record.
+    /// timeline and the fingerprint. At the run's end the record has moved into `out`, and
+    /// m_record (which the books and meters refer to) is moved-from: read only `out`, the
+    /// meters' own tallies and the books' counters.
     void buildResults(Results& out, double endS, const MetricsRecorder& metrics,
                       const CostMeter& cost) const;
     /// The results so far, as if the run ended now (Results::partial); the run goes on.
