@@ -1,0 +1,253 @@
+#include "gpuplan/studies/plan_search.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+#include "gpuplan/io/input_error.hpp"
+
+namespace gpuplan {
+
+namespace {
+
+double parseNumber(std::string_view text, const std::string& option, std::string_view whole) {
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
+        throw InputError(option, std::string(whole),
+                         "\"" + std::string(text) + "\" is not a finite number");
+    return value;
+}
+
+long long parseInteger(std::string_view text, const std::string& option, std::string_view whole) {
+    long long value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size())
+        throw InputError(option, std::string(whole),
+                         "\"" + std::string(text) + "\" is not an integer");
+    return value;
+}
+
+}  // namespace
+
+PlanTarget parsePlanTarget(std::string_view text) {
+    const std::string option = "--target";
+    PlanTarget t;
+    t.text = std::string(text);
+    std::size_t op = text.find("<=");
+    t.sense = TargetSense::AtMost;
+    if (op == std::string_view::npos) {
+        op = text.find(">=");
+        t.sense = TargetSense::AtLeast;
+    }
+    if (op == std::string_view::npos)
+        throw InputError(option, t.text, "expected KPI<=VALUE or KPI>=VALUE");
+    std::string_view name = text.substr(0, op);
+    t.bound = parseNumber(text.substr(op + 2), option, text);
+    if (name.starts_with("team:")) {
+        name.remove_prefix(5);
+        const std::size_t colon = name.find(':');
+        if (colon == std::string_view::npos || colon == 0)
+            throw InputError(option, t.text, "expected team:NAME:KPI");
+        t.team = std::string(name.substr(0, colon));
+        name.remove_prefix(colon + 1);
+    }
+    if (name.empty()) throw InputError(option, t.text, "no KPI named before the comparison");
+    t.kpi = std::string(name);
+    return t;
+}
+
+PlanDimension parsePlanDimension(std::string_view text) {
+    const std::string option = "--vary";
+    PlanDimension d;
+    d.text = std::string(text);
+    const std::size_t eq = text.find('=');
+    if (eq == std::string_view::npos || eq == 0 || text[0] != '/')
+        throw InputError(option, d.text, "expected /JSON/POINTER=LO..HI or /JSON/POINTER=a|b|c");
+    d.pointer = std::string(text.substr(0, eq));
+    const std::string_view values = text.substr(eq + 1);
+    if (const std::size_t dots = values.find(".."); dots != std::string_view::npos) {
+        d.lo = parseInteger(values.substr(0, dots), option, text);
+        d.hi = parseInteger(values.substr(dots + 2), option, text);
+        constexpr long long kMost = 1'000'000'000;  // bounds every size and midpoint
+        if (d.lo < -kMost || d.hi > kMost)
+            throw InputError(option, d.text, "a range's ends must be within ±1000000000");
+        if (d.lo > d.hi)
+            throw InputError(option, d.text,
+                             "the range is inverted (" + std::to_string(d.lo) + " > " +
+                                 std::to_string(d.hi) + ")");
+        return d;
+    }
+    std::size_t start = 0;
+    while (start <= values.size()) {
+        const std::size_t bar = std::min(values.find('|', start), values.size());
+        const std::string_view choice = values.substr(start, bar - start);
+        if (choice.empty()) throw InputError(option, d.text, "an empty choice");
+        if (std::find(d.choices.begin(), d.choices.end(), choice) != d.choices.end())
+            throw InputError(option, d.text, "the choice \"" + std::string(choice) + "\" twice");
+        d.choices.emplace_back(choice);
+        start = bar + 1;
+    }
+    if (d.choices.size() < 2)
+        throw InputError(option, d.text, "expected LO..HI, or at least two choices a|b");
+    return d;
+}
+
+namespace {
+
+/// Judges candidates by racing, and remembers them: the search asks some twice.
+class Judge {
+public:
+    Judge(const std::vector<PlanTarget>& targets, const PlanEvaluator& evaluate,
+          const PlanSearchOptions& options, PlanSearchResult& out)
+        : m_targets(targets), m_evaluate(evaluate), m_options(options), m_out(out) {}
+
+    /// The candidate's verdict, by its index in PlanSearchResult::evaluated (an index, not a
+    /// reference: judging the next candidate may move them all).
+    std::size_t judge(const PlanCandidate& c) {
+        if (const auto it = m_judged.find(c); it != m_judged.end()) return it->second;
+        std::vector<std::vector<double>> values(m_targets.size());
+        std::vector<double> objective;
+        PlanVerdict v;
+        v.candidate = c;
+        for (int r = 0; r < m_options.maxReplications; ++r) {
+            const PlanEvaluation e = m_evaluate(c, r);
+            ++m_out.evaluations;
+            if (e.targetValues.size() != m_targets.size())
+                throw std::logic_error("the evaluator gave a value per target it was not asked");
+            for (std::size_t t = 0; t < m_targets.size(); ++t)
+                values[t].push_back(e.targetValues[t]);
+            objective.push_back(e.objective);
+            v.replications = r + 1;
+            if (v.replications < m_options.minReplications) continue;
+            if (decide(values, v)) break;
+        }
+        v.objective = meanInterval(objective, m_options.confidence);
+        m_judged.emplace(c, m_out.evaluated.size());
+        m_out.evaluated.push_back(std::move(v));
+        return m_out.evaluated.size() - 1;
+    }
+    bool met(const PlanCandidate& c) { return m_out.evaluated[judge(c)].met; }
+
+private:
+    /// Fills the verdict from the replications so far; true when every target is decided
+    /// (met or missed by its whole interval), so no more replications are needed.
+    bool decide(const std::vector<std::vector<double>>& values, PlanVerdict& v) const {
+        v.targets.clear();
+        v.targetMet.clear();
+        v.miss = 0;
+        bool allDecided = true;
+        for (std::size_t t = 0; t < m_targets.size(); ++t) {
+            const PlanTarget& target = m_targets[t];
+            const MeanInterval i = meanInterval(values[t], m_options.confidence);
+            const bool atMost = target.sense == TargetSense::AtMost;
+            // NaN bounds (fewer than two finite values, or every value the same KPI
+            // missing) compare false: neither met nor missed.
+            const bool met = atMost ? i.high <= target.bound : i.low >= target.bound;
+            const bool missed = atMost ? i.low > target.bound : i.high < target.bound;
+            allDecided = allDecided && (met || missed);
+            v.targets.push_back(i);
+            v.targetMet.push_back(met);
+            const double past = atMost ? i.mean - target.bound : target.bound - i.mean;
+            const double scale = std::max(std::abs(target.bound), 1e-9);
+            v.miss += std::isfinite(past) ? std::max(0.0, past) / scale
+                                          : std::numeric_limits<double>::infinity();
+        }
+        v.met = std::all_of(v.targetMet.begin(), v.targetMet.end(), [](bool m) { return m; });
+        return allDecided;
+    }
+
+    const std::vector<PlanTarget>& m_targets;
+    const PlanEvaluator& m_evaluate;
+    const PlanSearchOptions& m_options;
+    PlanSearchResult& m_out;
+    std::map<PlanCandidate, std::size_t> m_judged;  ///< into m_out.evaluated
+};
+
+/// The smallest index of dimension `d` (others as in `c`) that meets every target, by
+/// bisection from a top that does; `c[d]` is set to it.
+void lowerToSmallestPassing(Judge& judge, PlanCandidate& c, std::size_t d) {
+    long long lo = 0, hi = c[d];  // hi passes
+    while (lo < hi) {
+        const long long mid = lo + (hi - lo) / 2;
+        PlanCandidate trial = c;
+        trial[d] = mid;
+        if (judge.met(trial))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    c[d] = hi;
+}
+
+}  // namespace
+
+PlanSearchResult searchPlan(const std::vector<PlanDimension>& dimensions,
+                            const std::vector<PlanTarget>& targets, const PlanEvaluator& evaluate,
+                            const PlanSearchOptions& options) {
+    if (dimensions.empty()) throw std::invalid_argument("a plan varies at least one dimension");
+    if (options.minReplications < 2 || options.maxReplications < options.minReplications)
+        throw std::invalid_argument("a plan needs 2 ≤ minReplications ≤ maxReplications");
+    PlanSearchResult out;
+    Judge judge(targets, evaluate, options, out);
+    std::vector<std::size_t> ranges, choices;
+    for (std::size_t d = 0; d < dimensions.size(); ++d)
+        (dimensions[d].isChoice() ? choices : ranges).push_back(d);
+
+    // Every combination of choices, in order (the last choice dimension fastest).
+    PlanCandidate combo(dimensions.size(), 0);
+    std::vector<std::size_t> passing;  ///< into out.evaluated: each combination's point
+    std::size_t closest = 0;           ///< into out.evaluated: the least miss so far
+    for (bool first = true;; first = false) {
+        PlanCandidate c = combo;
+        for (std::size_t d : ranges)
+            c[d] = dimensions[d].size() - 1;  // the most of every range
+        const std::size_t top = judge.judge(c);
+        if (first || out.evaluated[top].miss < out.evaluated[closest].miss) closest = top;
+        if (out.evaluated[top].met) {
+            // Lower one range at a time until none can go lower: a range is settled once
+            // lowered, until another range moves (the others' values are its only input).
+            std::vector<bool> bisected(ranges.size(), false);
+            std::size_t settled = 0;
+            for (std::size_t i = 0; settled < ranges.size(); i = (i + 1) % ranges.size()) {
+                const std::size_t d = ranges[i];
+                PlanCandidate below = c;
+                below[d] = c[d] - 1;
+                // Once bisected, one step down says whether it can move at all.
+                const bool canMove = c[d] > 0 && (!bisected[i] || judge.met(below));
+                bisected[i] = true;
+                if (!canMove) {
+                    ++settled;
+                    continue;
+                }
+                const long long before = c[d];
+                lowerToSmallestPassing(judge, c, d);
+                settled = c[d] != before ? 1 : settled + 1;
+            }
+            passing.push_back(judge.judge(c));
+        }
+        // The next combination of choices; done after the last.
+        std::size_t k = choices.size();
+        for (; k > 0; --k) {
+            const std::size_t d = choices[k - 1];
+            if (++combo[d] < dimensions[d].size()) break;
+            combo[d] = 0;
+        }
+        if (k == 0) break;
+    }
+    if (passing.empty()) {
+        out.best = out.evaluated[closest];
+        return out;
+    }
+    out.feasible = true;
+    std::size_t best = passing.front();
+    for (std::size_t i : passing)
+        if (out.evaluated[i].objective.mean < out.evaluated[best].objective.mean) best = i;
+    out.best = out.evaluated[best];
+    return out;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,171 @@
+// The planner's search (gpuplan/studies/plan_search.hpp) on evaluators whose answer is known:
+// bisection finds the smallest passing value of a monotone function, racing stops at two
+// replications when every interval is clear of its bound, a range whose top misses is
+// infeasible with the closest candidate named, choices are enumerated and the cheapest wins,
+// and malformed --target / --vary text is refused with the option and what is wrong.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "gpuplan/io/input_error.hpp"
+#include "gpuplan/studies/plan_search.hpp"
+#include "test_support.hpp"
+
+using namespace gpuplan;
+
+namespace {
+
+/// A range "/racks=0..40" whose value v gives a wait of 100 / (v + 1) hours, the same on
+/// every replication but for a small alternating noise ±`noise`, and costs v.
+PlanEvaluator waitFalls(double noise) {
+    return [noise](const PlanCandidate& c, int replication) {
+        const double v = static_cast<double>(c[0]);
+        const double sign = replication % 2 == 0 ? 1 : -1;
+        return PlanEvaluation{{100 / (v + 1) + sign * noise}, v};
+    };
+}
+
+}  // namespace
+
+TEST_CASE("a target reads KPI<=V, KPI>=V and team:NAME:KPI") {
+    const PlanTarget a = parsePlanTarget("wait_s_p95<=7200");
+    CHECK(a.kpi == "wait_s_p95");
+    CHECK(a.team.empty());
+    CHECK(a.sense == TargetSense::AtMost);
+    CHECK(a.bound == 7200);
+    const PlanTarget b = parsePlanTarget("team:research:allocation_share>=0.25");
+    CHECK(b.team == "research");
+    CHECK(b.kpi == "allocation_share");
+    CHECK(b.sense == TargetSense::AtLeast);
+    CHECK(b.bound == 0.25);
+    for (const char* bad : {"wait_s_p95", "<=5", "wait<=x", "wait<=1e999", "team::wait<=1",
+                            "team:research<=1", "wait<=5 "})
+        CHECK_THROWS_AS(parsePlanTarget(bad), InputError);
+}
+
+TEST_CASE("a dimension reads POINTER=LO..HI or POINTER=a|b|c") {
+    const PlanDimension r = parsePlanDimension("/topology/pods/0/racks=1..40");
+    CHECK(r.pointer == "/topology/pods/0/racks");
+    CHECK(!r.isChoice());
+    CHECK(r.lo == 1);
+    CHECK(r.hi == 40);
+    CHECK(r.size() == 40);
+    const PlanDimension c = parsePlanDimension("/topology/pods/0/nodeType=dgx-h100|dgx-b200");
+    CHECK(c.isChoice());
+    CHECK(c.choices == std::vector<std::string>{"dgx-h100", "dgx-b200"});
+    CHECK(c.size() == 2);
+    CHECK(test::errorOf([] { parsePlanDimension("/a=9..3"); }) ==
+          "--vary: /a=9..3: the range is inverted (9 > 3)");
+    for (const char* bad : {"racks=1..4", "/a", "/a=", "/a=1..", "/a=x..4", "/a=only", "/a=b||c",
+                            "/a=b|b", "/a=0..9223372036854775807", "/a=-2000000000..0"})
+        CHECK_THROWS_AS(parsePlanDimension(bad), InputError);
+}
+
+TEST_CASE("bisection finds the smallest value that meets a monotone target") {
+    // wait = 100 / (v + 1) ≤ 4 ⇔ v + 1 ≥ 25 ⇔ v ≥ 24. Without noise every interval has zero
+    // width, so each candidate is decided on its first two replications.
+    const std::vector<PlanDimension> dims{parsePlanDimension("/racks=0..40")};
+    const std::vector<PlanTarget> targets{parsePlanTarget("wait<=4")};
+    const PlanSearchResult r = searchPlan(dims, targets, waitFalls(0));
+    REQUIRE(r.feasible);
+    CHECK(r.best.candidate == PlanCandidate{24});
+    CHECK(r.best.objective.mean == 24);
+    CHECK(r.best.replications == 2);
+    // The top (40), then bisection over [0, 40]: ⌈log2 41⌉ = 6 more candidates at most, each
+    // two replications.
+    CHECK(r.evaluated.size() <= 7);
+    CHECK(r.evaluations == 2 * static_cast<int>(r.evaluated.size()));
+}
+
+TEST_CASE("racing adds replications only where an interval straddles the bound") {
+    // Noise ±0.05 alternating (w + 0.05, w − 0.05, w + 0.05, …). Two replications: mean w,
+    // s = 0.0707, 95 % half-width t(0.975, 1) · s/√2 = 12.706 · 0.05 = 0.635, so a candidate
+    // whose wait is more than 0.635 from 4 is decided in two (the top, 40: wait 2.44).
+    // v = 25 (wait 3.846) straddles 4 at two; at three the mean is w + 1/60 = 3.863, s =
+    // 0.0577, half-width 4.303 · 0.0577/√3 = 0.143, upper 4.006 > 4; at four mean 3.846,
+    // s = 0.0577, half-width 3.182 · 0.0577/2 = 0.092, upper 3.938 ≤ 4: met in four.
+    // v = 24 (wait exactly 4) is never below 4 with margin: not met at the most runs.
+    const std::vector<PlanDimension> dims{parsePlanDimension("/racks=0..40")};
+    const std::vector<PlanTarget> targets{parsePlanTarget("wait<=4")};
+    PlanSearchOptions options;
+    options.maxReplications = 8;
+    const PlanSearchResult r = searchPlan(dims, targets, waitFalls(0.05), options);
+    REQUIRE(r.feasible);
+    for (const PlanVerdict& v : r.evaluated) {
+        const double wait = 100 / (static_cast<double>(v.candidate[0]) + 1);
+        if (std::abs(wait - 4) > 0.7) CHECK(v.replications == 2);
+        if (v.candidate[0] == 24) {
+            CHECK_FALSE(v.met);
+            CHECK(v.replications == 8);
+        }
+    }
+    CHECK(r.best.candidate == PlanCandidate{25});
+    CHECK(r.best.replications == 4);
+    CHECK(r.best.targets[0].high == Approx(3.938).epsilon(0.001));
+}
+
+TEST_CASE("a range whose top misses is infeasible, and names the closest candidate") {
+    // wait = 100 / (v + 1) ≤ 1 needs v ≥ 99: beyond 0..40. The top, 40, misses least:
+    // mean 100/41 = 2.439, past the bound by 1.439 (the bound 1 is the scale).
+    const std::vector<PlanDimension> dims{parsePlanDimension("/racks=0..40")};
+    const std::vector<PlanTarget> targets{parsePlanTarget("wait<=1")};
+    const PlanSearchResult r = searchPlan(dims, targets, waitFalls(0));
+    CHECK_FALSE(r.feasible);
+    CHECK(r.best.candidate == PlanCandidate{40});
+    CHECK(r.best.miss == Approx(100.0 / 41 - 1));
+    CHECK(r.evaluated.size() == 1);  // nothing below a failing top is tried
+}
+
+TEST_CASE("choices are enumerated and the cheapest passing point wins") {
+    // Model "a" halves the wait per rack and costs 3 a rack; model "b" costs 2 a rack.
+    //   a: wait = 50 / (v + 1) ≤ 4 ⇔ v ≥ 11.5 → v = 12, cost 36
+    //   b: wait = 100 / (v + 1) ≤ 4 ⇔ v ≥ 24 → v = 24, cost 48
+    const std::vector<PlanDimension> dims{parsePlanDimension("/model=a|b"),
+                                          parsePlanDimension("/racks=0..40")};
+    const std::vector<PlanTarget> targets{parsePlanTarget("wait<=4")};
+    const PlanEvaluator evaluate = [](const PlanCandidate& c, int) {
+        const double v = static_cast<double>(c[1]);
+        const bool a = c[0] == 0;
+        return PlanEvaluation{{(a ? 50 : 100) / (v + 1)}, (a ? 3 : 2) * v};
+    };
+    const PlanSearchResult r = searchPlan(dims, targets, evaluate);
+    REQUIRE(r.feasible);
+    CHECK(r.best.candidate == PlanCandidate{0, 12});
+    CHECK(r.best.objective.mean == 36);
+}
+
+TEST_CASE("two ranges are each lowered until neither can go lower") {
+    // Two kinds of rack adding capacity x + 2y; the target needs x + 2y ≥ 10, written as a
+    // shortfall 10 − x − 2y ≤ 0. From the tops (10, 10): x is lowered first, to 0 (0 + 20
+    // ≥ 10); then y, to 5 (0 + 2·5 = 10); a second round lowers neither: the point (0, 5).
+    const std::vector<PlanDimension> dims{parsePlanDimension("/x=0..10"),
+                                          parsePlanDimension("/y=0..10")};
+    const std::vector<PlanTarget> targets{parsePlanTarget("shortfall<=0")};
+    const PlanEvaluator evaluate = [](const PlanCandidate& c, int) {
+        const double capacity = static_cast<double>(c[0] + 2 * c[1]);
+        return PlanEvaluation{{10 - capacity}, static_cast<double>(c[0] + c[1])};
+    };
+    const PlanSearchResult r = searchPlan(dims, targets, evaluate);
+    REQUIRE(r.feasible);
+    CHECK(r.best.candidate == PlanCandidate{0, 5});
+    // One step lower in y was judged, and missed (shortfall 2).
+    bool sawBelow = false;
+    for (const PlanVerdict& v : r.evaluated)
+        if (v.candidate == PlanCandidate{0, 4}) {
+            sawBelow = true;
+            CHECK_FALSE(v.met);
+        }
+    CHECK(sawBelow);
+}
+
+TEST_CASE("a target at least a value is met by its interval's lower bound") {
+    // share = v / 40 ≥ 0.5 ⇔ v ≥ 20.
+    const std::vector<PlanDimension> dims{parsePlanDimension("/racks=0..40")};
+    const std::vector<PlanTarget> targets{parsePlanTarget("team:research:share>=0.5")};
+    const PlanEvaluator evaluate = [](const PlanCandidate& c, int) {
+        return PlanEvaluation{{static_cast<double>(c[0]) / 40}, static_cast<double>(c[0])};
+    };
+    const PlanSearchResult r = searchPlan(dims, targets, evaluate);
+    REQUIRE(r.feasible);
+    CHECK(r.best.candidate == PlanCandidate{20});
+}
