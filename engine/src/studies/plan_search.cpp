@@ -5,9 +5,11 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include "gpuplan/io/input_error.hpp"
+#include "io/text_rules.hpp"
 
 namespace gpuplan {
 
@@ -23,12 +25,11 @@ double parseNumber(std::string_view text, const std::string& option, std::string
 }
 
 long long parseInteger(std::string_view text, const std::string& option, std::string_view whole) {
-    long long value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size())
+    const std::optional<long long> value = detail::wholeNumber(text);
+    if (!value)
         throw InputError(option, std::string(whole),
-                         "\"" + std::string(text) + "\" is not an integer");
-    return value;
+                         "\"" + std::string(text) + "\" is not a whole number");
+    return *value;
 }
 
 }  // namespace
@@ -73,8 +74,8 @@ PlanDimension parsePlanDimension(std::string_view text) {
         d.lo = parseInteger(values.substr(0, dots), option, text);
         d.hi = parseInteger(values.substr(dots + 2), option, text);
         constexpr long long kMost = 1'000'000'000;  // bounds every size and midpoint
-        if (d.lo < -kMost || d.hi > kMost)
-            throw InputError(option, d.text, "a range's ends must be within ±1000000000");
+        if (d.hi > kMost)
+            throw InputError(option, d.text, "a range's ends must be at most 1000000000");
         if (d.lo > d.hi)
             throw InputError(option, d.text,
                              "the range is inverted (" + std::to_string(d.lo) + " > " +
