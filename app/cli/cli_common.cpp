@@ -1,12 +1,18 @@
 #include "cli_common.hpp"
 
-#include "gpuplan/scenario_io/pricebook.hpp"
+#include <unistd.h>
 
 #include <cctype>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+
+#include "gpuplan/model/workload.hpp"
+#include "gpuplan/results/results.hpp"
+#include "gpuplan/scenario_io/pricebook.hpp"
 
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "paths.hpp"
@@ -195,6 +201,44 @@ std::string formatKpi(double value, const std::string& unit) {
         std::snprintf(buf, sizeof buf, "%.3f %s", value, unit.c_str());
     }
     return buf;
+}
+
+ProgressFn progressBar(std::size_t runs) {
+    if (!isatty(fileno(stderr))) return {};
+    const auto start = std::chrono::steady_clock::now();
+    return [runs, start](double fraction) {
+        const double elapsedS =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const int filled = static_cast<int>(fraction * 30);
+        char bar[31];
+        std::memset(bar, '.', 30);
+        std::memset(bar, '#', static_cast<std::size_t>(filled));
+        bar[30] = 0;
+        const double leftS = fraction > 0 ? elapsedS * (1 - fraction) / fraction : 0;
+        std::fprintf(stderr, "\r[%s] %3.0f %% of %zu runs, %s left  ", bar, 100 * fraction, runs,
+                     formatSeconds(leftS).c_str());
+        if (fraction >= 1) std::fputc('\n', stderr);
+    };
+}
+
+Shard parseShard(const std::string& text) {
+    const std::size_t slash = text.find('/');
+    const auto k = slash == std::string::npos ? std::nullopt : parseUnsigned(text.substr(0, slash));
+    const auto n =
+        slash == std::string::npos ? std::nullopt : parseUnsigned(text.substr(slash + 1));
+    if (!k || !n || *k < 1 || *k > *n || *n > 100000)
+        throw UsageError{"--shard takes K/N with 1 <= K <= N <= 100000, got \"" + text + "\""};
+    return {static_cast<int>(*k), static_cast<int>(*n)};
+}
+
+std::string fnv64(std::string_view bytes) {
+    return fingerprintHex(stableHash(bytes));
+}
+
+std::string catalogFnv64(const CommonOptions& common) {
+    return fnv64(readTextFile(common.catalogFile
+                                  ? *common.catalogFile
+                                  : presetsDirFor(common) / "catalog" / "catalog.json"));
 }
 
 }  // namespace gpuplan::cli

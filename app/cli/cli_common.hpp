@@ -13,6 +13,7 @@
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "gpuplan/sim/run_cost.hpp"
 #include "gpuplan/studies/replications.hpp"
+#include "gpuplan/studies/sweep.hpp"
 
 namespace gpuplan::cli {
 
@@ -90,6 +91,16 @@ void checkReplicationsBudget(const Scenario& scenario, int replications,
 LoadOptions loadOptionsFor(const CommonOptions& common);
 std::filesystem::path presetsDirFor(const CommonOptions& common);
 
+/// A progress bar on stderr with the runs done and the time left, on a terminal only
+/// (else no function).
+ProgressFn progressBar(std::size_t runs);
+/// A file's bytes as 16 hex digits (FNV-1a: gpuplan::stableHash), for what shards depend on.
+std::string fnv64(std::string_view bytes);
+/// fnv64 of the catalog file the command reads.
+std::string catalogFnv64(const CommonOptions& common);
+/// --shard K/N: 1 <= K <= N <= 100000.
+Shard parseShard(const std::string& text);
+
 /// "45.0 s", "12.5 min", "3.20 h": for tables.
 std::string formatSeconds(double seconds);
 /// A KPI's value for a table, by its unit: "75.20 %", "5.10 min", "12", "3.000 gpus"; "-"
@@ -115,6 +126,7 @@ int mixCommand(Args& args);
 int traceCommand(Args& args);
 int compareCommand(Args& args);
 int sweepCommand(Args& args);
+int planCommand(Args& args);
 /// report: the planning-meeting PDF (exit 2 when built without the application).
 int reportCommand(Args& args);
 /// run --replications: the replications' table, --out JSON and --csv files.
@@ -138,6 +150,7 @@ extern const char* const kMixUsage;
 extern const char* const kTraceUsage;
 extern const char* const kCompareUsage;
 extern const char* const kSweepUsage;
+extern const char* const kPlanUsage;
 extern const char* const kReportUsage;
 
 }  // namespace gpuplan::cli

@@ -1,10 +1,7 @@
 // gpuplan-cli sweep: parameter sweeps with replications, split into shards and merged
 // (gpuplan/studies/sweep.hpp).
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 
 #include "cli_common.hpp"
@@ -43,49 +40,12 @@ const char* const kSweepUsage =
 
 namespace {
 
-/// A progress bar with the runs done and the time left, on a terminal only.
-ProgressFn progressBar(std::size_t runs) {
-    if (!isatty(fileno(stderr))) return {};
-    const auto start = std::chrono::steady_clock::now();
-    return [runs, start](double fraction) {
-        const double elapsedS =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        const int filled = static_cast<int>(fraction * 30);
-        char bar[31];
-        std::memset(bar, '.', 30);
-        std::memset(bar, '#', static_cast<std::size_t>(filled));
-        bar[30] = 0;
-        const double leftS = fraction > 0 ? elapsedS * (1 - fraction) / fraction : 0;
-        std::fprintf(stderr, "\r[%s] %3.0f %% of %zu runs, %s left  ", bar, 100 * fraction, runs,
-                     formatSeconds(leftS).c_str());
-        if (fraction >= 1) std::fputc('\n', stderr);
-    };
-}
-
-Shard parseShard(const std::string& text) {
-    const std::size_t slash = text.find('/');
-    const auto k = slash == std::string::npos ? std::nullopt : parseUnsigned(text.substr(0, slash));
-    const auto n =
-        slash == std::string::npos ? std::nullopt : parseUnsigned(text.substr(slash + 1));
-    if (!k || !n || *k < 1 || *k > *n || *n > 100000)
-        throw UsageError{"--shard takes K/N with 1 <= K <= N <= 100000, got \"" + text + "\""};
-    return {static_cast<int>(*k), static_cast<int>(*n)};
-}
-
-/// A file's bytes as 16 hex digits for run-info.json (FNV-1a: gpuplan::stableHash).
-std::string fnv64(std::string_view bytes) {
-    return fingerprintHex(stableHash(bytes));
-}
-
 /// What a shard's runs depend on besides the sweep file: shards run against another scenario
 /// text, catalog or build must not merge into what one machine would have written.
 std::string runInfo(const SweepSpec& spec, const CommonOptions& common) {
-    const std::filesystem::path catalog = common.catalogFile
-                                              ? *common.catalogFile
-                                              : presetsDirFor(common) / "catalog" / "catalog.json";
     return "{\"gpuplan\": \"" GPUPLAN_VERSION "\", \"scenarioFnv64\": \"" +
-           fnv64(sweepScenarioText(spec)) + "\", \"catalogFnv64\": \"" +
-           fnv64(readTextFile(catalog)) + "\"}\n";
+           fnv64(sweepScenarioText(spec)) + "\", \"catalogFnv64\": \"" + catalogFnv64(common) +
+           "\"}\n";
 }
 
 void writeOutputs(const std::filesystem::path& dir, const std::string& specText,

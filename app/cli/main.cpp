@@ -24,6 +24,8 @@ const char* const kUsage =
     "                     both on the same seeds: each KPI's difference with its 95 % interval\n"
     "  sweep SPEC.json --out DIR\n"
     "                     a scenario over a grid of parameters x replications, in shards\n"
+    "  plan SCENARIO --target EXPR --vary SPEC\n"
+    "                     the cheapest change that meets every target, with 95 % intervals\n"
     "  trace SCENARIO --out TRACE.json\n"
     "                     the run as Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
     "  report SCENARIO --out REPORT.pdf\n"
@@ -76,6 +78,7 @@ int main(int argc, char** argv) {
                         : command == "trace"        ? kTraceUsage
                         : command == "compare"      ? kCompareUsage
                         : command == "sweep"        ? kSweepUsage
+                        : command == "plan"         ? kPlanUsage
                         : command == "report"       ? kReportUsage
                                                     : nullptr;
     if (!usage) {
@@ -105,6 +108,7 @@ int main(int argc, char** argv) {
         if (command == "trace") return traceCommand(args);
         if (command == "compare") return compareCommand(args);
         if (command == "sweep") return sweepCommand(args);
+        if (command == "plan") return planCommand(args);
         if (command == "report") return reportCommand(args);
         return benchCommand(args);
     } catch (const UsageError& e) {

@@ -169,3 +169,105 @@ TEST_CASE("a target at least a value is met by its interval's lower bound") {
     REQUIRE(r.feasible);
     CHECK(r.best.candidate == PlanCandidate{20});
 }
+
+TEST_CASE("asking replications in batches changes the runs made, not the verdicts") {
+    // The racing case above with batches of 3: a candidate decided at two replications has
+    // run a third that is dropped; every verdict, and the runs they use, are the same.
+    PlanSearchOptions options;
+    options.maxReplications = 8;
+    const PlanSearchResult one = searchRacks("wait<=4", 0.05, options);
+    options.batchReplications = 3;
+    const PlanSearchResult three = searchRacks("wait<=4", 0.05, options);
+    REQUIRE(three.evaluated.size() == one.evaluated.size());
+    for (std::size_t i = 0; i < one.evaluated.size(); ++i) {
+        CHECK(three.evaluated[i].candidate == one.evaluated[i].candidate);
+        CHECK(three.evaluated[i].replications == one.evaluated[i].replications);
+        CHECK(three.evaluated[i].targets[0].high == one.evaluated[i].targets[0].high);
+    }
+    CHECK(three.evaluations == one.evaluations);
+    CHECK(one.runsExecuted == one.evaluations);
+    CHECK(three.runsExecuted > three.evaluations);
+}
+
+TEST_CASE("a table of runs made elsewhere gives the search that made them") {
+    // Every run of "/racks=0..40" × 5 replications in a table: the search over it asks only
+    // runs the table holds and finds what the direct search finds. A run it lacks is named.
+    const PlanDimension racks = parsePlanDimension("/racks=0..40");
+    const PlanEvaluator direct = waitFalls(0.05);
+    PlanRunTable table;
+    for (std::size_t i = 0; i < planGridSize({racks}); ++i)
+        for (int r = 0; r < 5; ++r)
+            table.add(planCandidateAt({racks}, i), r, direct(planCandidateAt({racks}, i), r));
+    CHECK(table.size() == 41 * 5);
+    const PlanSearchResult fromTable = searchPlan({racks}, {parsePlanTarget("wait<=4")},
+                                                  table.evaluator(), PlanSearchOptions{});
+    const PlanSearchResult ran = searchRacks("wait<=4", 0.05);
+    CHECK(fromTable.best.candidate == ran.best.candidate);
+    CHECK(fromTable.evaluations == ran.evaluations);
+    PlanRunTable partial;
+    partial.add({40}, 0, direct({40}, 0));
+    CHECK_THROWS_WITH(searchPlan({racks}, {parsePlanTarget("wait<=4")}, partial.evaluator(),
+                                 PlanSearchOptions{}),
+                      "no run of candidate (40), replication 1");
+}
+
+TEST_CASE("the grid numbers candidates with the last dimension fastest") {
+    const std::vector<PlanDimension> dims{parsePlanDimension("/m=a|b|c"),
+                                          parsePlanDimension("/n=1..4")};
+    CHECK(planGridSize(dims) == 12);
+    CHECK(planCandidateAt(dims, 0) == PlanCandidate{0, 0});
+    CHECK(planCandidateAt(dims, 5) == PlanCandidate{1, 1});
+    CHECK(planCandidateAt(dims, 11) == PlanCandidate{2, 3});
+    CHECK(planValueText(dims[0], 2) == "c");
+    CHECK(planValueText(dims[1], 2) == "3");
+    // Per choice: the top and one round of bisection per range, ⌈log2 4⌉ + 1 = 3: 3 × 4.
+    CHECK(planCandidateBound(dims) == 12);
+    // Two ranges of 41: 1 + 2 rounds × 2 × (6 + 1) = 29 (below the grid's 1,681).
+    CHECK(planCandidateBound({parsePlanDimension("/x=0..40"), parsePlanDimension("/y=0..40")}) ==
+          29);
+}
+
+TEST_CASE("the search stops at its candidate cap with a plan that still meets the targets") {
+    PlanSearchOptions options;
+    options.maxCandidates = 3;  // the top and two bisection steps
+    const PlanSearchResult r = searchRacks("wait<=4", 0, options);
+    CHECK(r.capped);
+    REQUIRE(r.feasible);
+    CHECK(r.evaluated.size() == 3);
+    // The top 40, then 20 (wait 4.76: misses), then 30 (3.23: meets): the plan is 30.
+    CHECK(r.best.candidate == PlanCandidate{30});
+}
+
+TEST_CASE("the baseline is judged first, and wins when it already meets the targets") {
+    PlanSearchOptions options;
+    options.baseline = PlanCandidate{30};
+    const PlanSearchResult r = searchRacks("wait<=4", 0, options);
+    REQUIRE(r.baseline);
+    CHECK(r.baseline->candidate == PlanCandidate{30});
+    CHECK(r.baseline->met);
+    CHECK(r.evaluated.front().candidate == PlanCandidate{30});
+    CHECK(r.best.candidate == PlanCandidate{24});  // cheaper than standing still at 30
+    options.baseline = PlanCandidate{10};
+    CHECK_FALSE(searchRacks("wait<=4", 0, options).baseline->met);
+}
+
+TEST_CASE("the frontier keeps the candidates nothing beats on cost and every target") {
+    // Without noise the racks' waits fall as their cost rises: every candidate judged is on
+    // the front (cheaper, or a shorter wait), in cost order.
+    const PlanSearchResult r = searchRacks("wait<=4", 0);
+    const std::vector<std::size_t> front = planFrontier(r, {parsePlanTarget("wait<=4")});
+    CHECK(front.size() == r.evaluated.size());
+    for (std::size_t i = 1; i < front.size(); ++i)
+        CHECK(r.evaluated[front[i - 1]].objective.mean < r.evaluated[front[i]].objective.mean);
+    // A candidate dearer and slower than another is not on it.
+    PlanSearchResult two;
+    PlanVerdict cheapFast, dearSlow;
+    cheapFast.objective.mean = 1;
+    cheapFast.targets = {MeanInterval{}};
+    cheapFast.targets[0].mean = 2;
+    dearSlow.objective.mean = 5;
+    dearSlow.targets = {MeanInterval{}};
+    dearSlow.targets[0].mean = 3;
+    two.evaluated = {dearSlow, cheapFast};
+    CHECK(planFrontier(two, {parsePlanTarget("wait<=4")}) == std::vector<std::size_t>{1});
+}

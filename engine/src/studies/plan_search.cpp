@@ -34,6 +34,11 @@ long long parseInteger(std::string_view text, const std::string& option, std::st
 
 }  // namespace
 
+std::string planValueText(const PlanDimension& dimension, long long index) {
+    return dimension.isChoice() ? dimension.choices[static_cast<std::size_t>(index)]
+                                : std::to_string(dimension.lo + index);
+}
+
 PlanTarget parsePlanTarget(std::string_view text) {
     const std::string option = "--target";
     PlanTarget t;
@@ -99,10 +104,14 @@ PlanDimension parsePlanDimension(std::string_view text) {
 
 namespace {
 
+/// The search was stopped (the evaluator said so) or reached its candidate cap.
+struct SearchStopped {};
+struct SearchCapped {};
+
 /// Judges candidates by racing, and remembers them: the search asks some twice.
 class Judge {
 public:
-    Judge(const std::vector<PlanTarget>& targets, const PlanEvaluator& evaluate,
+    Judge(const std::vector<PlanTarget>& targets, const PlanBatchEvaluator& evaluate,
           const PlanSearchOptions& options, PlanSearchResult& out)
         : m_targets(targets), m_evaluate(evaluate), m_options(options), m_out(out) {}
 
@@ -110,13 +119,16 @@ public:
     /// reference: judging the next candidate may move them all).
     std::size_t judge(const PlanCandidate& c) {
         if (const auto it = m_judged.find(c); it != m_judged.end()) return it->second;
+        if (m_options.maxCandidates > 0 && m_out.evaluated.size() >= m_options.maxCandidates)
+            throw SearchCapped{};
         std::vector<std::vector<double>> values(m_targets.size());
         std::vector<double> objective;
+        std::vector<PlanEvaluation> runs;  // replications 0 … runs.size() − 1
         PlanVerdict v;
         v.candidate = c;
         for (int r = 0; r < m_options.maxReplications; ++r) {
-            const PlanEvaluation e = m_evaluate(c, r);
-            ++m_out.evaluations;
+            if (r == static_cast<int>(runs.size())) ask(c, r, runs);
+            const PlanEvaluation& e = runs[static_cast<std::size_t>(r)];
             if (e.targetValues.size() != m_targets.size())
                 throw std::logic_error("the evaluator gave a value per target it was not asked");
             for (std::size_t t = 0; t < m_targets.size(); ++t)
@@ -126,6 +138,7 @@ public:
             if (v.replications < m_options.minReplications) continue;
             if (decide(values, v)) break;
         }
+        m_out.evaluations += v.replications;
         v.objective = meanInterval(objective, m_options.confidence);
         m_judged.emplace(c, m_out.evaluated.size());
         m_out.evaluated.push_back(std::move(v));
@@ -134,6 +147,24 @@ public:
     bool met(const PlanCandidate& c) { return m_out.evaluated[judge(c)].met; }
 
 private:
+    /// Runs the next batch of replications from `first`: at least up to the fewest an
+    /// interval needs, at most the batch size and the most replications.
+    void ask(const PlanCandidate& c, int first, std::vector<PlanEvaluation>& runs) {
+        const int last =
+            std::min(m_options.maxReplications,
+                     std::max(m_options.minReplications, first + m_options.batchReplications));
+        std::vector<PlanRun> batch;
+        for (int r = first; r < last; ++r)
+            batch.push_back({c, r});
+        std::optional<std::vector<PlanEvaluation>> done = m_evaluate(batch);
+        if (!done) throw SearchStopped{};
+        if (done->size() != batch.size())
+            throw std::logic_error("the evaluator gave an evaluation per run it was not asked");
+        m_out.runsExecuted += static_cast<int>(batch.size());
+        for (PlanEvaluation& e : *done)
+            runs.push_back(std::move(e));
+    }
+
     /// Fills the verdict from the replications so far; true when every target is decided
     /// (met or missed by its whole interval), so no more replications are needed.
     bool decide(const std::vector<std::vector<double>>& values, PlanVerdict& v) const {
@@ -162,26 +193,48 @@ private:
     }
 
     const std::vector<PlanTarget>& m_targets;
-    const PlanEvaluator& m_evaluate;
+    const PlanBatchEvaluator& m_evaluate;
     const PlanSearchOptions& m_options;
     PlanSearchResult& m_out;
     std::map<PlanCandidate, std::size_t> m_judged;  ///< into m_out.evaluated
 };
 
 /// The smallest index of dimension `d` (others as in `c`) that meets every target, by
-/// bisection from a top that does; `c[d]` is set to it.
+/// bisection from a top that does; `c[d]` follows the smallest passing value found.
 void lowerToSmallestPassing(Judge& judge, PlanCandidate& c, std::size_t d) {
-    long long lo = 0, hi = c[d];  // hi passes
-    while (lo < hi) {
-        const long long mid = lo + (hi - lo) / 2;
+    long long lo = 0;  // c[d] passes: the smallest passing value so far, kept if capped
+    while (lo < c[d]) {
+        const long long mid = lo + (c[d] - lo) / 2;
         PlanCandidate trial = c;
         trial[d] = mid;
         if (judge.met(trial))
-            hi = mid;
+            c[d] = mid;
         else
             lo = mid + 1;
     }
-    c[d] = hi;
+}
+
+/// Lowers one range at a time until none can go lower: a range is settled once lowered,
+/// until another range moves (the others' values are its only input). `c` passes on entry
+/// and on exit; it is left where it is when the search is capped.
+void descend(Judge& judge, const std::vector<std::size_t>& ranges, PlanCandidate& c) {
+    std::vector<bool> bisected(ranges.size(), false);
+    std::size_t settled = 0;
+    for (std::size_t i = 0; settled < ranges.size(); i = (i + 1) % ranges.size()) {
+        const std::size_t d = ranges[i];
+        PlanCandidate below = c;
+        below[d] = c[d] - 1;
+        // Once bisected, one step down says whether it can move at all.
+        const bool canMove = c[d] > 0 && (!bisected[i] || judge.met(below));
+        bisected[i] = true;
+        if (!canMove) {
+            ++settled;
+            continue;
+        }
+        const long long before = c[d];
+        lowerToSmallestPassing(judge, c, d);
+        settled = c[d] != before ? 1 : settled + 1;
+    }
 }
 
 }  // namespace
@@ -189,9 +242,23 @@ void lowerToSmallestPassing(Judge& judge, PlanCandidate& c, std::size_t d) {
 PlanSearchResult searchPlan(const std::vector<PlanDimension>& dimensions,
                             const std::vector<PlanTarget>& targets, const PlanEvaluator& evaluate,
                             const PlanSearchOptions& options) {
+    const PlanBatchEvaluator batch = [&evaluate](const std::vector<PlanRun>& runs) {
+        std::vector<PlanEvaluation> out;
+        for (const PlanRun& r : runs)
+            out.push_back(evaluate(r.candidate, r.replication));
+        return std::optional(std::move(out));
+    };
+    return searchPlan(dimensions, targets, batch, options);
+}
+
+PlanSearchResult searchPlan(const std::vector<PlanDimension>& dimensions,
+                            const std::vector<PlanTarget>& targets,
+                            const PlanBatchEvaluator& evaluate, const PlanSearchOptions& options) {
     if (dimensions.empty()) throw std::invalid_argument("a plan varies at least one dimension");
-    if (options.minReplications < 2 || options.maxReplications < options.minReplications)
-        throw std::invalid_argument("a plan needs 2 ≤ minReplications ≤ maxReplications");
+    if (options.minReplications < 2 || options.maxReplications < options.minReplications ||
+        options.batchReplications < 1)
+        throw std::invalid_argument(
+            "a plan needs 2 ≤ minReplications ≤ maxReplications and batches of one or more");
     PlanSearchResult out;
     Judge judge(targets, evaluate, options, out);
     std::vector<std::size_t> ranges, choices;
@@ -202,43 +269,42 @@ PlanSearchResult searchPlan(const std::vector<PlanDimension>& dimensions,
     PlanCandidate combo(dimensions.size(), 0);
     std::vector<std::size_t> passing;  ///< into out.evaluated: each combination's point
     std::size_t closest = 0;           ///< into out.evaluated: the least miss so far
-    for (bool first = true;; first = false) {
-        PlanCandidate c = combo;
-        for (std::size_t d : ranges)
-            c[d] = dimensions[d].size() - 1;  // the most of every range
-        const std::size_t top = judge.judge(c);
-        if (first || out.evaluated[top].miss < out.evaluated[closest].miss) closest = top;
-        if (out.evaluated[top].met) {
-            // Lower one range at a time until none can go lower: a range is settled once
-            // lowered, until another range moves (the others' values are its only input).
-            std::vector<bool> bisected(ranges.size(), false);
-            std::size_t settled = 0;
-            for (std::size_t i = 0; settled < ranges.size(); i = (i + 1) % ranges.size()) {
-                const std::size_t d = ranges[i];
-                PlanCandidate below = c;
-                below[d] = c[d] - 1;
-                // Once bisected, one step down says whether it can move at all.
-                const bool canMove = c[d] > 0 && (!bisected[i] || judge.met(below));
-                bisected[i] = true;
-                if (!canMove) {
-                    ++settled;
-                    continue;
+    try {
+        if (options.baseline) {
+            const std::size_t b = judge.judge(*options.baseline);
+            out.baseline = out.evaluated[b];
+            if (out.baseline->met) passing.push_back(b);  // standing still is a plan too
+        }
+        for (bool first = true;; first = false) {
+            PlanCandidate c = combo;
+            for (std::size_t d : ranges)
+                c[d] = dimensions[d].size() - 1;  // the most of every range
+            const std::size_t top = judge.judge(c);
+            if (first || out.evaluated[top].miss < out.evaluated[closest].miss) closest = top;
+            if (out.evaluated[top].met) {
+                try {
+                    descend(judge, ranges, c);
+                } catch (const SearchCapped&) {
+                    out.capped = true;
                 }
-                const long long before = c[d];
-                lowerToSmallestPassing(judge, c, d);
-                settled = c[d] != before ? 1 : settled + 1;
+                passing.push_back(judge.judge(c));  // judged: c passes wherever it stopped
+                if (out.capped) break;
             }
-            passing.push_back(judge.judge(c));
+            // The next combination of choices; done after the last.
+            std::size_t k = choices.size();
+            for (; k > 0; --k) {
+                const std::size_t d = choices[k - 1];
+                if (++combo[d] < dimensions[d].size()) break;
+                combo[d] = 0;
+            }
+            if (k == 0) break;
         }
-        // The next combination of choices; done after the last.
-        std::size_t k = choices.size();
-        for (; k > 0; --k) {
-            const std::size_t d = choices[k - 1];
-            if (++combo[d] < dimensions[d].size()) break;
-            combo[d] = 0;
-        }
-        if (k == 0) break;
+    } catch (const SearchStopped&) {
+        out.stopped = true;
+    } catch (const SearchCapped&) {
+        out.capped = true;
     }
+    if (out.evaluated.empty()) return out;
     if (passing.empty()) {
         out.best = out.evaluated[closest];
         return out;
@@ -249,6 +315,109 @@ PlanSearchResult searchPlan(const std::vector<PlanDimension>& dimensions,
         if (out.evaluated[i].objective.mean < out.evaluated[best].objective.mean) best = i;
     out.best = out.evaluated[best];
     return out;
+}
+
+std::size_t planGridSize(const std::vector<PlanDimension>& dimensions) {
+    std::size_t n = 1;
+    for (const PlanDimension& d : dimensions) {
+        const auto size = static_cast<std::size_t>(d.size());
+        if (n > std::numeric_limits<std::size_t>::max() / size)
+            return std::numeric_limits<std::size_t>::max();
+        n *= size;
+    }
+    return n;
+}
+
+PlanCandidate planCandidateAt(const std::vector<PlanDimension>& dimensions, std::size_t index) {
+    PlanCandidate c(dimensions.size(), 0);
+    for (std::size_t k = dimensions.size(); k > 0; --k) {
+        const auto size = static_cast<std::size_t>(dimensions[k - 1].size());
+        c[k - 1] = static_cast<long long>(index % size);
+        index /= size;
+    }
+    return c;
+}
+
+std::size_t planCandidateBound(const std::vector<PlanDimension>& dimensions) {
+    std::size_t combos = 1, perRound = 0, ranges = 0;
+    for (const PlanDimension& d : dimensions) {
+        if (d.isChoice()) {
+            combos *= d.choices.size();
+            continue;
+        }
+        ++ranges;
+        perRound += static_cast<std::size_t>(std::ceil(std::log2(static_cast<double>(d.size())))) + 1;
+    }
+    const double bound = static_cast<double>(combos) * (1.0 + static_cast<double>(ranges * perRound));
+    const std::size_t grid = planGridSize(dimensions);
+    return bound >= static_cast<double>(grid) ? grid : static_cast<std::size_t>(bound);
+}
+
+PlanSearchOptions planSearchOptions(const std::vector<PlanDimension>& dimensions,
+                                    int replications, std::optional<PlanCandidate> baseline,
+                                    int batch) {
+    PlanSearchOptions o;
+    o.maxReplications = replications;
+    o.batchReplications = std::clamp(batch, 1, replications);
+    o.maxCandidates = planCandidateBound(dimensions) + (baseline ? 1 : 0);
+    o.baseline = std::move(baseline);
+    return o;
+}
+
+std::vector<std::size_t> planFrontier(const PlanSearchResult& result,
+                                      const std::vector<PlanTarget>& targets) {
+    const auto& all = result.evaluated;
+    // a is at least as good as b everywhere, and better somewhere.
+    const auto dominates = [&targets](const PlanVerdict& a, const PlanVerdict& b) {
+        bool better = a.objective.mean < b.objective.mean;
+        if (a.objective.mean > b.objective.mean) return false;
+        for (std::size_t t = 0; t < targets.size(); ++t) {
+            const double x = a.targets[t].mean, y = b.targets[t].mean;
+            const bool atMost = targets[t].sense == TargetSense::AtMost;
+            if (atMost ? x > y : x < y) return false;
+            if (atMost ? x < y : x > y) better = true;
+        }
+        return better;
+    };
+    std::vector<std::size_t> front;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        if (!std::isfinite(all[i].objective.mean)) continue;
+        bool beaten = false;
+        for (std::size_t j = 0; j < all.size() && !beaten; ++j)
+            beaten = j != i && std::isfinite(all[j].objective.mean) && dominates(all[j], all[i]);
+        if (!beaten) front.push_back(i);
+    }
+    std::stable_sort(front.begin(), front.end(), [&all](std::size_t a, std::size_t b) {
+        return all[a].objective.mean < all[b].objective.mean;
+    });
+    return front;
+}
+
+void PlanRunTable::add(const PlanCandidate& candidate, int replication,
+                       PlanEvaluation evaluation) {
+    m_runs.insert_or_assign({candidate, replication}, std::move(evaluation));
+}
+
+bool PlanRunTable::contains(const PlanCandidate& candidate, int replication) const {
+    return m_runs.contains({candidate, replication});
+}
+
+PlanBatchEvaluator PlanRunTable::evaluator() const {
+    return [this](const std::vector<PlanRun>& runs) {
+        std::vector<PlanEvaluation> out;
+        for (const PlanRun& r : runs) {
+            const auto it = m_runs.find({r.candidate, r.replication});
+            if (it == m_runs.end()) {
+                std::string at;
+                for (long long i : r.candidate)
+                    at += (at.empty() ? "" : ",") + std::to_string(i);
+                throw std::out_of_range("no run of candidate (" + at + "), replication " +
+                                        std::to_string(r.replication));
+            }
+            out.push_back(it->second);
+        }
+        return std::optional(std::move(out));
+    };
 }
 
 }  // namespace gpuplan

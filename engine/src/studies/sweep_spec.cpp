@@ -138,10 +138,22 @@ Scenario scenarioAtPoint(const SweepSpec& spec, std::size_t point, const Catalog
 
 Scenario scenarioAtPoint(const SweepSpec& spec, std::string_view scenarioText, std::size_t point,
                          const Catalog& catalog, const LoadOptions& options) {
-    const std::string name = spec.scenarioFile.string();
+    return scenarioWithValues(scenarioText, spec.scenarioFile, spec.pointers, spec.points[point],
+                              spec.sourceName, "sweep " + spec.sourceName + ", point " +
+                                                   std::to_string(point),
+                              catalog, options);
+}
+
+Scenario scenarioWithValues(std::string_view scenarioText,
+                            const std::filesystem::path& scenarioFile,
+                            const std::vector<std::string>& pointers,
+                            const std::vector<std::string>& valuesJson,
+                            const std::string& sourceName, const std::string& context,
+                            const Catalog& catalog, const LoadOptions& options) {
+    const std::string name = scenarioFile.string();
     Json doc = detail::parseStrict(scenarioText, name);
     std::string where;
-    for (std::size_t k = 0; k < spec.pointers.size(); ++k) {
+    for (std::size_t k = 0; k < pointers.size(); ++k) {
         // Set an existing value, or a new key of an existing object: never build the path
         // (a typo would otherwise add keys the reader then rejects far from the cause). An
         // index past an array, or one too large to be one, is no place either. null removes
@@ -149,9 +161,9 @@ Scenario scenarioAtPoint(const SweepSpec& spec, std::string_view scenarioText, s
         // what makes a provisioning node Ready, by removing its "readyAtS".
         bool placed = false;
         try {
-            const Json::json_pointer pointer(spec.pointers[k]);
+            const Json::json_pointer pointer(pointers[k]);
             const Json::json_pointer parent = pointer.parent_pointer();
-            Json value = Json::parse(spec.points[point][k]);
+            Json value = Json::parse(valuesJson[k]);
             if (value.is_null()) {
                 if (doc.contains(pointer) && doc.at(parent).is_object()) {
                     doc.at(parent).erase(pointer.back());
@@ -167,18 +179,16 @@ Scenario scenarioAtPoint(const SweepSpec& spec, std::string_view scenarioText, s
             placed = false;
         }
         if (!placed)
-            throw InputError(spec.sourceName, spec.pointers[k],
+            throw InputError(sourceName, pointers[k],
                              "the scenario " + name +
-                                 (spec.points[point][k] == "null" ? " has no such key to remove"
-                                                                  : " has no such place to set"));
-        where += (where.empty() ? "" : ", ") + spec.pointers[k] + " = " + spec.points[point][k];
+                                 (valuesJson[k] == "null" ? " has no such key to remove"
+                                                          : " has no such place to set"));
+        where += (where.empty() ? "" : ", ") + pointers[k] + " = " + valuesJson[k];
     }
     try {
-        return parseScenario(doc.dump(), name, catalog, options, folderOf(spec.scenarioFile));
+        return parseScenario(doc.dump(), name, catalog, options, folderOf(scenarioFile));
     } catch (const InputError& e) {
-        throw InputError(e.file(), e.place(),
-                         e.message() + " (sweep " + spec.sourceName + ", point " +
-                             std::to_string(point) + ": " + where + ")");
+        throw InputError(e.file(), e.place(), e.message() + " (" + context + ": " + where + ")");
     }
 }
 

@@ -17,7 +17,10 @@
 // cheapest of them by the objective is the plan.
 #pragma once
 
+#include <cstddef>
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +54,9 @@ struct PlanDimension {
     }
 };
 
+/// A dimension's value at `index` for a person (and the JSON of a choice): 12, or dgx-h100.
+std::string planValueText(const PlanDimension& dimension, long long index);
+
 /// Throw InputError naming the option and what is wrong.
 PlanTarget parsePlanTarget(std::string_view text);
 PlanDimension parsePlanDimension(std::string_view text);
@@ -67,10 +73,30 @@ struct PlanEvaluation {
 };
 using PlanEvaluator = std::function<PlanEvaluation(const PlanCandidate&, int replication)>;
 
+/// One run the search asks for.
+struct PlanRun {
+    PlanCandidate candidate;
+    int replication = 0;
+};
+/// Runs a batch (in parallel, as it likes) and gives an evaluation per run in order; nullopt
+/// when stopped.
+using PlanBatchEvaluator =
+    std::function<std::optional<std::vector<PlanEvaluation>>(const std::vector<PlanRun>&)>;
+
 struct PlanSearchOptions {
     int minReplications = 2;  ///< the fewest an interval needs
     int maxReplications = 5;
     double confidence = 0.95;
+    /// Replications asked in one batch (the threads that can run them). A candidate is still
+    /// judged after each replication in order, and runs past its decision are dropped, so
+    /// the verdicts do not depend on it.
+    int batchReplications = 1;
+    /// Candidates judged at most (0: no cap); past it the descent stops where it is and the
+    /// result says `capped` (a plan that meets the targets, perhaps not the cheapest).
+    std::size_t maxCandidates = 0;
+    /// Judged first when set (the scenario as it stands, when the ranges hold it), for the
+    /// plan's change against it; it counts as a candidate like any other.
+    std::optional<PlanCandidate> baseline;
 };
 
 /// A candidate as judged: its targets' and objective's intervals over its replications.
@@ -92,12 +118,58 @@ struct PlanSearchResult {
     /// missed by least.
     PlanVerdict best;
     std::vector<PlanVerdict> evaluated;  ///< every candidate judged, in the order judged
-    int evaluations = 0;                 ///< evaluator calls
+    int evaluations = 0;  ///< runs the verdicts use (Σ replications over `evaluated`)
+    int runsExecuted = 0;  ///< runs asked of the evaluator (batches may run past a decision)
+    bool stopped = false;  ///< the evaluator was stopped: the result is incomplete
+    bool capped = false;   ///< maxCandidates was reached
+    std::optional<PlanVerdict> baseline;  ///< when PlanSearchOptions::baseline was set
 };
 
 /// Searches `dimensions` (at least one) for the cheapest candidate meeting every target.
 PlanSearchResult searchPlan(const std::vector<PlanDimension>& dimensions,
                             const std::vector<PlanTarget>& targets, const PlanEvaluator& evaluate,
                             const PlanSearchOptions& options = {});
+/// The same, asking for runs in batches.
+PlanSearchResult searchPlan(const std::vector<PlanDimension>& dimensions,
+                            const std::vector<PlanTarget>& targets,
+                            const PlanBatchEvaluator& evaluate, const PlanSearchOptions& options);
+
+/// Candidates the search judges at most (the bound a run budget is checked against): per
+/// combination of choices, the top and, per range, a bisection (⌈log2 size⌉ + 1 judgements)
+/// in each of as many rounds as there are ranges; never more than the whole grid.
+std::size_t planCandidateBound(const std::vector<PlanDimension>& dimensions);
+
+/// The options a plan's search runs with, wherever it runs (on one machine, or merged from
+/// shards, which must judge alike): replications 2 … `replications`, `batch` at once, the
+/// baseline judged first, the candidates capped at planCandidateBound (+ the baseline).
+PlanSearchOptions planSearchOptions(const std::vector<PlanDimension>& dimensions,
+                                    int replications, std::optional<PlanCandidate> baseline,
+                                    int batch);
+
+/// The evaluated candidates no other beats on the objective and every target at once (a
+/// Pareto front over the objective's and the targets' means), by objective: indices into
+/// result.evaluated.
+std::vector<std::size_t> planFrontier(const PlanSearchResult& result,
+                                      const std::vector<PlanTarget>& targets);
+
+/// The whole grid, for shards that run every run the search could ask for: candidates
+/// numbered in mixed radix (the last dimension fastest).
+std::size_t planGridSize(const std::vector<PlanDimension>& dimensions);
+PlanCandidate planCandidateAt(const std::vector<PlanDimension>& dimensions, std::size_t index);
+
+/// Runs already made (a shard's, or merged shards'): a batch evaluator that only looks them
+/// up, so the search over them gives what the search that ran them would have.
+class PlanRunTable {
+public:
+    void add(const PlanCandidate& candidate, int replication, PlanEvaluation evaluation);
+    std::size_t size() const { return m_runs.size(); }
+    bool contains(const PlanCandidate& candidate, int replication) const;
+    /// Throws std::out_of_range naming a run it does not hold.
+    PlanBatchEvaluator evaluator() const;
+    const std::map<std::pair<PlanCandidate, int>, PlanEvaluation>& runs() const { return m_runs; }
+
+private:
+    std::map<std::pair<PlanCandidate, int>, PlanEvaluation> m_runs;
+};
 
 }  // namespace gpuplan

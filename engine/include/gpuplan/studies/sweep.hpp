@@ -51,6 +51,17 @@ SweepSpec parseSweepSpec(std::string_view text, const std::string& sourceName,
 /// `scenarioText` is the scenario file's text (read once for many points).
 Scenario scenarioAtPoint(const SweepSpec& spec, std::string_view scenarioText, std::size_t point,
                          const Catalog& catalog, const LoadOptions& options);
+/// `scenarioText` with each of `valuesJson` (JSON texts) set at its pointer — an existing
+/// value, or a new key of an existing object; null removes a key — then read and checked as a
+/// file is (traces found beside `scenarioFile`). No such place: an InputError naming
+/// `sourceName` and the pointer; a value a scenario may not hold: the reader's, with
+/// "(CONTEXT: /a = 1, …)" added. The one rule sweeps and plans set values by.
+Scenario scenarioWithValues(std::string_view scenarioText,
+                            const std::filesystem::path& scenarioFile,
+                            const std::vector<std::string>& pointers,
+                            const std::vector<std::string>& valuesJson,
+                            const std::string& sourceName, const std::string& context,
+                            const Catalog& catalog, const LoadOptions& options);
 /// The scenario's text: scenarioJson, or the file's.
 std::string sweepScenarioText(const SweepSpec& spec);
 /// The same, reading the scenario file.

@@ -1,0 +1,363 @@
+// The planner on a scenario (gpuplan/studies/plan_study.hpp): candidates set by JSON pointer,
+// runs on common seeds in parallel, the search's budget checked before it starts.
+#include "gpuplan/studies/plan_study.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+#include <thread>
+
+#include "gpuplan/core/parallel_runs.hpp"
+#include "gpuplan/io/input_error.hpp"
+#include "gpuplan/model/topology.hpp"
+#include "gpuplan/results/results.hpp"
+#include "gpuplan/studies/replications.hpp"
+#include "io/json_reader.hpp"
+
+namespace gpuplan {
+
+using detail::Json;
+
+namespace {
+
+const char* const kVary = "--vary";
+const char* const kTarget = "--target";
+const char* const kObjective = "--objective";
+
+std::string joined(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names)
+        out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+std::vector<std::string> pointersOf(const PlanQuestion& q) {
+    std::vector<std::string> out;
+    for (const PlanDimension& d : q.dimensions)
+        out.push_back(d.pointer);
+    return out;
+}
+
+}  // namespace
+
+PlanStudy::PlanStudy(std::string scenarioText, std::filesystem::path scenarioFile,
+                     PlanQuestion question, const Catalog& catalog, LoadOptions loadOptions)
+    : m_scenarioText(std::move(scenarioText)),
+      m_scenarioFile(std::move(scenarioFile)),
+      m_question(std::move(question)),
+      m_catalog(&catalog),
+      m_load(std::move(loadOptions)) {
+    const std::string file = m_scenarioFile.string();
+    if (m_question.targets.empty())
+        throw InputError(kTarget, "", "a plan needs at least one --target");
+    if (m_question.dimensions.empty())
+        throw InputError(kVary, "", "a plan needs at least one --vary");
+    if (m_question.replications < 2 || m_question.replications > 100)
+        throw InputError("--replications", std::to_string(m_question.replications),
+                         "a plan's candidates take 2 to 100 replications (an interval needs two)");
+
+    // Each pointer names a value of the right kind the scenario sets, once.
+    const Json doc = detail::parseStrict(m_scenarioText, file);
+    for (std::size_t a = 0; a < m_question.dimensions.size(); ++a) {
+        const PlanDimension& d = m_question.dimensions[a];
+        for (std::size_t b = 0; b < a; ++b) {
+            const std::string& other = m_question.dimensions[b].pointer;
+            if (other == d.pointer || d.pointer.starts_with(other + "/") ||
+                other.starts_with(d.pointer + "/"))
+                throw InputError(kVary, d.text,
+                                 "sets the same place as " + m_question.dimensions[b].text);
+        }
+        const Json* value = nullptr;
+        try {
+            const Json::json_pointer pointer(d.pointer);
+            if (doc.contains(pointer)) value = &doc.at(pointer);
+        } catch (const nlohmann::json::exception&) {
+            throw InputError(kVary, d.text, "\"" + d.pointer + "\" is not a JSON pointer");
+        }
+        if (!value)
+            throw InputError(kVary, d.text,
+                             "the scenario " + file + " sets nothing at " + d.pointer +
+                                 " (set it in the scenario first)");
+        if (d.isChoice() && !value->is_string())
+            throw InputError(kVary, d.text,
+                             "a choice sets a string, and " + d.pointer + " in " + file +
+                                 " is " + value->dump());
+        if (!d.isChoice() && !value->is_number_integer())
+            throw InputError(kVary, d.text,
+                             "a range sets an integer, and " + d.pointer + " in " + file +
+                                 " is " + value->dump());
+        long long index = -1;
+        if (d.isChoice()) {
+            const auto it = std::find(d.choices.begin(), d.choices.end(), value->get<std::string>());
+            if (it != d.choices.end()) index = it - d.choices.begin();
+        } else if (value->get<long long>() >= d.lo && value->get<long long>() <= d.hi) {
+            index = value->get<long long>() - d.lo;
+        }
+        m_baseline.push_back(index);
+    }
+
+    // The top of every combination of choices: a valid scenario, and the costliest run.
+    std::vector<std::size_t> choiceDims;
+    std::size_t combos = 1;
+    for (std::size_t d = 0; d < m_question.dimensions.size(); ++d)
+        if (m_question.dimensions[d].isChoice()) {
+            choiceDims.push_back(d);
+            combos *= m_question.dimensions[d].choices.size();
+        }
+    if (combos > 10000)
+        throw InputError(kVary, "",
+                         "the choices make " + std::to_string(combos) +
+                             " combinations (at most 10,000)");
+    Scenario first;
+    for (std::size_t k = 0; k < combos; ++k) {
+        PlanCandidate top(m_question.dimensions.size());
+        std::size_t rest = k;
+        for (std::size_t d = m_question.dimensions.size(); d > 0; --d) {
+            const PlanDimension& dim = m_question.dimensions[d - 1];
+            if (dim.isChoice()) {
+                top[d - 1] = static_cast<long long>(rest % dim.choices.size());
+                rest /= dim.choices.size();
+            } else {
+                top[d - 1] = dim.size() - 1;
+            }
+        }
+        Scenario s = scenarioAt(top);
+        s.replications = 1;
+        const RunCost cost = estimateRunCost(s, Fleet::build(s));
+        if (k == 0 || cost.workOps > m_costliestRun.workOps) m_costliestRun = cost;
+        if (k == 0) first = std::move(s);
+    }
+
+    // The objective, and what the targets can name before a run.
+    m_objectiveName = m_question.objective.empty() ? (first.pricing ? "cost" : "gpus")
+                                                   : m_question.objective;
+    if (m_objectiveName == "cost") {
+        m_objectiveKpi = "cost_usd";
+        if (!first.pricing)
+            throw InputError(kObjective, "cost",
+                             "the scenario " + file +
+                                 " has no prices (/pricing); use --objective gpus, or price it");
+    } else if (m_objectiveName == "gpus") {
+        m_objectiveKpi = "gpu_hours_provisioned";
+    } else if (m_objectiveName == "power") {
+        m_objectiveKpi = "peak_power_kw";
+    } else {
+        throw InputError(kObjective, m_objectiveName, "expected cost, gpus or power");
+    }
+    for (const TeamDef& t : first.teams)
+        m_teams.push_back(t.name);
+
+    // The budget holds for every run the search could make.
+    if (const std::string excess = budgetExcess(searchCost(2), m_load.budget); !excess.empty())
+        throw InputError(file, "",
+                         "the plan's search would make up to " + std::to_string(runBound()) +
+                             " runs (" +
+                             std::to_string(planCandidateBound(m_question.dimensions) + 1) +
+                             " candidates × " + std::to_string(m_question.replications) +
+                             " replications): " + excess);
+}
+
+std::string PlanStudy::valueJson(std::size_t dimension, long long index) const {
+    const PlanDimension& d = m_question.dimensions[dimension];
+    const std::string text = planValueText(d, index);
+    return d.isChoice() ? Json(text).dump() : text;
+}
+
+Scenario PlanStudy::scenarioAt(const PlanCandidate& candidate) const {
+    std::vector<std::string> values;
+    for (std::size_t d = 0; d < candidate.size(); ++d)
+        values.push_back(valueJson(d, candidate[d]));
+    return scenarioWithValues(m_scenarioText, m_scenarioFile, pointersOf(m_question), values,
+                              m_scenarioFile.string(), "plan candidate", *m_catalog, m_load);
+}
+
+std::optional<PlanEvaluation> PlanStudy::evaluate(const Scenario& scenario, int replication,
+                                                  std::stop_token stop) const {
+    RunOptions run;
+    run.seed = replicationSeed(scenario.seed, replication);
+    run.checkInvariants = false;
+    run.maxPendingEntriesPerSample = 0;  // only KPIs are read
+    const Results results = simulate(scenario, run, {}, stop);
+    if (results.stopped) return std::nullopt;
+    const auto fleetKpi = [&](const std::string& name, const char* option,
+                              const std::string& text) {
+        const Kpi* k = results.findKpi(name);
+        if (!k) {
+            std::vector<std::string> names;
+            for (const Kpi& kpi : results.kpis)
+                names.push_back(kpi.name);
+            throw InputError(option, text,
+                             "the runs report no KPI \"" + name + "\" (they report " +
+                                 joined(names) + ")");
+        }
+        return k->value;
+    };
+    PlanEvaluation e;
+    for (const PlanTarget& t : m_question.targets) {
+        if (t.team.empty()) {
+            e.targetValues.push_back(fleetKpi(t.kpi, kTarget, t.text));
+            continue;
+        }
+        const auto team = std::find_if(results.teamKpis.begin(), results.teamKpis.end(),
+                                       [&t](const GroupKpis& g) { return g.name == t.team; });
+        std::vector<std::string> known = m_teams;
+        for (const GroupKpis& g : results.teamKpis)
+            if (std::find(known.begin(), known.end(), g.name) == known.end())
+                known.push_back(g.name);
+        if (team == results.teamKpis.end() &&
+            std::find(m_teams.begin(), m_teams.end(), t.team) == m_teams.end())
+            throw InputError(kTarget, t.text,
+                             "no team \"" + t.team + "\" (the teams: " + joined(known) + ")");
+        // A team that submitted nothing in this run: its KPIs are those of an idle team.
+        const std::vector<Kpi> kpis = teamKpiList(team != results.teamKpis.end() ? *team
+                                                                                : GroupKpis{});
+        const auto k = std::find_if(kpis.begin(), kpis.end(),
+                                    [&t](const Kpi& kpi) { return kpi.name == t.kpi; });
+        if (k == kpis.end()) {
+            std::vector<std::string> names;
+            for (const Kpi& kpi : teamKpiList(GroupKpis{}))
+                names.push_back(kpi.name);
+            if (results.findKpi("cost_usd")) names.push_back("cost_usd");
+            throw InputError(kTarget, t.text,
+                             "a team has no KPI \"" + t.kpi + "\" (a team's KPIs: " +
+                                 joined(names) + ")");
+        }
+        e.targetValues.push_back(k->value);
+    }
+    e.objective = fleetKpi(m_objectiveKpi, kObjective, m_objectiveName);
+    return e;
+}
+
+std::size_t PlanStudy::runBound() const {
+    return (planCandidateBound(m_question.dimensions) + 1) *  // + the baseline
+           static_cast<std::size_t>(m_question.replications);
+}
+
+PlanSearchOptions PlanStudy::searchOptions(int threads) const {
+    return planSearchOptions(m_question.dimensions, m_question.replications, baseline(), threads);
+}
+
+std::optional<PlanCandidate> PlanStudy::baseline() const {
+    if (std::find(m_baseline.begin(), m_baseline.end(), -1) != m_baseline.end())
+        return std::nullopt;
+    return m_baseline;
+}
+
+RunCost PlanStudy::costOfRuns(std::size_t runCount, int threads) const {
+    RunCost c = m_costliestRun;
+    const auto runs = static_cast<double>(runCount);
+    const double atOnce = std::clamp<double>(threads, 1, m_question.replications);
+    c.runs = runs;
+    c.memoryBytes = m_costliestRun.memoryBytes * atOnce;
+    c.workOps = m_costliestRun.workOps * runs;
+    for (RunCostPart& p : c.parts) {
+        p.memoryBytes *= atOnce;
+        p.workOps *= runs;
+    }
+    return c;
+}
+
+namespace {
+
+int coresFor(int threads) {
+    return threads > 0 ? threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+/// Runs a batch on up to `threads` threads, each distinct candidate's scenario read once.
+std::optional<std::vector<PlanEvaluation>> runBatch(const PlanStudy& study,
+                                                    const std::vector<PlanRun>& runs, int threads,
+                                                    const std::function<void()>& oneDone,
+                                                    std::stop_token stop) {
+    std::vector<Scenario> scenarios;
+    std::vector<std::size_t> scenarioOf(runs.size());
+    std::vector<const PlanCandidate*> read;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        auto it = std::find_if(read.begin(), read.end(), [&](const PlanCandidate* c) {
+            return *c == runs[i].candidate;
+        });
+        if (it == read.end()) {
+            scenarios.push_back(study.scenarioAt(runs[i].candidate));
+            it = read.insert(read.end(), &runs[i].candidate);
+        }
+        scenarioOf[i] = static_cast<std::size_t>(it - read.begin());
+    }
+    std::vector<PlanEvaluation> out(runs.size());
+    const bool finished = runInParallel(
+        runs.size(), threads,
+        [&](std::size_t i, std::stop_token runStop) {
+            std::optional<PlanEvaluation> e =
+                study.evaluate(scenarios[scenarioOf[i]], runs[i].replication, runStop);
+            if (!e) return false;
+            out[i] = std::move(*e);
+            if (oneDone) oneDone();
+            return true;
+        },
+        stop);
+    if (!finished) return std::nullopt;
+    return out;
+}
+
+}  // namespace
+
+PlanSearchResult runPlanStudy(const PlanStudy& study, int threads, const ProgressFn& progress,
+                              std::stop_token stop) {
+    const int cores = coresFor(threads);
+    std::mutex lock;
+    std::size_t done = 0;
+    const double bound = static_cast<double>(study.runBound());
+    const std::function<void()> oneDone = [&] {
+        const std::lock_guard held(lock);
+        ++done;
+        if (progress) progress(std::min(0.99, static_cast<double>(done) / bound));
+    };
+    const PlanBatchEvaluator evaluate = [&](const std::vector<PlanRun>& runs) {
+        return runBatch(study, runs, cores, oneDone, stop);
+    };
+    PlanSearchResult result = searchPlan(study.question().dimensions, study.question().targets,
+                                         evaluate, study.searchOptions(cores));
+    if (progress && !result.stopped) progress(1.0);
+    return result;
+}
+
+std::size_t planShardRunCount(const PlanStudy& study, Shard shard) {
+    const std::size_t total = planGridSize(study.question().dimensions) *
+                              static_cast<std::size_t>(study.question().replications);
+    const auto n = static_cast<std::size_t>(shard.count);
+    const auto k = static_cast<std::size_t>(shard.index - 1);
+    return total / n + (k < total % n ? 1 : 0);
+}
+
+PlanRunTable runPlanShard(const PlanStudy& study, Shard shard, int threads,
+                          const ProgressFn& progress, std::stop_token stop) {
+    const auto& dims = study.question().dimensions;
+    const auto reps = static_cast<std::size_t>(study.question().replications);
+    const std::size_t total = planGridSize(dims) * reps;
+    std::vector<PlanRun> runs;
+    for (std::size_t run = static_cast<std::size_t>(shard.index - 1); run < total;
+         run += static_cast<std::size_t>(shard.count))
+        runs.push_back({planCandidateAt(dims, run / reps), static_cast<int>(run % reps)});
+    std::mutex lock;
+    std::size_t done = 0;
+    const std::function<void()> oneDone = [&] {
+        const std::lock_guard held(lock);
+        ++done;
+        if (progress) progress(static_cast<double>(done) / static_cast<double>(runs.size()));
+    };
+    // A run per thread at a time (a candidate's runs in one chunk share one read of it):
+    // memory stays a few scenarios however large the shard.
+    const std::size_t chunk = static_cast<std::size_t>(coresFor(threads));
+    PlanRunTable table;
+    for (std::size_t first = 0; first < runs.size();) {
+        const std::size_t last = std::min(runs.size(), first + chunk);
+        const std::vector<PlanRun> batch(runs.begin() + static_cast<std::ptrdiff_t>(first),
+                                         runs.begin() + static_cast<std::ptrdiff_t>(last));
+        const auto evaluations = runBatch(study, batch, threads, oneDone, stop);
+        if (!evaluations) return {};
+        for (std::size_t i = 0; i < batch.size(); ++i)
+            table.add(batch[i].candidate, batch[i].replication, (*evaluations)[i]);
+        first = last;
+    }
+    return table;
+}
+
+}  // namespace gpuplan
