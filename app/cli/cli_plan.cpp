@@ -1,5 +1,6 @@
 // gpuplan-cli plan: the cheapest change that meets the targets (gpuplan/studies/plan_study.hpp),
 // on this machine, or split into shards and finished by `plan merge`.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -114,10 +115,27 @@ Json answerJson(const PlanAnswer& a) {
     return out;
 }
 
-/// A KPI's value for the table: seconds as durations, else four significant digits.
+/// A whole number with thousands separators: 116,483.
+std::string grouped(double v) {
+    char digits[32];
+    std::snprintf(digits, sizeof digits, "%.0f", std::abs(v));
+    std::string out;
+    const std::string d = digits;
+    for (std::size_t i = 0; i < d.size(); ++i) {
+        if (i > 0 && (d.size() - i) % 3 == 0) out += ',';
+        out += d[i];
+    }
+    return (v < 0 && out != "0" ? "-" : "") + out;
+}
+
+/// A KPI's value for the table, by its name's unit: durations, dollars, GPU-hours, kW, else
+/// four significant digits.
 std::string shown(const std::string& kpi, double v) {
     if (!std::isfinite(v)) return "-";
     if (kpi.ends_with("_s") || kpi.find("_s_") != std::string::npos) return formatSeconds(v);
+    if (kpi.ends_with("_usd")) return (v < 0 ? "-$" : "$") + grouped(std::abs(v));
+    if (kpi.starts_with("gpu_hours")) return grouped(v) + " GPU-h";
+    if (kpi.ends_with("_kw")) return grouped(v) + " kW";
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.4g", v);
     return buf;
@@ -129,11 +147,14 @@ void printTable(const PlanAnswer& a) {
     std::printf("%s\n", r.feasible ? "Plan: the cheapest candidate that meets every target"
                                    : "No candidate within the bounds meets every target; the "
                                      "closest:");
+    int width = 0;
+    for (const PlanDimension& dim : a.dimensions)
+        width = std::max(width, static_cast<int>(dim.pointer.size()));
     for (std::size_t d = 0; d < a.dimensions.size(); ++d) {
         const PlanDimension& dim = a.dimensions[d];
         std::string before;
         if (r.baseline) before = planValueText(dim, r.baseline->candidate[d]) + " -> ";
-        std::printf("  %-40s %s%s\n", dim.pointer.c_str(), before.c_str(),
+        std::printf("  %-*s  %s%s\n", width, dim.pointer.c_str(), before.c_str(),
                     planValueText(dim, v.candidate[d]).c_str());
     }
     std::printf("\n%-36s %-30s %-6s %s\n", "target", "mean [95 % interval]", "met",
@@ -154,8 +175,12 @@ void printTable(const PlanAnswer& a) {
                 objective.c_str(), "",
                 r.baseline ? shown(a.objectiveKpi, r.baseline->objective.mean).c_str() : "");
     if (!r.feasible) std::printf("\nmisses by %.3g (each target's shortfall over its bound)\n", v.miss);
-    std::printf("\n%zu candidates judged with %d runs (2 to %d replications each, common seeds)%s\n",
-                r.evaluated.size(), r.evaluations, v.replications > 0 ? v.replications : 0,
+    int most = 0;
+    for (const PlanVerdict& e : r.evaluated)
+        most = std::max(most, e.replications);
+    std::printf("\n%zu candidates judged with %d runs (2 to %d replications each, the same seeds "
+                "for every candidate)%s\n",
+                r.evaluated.size(), r.evaluations, most,
                 r.capped ? "; stopped at the search's bound, so perhaps not the cheapest" : "");
 }
 

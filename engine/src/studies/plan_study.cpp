@@ -128,6 +128,12 @@ PlanStudy::PlanStudy(std::string scenarioText, std::filesystem::path scenarioFil
         if (k == 0) first = std::move(s);
     }
 
+    // The bottom of every range (with the first choices) is a valid scenario too: bisection
+    // may reach it, and a value the scenario may not hold (a count of 0) fails now, not
+    // halfway through the search.
+    PlanCandidate bottom(m_question.dimensions.size(), 0);
+    (void)scenarioAt(bottom);
+
     // The objective, and what the targets can name before a run.
     m_objectiveName = m_question.objective.empty() ? (first.pricing ? "cost" : "gpus")
                                                    : m_question.objective;
