@@ -19,12 +19,14 @@
 #include "gpuplan/scenario_io/scenario_io.hpp"
 #include "gpuplan/sim/run_cost.hpp"
 #include "gpuplan/sim/simulate.hpp"
+#include "gpuplan/studies/plan_study.hpp"
 #include "gpuplan/studies/replications.hpp"
 
 namespace gpuplan::cli {
 
 const char* const kBenchUsage =
-    "usage: gpuplan-cli bench [--suite engine|quota|scaling|adversarial|all] [--json] [--only "
+    "usage: gpuplan-cli bench [--suite engine|quota|scaling|adversarial|plan|all] [--json] "
+    "[--only "
     "NAME]...\n"
     "                         [--repeat N]\n"
     "\n"
@@ -54,6 +56,9 @@ const char* const kBenchUsage =
     "  adversarial: shapes that once hung or ran out of memory, each grown to the largest\n"
     "           size the default run budget accepts; each must finish within the budget's\n"
     "           time and memory\n"
+    "  plan: the planner sizing a one-pool fleet of 1 to 40 racks of 4 DGX H100 for a p95\n"
+    "           wait of 10 min, a week of ~150,000 jobs a run, up to 5 replications, every\n"
+    "           core (plan_sizing_150k_jobs): the whole search   < 60 s\n"
     "  --json          one JSON object per benchmark instead of a table\n"
     "  --only NAME     run only this benchmark (repeatable; any suite)\n"
     "  --repeat N      runs per benchmark (1 to 1000; default: 15, 3, 1)\n"
@@ -62,6 +67,11 @@ const char* const kBenchUsage =
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+}
+
 
 struct Benchmark {
     std::string name;
@@ -72,7 +82,59 @@ struct Benchmark {
     double targetEventsPerS;  // 0 = none
     double targetRssMb;       // 0 = none
     std::string family = "";  ///< cost per job compared within a family (scaling)
+    /// Instead of simulate() `repeat` times: runs the benchmark itself and reports the same
+    /// keys (the planner's search).
+    std::function<nlohmann::ordered_json(const CommonOptions&, int repeat)> custom = {};
 };
+
+/// The planner sizing plan-sizing-150k's rack count (1..40) for a p95 wait of 10 minutes,
+/// 5 replications at most, on every core: the median wall time of the whole search.
+nlohmann::ordered_json runPlanBenchmark(const CommonOptions& common, int repeat) {
+    const auto t0 = Clock::now();
+    const Catalog catalog = loadCatalogFor(common);
+    PlanQuestion q;
+    q.targets = {parsePlanTarget("wait_s_p95<=600")};
+    q.dimensions = {parsePlanDimension(kPlanSizingRacks)};
+    q.replications = 5;
+    LoadOptions load = loadOptionsFor(common);
+    const PlanStudy study(planSizingScenarioJson(), "plan-sizing-150k.json", q, catalog, load);
+    const double loadS = seconds(t0, Clock::now());
+    std::vector<double> walls;
+    PlanSearchResult last;
+    for (int i = 0; i < repeat; ++i) {
+        const auto s = Clock::now();
+        last = runPlanStudy(study, 0);
+        walls.push_back(seconds(s, Clock::now()));
+    }
+    std::sort(walls.begin(), walls.end());
+    const double median = walls[walls.size() / 2];
+    const Scenario top = study.scenarioAt({39});
+    const double jobsPerRun = estimateRunCost(top, Fleet::build(top)).jobs;
+    const double jobs = jobsPerRun * last.runsExecuted;
+    char size[200];
+    std::snprintf(size, sizeof size,
+                  "racks 1..40, <= 5 replications: %zu candidates, %d runs of ~%.0fk jobs; plan "
+                  "%s racks (p95 wait %.0f s)",
+                  last.evaluated.size(), last.runsExecuted, jobsPerRun / 1000,
+                  planValueText(q.dimensions[0], last.best.candidate[0]).c_str(),
+                  last.best.targets.empty() ? 0.0 : last.best.targets[0].mean);
+    return {{"name", "plan_sizing_150k_jobs"},
+            {"ok", last.feasible},
+            {"wall_s", median},
+            {"wall_s_min", walls.front()},
+            {"load_s", loadS},
+            {"runs", repeat},
+            {"events", 0},
+            {"events_per_s", 0.0},
+            {"jobs", static_cast<std::uint64_t>(jobs)},
+            {"us_per_job", jobs > 0 ? 1e6 * median / jobs : 0.0},
+            {"size", std::string(size)},
+            {"allocation", 0.0},
+            {"queue_mean", 0.0},
+            {"candidates", last.evaluated.size()},
+            {"evaluations", last.runsExecuted},
+            {"error", last.feasible ? "" : "the search found no plan"}};
+}
 
 /// A family's cost per job may spread at most this much from its cheapest to its dearest.
 constexpr double kFlatPerJobCost = 1.5;
@@ -101,6 +163,7 @@ std::vector<Benchmark> allBenchmarks() {
     };
     for (GeneratedScenario& g : quotaScenarios())
         all.push_back({g.name, "quota", g.build, 1, 10.0, 0, 2048});
+    all.push_back({"plan_sizing_150k_jobs", "plan", {}, 1, 60.0, 0, 0, "", runPlanBenchmark});
     for (GeneratedScenario& g : scalingScenarios())
         all.push_back({g.name, "scaling", g.build, 1, 1e9, 0, 0, g.family});
     // What the default budget promises: about budget ÷ 1.5e7 work units per second, its memory.
@@ -111,16 +174,13 @@ std::vector<Benchmark> allBenchmarks() {
     return all;
 }
 
-double seconds(Clock::time_point a, Clock::time_point b) {
-    return std::chrono::duration<double>(b - a).count();
-}
-
 double orZero(double x) {
     return std::isnan(x) ? 0.0 : x;
 }
 
 /// Runs in the child: loads, simulates `repeat` times, returns a JSON report.
 nlohmann::ordered_json runOne(const Benchmark& b, int repeat, const CommonOptions& common) {
+    if (b.custom) return b.custom(common, repeat);
     const auto t0 = Clock::now();
     char dirTemplate[] = "/tmp/gpuplan-bench-XXXXXX";
     const char* dir = mkdtemp(dirTemplate);
@@ -224,6 +284,7 @@ std::string formatUs(double x) {
 /// The table's last column: what was run and, for generated scenarios, the regime it ran in.
 std::string describe(const Benchmark& b, const nlohmann::ordered_json& r) {
     if (b.suite == "engine") return "";
+    if (b.suite == "plan") return r.value("size", "");
     char regime[160];
     std::snprintf(regime, sizeof regime, "; allocation %.0f %%, mean queue %.0f",
                   100 * r.value("allocation", 0.0), r.value("queue_mean", 0.0));
@@ -260,10 +321,10 @@ int benchCommand(Args& args) {
         } else if (args.at("--suite")) {
             suite = args.value("--suite");
             if (suite != "engine" && suite != "quota" && suite != "scaling" &&
-                suite != "adversarial" && suite != "all")
-                throw UsageError{
-                    "--suite takes engine, quota, scaling, adversarial or all, got \"" + suite +
-                    "\""};
+                suite != "adversarial" && suite != "plan" && suite != "all")
+                throw UsageError{"--suite takes engine, quota, scaling, adversarial, plan or "
+                                 "all, got \"" +
+                                 suite + "\""};
         } else if (args.at("--only")) {
             only.push_back(args.value("--only"));
         } else if (args.at("--repeat")) {

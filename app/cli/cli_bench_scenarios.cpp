@@ -450,4 +450,21 @@ std::vector<GeneratedScenario> quotaScenarios() {
     return out;
 }
 
+std::string planSizingScenarioJson() {
+    Json s = scenarioHead("plan-sizing-150k", 7 * 86400.0, 3600);
+    s["topology"] = {
+        {"pods",
+         {{{"name", "pod"},
+           {"count", 1},
+           {"racks",
+            {{{"name", "rack"},
+              {"count", 20},
+              {"nodes", {{{"name", "node"}, {"count", 4}, {"nodeType", "dgx-h100"}}}}}}}}}}};
+    Json mix = poissonClass("mix", 893, 1'000'000, 1, 900);
+    mix["gpus"] = {{"dist", "empirical"}, {"values", {1, 2, 4, 8}}, {"weights", {50, 25, 15, 10}}};
+    mix["durationS"] = {{"dist", "exponential"}, {"mean", 900}};
+    s["jobClasses"] = {mix};
+    return s.dump();
+}
+
 }  // namespace gpuplan::cli
