@@ -11,6 +11,7 @@
 #include "gpuplan/io/input_error.hpp"
 #include "gpuplan/studies/plan_shard_file.hpp"
 #include "gpuplan/studies/plan_study.hpp"
+#include "gpuplan/studies/plan_words.hpp"
 
 namespace gpuplan::cli {
 
@@ -66,6 +67,8 @@ struct PlanAnswer {
     std::vector<PlanDimension> dimensions;
     std::string objectiveName, objectiveKpi;
     PlanSearchResult result;
+    /// The plan in words (describePlanChange), when the scenario was read (not in a merge).
+    std::vector<std::string> changes;
 };
 
 Json valueJson(const PlanDimension& d, long long index) {
@@ -157,6 +160,8 @@ void printTable(const PlanAnswer& a) {
         std::printf("  %-*s  %s%s\n", width, dim.pointer.c_str(), before.c_str(),
                     planValueText(dim, v.candidate[d]).c_str());
     }
+    for (const std::string& change : a.changes)
+        std::printf("  %s\n", change.c_str());
     std::printf("\n%-36s %-30s %-6s %s\n", "target", "mean [95 % interval]", "met",
                 r.baseline ? "now" : "");
     for (std::size_t t = 0; t < a.targets.size(); ++t) {
@@ -325,6 +330,10 @@ int planCommand(Args& args) {
     a.objectiveName = study.objectiveName();
     a.objectiveKpi = study.objectiveKpi();
     a.result = runPlanStudy(study, threads, progressBar(study.runBound()));
+    for (std::size_t d = 0; d < a.dimensions.size() && !a.result.evaluated.empty(); ++d)
+        a.changes.push_back(describePlanChange(
+            study.scenario(), a.dimensions[d].pointer, study.currentValues()[d],
+            planValueText(a.dimensions[d], a.result.best.candidate[d])));
     printAnswer(a, json);
     return kOk;
 }

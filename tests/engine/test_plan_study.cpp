@@ -8,6 +8,7 @@
 #include "gpuplan/io/input_error.hpp"
 #include "gpuplan/studies/plan_shard_file.hpp"
 #include "gpuplan/studies/plan_study.hpp"
+#include "gpuplan/studies/plan_words.hpp"
 #include "test_support.hpp"
 
 using namespace gpuplan;
@@ -205,4 +206,33 @@ TEST_CASE("a plan the scenario cannot answer is refused naming what is wrong") {
         text, question("team:nobody:wait_s_p95<=60", std::string(kServers) + "=1..9"), catalog);
     CHECK(test::errorOf([&] { runPlanStudy(unknownTeam, 1); }) ==
           "--target: team:nobody:wait_s_p95<=60: no team \"nobody\" (the teams: t)");
+}
+
+TEST_CASE("a plan's changes are said in words by the place they set") {
+    // smallFleet: pod "pod" with one rack "rack" of nodes "node" of type n1 (named "n1" in the
+    // test catalog). A quota for team t of 8 tg GPUs.
+    Scenario s = test::smallFleet(1, 4, "n1");
+    QuotaDef q;
+    q.team = "t";
+    q.flavors = {{"tg", 8}};
+    s.quotas = {q};
+    const std::string node = s.pods[0].racks[0].nodes[0].name;
+    CHECK(describePlanChange(s, "/topology/pods/0/racks/0/count", "1", "4") ==
+          "+3 racks of 4 × " + s.nodeTypes[0].name + " in pod ▸ rack (1 → 4)");
+    CHECK(describePlanChange(s, "/topology/pods/0/racks/0/count", "2", "1") ==
+          "−1 rack of 4 × " + s.nodeTypes[0].name + " in pod ▸ rack (2 → 1)");
+    CHECK(describePlanChange(s, "/topology/pods/0/racks/0/count", "3", "3") ==
+          "pod ▸ rack: 3 racks, unchanged");
+    CHECK(describePlanChange(s, "/topology/pods/0/racks/0/nodes/0/count", "4", "6") ==
+          "+2 nodes of " + s.nodeTypes[0].name + " per rack in pod ▸ rack ▸ " + node +
+              " (4 → 6)");
+    CHECK(describePlanChange(s, "/topology/pods/0/racks/0/nodes/0/nodeType", "n1", "n4") ==
+          "pod ▸ rack ▸ " + node + "'s node type: " + s.nodeTypes[0].name + " → n4");
+    CHECK(describePlanChange(s, "/quotas/0/flavors/0/nominalGpus", "8", "12") ==
+          "+4 GPUs in team t's quota of tg (8 → 12)");
+    CHECK(describePlanChange(s, "/scheduler/backfillDepth", "4", "9") ==
+          "/scheduler/backfillDepth: 4 → 9");
+    CHECK(describePlanPlace(s, "/topology/pods/0/racks/0/count") == "racks in pod ▸ rack");
+    CHECK(describePlanPlace(s, "/topology/pods/3/racks/0/count") ==
+          "/topology/pods/3/racks/0/count");
 }

@@ -56,7 +56,9 @@ PlanStudy::PlanStudy(std::string scenarioText, std::filesystem::path scenarioFil
         throw InputError("--replications", std::to_string(m_question.replications),
                          "a plan's candidates take 2 to 100 replications (an interval needs two)");
 
-    // Each pointer names a value of the right kind the scenario sets, once.
+    // The scenario as it stands reads (what the plan's words name), and each pointer names a
+    // value of the right kind it sets, once.
+    m_scenario = parseScenario(m_scenarioText, file, catalog, m_load, folderOf(m_scenarioFile));
     const Json doc = detail::parseStrict(m_scenarioText, file);
     for (std::size_t a = 0; a < m_question.dimensions.size(); ++a) {
         const PlanDimension& d = m_question.dimensions[a];
@@ -82,7 +84,12 @@ PlanStudy::PlanStudy(std::string scenarioText, std::filesystem::path scenarioFil
             throw InputError(kVary, d.text,
                              "a choice sets a string, and " + d.pointer + " in " + file +
                                  " is " + value->dump());
-        if (!d.isChoice() && !value->is_number_integer())
+        // A whole number written as 64.0 (scenario_write writes quotas as reals) is one too.
+        const bool whole = value->is_number_integer() ||
+                           (value->is_number_float() && std::isfinite(value->get<double>()) &&
+                            std::floor(value->get<double>()) == value->get<double>() &&
+                            std::abs(value->get<double>()) < 1e15);
+        if (!d.isChoice() && (!whole || value->is_boolean()))
             throw InputError(kVary, d.text,
                              "a range sets an integer, and " + d.pointer + " in " + file +
                                  " is " + value->dump());
@@ -90,8 +97,11 @@ PlanStudy::PlanStudy(std::string scenarioText, std::filesystem::path scenarioFil
         if (d.isChoice()) {
             const auto it = std::find(d.choices.begin(), d.choices.end(), value->get<std::string>());
             if (it != d.choices.end()) index = it - d.choices.begin();
-        } else if (value->get<long long>() >= d.lo && value->get<long long>() <= d.hi) {
-            index = value->get<long long>() - d.lo;
+            m_current.push_back(value->get<std::string>());
+        } else {
+            const auto v = static_cast<long long>(value->get<double>());
+            if (v >= d.lo && v <= d.hi) index = v - d.lo;
+            m_current.push_back(std::to_string(v));
         }
         m_baseline.push_back(index);
     }

@@ -46,12 +46,17 @@ public:
 
     const PlanQuestion& question() const { return m_question; }
     const std::filesystem::path& scenarioFile() const { return m_scenarioFile; }
+    /// The scenario as it stands (without the question's values).
+    const Scenario& scenario() const { return m_scenario; }
     /// "cost", "gpus" or "power", and the KPI it reads.
     const std::string& objectiveName() const { return m_objectiveName; }
     const std::string& objectiveKpi() const { return m_objectiveKpi; }
 
     /// A dimension's value at `index` as JSON text: 12, or "dgx-h100" with its quotes.
     std::string valueJson(std::size_t dimension, long long index) const;
+    /// The scenario's own value of each dimension, for a person (12, dgx-h100): what the plan
+    /// changes, whether or not the range holds it.
+    const std::vector<std::string>& currentValues() const { return m_current; }
     /// The scenario's own values as a candidate, when every dimension allows its value.
     std::optional<PlanCandidate> baseline() const;
     /// The scenario with the candidate's values set, read and checked.
@@ -79,9 +84,11 @@ private:
     PlanQuestion m_question;
     const Catalog* m_catalog;
     LoadOptions m_load;
+    Scenario m_scenario;
     std::string m_objectiveName, m_objectiveKpi;
     std::vector<std::string> m_teams;  ///< the scenario's teams (others come from traces)
     PlanCandidate m_baseline;
+    std::vector<std::string> m_current;
     RunCost m_costliestRun;  ///< of the top candidates
 };
 
