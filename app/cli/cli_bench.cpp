@@ -72,7 +72,6 @@ double seconds(Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double>(b - a).count();
 }
 
-
 struct Benchmark {
     std::string name;
     std::string suite;
@@ -322,9 +321,10 @@ int benchCommand(Args& args) {
             suite = args.value("--suite");
             if (suite != "engine" && suite != "quota" && suite != "scaling" &&
                 suite != "adversarial" && suite != "plan" && suite != "all")
-                throw UsageError{"--suite takes engine, quota, scaling, adversarial, plan or "
-                                 "all, got \"" +
-                                 suite + "\""};
+                throw UsageError{
+                    "--suite takes engine, quota, scaling, adversarial, plan or "
+                    "all, got \"" +
+                    suite + "\""};
         } else if (args.at("--only")) {
             only.push_back(args.value("--only"));
         } else if (args.at("--repeat")) {

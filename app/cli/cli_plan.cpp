@@ -16,7 +16,8 @@
 namespace gpuplan::cli {
 
 const char* const kPlanUsage =
-    "usage: gpuplan-cli plan SCENARIO --target EXPR... --vary SPEC... [--objective cost|gpus|power]\n"
+    "usage: gpuplan-cli plan SCENARIO --target EXPR... --vary SPEC... [--objective "
+    "cost|gpus|power]\n"
     "                        [--replications N] [--threads K] [--json]\n"
     "       gpuplan-cli plan SCENARIO ... --shard K/N --out DIR\n"
     "       gpuplan-cli plan merge DIR [--json]\n"
@@ -38,8 +39,10 @@ const char* const kPlanUsage =
     "                  only while an interval straddles its bound; still undecided = missed\n"
     "  --threads K     threads (default: every core); the answer does not depend on it\n"
     "  --json          {\"feasible\", \"plan\": {SPEC: value}, \"set\": {POINTER: value},\n"
-    "                  \"objective\": {\"name\", \"kpi\", \"value\", \"ci95\"}, \"targets\": {EXPR:\n"
-    "                  {\"value\", \"ci95\", \"met\"}}, \"baseline\", \"evaluations\", \"frontier\"}\n"
+    "                  \"objective\": {\"name\", \"kpi\", \"value\", \"ci95\"}, \"targets\": "
+    "{EXPR:\n"
+    "                  {\"value\", \"ci95\", \"met\"}}, \"baseline\", \"evaluations\", "
+    "\"frontier\"}\n"
     "  --shard K/N --out DIR  run shard K of N of every run the search could ask for\n"
     "                  (a Slurm array task, a Kubernetes Indexed Job pod) into\n"
     "                  DIR/plan-shard-K-of-N.json; `plan merge DIR` then finishes the search\n"
@@ -176,17 +179,18 @@ void printTable(const PlanAnswer& a) {
     const std::string objective = shown(a.objectiveKpi, v.objective.mean) + " [" +
                                   shown(a.objectiveKpi, v.objective.low) + ", " +
                                   shown(a.objectiveKpi, v.objective.high) + "]";
-    std::printf("%-36s %-30s %-6s %s\n", ("objective " + a.objectiveKpi).c_str(),
-                objective.c_str(), "",
-                r.baseline ? shown(a.objectiveKpi, r.baseline->objective.mean).c_str() : "");
-    if (!r.feasible) std::printf("\nmisses by %.3g (each target's shortfall over its bound)\n", v.miss);
+    std::printf("%-36s %-30s %-6s %s\n", ("objective " + a.objectiveKpi).c_str(), objective.c_str(),
+                "", r.baseline ? shown(a.objectiveKpi, r.baseline->objective.mean).c_str() : "");
+    if (!r.feasible)
+        std::printf("\nmisses by %.3g (each target's shortfall over its bound)\n", v.miss);
     int most = 0;
     for (const PlanVerdict& e : r.evaluated)
         most = std::max(most, e.replications);
-    std::printf("\n%zu candidates judged with %d runs (2 to %d replications each, the same seeds "
-                "for every candidate)%s\n",
-                r.evaluated.size(), r.evaluations, most,
-                r.capped ? "; stopped at the search's bound, so perhaps not the cheapest" : "");
+    std::printf(
+        "\n%zu candidates judged with %d runs (2 to %d replications each, the same seeds "
+        "for every candidate)%s\n",
+        r.evaluated.size(), r.evaluations, most,
+        r.capped ? "; stopped at the search's bound, so perhaps not the cheapest" : "");
 }
 
 void printAnswer(const PlanAnswer& a, bool json) {
@@ -223,8 +227,9 @@ int mergeCommand(Args& args) {
     if (ec) throw InputError(dir->string(), "", "cannot list the folder: " + ec.message());
     if (shards.empty())
         throw InputError(dir->string(), "", "holds no plan-shard-K-of-N.json files");
-    std::sort(shards.begin(), shards.end(),
-              [](const auto& a, const auto& b) { return a.second.shard.index < b.second.shard.index; });
+    std::sort(shards.begin(), shards.end(), [](const auto& a, const auto& b) {
+        return a.second.shard.index < b.second.shard.index;
+    });
     const PlanRunTable table = mergePlanShards(shards);
     const PlanShardQuestion& q = shards.front().second.question;
     PlanAnswer a;
@@ -233,7 +238,7 @@ int mergeCommand(Args& args) {
     for (const std::string& v : q.vary)
         a.dimensions.push_back(parsePlanDimension(v));
     a.objectiveName = q.objective;
-    a.objectiveKpi = q.objective == "cost" ? "cost_usd"
+    a.objectiveKpi = q.objective == "cost"   ? "cost_usd"
                      : q.objective == "gpus" ? "gpu_hours_provisioned"
                                              : "peak_power_kw";
     // The options the unsharded search runs with, so it judges alike.
@@ -295,13 +300,13 @@ int planCommand(Args& args) {
 
     if (shard) {
         const std::size_t runs = planShardRunCount(study, *shard);
-        if (const std::string excess = budgetExcess(study.costOfRuns(runs, threads > 0 ? threads : 2),
-                                                    common.budget);
+        if (const std::string excess =
+                budgetExcess(study.costOfRuns(runs, threads > 0 ? threads : 2), common.budget);
             !excess.empty())
             throw InputError(scenarioFile->string(), "--shard",
                              "this shard would make " + std::to_string(runs) +
-                                 " runs (every candidate's, split " +
-                                 std::to_string(shard->count) + " ways): " + excess);
+                                 " runs (every candidate's, split " + std::to_string(shard->count) +
+                                 " ways): " + excess);
         prepareOutputFolder("--out", *outDir);
         PlanShardFile file;
         for (const PlanTarget& t : question.targets)
@@ -319,8 +324,8 @@ int planCommand(Args& args) {
         const std::string name = "plan-shard-" + std::to_string(shard->index) + "-of-" +
                                  std::to_string(shard->count) + ".json";
         writeFileAtomic(*outDir / name, writePlanShard(file));
-        std::printf("shard %d/%d: %zu runs into %s\n", shard->index, shard->count,
-                    file.runs.size(), (*outDir / name).string().c_str());
+        std::printf("shard %d/%d: %zu runs into %s\n", shard->index, shard->count, file.runs.size(),
+                    (*outDir / name).string().c_str());
         return kOk;
     }
 
@@ -331,9 +336,9 @@ int planCommand(Args& args) {
     a.objectiveKpi = study.objectiveKpi();
     a.result = runPlanStudy(study, threads, progressBar(study.runBound()));
     for (std::size_t d = 0; d < a.dimensions.size() && !a.result.evaluated.empty(); ++d)
-        a.changes.push_back(describePlanChange(
-            study.scenario(), a.dimensions[d].pointer, study.currentValues()[d],
-            planValueText(a.dimensions[d], a.result.best.candidate[d])));
+        a.changes.push_back(
+            describePlanChange(study.scenario(), a.dimensions[d].pointer, study.currentValues()[d],
+                               planValueText(a.dimensions[d], a.result.best.candidate[d])));
     printAnswer(a, json);
     return kOk;
 }

@@ -12,6 +12,7 @@
 #include "gpuplan/model/scenario.hpp"
 #include "gpuplan/results/results.hpp"
 #include "gpuplan/studies/replications.hpp"
+#include "plan_finding.hpp"
 
 namespace gpuplan::report {
 
@@ -28,6 +29,9 @@ struct ReportInput {
     /// Where the price books are (their sources are cited): presets/pricebooks/*.json.
     std::filesystem::path presetsDir;
     QDate date = QDate::currentDate();  ///< printed in the footer
+    /// A plan found for this scenario (the Plan tab): page 1 opens with its question and
+    /// recommendation.
+    std::optional<PlanFinding> plan;
 };
 
 }  // namespace gpuplan::report

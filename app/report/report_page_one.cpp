@@ -370,6 +370,49 @@ void costSection(ReportCanvas& canvas, const ReportInput& input) {
     canvas.paragraph(note, kNoteColor, 8);
 }
 
+/// The planner's answer first: the question, the recommendation, each target with its
+/// interval and whether it is met, and the objective against the scenario as it stood.
+void planSection(ReportCanvas& canvas, const PlanFinding& plan) {
+    canvas.heading(QObject::tr("The question"), 120);
+    canvas.paragraph(plan.question, Qt::black, ReportCanvas::kBodyPt + 1);
+    canvas.heading(plan.feasible ? QObject::tr("Recommendation")
+                                 : QObject::tr("No change within the bounds meets every target"),
+                   100);
+    if (!plan.feasible) canvas.paragraph(QObject::tr("The closest candidate:"), kNoteColor);
+    for (const QString& change : plan.changes)
+        canvas.paragraph(QStringLiteral("• ") + change, Qt::black, ReportCanvas::kBodyPt + 1, true);
+    ReportTable table;
+    table.header = {QObject::tr("Target"),        QObject::tr("Bound"),
+                    QObject::tr("With the plan"), QObject::tr("95 % interval"),
+                    QObject::tr("Met"),           QObject::tr("Now")};
+    table.columnWeights = {3.2, 1.3, 1.4, 2.4, 0.8, 1.4};
+    table.alignment = {Qt::AlignLeft,  Qt::AlignRight,  Qt::AlignRight,
+                       Qt::AlignRight, Qt::AlignCenter, Qt::AlignRight};
+    const QColor met = ui::deltaToneColor(ui::DeltaTone::Better);
+    const QColor missed = ui::deltaToneColor(ui::DeltaTone::Worse);
+    for (const PlanFinding::Target& t : plan.targets)
+        table.rows.push_back(
+            {{t.label},
+             {t.bound},
+             {t.value, Qt::black, true},
+             {t.interval, kNoteColor},
+             {t.met ? QObject::tr("yes") : QObject::tr("no"), t.met ? met : missed, true},
+             {t.now, kNoteColor}});
+    table.rows.push_back({{plan.objectiveLabel, Qt::black, true},
+                          {},
+                          {plan.objectiveValue, Qt::black, true},
+                          {plan.objectiveInterval, kNoteColor},
+                          {},
+                          {plan.objectiveNow, kNoteColor}});
+    canvas.table(table, 8);
+    QString note = plan.method;
+    if (!plan.objectiveDelta.isEmpty())
+        note = QObject::tr("%1 against the scenario as it stood: %2. ")
+                   .arg(plan.objectiveLabel, plan.objectiveDelta) +
+               note;
+    canvas.paragraph(note, kNoteColor, 8);
+}
+
 }  // namespace
 
 void pageOne(ReportCanvas& canvas, const ReportInput& input) {
@@ -406,6 +449,7 @@ void pageOne(ReportCanvas& canvas, const ReportInput& input) {
                     .arg(QLocale::c().toString(input.scenario.demandMultiplier, 'g', 4));
     fleet += (fleet.isEmpty() ? QString() : QStringLiteral(" ")) + work + QLatin1Char('.');
     canvas.paragraph(fleet);
+    if (input.plan) planSection(canvas, *input.plan);
     baselineSection(canvas, input, names);
 
     canvas.heading(QObject::tr("Per team"), 120);

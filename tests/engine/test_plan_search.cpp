@@ -199,16 +199,16 @@ TEST_CASE("a table of runs made elsewhere gives the search that made them") {
         for (int r = 0; r < 5; ++r)
             table.add(planCandidateAt({racks}, i), r, direct(planCandidateAt({racks}, i), r));
     CHECK(table.size() == 41 * 5);
-    const PlanSearchResult fromTable = searchPlan({racks}, {parsePlanTarget("wait<=4")},
-                                                  table.evaluator(), PlanSearchOptions{});
+    const PlanSearchResult fromTable =
+        searchPlan({racks}, {parsePlanTarget("wait<=4")}, table.evaluator(), PlanSearchOptions{});
     const PlanSearchResult ran = searchRacks("wait<=4", 0.05);
     CHECK(fromTable.best.candidate == ran.best.candidate);
     CHECK(fromTable.evaluations == ran.evaluations);
     PlanRunTable partial;
     partial.add({40}, 0, direct({40}, 0));
-    CHECK_THROWS_WITH(searchPlan({racks}, {parsePlanTarget("wait<=4")}, partial.evaluator(),
-                                 PlanSearchOptions{}),
-                      "no run of candidate (40), replication 1");
+    CHECK_THROWS_WITH(
+        searchPlan({racks}, {parsePlanTarget("wait<=4")}, partial.evaluator(), PlanSearchOptions{}),
+        "no run of candidate (40), replication 1");
 }
 
 TEST_CASE("the grid numbers candidates with the last dimension fastest") {

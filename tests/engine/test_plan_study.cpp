@@ -60,9 +60,9 @@ TEST_CASE("the planner sizes an M/M/c fleet to the server count Erlang C gives")
     // decided in a few 20-day replications (about 14,400 jobs each). The objective, GPU-hours
     // of Ready capacity, is c × 480 h.
     const Catalog catalog = test::testCatalog();
-    const PlanStudy s = study(mmcScenario(4, 20 * 86400.0),
-                              question("wait_s_mean<=60", std::string(kServers) + "=1..16"),
-                              catalog);
+    const PlanStudy s =
+        study(mmcScenario(4, 20 * 86400.0),
+              question("wait_s_mean<=60", std::string(kServers) + "=1..16"), catalog);
     CHECK(s.objectiveName() == "gpus");
     CHECK(s.objectiveKpi() == "gpu_hours_provisioned");
     REQUIRE(s.baseline() == PlanCandidate{3});  // the scenario's 4 servers, at index 4 − 1
@@ -95,16 +95,22 @@ TEST_CASE("a plan's shards, written, read and merged, give the unsharded answer"
     // The grid 1..10 servers × 3 replications = 30 runs, split 3 ways (10 each); the search
     // over the merged table asks only runs it holds and judges them alike.
     const Catalog catalog = test::testCatalog();
-    const PlanStudy s = study(mmcScenario(9, 5 * 86400.0),
-                              question("wait_s_mean<=60", std::string(kServers) + "=1..10", 3),
-                              catalog);
+    const PlanStudy s =
+        study(mmcScenario(9, 5 * 86400.0),
+              question("wait_s_mean<=60", std::string(kServers) + "=1..10", 3), catalog);
     const PlanSearchResult direct = runPlanStudy(s, 1);
     REQUIRE(direct.feasible);
     std::vector<std::pair<std::string, PlanShardFile>> shards;
     for (int k = 1; k <= 3; ++k) {
         PlanShardFile f;
-        f.question = {{"wait_s_mean<=60"}, {std::string(kServers) + "=1..10"}, "gpus", 3,
-                      s.baseline(), "test", "0", "0"};
+        f.question = {{"wait_s_mean<=60"},
+                      {std::string(kServers) + "=1..10"},
+                      "gpus",
+                      3,
+                      s.baseline(),
+                      "test",
+                      "0",
+                      "0"};
         f.shard = {k, 3};
         f.runs = runPlanShard(s, f.shard, 2);
         CHECK(f.runs.size() == 10);
@@ -149,7 +155,9 @@ TEST_CASE("a shard file that does not hold its own runs is refused with the plac
     const PlanShardFile back = readPlanShard(good, "s.json");
     CHECK(back.runs.size() == 2);
     CHECK(back.question == f.question);
-    const auto refused = [](std::string text) { return test::errorOf([&] { readPlanShard(text, "s.json"); }); };
+    const auto refused = [](std::string text) {
+        return test::errorOf([&] { readPlanShard(text, "s.json"); });
+    };
     const auto edited = [&good](const char* pointer, nlohmann::json value) {
         nlohmann::json doc = nlohmann::json::parse(good);
         doc[nlohmann::json::json_pointer(pointer)] = std::move(value);
@@ -177,9 +185,11 @@ TEST_CASE("a plan the scenario cannot answer is refused naming what is wrong") {
     CHECK(refused("wait_s_mean<=60", "/seed=1..9") == "accepted");  // an integer
     CHECK(refused("wait_s_mean<=60", "/name=1..9") ==
           "--vary: /name=1..9: a range sets an integer, and /name in mmc.json is \"test\"");
-    CHECK(refused("wait_s_mean<=60", "/topology/pods/0/racks/0/nodes/0/nodeType=n1|n4") == "accepted");
-    CHECK(refused("wait_s_mean<=60", std::string(kServers) + "=a|b").find("a choice sets a string") !=
-          std::string::npos);
+    CHECK(refused("wait_s_mean<=60", "/topology/pods/0/racks/0/nodes/0/nodeType=n1|n4") ==
+          "accepted");
+    CHECK(
+        refused("wait_s_mean<=60", std::string(kServers) + "=a|b").find("a choice sets a string") !=
+        std::string::npos);
     CHECK(refused("wait_s_mean<=60", "/nothing/here=1..3") ==
           "--vary: /nothing/here=1..3: the scenario mmc.json sets nothing at /nothing/here (set "
           "it in the scenario first)");
@@ -224,8 +234,7 @@ TEST_CASE("a plan's changes are said in words by the place they set") {
     CHECK(describePlanChange(s, "/topology/pods/0/racks/0/count", "3", "3") ==
           "pod ▸ rack: 3 racks, unchanged");
     CHECK(describePlanChange(s, "/topology/pods/0/racks/0/nodes/0/count", "4", "6") ==
-          "+2 nodes of " + s.nodeTypes[0].name + " per rack in pod ▸ rack ▸ " + node +
-              " (4 → 6)");
+          "+2 nodes of " + s.nodeTypes[0].name + " per rack in pod ▸ rack ▸ " + node + " (4 → 6)");
     CHECK(describePlanChange(s, "/topology/pods/0/racks/0/nodes/0/nodeType", "n1", "n4") ==
           "pod ▸ rack ▸ " + node + "'s node type: " + s.nodeTypes[0].name + " → n4");
     CHECK(describePlanChange(s, "/quotas/0/flavors/0/nominalGpus", "8", "12") ==

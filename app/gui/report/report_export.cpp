@@ -29,6 +29,7 @@ report::ReportInput ReportExport::inputFromWindow() const {
     input.baselineName = m_session->baselineName();
     input.baselineScenario = m_session->baselineScenario();
     input.presetsDir = m_session->files().presetsDir().toStdString();
+    if (m_session->plan()) input.plan = *m_session->plan();
     return input;
 }
 

@@ -48,6 +48,7 @@
 #include "report/report_export.hpp"
 #include "studies/capacity_dock.hpp"
 #include "studies/fill_study_view.hpp"
+#include "studies/plan_dock.hpp"
 #include "studies/study_dock.hpp"
 #include "tables/compare_table_model.hpp"
 #include "tables/pending_table_model.hpp"
@@ -89,6 +90,8 @@ MainWindow::MainWindow(ScenarioDocument* document, const QString& presetsDir, QW
     new TimelineDock(session, *this);  // every GPU's jobs over time (a placeholder without GL)
     // One parameter swept with replications, its KPIs drawn with their intervals.
     connect(new StudyDock(session, *this), &StudyDock::message, this, &MainWindow::showStatus);
+    // The cheapest change that meets the targets, found by search.
+    connect(new PlanDock(session, *this), &PlanDock::message, this, &MainWindow::showStatus);
     new ForecastDock(session, *this);  // the demand as history, its forecast, the reservation
     // The course: a lesson's scenario, its explanation and a step to try.
     connect(new LessonsDock(session, *this), &LessonsDock::message, this, &MainWindow::showStatus);

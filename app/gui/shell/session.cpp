@@ -81,6 +81,7 @@ void Session::clearBaseline() {
 
 void Session::documentReplaced() {
     m_awaitingDocumentRun = true;  // the next run started is the first of this scenario
+    m_plan.reset();                // it answered another scenario's question
     if (!m_baseline) return;
     if (m_keepBaseline) {
         m_baselineFromOther = true;

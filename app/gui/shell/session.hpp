@@ -12,6 +12,7 @@
 #include "gpuplan/model/scenario.hpp"
 #include "gpuplan/results/results.hpp"
 #include "gpuplan/studies/replications.hpp"
+#include "plan_finding.hpp"
 #include "topology/topology_layout.hpp"
 
 namespace gpuplan::app {
@@ -49,6 +50,10 @@ public:
     double timeS() const { return m_timeS; }
     /// The job selected everywhere, or -1.
     int selectedJob() const { return m_selectedJob; }
+    /// The plan the Plan tab last found for this scenario (the report opens with it); null
+    /// until one is found, and again when another scenario is opened.
+    std::shared_ptr<const report::PlanFinding> plan() const { return m_plan; }
+    void setPlan(std::shared_ptr<const report::PlanFinding> plan) { m_plan = std::move(plan); }
     /// The generation of the finished results shown (for tests: stale results never arrive).
     quint64 appliedGeneration() const { return m_appliedGeneration; }
 
@@ -103,6 +108,7 @@ private:
     SimulationController* m_sim;
     FileController* m_files;
     std::shared_ptr<const Results> m_results, m_baseline;
+    std::shared_ptr<const report::PlanFinding> m_plan;
     std::shared_ptr<const Replications> m_replications, m_baselineReplications;
     QString m_baselineName;
     std::optional<Scenario> m_baselineScenario;

@@ -346,16 +346,17 @@ std::size_t planCandidateBound(const std::vector<PlanDimension>& dimensions) {
             continue;
         }
         ++ranges;
-        perRound += static_cast<std::size_t>(std::ceil(std::log2(static_cast<double>(d.size())))) + 1;
+        perRound +=
+            static_cast<std::size_t>(std::ceil(std::log2(static_cast<double>(d.size())))) + 1;
     }
-    const double bound = static_cast<double>(combos) * (1.0 + static_cast<double>(ranges * perRound));
+    const double bound =
+        static_cast<double>(combos) * (1.0 + static_cast<double>(ranges * perRound));
     const std::size_t grid = planGridSize(dimensions);
     return bound >= static_cast<double>(grid) ? grid : static_cast<std::size_t>(bound);
 }
 
-PlanSearchOptions planSearchOptions(const std::vector<PlanDimension>& dimensions,
-                                    int replications, std::optional<PlanCandidate> baseline,
-                                    int batch) {
+PlanSearchOptions planSearchOptions(const std::vector<PlanDimension>& dimensions, int replications,
+                                    std::optional<PlanCandidate> baseline, int batch) {
     PlanSearchOptions o;
     o.maxReplications = replications;
     o.batchReplications = std::clamp(batch, 1, replications);
@@ -393,8 +394,7 @@ std::vector<std::size_t> planFrontier(const PlanSearchResult& result,
     return front;
 }
 
-void PlanRunTable::add(const PlanCandidate& candidate, int replication,
-                       PlanEvaluation evaluation) {
+void PlanRunTable::add(const PlanCandidate& candidate, int replication, PlanEvaluation evaluation) {
     m_runs.insert_or_assign({candidate, replication}, std::move(evaluation));
 }
 

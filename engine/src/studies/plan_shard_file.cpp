@@ -89,8 +89,9 @@ PlanShardFile readPlanShard(std::string_view text, const std::string& sourceName
     }
     if (q.targets.empty()) targets.fail("no target");
     if (dims.empty()) vary.fail("nothing varied");
-    q.objective = question.required("objective").enumeration<std::string>(
-        {{"cost", "cost"}, {"gpus", "gpus"}, {"power", "power"}});
+    q.objective =
+        question.required("objective")
+            .enumeration<std::string>({{"cost", "cost"}, {"gpus", "gpus"}, {"power", "power"}});
     q.replications = static_cast<int>(question.required("replications").integer(2, 100));
     const JsonNode baseline = question.required("baseline");
     if (!baseline.raw().is_null()) {
@@ -126,12 +127,11 @@ PlanShardFile readPlanShard(std::string_view text, const std::string& sourceName
         // The run's number says which shard holds it (run % N == K − 1).
         std::size_t index = 0;
         for (std::size_t d = 0; d < dims.size(); ++d)
-            index = index * static_cast<std::size_t>(dims[d].size()) +
-                    static_cast<std::size_t>(c[d]);
+            index =
+                index * static_cast<std::size_t>(dims[d].size()) + static_cast<std::size_t>(c[d]);
         const std::size_t number = index * reps + static_cast<std::size_t>(r);
-        if (index >= grid ||
-            number % static_cast<std::size_t>(out.shard.count) !=
-                static_cast<std::size_t>(out.shard.index - 1))
+        if (index >= grid || number % static_cast<std::size_t>(out.shard.count) !=
+                                 static_cast<std::size_t>(out.shard.index - 1))
             run.fail("run " + std::to_string(number) + " is not shard " +
                      std::to_string(out.shard.index) + "/" + std::to_string(out.shard.count) +
                      "'s");
@@ -186,11 +186,9 @@ PlanRunTable mergePlanShards(const std::vector<std::pair<std::string, PlanShardF
     if (seen.size() != static_cast<std::size_t>(first.shard.count)) {
         std::string missing;
         for (int k = 1; k <= first.shard.count; ++k)
-            if (!seen.contains(k))
-                missing += (missing.empty() ? "" : ", ") + std::to_string(k);
+            if (!seen.contains(k)) missing += (missing.empty() ? "" : ", ") + std::to_string(k);
         throw InputError(firstName, "/shard",
-                         "the shards of " + std::to_string(first.shard.count) + " lack " +
-                             missing);
+                         "the shards of " + std::to_string(first.shard.count) + " lack " + missing);
     }
     return merged;
 }

@@ -82,8 +82,8 @@ PlanStudy::PlanStudy(std::string scenarioText, std::filesystem::path scenarioFil
                                  " (set it in the scenario first)");
         if (d.isChoice() && !value->is_string())
             throw InputError(kVary, d.text,
-                             "a choice sets a string, and " + d.pointer + " in " + file +
-                                 " is " + value->dump());
+                             "a choice sets a string, and " + d.pointer + " in " + file + " is " +
+                                 value->dump());
         // A whole number written as 64.0 (scenario_write writes quotas as reals) is one too.
         const bool whole = value->is_number_integer() ||
                            (value->is_number_float() && std::isfinite(value->get<double>()) &&
@@ -91,11 +91,12 @@ PlanStudy::PlanStudy(std::string scenarioText, std::filesystem::path scenarioFil
                             std::abs(value->get<double>()) < 1e15);
         if (!d.isChoice() && (!whole || value->is_boolean()))
             throw InputError(kVary, d.text,
-                             "a range sets an integer, and " + d.pointer + " in " + file +
-                                 " is " + value->dump());
+                             "a range sets an integer, and " + d.pointer + " in " + file + " is " +
+                                 value->dump());
         long long index = -1;
         if (d.isChoice()) {
-            const auto it = std::find(d.choices.begin(), d.choices.end(), value->get<std::string>());
+            const auto it =
+                std::find(d.choices.begin(), d.choices.end(), value->get<std::string>());
             if (it != d.choices.end()) index = it - d.choices.begin();
             m_current.push_back(value->get<std::string>());
         } else {
@@ -115,9 +116,9 @@ PlanStudy::PlanStudy(std::string scenarioText, std::filesystem::path scenarioFil
             combos *= m_question.dimensions[d].choices.size();
         }
     if (combos > 10000)
-        throw InputError(kVary, "",
-                         "the choices make " + std::to_string(combos) +
-                             " combinations (at most 10,000)");
+        throw InputError(
+            kVary, "",
+            "the choices make " + std::to_string(combos) + " combinations (at most 10,000)");
     Scenario first;
     for (std::size_t k = 0; k < combos; ++k) {
         PlanCandidate top(m_question.dimensions.size());
@@ -145,8 +146,8 @@ PlanStudy::PlanStudy(std::string scenarioText, std::filesystem::path scenarioFil
     (void)scenarioAt(bottom);
 
     // The objective, and what the targets can name before a run.
-    m_objectiveName = m_question.objective.empty() ? (first.pricing ? "cost" : "gpus")
-                                                   : m_question.objective;
+    m_objectiveName =
+        m_question.objective.empty() ? (first.pricing ? "cost" : "gpus") : m_question.objective;
     if (m_objectiveName == "cost") {
         m_objectiveKpi = "cost_usd";
         if (!first.pricing)
@@ -165,12 +166,11 @@ PlanStudy::PlanStudy(std::string scenarioText, std::filesystem::path scenarioFil
 
     // The budget holds for every run the search could make.
     if (const std::string excess = budgetExcess(searchCost(2), m_load.budget); !excess.empty())
-        throw InputError(file, "",
-                         "the plan's search would make up to " + std::to_string(runBound()) +
-                             " runs (" +
-                             std::to_string(planCandidateBound(m_question.dimensions) + 1) +
-                             " candidates × " + std::to_string(m_question.replications) +
-                             " replications): " + excess);
+        throw InputError(
+            file, "",
+            "the plan's search would make up to " + std::to_string(runBound()) + " runs (" +
+                std::to_string(planCandidateBound(m_question.dimensions) + 1) + " candidates × " +
+                std::to_string(m_question.replications) + " replications): " + excess);
 }
 
 std::string PlanStudy::valueJson(std::size_t dimension, long long index) const {
@@ -202,9 +202,9 @@ std::optional<PlanEvaluation> PlanStudy::evaluate(const Scenario& scenario, int 
             std::vector<std::string> names;
             for (const Kpi& kpi : results.kpis)
                 names.push_back(kpi.name);
-            throw InputError(option, text,
-                             "the runs report no KPI \"" + name + "\" (they report " +
-                                 joined(names) + ")");
+            throw InputError(
+                option, text,
+                "the runs report no KPI \"" + name + "\" (they report " + joined(names) + ")");
         }
         return k->value;
     };
@@ -225,8 +225,8 @@ std::optional<PlanEvaluation> PlanStudy::evaluate(const Scenario& scenario, int 
             throw InputError(kTarget, t.text,
                              "no team \"" + t.team + "\" (the teams: " + joined(known) + ")");
         // A team that submitted nothing in this run: its KPIs are those of an idle team.
-        const std::vector<Kpi> kpis = teamKpiList(team != results.teamKpis.end() ? *team
-                                                                                : GroupKpis{});
+        const std::vector<Kpi> kpis =
+            teamKpiList(team != results.teamKpis.end() ? *team : GroupKpis{});
         const auto k = std::find_if(kpis.begin(), kpis.end(),
                                     [&t](const Kpi& kpi) { return kpi.name == t.kpi; });
         if (k == kpis.end()) {
@@ -234,9 +234,9 @@ std::optional<PlanEvaluation> PlanStudy::evaluate(const Scenario& scenario, int 
             for (const Kpi& kpi : teamKpiList(GroupKpis{}))
                 names.push_back(kpi.name);
             if (results.findKpi("cost_usd")) names.push_back("cost_usd");
-            throw InputError(kTarget, t.text,
-                             "a team has no KPI \"" + t.kpi + "\" (a team's KPIs: " +
-                                 joined(names) + ")");
+            throw InputError(
+                kTarget, t.text,
+                "a team has no KPI \"" + t.kpi + "\" (a team's KPIs: " + joined(names) + ")");
         }
         e.targetValues.push_back(k->value);
     }
@@ -276,7 +276,8 @@ RunCost PlanStudy::costOfRuns(std::size_t runCount, int threads) const {
 namespace {
 
 int coresFor(int threads) {
-    return threads > 0 ? threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    return threads > 0 ? threads
+                       : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
 /// Runs a batch on up to `threads` threads, each distinct candidate's scenario read once.
@@ -288,9 +289,8 @@ std::optional<std::vector<PlanEvaluation>> runBatch(const PlanStudy& study,
     std::vector<std::size_t> scenarioOf(runs.size());
     std::vector<const PlanCandidate*> read;
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        auto it = std::find_if(read.begin(), read.end(), [&](const PlanCandidate* c) {
-            return *c == runs[i].candidate;
-        });
+        auto it = std::find_if(read.begin(), read.end(),
+                               [&](const PlanCandidate* c) { return *c == runs[i].candidate; });
         if (it == read.end()) {
             scenarios.push_back(study.scenarioAt(runs[i].candidate));
             it = read.insert(read.end(), &runs[i].candidate);

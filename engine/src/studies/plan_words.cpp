@@ -93,9 +93,9 @@ std::optional<Place> placeOf(const Scenario& s, const std::vector<std::string>& 
         const auto q = at(1), f = at(3);
         if (!q || *q >= s.quotas.size() || !f || *f >= s.quotas[*q].flavors.size())
             return std::nullopt;
-        return Place{"team " + s.quotas[*q].team + "'s quota of " +
-                         s.quotas[*q].flavors[*f].gpuModel,
-                     "GPU", ""};
+        return Place{
+            "team " + s.quotas[*q].team + "'s quota of " + s.quotas[*q].flavors[*f].gpuModel, "GPU",
+            ""};
     }
     return std::nullopt;
 }
@@ -128,7 +128,8 @@ std::string describePlanChange(const Scenario& scenario, const std::string& poin
     }
     if (*from == *to) return p->where + ": " + counted(*to, p->noun) + ", unchanged";
     const long long delta = *to - *from;
-    const std::string change = (delta > 0 ? "+" : "−") + counted(delta > 0 ? delta : -delta, p->noun);
+    const std::string change =
+        (delta > 0 ? "+" : "−") + counted(delta > 0 ? delta : -delta, p->noun);
     return change + (p->each.empty() ? "" : " " + p->each) + " in " + p->where + " (" +
            std::to_string(*from) + " → " + std::to_string(*to) + ")";
 }

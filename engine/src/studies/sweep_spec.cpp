@@ -138,10 +138,9 @@ Scenario scenarioAtPoint(const SweepSpec& spec, std::size_t point, const Catalog
 
 Scenario scenarioAtPoint(const SweepSpec& spec, std::string_view scenarioText, std::size_t point,
                          const Catalog& catalog, const LoadOptions& options) {
-    return scenarioWithValues(scenarioText, spec.scenarioFile, spec.pointers, spec.points[point],
-                              spec.sourceName, "sweep " + spec.sourceName + ", point " +
-                                                   std::to_string(point),
-                              catalog, options);
+    return scenarioWithValues(
+        scenarioText, spec.scenarioFile, spec.pointers, spec.points[point], spec.sourceName,
+        "sweep " + spec.sourceName + ", point " + std::to_string(point), catalog, options);
 }
 
 Scenario scenarioWithValues(std::string_view scenarioText,

@@ -118,7 +118,7 @@ struct PlanSearchResult {
     /// missed by least.
     PlanVerdict best;
     std::vector<PlanVerdict> evaluated;  ///< every candidate judged, in the order judged
-    int evaluations = 0;  ///< runs the verdicts use (Σ replications over `evaluated`)
+    int evaluations = 0;   ///< runs the verdicts use (Σ replications over `evaluated`)
     int runsExecuted = 0;  ///< runs asked of the evaluator (batches may run past a decision)
     bool stopped = false;  ///< the evaluator was stopped: the result is incomplete
     bool capped = false;   ///< maxCandidates was reached
@@ -142,9 +142,8 @@ std::size_t planCandidateBound(const std::vector<PlanDimension>& dimensions);
 /// The options a plan's search runs with, wherever it runs (on one machine, or merged from
 /// shards, which must judge alike): replications 2 … `replications`, `batch` at once, the
 /// baseline judged first, the candidates capped at planCandidateBound (+ the baseline).
-PlanSearchOptions planSearchOptions(const std::vector<PlanDimension>& dimensions,
-                                    int replications, std::optional<PlanCandidate> baseline,
-                                    int batch);
+PlanSearchOptions planSearchOptions(const std::vector<PlanDimension>& dimensions, int replications,
+                                    std::optional<PlanCandidate> baseline, int batch);
 
 /// The evaluated candidates no other beats on the objective and every target at once (a
 /// Pareto front over the objective's and the targets' means), by objective: indices into

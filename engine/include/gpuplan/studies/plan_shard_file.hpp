@@ -4,7 +4,8 @@
 //
 // {"format": "gpuplan-plan-shard", "formatVersion": 1,
 //  "question": {"targets": [EXPR...], "vary": [SPEC...], "objective": NAME, "replications": N,
-//               "baseline": [i...] or null, "gpuplan": VERSION, "scenarioFnv64": HEX, "catalogFnv64": HEX},
+//               "baseline": [i...] or null, "gpuplan": VERSION, "scenarioFnv64": HEX,
+//               "catalogFnv64": HEX},
 //  "shard": {"index": K, "count": N},
 //  "runs": [{"candidate": [i...], "replication": r, "targets": [x...], "objective": x}, ...]}
 // A KPI a run did not measure is null.
