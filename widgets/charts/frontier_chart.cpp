@@ -183,10 +183,15 @@ void FrontierChart::setFrontier(const Axis& objective, const Axis& target, doubl
         setMessage(tr("No candidate reported both the objective and the target."));
         return;
     }
-    const auto [x0, x1] = padded(xLow, xHigh);
-    const auto [y0, y1] = padded(std::min(0.0, yLow), yHigh);
+    auto [x0, x1] = padded(xLow, xHigh);
+    auto [y0, y1] = padded(std::min(0.0, yLow), yHigh);
+    if (yLow >= 0) y0 = 0;  // waits, costs and shares start at zero
     m_x->setRange(x0, x1);
     m_y->setRange(y0, y1);
+    m_x->applyNiceNumbers();  // ticks at round values
+    m_y->applyNiceNumbers();
+    x0 = m_x->min();
+    x1 = m_x->max();
     m_x->setTitleText(QStringLiteral("%1 (%2)").arg(objective.title, xs.suffix));
     m_y->setTitleText(QStringLiteral("%1 (%2)").arg(target.title, ys.suffix));
     m_bound->append(x0, targetBound * ys.factor);

@@ -4,7 +4,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
+#include <QTextBrowser>
 #include <QVBoxLayout>
 #include <cmath>
 #include <filesystem>
@@ -49,6 +49,9 @@ QString escaped(const QString& text) {
 PlanDock::PlanDock(Session& session, DockHost& host)
     : QDockWidget(tr("Plan"), host.dockWindow()), m_session(&session), m_doc(session.document()) {
     setObjectName(QStringLiteral("plan"));
+    // Its tables and answer scroll, and its chart shrinks: a short tab keeps the buttons and
+    // the chart's axes in view instead of scrolling the whole tab.
+    setProperty("scrollsItself", true);
     auto* body = new QWidget(this);
     m_form = new PlanForm(body);
     m_find = new QPushButton(tr("Find plan"), body);
@@ -65,12 +68,14 @@ PlanDock::PlanDock(Session& session, DockHost& host)
     m_progress->setVisible(false);
     m_status = new QLabel(body);
     m_status->setWordWrap(true);
-    m_answer = new QLabel(body);
-    m_answer->setWordWrap(true);
-    m_answer->setTextFormat(Qt::RichText);
-    m_answer->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-    m_answer->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_answer->setText(tr("<i>Check the targets and what may change, then Find plan.</i>"));
+    // Rich text that scrolls when the tab is short (a projector), and asks no height of the
+    // layout (a word-wrapped label would, and push the tab past the window).
+    m_answer = new QTextBrowser(body);
+    m_answer->setFrameShape(QFrame::NoFrame);
+    m_answer->setOpenLinks(false);
+    m_answer->viewport()->setAutoFillBackground(false);
+    m_answer->setMinimumHeight(3 * m_answer->fontMetrics().lineSpacing());
+    m_answer->setHtml(tr("<i>Check the targets and what may change, then Find plan.</i>"));
     m_frontier = new ui::FrontierChart(body);
 
     auto* buttons = new QHBoxLayout;
@@ -79,22 +84,19 @@ PlanDock::PlanDock(Session& session, DockHost& host)
     buttons->addWidget(m_apply);
     auto* left = new QVBoxLayout;
     left->setContentsMargins(0, 0, 0, 0);
-    left->addWidget(m_form, 1);
+    // The buttons first: a short tab (a projector) scrolls the tables, never hides them.
     left->addLayout(buttons);
     left->addWidget(m_progress);
     left->addWidget(m_status);
+    left->addWidget(m_form, 1);
     auto* side = new QWidget(body);
     side->setLayout(left);
     side->setMinimumWidth(360);
     side->setMaximumWidth(470);
-    // The answer scrolls when the tab is short (a projector): the chart keeps its room.
-    auto* answerScroll = new QScrollArea(body);
-    answerScroll->setWidget(m_answer);
-    answerScroll->setWidgetResizable(true);
-    answerScroll->setFrameShape(QFrame::NoFrame);
+    // The answer takes the lines it needs; the chart the rest.
     auto* right = new QVBoxLayout;
     right->setContentsMargins(0, 0, 0, 0);
-    right->addWidget(answerScroll, 2);
+    right->addWidget(m_answer, 2);
     right->addWidget(m_frontier, 3);
     auto* row = new QHBoxLayout(body);
     row->addWidget(side);
@@ -114,7 +116,7 @@ PlanDock::PlanDock(Session& session, DockHost& host)
         m_cancel->setEnabled(false);
         m_progress->setVisible(false);
         m_frontier->setMessage(tr("Find a plan for this scenario."));
-        m_answer->setText(tr("<i>Check the targets and what may change, then Find plan.</i>"));
+        m_answer->setHtml(tr("<i>Check the targets and what may change, then Find plan.</i>"));
         refill();
     });
     connect(&session, &Session::resultsApplied, this, &PlanDock::refill);
@@ -133,7 +135,7 @@ QString PlanDock::status() const {
 }
 
 QString PlanDock::answerText() const {
-    return m_answer->text();
+    return m_answer->toPlainText();
 }
 
 void PlanDock::refill() {
@@ -215,10 +217,11 @@ void PlanDock::showFinding(const PlanStudy& study, const PlanSearchResult& resul
                        : tr("<p style='margin:4px 0 0 0'><b>No plan meets every target.</b> "
                             "The closest: ");
     html += escaped(f.changes.join(QStringLiteral("; "))) + QStringLiteral("</p>");
-    html += QStringLiteral(
-                "<table cellspacing='0' cellpadding='2'><tr><th align='left'>%1</th>"
-                "<th>%2</th><th>%3</th><th>%4</th><th></th><th>%5</th></tr>")
-                .arg(tr("Target"), tr("Bound"), tr("Plan"), tr("95 % interval"), tr("Now"));
+    html +=
+        QStringLiteral(
+            "<table cellspacing='0' cellpadding='2'><tr><th align='left'>%1</th>"
+            "<th>%2</th><th>%3</th><th>%4</th><th></th><th>%5</th></tr>")
+            .arg(tr("Target"), tr("Bound"), tr("Plan"), tr("95 % interval"), tr("Now (same runs)"));
     const QString met = ui::deltaToneColor(ui::DeltaTone::Better).name();
     const QString missed = ui::deltaToneColor(ui::DeltaTone::Worse).name();
     for (const report::PlanFinding::Target& t : f.targets)
@@ -239,7 +242,7 @@ void PlanDock::showFinding(const PlanStudy& study, const PlanSearchResult& resul
     if (!f.objectiveDelta.isEmpty())
         note = tr("%1 against now: %2. ").arg(f.objectiveLabel, f.objectiveDelta) + note;
     html += QStringLiteral("<p style='margin:2px 0 0 0; color:#606060'>%1</p>").arg(escaped(note));
-    m_answer->setText(html);
+    m_answer->setHtml(html);
 
     // The frontier: objective against the binding target, the plan and "now" marked.
     const std::vector<PlanTarget>& targets = study.question().targets;

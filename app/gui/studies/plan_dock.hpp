@@ -17,6 +17,7 @@
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QTextBrowser;
 
 namespace gpuplan::ui {
 class FrontierChart;
@@ -75,7 +76,7 @@ private:
     QPushButton* m_apply;
     QProgressBar* m_progress;
     QLabel* m_status;
-    QLabel* m_answer;
+    QTextBrowser* m_answer;
     ui::FrontierChart* m_frontier;
     BackgroundJob<Outcome> m_job;
     double m_demand = 1;  ///< the running (or last) question's demand factor

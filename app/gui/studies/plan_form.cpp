@@ -131,9 +131,9 @@ PlanForm::PlanForm(QWidget* parent) : QWidget(parent) {
     settings->addWidget(m_replications);
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(0, 0, 0, 0);
-    column->addWidget(m_targets, 3);
-    column->addWidget(m_changes, 3);
     column->addLayout(settings);
+    column->addWidget(m_targets, 1);
+    column->addWidget(m_changes, 1);
 }
 
 void PlanForm::fill(const Scenario& scenario, const Catalog& catalog, const Results* results) {
