@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpuplan/io/input_error.hpp"
+#include "gpuplan/studies/lesson.hpp"
 #include "gpuplan/studies/plan_shard_file.hpp"
 #include "gpuplan/studies/plan_study.hpp"
 #include "gpuplan/studies/plan_words.hpp"
@@ -244,4 +245,28 @@ TEST_CASE("a plan's changes are said in words by the place they set") {
     CHECK(describePlanPlace(s, "/topology/pods/0/racks/0/count") == "racks in pod ▸ rack");
     CHECK(describePlanPlace(s, "/topology/pods/3/racks/0/count") ==
           "/topology/pods/3/racks/0/count");
+}
+
+TEST_CASE("lesson 6.5's plan is the one the planner finds") {
+    // The lesson tells the learner the planner answers "wait p95 ≤ 60 min, racks of pod-a
+    // 4..12" with its step 2's rack count, at 5 runs per candidate; and that 7 racks, whose
+    // interval still reaches past the hour after five runs, count as missed.
+    const std::filesystem::path file =
+        test::presetsDir() / "lessons" / "scenarios" / "6.5-plan-next-quarter.json";
+    const std::string text = readTextFile(file);
+    const Catalog& catalog = test::presetCatalog();
+    const PlanQuestion q = question("wait_s_p95<=3600", "/topology/pods/0/racks/0/count=4..12");
+    const PlanStudy s(text, file, q, catalog, LoadOptions{});
+    const PlanSearchResult r = runPlanStudy(s, 2);
+    REQUIRE(r.feasible);
+    CHECK(planValueText(q.dimensions[0], r.best.candidate[0]) == "8");
+    for (const PlanVerdict& v : r.evaluated)
+        if (planValueText(q.dimensions[0], v.candidate[0]) == "7") {
+            CHECK_FALSE(v.met);
+            CHECK(v.replications == 5);
+            CHECK(v.targets[0].high > 3600);
+        }
+    const Lesson lesson = loadLesson(test::presetsDir() / "lessons" / "6.5-plan-next-quarter.json");
+    REQUIRE(lesson.steps.size() == 2);
+    CHECK(lesson.steps[1].set.at(0).second == "8");
 }
