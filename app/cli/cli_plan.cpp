@@ -69,6 +69,8 @@ struct PlanAnswer {
     std::vector<PlanTarget> targets;
     std::vector<PlanDimension> dimensions;
     std::string objectiveName, objectiveKpi;
+    std::vector<std::string> targetUnits;  ///< as the runs report each target's KPI
+    std::string objectiveUnit;
     PlanSearchResult result;
     /// The plan in words (describePlanChange), when the scenario was read (not in a merge).
     std::vector<std::string> changes;
@@ -82,15 +84,23 @@ Json verdictJson(const PlanAnswer& a, const PlanVerdict& v) {
     Json plan = Json::object(), targets = Json::object();
     for (std::size_t d = 0; d < a.dimensions.size(); ++d)
         plan[a.dimensions[d].text] = valueJson(a.dimensions[d], v.candidate[d]);
-    for (std::size_t t = 0; t < a.targets.size(); ++t)
-        targets[a.targets[t].text] = {{"value", number(v.targets[t].mean)},
-                                      {"ci95", interval(v.targets[t])},
-                                      {"met", static_cast<bool>(v.targetMet[t])}};
+    for (std::size_t t = 0; t < a.targets.size(); ++t) {
+        // How far its mean is past the bound, in the KPI's unit (0 on the right side).
+        const PlanTarget& target = a.targets[t];
+        const double past = target.sense == TargetSense::AtMost ? v.targets[t].mean - target.bound
+                                                                : target.bound - v.targets[t].mean;
+        targets[target.text] = {{"value", number(v.targets[t].mean)},
+                                {"unit", a.targetUnits[t]},
+                                {"ci95", interval(v.targets[t])},
+                                {"met", static_cast<bool>(v.targetMet[t])},
+                                {"shortfall", number(std::max(0.0, past))}};
+    }
     return {{"plan", plan},
             {"objective",
              {{"name", a.objectiveName},
               {"kpi", a.objectiveKpi},
               {"value", number(v.objective.mean)},
+              {"unit", a.objectiveUnit},
               {"ci95", interval(v.objective)}}},
             {"targets", targets},
             {"met", v.met},
@@ -121,32 +131,6 @@ Json answerJson(const PlanAnswer& a) {
     return out;
 }
 
-/// A whole number with thousands separators: 116,483.
-std::string grouped(double v) {
-    char digits[32];
-    std::snprintf(digits, sizeof digits, "%.0f", std::abs(v));
-    std::string out;
-    const std::string d = digits;
-    for (std::size_t i = 0; i < d.size(); ++i) {
-        if (i > 0 && (d.size() - i) % 3 == 0) out += ',';
-        out += d[i];
-    }
-    return (v < 0 && out != "0" ? "-" : "") + out;
-}
-
-/// A KPI's value for the table, by its name's unit: durations, dollars, GPU-hours, kW, else
-/// four significant digits.
-std::string shown(const std::string& kpi, double v) {
-    if (!std::isfinite(v)) return "-";
-    if (kpi.ends_with("_s") || kpi.find("_s_") != std::string::npos) return formatSeconds(v);
-    if (kpi.ends_with("_usd")) return (v < 0 ? "-$" : "$") + grouped(std::abs(v));
-    if (kpi.starts_with("gpu_hours")) return grouped(v) + " GPU-h";
-    if (kpi.ends_with("_kw")) return grouped(v) + " kW";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
-
 void printTable(const PlanAnswer& a) {
     const PlanSearchResult& r = a.result;
     const PlanVerdict& v = r.best;
@@ -168,19 +152,20 @@ void printTable(const PlanAnswer& a) {
     std::printf("\n%-36s %-30s %-6s %s\n", "target", "mean [95 % interval]", "met",
                 r.baseline ? "now" : "");
     for (std::size_t t = 0; t < a.targets.size(); ++t) {
-        const std::string& kpi = a.targets[t].kpi;
-        const std::string value = shown(kpi, v.targets[t].mean) + " [" +
-                                  shown(kpi, v.targets[t].low) + ", " +
-                                  shown(kpi, v.targets[t].high) + "]";
+        const std::string& unit = a.targetUnits[t];
+        const std::string value = formatKpi(v.targets[t].mean, unit) + " [" +
+                                  formatKpi(v.targets[t].low, unit) + ", " +
+                                  formatKpi(v.targets[t].high, unit) + "]";
         std::printf("%-36s %-30s %-6s %s\n", a.targets[t].text.c_str(), value.c_str(),
                     v.targetMet[t] ? "yes" : "no",
-                    r.baseline ? shown(kpi, r.baseline->targets[t].mean).c_str() : "");
+                    r.baseline ? formatKpi(r.baseline->targets[t].mean, unit).c_str() : "");
     }
-    const std::string objective = shown(a.objectiveKpi, v.objective.mean) + " [" +
-                                  shown(a.objectiveKpi, v.objective.low) + ", " +
-                                  shown(a.objectiveKpi, v.objective.high) + "]";
+    const std::string objective = formatKpi(v.objective.mean, a.objectiveUnit) + " [" +
+                                  formatKpi(v.objective.low, a.objectiveUnit) + ", " +
+                                  formatKpi(v.objective.high, a.objectiveUnit) + "]";
     std::printf("%-36s %-30s %-6s %s\n", ("objective " + a.objectiveKpi).c_str(), objective.c_str(),
-                "", r.baseline ? shown(a.objectiveKpi, r.baseline->objective.mean).c_str() : "");
+                "",
+                r.baseline ? formatKpi(r.baseline->objective.mean, a.objectiveUnit).c_str() : "");
     if (!r.feasible)
         std::printf("\nmisses by %.3g (each target's shortfall over its bound)\n", v.miss);
     int most = 0;
@@ -238,6 +223,8 @@ int mergeCommand(Args& args) {
     for (const std::string& v : q.vary)
         a.dimensions.push_back(parsePlanDimension(v));
     a.objectiveName = q.objective;
+    a.targetUnits = q.targetUnits;
+    a.objectiveUnit = q.objectiveUnit;
     a.objectiveKpi = q.objective == "cost"   ? "cost_usd"
                      : q.objective == "gpus" ? "gpu_hours_provisioned"
                                              : "peak_power_kw";
@@ -299,9 +286,9 @@ int planCommand(Args& args) {
     const PlanStudy study(scenarioText, *scenarioFile, question, catalog, loadOptionsFor(common));
 
     if (shard) {
+        checkPlanShardSize(question.dimensions, question.replications, *shard);
         const std::size_t runs = planShardRunCount(study, *shard);
-        if (const std::string excess =
-                budgetExcess(study.costOfRuns(runs, threads > 0 ? threads : 2), common.budget);
+        if (const std::string excess = budgetExcess(study.costOfRuns(runs, threads), common.budget);
             !excess.empty())
             throw InputError(scenarioFile->string(), "--shard",
                              "this shard would make " + std::to_string(runs) +
@@ -316,6 +303,9 @@ int planCommand(Args& args) {
         file.question.objective = study.objectiveName();
         file.question.replications = question.replications;
         file.question.baseline = study.baseline();
+        for (std::size_t t = 0; t < question.targets.size(); ++t)
+            file.question.targetUnits.push_back(study.targetUnit(t));
+        file.question.objectiveUnit = study.objectiveUnit();
         file.question.gpuplanVersion = GPUPLAN_VERSION;
         file.question.scenarioFnv64 = fnv64(scenarioText);
         file.question.catalogFnv64 = catalogFnv64(common);
@@ -334,6 +324,9 @@ int planCommand(Args& args) {
     a.dimensions = question.dimensions;
     a.objectiveName = study.objectiveName();
     a.objectiveKpi = study.objectiveKpi();
+    for (std::size_t t = 0; t < a.targets.size(); ++t)
+        a.targetUnits.push_back(study.targetUnit(t));
+    a.objectiveUnit = study.objectiveUnit();
     a.result = runPlanStudy(study, threads, progressBar(study.runBound()));
     for (std::size_t d = 0; d < a.dimensions.size() && !a.result.evaluated.empty(); ++d)
         a.changes.push_back(

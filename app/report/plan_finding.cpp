@@ -15,8 +15,9 @@ QString tr(const char* text) {
     return QCoreApplication::translate("PlanFinding", text);
 }
 
-QString shown(const std::string& kpi, double value) {
-    return ui::formatKpiValue(Kpi{kpi, value, planKpiUnit(kpi), ""});
+/// A value in the unit the runs report its KPI in.
+QString shown(const std::string& kpi, const std::string& unit, double value) {
+    return ui::formatKpiValue(Kpi{kpi, value, unit, ""});
 }
 
 /// "wait p95", "wait p95 of team applied".
@@ -25,31 +26,17 @@ QString targetLabel(const PlanTarget& t) {
     return t.team.empty() ? kpi : tr("%1 of team %2").arg(kpi, QString::fromStdString(t.team));
 }
 
-QString boundText(const PlanTarget& t) {
+QString boundText(const PlanTarget& t, const std::string& unit) {
     return (t.sense == TargetSense::AtMost ? QStringLiteral("≤ ") : QStringLiteral("≥ ")) +
-           shown(t.kpi, t.bound);
+           shown(t.kpi, unit, t.bound);
 }
 
-QString intervalText(const std::string& kpi, const MeanInterval& m) {
+QString intervalText(const std::string& kpi, const std::string& unit, const MeanInterval& m) {
     if (!std::isfinite(m.low) || !std::isfinite(m.high)) return QStringLiteral("–");
-    return QStringLiteral("[%1, %2]").arg(shown(kpi, m.low), shown(kpi, m.high));
+    return QStringLiteral("[%1, %2]").arg(shown(kpi, unit, m.low), shown(kpi, unit, m.high));
 }
 
 }  // namespace
-
-std::string planKpiUnit(const std::string& kpi) {
-    if (kpi.ends_with("_s") || kpi.find("_s_") != std::string::npos) return "s";
-    if (kpi.starts_with("usd_per_")) return "usd_per_gpu_h";
-    if (kpi.ends_with("_usd")) return "usd";
-    if (kpi.starts_with("gpu_hours")) return "gpu_h";
-    if (kpi.ends_with("_kw")) return "kW";
-    if (kpi.starts_with("jobs_")) return "jobs";
-    if (kpi.ends_with("_gpus_mean") || kpi.starts_with("gpus_")) return "gpus";
-    for (const char* fraction : {"allocation", "occupancy", "mfu", "goodput", "share",
-                                 "utilization", "fragmentation_ratio", "fragmentation_amount"})
-        if (kpi.find(fraction) != std::string::npos) return "fraction";
-    return "";
-}
 
 PlanFinding planFinding(const PlanStudy& study, const PlanSearchResult& result,
                         double demandMultiplier) {
@@ -65,8 +52,9 @@ PlanFinding planFinding(const PlanStudy& study, const PlanSearchResult& result,
                                                       d.text.substr(d.text.find('=') + 1)))
                                 : tr("%1 (%2 to %3)").arg(place).arg(d.lo).arg(d.hi));
     }
-    for (const PlanTarget& t : q.targets)
-        targets << QStringLiteral("%1 %2").arg(targetLabel(t), boundText(t));
+    for (std::size_t t = 0; t < q.targets.size(); ++t)
+        targets << QStringLiteral("%1 %2").arg(targetLabel(q.targets[t]),
+                                               boundText(q.targets[t], study.targetUnit(t)));
     const QString objective = study.objectiveName() == "cost"   ? tr("the least cost")
                               : study.objectiveName() == "gpus" ? tr("the fewest GPU-hours")
                                                                 : tr("the least peak power");
@@ -85,27 +73,29 @@ PlanFinding planFinding(const PlanStudy& study, const PlanSearchResult& result,
                                    planValueText(q.dimensions[d], best.candidate[d])));
     for (std::size_t t = 0; t < q.targets.size() && t < best.targets.size(); ++t) {
         const PlanTarget& target = q.targets[t];
+        const std::string& unit = study.targetUnit(t);
         PlanFinding::Target row;
         row.label = targetLabel(target);
-        row.bound = boundText(target);
-        row.value = shown(target.kpi, best.targets[t].mean);
-        row.interval = intervalText(target.kpi, best.targets[t]);
+        row.bound = boundText(target, unit);
+        row.value = shown(target.kpi, unit, best.targets[t].mean);
+        row.interval = intervalText(target.kpi, unit, best.targets[t]);
         row.met = best.targetMet[t];
-        row.now = result.baseline ? shown(target.kpi, result.baseline->targets[t].mean)
+        row.now = result.baseline ? shown(target.kpi, unit, result.baseline->targets[t].mean)
                                   : QStringLiteral("–");
         f.targets.push_back(row);
     }
     const std::string& kpi = study.objectiveKpi();
+    const std::string& unit = study.objectiveUnit();
     f.objectiveLabel = study.objectiveName() == "cost"   ? tr("Cost")
                        : study.objectiveName() == "gpus" ? tr("GPU-hours in service")
                                                          : tr("Peak power");
-    f.objectiveValue = shown(kpi, best.objective.mean);
-    f.objectiveInterval = intervalText(kpi, best.objective);
+    f.objectiveValue = shown(kpi, unit, best.objective.mean);
+    f.objectiveInterval = intervalText(kpi, unit, best.objective);
     f.objectiveNow =
-        result.baseline ? shown(kpi, result.baseline->objective.mean) : QStringLiteral("–");
+        result.baseline ? shown(kpi, unit, result.baseline->objective.mean) : QStringLiteral("–");
     if (result.baseline) {
-        const Kpi now{kpi, best.objective.mean, planKpiUnit(kpi), ""};
-        const Kpi before{kpi, result.baseline->objective.mean, planKpiUnit(kpi), ""};
+        const Kpi now{kpi, best.objective.mean, unit, ""};
+        const Kpi before{kpi, result.baseline->objective.mean, unit, ""};
         f.objectiveDelta = ui::formatKpiDelta(now, before);
     }
     int most = 0;

@@ -36,8 +36,4 @@ struct PlanFinding {
 PlanFinding planFinding(const PlanStudy& study, const PlanSearchResult& result,
                         double demandMultiplier);
 
-/// A KPI's unit by its name (the engine's conventions: _s seconds, _usd dollars, gpu_hours
-/// GPU-hours, shares and means of fractions), for formatting a value a plan reports.
-std::string planKpiUnit(const std::string& kpi);
-
 }  // namespace gpuplan::report

@@ -103,6 +103,14 @@ private slots:
         }
         // The plan stays for the report after the scenario changes (it was found for it).
         QVERIFY(f.window->session().plan());
+        // Once the place it sets holds another value, Apply is refused: the same pointer could
+        // name another rack by then.
+        Scenario edited = f.doc.scenario();
+        edited.pods[0].racks[0].count = 3;
+        QCOMPARE(f.doc.edit(edited, QStringLiteral("three racks")), QString());
+        QVERIFY(!dock->applyPlan());
+        QCOMPARE(f.doc.scenario().pods[0].racks[0].count, 3);
+        QVERIFY(dock->status().contains(QStringLiteral("Find plan again")));
     }
 
     void cancelStopsALongSearch() {

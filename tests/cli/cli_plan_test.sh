@@ -95,6 +95,21 @@ expect 0 '"name": "gpus"' -- plan "$work/unpriced.json" --target 'wait_s_p95<=60
 expect 2 "the plan's search would make up to [0-9]+ runs .* candidates × 5 replications" -- \
     plan "$default" --target 'wait_s_p95<=60' --vary "$racks" --budget-ops 5e7
 expect_text 2 'no --target given' -- plan "$default" --vary "$racks"
+expect_text 2 'a seed is not a change to plan' -- plan "$default" --target 'wait_s_p95<=60' \
+    --vary '/seed=1..9'
+expect_text 2 "job class pretrain asks 72 GB per GPU, and dgx-a100's GPUs hold 40 GB" -- \
+    plan "$default" --target 'wait_s_p95<=60' --vary "$racks" \
+    --vary '/topology/pods/0/racks/0/nodes/0/nodeType=dgx-h100|dgx-a100'
+python3 - "$default" "$work/capped.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["jobClasses"][0]["maxJobs"] = 5
+json.dump(d, open(sys.argv[2], "w"))
+PY
+# 300,000 values × 5 replications: 1,500,000 runs, more than a shard file holds.
+expect_text 2 'split into at least 2 shards' -- plan "$work/capped.json" \
+    --target 'wait_s_p95<=60' --vary '/jobClasses/0/maxJobs=1..300000' --shard 1/1 \
+    --out "$work/big"
 
 echo "$failures failure(s)"
 [ "$failures" = 0 ]

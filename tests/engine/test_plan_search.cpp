@@ -222,9 +222,10 @@ TEST_CASE("the grid numbers candidates with the last dimension fastest") {
     CHECK(planValueText(dims[1], 2) == "3");
     // Per choice: the top and one round of bisection per range, ⌈log2 4⌉ + 1 = 3: 3 × 4.
     CHECK(planCandidateBound(dims) == 12);
-    // Two ranges of 41: 1 + 2 rounds × 2 × (6 + 1) = 29 (below the grid's 1,681).
+    // Two ranges of 41, lowered in both orders: 1 + 2 orders × 2 rounds × (7 + 7) = 57 (below
+    // the grid's 1,681).
     CHECK(planCandidateBound({parsePlanDimension("/x=0..40"), parsePlanDimension("/y=0..40")}) ==
-          29);
+          57);
 }
 
 TEST_CASE("the search stops at its candidate cap with a plan that still meets the targets") {
@@ -270,4 +271,44 @@ TEST_CASE("the frontier keeps the candidates nothing beats on cost and every tar
     dearSlow.targets[0].mean = 3;
     two.evaluated = {dearSlow, cheapFast};
     CHECK(planFrontier(two, {parsePlanTarget("wait<=4")}) == std::vector<std::size_t>{1});
+}
+
+TEST_CASE("with two ranges every order of descent is tried, so the order given does not matter") {
+    // Capacity x + 2y ≥ 10 (a shortfall 10 − x − 2y ≤ 0) at a cost x + 3y. Lowering x first
+    // from the tops (10, 10) ends at (0, 5), cost 15; lowering y first ends at (10, 0), cost
+    // 10. The cheaper, (10, 0), is the plan whichever range is given first.
+    const auto evaluate = [](bool xFirst) {
+        return [xFirst](const PlanCandidate& c, int) {
+            const double x = static_cast<double>(c[xFirst ? 0 : 1]);
+            const double y = static_cast<double>(c[xFirst ? 1 : 0]);
+            return PlanEvaluation{{10 - x - 2 * y}, x + 3 * y};
+        };
+    };
+    const std::vector<PlanTarget> targets{parsePlanTarget("shortfall<=0")};
+    const PlanSearchResult xy = searchPlan(
+        {parsePlanDimension("/x=0..10"), parsePlanDimension("/y=0..10")}, targets, evaluate(true));
+    const PlanSearchResult yx = searchPlan(
+        {parsePlanDimension("/y=0..10"), parsePlanDimension("/x=0..10")}, targets, evaluate(false));
+    REQUIRE(xy.feasible);
+    REQUIRE(yx.feasible);
+    CHECK(xy.best.candidate == PlanCandidate{10, 0});
+    CHECK(yx.best.candidate == PlanCandidate{0, 10});
+    CHECK(xy.best.objective.mean == 10);
+    CHECK(yx.best.objective.mean == 10);
+}
+
+TEST_CASE("racing stops as soon as one target is missed by its whole interval") {
+    // Two targets: "a" is far past its bound on every run (missed at two), "b" straddles its
+    // bound. Without the early stop "b" would race on to the most replications.
+    const PlanEvaluator evaluate = [](const PlanCandidate&, int replication) {
+        return PlanEvaluation{{100, replication % 2 == 0 ? 0.9 : 1.1}, 1};
+    };
+    PlanSearchOptions options;
+    options.maxReplications = 9;
+    const PlanSearchResult r =
+        searchPlan({parsePlanDimension("/racks=0..3")},
+                   {parsePlanTarget("a<=1"), parsePlanTarget("b<=1")}, evaluate, options);
+    CHECK_FALSE(r.feasible);
+    REQUIRE(r.evaluated.size() == 1);
+    CHECK(r.evaluated[0].replications == 2);
 }

@@ -66,6 +66,8 @@ TEST_CASE("the planner sizes an M/M/c fleet to the server count Erlang C gives")
               question("wait_s_mean<=60", std::string(kServers) + "=1..16"), catalog);
     CHECK(s.objectiveName() == "gpus");
     CHECK(s.objectiveKpi() == "gpu_hours_provisioned");
+    CHECK(s.objectiveUnit() == "gpu_h");
+    CHECK(s.targetUnit(0) == "s");
     REQUIRE(s.baseline() == PlanCandidate{3});  // the scenario's 4 servers, at index 4 − 1
     const PlanSearchResult one = runPlanStudy(s, 1);
     REQUIRE(one.feasible);
@@ -104,14 +106,14 @@ TEST_CASE("a plan's shards, written, read and merged, give the unsharded answer"
     std::vector<std::pair<std::string, PlanShardFile>> shards;
     for (int k = 1; k <= 3; ++k) {
         PlanShardFile f;
-        f.question = {{"wait_s_mean<=60"},
-                      {std::string(kServers) + "=1..10"},
-                      "gpus",
-                      3,
-                      s.baseline(),
-                      "test",
-                      "0",
-                      "0"};
+        f.question.targets = {"wait_s_mean<=60"};
+        f.question.vary = {std::string(kServers) + "=1..10"};
+        f.question.objective = "gpus";
+        f.question.replications = 3;
+        f.question.baseline = s.baseline();
+        f.question.targetUnits = {s.targetUnit(0)};
+        f.question.objectiveUnit = s.objectiveUnit();
+        f.question.gpuplanVersion = "test";
         f.shard = {k, 3};
         f.runs = runPlanShard(s, f.shard, 2);
         CHECK(f.runs.size() == 10);
@@ -147,7 +149,13 @@ TEST_CASE("a plan's shards, written, read and merged, give the unsharded answer"
 
 TEST_CASE("a shard file that does not hold its own runs is refused with the place") {
     PlanShardFile f;
-    f.question = {{"wait<=1"}, {"/n=0..3"}, "gpus", 2, std::nullopt, "v", "a", "b"};
+    f.question.targets = {"wait<=1"};
+    f.question.vary = {"/n=0..3"};
+    f.question.objective = "gpus";
+    f.question.replications = 2;
+    f.question.targetUnits = {"s"};
+    f.question.objectiveUnit = "gpu_h";
+    f.question.gpuplanVersion = "v";
     f.shard = {2, 2};
     // Runs are numbered candidate × 2 + replication: shard 2 of 2 holds the odd ones.
     f.runs.add({0}, 1, {{0.5}, 1});
@@ -183,7 +191,12 @@ TEST_CASE("a plan the scenario cannot answer is refused naming what is wrong") {
                              RunBudget budget = {}) {
         return test::errorOf([&] { (void)study(text, question(target, vary), catalog, budget); });
     };
-    CHECK(refused("wait_s_mean<=60", "/seed=1..9") == "accepted");  // an integer
+    // The seed and what sets the measurement are no change to plan.
+    CHECK(refused("wait_s_mean<=60", "/seed=1..9") ==
+          "--vary: /seed=1..9: the planner runs every candidate on the same seeds (common random "
+          "numbers); a seed is not a change to plan");
+    CHECK(refused("wait_s_mean<=60", "/horizonS=1..9") ==
+          "--vary: /horizonS=1..9: horizonS changes what is measured, not the fleet or its rules");
     CHECK(refused("wait_s_mean<=60", "/name=1..9") ==
           "--vary: /name=1..9: a range sets an integer, and /name in mmc.json is \"test\"");
     CHECK(refused("wait_s_mean<=60", "/topology/pods/0/racks/0/nodes/0/nodeType=n1|n4") ==
@@ -207,16 +220,20 @@ TEST_CASE("a plan the scenario cannot answer is refused naming what is wrong") {
     CHECK(refused("wait_s_mean<=60", std::string(kServers) + "=1..9", tiny)
               .find("the plan's search would make up to 35 runs (7 candidates × 5 "
                     "replications): the run would take about") != std::string::npos);
-    // A KPI or team no run reports: refused at the first run, with what the runs report.
-    const PlanStudy unknownKpi =
-        study(text, question("wait_p95<=60", std::string(kServers) + "=1..9"), catalog);
-    CHECK(test::errorOf([&] { runPlanStudy(unknownKpi, 1); })
+    // A KPI, team or objective no run reports: refused before the search (a short run of the
+    // top candidate names what runs report), with what they do report.
+    CHECK(refused("wait_p95<=60", std::string(kServers) + "=1..9")
               .starts_with("--target: wait_p95<=60: the runs report no KPI \"wait_p95\" (they "
                            "report allocation_mean, "));
-    const PlanStudy unknownTeam = study(
-        text, question("team:nobody:wait_s_p95<=60", std::string(kServers) + "=1..9"), catalog);
-    CHECK(test::errorOf([&] { runPlanStudy(unknownTeam, 1); }) ==
+    CHECK(refused("team:nobody:wait_s_p95<=60", std::string(kServers) + "=1..9") ==
           "--target: team:nobody:wait_s_p95<=60: no team \"nobody\" (the teams: t)");
+    CHECK(refused("team:t:wait_p95<=60", std::string(kServers) + "=1..9")
+              .starts_with("--target: team:t:wait_p95<=60: a team has no KPI \"wait_p95\" (a "
+                           "team's KPIs: wait_s_p50, wait_s_p95, "));
+    PlanQuestion power = question("wait_s_mean<=60", std::string(kServers) + "=1..9");
+    power.objective = "power";
+    CHECK(test::errorOf([&] { (void)study(text, power, catalog); }) ==
+          "--objective: power: the runs report no KPI \"peak_power_kw\" to minimise");
 }
 
 TEST_CASE("a plan's changes are said in words by the place they set") {
@@ -225,7 +242,10 @@ TEST_CASE("a plan's changes are said in words by the place they set") {
     Scenario s = test::smallFleet(1, 4, "n1");
     QuotaDef q;
     q.team = "t";
-    q.flavors = {{"tg", 8}};
+    FlavorQuotaDef tg;
+    tg.gpuModel = "tg";
+    tg.nominalGpus = 8;
+    q.flavors = {tg};
     s.quotas = {q};
     const std::string node = s.pods[0].racks[0].nodes[0].name;
     CHECK(describePlanChange(s, "/topology/pods/0/racks/0/count", "1", "4") ==
@@ -269,4 +289,41 @@ TEST_CASE("lesson 6.5's plan is the one the planner finds") {
     const Lesson lesson = loadLesson(test::presetsDir() / "lessons" / "6.5-plan-next-quarter.json");
     REQUIRE(lesson.steps.size() == 2);
     CHECK(lesson.steps[1].set.at(0).second == "8");
+}
+
+TEST_CASE("a node type a job would not fit is no choice for a plan") {
+    // The test catalog's "tg" holds 80 GB, "tg-big" 160 GB. A class asking 100 GB per GPU fits
+    // big8 (tg-big) but not n8 (tg): a group of big8 may not become n8 (the jobs would
+    // crash-loop, and a wait target be met by failing them), while a group of n8 already
+    // fails them, so n8 → n8 or big8 adds no failure.
+    Scenario s = test::smallFleet(1, 2, "big8");
+    JobClassDef c = test::jobClass("big", 8, 1, 3600);
+    c.traits.memoryGbPerGpu = 100;
+    s.jobClasses = {c};
+    test::resolveHardware(s);
+    const Catalog catalog = test::testCatalog();
+    CHECK(jobsFailingOn(s, catalog, "big8", "n8") ==
+          "job class big asks 100 GB per GPU, and n8's GPUs hold 80 GB");
+    CHECK(jobsFailingOn(s, catalog, "big8", "big8").empty());
+    CHECK(jobsFailingOn(s, catalog, "n8", "n8").empty());  // it fails as it is
+    // A class held to another GPU model never lands there.
+    s.jobClasses[0].traits.gpuModel = "tg-big";
+    CHECK(jobsFailingOn(s, catalog, "big8", "n8").empty());
+}
+
+TEST_CASE("a shard that would hold more runs than a shard file may is refused before it runs") {
+    // 1..1,000,000 × 5 replications = 5,000,000 runs: one shard would hold them all, five
+    // shards 1,000,000 each (the most a file holds).
+    const std::vector<PlanDimension> dims{parsePlanDimension("/n=1..1000000")};
+    CHECK(test::errorOf([&] {
+              checkPlanShardSize(dims, 5, {1, 1});
+          }) ==
+          "--shard: 1/1: a shard would hold up to 5000000 runs (at most 1,000,000): split into "
+          "at least 5 shards");
+    CHECK(test::errorOf([&] { checkPlanShardSize(dims, 5, {1, 5}); }) == "accepted");
+    CHECK(test::errorOf([&] {
+              checkPlanShardSize(
+                  {parsePlanDimension("/a=1..100000"), parsePlanDimension("/b=1..100000")}, 2,
+                  {1, 100000});
+          }).find("more than 100,000,000 candidates") != std::string::npos);
 }

@@ -268,11 +268,10 @@ void PlanDock::showFinding(const PlanStudy& study, const PlanSearchResult& resul
     if (!chosen) chosen = add(result.best);
     if (result.baseline && !now) now = add(*result.baseline);
     const PlanTarget& t = targets[binding];
-    m_frontier->setFrontier(
-        {f.objectiveLabel, QString::fromStdString(report::planKpiUnit(study.objectiveKpi()))},
-        {f.targets.empty() ? QString() : f.targets[binding].label,
-         QString::fromStdString(report::planKpiUnit(t.kpi))},
-        t.bound, std::move(points), chosen, now);
+    m_frontier->setFrontier({f.objectiveLabel, QString::fromStdString(study.objectiveUnit())},
+                            {f.targets.empty() ? QString() : f.targets[binding].label,
+                             QString::fromStdString(study.targetUnit(binding))},
+                            t.bound, std::move(points), chosen, now);
 }
 
 bool PlanDock::applyPlan() {
@@ -284,16 +283,24 @@ bool PlanDock::applyPlan() {
         values.push_back(m_study->valueJson(d, m_result->best.candidate[d]));
     }
     // Into the scenario as it is now (edits since the search are kept), its demand untouched:
-    // the plan changes the fleet, not the forecast.
+    // the plan changes the fleet, not the forecast. Each place must still hold what the plan
+    // was found from: after a rack is removed, the same pointer names another one.
+    const std::string now = scenarioToJson(m_doc->scenario());
+    if (planValuesIn(now, q.dimensions) != m_study->currentValues()) {
+        m_status->setText(
+            tr("The scenario changed where the plan applies since it was found: "
+               "Find plan again."));
+        m_apply->setEnabled(false);
+        return false;
+    }
     const QString label =
         tr("Plan: %1").arg(m_finding ? m_finding->changes.join(QStringLiteral("; ")) : QString());
     try {
         const std::filesystem::path file =
             m_doc->filePath().isEmpty() ? std::filesystem::path("scenario.json")
                                         : std::filesystem::path(m_doc->filePath().toStdString());
-        const Scenario after =
-            scenarioWithValues(scenarioToJson(m_doc->scenario()), file, pointers, values, "plan",
-                               "plan", m_doc->catalog(), m_doc->loadOptions());
+        const Scenario after = scenarioWithValues(now, file, pointers, values, "plan", "plan",
+                                                  m_doc->catalog(), m_doc->loadOptions());
         const QString refusal = m_doc->edit(after, label);
         emit message(refusal.isEmpty() ? label : tr("Refused: %1").arg(refusal));
         return refusal.isEmpty();

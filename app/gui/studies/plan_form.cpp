@@ -26,7 +26,10 @@ namespace {
 constexpr int kKpiRole = Qt::UserRole;
 constexpr int kTeamRole = Qt::UserRole + 1;
 constexpr int kPointerRole = Qt::UserRole;
-constexpr int kFilledRole = Qt::UserRole + 2;  ///< a bound's text as the form filled it
+constexpr int kFilledRole = Qt::UserRole + 2;
+constexpr int kUnitRole =
+    Qt::UserRole +
+    3;  ///< a target's KPI unit (Kpi::unit)  ///< a bound's text as the form filled it
 
 /// How a target's bound is typed: waits in minutes, fractions in percent, else as the KPI is.
 struct BoundUnit {
@@ -34,12 +37,11 @@ struct BoundUnit {
     double perShown = 1;  ///< the KPI's units per shown unit
 };
 
-BoundUnit unitOf(const std::string& kpi) {
-    if (kpi.starts_with("wait_s")) return {QObject::tr("min"), 60};
-    if (kpi.find("allocation") != std::string::npos || kpi.find("share") != std::string::npos)
-        return {QStringLiteral("%"), 0.01};
-    if (kpi.starts_with("jobs_")) return {QObject::tr("jobs"), 1};
-    return {QString(), 1};
+/// By the unit the engine reports a KPI in (Kpi::unit).
+BoundUnit unitOf(const std::string& unit) {
+    if (unit == "s") return {QObject::tr("min"), 60};
+    if (unit == "fraction") return {QStringLiteral("%"), 0.01};
+    return {QString::fromStdString(unit), 1};
 }
 
 /// A target row: the KPI, of the fleet or of a team, and which way it must go.
@@ -47,6 +49,7 @@ struct TargetRow {
     std::string kpi;
     QString team;  ///< empty: the fleet's
     bool atMost = true;
+    std::string unit;  ///< the engine's (Kpi::unit): "s", "fraction", "jobs"
 };
 
 QString rowKey(const QString& kpi, const QString& team) {
@@ -67,11 +70,11 @@ double currentValue(const Results* results, const TargetRow& row) {
 /// The bound a row starts with: what the run on screen reached (the fleet's "as good as
 /// now"), rounded outward to what the unit shows; an hour of wait without a run.
 QString startingBound(const Results* results, const TargetRow& row) {
-    const BoundUnit unit = unitOf(row.kpi);
+    const BoundUnit unit = unitOf(row.unit);
     double v = currentValue(results, row) / unit.perShown;
-    if (!std::isfinite(v)) v = row.kpi.starts_with("wait_s") ? 60 : 0;
+    if (!std::isfinite(v)) v = row.unit == "s" ? 60 : 0;
     v = row.atMost ? std::ceil(v * 10) / 10 : std::floor(v * 10) / 10;
-    if (row.kpi.starts_with("wait_s")) v = std::max(v, 1.0);  // a zero wait is no target
+    if (row.unit == "s") v = std::max(v, 1.0);  // a zero wait is no target
     return QLocale::c().toString(v, 'g', 6);
 }
 
@@ -152,10 +155,10 @@ void PlanForm::fill(const Scenario& scenario, const Catalog& catalog, const Resu
             m_changes->item(r, 0)->checkState() == Qt::Checked, m_changes->item(r, 2)->text()};
     const bool first = m_targets->rowCount() == 0;
 
-    std::vector<TargetRow> rows{{"wait_s_p95", {}, true},
-                                {"wait_s_mean", {}, true},
-                                {"jobs_waiting_at_end", {}, true},
-                                {"allocation_mean", {}, false}};
+    std::vector<TargetRow> rows{{"wait_s_p95", {}, true, "s"},
+                                {"wait_s_mean", {}, true, "s"},
+                                {"jobs_waiting_at_end", {}, true, "jobs"},
+                                {"allocation_mean", {}, false, "fraction"}};
     QStringList teams;
     for (const TeamDef& t : scenario.teams)
         teams << QString::fromStdString(t.name);
@@ -164,7 +167,7 @@ void PlanForm::fill(const Scenario& scenario, const Catalog& catalog, const Resu
             if (!teams.contains(QString::fromStdString(g.name)))
                 teams << QString::fromStdString(g.name);
     for (const QString& team : teams)
-        rows.push_back({"wait_s_p95", team, true});
+        rows.push_back({"wait_s_p95", team, true, "s"});
     m_targets->setRowCount(0);
     for (const TargetRow& row : rows) {
         const int r = m_targets->rowCount();
@@ -175,6 +178,7 @@ void PlanForm::fill(const Scenario& scenario, const Catalog& catalog, const Resu
         auto* name = readOnly(label);
         name->setData(kKpiRole, QString::fromStdString(row.kpi));
         name->setData(kTeamRole, row.team);
+        name->setData(kUnitRole, QString::fromStdString(row.unit));
         const auto kept = keptTargets.find(rowKey(QString::fromStdString(row.kpi), row.team));
         const bool checked = kept != keptTargets.end()
                                  ? kept->second.first
@@ -187,7 +191,7 @@ void PlanForm::fill(const Scenario& scenario, const Catalog& catalog, const Resu
         auto* bound = new QTableWidgetItem(typed ? kept->second.second : filled);
         bound->setData(kFilledRole, filled);
         m_targets->setItem(r, 2, bound);
-        m_targets->setItem(r, 3, readOnly(unitOf(row.kpi).shown));
+        m_targets->setItem(r, 3, readOnly(unitOf(row.unit).shown));
     }
     m_targets->resizeColumnToContents(1);
     m_targets->resizeColumnToContents(3);
@@ -216,11 +220,13 @@ void PlanForm::fill(const Scenario& scenario, const Catalog& catalog, const Resu
                 n.pointer = groupPointer + "/count";
                 changes.push_back(n);
                 // Node types to choose from: this one first, then the catalog's others that
-                // the scenario's prices cover (all of them when it has none).
+                // the scenario's prices cover (all of them when it has none) and whose GPUs
+                // hold every job this one holds.
                 QStringList types{QString::fromStdString(group.nodeType)};
                 for (const NodeType& t : catalog.nodeTypes) {
                     if (t.id == group.nodeType) continue;
                     if (scenario.pricing && !scenario.pricing->find(t.gpuModel)) continue;
+                    if (!jobsFailingOn(scenario, catalog, group.nodeType, t.id).empty()) continue;
                     types << QString::fromStdString(t.id);
                 }
                 if (types.size() > 1)
@@ -294,7 +300,8 @@ std::variant<PlanQuestion, QString> PlanForm::question() const {
         if (!ok || !std::isfinite(shown))
             return tr("target %1: \"%2\" is not a number")
                 .arg(name->text(), m_targets->item(r, 2)->text());
-        const double bound = shown * unitOf(kpi).perShown;
+        const double bound =
+            shown * unitOf(name->data(kUnitRole).toString().toStdString()).perShown;
         const std::string text =
             (team.isEmpty() ? "" : "team:" + team.toStdString() + ":") + kpi +
             (m_targets->item(r, 1)->text() == QStringLiteral("≤") ? "<=" : ">=") +

@@ -165,13 +165,13 @@ private:
             runs.push_back(std::move(e));
     }
 
-    /// Fills the verdict from the replications so far; true when every target is decided
-    /// (met or missed by its whole interval), so no more replications are needed.
+    /// Fills the verdict from the replications so far; true when no more replications are
+    /// needed: every target decided (met or missed by its whole interval), or one missed.
     bool decide(const std::vector<std::vector<double>>& values, PlanVerdict& v) const {
         v.targets.clear();
         v.targetMet.clear();
         v.miss = 0;
-        bool allDecided = true;
+        bool allDecided = true, anyMissed = false;
         for (std::size_t t = 0; t < m_targets.size(); ++t) {
             const PlanTarget& target = m_targets[t];
             const MeanInterval i = meanInterval(values[t], m_options.confidence);
@@ -181,6 +181,7 @@ private:
             const bool met = atMost ? i.high <= target.bound : i.low >= target.bound;
             const bool missed = atMost ? i.low > target.bound : i.high < target.bound;
             allDecided = allDecided && (met || missed);
+            anyMissed = anyMissed || missed;
             v.targets.push_back(i);
             v.targetMet.push_back(met);
             const double past = atMost ? i.mean - target.bound : target.bound - i.mean;
@@ -189,7 +190,9 @@ private:
                                           : std::numeric_limits<double>::infinity();
         }
         v.met = std::all_of(v.targetMet.begin(), v.targetMet.end(), [](bool m) { return m; });
-        return allDecided;
+        // One target missed by its whole interval decides the candidate: more runs cannot
+        // make it meet every target.
+        return allDecided || anyMissed;
     }
 
     const std::vector<PlanTarget>& m_targets;
@@ -237,6 +240,24 @@ void descend(Judge& judge, const std::vector<std::size_t>& ranges, PlanCandidate
     }
 }
 
+/// The orders the ranges are lowered in: every permutation of up to three ranges (at most 6),
+/// else each rotation (as many as ranges).
+std::vector<std::vector<std::size_t>> descentOrders(std::vector<std::size_t> ranges) {
+    std::vector<std::vector<std::size_t>> orders;
+    if (ranges.size() <= 3) {
+        std::sort(ranges.begin(), ranges.end());
+        do
+            orders.push_back(ranges);
+        while (std::next_permutation(ranges.begin(), ranges.end()));
+        return orders;
+    }
+    for (std::size_t r = 0; r < ranges.size(); ++r) {
+        orders.push_back(ranges);
+        std::rotate(ranges.begin(), ranges.begin() + 1, ranges.end());
+    }
+    return orders;
+}
+
 }  // namespace
 
 PlanSearchResult searchPlan(const std::vector<PlanDimension>& dimensions,
@@ -282,12 +303,20 @@ PlanSearchResult searchPlan(const std::vector<PlanDimension>& dimensions,
             const std::size_t top = judge.judge(c);
             if (first || out.evaluated[top].miss < out.evaluated[closest].miss) closest = top;
             if (out.evaluated[top].met) {
-                try {
-                    descend(judge, ranges, c);
-                } catch (const SearchCapped&) {
-                    out.capped = true;
+                // Each order of lowering the ranges ends at a point no single range can
+                // improve; different orders end at different points of the boundary (fewer
+                // of one range, more of another), so every order is tried and the cheapest
+                // kept: the answer does not depend on the order the ranges were given in.
+                for (const std::vector<std::size_t>& order : descentOrders(ranges)) {
+                    PlanCandidate point = c;
+                    try {
+                        descend(judge, order, point);
+                    } catch (const SearchCapped&) {
+                        out.capped = true;
+                    }
+                    passing.push_back(judge.judge(point));  // judged: it passes where it stopped
+                    if (out.capped) break;
                 }
-                passing.push_back(judge.judge(c));  // judged: c passes wherever it stopped
                 if (out.capped) break;
             }
             // The next combination of choices; done after the last.
@@ -349,8 +378,14 @@ std::size_t planCandidateBound(const std::vector<PlanDimension>& dimensions) {
         perRound +=
             static_cast<std::size_t>(std::ceil(std::log2(static_cast<double>(d.size())))) + 1;
     }
+    // Each order of descent (descentOrders: every order of up to 3 ranges, else a rotation per
+    // range) lowers every range at most once a round, for as many rounds as ranges.
+    const double orders = ranges <= 1   ? 1
+                          : ranges == 2 ? 2
+                          : ranges == 3 ? 6
+                                        : static_cast<double>(ranges);
     const double bound =
-        static_cast<double>(combos) * (1.0 + static_cast<double>(ranges * perRound));
+        static_cast<double>(combos) * (1.0 + orders * static_cast<double>(ranges * perRound));
     const std::size_t grid = planGridSize(dimensions);
     return bound >= static_cast<double>(grid) ? grid : static_cast<std::size_t>(bound);
 }

@@ -16,8 +16,6 @@ using detail::JsonObject;
 
 namespace {
 
-constexpr std::size_t kMaxRunsInShard = 1'000'000;
-
 Json numberOrNull(double v) {
     return std::isfinite(v) ? Json(v) : Json(nullptr);
 }
@@ -28,6 +26,25 @@ double readNumberOrNull(const JsonNode& n) {
 }
 
 }  // namespace
+
+void checkPlanShardSize(const std::vector<PlanDimension>& dimensions, int replications,
+                        Shard shard) {
+    const std::size_t grid = planGridSize(dimensions);
+    if (grid > kMaxPlanGridCandidates)
+        throw InputError("--shard", "",
+                         "the ranges make more than 100,000,000 candidates for shards to run "
+                         "every one of: narrow them");
+    const std::size_t total = grid * static_cast<std::size_t>(replications);  // ≤ 1e10
+    const auto n = static_cast<std::size_t>(shard.count);
+    const std::size_t most = total / n + (total % n ? 1 : 0);
+    if (most > kMaxRunsPerPlanShard)
+        throw InputError(
+            "--shard", std::to_string(shard.index) + "/" + std::to_string(shard.count),
+            "a shard would hold up to " + std::to_string(most) +
+                " runs (at most 1,000,000): split into at least " +
+                std::to_string((total + kMaxRunsPerPlanShard - 1) / kMaxRunsPerPlanShard) +
+                " shards");
+}
 
 std::string writePlanShard(const PlanShardFile& file) {
     const PlanShardQuestion& q = file.question;
@@ -49,6 +66,8 @@ std::string writePlanShard(const PlanShardFile& file) {
                         {"objective", q.objective},
                         {"replications", q.replications},
                         {"baseline", q.baseline ? Json(*q.baseline) : Json(nullptr)},
+                        {"targetUnits", q.targetUnits},
+                        {"objectiveUnit", q.objectiveUnit},
                         {"gpuplan", q.gpuplanVersion},
                         {"scenarioFnv64", q.scenarioFnv64},
                         {"catalogFnv64", q.catalogFnv64}}},
@@ -103,11 +122,17 @@ PlanShardFile readPlanShard(std::string_view text, const std::string& sourceName
             c.push_back(indices[d].integer(0, dims[d].size() - 1));
         q.baseline = std::move(c);
     }
+    const JsonNode units = question.required("targetUnits");
+    for (const JsonNode& u : units.array(64))
+        q.targetUnits.push_back(u.string(32));
+    if (q.targetUnits.size() != q.targets.size())
+        units.fail("expected a unit per target (" + std::to_string(q.targets.size()) + ")");
+    q.objectiveUnit = question.required("objectiveUnit").string(32);
     q.gpuplanVersion = question.required("gpuplan").string(64);
     q.scenarioFnv64 = question.required("scenarioFnv64").string(16);
     q.catalogFnv64 = question.required("catalogFnv64").string(16);
     question.finish();
-    if (planGridSize(dims) > 100'000'000) vary.fail("more than 100,000,000 candidates");
+    if (planGridSize(dims) > kMaxPlanGridCandidates) vary.fail("more than 100,000,000 candidates");
     JsonObject shard = root.required("shard").object();
     out.shard.count = static_cast<int>(shard.required("count").integer(1, 100000));
     out.shard.index = static_cast<int>(shard.required("index").integer(1, out.shard.count));
@@ -115,7 +140,7 @@ PlanShardFile readPlanShard(std::string_view text, const std::string& sourceName
 
     const auto reps = static_cast<std::size_t>(q.replications);
     const std::size_t grid = planGridSize(dims);
-    for (const JsonNode& run : root.required("runs").array(kMaxRunsInShard)) {
+    for (const JsonNode& run : root.required("runs").array(kMaxRunsPerPlanShard)) {
         JsonObject o = run.object();
         PlanCandidate c;
         const std::vector<JsonNode> indices = o.required("candidate").array(dims.size());

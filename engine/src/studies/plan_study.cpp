@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <mutex>
 #include <thread>
 
@@ -31,6 +32,31 @@ std::string joined(const std::vector<std::string>& names) {
     return out;
 }
 
+/// A whole number the scenario sets, exactly (at most 10^15 either way: counts, quotas), or
+/// nullopt: a real with a fraction, a bool, a string, or one too large to be a count.
+std::optional<long long> wholeValue(const Json& v) {
+    constexpr double kMost = 1e15;
+    if (v.is_boolean() || !v.is_number()) return std::nullopt;
+    if (v.is_number_unsigned()) {
+        const auto u = v.get<std::uint64_t>();
+        if (static_cast<double>(u) > kMost) return std::nullopt;
+        return static_cast<long long>(u);
+    }
+    if (v.is_number_integer()) {
+        const auto i = v.get<long long>();
+        if (std::abs(static_cast<double>(i)) > kMost) return std::nullopt;
+        return i;
+    }
+    const double d = v.get<double>();
+    if (!std::isfinite(d) || std::floor(d) != d || std::abs(d) > kMost) return std::nullopt;
+    return static_cast<long long>(d);
+}
+
+int coresFor(int threads) {
+    return threads > 0 ? threads
+                       : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
 std::vector<std::string> pointersOf(const PlanQuestion& q) {
     std::vector<std::string> out;
     for (const PlanDimension& d : q.dimensions)
@@ -39,6 +65,29 @@ std::vector<std::string> pointersOf(const PlanQuestion& q) {
 }
 
 }  // namespace
+
+std::vector<std::string> planValuesIn(std::string_view scenarioJson,
+                                      const std::vector<PlanDimension>& dimensions) {
+    std::vector<std::string> out;
+    const Json doc = Json::parse(scenarioJson, nullptr, false);
+    for (const PlanDimension& d : dimensions) {
+        std::string value;
+        try {
+            const Json::json_pointer pointer(d.pointer);
+            if (!doc.is_discarded() && doc.contains(pointer)) {
+                const Json& v = doc.at(pointer);
+                if (d.isChoice() && v.is_string()) value = v.get<std::string>();
+                if (!d.isChoice())
+                    if (const std::optional<long long> whole = wholeValue(v))
+                        value = std::to_string(*whole);
+            }
+        } catch (const nlohmann::json::exception&) {
+            value.clear();
+        }
+        out.push_back(value);
+    }
+    return out;
+}
 
 PlanStudy::PlanStudy(std::string scenarioText, std::filesystem::path scenarioFile,
                      PlanQuestion question, const Catalog& catalog, LoadOptions loadOptions)
@@ -69,6 +118,15 @@ PlanStudy::PlanStudy(std::string scenarioText, std::filesystem::path scenarioFil
                 throw InputError(kVary, d.text,
                                  "sets the same place as " + m_question.dimensions[b].text);
         }
+        if (d.pointer == "/seed")
+            throw InputError(kVary, d.text,
+                             "the planner runs every candidate on the same seeds (common random "
+                             "numbers); a seed is not a change to plan");
+        for (const char* measured : {"/horizonS", "/warmupS", "/sampleIntervalS", "/replications"})
+            if (d.pointer == measured)
+                throw InputError(kVary, d.text,
+                                 std::string(measured + 1) +
+                                     " changes what is measured, not the fleet or its rules");
         const Json* value = nullptr;
         try {
             const Json::json_pointer pointer(d.pointer);
@@ -85,11 +143,8 @@ PlanStudy::PlanStudy(std::string scenarioText, std::filesystem::path scenarioFil
                              "a choice sets a string, and " + d.pointer + " in " + file + " is " +
                                  value->dump());
         // A whole number written as 64.0 (scenario_write writes quotas as reals) is one too.
-        const bool whole = value->is_number_integer() ||
-                           (value->is_number_float() && std::isfinite(value->get<double>()) &&
-                            std::floor(value->get<double>()) == value->get<double>() &&
-                            std::abs(value->get<double>()) < 1e15);
-        if (!d.isChoice() && (!whole || value->is_boolean()))
+        const std::optional<long long> whole = wholeValue(*value);
+        if (!d.isChoice() && !whole)
             throw InputError(kVary, d.text,
                              "a range sets an integer, and " + d.pointer + " in " + file + " is " +
                                  value->dump());
@@ -100,12 +155,13 @@ PlanStudy::PlanStudy(std::string scenarioText, std::filesystem::path scenarioFil
             if (it != d.choices.end()) index = it - d.choices.begin();
             m_current.push_back(value->get<std::string>());
         } else {
-            const auto v = static_cast<long long>(value->get<double>());
-            if (v >= d.lo && v <= d.hi) index = v - d.lo;
-            m_current.push_back(std::to_string(v));
+            if (*whole >= d.lo && *whole <= d.hi) index = *whole - d.lo;
+            m_current.push_back(std::to_string(*whole));
         }
         m_baseline.push_back(index);
     }
+
+    checkNodeTypeChoices(catalog);
 
     // The top of every combination of choices: a valid scenario, and the costliest run.
     std::vector<std::size_t> choiceDims;
@@ -161,16 +217,114 @@ PlanStudy::PlanStudy(std::string scenarioText, std::filesystem::path scenarioFil
     } else {
         throw InputError(kObjective, m_objectiveName, "expected cost, gpus or power");
     }
-    for (const TeamDef& t : first.teams)
-        m_teams.push_back(t.name);
+    readWhatRunsReport(first);
 
-    // The budget holds for every run the search could make.
-    if (const std::string excess = budgetExcess(searchCost(2), m_load.budget); !excess.empty())
+    // The budget holds for every run the search could make, as many at once as it runs.
+    if (const std::string excess = budgetExcess(searchCost(0), m_load.budget); !excess.empty())
         throw InputError(
             file, "",
             "the plan's search would make up to " + std::to_string(runBound()) + " runs (" +
                 std::to_string(planCandidateBound(m_question.dimensions) + 1) + " candidates × " +
                 std::to_string(m_question.replications) + " replications): " + excess);
+}
+
+std::string jobsFailingOn(const Scenario& scenario, const Catalog& catalog,
+                          const std::string& nodeTypeNow, const std::string& nodeType) {
+    const auto gpuOf = [&](const std::string& id) -> const GpuModel* {
+        const NodeType* type = catalog.findNodeType(id);
+        if (!type) type = scenario.findNodeType(id);
+        return type ? catalog.findGpu(type->gpuModel) : nullptr;
+    };
+    const GpuModel* now = gpuOf(nodeTypeNow);
+    const GpuModel* gpu = gpuOf(nodeType);
+    if (!gpu || gpu->hbmGb <= 0) return {};  // the reader names an unknown type at the candidate
+    std::string reason;
+    // A job whose memory does not fit a GPU crash-loops there and then fails: a fleet of such
+    // GPUs would meet a wait target by failing the jobs that wait. One that does not fit the
+    // type now fails already.
+    const auto check = [&](const JobTraitsDef& traits, const std::string& what) {
+        if (!reason.empty() || (traits.gpuModel && *traits.gpuModel != gpu->id)) return;
+        if (traits.memoryGbPerGpu <= gpu->hbmGb) return;
+        if (now && traits.memoryGbPerGpu > now->hbmGb) return;
+        char need[96];
+        std::snprintf(need, sizeof need, " asks %g GB per GPU, and %s's GPUs hold %g GB",
+                      traits.memoryGbPerGpu, nodeType.c_str(), gpu->hbmGb);
+        reason = what + need;
+    };
+    for (const JobClassDef& c : scenario.jobClasses)
+        check(c.traits, "job class " + c.name);
+    for (const JobDef& j : scenario.jobs)
+        check(j.traits, "job " + j.name);
+    return reason;
+}
+
+void PlanStudy::checkNodeTypeChoices(const Catalog& catalog) const {
+    for (std::size_t k = 0; k < m_question.dimensions.size(); ++k) {
+        const PlanDimension& d = m_question.dimensions[k];
+        if (!d.isChoice() || !d.pointer.ends_with("/nodeType")) continue;
+        for (const std::string& id : d.choices)
+            if (const std::string why = jobsFailingOn(m_scenario, catalog, m_current[k], id);
+                !why.empty())
+                throw InputError(kVary, d.text,
+                                 why +
+                                     ": its jobs would crash-loop there (a plan must not meet "
+                                     "its targets by failing jobs)");
+    }
+}
+
+void PlanStudy::readWhatRunsReport(const Scenario& top) {
+    // The teams: the scenario's, its job sources', its traces' (with their prefix).
+    const auto addTeam = [this](const std::string& team) {
+        if (!team.empty() && std::find(m_teams.begin(), m_teams.end(), team) == m_teams.end())
+            m_teams.push_back(team);
+    };
+    for (const TeamDef& t : top.teams)
+        addTeam(t.name);
+    for (const JobClassDef& c : top.jobClasses)
+        addTeam(c.traits.team);
+    for (const JobDef& j : top.jobs)
+        addTeam(j.traits.team);
+    for (const TraceDef& t : top.traces)
+        if (t.data)
+            for (const std::string& team : t.data->teams)
+                addTeam(t.teamPrefix + team);
+    // The KPIs a run reports depend on what the scenario holds (prices, spot, failures), not
+    // on how long it runs: a short run of the top candidate names them and their units.
+    Scenario probe = top;
+    probe.warmupS = 0;
+    probe.horizonS = std::min(top.horizonS, 2 * top.sampleIntervalS);
+    RunOptions run;
+    run.checkInvariants = false;
+    run.maxPendingEntriesPerSample = 0;
+    const Results probed = simulate(probe, run);
+    std::vector<std::string> fleetNames, teamNames;
+    for (const Kpi& k : probed.kpis)
+        fleetNames.push_back(k.name);
+    GroupKpis team;
+    if (top.pricing) team.costUsd = 0;  // a priced run's teams have a chargeback
+    const std::vector<Kpi> teamKpis = teamKpiList(team);
+    for (const Kpi& k : teamKpis)
+        teamNames.push_back(k.name);
+    for (const PlanTarget& t : m_question.targets) {
+        if (!t.team.empty() && std::find(m_teams.begin(), m_teams.end(), t.team) == m_teams.end())
+            throw InputError(kTarget, t.text,
+                             "no team \"" + t.team + "\" (the teams: " + joined(m_teams) + ")");
+        const std::vector<Kpi>& list = t.team.empty() ? probed.kpis : teamKpis;
+        const auto k = std::find_if(list.begin(), list.end(),
+                                    [&t](const Kpi& kpi) { return kpi.name == t.kpi; });
+        if (k == list.end())
+            throw InputError(kTarget, t.text,
+                             t.team.empty() ? "the runs report no KPI \"" + t.kpi +
+                                                  "\" (they report " + joined(fleetNames) + ")"
+                                            : "a team has no KPI \"" + t.kpi +
+                                                  "\" (a team's KPIs: " + joined(teamNames) + ")");
+        m_targetUnits.push_back(k->unit);
+    }
+    const Kpi* objective = probed.findKpi(m_objectiveKpi);
+    if (!objective)
+        throw InputError(kObjective, m_objectiveName,
+                         "the runs report no KPI \"" + m_objectiveKpi + "\" to minimise");
+    m_objectiveUnit = objective->unit;
 }
 
 std::string PlanStudy::valueJson(std::size_t dimension, long long index) const {
@@ -262,7 +416,7 @@ std::optional<PlanCandidate> PlanStudy::baseline() const {
 RunCost PlanStudy::costOfRuns(std::size_t runCount, int threads) const {
     RunCost c = m_costliestRun;
     const auto runs = static_cast<double>(runCount);
-    const double atOnce = std::clamp<double>(threads, 1, m_question.replications);
+    const double atOnce = std::clamp<double>(coresFor(threads), 1, m_question.replications);
     c.runs = runs;
     c.memoryBytes = m_costliestRun.memoryBytes * atOnce;
     c.workOps = m_costliestRun.workOps * runs;
@@ -274,11 +428,6 @@ RunCost PlanStudy::costOfRuns(std::size_t runCount, int threads) const {
 }
 
 namespace {
-
-int coresFor(int threads) {
-    return threads > 0 ? threads
-                       : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-}
 
 /// Runs a batch on up to `threads` threads, each distinct candidate's scenario read once.
 std::optional<std::vector<PlanEvaluation>> runBatch(const PlanStudy& study,

@@ -4,7 +4,8 @@
 //
 // {"format": "gpuplan-plan-shard", "formatVersion": 1,
 //  "question": {"targets": [EXPR...], "vary": [SPEC...], "objective": NAME, "replications": N,
-//               "baseline": [i...] or null, "gpuplan": VERSION, "scenarioFnv64": HEX,
+//               "baseline": [i...] or null, "targetUnits": [UNIT...], "objectiveUnit": UNIT,
+//               "gpuplan": VERSION, "scenarioFnv64": HEX,
 //               "catalogFnv64": HEX},
 //  "shard": {"index": K, "count": N},
 //  "runs": [{"candidate": [i...], "replication": r, "targets": [x...], "objective": x}, ...]}
@@ -28,6 +29,8 @@ struct PlanShardQuestion {
     std::string objective;             ///< "cost", "gpus", "power"
     int replications = 5;
     std::optional<PlanCandidate> baseline;  ///< the scenario's own values (PlanStudy)
+    std::vector<std::string> targetUnits;   ///< the units runs report each target's KPI in
+    std::string objectiveUnit;
     std::string gpuplanVersion;
     std::string scenarioFnv64;
     std::string catalogFnv64;
@@ -40,6 +43,16 @@ struct PlanShardFile {
     Shard shard;
     PlanRunTable runs;
 };
+
+/// The most a plan's grid may hold (candidates) and a shard file (runs): what the reader
+/// accepts, and what a shard checks before it runs.
+inline constexpr std::size_t kMaxPlanGridCandidates = 100'000'000;
+inline constexpr std::size_t kMaxRunsPerPlanShard = 1'000'000;
+
+/// Throws InputError ("--shard") when shard K/N of every run of `dimensions` × `replications`
+/// would hold more than a shard file may, or the grid more than it may.
+void checkPlanShardSize(const std::vector<PlanDimension>& dimensions, int replications,
+                        Shard shard);
 
 std::string writePlanShard(const PlanShardFile& file);
 /// Reads strictly: unknown keys, a candidate outside the dimensions, a replication out of

@@ -35,12 +35,14 @@ struct PlanQuestion {
 
 class PlanStudy {
 public:
-    /// Checks the question against the scenario before anything runs, throwing InputError:
+    /// Checks the question against the scenario before the search runs, throwing InputError:
     /// at least one target and one dimension, each pointer naming a value the scenario sets
-    /// (an integer for a range, a string for a choice) and no pointer twice or inside
-    /// another, a named team the scenario or its traces have, an objective the scenario can
-    /// report (cost needs prices), the search's runs within the budget (its estimate named),
-    /// and the top candidate of every combination of choices a valid scenario.
+    /// (an integer for a range, a string for a choice; not the seed nor what sets the
+    /// measurement) and no pointer twice or inside another, the top candidate of every
+    /// combination of choices and the bottom of the ranges valid scenarios, a named team the
+    /// scenario, its job sources or its traces have, KPIs and an objective the runs report (a
+    /// short run of the top candidate names them; cost needs prices), and the search's runs
+    /// within the budget (its estimate named).
     PlanStudy(std::string scenarioText, std::filesystem::path scenarioFile, PlanQuestion question,
               const Catalog& catalog, LoadOptions loadOptions);
 
@@ -51,6 +53,9 @@ public:
     /// "cost", "gpus" or "power", and the KPI it reads.
     const std::string& objectiveName() const { return m_objectiveName; }
     const std::string& objectiveKpi() const { return m_objectiveKpi; }
+    /// The units the runs report the targets' KPIs and the objective in ("s", "usd", …).
+    const std::string& targetUnit(std::size_t target) const { return m_targetUnits[target]; }
+    const std::string& objectiveUnit() const { return m_objectiveUnit; }
 
     /// A dimension's value at `index` as JSON text: 12, or "dgx-h100" with its quotes.
     std::string valueJson(std::size_t dimension, long long index) const;
@@ -75,10 +80,17 @@ public:
     /// its costliest candidate's), with `threads` runs at once in memory.
     std::size_t runBound() const;
     RunCost searchCost(int threads) const { return costOfRuns(runBound(), threads); }
-    /// `runs` runs at the costliest candidate's estimate, `threads` at once in memory.
+    /// `runs` runs at the costliest candidate's estimate, `threads` at once in memory (0: as
+    /// many as the machine has cores; never more than the replications).
     RunCost costOfRuns(std::size_t runs, int threads) const;
 
 private:
+    /// The teams the question may name, and the KPIs a run reports (a short run of `top`):
+    /// a target or objective no run can report is refused here, before the search.
+    void readWhatRunsReport(const Scenario& top);
+    /// A node type to choose whose GPUs hold less memory than a job asks is refused.
+    void checkNodeTypeChoices(const Catalog& catalog) const;
+
     std::string m_scenarioText;
     std::filesystem::path m_scenarioFile;
     PlanQuestion m_question;
@@ -86,11 +98,25 @@ private:
     LoadOptions m_load;
     Scenario m_scenario;
     std::string m_objectiveName, m_objectiveKpi;
-    std::vector<std::string> m_teams;  ///< the scenario's teams (others come from traces)
+    std::vector<std::string> m_teams;  ///< the scenario's, its job sources' and traces' teams
+    std::vector<std::string> m_targetUnits;
+    std::string m_objectiveUnit;
     PlanCandidate m_baseline;
     std::vector<std::string> m_current;
     RunCost m_costliestRun;  ///< of the top candidates
 };
+
+/// Why a node group of type `nodeTypeNow` may not become `nodeType` in a plan: a job (class)
+/// it could run that fits the type now but not the new one's GPU memory, which would fail it
+/// ("job class pretrain asks 72 GB per GPU, and dgx-a100's GPUs hold 40 GB"); empty when none.
+std::string jobsFailingOn(const Scenario& scenario, const Catalog& catalog,
+                          const std::string& nodeTypeNow, const std::string& nodeType);
+
+/// Each dimension's value in `scenarioJson` for a person (12, dgx-h100), as
+/// PlanStudy::currentValues reads them; empty where the place is gone or holds another kind
+/// (an edit since: a plan found for the scenario as it was must not land elsewhere).
+std::vector<std::string> planValuesIn(std::string_view scenarioJson,
+                                      const std::vector<PlanDimension>& dimensions);
 
 /// Runs the search on `threads` threads (0: every core); what comes out does not depend on
 /// them. `progress` gets a fraction of the bound on runs (it may finish early).
