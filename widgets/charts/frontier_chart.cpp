@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "format/kpi_format.hpp"
+#include "axis_scale.hpp"
 
 namespace gpuplan::ui {
 
@@ -23,29 +23,6 @@ const QColor kMetColor(0x2c, 0xa0, 0x2c);
 const QColor kMissedColor(0x9a, 0x9a, 0x9a);
 const QColor kChosenColor(0x1f, 0x4e, 0x79);
 const QColor kNowColor(0xe1, 0x57, 0x59);
-
-/// How a unit reads on an axis: fractions in percent, long times in hours or minutes, money
-/// in thousands.
-struct Scale {
-    double factor = 1;
-    QString suffix;
-};
-
-Scale scaleFor(const QString& unit, double largest) {
-    if (unit == QLatin1String("fraction")) return {100, QStringLiteral("%")};
-    if (unit == QLatin1String("s"))
-        return largest >= 7200  ? Scale{1 / 3600.0, QStringLiteral("h")}
-               : largest >= 120 ? Scale{1 / 60.0, QStringLiteral("min")}
-                                : Scale{1, QStringLiteral("s")};
-    if (unit == QLatin1String("usd"))
-        return largest >= 1e6   ? Scale{1e-6, QStringLiteral("$M")}
-               : largest >= 1e4 ? Scale{1e-3, QStringLiteral("$k")}
-                                : Scale{1, QStringLiteral("$")};
-    if (unit == QLatin1String("gpu_h"))
-        return largest >= 1e4 ? Scale{1e-3, QStringLiteral("k GPU-h")}
-                              : Scale{1, QStringLiteral("GPU-h")};
-    return {1, unit};
-}
 
 /// An axis range around [low, high] with a little room, never empty.
 std::pair<double, double> padded(double low, double high) {
@@ -159,7 +136,7 @@ void FrontierChart::setFrontier(const Axis& objective, const Axis& target, doubl
         xMax = std::max(xMax, std::abs(p.objective));
         if (std::isfinite(p.target)) yMax = std::max(yMax, std::abs(p.target));
     }
-    const Scale xs = scaleFor(objective.unit, xMax), ys = scaleFor(target.unit, yMax);
+    const AxisScale xs = axisScaleFor(objective.unit, xMax), ys = axisScaleFor(target.unit, yMax);
     m_met->clear();
     m_missed->clear();
     m_chosenMark->clear();
@@ -192,8 +169,8 @@ void FrontierChart::setFrontier(const Axis& objective, const Axis& target, doubl
     m_y->applyNiceNumbers();
     x0 = m_x->min();
     x1 = m_x->max();
-    m_x->setTitleText(QStringLiteral("%1 (%2)").arg(objective.title, xs.suffix));
-    m_y->setTitleText(QStringLiteral("%1 (%2)").arg(target.title, ys.suffix));
+    m_x->setTitleText(QStringLiteral("%1 (%2)").arg(objective.title, xs.title));
+    m_y->setTitleText(QStringLiteral("%1 (%2)").arg(target.title, ys.title));
     m_bound->append(x0, targetBound * ys.factor);
     m_bound->append(x1, targetBound * ys.factor);
     m_caption->setText(tr("%1 against %2: <span style='color:%3'>●</span> meets every target, "

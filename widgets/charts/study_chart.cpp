@@ -13,28 +13,10 @@
 #include <cmath>
 #include <limits>
 
+#include "axis_scale.hpp"
 #include "format/kpi_format.hpp"
 
 namespace gpuplan::ui {
-
-namespace {
-
-/// How a KPI's unit reads on an axis: fractions as percent, long times in hours.
-struct AxisScale {
-    double factor = 1;
-    QString title;
-};
-
-AxisScale scaleFor(const QString& unit, double largest) {
-    if (unit == QLatin1String("fraction")) return {100, QStringLiteral("%")};
-    if (unit == QLatin1String("s"))
-        return largest >= 7200  ? AxisScale{1 / 3600.0, QStringLiteral("h")}
-               : largest >= 120 ? AxisScale{1 / 60.0, QStringLiteral("min")}
-                                : AxisScale{1, QStringLiteral("s")};
-    return {1, unit};
-}
-
-}  // namespace
 
 StudyChart::StudyChart(QWidget* parent) : QWidget(parent), m_layout(new QVBoxLayout(this)) {
     m_layout->setContentsMargins(0, 0, 0, 0);
@@ -72,7 +54,7 @@ void StudyChart::setCurves(const QString& parameter, const std::vector<double>& 
             if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
         for (double v : c.mean)
             if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
-        const AxisScale scale = scaleFor(c.unit, largest);
+        const AxisScale scale = axisScaleFor(c.unit, largest);
         auto* chart = new QChart;
         chart->setTitle(kpiLabel(c.kpi.toStdString()));
         chart->legend()->hide();

@@ -2,30 +2,25 @@
 #include "gpuplan/studies/plan_words.hpp"
 
 #include <charconv>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 namespace gpuplan {
 
 namespace {
 
-/// A pointer's tokens ("/a/b/0" → a, b, 0), unescaped as RFC 6901 says.
+/// A pointer's tokens ("/a/b/0" → a, b, 0), unescaped as RFC 6901 says (nlohmann's reading,
+/// the one the scenario reader and the sweeps use); none for text that is no pointer.
 std::vector<std::string> tokensOf(const std::string& pointer) {
     std::vector<std::string> out;
-    if (pointer.empty() || pointer[0] != '/') return out;
-    std::string token;
-    for (std::size_t i = 1; i <= pointer.size(); ++i) {
-        if (i == pointer.size() || pointer[i] == '/') {
-            out.push_back(token);
-            token.clear();
-        } else if (pointer[i] == '~' && i + 1 < pointer.size() && pointer[i + 1] == '1') {
-            token += '/';
-            ++i;
-        } else if (pointer[i] == '~' && i + 1 < pointer.size() && pointer[i + 1] == '0') {
-            token += '~';
-            ++i;
-        } else {
-            token += pointer[i];
+    try {
+        nlohmann::json::json_pointer p(pointer);
+        while (!p.empty()) {
+            out.insert(out.begin(), p.back());
+            p.pop_back();
         }
+    } catch (const nlohmann::json::exception&) {
+        out.clear();
     }
     return out;
 }
