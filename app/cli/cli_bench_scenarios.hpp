@@ -39,7 +39,7 @@ std::vector<GeneratedScenario> adversarialScenarios();
 /// by quota and borrowing) and with fair sharing, reclaim and priority preemption.
 std::vector<GeneratedScenario> quotaScenarios();
 
-/// The planner's benchmark (issue 31): a one-pool fleet of 1 to 40 racks of 4 DGX H100 (32
+/// The planner's benchmark: a one-pool fleet of 1 to 40 racks of 4 DGX H100 (32
 /// to 1,280 GPUs), a week of about 150,000 jobs (Poisson, 893 an hour; 1, 2, 4 or 8 GPUs,
 /// 2.4 on average; exponential run times of mean 15 min: 536 busy GPUs offered, so the
 /// answer lies mid-range), its rack count the dimension to size.

@@ -187,3 +187,13 @@ for _ in $(seq 120); do  # 60 s
 done
 [ "$state" = idle ] || fail "node $node not idle after 60 s (sinfo says \"$state\")"
 echo "ok: slurmctld (port $ctld_port) and slurmd (port $slurmd_port): $node idle"
+
+# Waits until the queue is empty (the submitted jobs ended: no accounting, so no sacct), at
+# most 90 s, then says so or fails.
+wait_for_empty_queue() {
+    for _ in $(seq 180); do
+        [ -z "$(squeue -h 2>/dev/null)" ] && break
+        sleep 0.5
+    done
+    [ -z "$(squeue -h)" ] && echo "ok: queue empty" || fail "jobs still queued after 90 s: $(squeue)"
+}

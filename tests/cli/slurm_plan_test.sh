@@ -21,11 +21,7 @@ merge=$(sbatch --parsable --dependency="afterok:$array" --kill-on-invalid-dep=ye
     --output="$T/log/merge.out" "$script" merge "$T/out") || fail "sbatch of the merge refused"
 echo "ok: submitted array job $array (3 tasks) and merge job $merge"
 
-for _ in $(seq 180); do  # 90 s
-    [ -z "$(squeue -h 2>/dev/null)" ] && break
-    sleep 0.5
-done
-[ -z "$(squeue -h)" ] && echo "ok: queue empty" || fail "jobs still queued after 90 s: $(squeue)"
+wait_for_empty_queue
 for k in 1 2 3; do
     [ -s "$T/out/plan-shard-$k-of-3.json" ] && echo "ok: shard $k/3 ran (task $((k - 1)))" ||
         fail "no plan-shard-$k-of-3.json: array task $((k - 1)) did not finish: $(cat "$T/log/task-$((k - 1)).out" 2>/dev/null)"

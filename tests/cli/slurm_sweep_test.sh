@@ -33,12 +33,7 @@ merge=$(sbatch --parsable --dependency="afterok:$array" --kill-on-invalid-dep=ye
     --output="$T/log/merge.out" "$script" merge "$T/out") || fail "sbatch of the merge refused"
 echo "ok: submitted array job $array (3 tasks) and merge job $merge"
 
-# No accounting, so no sacct: the jobs are done when squeue no longer lists them.
-for _ in $(seq 180); do  # 90 s
-    [ -z "$(squeue -h 2>/dev/null)" ] && break
-    sleep 0.5
-done
-[ -z "$(squeue -h)" ] && echo "ok: queue empty" || fail "jobs still queued after 90 s: $(squeue)"
+wait_for_empty_queue
 
 for k in 1 2 3; do
     [ -s "$T/out/shard-$k/runs.csv" ] && echo "ok: shard $k/3 ran (task $((k - 1)))" ||

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -349,52 +351,24 @@ std::optional<PlanEvaluation> PlanStudy::evaluate(const Scenario& scenario, int 
     run.maxPendingEntriesPerSample = 0;  // only KPIs are read
     const Results results = simulate(scenario, run, {}, stop);
     if (results.stopped) return std::nullopt;
-    const auto fleetKpi = [&](const std::string& name, const char* option,
-                              const std::string& text) {
-        const Kpi* k = results.findKpi(name);
-        if (!k) {
-            std::vector<std::string> names;
-            for (const Kpi& kpi : results.kpis)
-                names.push_back(kpi.name);
-            throw InputError(
-                option, text,
-                "the runs report no KPI \"" + name + "\" (they report " + joined(names) + ")");
-        }
-        return k->value;
-    };
+    // The names were checked before the search (readWhatRunsReport): a KPI a run lacks
+    // reads NaN, which no interval counts.
     PlanEvaluation e;
     for (const PlanTarget& t : m_question.targets) {
         if (t.team.empty()) {
-            e.targetValues.push_back(fleetKpi(t.kpi, kTarget, t.text));
+            e.targetValues.push_back(results.kpi(t.kpi));
             continue;
         }
+        // A team that submitted nothing in this run has an idle team's KPIs (0 GPU-hours, no
+        // wait measured).
         const auto team = std::find_if(results.teamKpis.begin(), results.teamKpis.end(),
                                        [&t](const GroupKpis& g) { return g.name == t.team; });
-        std::vector<std::string> known = m_teams;
-        for (const GroupKpis& g : results.teamKpis)
-            if (std::find(known.begin(), known.end(), g.name) == known.end())
-                known.push_back(g.name);
-        if (team == results.teamKpis.end() &&
-            std::find(m_teams.begin(), m_teams.end(), t.team) == m_teams.end())
-            throw InputError(kTarget, t.text,
-                             "no team \"" + t.team + "\" (the teams: " + joined(known) + ")");
-        // A team that submitted nothing in this run: its KPIs are those of an idle team.
-        const std::vector<Kpi> kpis =
-            teamKpiList(team != results.teamKpis.end() ? *team : GroupKpis{});
-        const auto k = std::find_if(kpis.begin(), kpis.end(),
-                                    [&t](const Kpi& kpi) { return kpi.name == t.kpi; });
-        if (k == kpis.end()) {
-            std::vector<std::string> names;
-            for (const Kpi& kpi : teamKpiList(GroupKpis{}))
-                names.push_back(kpi.name);
-            if (results.findKpi("cost_usd")) names.push_back("cost_usd");
-            throw InputError(
-                kTarget, t.text,
-                "a team has no KPI \"" + t.kpi + "\" (a team's KPIs: " + joined(names) + ")");
-        }
-        e.targetValues.push_back(k->value);
+        double value = std::numeric_limits<double>::quiet_NaN();
+        for (const Kpi& k : teamKpiList(team != results.teamKpis.end() ? *team : GroupKpis{}))
+            if (k.name == t.kpi) value = k.value;
+        e.targetValues.push_back(value);
     }
-    e.objective = fleetKpi(m_objectiveKpi, kObjective, m_objectiveName);
+    e.objective = results.kpi(m_objectiveKpi);
     return e;
 }
 
@@ -429,29 +403,39 @@ RunCost PlanStudy::costOfRuns(std::size_t runCount, int threads) const {
 
 namespace {
 
-/// Runs a batch on up to `threads` threads, each distinct candidate's scenario read once.
+/// The scenarios of the last batch's candidates: racing asks the next replications of the same
+/// candidate in the next batch, and reading a scenario may read its trace files again.
+using ReadScenarios = std::vector<std::pair<PlanCandidate, std::shared_ptr<const Scenario>>>;
+
+/// Runs a batch on up to `threads` threads, each distinct candidate's scenario read once (or
+/// kept from the batch before, `read`, which then holds this batch's).
 std::optional<std::vector<PlanEvaluation>> runBatch(const PlanStudy& study,
                                                     const std::vector<PlanRun>& runs, int threads,
+                                                    ReadScenarios& read,
                                                     const std::function<void()>& oneDone,
                                                     std::stop_token stop) {
-    std::vector<Scenario> scenarios;
-    std::vector<std::size_t> scenarioOf(runs.size());
-    std::vector<const PlanCandidate*> read;
+    ReadScenarios now;
+    std::vector<const Scenario*> scenarioOf(runs.size());
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        auto it = std::find_if(read.begin(), read.end(),
-                               [&](const PlanCandidate* c) { return *c == runs[i].candidate; });
-        if (it == read.end()) {
-            scenarios.push_back(study.scenarioAt(runs[i].candidate));
-            it = read.insert(read.end(), &runs[i].candidate);
+        const auto same = [&](const auto& entry) { return entry.first == runs[i].candidate; };
+        auto it = std::find_if(now.begin(), now.end(), same);
+        if (it == now.end()) {
+            const auto before = std::find_if(read.begin(), read.end(), same);
+            now.emplace_back(runs[i].candidate, before != read.end()
+                                                    ? before->second
+                                                    : std::make_shared<const Scenario>(
+                                                          study.scenarioAt(runs[i].candidate)));
+            it = now.end() - 1;
         }
-        scenarioOf[i] = static_cast<std::size_t>(it - read.begin());
+        scenarioOf[i] = it->second.get();
     }
+    read = now;
     std::vector<PlanEvaluation> out(runs.size());
     const bool finished = runInParallel(
         runs.size(), threads,
         [&](std::size_t i, std::stop_token runStop) {
             std::optional<PlanEvaluation> e =
-                study.evaluate(scenarios[scenarioOf[i]], runs[i].replication, runStop);
+                study.evaluate(*scenarioOf[i], runs[i].replication, runStop);
             if (!e) return false;
             out[i] = std::move(*e);
             if (oneDone) oneDone();
@@ -475,8 +459,9 @@ PlanSearchResult runPlanStudy(const PlanStudy& study, int threads, const Progres
         ++done;
         if (progress) progress(std::min(0.99, static_cast<double>(done) / bound));
     };
+    ReadScenarios read;
     const PlanBatchEvaluator evaluate = [&](const std::vector<PlanRun>& runs) {
-        return runBatch(study, runs, cores, oneDone, stop);
+        return runBatch(study, runs, cores, read, oneDone, stop);
     };
     PlanSearchResult result = searchPlan(study.question().dimensions, study.question().targets,
                                          evaluate, study.searchOptions(cores));
@@ -508,6 +493,7 @@ PlanRunTable runPlanShard(const PlanStudy& study, Shard shard, int threads,
         ++done;
         if (progress) progress(static_cast<double>(done) / static_cast<double>(runs.size()));
     };
+    ReadScenarios read;
     // A run per thread at a time (a candidate's runs in one chunk share one read of it):
     // memory stays a few scenarios however large the shard.
     const std::size_t chunk = static_cast<std::size_t>(coresFor(threads));
@@ -516,7 +502,7 @@ PlanRunTable runPlanShard(const PlanStudy& study, Shard shard, int threads,
         const std::size_t last = std::min(runs.size(), first + chunk);
         const std::vector<PlanRun> batch(runs.begin() + static_cast<std::ptrdiff_t>(first),
                                          runs.begin() + static_cast<std::ptrdiff_t>(last));
-        const auto evaluations = runBatch(study, batch, threads, oneDone, stop);
+        const auto evaluations = runBatch(study, batch, threads, read, oneDone, stop);
         if (!evaluations) return {};
         for (std::size_t i = 0; i < batch.size(); ++i)
             table.add(batch[i].candidate, batch[i].replication, (*evaluations)[i]);

@@ -68,8 +68,8 @@ public:
     Scenario scenarioAt(const PlanCandidate& candidate) const;
 
     /// One run's evaluation of `scenario` (the candidate's) on replication `replication`'s
-    /// seed: its targets' KPIs and objective. nullopt when stopped. Throws InputError for a
-    /// target the run cannot report (an unknown KPI, a team that is nowhere).
+    /// seed: its targets' KPIs and objective (NaN where the run measured none). nullopt when
+    /// stopped.
     std::optional<PlanEvaluation> evaluate(const Scenario& scenario, int replication,
                                            std::stop_token stop = {}) const;
 
